@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true');
+
+const ConfigSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'debe empezar por postgres:// o postgresql://')
+      .optional(),
+    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'debe empezar por smtp:// o smtps://').optional(),
+    WEBHOOK_ALLOW_INSECURE: flag,
+    TRUST_PROXY: flag,
+    FAKE_NOW: z.iso.datetime({ offset: true }).optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    NODE_ENV: z.string().optional(),
+  })
+  .refine((c) => !(c.FAKE_NOW && c.NODE_ENV === 'production'), {
+    message: 'FAKE_NOW no se admite con NODE_ENV=production',
+    path: ['FAKE_NOW'],
+  });
+
+/** Every setting of CONTRACT.md, parsed once. */
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Public site root without a trailing slash. */
+  readonly siteUrl: string;
+  readonly dataDir: string;
+  readonly databaseUrl: string | null;
+  readonly smtpUrl: string | null;
+  readonly webhookAllowInsecure: boolean;
+  readonly trustProxy: boolean;
+  readonly fakeNow: string | null;
+  readonly logLevel: string;
+  readonly production: boolean;
+}
+
+/** Thrown with one line per bad variable, so the operator sees them all at once. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parse the environment (CONTRACT.md, Configuration); refuse bad values with a clear message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const r = ConfigSchema.safeParse(clean);
+  if (!r.success) {
+    const lines = r.error.issues.map((i) => `  ${i.path.join('.') || 'config'}: ${i.message}`);
+    throw new ConfigError(`Configuración no válida:\n${lines.join('\n')}`);
+  }
+  const c = r.data;
+  const siteUrl = (c.SITE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
+  return Object.freeze({
+    port: c.PORT,
+    host: c.HOST,
+    siteUrl,
+    dataDir: path.resolve(c.DATA_DIR),
+    databaseUrl: c.DATABASE_URL ?? null,
+    smtpUrl: c.SMTP_URL ?? null,
+    webhookAllowInsecure: c.WEBHOOK_ALLOW_INSECURE,
+    trustProxy: c.TRUST_PROXY,
+    fakeNow: c.FAKE_NOW ?? null,
+    logLevel: c.LOG_LEVEL,
+    production: c.NODE_ENV === 'production',
+  });
+}

@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from 'kysely/migration';
+import * as m0001 from './0001-init';
+
+/** Every migration, listed explicitly and in order (no directory scanning). */
+export const migrations: Record<string, Migration> = {
+  '0001-init': m0001,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

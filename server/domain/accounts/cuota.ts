@@ -1,0 +1,50 @@
+import type { Kysely, Transaction } from 'kysely';
+import { sql } from 'kysely';
+import { AppError } from '../../../shared/errors';
+import { limiteMensual } from '../../../shared/rules/cuota';
+import { mesMadrid, primerDiaMesSiguiente } from '../../../shared/rules/fechas';
+import type { Cuota, Entorno } from '../../../shared/schemas/cuenta';
+import type { AccountRow, DB } from '../../db/schema';
+
+/** The quota of the Madrid month that contains `now`, for one environment. */
+export async function obtenerCuota(db: Kysely<DB>, account: AccountRow, entorno: Entorno, now: Date): Promise<Cuota> {
+  const mes = mesMadrid(now);
+  const uso = await db
+    .selectFrom('uso_mensual')
+    .select('decas')
+    .where('account_id', '=', account.id)
+    .where('entorno', '=', entorno)
+    .where('mes', '=', mes)
+    .executeTakeFirst();
+  const usadas = uso?.decas ?? 0;
+  const limite = limiteMensual(account.plan, entorno, mes);
+  return {
+    periodo: mes,
+    limite,
+    usadas,
+    restantes: limite === null ? null : Math.max(0, limite - usadas),
+    reinicia: primerDiaMesSiguiente(mes),
+  };
+}
+
+/**
+ * Count one DeCA against the month's quota, inside the creating transaction:
+ * the row lock of the upsert serialises concurrent creations, so the 101st
+ * of a free account is refused even under load. Throws 429 `limite_plan`.
+ */
+export async function consumirCuota(trx: Transaction<DB>, account: AccountRow, entorno: Entorno, now: Date): Promise<void> {
+  const mes = mesMadrid(now);
+  const row = await trx
+    .insertInto('uso_mensual')
+    .values({ account_id: account.id, entorno, mes, decas: 1 })
+    .onConflict((oc) => oc.columns(['account_id', 'entorno', 'mes']).doUpdateSet({ decas: sql`uso_mensual.decas + 1` }))
+    .returning('decas')
+    .executeTakeFirstOrThrow();
+  const limite = limiteMensual(account.plan, entorno, mes);
+  if (limite !== null && row.decas > limite) {
+    throw new AppError(
+      'limite_plan',
+      `Ha usado las ${limite} DeCA de este mes del plan gratuito. Pase al plan Pro o espere al ${primerDiaMesSiguiente(mes)}.`,
+    );
+  }
+}

@@ -1,0 +1,66 @@
+import { ZodError } from 'zod';
+import { AppError, validationError, type Codigo } from '../../../shared/errors';
+import type { ErrorBody } from '../../../shared/errors';
+import type { AppContext, AppMiddleware } from '../context';
+
+const BY_STATUS: Record<number, [Codigo, string]> = {
+  400: ['peticion_invalida', 'La petición no es válida.'],
+  404: ['no_encontrado', 'No existe ese recurso.'],
+  405: ['metodo_no_permitido', 'Ese método no se admite en esta ruta.'],
+  413: ['demasiado_grande', 'El cuerpo de la petición es demasiado grande.'],
+  415: ['tipo_no_soportado', 'Tipo de contenido no admitido: envíe JSON (application/json).'],
+};
+
+/** Write an AppError as the documented error body (spec: Errors). */
+export function writeError(ctx: AppContext, err: AppError): void {
+  const body: ErrorBody = {
+    error: {
+      codigo: err.codigo,
+      mensaje: err.message,
+      campos: err.campos,
+      avisos: err.avisos,
+      request_id: ctx.state.requestId,
+    },
+  };
+  ctx.status = err.status;
+  for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
+  ctx.body = body;
+}
+
+function toAppError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  if (err instanceof ZodError) return validationError(err.issues);
+  const e = err as { status?: unknown; expose?: unknown; headers?: Record<string, string> };
+  if (typeof e?.status === 'number' && e.status < 500 && e.expose) {
+    const [codigo, mensaje] = BY_STATUS[e.status] ?? ['peticion_invalida', 'La petición no es válida.'];
+    return new AppError(codigo, mensaje, { headers: e.headers ?? {} });
+  }
+  return null;
+}
+
+/**
+ * Runs just inside request-id and catches everything, because Koa's default
+ * handler would drop our headers and body. Unknown errors become a generic
+ * 500, logged once with the request id; nothing is classified by message text.
+ */
+export function withErrors(): AppMiddleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body == null) {
+        throw new AppError('no_encontrado', `No existe ${ctx.method} ${ctx.path}.`);
+      }
+    } catch (err) {
+      const appErr = toAppError(err);
+      if (appErr) {
+        writeError(ctx, appErr);
+        return;
+      }
+      ctx.state.log.error({ err }, 'unhandled error');
+      writeError(
+        ctx,
+        new AppError('error_interno', `Error interno. Si se repite, escríbanos con el identificador ${ctx.state.requestId}.`),
+      );
+    }
+  };
+}

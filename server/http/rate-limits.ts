@@ -1,0 +1,61 @@
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Database } from '../db/open';
+
+export const API_POINTS = 120;
+export const API_WINDOW_S = 60;
+
+/** The limiters of the service. On PostgreSQL they share the count across processes. */
+export interface RateLimits {
+  /** 120 requests a minute per API key or web user (spec: Limits). */
+  api: RateLimiterAbstract;
+  /** Failed sign-ins per e-mail: 10 in 15 minutes, then wait. */
+  loginEmail: RateLimiterAbstract;
+  /** Failed sign-ins per IP: 50 in 15 minutes. */
+  loginIp: RateLimiterAbstract;
+}
+
+/**
+ * PostgreSQL store on a server database (several processes share counts);
+ * memory on the embedded one, which only ever has one process (the DATA_DIR
+ * lock). RateLimiterPostgres cannot take a PGlite handle (LIBRARIES.md).
+ */
+export function createRateLimits(database: Database, opts: { apiPoints?: number } = {}): RateLimits {
+  const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract =>
+    database.kind === 'postgres'
+      ? new RateLimiterPostgres({
+          storeClient: database.pool,
+          storeType: 'pool',
+          tableName: 'rate_limits',
+          tableCreated: true,
+          keyPrefix,
+          points,
+          duration,
+        })
+      : new RateLimiterMemory({ keyPrefix, points, duration });
+  return {
+    api: make('api', opts.apiPoints ?? API_POINTS, API_WINDOW_S),
+    loginEmail: make('login_email', 10, 15 * 60),
+    loginIp: make('login_ip', 50, 15 * 60),
+  };
+}
+
+/** A rejection because the limit was reached (not a store failure). */
+export function isLimited(err: unknown): err is RateLimiterRes {
+  return err instanceof RateLimiterRes;
+}
+
+/**
+ * The RateLimit fields of the IETF httpapi draft plus the older
+ * RateLimit-Limit/Remaining/Reset trio that many clients still read.
+ */
+export function rateLimitHeaders(limit: number, res: RateLimiterRes): Record<string, string> {
+  const remaining = Math.max(0, res.remainingPoints);
+  const reset = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+  return {
+    'RateLimit-Policy': `"minuto";q=${limit};w=${API_WINDOW_S}`,
+    RateLimit: `"minuto";r=${remaining};t=${reset}`,
+    'RateLimit-Limit': String(limit),
+    'RateLimit-Remaining': String(remaining),
+    'RateLimit-Reset': String(reset),
+  };
+}

@@ -1,0 +1,39 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import send from 'koa-send';
+import type { AppMiddleware } from '../context';
+
+/** Paths the web app never owns: they answer with JSON errors, not the app shell. */
+const NOT_APP = /^\/(api|demo|app\/api|mcp|healthz)(\/|$)/;
+
+/**
+ * Serve the built PWA from `root`: hashed assets cached for a year, the shell
+ * and service worker revalidated on every load, and client routes (deep
+ * links) answered with index.html so a reload never 404s.
+ */
+export function serveClient(root: string): AppMiddleware {
+  return async (ctx, next) => {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || NOT_APP.test(ctx.path)) return next();
+    if (!existsSync(path.join(root, 'index.html'))) {
+      if (path.extname(ctx.path)) return next();
+      ctx.status = 503;
+      ctx.type = 'text/plain; charset=utf-8';
+      ctx.body = 'La aplicación web no está compilada: ejecute «npm run build» (npm start lo hace solo).';
+      return;
+    }
+    const setHeaders = (res: import('node:http').ServerResponse, file: string): void => {
+      if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      else res.setHeader('Cache-Control', 'no-cache');
+    };
+    try {
+      const served = await send(ctx, ctx.path, { root, index: 'index.html', setHeaders, brotli: false, gzip: false });
+      if (served) return;
+    } catch (err) {
+      const status = (err as { status?: number }).status;
+      if (status !== 404 && status !== 400) throw err;
+    }
+    // A file-like path that does not exist is a real 404, not a client route.
+    if (path.extname(ctx.path)) return next();
+    await send(ctx, 'index.html', { root, setHeaders });
+  };
+}

@@ -1,0 +1,106 @@
+import { z } from './zod';
+
+export const Rol = z.enum(['transportista', 'cargador']).meta({ description: 'Lado de la DeCA que ocupa la cuenta' });
+export type Rol = z.infer<typeof Rol>;
+
+export const Plan = z.enum(['free', 'pro']);
+export type Plan = z.infer<typeof Plan>;
+
+export const Entorno = z.enum(['produccion', 'pruebas']);
+export type Entorno = z.infer<typeof Entorno>;
+
+const texto = (max: number) => z.string().trim().min(1, 'Obligatorio').max(max, `Máximo ${max} caracteres`);
+
+/** Company data of an account: it fills the caller's side of a DeCA when left empty. */
+export const EmpresaInput = z.object({
+  nombre: texto(200).meta({ description: 'Nombre o razón social' }),
+  nif: texto(20).meta({ description: 'NIF de la empresa' }),
+  domicilio: texto(300).optional().meta({ description: 'Domicilio de la empresa' }),
+  rol: Rol.default('transportista'),
+});
+export type EmpresaInput = z.infer<typeof EmpresaInput>;
+
+/** The account as the API and the CLI show it. */
+export const Cuenta = z
+  .object({
+    id: z.number().int(),
+    nombre: z.string(),
+    nif: z.string(),
+    domicilio: z.string().nullable(),
+    rol: Rol,
+    plan: Plan,
+    created_at: z.string(),
+  })
+  .meta({ id: 'Cuenta' });
+export type Cuenta = z.infer<typeof Cuenta>;
+
+/** Monthly DeCA quota of the request's environment (null limit = unlimited). */
+export const Cuota = z.object({
+  periodo: z.string().meta({ description: 'Mes en curso, YYYY-MM (hora de Madrid)' }),
+  limite: z.number().int().nullable().meta({ description: 'DeCA por mes; null = sin límite' }),
+  usadas: z.number().int().meta({ description: 'DeCA creadas este mes en este entorno' }),
+  restantes: z.number().int().nullable(),
+  reinicia: z.string().meta({ description: 'Día en que empieza el siguiente periodo, YYYY-MM-DD' }),
+});
+export type Cuota = z.infer<typeof Cuota>;
+
+/** GET /cuenta. */
+export const CuentaResponse = z.object({
+  cuenta: Cuenta.extend({ entorno: Entorno, cuota: Cuota }),
+});
+export type CuentaResponse = z.infer<typeof CuentaResponse>;
+
+export const PASSWORD_MIN = 10;
+
+/** Web-app sign-up: the company and its first (admin) user. */
+export const RegistroInput = EmpresaInput.extend({
+  email: z.email('Correo electrónico no válido').max(254).transform((s) => s.toLowerCase()),
+  password: z
+    .string()
+    .min(PASSWORD_MIN, `La contraseña debe tener al menos ${PASSWORD_MIN} caracteres`)
+    .max(200, 'Máximo 200 caracteres'),
+});
+export type RegistroInput = z.input<typeof RegistroInput>;
+
+export const SesionInput = z.object({
+  email: z.string().trim().min(1, 'Obligatorio').max(254).transform((s) => s.toLowerCase()),
+  password: z.string().min(1, 'Obligatorio').max(200),
+});
+export type SesionInput = z.input<typeof SesionInput>;
+
+export const Usuario = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  rol: z.enum(['admin', 'miembro']),
+});
+export type Usuario = z.infer<typeof Usuario>;
+
+/** GET /app/api/sesion: who is signed in. */
+export const SesionResponse = z.object({ usuario: Usuario, cuenta: Cuenta });
+export type SesionResponse = z.infer<typeof SesionResponse>;
+
+/** An API key as listed (never the secret itself). */
+export const ClaveApi = z
+  .object({
+    id: z.number().int(),
+    prefijo: z.string().meta({ description: 'Comienzo de la clave, para reconocerla' }),
+    entorno: Entorno,
+    solo_lectura: z.boolean(),
+    nombre: z.string().nullable(),
+    created_at: z.string(),
+    last_used_at: z.string().nullable(),
+    revocada_at: z.string().nullable(),
+  })
+  .meta({ id: 'ClaveApi' });
+export type ClaveApi = z.infer<typeof ClaveApi>;
+
+export const ClaveCreateInput = z.object({
+  entorno: Entorno,
+  solo_lectura: z.boolean().default(false),
+  nombre: z.string().trim().max(100).optional(),
+});
+export type ClaveCreateInput = z.input<typeof ClaveCreateInput>;
+
+/** Create-key answer: the only time the key is shown. */
+export const ClaveCreada = z.object({ clave: ClaveApi, key: z.string() });
+export type ClaveCreada = z.infer<typeof ClaveCreada>;

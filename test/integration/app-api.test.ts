@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBody } from '../../shared/errors';
+import { ClaveCreada, CuentaResponse, SesionResponse } from '../../shared/schemas/cuenta';
+import { startTestApp, type TestApp, type TestResponse } from '../support/app';
+import { buildCuenta } from '../support/factories';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(() => app?.close());
+
+const CSRF = { 'X-DeCA-CSRF': '1' };
+let seq = 0;
+
+function cookieOf(res: TestResponse): string {
+  const set = res.headers.getSetCookie().find((c) => c.startsWith('deca_sesion='));
+  if (!set) throw new Error('no session cookie');
+  return set.split(';')[0] ?? '';
+}
+
+async function registrar(extra: Record<string, unknown> = {}) {
+  seq++;
+  const email = `Persona${seq}@Example.com`;
+  const res = await app.request('POST', '/app/api/registro', {
+    headers: CSRF,
+    body: { nombre: 'Transportes Peñalara, S.L.', nif: 'b12345674', domicilio: 'Calle Real 2, Segovia', rol: 'cargador', email, password: 'una-clave-bien-larga', ...extra },
+  });
+  return { res, email };
+}
+
+describe('sign-up', () => {
+  it('creates the account and its admin user and signs in', async () => {
+    const { res, email } = await registrar();
+    expect(res.status).toBe(201);
+    const body = SesionResponse.parse(res.body);
+    expect(body.usuario.email).toBe(email.toLowerCase());
+    expect(body.usuario.rol).toBe('admin');
+    expect(body.cuenta).toMatchObject({ nombre: 'Transportes Peñalara, S.L.', nif: 'B12345674', rol: 'cargador', plan: 'free' });
+    const set = res.headers.getSetCookie().join('\n');
+    expect(set).toMatch(/deca_sesion=[\w-]{40,}/);
+    expect(set).toMatch(/httponly/i);
+    expect(set).toMatch(/samesite=lax/i);
+    expect(set).toMatch(/expires=/i);
+
+    const me = await app.request('GET', '/app/api/sesion', { cookie: cookieOf(res) });
+    expect(me.status).toBe(200);
+    expect(SesionResponse.parse(me.body).cuenta.id).toBe(body.cuenta.id);
+  });
+
+  it('refuses an e-mail already registered (409) without creating a second account', async () => {
+    const { email } = await registrar();
+    const again = await app.request('POST', '/app/api/registro', {
+      headers: CSRF,
+      body: { nombre: 'Otra', nif: 'A58818501', email: email.toUpperCase(), password: 'otra-clave-larga' },
+    });
+    expect(again.status).toBe(409);
+    expect(ErrorBody.parse(again.body).error.campos).toHaveProperty('email');
+  });
+
+  it('requires a minimum password length', async () => {
+    const { res } = await registrar({ password: 'corta' });
+    expect(res.status).toBe(422);
+    expect(ErrorBody.parse(res.body).error.campos.password).toMatch(/al menos 10/);
+  });
+
+  it('requires the CSRF header on writes', async () => {
+    const res = await app.request('POST', '/app/api/registro', {
+      body: { nombre: 'X', nif: 'B12345674', email: 'csrf@example.com', password: 'una-clave-bien-larga' },
+    });
+    expect(res.status).toBe(403);
+    expect(ErrorBody.parse(res.body).error.codigo).toBe('csrf');
+  });
+});
+
+describe('sign-in, sign-out, session expiry', () => {
+  it('signs in with the right password, and gives one generic error for a wrong password or unknown user', async () => {
+    const { email } = await registrar();
+    const ok = await app.request('POST', '/app/api/sesion', { headers: CSRF, body: { email, password: 'una-clave-bien-larga' } });
+    expect(ok.status).toBe(200);
+    expect(cookieOf(ok)).toMatch(/^deca_sesion=/);
+
+    const bad = await app.request('POST', '/app/api/sesion', { headers: CSRF, body: { email, password: 'no-es-esta' } });
+    const unknown = await app.request('POST', '/app/api/sesion', { headers: CSRF, body: { email: 'nadie@example.com', password: 'no-es-esta' } });
+    expect(bad.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(ErrorBody.parse(bad.body).error.mensaje).toBe(ErrorBody.parse(unknown.body).error.mensaje);
+    expect(ErrorBody.parse(bad.body).error.codigo).toBe('credenciales');
+  });
+
+  it('throttles after repeated failures, even with the right password', async () => {
+    const { email } = await registrar();
+    for (let i = 0; i < 10; i++) {
+      const r = await app.request('POST', '/app/api/sesion', { headers: CSRF, body: { email, password: `mala-${i}-xxxx` } });
+      expect(r.status).toBe(401);
+    }
+    const blocked = await app.request('POST', '/app/api/sesion', { headers: CSRF, body: { email, password: 'una-clave-bien-larga' } });
+    expect(blocked.status).toBe(429);
+    expect(ErrorBody.parse(blocked.body).error.codigo).toBe('demasiados_intentos');
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('signs out: the cookie stops working at once', async () => {
+    const { res } = await registrar();
+    const cookie = cookieOf(res);
+    const out = await app.request('DELETE', '/app/api/sesion', { headers: CSRF, cookie });
+    expect(out.status).toBe(200);
+    expect(out.headers.getSetCookie().join()).toMatch(/deca_sesion=;/);
+    expect((await app.request('GET', '/app/api/sesion', { cookie })).status).toBe(401);
+  });
+
+  it('slides the 30-day expiry on use and expires after 30 idle days', async () => {
+    const { res } = await registrar();
+    const cookie = cookieOf(res);
+    app.clock.advance(20 * 86_400_000);
+    const used = await app.request('GET', '/app/api/sesion', { cookie });
+    expect(used.status).toBe(200);
+    expect(used.headers.getSetCookie().join()).toMatch(/deca_sesion=/); // renewed
+    app.clock.advance(20 * 86_400_000); // 40 days after sign-in, 20 after last use
+    expect((await app.request('GET', '/app/api/sesion', { cookie })).status).toBe(200);
+    app.clock.advance(31 * 86_400_000);
+    const expired = await app.request('GET', '/app/api/sesion', { cookie });
+    expect(expired.status).toBe(401);
+    expect(ErrorBody.parse(expired.body).error.mensaje).toMatch(/caducado/);
+  });
+});
+
+describe('web session on the API routes', () => {
+  it('accepts the session cookie as the account user, and requires the CSRF header for writes', async () => {
+    const { res } = await registrar();
+    const cookie = cookieOf(res);
+    const cuentaId = SesionResponse.parse(res.body).cuenta.id;
+    const get = await app.request('GET', '/api/v1/cuenta', { cookie });
+    expect(get.status).toBe(200);
+    expect(CuentaResponse.parse(get.body).cuenta.id).toBe(cuentaId);
+    const demo = await app.request('GET', '/demo/api/v1/cuenta', { cookie });
+    expect(CuentaResponse.parse(demo.body).cuenta.entorno).toBe('pruebas');
+    const write = await app.request('POST', '/api/v1/cuenta', { cookie, body: {} });
+    expect(write.status).toBe(403);
+    expect(ErrorBody.parse(write.body).error.codigo).toBe('csrf');
+  });
+});
+
+describe('API keys from the web app', () => {
+  it('creates a key shown once, lists it without the secret, and revocation takes effect at once', async () => {
+    const { res } = await registrar();
+    const cookie = cookieOf(res);
+    const created = await app.request('POST', '/app/api/claves', { headers: CSRF, cookie, body: { entorno: 'pruebas', nombre: 'ERP' } });
+    expect(created.status).toBe(201);
+    const { key, clave } = ClaveCreada.parse(created.body);
+    expect(key).toMatch(/^dg_test_[\w-]{43}$/);
+    expect(clave).toMatchObject({ entorno: 'pruebas', solo_lectura: false, nombre: 'ERP', revocada_at: null });
+
+    const list = await app.request('GET', '/app/api/claves', { cookie });
+    expect(list.text).not.toContain(key);
+    expect(list.body.claves.map((k: { id: number }) => k.id)).toContain(clave.id);
+
+    expect((await app.request('GET', '/demo/api/v1/cuenta', { key })).status).toBe(200);
+    const revoked = await app.request('DELETE', `/app/api/claves/${clave.id}`, { headers: CSRF, cookie });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.clave.revocada_at).not.toBeNull();
+    const after = await app.request('GET', '/demo/api/v1/cuenta', { key });
+    expect(after.status).toBe(401);
+    expect(ErrorBody.parse(after.body).error.mensaje).toMatch(/revocada/);
+  });
+
+  it('creates read-only keys', async () => {
+    const { res } = await registrar();
+    const cookie = cookieOf(res);
+    const created = await app.request('POST', '/app/api/claves', { headers: CSRF, cookie, body: { entorno: 'produccion', solo_lectura: true } });
+    const { key } = ClaveCreada.parse(created.body);
+    expect(key.startsWith('dg_live_')).toBe(true);
+    const write = await app.request('POST', '/api/v1/cuenta', { key, body: {} });
+    expect(write.status).toBe(403);
+    expect(ErrorBody.parse(write.body).error.codigo).toBe('solo_lectura');
+  });
+
+  it("cannot revoke another account's key", async () => {
+    const other = await buildCuenta(app);
+    const { res } = await registrar();
+    const r = await app.request('DELETE', `/app/api/claves/${other.keyIds.live}`, { headers: CSRF, cookie: cookieOf(res) });
+    expect(r.status).toBe(404);
+    expect((await app.request('GET', '/api/v1/cuenta', { key: other.live })).status).toBe(200);
+  });
+
+  it('needs a session', async () => {
+    const r = await app.request('GET', '/app/api/claves');
+    expect(r.status).toBe(401);
+  });
+});

@@ -1,0 +1,131 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBody } from '../../shared/errors';
+import { rawRequest, startTestApp, type TestApp } from '../support/app';
+import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+
+let app: TestApp;
+let c: CuentaDePrueba;
+let clientDir: string;
+
+beforeAll(async () => {
+  clientDir = mkdtempSync(path.join(os.tmpdir(), 'deca-client-'));
+  mkdirSync(path.join(clientDir, 'assets'));
+  writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>DeCA</title><div id="app"></div>');
+  writeFileSync(path.join(clientDir, 'assets', 'main-abc123.js'), 'console.log(1)');
+  app = await startTestApp({ clientDir });
+  c = await buildCuenta(app);
+});
+afterAll(() => app?.close());
+
+const CSRF = { 'X-DeCA-CSRF': '1' };
+
+describe('request bodies and the documented error body', () => {
+  it('400 json_invalido for a body that is not JSON', async () => {
+    const res = await app.request('POST', '/app/api/sesion', { headers: CSRF, body: '{"email": "a@b.c",' });
+    expect(res.status).toBe(400);
+    const body = ErrorBody.parse(res.body);
+    expect(body.error.codigo).toBe('json_invalido');
+    expect(body.error.request_id).toBe(res.headers.get('x-request-id'));
+  });
+
+  it('413 demasiado_grande with the error body for an oversize body', async () => {
+    const res = await app.request('POST', '/app/api/registro', { headers: CSRF, body: JSON.stringify({ nombre: 'x'.repeat(40_000) }) });
+    expect(res.status).toBe(413);
+    const body = ErrorBody.parse(res.body);
+    expect(body.error.codigo).toBe('demasiado_grande');
+    expect(body.error.mensaje).toMatch(/16 KB/);
+  });
+
+  it('403 for a POST without Content-Length (chunked), with the error body and request id', async () => {
+    const res = await rawRequest(app.url, {
+      method: 'POST',
+      path: '/api/v1/cuenta',
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked', authorization: `Bearer ${c.live}` },
+      chunks: ['{}'],
+    });
+    expect(res.status).toBe(403);
+    const body = ErrorBody.parse(JSON.parse(res.body));
+    expect(body.error.codigo).toBe('sin_longitud');
+    expect(res.headers['x-request-id']).toBe(body.error.request_id);
+  });
+
+  it('422 validacion naming every failing field', async () => {
+    const res = await app.request('POST', '/app/api/registro', {
+      headers: CSRF,
+      body: { nombre: '', email: 'no-es-correo', password: 'corta' },
+    });
+    expect(res.status).toBe(422);
+    const body = ErrorBody.parse(res.body);
+    expect(body.error.codigo).toBe('validacion');
+    expect(Object.keys(body.error.campos).sort()).toEqual(['email', 'nif', 'nombre', 'password']);
+    expect(body.error.campos.password).toMatch(/10 caracteres/);
+  });
+
+  it('415 for a body type the route does not take', async () => {
+    const res = await app.request('POST', '/app/api/sesion', { headers: { ...CSRF, 'content-type': 'application/xml' }, body: '<a/>' });
+    expect(res.status).toBe(415);
+    expect(ErrorBody.parse(res.body).error.codigo).toBe('tipo_no_soportado');
+  });
+});
+
+describe('rate limit: 120 requests a minute per key', () => {
+  it('sends the RateLimit fields on every response and 429 with Retry-After past the limit', async () => {
+    const k = await buildCuenta(app);
+    const first = await app.request('GET', '/api/v1/cuenta', { key: k.live });
+    expect(first.headers.get('ratelimit-policy')).toBe('"minuto";q=120;w=60');
+    expect(first.headers.get('ratelimit')).toMatch(/^"minuto";r=119;t=(60|59)$/);
+    expect(first.headers.get('ratelimit-limit')).toBe('120');
+    expect(first.headers.get('ratelimit-remaining')).toBe('119');
+    expect(Number(first.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+
+    const statuses: number[] = [];
+    for (let i = 0; i < 119; i++) statuses.push((await app.request('GET', '/api/v1/cuenta', { key: k.live })).status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+
+    const limited = await app.request('GET', '/api/v1/cuenta', { key: k.live });
+    expect(limited.status).toBe(429);
+    expect(ErrorBody.parse(limited.body).error.codigo).toBe('demasiadas_peticiones');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.headers.get('ratelimit')).toMatch(/^"minuto";r=0;t=\d+$/);
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+
+    // Another key of the same account has its own budget.
+    const other = await app.request('GET', '/demo/api/v1/cuenta', { key: k.test });
+    expect(other.status).toBe(200);
+  });
+});
+
+describe('web app shell, health', () => {
+  it('serves the built client at / and client routes (deep links) with index.html', async () => {
+    const root = await app.request('GET', '/');
+    expect(root.status).toBe(200);
+    expect(root.text).toContain('<div id="app">');
+    expect(root.headers.get('cache-control')).toBe('no-cache');
+    expect(root.headers.get('x-request-id')).toMatch(/^req_/);
+    const deep = await app.request('GET', '/decas/2026-000001');
+    expect(deep.status).toBe(200);
+    expect(deep.text).toContain('<div id="app">');
+  });
+
+  it('caches hashed assets for a year', async () => {
+    const res = await app.request('GET', '/assets/main-abc123.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toContain('immutable');
+  });
+
+  it('does not serve files outside the client folder', async () => {
+    const res = await rawRequest(app.url, { method: 'GET', path: '/../../../../etc/passwd' });
+    expect(res.body).not.toContain('root:');
+    const enc = await rawRequest(app.url, { method: 'GET', path: '/%2e%2e/%2e%2e/etc/passwd' });
+    expect(enc.body).not.toContain('root:');
+  });
+
+  it('GET /healthz answers after checking the database', async () => {
+    const res = await app.request('GET', '/healthz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true });
+  });
+});

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { migrateToLatest, openDatabase, type Database } from '../../server/db/open';
+
+/** Which database this vitest project runs on (vite.config.ts sets DECA_TEST_DB). */
+export function testDatabaseKind(): 'pglite' | 'postgres' {
+  return process.env.DECA_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+}
+
+/**
+ * A fresh, migrated database for one test file: an in-memory PGlite, or a
+ * schema of its own on TEST_DATABASE_URL so parallel files never collide.
+ * `close()` drops the schema.
+ */
+export async function openTestDatabase(): Promise<Database> {
+  if (testDatabaseKind() === 'postgres') {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error('DECA_TEST_DB=postgres needs TEST_DATABASE_URL');
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const database = await openDatabase({ databaseUrl: url, schema });
+    await migrateToLatest(database.db);
+    const close = database.close;
+    database.close = async () => {
+      await close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`drop schema if exists "${schema}" cascade`);
+      } finally {
+        await client.end();
+      }
+    };
+    return database;
+  }
+  const database = await openDatabase({});
+  await migrateToLatest(database.db);
+  return database;
+}

@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** Environment for a child process of the product: no inherited DB settings, quiet logs. */
+export function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test' };
+  delete env.DATABASE_URL;
+  delete env.DATA_DIR;
+  delete env.PORT;
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  return env;
+}
+
+/** Run `server/cli.ts` like `npm run --silent cli -- …` does; resolves with its output and exit code. */
+export function runCli(args: string[], env: Record<string, string | undefined>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], { cwd: ROOT, env: childEnv(env) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  /** SIGTERM and wait for the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Start `server/main.ts` as a child process on a free port; resolves once it listens. */
+export function startServerProcess(env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<ServerProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: ROOT,
+      env: childEnv({ PORT: '0', ...env }),
+    });
+    let out = '';
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${out}`));
+    }, timeoutMs);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /escuchando en (http:\/\/\S+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          url: m[1],
+          output: () => out,
+          stop: async (signal = 'SIGTERM') => {
+            if (child.exitCode === null) child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`server exited with ${code}:\n${out}`), { code, output: out }));
+    });
+  });
+}
