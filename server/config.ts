@@ -20,6 +20,7 @@ const ConfigSchema = z
     WEBHOOK_ALLOW_INSECURE: flag,
     TRUST_PROXY: flag,
     FAKE_NOW: z.iso.datetime({ offset: true }).optional(),
+    API_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(120),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     NODE_ENV: z.string().optional(),
   })
@@ -41,6 +42,8 @@ export interface Config {
   readonly trustProxy: boolean;
   readonly fakeNow: string | null;
   readonly logLevel: string;
+  /** Requests a minute per API key (spec: 120; raise only for load tests or special contracts). */
+  readonly apiRateLimit: number;
   readonly production: boolean;
 }
 
@@ -70,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: c.TRUST_PROXY,
     fakeNow: c.FAKE_NOW ?? null,
     logLevel: c.LOG_LEVEL,
+    apiRateLimit: c.API_RATE_LIMIT,
     production: c.NODE_ENV === 'production',
   });
 }

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const applied = await migrateToLatest(database.db);
   if (applied.length) log.info({ migrations: applied }, 'migrations applied');
 
-  const limits = createRateLimits(database);
+  const limits = createRateLimits(database, { apiPoints: config.apiRateLimit });
   const app = createApp({ config, database, clock, log, limits });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;

@@ -19,7 +19,7 @@ export interface RateLimits {
  * memory on the embedded one, which only ever has one process (the DATA_DIR
  * lock). RateLimiterPostgres cannot take a PGlite handle (LIBRARIES.md).
  */
-export function createRateLimits(database: Database, opts: { apiPoints?: number } = {}): RateLimits {
+export function createRateLimits(database: Database, opts: { apiPoints?: number | undefined } = {}): RateLimits {
   const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract =>
     database.kind === 'postgres'
       ? new RateLimiterPostgres({

@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CuentaResponse } from '../../shared/schemas/cuenta';
+import { ManualClock } from '../../server/clock';
+import { consumirCuota } from '../../server/domain/accounts/cuota';
+import { startTestApp, type TestApp } from '../support/app';
+import { buildCuenta } from '../support/factories';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ clock: new ManualClock('2027-03-15T10:00:00+01:00') });
+});
+afterAll(() => app?.close());
+
+describe('GET /cuenta', () => {
+  it('shows company, plan and the quota of the environment of the request', async () => {
+    const c = await buildCuenta(app, { nombre: 'Frutas Ñoño, S.A.', nif: 'A58818501', domicilio: 'Camí Vell 3, Lleida' });
+    for (let i = 0; i < 3; i++) {
+      await app.database.db.transaction().execute((trx) => consumirCuota(trx, c.account, 'produccion', app.clock.now()));
+    }
+    await app.database.db.transaction().execute((trx) => consumirCuota(trx, c.account, 'pruebas', app.clock.now()));
+
+    const live = CuentaResponse.parse((await app.request('GET', '/api/v1/cuenta', { key: c.live })).body);
+    expect(live.cuenta).toMatchObject({ nombre: 'Frutas Ñoño, S.A.', nif: 'A58818501', domicilio: 'Camí Vell 3, Lleida', plan: 'free', rol: 'transportista' });
+    expect(live.cuenta.cuota).toEqual({ periodo: '2027-03', limite: 100, usadas: 3, restantes: 97, reinicia: '2027-04-01' });
+
+    const test = CuentaResponse.parse((await app.request('GET', '/demo/api/v1/cuenta', { key: c.test })).body);
+    expect(test.cuenta.cuota).toEqual({ periodo: '2027-03', limite: null, usadas: 1, restantes: null, reinicia: '2027-04-01' });
+  });
+
+  it('shows the free plan unlimited in 2026 and a Pro account unlimited', async () => {
+    const pro = await buildCuenta(app, { plan: 'pro' });
+    const body = CuentaResponse.parse((await app.request('GET', '/api/v1/cuenta', { key: pro.live })).body);
+    expect(body.cuenta.plan).toBe('pro');
+    expect(body.cuenta.cuota.limite).toBeNull();
+
+    const clock2026 = new ManualClock('2026-12-31T23:00:00+01:00');
+    const app2 = await startTestApp({ clock: clock2026, database: app.database });
+    try {
+      const free = await buildCuenta(app2);
+      const b = CuentaResponse.parse((await app2.request('GET', '/api/v1/cuenta', { key: free.live })).body);
+      expect(b.cuenta.cuota).toMatchObject({ periodo: '2026-12', limite: null, reinicia: '2027-01-01' });
+    } finally {
+      await app2.close();
+    }
+  });
+
+  it('refuses the 101st DeCA of a free month with limite_plan', async () => {
+    const c = await buildCuenta(app);
+    for (let i = 0; i < 100; i++) {
+      await app.database.db.transaction().execute((trx) => consumirCuota(trx, c.account, 'produccion', app.clock.now()));
+    }
+    await expect(
+      app.database.db.transaction().execute((trx) => consumirCuota(trx, c.account, 'produccion', app.clock.now())),
+    ).rejects.toMatchObject({ codigo: 'limite_plan', status: 429 });
+    // The refused one rolled back: still 100 used.
+    const body = CuentaResponse.parse((await app.request('GET', '/api/v1/cuenta', { key: c.live })).body);
+    expect(body.cuenta.cuota.usadas).toBe(100);
+    expect(body.cuenta.cuota.restantes).toBe(0);
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { limiteMensual } from '../../../shared/rules/cuota';
+import { diasEntre, fechaMadrid, formatMadrid, inicioDiaMadrid, isFechaValida, isoMadrid, mesMadrid, primerDiaMesSiguiente } from '../../../shared/rules/fechas';
+
+describe('Madrid time', () => {
+  it.each([
+    ['2026-11-21T09:33:30Z', '2026-11-21 10:33:30', '+01:00'],
+    ['2026-07-01T22:30:00Z', '2026-07-02 00:30:00', '+02:00'],
+    ['2026-12-31T23:30:00Z', '2027-01-01 00:30:00', '+01:00'],
+  ])('%s is %s in Madrid', (utc, madrid, offset) => {
+    const d = new Date(utc);
+    expect(formatMadrid(d)).toBe(madrid);
+    expect(isoMadrid(d)).toBe(`${madrid.replace(' ', 'T')}${offset}`);
+    expect(Date.parse(isoMadrid(d))).toBe(d.getTime());
+  });
+
+  it('puts the last hour of a UTC month into the next Madrid month', () => {
+    const d = new Date('2026-12-31T23:30:00Z');
+    expect(fechaMadrid(d)).toBe('2027-01-01');
+    expect(mesMadrid(d)).toBe('2027-01');
+  });
+
+  it('finds Madrid midnight, also on the days the clocks change', () => {
+    expect(inicioDiaMadrid('2026-11-21').toISOString()).toBe('2026-11-20T23:00:00.000Z');
+    expect(inicioDiaMadrid('2026-07-15').toISOString()).toBe('2026-07-14T22:00:00.000Z');
+    expect(inicioDiaMadrid('2026-03-29').toISOString()).toBe('2026-03-28T23:00:00.000Z');
+    expect(inicioDiaMadrid('2026-10-25').toISOString()).toBe('2026-10-24T22:00:00.000Z');
+  });
+
+  it('validates calendar dates', () => {
+    expect(isFechaValida('2028-02-29')).toBe(true);
+    expect(isFechaValida('2026-02-29')).toBe(false);
+    expect(isFechaValida('2026-13-01')).toBe(false);
+    expect(isFechaValida('21/11/2026')).toBe(false);
+    expect(diasEntre('2026-11-21', '2026-11-28')).toBe(7);
+    expect(primerDiaMesSiguiente('2026-12')).toBe('2027-01-01');
+    expect(primerDiaMesSiguiente('2026-11')).toBe('2026-12-01');
+  });
+});
+
+describe('monthly quota', () => {
+  it('free is unlimited until December 2026 and 100 a month afterwards', () => {
+    expect(limiteMensual('free', 'produccion', '2026-12')).toBeNull();
+    expect(limiteMensual('free', 'produccion', '2027-01')).toBe(100);
+  });
+  it('pro and the test environment are unlimited', () => {
+    expect(limiteMensual('pro', 'produccion', '2027-01')).toBeNull();
+    expect(limiteMensual('free', 'pruebas', '2027-01')).toBeNull();
+  });
+});
