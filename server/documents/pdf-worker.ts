@@ -1,0 +1,42 @@
+/**
+ * Worker-thread entry of the PDF pool (see pdf-pool.ts): renders one
+ * `DecaPdfData` per message and hands the bytes back by transfer, not copy.
+ * Rendering is CPU-bound (~20 ms), so doing it here keeps the HTTP thread free.
+ */
+import { parentPort } from 'node:worker_threads';
+import { renderDecaPdf } from './deca-pdf';
+import type { DecaPdfData } from './deca-pdf-data';
+
+/** What the pool sends: one job at a time per worker. */
+export interface PdfJobMessage {
+  id: number;
+  data: DecaPdfData;
+}
+
+/** What the worker answers; `ready` once, when its modules have loaded. */
+export type PdfWorkerMessage =
+  | { kind: 'ready' }
+  | { kind: 'done'; id: number; bytes: ArrayBuffer }
+  | { kind: 'failed'; id: number; message: string; stack: string | undefined };
+
+const port = parentPort;
+if (!port) throw new Error('pdf-worker.ts runs only as a worker thread; use createPdfPool() from pdf-pool.ts');
+
+port.on('message', async ({ id, data }: PdfJobMessage) => {
+  let reply: PdfWorkerMessage;
+  let transfer: ArrayBuffer[] = [];
+  try {
+    const bytes = await renderDecaPdf(data);
+    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    const buffer = (whole ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
+    reply = { kind: 'done', id, bytes: buffer };
+    transfer = [buffer];
+  } catch (error) {
+    // A bad DeCA fails its own job; the worker stays up for the next one.
+    const err = error instanceof Error ? error : new Error(String(error));
+    reply = { kind: 'failed', id, message: err.message, stack: err.stack };
+  }
+  port.postMessage(reply, transfer);
+});
+
+port.postMessage({ kind: 'ready' } satisfies PdfWorkerMessage);

@@ -1,0 +1,537 @@
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { inflateSync } from 'node:zlib';
+import QRCode from 'qrcode';
+import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { renderDecaPdf, pdfCreationDate, pdfFileId } from '../../../server/documents/deca-pdf';
+import type { DecaPdfData, DecaPdfEnvio } from '../../../server/documents/deca-pdf-data';
+import { createPdfPool, createInProcessPdfPool, workerExecArgv } from '../../../server/documents/pdf-pool';
+import { renderQrPng } from '../../../server/documents/qr';
+
+// Glyph metrics for the 14 standard fonts; without them pdf.js warns on every document.
+const STANDARD_FONTS = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts') + path.sep;
+
+const POOL_TIMEOUT = 30_000;
+
+function buildDeca(overrides: Partial<DecaPdfData> = {}): DecaPdfData {
+  return {
+    numero: '2025-000123',
+    version: 2,
+    estado: 'emitido',
+    cargador_nombre: 'Transportes Peñalara, S.L.',
+    cargador_nif: 'B12345678',
+    cargador_domicilio: "Camí de l'Àngel 3, Lleida",
+    transp_nombre: 'Logística Güeñes Ibérica, S.A.',
+    transp_nif: 'A87654321',
+    transp_domicilio: null,
+    fecha_transporte: '2025-11-21',
+    tipo_vehiculo: 'articulado',
+    matricula: '1234 BCD',
+    matricula_remolque: 'R-5678-BBC',
+    autorizacion_especial: 'AE-Ñ/2025/77',
+    conductor_nombre: 'José Núñez Öller',
+    observaciones: '¿Frágil? ¡Sí! 3º piso, 15 €',
+    referencia: 'Pedido nº 4711/ñ',
+    envios: [
+      {
+        origen: 'Alcalá de Henares (Madrid)',
+        destino: 'Logroño, La Rioja',
+        naturaleza: 'Piñones y ñoras',
+        peso: 24500.5,
+        unidad: 'kg',
+        nota: 'Entrega en muelle nº 2, güisqui aparte',
+      },
+      { origen: 'Almería', destino: 'Cáceres', naturaleza: 'Cajas de cartón', peso: 1, unidad: 'palets', nota: null },
+    ],
+    emitido_at: '2025-11-20 18:05:09',
+    modificado_at: '2025-11-21 07:45:00',
+    motivo_modificacion: 'Cambio de matrícula por avería del vehículo',
+    sustituye_a: '2025-000100',
+    ficha_url: 'https://deca.example.es/ficha/2025-000123?t=Zx81kPq0aB7cD9eF3gH5',
+    ...overrides,
+  };
+}
+
+function buildEnvios(count: number): DecaPdfEnvio[] {
+  const relleno = 'con texto largo de acentos áéíóú, eñes y diéresis pingüino para forzar varias líneas en la celda';
+  return Array.from({ length: count }, (_, i) => ({
+    origen: `Origen ${i + 1} polígono El Señorío ${relleno.slice(0, 20 + (i % 4) * 20)}`,
+    destino: `Destino ${i + 1} Badajoz`,
+    naturaleza: `Mercancía ${i + 1} ${relleno.slice(0, 15 + (i % 5) * 15)}`,
+    peso: 1000 + i * 1234.25,
+    unidad: 'kg',
+    nota: i % 3 === 0 ? `Nota ${i + 1} ${relleno}` : null,
+  }));
+}
+
+interface Extracted {
+  pages: string[];
+  info: Record<string, unknown>;
+  fingerprints: (string | null)[];
+  imagesOnFirstPage: number;
+}
+
+/** Text per page as pdf.js reads it (items' `str`, a line break at each end of line). */
+async function extract(bytes: Uint8Array): Promise<Extracted> {
+  // pdf.js takes ownership of the buffer it is given: hand it a copy.
+  const pdf = await pdfjs.getDocument({ data: bytes.slice(), useSystemFonts: false, standardFontDataUrl: STANDARD_FONTS }).promise;
+  try {
+    const pages: string[] = [];
+    let imagesOnFirstPage = 0;
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const page = await pdf.getPage(n);
+      const content = await page.getTextContent();
+      pages.push(content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join(''));
+      if (n === 1) {
+        const ops = await page.getOperatorList();
+        imagesOnFirstPage = ops.fnArray.filter((fn) => fn === pdfjs.OPS.paintImageXObject).length;
+      }
+    }
+    const { info } = await pdf.getMetadata();
+    return { pages, info: info as Record<string, unknown>, fingerprints: pdf.fingerprints, imagesOnFirstPage };
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+/** Whitespace-insensitive view: wrapped lines join back with single spaces. */
+const flat = (text: string) => text.replace(/\s+/g, ' ');
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+describe('renderDecaPdf', () => {
+  it('prints every datum, accents included, and extracts back exactly', async () => {
+    const data = buildDeca();
+    const bytes = await renderDecaPdf(data);
+    const { pages, info, imagesOnFirstPage } = await extract(bytes);
+    expect(pages).toHaveLength(1);
+    const text = flat(pages[0]!);
+
+    for (const expected of [
+      'Documento de control (DeCA)',
+      'Orden FOM/2861/2012, art. 6',
+      data.numero,
+      'Emitido',
+      '20/11/2025 18:05:09',
+      '21/11/2025 07:45:00',
+      data.motivo_modificacion!,
+      'Sustituye a la DeCA 2025-000100',
+      'Cargador contractual',
+      'Transportista efectivo',
+      data.cargador_nombre,
+      data.cargador_nif,
+      data.cargador_domicilio,
+      data.transp_nombre,
+      data.transp_nif,
+      '21/11/2025',
+      'Articulado',
+      data.matricula,
+      data.matricula_remolque!,
+      data.autorizacion_especial!,
+      data.conductor_nombre!,
+      data.observaciones!,
+      data.referencia!,
+      'Alcalá de Henares (Madrid)',
+      'Logroño, La Rioja',
+      'Piñones y ñoras',
+      '24.500,5 kg',
+      'Entrega en muelle nº 2, güisqui aparte',
+      'Almería',
+      'Cáceres',
+      '1 palet',
+      'Naturaleza de la mercancía',
+      'Página 1 de 1',
+    ]) {
+      expect(text).toContain(expected);
+    }
+    expect(text).toMatch(/Versión:\s*2\b/);
+    expect(text).toMatch(/Domicilio:\s*no consta/); // transportista without domicilio
+    // The URL may wrap under the QR: compare it with whitespace removed.
+    expect(pages[0]!.replace(/\s+/g, '')).toContain(data.ficha_url);
+    expect(imagesOnFirstPage).toBe(1);
+
+    expect(info.Title).toBe('DeCA 2025-000123 v2');
+    expect(info.Creator).toBe('DeCA');
+    expect(String(info.Subject)).toContain('Orden FOM/2861/2012');
+    // 07:45 in Madrid in November (CET, UTC+1) is 06:45 UTC.
+    expect(info.CreationDate).toBe("D:20251121064500+00'00'");
+  });
+
+  it('leaves out what version 1 does not have and prints «no consta» for missing data', async () => {
+    const data = buildDeca({
+      version: 1,
+      modificado_at: null,
+      motivo_modificacion: null,
+      sustituye_a: null,
+      tipo_vehiculo: null,
+      matricula_remolque: null,
+      autorizacion_especial: null,
+      conductor_nombre: null,
+      observaciones: null,
+      referencia: null,
+    });
+    const { pages, info } = await extract(await renderDecaPdf(data));
+    const text = flat(pages.join('\n'));
+    expect(text).not.toContain('Última modificación');
+    expect(text).not.toContain('Sustituye a');
+    expect(text).toMatch(/Tipo de vehículo:\s*no consta/);
+    expect(text).toMatch(/Remolque:\s*no consta/);
+    expect(text).toMatch(/Conductor:\s*no consta/);
+    expect(text).toMatch(/Referencia:\s*no consta/);
+    expect(info.CreationDate).toBe("D:20251120170509+00'00'"); // emitido_at, CET
+  });
+
+  it('replaces characters Helvetica cannot encode without garbling the rest of the line', async () => {
+    const data = buildDeca({ conductor_nombre: 'Łukasz Wałęsa Őry 😀', observaciones: 'Zürich\u00a0–\u200b Kraków\tok' });
+    const text = flat((await extract(await renderDecaPdf(data))).pages.join('\n'));
+    expect(text).toContain('Lukasz Walesa Ory ?');
+    expect(text).toContain('Zürich – Kraków ok');
+  });
+
+  it('spreads 48 long shipments over several pages with the header repeated', async () => {
+    const envios = buildEnvios(48);
+    const bytes = await renderDecaPdf(buildDeca({ envios }));
+    console.log(`48-shipment DeCA: ${bytes.byteLength} bytes`);
+    expect(bytes.byteLength).toBeLessThan(4 * 1024 * 1024);
+
+    const { pages } = await extract(bytes);
+    const total = pages.length;
+    expect(total).toBeGreaterThan(1);
+    const all = flat(pages.join('\n'));
+    for (const envio of envios) {
+      expect(all).toContain(envio.origen);
+      expect(all).toContain(envio.naturaleza);
+    }
+    expect(all).toContain('49.135,75 kg'); // row 40: 1000 + 39 × 1234,25
+    pages.forEach((page, i) => expect(page).toContain(`Página ${i + 1} de ${total}`));
+    // Every page the table continues on repeats its header.
+    for (const page of pages.slice(1)) {
+      if (!page.includes('Envíos (continuación)')) continue;
+      expect(flat(page)).toMatch(/Nº Origen Destino Naturaleza de la mercancía Peso \/ cantidad Nota/);
+    }
+    expect(pages.slice(1).some((page) => page.includes('Envíos (continuación)'))).toBe(true);
+  });
+
+  it('splits a shipment longer than a page instead of cutting it off', async () => {
+    const nota = Array.from({ length: 400 }, (_, i) => `palabra${i}`).join(' ');
+    const { pages } = await extract(await renderDecaPdf(buildDeca({ envios: [{ ...buildEnvios(1)[0]!, nota }] })));
+    expect(pages.length).toBeGreaterThan(2);
+    // Each page interrupts the note with its footer and the repeated header; the words stay complete and in order.
+    expect(pages.join('\n').match(/palabra\d+/g)).toEqual(nota.split(' '));
+  });
+
+  it('wraps a long ficha URL under the QR and keeps it whole', async () => {
+    const ficha_url = `https://deca.example.es/ficha/2025-000123/${'a1b2c3d4'.repeat(12)}?token=${'Zz9'.repeat(10)}&v=2`;
+    const { pages } = await extract(await renderDecaPdf(buildDeca({ ficha_url })));
+    expect(pages[0]!.replace(/\s+/g, '')).toContain(ficha_url);
+  });
+
+  it('gives byte-identical output for the same data, whatever the time zone', async () => {
+    const data = buildDeca({ envios: buildEnvios(10) });
+    const first = await renderDecaPdf(data);
+    const second = await renderDecaPdf(structuredClone(data));
+    expect(sha256(second)).toBe(sha256(first));
+
+    const tz = process.env.TZ;
+    try {
+      process.env.TZ = 'Pacific/Kiritimati';
+      expect(sha256(await renderDecaPdf(data))).toBe(sha256(first));
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+
+    const v3 = await renderDecaPdf({ ...data, version: 3, modificado_at: '2025-11-22 09:00:00' });
+    expect(sha256(v3)).not.toBe(sha256(first));
+    const { fingerprints } = await extract(v3);
+    expect(fingerprints[0]).toBe(pdfFileId(data.numero, 3));
+  });
+
+  it('differs for version 2 of the same DeCA', async () => {
+    const v1 = buildDeca({ version: 1, modificado_at: null, motivo_modificacion: null });
+    const v2 = buildDeca({ version: 2, modificado_at: '2025-11-21 07:45:00', motivo_modificacion: 'Cambio de matrícula' });
+    expect(sha256(await renderDecaPdf(v1))).not.toBe(sha256(await renderDecaPdf(v2)));
+  });
+
+  it('refuses a malformed timestamp loudly', async () => {
+    await expect(renderDecaPdf(buildDeca({ emitido_at: '20/11/2025', version: 1 }))).rejects.toThrow(/YYYY-MM-DD HH:MM:SS/);
+  });
+});
+
+describe('pdfCreationDate', () => {
+  it('converts Europe/Madrid wall time to UTC across the clock changes', () => {
+    expect(pdfCreationDate('2025-01-01 00:30:00')).toBe("D:20241231233000+00'00'");
+    expect(pdfCreationDate('2025-07-01 12:00:00')).toBe("D:20250701100000+00'00'");
+    expect(pdfCreationDate('2025-03-30 01:59:59')).toBe("D:20250330005959+00'00'");
+    expect(pdfCreationDate('2025-03-30 03:00:00')).toBe("D:20250330010000+00'00'");
+    expect(pdfCreationDate('2025-10-26 02:30:00')).toBe("D:20251026003000+00'00'"); // repeated hour: first one
+    expect(pdfCreationDate('2025-10-26 03:00:00')).toBe("D:20251026020000+00'00'");
+    expect(pdfCreationDate('2024-02-29 23:59:59')).toBe("D:20240229225959+00'00'");
+  });
+
+  it('agrees with the time zone database on every instant of two years, sampled every 37 minutes', () => {
+    const madrid = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'Europe/Madrid',
+      hourCycle: 'h23',
+      year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    });
+    const wall = (ms: number) => {
+      const p = Object.fromEntries(madrid.formatToParts(ms).map((part) => [part.type, part.value]));
+      return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+    };
+    const pdfDate = (ms: number) => `D:${new Date(ms).toISOString().slice(0, 19).replace(/[-T:]/g, '')}+00'00'`;
+    let mismatches = 0;
+    for (let ms = Date.UTC(2025, 0, 1); ms < Date.UTC(2027, 0, 1); ms += 37 * 60_000) {
+      const local = wall(ms);
+      // The repeated October hour has two answers; the renderer picks the first.
+      if (pdfCreationDate(local) !== pdfDate(ms) && pdfCreationDate(local) !== pdfDate(ms - 3_600_000)) mismatches++;
+    }
+    expect(mismatches).toBe(0);
+  });
+});
+
+describe('renderQrPng', () => {
+  it('returns a PNG holding exactly the QR code of the URL (error correction M, margin 2)', async () => {
+    const url = 'https://deca.example.es/ficha/2025-000123?t=Zx81kPq0aB7cD9eF3gH5';
+    const png = await renderQrPng(url, 300);
+    expect(png.byteLength).toBeGreaterThan(100);
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+    const { width, height, pixel } = decodePng(png);
+    const qr = QRCode.create(url, { errorCorrectionLevel: 'M' });
+    const modules = qr.modules.size;
+    const scale = width / (modules + 4);
+    expect(width).toBe(height);
+    expect(width).toBeLessThanOrEqual(300);
+    expect(Number.isInteger(scale)).toBe(true); // whole pixels per module
+    for (let row = -2; row < modules + 2; row++) {
+      for (let col = -2; col < modules + 2; col++) {
+        const dark = row >= 0 && col >= 0 && row < modules && col < modules && qr.modules.get(row, col) === 1;
+        const x = Math.floor((col + 2 + 0.5) * scale);
+        const y = Math.floor((row + 2 + 0.5) * scale);
+        expect(pixel(x, y), `module ${row},${col}`).toBe(dark ? 0 : 255);
+      }
+    }
+  });
+});
+
+describe('createPdfPool', () => {
+  it(
+    'renders 8 concurrent jobs on 2 workers, byte-identical to in-process rendering',
+    async () => {
+      const datas = Array.from({ length: 8 }, (_, i) =>
+        buildDeca({ numero: `2025-00020${i}`, envios: buildEnvios(1 + i * 6) }),
+      );
+      const expected = await Promise.all(datas.map((data) => renderDecaPdf(data)));
+      const pool = createPdfPool(2);
+      const threadsBefore = countThreads();
+      try {
+        const results = await Promise.all(datas.map((data) => pool.render(data)));
+        results.forEach((bytes, i) => expect(sha256(bytes)).toBe(sha256(expected[i]!)));
+      } finally {
+        await pool.close();
+      }
+      await expect(pool.render(datas[0]!)).rejects.toThrow(/closed/);
+      if (threadsBefore !== null) expect(countThreads()).toBeLessThanOrEqual(threadsBefore - 2);
+    },
+    POOL_TIMEOUT,
+  );
+
+  it(
+    'rejects only the failing job and keeps serving in FIFO order',
+    async () => {
+      const pool = createPdfPool(1);
+      try {
+        const order: number[] = [];
+        const [first, bad, third] = await Promise.allSettled([
+          pool.render(buildDeca({ numero: '2025-000301' })).then(() => order.push(1)),
+          pool.render(buildDeca({ emitido_at: 'ayer', version: 1 })).catch((error: Error) => {
+            order.push(2);
+            throw error;
+          }),
+          pool.render(buildDeca({ numero: '2025-000303' })).then(() => order.push(3)),
+        ]);
+        expect(first.status).toBe('fulfilled');
+        expect(bad.status === 'rejected' && String(bad.reason)).toMatch(/YYYY-MM-DD HH:MM:SS/);
+        expect(third.status).toBe('fulfilled');
+        expect(order).toEqual([1, 2, 3]);
+      } finally {
+        await pool.close();
+      }
+    },
+    POOL_TIMEOUT,
+  );
+
+  describe('with a worker that crashes on demand', () => {
+    let dir: string;
+    let workerUrl: URL;
+
+    beforeAll(async () => {
+      dir = await mkdtemp(path.join(os.tmpdir(), 'deca-pdf-pool-'));
+      const file = path.join(dir, 'crashing-worker.mts');
+      const realWorker = new URL('../../../server/documents/pdf-worker.ts', import.meta.url).href;
+      await writeFile(
+        file,
+        // The real worker first, so its listener is in place before any job arrives.
+        [
+          "import { parentPort } from 'node:worker_threads';",
+          `import ${JSON.stringify(realWorker)};`,
+          'parentPort!.on("message", ({ data }: { data: { numero: string } }) => {',
+          "  if (data.numero === 'EXIT') process.exit(3);",
+          "  if (data.numero === 'THROW') throw new Error('boom');",
+          '});',
+        ].join('\n'),
+      );
+      workerUrl = pathToFileURL(file);
+    });
+
+    afterAll(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it(
+      'replaces a crashed worker and rejects only its job',
+      async () => {
+        const pool = createPdfPool(1, { workerUrl });
+        try {
+          const expected = sha256(await renderDecaPdf(buildDeca()));
+          const [exited, afterExit, thrown, afterThrow] = await Promise.allSettled([
+            pool.render(buildDeca({ numero: 'EXIT' })),
+            pool.render(buildDeca()),
+            pool.render(buildDeca({ numero: 'THROW' })),
+            pool.render(buildDeca()),
+          ]);
+          expect(exited.status === 'rejected' && exited.reason).toBeInstanceOf(Error);
+          expect(exited.status === 'rejected' && String(exited.reason)).toMatch(/exited with code 3/);
+          expect(afterExit.status === 'fulfilled' && sha256(afterExit.value)).toBe(expected);
+          expect(thrown.status === 'rejected' && String(thrown.reason)).toMatch(/crashed: boom/);
+          expect(afterThrow.status === 'fulfilled' && sha256(afterThrow.value)).toBe(expected);
+        } finally {
+          await pool.close();
+        }
+      },
+      POOL_TIMEOUT,
+    );
+  });
+
+  it(
+    'replaces a worker that exceeds the job timeout',
+    async () => {
+      const pool = createPdfPool(1, { jobTimeoutMs: 1 });
+      try {
+        await expect(pool.render(buildDeca())).rejects.toThrow(/longer than 1 ms/);
+      } finally {
+        await pool.close();
+      }
+    },
+    POOL_TIMEOUT,
+  );
+
+  it(
+    'drops a queued job when its signal aborts',
+    async () => {
+      const pool = createPdfPool(1);
+      try {
+        const controller = new AbortController();
+        const running = pool.render(buildDeca());
+        const queued = pool.render(buildDeca(), { signal: controller.signal });
+        controller.abort(new Error('cliente desconectado'));
+        await expect(queued).rejects.toThrow('cliente desconectado');
+        expect((await running).byteLength).toBeGreaterThan(1000);
+      } finally {
+        await pool.close();
+      }
+    },
+    POOL_TIMEOUT,
+  );
+
+  it('rejects queued work on close', async () => {
+    const pool = createPdfPool(1);
+    const pending = Promise.allSettled([pool.render(buildDeca()), pool.render(buildDeca())]);
+    await pool.close();
+    for (const result of await pending) expect(result.status === 'rejected' && String(result.reason)).toMatch(/closed/);
+  });
+
+  it('has an in-process twin with the same contract', async () => {
+    const pool = createInProcessPdfPool();
+    const data = buildDeca();
+    expect(sha256(await pool.render(data))).toBe(sha256(await renderDecaPdf(data)));
+    await pool.close();
+    await expect(pool.render(data)).rejects.toThrow(/closed/);
+  });
+});
+
+describe('workerExecArgv', () => {
+  it('drops the parent’s tsx loader (registered once in the worker) and --input-type, keeps the rest', () => {
+    expect(workerExecArgv(['--import', 'tsx', '--conditions', 'development'])).toEqual(['--conditions', 'development']);
+    expect(
+      workerExecArgv([
+        '--require',
+        '/app/node_modules/tsx/dist/preflight.cjs',
+        '--import',
+        'file:///app/node_modules/tsx/dist/loader.mjs',
+        '--enable-source-maps',
+      ]),
+    ).toEqual(['--enable-source-maps']);
+    expect(workerExecArgv(['--import=tsx', '--input-type=module', '--import=./otel.mjs'])).toEqual(['--import', './otel.mjs']);
+  });
+});
+
+/** OS threads of this process (Linux), to see that close() really ended the workers. */
+function countThreads(): number | null {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    return Number(/^Threads:\s+(\d+)/m.exec(status)?.[1] ?? NaN);
+  } catch {
+    return null;
+  }
+}
+
+/** Minimal PNG reader (8-bit grey/RGB/RGBA, no interlace): enough to check the QR pixels. */
+function decodePng(png: Buffer): { width: number; height: number; pixel: (x: number, y: number) => number } {
+  let offset = 8;
+  let width = 0;
+  let height = 0;
+  let channels = 0;
+  const idat: Buffer[] = [];
+  while (offset < png.length) {
+    const length = png.readUInt32BE(offset);
+    const type = png.toString('latin1', offset + 4, offset + 8);
+    const body = png.subarray(offset + 8, offset + 8 + length);
+    if (type === 'IHDR') {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      expect(body[8]).toBe(8); // bit depth
+      expect(body[12]).toBe(0); // no interlace
+      channels = ({ 0: 1, 2: 3, 4: 2, 6: 4 } as Record<number, number>)[body[9]!]!;
+    } else if (type === 'IDAT') {
+      idat.push(body);
+    }
+    offset += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const out = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)]!;
+    for (let i = 0; i < stride; i++) {
+      const cur = raw[y * (stride + 1) + 1 + i]!;
+      const a = i >= channels ? out[y * stride + i - channels]! : 0;
+      const b = y > 0 ? out[(y - 1) * stride + i]! : 0;
+      const c = i >= channels && y > 0 ? out[(y - 1) * stride + i - channels]! : 0;
+      const p = a + b - c;
+      const pa = Math.abs(p - a);
+      const pb = Math.abs(p - b);
+      const pc = Math.abs(p - c);
+      const paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      const predictor = [0, a, b, (a + b) >> 1, paeth][filter]!;
+      out[y * stride + i] = (cur + predictor) & 0xff;
+    }
+  }
+  return { width, height, pixel: (x, y) => out[y * stride + x * channels]! };
+}
