@@ -15,6 +15,9 @@ import { withRequestId } from './http/middleware/request-id';
 import type { RateLimits } from './http/rate-limits';
 import { createAppApiRouter } from './http/routes/app-api';
 import { cuentaRoutes } from './http/routes/cuenta';
+import { decasRoutes } from './http/routes/decas';
+import type { DomainContext } from './domain/context';
+import type { DecaPdfRenderer } from './documents/pdf-pool';
 import { serveClient } from './http/routes/static';
 import type { Logger } from './log';
 
@@ -25,6 +28,8 @@ export interface AppDeps {
   clock: Clock;
   log: Logger;
   limits: RateLimits;
+  /** Renders DeCA PDFs (the worker pool in the server). */
+  renderPdf: DecaPdfRenderer;
   /** Built client (Vite output); defaults to dist/client. */
   clientDir?: string;
 }
@@ -36,7 +41,9 @@ export interface AppDeps {
  */
 function mountApi(app: Koa<AppState>, deps: AppDeps, prefix: string, entorno: Entorno): void {
   const router = new Router<AppState>({ prefix });
+  const domain: DomainContext = { db: deps.database.db, clock: deps.clock, renderPdf: deps.renderPdf, siteUrl: deps.config.siteUrl };
   cuentaRoutes(router, deps);
+  decasRoutes(router, deps, domain);
   const guard = compose([
     authenticate(
       {

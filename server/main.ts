@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from './config';
 import { DataDirLockedError, acquireDataDirLock } from './db/lock';
 import { migrateToLatest, openDatabase } from './db/open';
 import { createRateLimits } from './http/rate-limits';
+import { createPdfPool } from './documents/pdf-pool';
 import { createLogger } from './log';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -27,7 +28,8 @@ async function main(): Promise<void> {
   if (applied.length) log.info({ migrations: applied }, 'migrations applied');
 
   const limits = createRateLimits(database, { apiPoints: config.apiRateLimit });
-  const app = createApp({ config, database, clock, log, limits });
+  const pdfPool = createPdfPool();
+  const app = createApp({ config, database, clock, log, limits, renderPdf: pdfPool.render });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -65,6 +67,7 @@ async function main(): Promise<void> {
     });
     clearTimeout(force);
     await closeAdmin();
+    await pdfPool.close();
     await database.close();
     releaseLock();
     log.info('stopped');

@@ -23,6 +23,8 @@ export const CODIGO_STATUS = {
   sin_cambios: 409,
   sustituido: 409,
   en_curso: 409,
+  servicio_finalizado: 409,
+  ref_externa_usada: 409,
   email_registrado: 409,
   demasiado_grande: 413,
   tipo_no_soportado: 415,

@@ -1,5 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { Entorno, Plan, Rol } from '../../shared/schemas/cuenta';
+import type { Canal, CampoCambiado, Estado, TipoCambio, TipoVehiculo } from '../../shared/schemas/deca';
+import type { Envio } from '../../shared/schemas/envio';
 
 /** A timestamptz column: read as Date, written as Date or SQL. */
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -65,7 +67,125 @@ export interface RateLimitsTable {
   expire: number | null;
 }
 
+/** A jsonb column: written as JSON text, read as the parsed value. */
+type Json<T> = ColumnType<T, string, string>;
+
+/** Tenant table: one row per DeCA; document fields as columns, shipments as jsonb. */
+export interface DecasTable {
+  id: Generated<number>;
+  account_id: number;
+  entorno: Entorno;
+  numero: string;
+  estado: Estado;
+  version: ColumnType<number, number | undefined, number>;
+  /** Bumped on every write: the optimistic check for work prepared outside the transaction. */
+  revision: ColumnType<number, number | undefined, number>;
+  ref_externa: string | null;
+  emisor_rol: Rol;
+  canal: Canal;
+  cargador_nombre: string | null;
+  cargador_nif: string | null;
+  cargador_domicilio: string | null;
+  transp_nombre: string | null;
+  transp_nif: string | null;
+  transp_domicilio: string | null;
+  fecha_transporte: string | null;
+  tipo_vehiculo: TipoVehiculo | null;
+  matricula: string | null;
+  matricula_remolque: string | null;
+  autorizacion_especial: string | null;
+  conductor_nombre: string | null;
+  conductor_tel: string | null;
+  observaciones: string | null;
+  referencia: string | null;
+  envios: Json<Envio[]>;
+  token_publico: string;
+  token_completar: string | null;
+  pdf_sha256: string | null;
+  pdf_bytes: number | null;
+  emitido_at: NullableTimestamp;
+  modificado_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  fin_servicio_at: NullableTimestamp;
+  sustituye_a_id: number | null;
+  sustituido_por_id: number | null;
+  archivado: ColumnType<boolean, boolean | undefined, boolean>;
+  descargas: ColumnType<number, number | undefined, number>;
+  creado_por_key_id: number | null;
+  creado_por_user_id: number | null;
+}
+
+/** The PDF of every issued version, kept so a version's bytes never change. */
+export interface DecaVersionesTable {
+  account_id: number;
+  entorno: Entorno;
+  deca_id: number;
+  version: number;
+  pdf: Uint8Array;
+  pdf_sha256: string;
+  pdf_bytes: number;
+  /** What the PDF was rendered from: re-rendering it yields the same bytes. */
+  datos_pdf: Json<unknown>;
+  created_at: Timestamp;
+}
+
+export interface DecaCambiosTable {
+  id: Generated<number>;
+  account_id: number;
+  entorno: Entorno;
+  deca_id: number;
+  version: number;
+  tipo: TipoCambio;
+  motivo: string | null;
+  autor_tipo: 'usuario' | 'clave' | 'enlace' | 'sistema';
+  autor_id: number | null;
+  autor_nombre: string;
+  canal: Canal;
+  campos: Json<CampoCambiado[]>;
+  created_at: Timestamp;
+}
+
+export interface NumeradoresTable {
+  account_id: number;
+  entorno: Entorno;
+  anio: number;
+  ultimo: number;
+}
+
+export interface IdempotenciaTable {
+  account_id: number;
+  entorno: Entorno;
+  /** `hdr:<Idempotency-Key>` or `ref:<ref_externa>`. */
+  clave: string;
+  /** sha256 of method, path and canonical body. */
+  huella: string;
+  estado: 'en_curso' | 'completada';
+  deca_id: number | null;
+  status: number | null;
+  respuesta: ColumnType<unknown, string | null | undefined, string | null>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** Transactional outbox of domain events (delivered by the webhook worker). */
+export interface EventosTable {
+  id: Generated<number>;
+  account_id: number;
+  entorno: Entorno;
+  evento: string;
+  deca_id: number | null;
+  data: Json<unknown>;
+  created_at: Timestamp;
+}
+
 export interface DB {
+  decas: DecasTable;
+  deca_versiones: DecaVersionesTable;
+  deca_cambios: DecaCambiosTable;
+  numeradores: NumeradoresTable;
+  idempotencia: IdempotenciaTable;
+  eventos: EventosTable;
   accounts: AccountsTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
@@ -80,3 +200,7 @@ export type AccountUpdate = Updateable<AccountsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type DecaRow = Selectable<DecasTable>;
+export type NewDeca = Insertable<DecasTable>;
+export type DecaUpdate = Updateable<DecasTable>;
+export type CambioRow = Selectable<DecaCambiosTable>;

@@ -16,4 +16,6 @@ export interface Actor {
   /** Signed-in user, or null for an API key. */
   userId: number | null;
   soloLectura: boolean;
+  /** How the actor is named in the change history: the key's prefix or the user's e-mail. */
+  etiqueta: string;
 }

@@ -6,6 +6,7 @@ import { loadConfig, type Config } from '../../server/config';
 import type { Database } from '../../server/db/open';
 import { createRateLimits } from '../../server/http/rate-limits';
 import { createLogger } from '../../server/log';
+import { createPdfPool, type PdfPool } from '../../server/documents/pdf-pool';
 import { openTestDatabase } from './db';
 
 export interface TestResponse<T = any> {
@@ -42,6 +43,13 @@ export interface TestAppOptions {
   database?: Database;
 }
 
+let pool: PdfPool | null = null;
+/** One PDF worker pool per test file (process), like the server has one per process. */
+function sharedPdfPool(): PdfPool {
+  pool ??= createPdfPool(2);
+  return pool;
+}
+
 /** The real app on a real database, listening on port 0. */
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const ownDatabase = !opts.database;
@@ -50,7 +58,8 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ...opts.env });
   const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
   const limits = createRateLimits(database, { apiPoints: opts.apiPoints });
-  const app = createApp({ config, database, clock, log, limits, clientDir: opts.clientDir ?? '/nonexistent' });
+  const pdfPool = sharedPdfPool();
+  const app = createApp({ config, database, clock, log, limits, renderPdf: pdfPool.render, clientDir: opts.clientDir ?? '/nonexistent' });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -1,9 +1,11 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as m0001 from './0001-init';
+import * as m0002 from './0002-decas';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
   '0001-init': m0001,
+  '0002-decas': m0002,
 };
 
 export const migrationProvider: MigrationProvider = {

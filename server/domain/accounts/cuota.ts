@@ -41,10 +41,13 @@ export async function consumirCuota(trx: Transaction<DB>, account: AccountRow, e
     .returning('decas')
     .executeTakeFirstOrThrow();
   const limite = limiteMensual(account.plan, entorno, mes);
-  if (limite !== null && row.decas > limite) {
-    throw new AppError(
-      'limite_plan',
-      `Ha usado las ${limite} DeCA de este mes del plan gratuito. Pase al plan Pro o espere al ${primerDiaMesSiguiente(mes)}.`,
-    );
-  }
+  if (limite !== null && row.decas > limite) throw limitePlan(limite, mes);
+}
+
+/** 429 `limite_plan`, saying when the quota resets. */
+export function limitePlan(limite: number, mes: string): AppError {
+  return new AppError(
+    'limite_plan',
+    `Ha usado las ${limite} DeCA de este mes del plan gratuito. Pase al plan Pro o espere al ${primerDiaMesSiguiente(mes)}.`,
+  );
 }

@@ -88,6 +88,7 @@ export function authenticate(deps: AuthDeps, entorno: Entorno, canal: Canal = 'a
         keyId: found.key.id,
         userId: null,
         soloLectura: found.key.solo_lectura,
+        etiqueta: `${found.key.prefijo}…`,
       };
       return next();
     }
@@ -116,7 +117,9 @@ export function authenticate(deps: AuthDeps, entorno: Entorno, canal: Canal = 'a
       keyId: null,
       userId: session.user.id,
       soloLectura: false,
+      etiqueta: session.user.email,
     };
+    ctx.state.user = session.user;
     return next();
   };
 }

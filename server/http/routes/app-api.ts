@@ -57,6 +57,7 @@ export function createAppApiRouter(deps: AppDeps): Router<AppState> {
       keyId: null,
       userId: s.user.id,
       soloLectura: false,
+      etiqueta: s.user.email,
     };
     ctx.state.user = s.user;
     await next();

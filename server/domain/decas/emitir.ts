@@ -1,0 +1,66 @@
+import type { TipoCambio } from '../../../shared/schemas/deca';
+import type { AccountRow } from '../../db/schema';
+import type { Actor } from '../actor';
+import type { DomainContext } from '../context';
+import type { Evento } from '../outbox';
+import { exigirCompleta } from './crear';
+import { columnasDeDatos, datosDeRow } from './datos';
+import { renderVersion } from './documento';
+import { conReintentos, guardarVersion, publicar, registrarCambio, RevisionCambiada, type AntesDeConfirmar } from './escritura';
+import { exigirEstado } from './estado';
+import { faltaParaEmitir } from '../../../shared/rules/emision';
+import { bloquearDeca, obtenerDeca, type DecaConRefs } from './queries';
+
+/**
+ * Issue a pending DeCA: check it is complete, render version 1 and store it.
+ * `completado` is the other party finishing it through the link (it also
+ * raises `deca.completado`).
+ */
+export async function emitirDeca(
+  ctx: DomainContext,
+  actor: Actor,
+  account: AccountRow,
+  ref: string,
+  opts: { tipo?: Extract<TipoCambio, 'emision' | 'completado'>; antesDeConfirmar?: AntesDeConfirmar } = {},
+): Promise<DecaConRefs> {
+  return conReintentos(async () => {
+    const row = await obtenerDeca(ctx.db, actor, ref);
+    exigirEstado(row, 'emitir');
+    const datos = datosDeRow(row);
+    exigirCompleta({ faltan: faltaParaEmitir(datos), emisorRol: row.emisor_rol }, account);
+    const now = ctx.clock.now();
+    const pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, datos, {
+      numero: row.numero,
+      version: row.version,
+      tokenPublico: row.token_publico,
+      emitidoAt: now,
+      modificadoAt: null,
+      motivo: null,
+      sustituyeA: row.sa_numero,
+    });
+    return ctx.db.transaction().execute(async (trx) => {
+      const locked = await bloquearDeca(trx, actor, row.id);
+      if (locked.revision !== row.revision) throw new RevisionCambiada();
+      await trx
+        .updateTable('decas')
+        .set({
+          ...columnasDeDatos(datos),
+          estado: 'emitido',
+          emitido_at: now,
+          updated_at: now,
+          pdf_sha256: pdf.sha256,
+          pdf_bytes: pdf.bytes,
+          token_completar: null,
+          revision: row.revision + 1,
+        })
+        .where('id', '=', row.id)
+        .execute();
+      await guardarVersion(trx, actor, row.id, pdf, now);
+      const tipo = opts.tipo ?? 'emision';
+      await registrarCambio(trx, actor, row.id, { version: row.version, tipo }, now);
+      await opts.antesDeConfirmar?.(trx, row.id, 200);
+      const eventos: Evento[] = tipo === 'completado' ? ['deca.completado', 'deca.emitido'] : ['deca.emitido'];
+      return publicar(trx, actor, row.id, eventos, now, ctx.siteUrl);
+    });
+  });
+}

@@ -1,0 +1,184 @@
+import { createHash } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { AppError } from '../../../shared/errors';
+import type { Clock } from '../../clock';
+import type { DB } from '../../db/schema';
+import type { Actor } from '../actor';
+
+/** Keys are kept 8 days: an offline phone may replay a week later (README states the window). */
+export const IDEMPOTENCIA_DIAS = 8;
+/** How long a repeat waits for the first request to finish before answering 409 `en_curso`. */
+const ESPERA_MS = 5_000;
+/** A claim this old with no result belongs to a request that died: it may be taken over. */
+const ABANDONO_MS = 60_000;
+
+/** sha256 of a value's canonical JSON (object keys sorted), to compare request bodies. */
+export function huella(...partes: unknown[]): string {
+  const canon = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(canon)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])]))
+        : v;
+  return createHash('sha256').update(JSON.stringify(partes.map(canon))).digest('hex');
+}
+
+export interface Reclamo {
+  clave: string;
+  huella: string;
+  /**
+   * `ref_externa` claims wait for the first request even when the bodies
+   * differ (the spec returns the existing DeCA); header keys answer at once.
+   */
+  esperarSiDistinta?: boolean;
+}
+
+/** What an earlier request with the same key produced. */
+export interface Repeticion {
+  decaId: number | null;
+  status: number;
+  respuesta: unknown;
+  /** The earlier request had a different body. */
+  distinta: boolean;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Claim an idempotency key for this request, or get the result of the
+ * earlier request that used it. A repeat that arrives while the first is
+ * still running waits for it (up to 5 s, then 409 `en_curso` with
+ * Retry-After): never a second DeCA, never a 5xx.
+ */
+export async function reclamar(
+  db: Kysely<DB>,
+  clock: Clock,
+  actor: Pick<Actor, 'accountId' | 'entorno'>,
+  r: Reclamo,
+): Promise<{ reclamada: true } | { reclamada: false; repeticion: Repeticion }> {
+  const deadline = Date.now() + ESPERA_MS;
+  let pausa = 20;
+  for (;;) {
+    const now = clock.now();
+    const inserted = await db
+      .insertInto('idempotencia')
+      .values({
+        account_id: actor.accountId,
+        entorno: actor.entorno,
+        clave: r.clave,
+        huella: r.huella,
+        estado: 'en_curso',
+        created_at: now,
+        expires_at: new Date(now.getTime() + IDEMPOTENCIA_DIAS * 86_400_000),
+      })
+      .onConflict((oc) => oc.columns(['account_id', 'entorno', 'clave']).doNothing())
+      .returning('clave')
+      .executeTakeFirst();
+    if (inserted) return { reclamada: true };
+
+    const row = await db
+      .selectFrom('idempotencia')
+      .selectAll()
+      .where('account_id', '=', actor.accountId)
+      .where('entorno', '=', actor.entorno)
+      .where('clave', '=', r.clave)
+      .executeTakeFirst();
+    if (!row) continue; // released meanwhile: try again
+    if (row.expires_at.getTime() <= now.getTime()) {
+      await borrar(db, actor, r.clave, row.created_at);
+      continue;
+    }
+    const distinta = row.huella !== r.huella;
+    if (row.estado === 'completada') {
+      return { reclamada: false, repeticion: { decaId: row.deca_id, status: row.status ?? 200, respuesta: row.respuesta, distinta } };
+    }
+    if (distinta && !r.esperarSiDistinta) return { reclamada: false, repeticion: { decaId: null, status: 0, respuesta: null, distinta } };
+    if (now.getTime() - row.created_at.getTime() > ABANDONO_MS) {
+      await borrar(db, actor, r.clave, row.created_at);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new AppError('en_curso', 'Una petición igual aún se está procesando. Reintente en unos segundos con la misma clave.', {
+        headers: { 'Retry-After': '2' },
+      });
+    }
+    await sleep(pausa);
+    pausa = Math.min(pausa * 2, 200);
+  }
+}
+
+async function borrar(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, clave: string, createdAt: Date): Promise<void> {
+  await db
+    .deleteFrom('idempotencia')
+    .where('account_id', '=', actor.accountId)
+    .where('entorno', '=', actor.entorno)
+    .where('clave', '=', clave)
+    .where('created_at', '=', createdAt)
+    .execute();
+}
+
+/** Record the result under the key, inside the transaction of the change itself. */
+export async function completar(
+  trx: Transaction<DB>,
+  actor: Pick<Actor, 'accountId' | 'entorno'>,
+  clave: string,
+  result: { decaId: number | null; status: number; respuesta?: unknown },
+): Promise<void> {
+  await trx
+    .updateTable('idempotencia')
+    .set({ estado: 'completada', deca_id: result.decaId, status: result.status, respuesta: result.respuesta === undefined ? null : JSON.stringify(result.respuesta) })
+    .where('account_id', '=', actor.accountId)
+    .where('entorno', '=', actor.entorno)
+    .where('clave', '=', clave)
+    .execute();
+}
+
+/** Give the key back when the request failed, so a retry can run it again. */
+export async function liberar(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, clave: string): Promise<void> {
+  await db
+    .deleteFrom('idempotencia')
+    .where('account_id', '=', actor.accountId)
+    .where('entorno', '=', actor.entorno)
+    .where('clave', '=', clave)
+    .where('estado', '=', 'en_curso')
+    .execute();
+}
+
+/** Drop expired keys (run periodically). */
+export async function purgarIdempotencia(db: Kysely<DB>, now: Date): Promise<number> {
+  const r = await db.deleteFrom('idempotencia').where('expires_at', '<', now).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/**
+ * Run `accion` holding every key in `reclamos` (in order). If an earlier
+ * request already used one, nothing runs and its result is returned instead.
+ * `accion` must call `completarTodas` inside its transaction; on failure the
+ * keys are released.
+ */
+export async function conIdempotencia<T>(
+  db: Kysely<DB>,
+  clock: Clock,
+  actor: Pick<Actor, 'accountId' | 'entorno'>,
+  reclamos: Reclamo[],
+  accion: (completarTodas: (trx: Transaction<DB>, result: { decaId: number | null; status: number; respuesta?: unknown }) => Promise<void>) => Promise<T>,
+): Promise<{ hecho: T } | { repeticion: Repeticion; reclamo: Reclamo }> {
+  const tomadas: Reclamo[] = [];
+  try {
+    for (const r of reclamos) {
+      const res = await reclamar(db, clock, actor, r);
+      if (!res.reclamada) {
+        await Promise.all(tomadas.map((t) => liberar(db, actor, t.clave)));
+        return { repeticion: res.repeticion, reclamo: r };
+      }
+      tomadas.push(r);
+    }
+    const hecho = await accion(async (trx, result) => {
+      for (const t of tomadas) await completar(trx, actor, t.clave, result);
+    });
+    return { hecho };
+  } catch (err) {
+    await Promise.all(tomadas.map((t) => liberar(db, actor, t.clave))).catch(() => {});
+    throw err;
+  }
+}

@@ -1,0 +1,105 @@
+import { AppError } from '../../../shared/errors';
+import { derivarTipoVehiculo, faltaParaEmitir } from '../../../shared/rules/emision';
+import type { CampoCambiado, DecaDatos, DecaPatchParsed } from '../../../shared/schemas/deca';
+import type { AccountRow, DecaUpdate } from '../../db/schema';
+import type { Actor } from '../actor';
+import type { DomainContext } from '../context';
+import type { Evento } from '../outbox';
+import { exigirCompleta } from './crear';
+import { aplicarCambios, columnasDeDatos, datosDeRow, diffDatos } from './datos';
+import { renderVersion, type PdfVersion } from './documento';
+import { conReintentos, guardarVersion, publicar, registrarCambio, RevisionCambiada, type AntesDeConfirmar } from './escritura';
+import { exigirEstado } from './estado';
+import { bloquearDeca, obtenerDeca, type DecaConRefs } from './queries';
+
+/** The new data after a modification, with the vehicle type derived again from the plates. */
+export function datosModificados(antes: DecaDatos, cambios: Partial<Record<string, unknown>>, enviados: ReadonlySet<string>): DecaDatos {
+  const d = aplicarCambios(antes, cambios, enviados);
+  // Trailer removed and no type sent: the old «articulado» no longer holds.
+  if (enviados.has('matricula_remolque') && !enviados.has('tipo_vehiculo') && !d.matricula_remolque) d.tipo_vehiculo = null;
+  d.tipo_vehiculo = derivarTipoVehiculo(d);
+  return d;
+}
+
+/**
+ * PATCH /decas/{id}. Pending: the data changes (and with `emitir` it is
+ * issued). Issued: method 1 — `motivo` required, same URLs and QR, version
+ * raised, new PDF; identical data is 409 `sin_cambios`.
+ */
+export async function modificarDeca(
+  ctx: DomainContext,
+  actor: Actor,
+  account: AccountRow,
+  ref: string,
+  input: DecaPatchParsed,
+  enviados: ReadonlySet<string>,
+  opts: { antesDeConfirmar?: AntesDeConfirmar } = {},
+): Promise<DecaConRefs> {
+  return conReintentos(async () => {
+    const row = await obtenerDeca(ctx.db, actor, ref);
+    exigirEstado(row, 'modificar');
+    const emitida = row.estado === 'emitido';
+    if (emitida && !input.motivo) {
+      throw new AppError('falta_motivo', `La DeCA ${row.numero} está emitida: indique «motivo» para modificarla (método 1), o use «sustituir».`, {
+        campos: { motivo: 'Obligatorio para modificar una DeCA emitida' },
+      });
+    }
+    const antes = datosDeRow(row);
+    const despues = datosModificados(antes, input, enviados);
+    const campos: CampoCambiado[] = diffDatos(antes, despues);
+    const nuevaRef = enviados.has('ref_externa') ? (input.ref_externa ?? null) : row.ref_externa;
+    const cambiaRef = nuevaRef !== row.ref_externa;
+    if (cambiaRef) campos.push({ campo: 'ref_externa', antes: row.ref_externa, despues: nuevaRef });
+    const emitir = !emitida && input.emitir === true;
+    const datosCambian = campos.some((c) => c.campo !== 'ref_externa');
+
+    if (campos.length === 0 && !emitir) {
+      throw new AppError('sin_cambios', `La DeCA ${row.numero} ya tiene esos datos: no hay nada que cambiar.`);
+    }
+    if (emitida && !datosCambian) {
+      throw new AppError('sin_cambios', `Los datos de la DeCA ${row.numero} no cambian: no se crea una versión nueva.`);
+    }
+    if (emitida || emitir) exigirCompleta({ faltan: faltaParaEmitir(despues), emisorRol: row.emisor_rol }, account);
+    if (cambiaRef && nuevaRef) {
+      const usada = await ctx.db
+        .selectFrom('decas')
+        .select('numero')
+        .where('account_id', '=', actor.accountId)
+        .where('entorno', '=', actor.entorno)
+        .where('ref_externa', '=', nuevaRef)
+        .executeTakeFirst();
+      if (usada) throw new AppError('ref_externa_usada', `La ref_externa «${nuevaRef}» ya es de la DeCA ${usada.numero}.`, { campos: { ref_externa: 'Ya usada' } });
+    }
+
+    const now = ctx.clock.now();
+    const version = emitida ? row.version + 1 : row.version;
+    let pdf: PdfVersion | null = null;
+    if (emitida || emitir) {
+      pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, despues, {
+        numero: row.numero,
+        version,
+        tokenPublico: row.token_publico,
+        emitidoAt: emitida ? (row.emitido_at ?? now) : now,
+        modificadoAt: emitida ? now : null,
+        motivo: emitida ? (input.motivo ?? null) : null,
+        sustituyeA: row.sa_numero,
+      });
+    }
+
+    return ctx.db.transaction().execute(async (trx) => {
+      const locked = await bloquearDeca(trx, actor, row.id);
+      if (locked.revision !== row.revision) throw new RevisionCambiada();
+      const set: DecaUpdate = { ...columnasDeDatos(despues), ref_externa: nuevaRef, updated_at: now, revision: row.revision + 1 };
+      if (pdf) Object.assign(set, { pdf_sha256: pdf.sha256, pdf_bytes: pdf.bytes, version });
+      if (emitida) set.modificado_at = now;
+      if (emitir) Object.assign(set, { estado: 'emitido', emitido_at: now, token_completar: null });
+      await trx.updateTable('decas').set(set).where('id', '=', row.id).execute();
+      if (pdf) await guardarVersion(trx, actor, row.id, pdf, now);
+      if (campos.length) await registrarCambio(trx, actor, row.id, { version, tipo: 'modificacion', motivo: input.motivo ?? null, campos }, now);
+      if (emitir) await registrarCambio(trx, actor, row.id, { version, tipo: 'emision' }, now);
+      await opts.antesDeConfirmar?.(trx, row.id, 200);
+      const eventos: Evento[] = emitida ? ['deca.modificado'] : emitir ? ['deca.emitido'] : [];
+      return publicar(trx, actor, row.id, eventos, now, ctx.siteUrl);
+    });
+  });
+}

@@ -1,0 +1,63 @@
+import { formatMadrid } from '../../../shared/rules/fechas';
+import type { Cambio, Deca, DecaRef } from '../../../shared/schemas/deca';
+import type { CambioRow } from '../../db/schema';
+import type { DecaConRefs } from '../../domain/decas/queries';
+import { decaUrls, fichaUrl } from '../../domain/decas/urls';
+import { fechaHora } from './cuenta';
+
+function ref(siteUrl: string, id: number | null, numero: string | null, token: string | null): DecaRef | null {
+  return id !== null && numero && token ? { id, numero, ficha: fichaUrl(siteUrl, token) } : null;
+}
+
+/** The DeCA as the API, the MCP tools and the webhooks show it: whitelisted fields only (no tokens, no owner). */
+export function presentDeca(row: DecaConRefs, siteUrl: string): Deca {
+  return {
+    id: row.id,
+    numero: row.numero,
+    estado: row.estado,
+    version: row.version,
+    ref_externa: row.ref_externa,
+    emisor_rol: row.emisor_rol,
+    canal: row.canal,
+    cargador_nombre: row.cargador_nombre,
+    cargador_nif: row.cargador_nif,
+    cargador_domicilio: row.cargador_domicilio,
+    transp_nombre: row.transp_nombre,
+    transp_nif: row.transp_nif,
+    transp_domicilio: row.transp_domicilio,
+    fecha_transporte: row.fecha_transporte,
+    tipo_vehiculo: row.tipo_vehiculo,
+    matricula: row.matricula,
+    matricula_remolque: row.matricula_remolque,
+    autorizacion_especial: row.autorizacion_especial,
+    conductor_nombre: row.conductor_nombre,
+    conductor_tel: row.conductor_tel,
+    observaciones: row.observaciones,
+    referencia: row.referencia,
+    envios: row.envios,
+    urls: decaUrls(siteUrl, row),
+    pdf_sha256: row.pdf_sha256,
+    pdf_bytes: row.pdf_bytes,
+    emitido_at: fechaHora(row.emitido_at),
+    modificado_at: fechaHora(row.modificado_at),
+    created_at: formatMadrid(row.created_at),
+    fin_servicio_at: fechaHora(row.fin_servicio_at),
+    sustituye_a: ref(siteUrl, row.sustituye_a_id, row.sa_numero, row.sa_token),
+    sustituido_por: ref(siteUrl, row.sustituido_por_id, row.sp_numero, row.sp_token),
+    archivado: row.archivado,
+    descargas: row.descargas,
+  };
+}
+
+/** One history entry. */
+export function presentCambio(row: CambioRow): Cambio {
+  return {
+    version: row.version,
+    tipo: row.tipo,
+    motivo: row.motivo,
+    autor: { tipo: row.autor_tipo, id: row.autor_id, nombre: row.autor_nombre },
+    canal: row.canal,
+    created_at: formatMadrid(row.created_at),
+    campos: row.campos,
+  };
+}

@@ -1,0 +1,91 @@
+import type { Aviso, Campos } from '../errors';
+import type { CampoDatos, DecaDatos } from '../schemas/deca';
+import { clasificarMatricula } from './matricula';
+import { validarNif } from './nif';
+
+/** Which party supplies each field (spec: the «Set by» column). */
+export const LADO_CAMPO: Record<CampoDatos, 'cargador' | 'transportista' | 'ambos'> = {
+  cargador_nombre: 'cargador',
+  cargador_nif: 'cargador',
+  cargador_domicilio: 'cargador',
+  transp_nombre: 'cargador',
+  transp_nif: 'cargador',
+  transp_domicilio: 'cargador',
+  fecha_transporte: 'transportista',
+  tipo_vehiculo: 'transportista',
+  matricula: 'transportista',
+  matricula_remolque: 'transportista',
+  autorizacion_especial: 'transportista',
+  conductor_nombre: 'transportista',
+  conductor_tel: 'transportista',
+  observaciones: 'ambos',
+  referencia: 'ambos',
+  envios: 'cargador',
+};
+
+const OBLIGATORIO = 'Obligatorio para emitir';
+
+/**
+ * What is still missing to issue, by field path (Orden FOM/2861/2012 art. 6:
+ * shipper name, NIF and address; carrier name and NIF; origin, destination,
+ * nature and weight of each shipment; transport date; vehicle plate).
+ * Empty when the DeCA can be issued.
+ */
+export function faltaParaEmitir(d: DecaDatos): Campos {
+  const faltan: Campos = {};
+  const simples = ['cargador_nombre', 'cargador_nif', 'cargador_domicilio', 'transp_nombre', 'transp_nif', 'fecha_transporte', 'matricula'] as const;
+  for (const campo of simples) if (!d[campo]) faltan[campo] = OBLIGATORIO;
+  if (d.envios.length === 0) faltan.envios = 'Añada al menos un envío (origen, destino, mercancía y peso)';
+  d.envios.forEach((e, i) => {
+    if (!e.origen) faltan[`envios[${i}].origen`] = OBLIGATORIO;
+    if (!e.destino) faltan[`envios[${i}].destino`] = OBLIGATORIO;
+    if (!e.naturaleza) faltan[`envios[${i}].naturaleza`] = OBLIGATORIO;
+    if (e.peso === null) faltan[`envios[${i}].peso`] = OBLIGATORIO;
+  });
+  return faltan;
+}
+
+/** `matricula_remolque` makes the vehicle articulated (spec); a lone tractor or lorry is rigid. */
+export function derivarTipoVehiculo(d: Pick<DecaDatos, 'tipo_vehiculo' | 'matricula' | 'matricula_remolque'>): DecaDatos['tipo_vehiculo'] {
+  if (d.matricula_remolque) return 'articulado';
+  if (d.tipo_vehiculo) return d.tipo_vehiculo;
+  return d.matricula ? 'rigido' : null;
+}
+
+/**
+ * Soft problems: the DeCA is accepted, but someone should look. A NIF whose
+ * check character fails, a plate of no known series, the carrier's address
+ * missing (art. 6 asks for it; the spec has no field, so ours is optional).
+ */
+export function avisosDeca(d: DecaDatos, entrada?: { tipo_vehiculo?: string | null }): Aviso[] {
+  const avisos: Aviso[] = [];
+  for (const campo of ['cargador_nif', 'transp_nif'] as const) {
+    const v = d[campo];
+    if (!v) continue;
+    const r = validarNif(v);
+    if (!r.valido) avisos.push({ campo, codigo: 'nif_dudoso', mensaje: `Revise el NIF ${v}: ${r.motivo ?? 'no es válido'}.` });
+  }
+  for (const campo of ['matricula', 'matricula_remolque'] as const) {
+    const v = d[campo];
+    if (!v) continue;
+    const r = clasificarMatricula(v);
+    if (!r.valida) avisos.push({ campo, codigo: 'matricula_dudosa', mensaje: `Revise la matrícula ${v}: ${r.motivo ?? 'no es válida'}.` });
+    else if (campo === 'matricula_remolque' && r.tipo !== 'remolque' && r.tipo !== 'provincial') {
+      avisos.push({ campo, codigo: 'matricula_dudosa', mensaje: `La matrícula ${v} no parece de remolque (R-0000-BBB).` });
+    }
+  }
+  if (!d.transp_domicilio) {
+    avisos.push({
+      campo: 'transp_domicilio',
+      codigo: 'falta_domicilio_transportista',
+      mensaje: 'El art. 6 de la Orden FOM/2861/2012 pide también el domicilio del transportista: añádalo en transp_domicilio.',
+    });
+  }
+  if (entrada?.tipo_vehiculo === 'rigido' && d.matricula_remolque) {
+    avisos.push({ campo: 'tipo_vehiculo', codigo: 'vehiculo_articulado', mensaje: 'Con remolque el vehículo es articulado: se ha anotado así.' });
+  }
+  if (d.tipo_vehiculo === 'articulado' && !d.matricula_remolque) {
+    avisos.push({ campo: 'matricula_remolque', codigo: 'falta_remolque', mensaje: 'Vehículo articulado sin matrícula de remolque: añádala si la conoce.' });
+  }
+  return avisos;
+}

@@ -1,0 +1,257 @@
+import { isFechaValida } from '../rules/fechas';
+import { normalizarMatricula } from '../rules/matricula';
+import { normalizarNif } from '../rules/nif';
+import { Aviso } from '../errors';
+import { Rol } from './cuenta';
+import { Envio, EnvioInput, MAX_ENVIOS, textoOpcional } from './envio';
+import { z } from './zod';
+
+export const ESTADOS = ['pendiente', 'emitido', 'sustituido'] as const;
+export const Estado = z.enum(ESTADOS);
+export type Estado = z.infer<typeof Estado>;
+
+export const TipoVehiculo = z.enum(['rigido', 'articulado']);
+export type TipoVehiculo = z.infer<typeof TipoVehiculo>;
+
+export const Canal = z.enum(['api', 'web', 'mcp', 'importacion']);
+export type Canal = z.infer<typeof Canal>;
+
+/** The fields that make up the document itself (printed on the PDF), in print order. */
+export const CAMPOS_DATOS = [
+  'cargador_nombre',
+  'cargador_nif',
+  'cargador_domicilio',
+  'transp_nombre',
+  'transp_nif',
+  'transp_domicilio',
+  'fecha_transporte',
+  'tipo_vehiculo',
+  'matricula',
+  'matricula_remolque',
+  'autorizacion_especial',
+  'conductor_nombre',
+  'conductor_tel',
+  'observaciones',
+  'referencia',
+  'envios',
+] as const;
+export type CampoDatos = (typeof CAMPOS_DATOS)[number];
+
+const fecha = z
+  .string()
+  .trim()
+  .refine((s) => s === '' || isFechaValida(s), 'Fecha no válida: use AAAA-MM-DD, p. ej. 2026-11-21')
+  .transform((s) => (s === '' ? undefined : s));
+
+const nif = (max: number) => textoOpcional(max).transform((s) => (s === undefined ? s : normalizarNif(s)));
+const matricula = textoOpcional(20).transform((s) => (s === undefined ? s : normalizarMatricula(s)));
+
+/** Field shapes shared by create and modify (descriptions feed OpenAPI and the MCP tools). */
+const camposEntrada = {
+  cargador_nombre: textoOpcional(200).meta({ description: 'Cargador contractual: nombre o razón social' }),
+  cargador_nif: nif(20).meta({ description: 'Cargador contractual: NIF' }),
+  cargador_domicilio: textoOpcional(300).meta({ description: 'Cargador contractual: domicilio' }),
+  transp_nombre: textoOpcional(200).meta({ description: 'Transportista efectivo: nombre o razón social' }),
+  transp_nif: nif(20).meta({ description: 'Transportista efectivo: NIF' }),
+  transp_domicilio: textoOpcional(300).meta({
+    description: 'Transportista efectivo: domicilio (extensión: el art. 6 lo pide; si falta se avisa)',
+  }),
+  fecha_transporte: fecha.optional().meta({ description: 'Fecha del transporte, AAAA-MM-DD' }),
+  tipo_vehiculo: TipoVehiculo.optional().meta({ description: 'rigido o articulado; con remolque es articulado' }),
+  matricula: matricula.meta({ description: 'Matrícula del tractor o del vehículo rígido' }),
+  matricula_remolque: matricula.meta({ description: 'Matrícula del remolque o semirremolque' }),
+  autorizacion_especial: textoOpcional(200).meta({ description: 'Autorización especial de circulación' }),
+  observaciones: textoOpcional(2000).meta({ description: 'Observaciones' }),
+  conductor_nombre: textoOpcional(200).meta({ description: 'Conductor' }),
+  conductor_tel: textoOpcional(40).meta({ description: 'Teléfono del conductor (no aparece en la página pública)' }),
+  referencia: textoOpcional(100).meta({ description: 'Referencia interna' }),
+  envios: z
+    .array(EnvioInput)
+    .max(MAX_ENVIOS, `Máximo ${MAX_ENVIOS} envíos por DeCA`)
+    .optional()
+    .meta({ description: `Envíos (1 a ${MAX_ENVIOS}), todos con el mismo cargador y transportista` }),
+};
+
+/** Request body of POST /decas. All fields optional at schema level; completeness is checked on issue. */
+export const DecaInput = z
+  .object({
+    ref_externa: textoOpcional(100).meta({ description: 'Referencia propia, única por cuenta: reenviarla no duplica' }),
+    emisor_rol: Rol.optional().meta({ description: 'Lado que ocupa quien llama; por defecto el de la cuenta' }),
+    ...camposEntrada,
+    emitir: z.boolean().default(true).meta({ description: 'false: queda pendiente y se devuelve el enlace para la otra parte' }),
+    solo_validar: z.boolean().default(false).meta({ description: 'true: solo valida, no guarda nada' }),
+    pedir_datos_email: z.email('Correo electrónico no válido').optional().meta({
+      description: 'Con emitir false, se envía a este correo el enlace para completar',
+    }),
+  })
+  .meta({ id: 'DecaInput' });
+export type DecaInput = z.input<typeof DecaInput>;
+export type DecaInputParsed = z.output<typeof DecaInput>;
+
+/** The document data of a DeCA, normalised (null = not given). */
+export type DecaDatos = {
+  [K in Exclude<CampoDatos, 'envios' | 'tipo_vehiculo'>]: string | null;
+} & { tipo_vehiculo: TipoVehiculo | null; envios: Envio[] };
+
+/** The same shape with every field also accepting null (null clears a field on modify). */
+function nullableShape<T extends Record<string, z.ZodType>>(shape: T): { [K in keyof T]: z.ZodNullable<T[K]> } {
+  return Object.fromEntries(Object.entries(shape).map(([k, s]) => [k, s.nullable()])) as { [K in keyof T]: z.ZodNullable<T[K]> };
+}
+
+/**
+ * Body of PATCH /decas/{id}: the fields to change (null or "" clears one),
+ * `motivo` (required when the DeCA is issued: method 1) and `emitir`.
+ */
+export const DecaPatch = z
+  .object({
+    ref_externa: textoOpcional(100).nullable(),
+    ...nullableShape(camposEntrada),
+    motivo: textoOpcional(500).meta({ description: 'Motivo del cambio; obligatorio si la DeCA está emitida' }),
+    emitir: z.boolean().optional().meta({ description: 'true: emitir tras aplicar los cambios (DeCA pendiente)' }),
+  })
+  .meta({ id: 'DecaPatch' });
+export type DecaPatch = z.input<typeof DecaPatch>;
+export type DecaPatchParsed = z.output<typeof DecaPatch>;
+
+/** Body of POST /decas/{id}/sustituir: the changes for the new DeCA, and the reason. */
+export const SustituirInput = z
+  .object({
+    ref_externa: textoOpcional(100).nullable(),
+    ...nullableShape(camposEntrada),
+    motivo: textoOpcional(500).meta({ description: 'Motivo de la sustitución (obligatorio)' }),
+  })
+  .meta({ id: 'SustituirInput' });
+export type SustituirInputParsed = z.output<typeof SustituirInput>;
+
+export const ArchivarInput = z.object({
+  archivado: z.boolean({ error: 'Indique archivado: true para archivar o false para desarchivar' }),
+});
+
+/** Link to another DeCA (replacement chain). */
+export const DecaRef = z.object({ id: z.number().int(), numero: z.string(), ficha: z.string() }).meta({ id: 'DecaRef' });
+export type DecaRef = z.infer<typeof DecaRef>;
+
+export const DecaUrls = z
+  .object({
+    pdf: z.string(),
+    qr_png: z.string(),
+    conductor: z.string(),
+    completar: z.string().nullable(),
+    ficha: z.string(),
+  })
+  .meta({ id: 'DecaUrls' });
+export type DecaUrls = z.infer<typeof DecaUrls>;
+
+const fechaHora = z.string().meta({ description: 'AAAA-MM-DD HH:MM:SS, hora de Madrid' });
+
+/** The DeCA as every endpoint returns it (and as webhooks deliver it). */
+export const Deca = z
+  .object({
+    id: z.number().int(),
+    numero: z.string().regex(/^\d{4}-\d{6}$/),
+    estado: Estado,
+    version: z.number().int().min(1),
+    ref_externa: z.string().nullable(),
+    emisor_rol: Rol,
+    canal: Canal,
+    cargador_nombre: z.string().nullable(),
+    cargador_nif: z.string().nullable(),
+    cargador_domicilio: z.string().nullable(),
+    transp_nombre: z.string().nullable(),
+    transp_nif: z.string().nullable(),
+    transp_domicilio: z.string().nullable(),
+    fecha_transporte: z.string().nullable(),
+    tipo_vehiculo: TipoVehiculo.nullable(),
+    matricula: z.string().nullable(),
+    matricula_remolque: z.string().nullable(),
+    autorizacion_especial: z.string().nullable(),
+    conductor_nombre: z.string().nullable(),
+    conductor_tel: z.string().nullable(),
+    observaciones: z.string().nullable(),
+    referencia: z.string().nullable(),
+    envios: z.array(Envio),
+    urls: DecaUrls,
+    pdf_sha256: z.string().nullable(),
+    pdf_bytes: z.number().int().nullable(),
+    emitido_at: fechaHora.nullable(),
+    modificado_at: fechaHora.nullable(),
+    created_at: fechaHora,
+    fin_servicio_at: fechaHora.nullable(),
+    sustituye_a: DecaRef.nullable(),
+    sustituido_por: DecaRef.nullable(),
+    archivado: z.boolean(),
+    descargas: z.number().int(),
+  })
+  .meta({ id: 'Deca' });
+export type Deca = z.infer<typeof Deca>;
+
+/** POST /decas answer. */
+export const DecaCreada = z.object({ deca: Deca, avisos: z.array(Aviso) });
+export type DecaCreada = z.infer<typeof DecaCreada>;
+
+/** POST /decas with solo_validar: what would be created, and what is missing to issue. */
+export const DecaValidada = z.object({
+  valida: z.boolean(),
+  lista_para_emitir: z.boolean(),
+  faltan: z.record(z.string(), z.string()),
+  datos: z.record(z.string(), z.unknown()),
+  avisos: z.array(Aviso),
+});
+export type DecaValidada = z.infer<typeof DecaValidada>;
+
+const booleanQuery = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** Query of GET /decas. */
+export const DecaListQuery = z.object({
+  estado: Estado.optional(),
+  desde: fecha.optional().meta({ description: 'Fecha de transporte desde (incluida)' }),
+  hasta: fecha.optional().meta({ description: 'Fecha de transporte hasta (incluida)' }),
+  ref_externa: z.string().max(100).optional(),
+  matricula: z.string().max(20).optional().meta({ description: 'Matrícula del vehículo o del remolque' }),
+  modificado_desde: z
+    .string()
+    .refine((s) => !Number.isNaN(Date.parse(s.includes('T') || s.length <= 10 ? s : s.replace(' ', 'T'))), 'Use AAAA-MM-DD o AAAA-MM-DD HH:MM:SS')
+    .optional()
+    .meta({ description: 'Solo las cambiadas desde ese instante (hora de Madrid si no lleva zona)' }),
+  archivado: booleanQuery.optional().meta({ description: 'Extensión: filtrar por archivadas (true) o no archivadas (false)' }),
+  limite: z.coerce.number().int().min(1, 'Mínimo 1').max(100, 'Máximo 100').default(50),
+  despues_de: z.string().max(200).optional().meta({ description: 'El valor «siguiente» de la página anterior' }),
+});
+export type DecaListQuery = z.output<typeof DecaListQuery>;
+
+export const DecaList = z.object({
+  decas: z.array(Deca),
+  siguiente: z.string().nullable().meta({ description: 'Pásalo como despues_de para la página siguiente; null si no hay más' }),
+});
+export type DecaList = z.infer<typeof DecaList>;
+
+/** Who made a change. */
+export const Autor = z.object({
+  tipo: z.enum(['usuario', 'clave', 'enlace', 'sistema']),
+  id: z.number().int().nullable(),
+  nombre: z.string().meta({ description: 'Correo del usuario, prefijo de la clave, o «otra parte (enlace)»' }),
+});
+export type Autor = z.infer<typeof Autor>;
+
+export const TipoCambio = z.enum(['creacion', 'modificacion', 'emision', 'completado', 'sustitucion', 'fin_servicio', 'archivado', 'desarchivado']);
+export type TipoCambio = z.infer<typeof TipoCambio>;
+
+export const CampoCambiado = z.object({ campo: z.string(), antes: z.unknown(), despues: z.unknown() });
+export type CampoCambiado = z.infer<typeof CampoCambiado>;
+
+/** One entry of GET /decas/{id}/cambios. */
+export const Cambio = z
+  .object({
+    version: z.number().int(),
+    tipo: TipoCambio,
+    motivo: z.string().nullable(),
+    autor: Autor,
+    canal: Canal,
+    created_at: fechaHora,
+    campos: z.array(CampoCambiado),
+  })
+  .meta({ id: 'Cambio' });
+export type Cambio = z.infer<typeof Cambio>;
+
+export const CambiosList = z.object({ cambios: z.array(Cambio) });
+export type CambiosList = z.infer<typeof CambiosList>;

@@ -1,0 +1,83 @@
+import { parsePeso } from '../rules/peso';
+import { z } from './zod';
+
+export const UNIDADES = ['kg', 't', 'm3', 'l', 'palets', 'bultos', 'unidades', 'contenedores'] as const;
+export const Unidad = z.enum(UNIDADES).meta({ description: 'Unidad de la cantidad; por defecto kg' });
+export type Unidad = z.infer<typeof Unidad>;
+
+/** Optional text: trimmed, and an empty string counts as not given. */
+export const textoOpcional = (max: number) =>
+  z
+    .string()
+    .max(max, `Máximo ${max} caracteres`)
+    .transform((s) => s.trim())
+    .transform((s) => (s === '' ? undefined : s))
+    .optional();
+
+/**
+ * A weight as a number or as people write it (`24.500`, `24.500,5`, `1,5 t`).
+ * Parsed with the shared rule so the app and the server read it the same way.
+ */
+export const Peso = z
+  .union([z.number(), z.string()])
+  .transform((v, ctx) => {
+    const r = parsePeso(v);
+    if (!r.ok) {
+      ctx.addIssue({ code: 'custom', message: r.motivo });
+      return z.NEVER;
+    }
+    return { valor: r.valor, unidad: r.unidad };
+  })
+  .meta({ description: 'Número, o texto como se escribe: 24.500, 24.500,5, «1,5 t»' });
+
+/**
+ * One shipment (`envios[]`) as sent. Fields are optional here so a pending
+ * DeCA can hold a half-filled shipment; the ready-to-issue rules name what is
+ * missing (spec: completeness is checked on issue).
+ */
+export const EnvioInput = z
+  .object({
+    origen: textoOpcional(300).meta({ description: 'Lugar de origen' }),
+    destino: textoOpcional(300).meta({ description: 'Lugar de destino' }),
+    naturaleza: textoOpcional(300).meta({ description: 'Naturaleza de la mercancía' }),
+    peso: Peso.optional(),
+    unidad: Unidad.optional(),
+    nota: z.string().max(1000, 'Máximo 1000 caracteres').nullish(),
+  })
+  .transform((e, ctx) => {
+    const written = e.peso?.unidad;
+    if (written && e.unidad && written !== e.unidad) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['unidad'],
+        message: `La unidad escrita en el peso (${written}) no coincide con «unidad» (${e.unidad})`,
+      });
+      return z.NEVER;
+    }
+    const nota = e.nota?.trim();
+    return {
+      origen: e.origen ?? null,
+      destino: e.destino ?? null,
+      naturaleza: e.naturaleza ?? null,
+      peso: e.peso?.valor ?? null,
+      unidad: e.unidad ?? written ?? 'kg',
+      nota: nota ? nota : null,
+    };
+  })
+  .meta({ id: 'EnvioInput' });
+export type EnvioInput = z.input<typeof EnvioInput>;
+
+/** A shipment as stored and returned. */
+export const Envio = z
+  .object({
+    origen: z.string().nullable(),
+    destino: z.string().nullable(),
+    naturaleza: z.string().nullable(),
+    peso: z.number().nullable(),
+    unidad: Unidad,
+    nota: z.string().nullable(),
+  })
+  .meta({ id: 'Envio' });
+export type Envio = z.infer<typeof Envio>;
+
+export const MAX_ENVIOS = 48;
