@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { DB } from './schema';
@@ -86,7 +86,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 
 /** Run every pending migration; throws (and so stops start-up) if one fails. */
 export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: migrationProvider });
+  // Name the schema: without it Kysely's migrator takes a kysely_migration table
+  // in *any* schema as its own, so two schemas migrating at once (test files,
+  // several installs on one server) fail with «kysely_migration_lock does not exist».
+  const { rows } = await sql<{ s: string }>`select current_schema() as s`.execute(db);
+  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: rows[0]?.s ?? 'public' });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'desconocida';

@@ -72,14 +72,22 @@ export function isoMadrid(instant: Date): string {
   return `${formatMadrid(instant).replace(' ', 'T')}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
+/**
+ * The UTC instant of a Madrid wall time. The wall time is read as UTC and
+ * shifted by Madrid's offset at that instant; two passes settle it even on the
+ * days the clocks change.
+ */
+export function instanteMadrid(fecha: string, h = 0, min = 0, s = 0): Date {
+  const [y, m, d] = fecha.split('-').map(Number) as [number, number, number];
+  const comoUtc = Date.UTC(y, m - 1, d, h, min, s);
+  let t = comoUtc - offsetMadridMin(new Date(comoUtc)) * 60_000;
+  t = comoUtc - offsetMadridMin(new Date(t)) * 60_000;
+  return new Date(t);
+}
+
 /** The UTC instant of 00:00 Madrid time on `fecha` (`YYYY-MM-DD`). */
 export function inicioDiaMadrid(fecha: string): Date {
-  const [y, m, d] = fecha.split('-').map(Number) as [number, number, number];
-  const guess = new Date(Date.UTC(y, m - 1, d));
-  // Two passes settle the offset even on the days the clocks change.
-  let instant = new Date(guess.getTime() - offsetMadridMin(guess) * 60_000);
-  instant = new Date(guess.getTime() - offsetMadridMin(instant) * 60_000);
-  return instant;
+  return instanteMadrid(fecha);
 }
 
 /** `YYYY-MM` → the first day of the next month, `YYYY-MM-DD`. */

@@ -1,6 +1,6 @@
 import { AppError, validationError, type Aviso, type Campos } from '../../../shared/errors';
 import { avisosDeca, faltaParaEmitir } from '../../../shared/rules/emision';
-import { CAMPOS_DATOS, type DecaDatos, type DecaInputParsed } from '../../../shared/schemas/deca';
+import { CAMPOS_DATOS, DecaInput, type DecaDatos, type DecaInputParsed } from '../../../shared/schemas/deca';
 import type { Rol } from '../../../shared/schemas/cuenta';
 import type { AccountRow } from '../../db/schema';
 import { consumirCuota, limitePlan, obtenerCuota } from '../accounts/cuota';
@@ -59,6 +59,38 @@ export function exigirCompleta(p: Pick<DecaPreparada, 'faltan' | 'emisorRol'>, a
     );
   }
   throw validationError(Object.entries(p.faltan).map(([path, message]) => ({ path: [path], message })));
+}
+
+/** A copy of a JSON value without the values at `paths` (the ones that failed the schema). */
+export function sinValores(body: unknown, paths: ReadonlyArray<ReadonlyArray<PropertyKey>>): unknown {
+  const copia: unknown = structuredClone(body);
+  for (const path of paths) {
+    let at: unknown = copia;
+    for (const part of path.slice(0, -1)) at = at && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[part] : undefined;
+    const last = path[path.length - 1];
+    if (last !== undefined && at && typeof at === 'object' && !Array.isArray(at)) delete (at as Record<PropertyKey, unknown>)[last];
+  }
+  return copia;
+}
+
+/**
+ * Parse the body of POST /decas. When it is invalid and meant to be issued,
+ * the answer also names what is missing to issue (spec: «campos names each
+ * failing or missing field»), so the caller fixes everything in one round
+ * instead of learning of the missing fields only after fixing the invalid ones.
+ */
+export function leerDecaInput(account: AccountRow, body: unknown): DecaInputParsed {
+  const r = DecaInput.safeParse(body);
+  if (r.success) return r.data;
+  const issues: { path: ReadonlyArray<PropertyKey>; message: string }[] = [...r.error.issues];
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const resto = DecaInput.safeParse(sinValores(body, r.error.issues.map((i) => i.path)));
+    if (resto.success && resto.data.emitir) {
+      // Invalid fields come first, so their message wins over «missing» for the same path.
+      for (const [path, message] of Object.entries(prepararDeca(account, resto.data).faltan)) issues.push({ path: [path], message });
+    }
+  }
+  throw validationError(issues);
 }
 
 export interface CrearOpciones {

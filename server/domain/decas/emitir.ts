@@ -1,8 +1,6 @@
-import type { TipoCambio } from '../../../shared/schemas/deca';
 import type { AccountRow } from '../../db/schema';
 import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
-import type { Evento } from '../outbox';
 import { exigirCompleta } from './crear';
 import { columnasDeDatos, datosDeRow } from './datos';
 import { renderVersion } from './documento';
@@ -11,17 +9,13 @@ import { exigirEstado } from './estado';
 import { faltaParaEmitir } from '../../../shared/rules/emision';
 import { bloquearDeca, obtenerDeca, type DecaConRefs } from './queries';
 
-/**
- * Issue a pending DeCA: check it is complete, render version 1 and store it.
- * `completado` is the other party finishing it through the link (it also
- * raises `deca.completado`).
- */
+/** POST /decas/{id}/emitir: check a pending DeCA is complete, render version 1 and store it. */
 export async function emitirDeca(
   ctx: DomainContext,
   actor: Actor,
   account: AccountRow,
   ref: string,
-  opts: { tipo?: Extract<TipoCambio, 'emision' | 'completado'>; antesDeConfirmar?: AntesDeConfirmar } = {},
+  opts: { antesDeConfirmar?: AntesDeConfirmar } = {},
 ): Promise<DecaConRefs> {
   return conReintentos(async () => {
     const row = await obtenerDeca(ctx.db, actor, ref);
@@ -50,17 +44,14 @@ export async function emitirDeca(
           updated_at: now,
           pdf_sha256: pdf.sha256,
           pdf_bytes: pdf.bytes,
-          token_completar: null,
           revision: row.revision + 1,
         })
         .where('id', '=', row.id)
         .execute();
       await guardarVersion(trx, actor, row.id, pdf, now);
-      const tipo = opts.tipo ?? 'emision';
-      await registrarCambio(trx, actor, row.id, { version: row.version, tipo }, now);
+      await registrarCambio(trx, actor, row.id, { version: row.version, tipo: 'emision' }, now);
       await opts.antesDeConfirmar?.(trx, row.id, 200);
-      const eventos: Evento[] = tipo === 'completado' ? ['deca.completado', 'deca.emitido'] : ['deca.emitido'];
-      return publicar(trx, actor, row.id, eventos, now, ctx.siteUrl);
+      return publicar(trx, actor, row.id, ['deca.emitido'], now, ctx.siteUrl);
     });
   });
 }

@@ -3,6 +3,7 @@ import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
 import { publicar, registrarCambio, type AntesDeConfirmar } from './escritura';
 import { exigirEstado } from './estado';
+import { liberarRefExterna } from './idempotencia';
 import { bloquearDeca, obtenerDeca, type DecaConRefs } from './queries';
 
 /** POST /decas/{id}/fin: mark the end of the service of an issued DeCA (`estado` unchanged). */
@@ -55,6 +56,8 @@ export async function eliminarDeca(
     const row = await bloquearDeca(trx, actor, id);
     exigirEstado(row, 'eliminar');
     await trx.deleteFrom('decas').where('id', '=', id).execute();
+    // Nothing is kept (spec): its ref_externa is free for a new DeCA.
+    if (row.ref_externa) await liberarRefExterna(trx, actor, row.ref_externa, id);
     await opts.antesDeConfirmar?.(trx, id, 200);
     return { id, numero: row.numero };
   });

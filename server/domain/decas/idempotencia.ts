@@ -144,6 +144,21 @@ export async function liberar(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | '
     .execute();
 }
 
+/**
+ * Free a DeCA's ref_externa (deleted, or renamed by PATCH): drop the claim
+ * that pointed at it, or a new DeCA created with that reference would be
+ * answered with this one (or with a 404 once deleted) for days.
+ */
+export async function liberarRefExterna(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, refExterna: string, decaId: number): Promise<void> {
+  await trx
+    .deleteFrom('idempotencia')
+    .where('account_id', '=', actor.accountId)
+    .where('entorno', '=', actor.entorno)
+    .where('clave', '=', `ref:${refExterna}`)
+    .where('deca_id', '=', decaId)
+    .execute();
+}
+
 /** Drop expired keys (run periodically). */
 export async function purgarIdempotencia(db: Kysely<DB>, now: Date): Promise<number> {
   const r = await db.deleteFrom('idempotencia').where('expires_at', '<', now).executeTakeFirst();

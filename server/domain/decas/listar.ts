@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { AppError } from '../../../shared/errors';
-import { inicioDiaMadrid, isFechaValida } from '../../../shared/rules/fechas';
+import { instanteMadrid, isFechaValida } from '../../../shared/rules/fechas';
 import { normalizarMatricula } from '../../../shared/rules/matricula';
 import type { DecaListQuery } from '../../../shared/schemas/deca';
 import type { CambioRow, DB } from '../../db/schema';
@@ -29,8 +29,7 @@ export function parseInstanteMadrid(s: string): Date {
   const wall = /^(\d{4}-\d{2}-\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(s.trim());
   if (wall?.[1] && isFechaValida(wall[1])) {
     const [, dia, h = '0', m = '0', sec = '0'] = wall;
-    const base = inicioDiaMadrid(dia);
-    return new Date(base.getTime() + ((Number(h) * 60 + Number(m)) * 60 + Number(sec)) * 1000);
+    return instanteMadrid(dia, Number(h), Number(m), Number(sec));
   }
   const t = Date.parse(s);
   if (Number.isNaN(t)) throw new AppError('validacion', 'Fecha no válida.', { campos: { modificado_desde: 'Use AAAA-MM-DD o AAAA-MM-DD HH:MM:SS' } });

@@ -10,6 +10,7 @@ import { aplicarCambios, columnasDeDatos, datosDeRow, diffDatos } from './datos'
 import { renderVersion, type PdfVersion } from './documento';
 import { conReintentos, guardarVersion, publicar, registrarCambio, RevisionCambiada, type AntesDeConfirmar } from './escritura';
 import { exigirEstado } from './estado';
+import { liberarRefExterna } from './idempotencia';
 import { bloquearDeca, obtenerDeca, type DecaConRefs } from './queries';
 
 /** The new data after a modification, with the vehicle type derived again from the plates. */
@@ -33,7 +34,11 @@ export async function modificarDeca(
   ref: string,
   input: DecaPatchParsed,
   enviados: ReadonlySet<string>,
-  opts: { antesDeConfirmar?: AntesDeConfirmar } = {},
+  opts: {
+    antesDeConfirmar?: AntesDeConfirmar;
+    /** The other party completed it through the link: recorded and announced as `deca.completado`. */
+    completado?: boolean;
+  } = {},
 ): Promise<DecaConRefs> {
   return conReintentos(async () => {
     const row = await obtenerDeca(ctx.db, actor, ref);
@@ -92,13 +97,15 @@ export async function modificarDeca(
       const set: DecaUpdate = { ...columnasDeDatos(despues), ref_externa: nuevaRef, updated_at: now, revision: row.revision + 1 };
       if (pdf) Object.assign(set, { pdf_sha256: pdf.sha256, pdf_bytes: pdf.bytes, version });
       if (emitida) set.modificado_at = now;
-      if (emitir) Object.assign(set, { estado: 'emitido', emitido_at: now, token_completar: null });
+      if (emitir) Object.assign(set, { estado: 'emitido', emitido_at: now });
       await trx.updateTable('decas').set(set).where('id', '=', row.id).execute();
+      // The old ref_externa is free again for a new DeCA.
+      if (cambiaRef && row.ref_externa) await liberarRefExterna(trx, actor, row.ref_externa, row.id);
       if (pdf) await guardarVersion(trx, actor, row.id, pdf, now);
       if (campos.length) await registrarCambio(trx, actor, row.id, { version, tipo: 'modificacion', motivo: input.motivo ?? null, campos }, now);
-      if (emitir) await registrarCambio(trx, actor, row.id, { version, tipo: 'emision' }, now);
+      if (emitir) await registrarCambio(trx, actor, row.id, { version, tipo: opts.completado ? 'completado' : 'emision' }, now);
       await opts.antesDeConfirmar?.(trx, row.id, 200);
-      const eventos: Evento[] = emitida ? ['deca.modificado'] : emitir ? ['deca.emitido'] : [];
+      const eventos: Evento[] = emitida ? ['deca.modificado'] : emitir ? (opts.completado ? ['deca.completado', 'deca.emitido'] : ['deca.emitido']) : [];
       return publicar(trx, actor, row.id, eventos, now, ctx.siteUrl);
     });
   });

@@ -13,16 +13,22 @@ export type DecaConRefs = DecaRow & {
   sp_token: string | null;
 };
 
-/** The one query shape every read of a DeCA uses (so the presenter always has the links). */
-export function selectDecas(db: Db, actor: Pick<Actor, 'accountId' | 'entorno'>) {
+/**
+ * DeCA rows with their replacement links, of any account: only for lookups by
+ * an unguessable public token. Everything else uses `selectDecas`.
+ */
+export function selectDecasSinCuenta(db: Db) {
   return db
     .selectFrom('decas as d')
     .leftJoin('decas as sa', 'sa.id', 'd.sustituye_a_id')
     .leftJoin('decas as sp', 'sp.id', 'd.sustituido_por_id')
     .selectAll('d')
-    .select(['sa.numero as sa_numero', 'sa.token_publico as sa_token', 'sp.numero as sp_numero', 'sp.token_publico as sp_token'])
-    .where('d.account_id', '=', actor.accountId)
-    .where('d.entorno', '=', actor.entorno);
+    .select(['sa.numero as sa_numero', 'sa.token_publico as sa_token', 'sp.numero as sp_numero', 'sp.token_publico as sp_token']);
+}
+
+/** The one query shape every read of a DeCA uses (so the presenter always has the links), scoped to the actor. */
+export function selectDecas(db: Db, actor: Pick<Actor, 'accountId' | 'entorno'>) {
+  return selectDecasSinCuenta(db).where('d.account_id', '=', actor.accountId).where('d.entorno', '=', actor.entorno);
 }
 
 /** `{id}` of the spec: the numeric id or the number `YYYY-NNNNNN`. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { limiteMensual } from '../../../shared/rules/cuota';
-import { diasEntre, fechaMadrid, formatMadrid, inicioDiaMadrid, isFechaValida, isoMadrid, mesMadrid, primerDiaMesSiguiente } from '../../../shared/rules/fechas';
+import { diasEntre, fechaMadrid, formatMadrid, inicioDiaMadrid, instanteMadrid, isFechaValida, isoMadrid, mesMadrid, primerDiaMesSiguiente } from '../../../shared/rules/fechas';
 
 describe('Madrid time', () => {
   it.each([
@@ -25,6 +25,13 @@ describe('Madrid time', () => {
     expect(inicioDiaMadrid('2026-07-15').toISOString()).toBe('2026-07-14T22:00:00.000Z');
     expect(inicioDiaMadrid('2026-03-29').toISOString()).toBe('2026-03-28T23:00:00.000Z');
     expect(inicioDiaMadrid('2026-10-25').toISOString()).toBe('2026-10-24T22:00:00.000Z');
+  });
+
+  it('reads Madrid wall times right on the days the clocks change', () => {
+    expect(instanteMadrid('2027-03-28', 9, 30).toISOString()).toBe('2027-03-28T07:30:00.000Z');
+    expect(instanteMadrid('2027-03-28', 1, 30).toISOString()).toBe('2027-03-28T00:30:00.000Z');
+    expect(instanteMadrid('2026-10-25', 12, 0).toISOString()).toBe('2026-10-25T11:00:00.000Z');
+    expect(formatMadrid(instanteMadrid('2026-07-15', 23, 59, 59))).toBe('2026-07-15 23:59:59');
   });
 
   it('validates calendar dates', () => {

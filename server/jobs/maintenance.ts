@@ -1,0 +1,32 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock';
+import type { DB } from '../db/schema';
+import { purgarIdempotencia } from '../domain/decas/idempotencia';
+import type { Logger } from '../log';
+
+/** Events are kept 30 days, like the webhook deliveries made from them (which carry their own body). */
+export const EVENTOS_DIAS = 30;
+
+/** Drop what has expired: idempotency keys past their window, expired sessions, and events older than 30 days. */
+export async function runMaintenanceOnce(deps: { db: Kysely<DB>; clock: Clock }): Promise<{ claves: number; sesiones: number; eventos: number }> {
+  const now = deps.clock.now();
+  const claves = await purgarIdempotencia(deps.db, now);
+  const s = await deps.db.deleteFrom('sessions').where('expires_at', '<', now).executeTakeFirst();
+  const e = await deps.db
+    .deleteFrom('eventos')
+    .where('created_at', '<', new Date(now.getTime() - EVENTOS_DIAS * 86_400_000))
+    .executeTakeFirst();
+  return { claves, sesiones: Number(s.numDeletedRows), eventos: Number(e.numDeletedRows) };
+}
+
+/** Run maintenance now and then every `everyMs`; returns a stop function. */
+export function startMaintenance(deps: { db: Kysely<DB>; clock: Clock; log: Logger }, everyMs = 60 * 60 * 1000): () => void {
+  const tick = () =>
+    runMaintenanceOnce(deps)
+      .then((r) => deps.log.debug(r, 'maintenance'))
+      .catch((err: unknown) => deps.log.error({ err }, 'maintenance failed'));
+  void tick();
+  const timer = setInterval(tick, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

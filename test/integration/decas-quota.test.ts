@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CuentaResponse, type Cuota, type Entorno } from '../../shared/schemas/cuenta';
+import { Deca, DecaValidada } from '../../shared/schemas/deca';
+import { ManualClock } from '../../server/clock';
+import { startTestApp, type TestApp } from '../support/app';
+import { decaCompleta } from '../support/decas';
+import { apiBase, contarDecas, decaMinima, enLotes, errorDe, numerosTomados, postDeca } from '../support/decas-http';
+import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+
+const INICIO = '2027-02-10T10:00:00+01:00';
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ clock: new ManualClock(INICIO), apiPoints: 100_000 });
+});
+afterAll(() => app?.close());
+
+async function cuotaDe(a: TestApp, key: string, entorno: Entorno = 'produccion'): Promise<Cuota> {
+  const res = await a.request('GET', `${apiBase(entorno)}/cuenta`, { key });
+  expect(res.status, res.text).toBe(200);
+  return CuentaResponse.parse(res.body).cuenta.cuota;
+}
+
+/** Create `n` pending DeCA (10 in flight at a time) and check every one was created. */
+async function crearPendientes(a: TestApp, key: string, n: number, entorno: Entorno = 'produccion'): Promise<void> {
+  const answers = await enLotes(n, 10, (i) => postDeca(a, key, decaMinima(i), { entorno }));
+  const refused = answers.filter((r) => r.status !== 201);
+  expect(refused.map((r) => `${r.status} ${r.text}`)).toEqual([]);
+}
+
+function expectLimitePlan(res: Awaited<ReturnType<typeof postDeca>>, reinicia: string): void {
+  expect(res.status, res.text).toBe(429);
+  const err = errorDe(res);
+  expect(err.codigo).toBe('limite_plan');
+  expect(err.mensaje).toContain(reinicia);
+  expect(err.mensaje).toMatch(/plan/i);
+}
+
+describe('monthly DeCA quota (free plan from 2027)', () => {
+  it('lets a free account create 100 DeCA in a month and refuses the 101st with limite_plan', async () => {
+    const c = await buildCuenta(app);
+    const key = randomUUID();
+    // Both count: 96 pending, 4 issued (one under a key, one with ref_externa).
+    await crearPendientes(app, c.live, 96);
+    for (const [i, r] of [
+      await postDeca(app, c.live, decaCompleta({ referencia: 'E1' })),
+      await postDeca(app, c.live, decaCompleta({ referencia: 'E2' })),
+      await postDeca(app, c.live, decaCompleta({ ref_externa: 'PED-100' })),
+      await postDeca(app, c.live, decaCompleta({ referencia: 'E4' }), { headers: { 'Idempotency-Key': key } }),
+    ].entries()) {
+      expect(r.status, `issued #${i}: ${r.text}`).toBe(201);
+    }
+    expect(await cuotaDe(app, c.live)).toEqual({ periodo: '2027-02', limite: 100, usadas: 100, restantes: 0, reinicia: '2027-03-01' });
+
+    expectLimitePlan(await postDeca(app, c.live, decaMinima(101)), '2027-03-01');
+    expectLimitePlan(await postDeca(app, c.live, decaCompleta({ ref_externa: 'PED-NUEVO' })), '2027-03-01');
+    expectLimitePlan(await postDeca(app, c.live, decaCompleta(), { headers: { 'Idempotency-Key': randomUUID() } }), '2027-03-01');
+    expect(await contarDecas(app, c.account.id)).toBe(100);
+    // Refusals burn no document number.
+    expect(await numerosTomados(app, c.account.id)).toBe(100);
+
+    // Repeats of what already exists are answered, not refused: they create nothing.
+    const repRef = await postDeca(app, c.live, decaCompleta({ ref_externa: 'PED-100' }));
+    expect(repRef.status, repRef.text).toBe(200);
+    const repKey = await postDeca(app, c.live, decaCompleta({ referencia: 'E4' }), { headers: { 'Idempotency-Key': key } });
+    expect(repKey.status, repKey.text).toBe(200);
+    // Validation stores nothing and is allowed with the quota used up.
+    const val = await postDeca(app, c.live, decaCompleta({ solo_validar: true }));
+    expect(val.status, val.text).toBe(200);
+    expect(DecaValidada.parse(val.body).valida).toBe(true);
+
+    const cuota = await cuotaDe(app, c.live);
+    expect(cuota).toMatchObject({ usadas: 100, restantes: 0 });
+    expect(await contarDecas(app, c.account.id)).toBe(100);
+  });
+
+  it('does not count solo_validar', async () => {
+    const c = await buildCuenta(app);
+    for (const body of [decaCompleta({ solo_validar: true }), decaMinima(1, { solo_validar: true }), { solo_validar: true, emitir: false }]) {
+      const res = await postDeca(app, c.live, body);
+      expect(res.status, res.text).toBe(200);
+      DecaValidada.parse(res.body);
+    }
+    expect(await cuotaDe(app, c.live)).toMatchObject({ limite: 100, usadas: 0, restantes: 100 });
+    expect(await contarDecas(app, c.account.id)).toBe(0);
+    expect(await numerosTomados(app, c.account.id)).toBe(0);
+  });
+
+  it('never goes past the quota when the last creations arrive at once', async () => {
+    const c = await buildCuenta(app);
+    await crearPendientes(app, c.live, 95);
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => postDeca(app, c.live, decaMinima(1000 + i))));
+    for (const a of answers) expect([201, 429], a.text).toContain(a.status);
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(5);
+    for (const a of answers.filter((x) => x.status === 429)) expect(errorDe(a).codigo).toBe('limite_plan');
+    expect(await contarDecas(app, c.account.id)).toBe(100);
+    expect(await cuotaDe(app, c.live)).toMatchObject({ usadas: 100, restantes: 0 });
+  });
+
+  it('starts a new count on the first day of the next month, Madrid time', async () => {
+    const c = await buildCuenta(app);
+    await crearPendientes(app, c.live, 100);
+    try {
+      // 2027-02-28 23:59:30 in Madrid: still February.
+      app.clock.set('2027-02-28T23:59:30+01:00');
+      expectLimitePlan(await postDeca(app, c.live, decaMinima(101)), '2027-03-01');
+      // 2027-03-01 00:00:30 in Madrid is still 28 February in UTC: the Madrid month decides.
+      app.clock.set('2027-03-01T00:00:30+01:00');
+      const res = await postDeca(app, c.live, decaMinima(102));
+      expect(res.status, res.text).toBe(201);
+      expect(await cuotaDe(app, c.live)).toEqual({ periodo: '2027-03', limite: 100, usadas: 1, restantes: 99, reinicia: '2027-04-01' });
+    } finally {
+      app.clock.set(INICIO);
+    }
+    expect(await cuotaDe(app, c.live)).toMatchObject({ periodo: '2027-02', usadas: 100, restantes: 0 });
+  });
+
+  it('counts a method-2 replacement as a creation', async () => {
+    const c = await buildCuenta(app);
+    const issued = await postDeca(app, c.live, decaCompleta());
+    expect(issued.status, issued.text).toBe(201);
+    await crearPendientes(app, c.live, 98);
+    expect(await cuotaDe(app, c.live)).toMatchObject({ usadas: 99 });
+
+    const first = await app.request('POST', `/api/v1/decas/${issued.body.deca.id}/sustituir`, {
+      key: c.live,
+      body: { motivo: 'Cambio de cargador', cargador_nombre: 'Otro Cargador, S.A.' },
+    });
+    expect(first.status, first.text).toBe(200);
+    const nueva = Deca.parse(first.body.deca);
+    expect(await cuotaDe(app, c.live)).toMatchObject({ usadas: 100, restantes: 0 });
+
+    const second = await app.request('POST', `/api/v1/decas/${nueva.id}/sustituir`, {
+      key: c.live,
+      body: { motivo: 'Otro cambio', cargador_nombre: 'Tercer Cargador, S.A.' },
+    });
+    expectLimitePlan(second, '2027-03-01');
+    const still = Deca.parse((await app.request('GET', `/api/v1/decas/${nueva.id}`, { key: c.live })).body.deca);
+    expect(still.estado).toBe('emitido');
+    expect(still.sustituido_por).toBeNull();
+    expect(await contarDecas(app, c.account.id)).toBe(100);
+  });
+});
+
+describe('accounts and environments without limit', () => {
+  it('never limits a Pro account', async () => {
+    const c = await buildCuenta(app, { plan: 'pro' });
+    await crearPendientes(app, c.live, 105);
+    expect(await cuotaDe(app, c.live)).toEqual({ periodo: '2027-02', limite: null, usadas: 105, restantes: null, reinicia: '2027-03-01' });
+    expect(await contarDecas(app, c.account.id)).toBe(105);
+  });
+
+  it('neither counts nor limits the test environment', async () => {
+    const c: CuentaDePrueba = await buildCuenta(app);
+    await crearPendientes(app, c.test, 105, 'pruebas');
+    expect(await contarDecas(app, c.account.id, 'pruebas')).toBe(105);
+    expect(await cuotaDe(app, c.test, 'pruebas')).toMatchObject({ limite: null, restantes: null });
+    // The production quota is untouched and still whole.
+    expect(await cuotaDe(app, c.live)).toMatchObject({ limite: 100, usadas: 0, restantes: 100 });
+    const live = await postDeca(app, c.live, decaMinima(1));
+    expect(live.status, live.text).toBe(201);
+    expect(await cuotaDe(app, c.live)).toMatchObject({ usadas: 1, restantes: 99 });
+  });
+
+  it('leaves the free plan unlimited in December 2026 and limits it from January 2027', async () => {
+    const clock = new ManualClock('2026-12-15T10:00:00+01:00');
+    const dec = await startTestApp({ clock, database: app.database, apiPoints: 100_000 });
+    try {
+      const c = await buildCuenta(dec);
+      await crearPendientes(dec, c.live, 105);
+      expect(await cuotaDe(dec, c.live)).toEqual({ periodo: '2026-12', limite: null, usadas: 105, restantes: null, reinicia: '2027-01-01' });
+      expect(await contarDecas(dec, c.account.id)).toBe(105);
+
+      clock.set('2027-01-01T00:00:30+01:00');
+      expect(await cuotaDe(dec, c.live)).toEqual({ periodo: '2027-01', limite: 100, usadas: 0, restantes: 100, reinicia: '2027-02-01' });
+    } finally {
+      await dec.close();
+    }
+  });
+});
