@@ -17,6 +17,7 @@ const ConfigSchema = z
       .regex(/^postgres(ql)?:\/\//, 'debe empezar por postgres:// o postgresql://')
       .optional(),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'debe empezar por smtp:// o smtps://').optional(),
+    MAIL_FROM: z.string().min(3).optional(),
     WEBHOOK_ALLOW_INSECURE: flag,
     TRUST_PROXY: flag,
     FAKE_NOW: z.iso.datetime({ offset: true }).optional(),
@@ -38,6 +39,8 @@ export interface Config {
   readonly dataDir: string;
   readonly databaseUrl: string | null;
   readonly smtpUrl: string | null;
+  /** Sender of the service's mail; defaults to no-responder@<site host>. */
+  readonly mailFrom: string;
   readonly webhookAllowInsecure: boolean;
   readonly trustProxy: boolean;
   readonly fakeNow: string | null;
@@ -69,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(c.DATA_DIR),
     databaseUrl: c.DATABASE_URL ?? null,
     smtpUrl: c.SMTP_URL ?? null,
+    mailFrom: c.MAIL_FROM ?? `DeCA <no-responder@${new URL(siteUrl).hostname}>`,
     webhookAllowInsecure: c.WEBHOOK_ALLOW_INSECURE,
     trustProxy: c.TRUST_PROXY,
     fakeNow: c.FAKE_NOW ?? null,

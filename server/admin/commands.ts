@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { AppError, validationError } from '../../shared/errors';
 import { z } from '../../shared/schemas/zod';
 import { Plan, Rol, type Cuenta } from '../../shared/schemas/cuenta';
@@ -7,6 +7,7 @@ import { crearClave, revocarClave } from '../domain/accounts/api-keys';
 import { cambiarPlan, crearCuenta } from '../domain/accounts/cuentas';
 import { presentCuenta } from '../http/presenters/cuenta';
 import type { Clock } from '../clock';
+import { formatMadrid } from '../../shared/rules/fechas';
 
 /** What an administration command may use. */
 export interface AdminContext {
@@ -91,10 +92,17 @@ export async function runAdminCommand(ctx: AdminContext, command: string, raw: F
       const account = await ctx.db.transaction().execute((trx) => cambiarPlan(trx, f.account, f.plan));
       return { cuenta: presentCuenta(account) };
     }
+    case 'mail:list': {
+      const f = flags(z.object({ to: z.string().optional() }), raw);
+      let q = ctx.db.selectFrom('correos').select(['destinatario', 'asunto', 'texto', 'created_at']).orderBy('id', 'asc');
+      if (f.to) q = q.where(sql<string>`lower(destinatario)`, '=', f.to.trim().toLowerCase());
+      const rows = await q.execute();
+      return { correos: rows.map((r) => ({ to: r.destinatario, subject: r.asunto, text: r.texto, created_at: formatMadrid(r.created_at) })) };
+    }
     default:
       throw new AppError(
         'peticion_invalida',
-        `Orden desconocida «${command}». Órdenes: account:create, key:create, key:revoke, plan:set.`,
+        `Orden desconocida «${command}». Órdenes: account:create, key:create, key:revoke, plan:set, mail:list.`,
       );
   }
 }

@@ -12,6 +12,10 @@ export interface RateLimits {
   loginEmail: RateLimiterAbstract;
   /** Failed sign-ins per IP: 50 in 15 minutes. */
   loginIp: RateLimiterAbstract;
+  /** Completion-link posts per link: 60 in 10 minutes (autosave included). */
+  completarToken: RateLimiterAbstract;
+  /** Completion-link posts per IP: 300 in 10 minutes. */
+  completarIp: RateLimiterAbstract;
 }
 
 /**
@@ -36,6 +40,8 @@ export function createRateLimits(database: Database, opts: { apiPoints?: number 
     api: make('api', opts.apiPoints ?? API_POINTS, API_WINDOW_S),
     loginEmail: make('login_email', 10, 15 * 60),
     loginIp: make('login_ip', 50, 15 * 60),
+    completarToken: make('completar_token', 60, 10 * 60),
+    completarIp: make('completar_ip', 300, 10 * 60),
   };
 }
 

@@ -12,7 +12,8 @@ import {
 } from '../../../shared/schemas/deca';
 import { z } from '../../../shared/schemas/zod';
 import type { AppDeps } from '../../app';
-import { crearDeca, prepararDeca, exigirCompleta } from '../../domain/decas/crear';
+import { encolarPedirDatos } from '../../domain/correo/enviar';
+import { crearDeca, prepararDeca, exigirCompleta, leerDecaInput } from '../../domain/decas/crear';
 import { emitirDeca } from '../../domain/decas/emitir';
 import { archivarDeca, eliminarDeca, finalizarServicio } from '../../domain/decas/finalizar';
 import { conIdempotencia, huella } from '../../domain/decas/idempotencia';
@@ -53,7 +54,7 @@ export function decasRoutes(router: Router<AppState>, deps: AppDeps, domain: Dom
   router.post('/decas', body, async (ctx) => {
     const actor = actorOf(ctx);
     const account = accountOf(ctx);
-    const input = parse(DecaInput, ctx.state.body);
+    const input = leerDecaInput(account, ctx.state.body);
     const desconocidos = [...bodyKeys(ctx.state.body)].filter((k) => !INPUT_KEYS.has(k));
     if (input.solo_validar) {
       const p = prepararDeca(account, input, desconocidos);
@@ -68,11 +69,14 @@ export function decasRoutes(router: Router<AppState>, deps: AppDeps, domain: Dom
       ctx.body = answer;
       return;
     }
+    const pedirA = !input.emitir ? input.pedir_datos_email : undefined;
     const r = await crearDeca(domain, actor, account, input, {
       idempotencyKey: idempotencyKey(ctx),
       cuerpo: ctx.state.body,
       desconocidos,
+      antesDeConfirmar: pedirA ? (trx, decaId) => encolarPedirDatos(trx, domain, actor, account, decaId, pedirA) : undefined,
     });
+    if (pedirA && !r.replayed) deps.onMailQueued?.();
     if (r.replayed) ctx.set('Idempotent-Replayed', 'true');
     const answer: DecaCreada = { deca: present(r.deca), avisos: r.avisos };
     ctx.status = r.status;
@@ -110,8 +114,10 @@ export function decasRoutes(router: Router<AppState>, deps: AppDeps, domain: Dom
       return;
     }
     const r = await conIdempotencia(db, deps.clock, actor, [{ clave: `hdr:${key}`, huella: huella('DELETE', id) }], async (completarTodas) => {
+      // The stored answer is what a replay gets: the same body as this one (IETF Idempotency-Key draft).
+      const { numero } = await obtenerDeca(db, actor, id);
       const del = await eliminarDeca(domain, actor, id, {
-        antesDeConfirmar: (trx, decaId, status) => completarTodas(trx, { decaId, status, respuesta: { eliminada: true, id: decaId } }),
+        antesDeConfirmar: (trx, decaId, status) => completarTodas(trx, { decaId, status, respuesta: { eliminada: true, id: decaId, numero } }),
       });
       return { eliminada: true, ...del };
     });

@@ -1,0 +1,129 @@
+import type { Campos } from '../../../shared/errors';
+import { UNIDADES } from '../../../shared/schemas/envio';
+import type { CampoDatos } from '../../../shared/schemas/deca';
+import type { DecaConRefs } from '../../domain/decas/queries';
+import { ENVIO_CAMPOS, camposEditables, filasEnvio, ladoOtro } from '../../domain/publico/completar';
+import { datosHtml } from './ficha';
+import { html, layout, type SafeHtml } from './html';
+import { PUBLIC_STYLE } from './styles';
+
+export const COMPLETAR_SCRIPT = '/p/completar.js';
+
+const ETIQUETAS: Record<string, string> = {
+  cargador_nombre: 'Cargador: nombre o razón social',
+  cargador_nif: 'Cargador: NIF',
+  cargador_domicilio: 'Cargador: domicilio',
+  transp_nombre: 'Transportista: nombre o razón social',
+  transp_nif: 'Transportista: NIF',
+  transp_domicilio: 'Transportista: domicilio',
+  fecha_transporte: 'Fecha del transporte',
+  matricula: 'Matrícula del vehículo (tractora o rígido)',
+  matricula_remolque: 'Matrícula del remolque (si lleva)',
+  autorizacion_especial: 'Autorización especial de circulación',
+  conductor_nombre: 'Conductor',
+  conductor_tel: 'Teléfono del conductor',
+  observaciones: 'Observaciones',
+  referencia: 'Referencia',
+  origen: 'Origen',
+  destino: 'Destino',
+  naturaleza: 'Mercancía (naturaleza)',
+  peso: 'Peso o cantidad',
+  unidad: 'Unidad',
+  nota: 'Nota',
+};
+
+const OBLIGATORIOS = new Set(['cargador_nombre', 'cargador_nif', 'cargador_domicilio', 'transp_nombre', 'transp_nif', 'fecha_transporte', 'matricula', 'origen', 'destino', 'naturaleza', 'peso']);
+
+function input(name: string, etiqueta: string, valor: string, error: string | undefined, opts: { type?: string; required?: boolean; multiline?: boolean } = {}): SafeHtml {
+  const id = `f-${name.replace(/[^\w]/g, '_')}`;
+  const err = error ? html`<span class="err" id="${id}-e">${error}</span>` : '';
+  const common = { id, name, required: opts.required };
+  const control = opts.multiline
+    ? html`<textarea id="${common.id}" name="${common.name}" rows="3"${error ? html` aria-invalid="true" aria-describedby="${id}-e"` : ''}>${valor}</textarea>`
+    : html`<input id="${common.id}" name="${common.name}" type="${opts.type ?? 'text'}" value="${valor}"${opts.required ? html` data-obligatorio="1"` : ''}${error ? html` aria-invalid="true" aria-describedby="${id}-e"` : ''}>`;
+  return html`<label for="${id}">${etiqueta}${opts.required ? ' *' : ''}</label>${control}${err}`;
+}
+
+function envioFieldset(i: number, valores: Record<string, string>, errores: Campos): SafeHtml {
+  const k = (c: string) => `envios[${i}].${c}`;
+  const unidad = valores[k('unidad')] || 'kg';
+  return html`<fieldset><legend>Envío ${i + 1}</legend>
+${input(k('origen'), ETIQUETAS.origen ?? '', valores[k('origen')] ?? '', errores[k('origen')], { required: true })}
+${input(k('destino'), ETIQUETAS.destino ?? '', valores[k('destino')] ?? '', errores[k('destino')], { required: true })}
+${input(k('naturaleza'), ETIQUETAS.naturaleza ?? '', valores[k('naturaleza')] ?? '', errores[k('naturaleza')], { required: true })}
+<div class="row"><div>${input(k('peso'), ETIQUETAS.peso ?? '', valores[k('peso')] ?? '', errores[k('peso')], { required: true })}</div>
+<div><label for="f-u${i}">${ETIQUETAS.unidad}</label><select id="f-u${i}" name="${k('unidad')}">${UNIDADES.map((u) => html`<option${u === unidad ? ' selected' : ''}>${u}</option>`)}</select>${errores[k('unidad')] ? html`<span class="err">${errores[k('unidad')]}</span>` : ''}</div></div>
+${input(k('nota'), ETIQUETAS.nota ?? '', valores[k('nota')] ?? '', errores[k('nota')])}</fieldset>`;
+}
+
+/**
+ * What a link-following robot sees: a page with a button. Nothing is
+ * consumed or changed until a person presses it (a POST).
+ */
+export function renderCompletarInicio(row: DecaConRefs, solicitante: string, action: string): string {
+  return layout({
+    title: `Completar la DeCA ${row.numero}`,
+    style: PUBLIC_STYLE,
+    body: html`<main><h1>Completar la DeCA ${row.numero}</h1>
+<p>${solicitante} le pide que complete los datos del <b>${ladoOtro(row)}</b> en este documento de control del transporte (Orden FOM/2861/2012). No necesita registrarse.</p>
+<form method="post" action="${action}"><input type="hidden" name="accion" value="abrir"><button class="btn" type="submit">Continuar</button></form>
+<footer>Si no esperaba este mensaje, puede ignorarlo.</footer></main>`,
+  });
+}
+
+export interface FormularioCompletar {
+  row: DecaConRefs;
+  solicitante: string;
+  action: string;
+  valores: Record<string, string>;
+  errores: Campos;
+  /** A line shown above the form (e.g. "Borrador guardado"). */
+  aviso?: string;
+  filasExtra?: number;
+}
+
+/** The form with only the other party's fields editable; the rest of the DeCA shown read-only. */
+export function renderCompletarFormulario(f: FormularioCompletar): string {
+  const editables = camposEditables(f.row);
+  const errores = Object.entries(f.errores);
+  const filas = Math.max(filasEnvio(f.valores), f.row.envios.length, 1) + (f.filasExtra ?? 0);
+  const simples = editables.filter((c): c is Exclude<CampoDatos, 'envios' | 'tipo_vehiculo'> => c !== 'envios' && c !== 'tipo_vehiculo');
+  const etiqueta = (c: string) => ETIQUETAS[c] ?? c;
+  return layout({
+    title: `Completar la DeCA ${f.row.numero}`,
+    style: PUBLIC_STYLE,
+    script: COMPLETAR_SCRIPT,
+    body: html`<main><h1>Completar la DeCA ${f.row.numero}</h1>
+<p>Datos que le pide ${f.solicitante}. Los marcados con * son obligatorios para emitir el documento.</p>
+${f.aviso ? html`<p class="banner info" role="status">${f.aviso}</p>` : ''}
+${errores.length ? html`<div class="errs" role="alert"><b>Revise ${errores.length === 1 ? 'este dato' : `estos ${errores.length} datos`}:</b><ul>${errores.map(([campo, msg]) => html`<li>${etiquetaRuta(campo, etiqueta)}: ${msg}</li>`)}</ul></div>` : ''}
+<form method="post" action="${f.action}" novalidate id="completar">
+${simples.map((c) => input(c, etiqueta(c), f.valores[c] ?? '', f.errores[c], { required: OBLIGATORIOS.has(c), type: c === 'fecha_transporte' ? 'date' : c === 'conductor_tel' ? 'tel' : 'text', multiline: c === 'observaciones' }))}
+${editables.includes('envios') ? html`<h2>Envíos</h2>${f.errores.envios ? html`<p class="err">${f.errores.envios}</p>` : ''}${Array.from({ length: filas }, (_, i) => envioFieldset(i, f.valores, f.errores))}<button class="btn sec" type="submit" name="accion" value="mas">Añadir otro envío</button>` : ''}
+<button class="btn" type="submit" name="accion" value="enviar">Emitir la DeCA</button>
+<button class="btn sec" type="submit" name="accion" value="guardar">Guardar y seguir más tarde</button>
+</form>
+<h2>Resto del documento (no editable)</h2><div class="ro">${datosHtml(f.row)}</div></main>`,
+  });
+}
+
+function etiquetaRuta(campo: string, etiqueta: (c: string) => string): string {
+  const m = /^envios\[(\d+)\]\.(\w+)$/.exec(campo);
+  return m ? `Envío ${Number(m[1]) + 1}, ${etiqueta(m[2] ?? '').toLowerCase()}` : etiqueta(campo);
+}
+
+export { ENVIO_CAMPOS };
+
+/**
+ * Progressive enhancement for the completion form (served as a file: the CSP
+ * allows no inline script): marks empty required fields as you go and keeps
+ * a draft on the server, so a half-filled form survives leaving the page.
+ */
+export const COMPLETAR_JS = `(function(){
+var f=document.getElementById('completar');if(!f||!window.fetch)return;
+var t=null;
+function marca(el){if(!el.dataset||!el.dataset.obligatorio)return;var vacio=!el.value.trim();el.setAttribute('aria-invalid',vacio?'true':'false');}
+function guarda(){var d=new URLSearchParams(new FormData(f));d.set('accion','guardar');d.set('ajax','1');fetch(f.action,{method:'POST',body:d,credentials:'omit'}).catch(function(){});}
+f.addEventListener('input',function(e){marca(e.target);clearTimeout(t);t=setTimeout(guarda,800);});
+f.addEventListener('change',function(e){marca(e.target);});
+})();`;

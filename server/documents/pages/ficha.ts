@@ -1,0 +1,114 @@
+import { formatPeso } from '../../../shared/rules/peso';
+import { formatMadrid } from '../../../shared/rules/fechas';
+import type { Envio } from '../../../shared/schemas/envio';
+import type { DecaConRefs } from '../../domain/decas/queries';
+import { decaUrls, fichaUrl } from '../../domain/decas/urls';
+import { html, layout, type SafeHtml } from './html';
+import { PUBLIC_STYLE } from './styles';
+
+/** What the public pages show besides the row: the last method-1 change. */
+export interface UltimoCambio {
+  at: Date;
+  motivo: string | null;
+}
+
+const NO_CONSTA = 'no consta';
+
+/** Same-site links as paths: the page keeps working (and within its CSP) whatever host serves it. */
+export const rel = (url: string): string => {
+  const u = new URL(url);
+  return u.pathname + u.search;
+};
+const fecha = (d: Date | null) => (d ? formatMadrid(d).slice(0, 16) : NO_CONSTA);
+const dmy = (iso: string | null) => (iso ? iso.split('-').reverse().join('/') : NO_CONSTA);
+
+function campo(nombre: string, valor: string | null | undefined): SafeHtml {
+  return html`<dt>${nombre}</dt><dd>${valor || NO_CONSTA}</dd>`;
+}
+
+function envioHtml(e: Envio, i: number, total: number): SafeHtml {
+  return html`<div class="envio"><b>${total > 1 ? `${i + 1}. ` : ''}${e.origen ?? NO_CONSTA} → ${e.destino ?? NO_CONSTA}</b><br>${e.naturaleza ?? NO_CONSTA} · ${e.peso === null ? NO_CONSTA : `${formatPeso(e.peso)} ${e.unidad}`}${e.nota ? html`<br>${e.nota}` : ''}</div>`;
+}
+
+/**
+ * The state in plain words, with a strong banner when the inspector must not
+ * rely on this document (replaced, pending) or the service has ended.
+ */
+export function estadoBanner(row: DecaConRefs, siteUrl: string): SafeHtml {
+  if (row.estado === 'sustituido') {
+    const nueva = row.sp_token ? fichaUrl(siteUrl, row.sp_token) : null;
+    return html`<div class="banner bad" role="alert">SUSTITUIDA: este documento ya no es válido.${nueva ? html` <a href="${rel(nueva)}">Ver la DeCA ${row.sp_numero} que la sustituye</a>` : ''}</div>`;
+  }
+  if (row.estado === 'pendiente') {
+    return html`<div class="banner warn" role="alert">PENDIENTE: aún no se ha emitido; no ampara el transporte.</div>`;
+  }
+  if (row.fin_servicio_at) {
+    return html`<div class="banner info" role="status">Emitida. Servicio FINALIZADO el ${fecha(row.fin_servicio_at)}.</div>`;
+  }
+  return html`<div class="banner ok" role="status">EMITIDA y en vigor.</div>`;
+}
+
+/** The data of every art. 6 datum, shared by the inspector's and the driver's pages. Never the driver's phone. */
+export function datosHtml(row: DecaConRefs): SafeHtml {
+  const vehiculo = row.tipo_vehiculo === 'articulado' ? 'Articulado' : row.tipo_vehiculo === 'rigido' ? 'Rígido' : NO_CONSTA;
+  return html`<h2>Cargador contractual</h2><dl>${campo('Nombre', row.cargador_nombre)}${campo('NIF', row.cargador_nif)}${campo('Domicilio', row.cargador_domicilio)}</dl>
+<h2>Transportista efectivo</h2><dl>${campo('Nombre', row.transp_nombre)}${campo('NIF', row.transp_nif)}${campo('Domicilio', row.transp_domicilio)}</dl>
+<h2>Transporte</h2><dl>${campo('Fecha', dmy(row.fecha_transporte))}${campo('Vehículo', vehiculo)}${campo('Matrícula', row.matricula)}${row.matricula_remolque ? campo('Remolque', row.matricula_remolque) : ''}${row.autorizacion_especial ? campo('Autorización especial', row.autorizacion_especial) : ''}${row.conductor_nombre ? campo('Conductor', row.conductor_nombre) : ''}</dl>
+<h2>Envíos (${row.envios.length})</h2>${row.envios.map((e, i) => envioHtml(e, i, row.envios.length))}
+${row.observaciones || row.referencia ? html`<h2>Otros datos</h2><dl>${row.observaciones ? campo('Observaciones', row.observaciones) : ''}${row.referencia ? campo('Referencia', row.referencia) : ''}</dl>` : ''}`;
+}
+
+function cabecera(row: DecaConRefs, ultimo: UltimoCambio | null): SafeHtml {
+  return html`<h1>Documento de control (DeCA)</h1><p class="num">Nº ${row.numero}</p>
+<p class="sub">Versión ${row.version}${row.emitido_at ? html` · emitida ${fecha(row.emitido_at)}` : ''}${ultimo ? html`<br>Última modificación ${fecha(ultimo.at)}${ultimo.motivo ? html`: ${ultimo.motivo}` : ''}` : ''}${row.sa_numero ? html`<br>Sustituye a la DeCA ${row.sa_numero}` : ''}</p>`;
+}
+
+/** The page an inspector opens from the QR: server-rendered, no JavaScript, a few KB. */
+export function renderFicha(row: DecaConRefs, ultimo: UltimoCambio | null, siteUrl: string): string {
+  const urls = decaUrls(siteUrl, row);
+  return layout({
+    title: `DeCA ${row.numero}`,
+    style: PUBLIC_STYLE,
+    body: html`<main>${cabecera(row, ultimo)}${estadoBanner(row, siteUrl)}${datosHtml(row)}
+${row.estado !== 'pendiente' ? html`<a class="btn" href="${rel(urls.pdf)}">Ver el PDF (versión ${row.version})</a>` : ''}
+<footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.</footer></main>`,
+  });
+}
+
+/** The driver's page: big QR first, the data, the PDF; can be saved to the home screen. */
+export function renderConductor(row: DecaConRefs, ultimo: UltimoCambio | null, siteUrl: string): string {
+  const urls = decaUrls(siteUrl, row);
+  return layout({
+    title: `DeCA ${row.numero} · conductor`,
+    style: PUBLIC_STYLE,
+    head: html`<link rel="manifest" href="${rel(urls.conductor)}/manifest.webmanifest"><meta name="theme-color" content="#000000"><meta name="apple-mobile-web-app-capable" content="yes"><meta name="mobile-web-app-capable" content="yes"><meta name="apple-mobile-web-app-title" content="DeCA ${row.numero}"><link rel="apple-touch-icon" href="/icons/icon-192.png">`,
+    body: html`<main><p class="num">DeCA ${row.numero}</p>${estadoBanner(row, siteUrl)}
+<img class="qr" src="${rel(urls.qr_png)}" width="352" height="352" alt="Código QR de la DeCA ${row.numero}: enséñelo al agente para que lo escanee">
+<p class="sub">Muestre este código al agente. Versión ${row.version}${ultimo ? html`, modificada ${fecha(ultimo.at)}` : ''}.</p>
+${row.estado !== 'pendiente' ? html`<a class="btn" href="${rel(urls.pdf)}">Abrir el PDF</a>` : ''}<a class="btn sec" href="${rel(urls.ficha)}">Ficha pública</a>
+${datosHtml(row)}<footer>Para tenerla a mano sin buscar el enlace: «Añadir a pantalla de inicio» en el menú del navegador.</footer></main>`,
+  });
+}
+
+/** Web manifest of the driver's page, so "add to home screen" opens it like an app. */
+export function conductorManifest(row: DecaConRefs, siteUrl: string): object {
+  const urls = decaUrls(siteUrl, row);
+  return {
+    name: `DeCA ${row.numero}`,
+    short_name: `DeCA ${row.numero.slice(5)}`,
+    start_url: rel(urls.conductor),
+    scope: rel(urls.conductor),
+    display: 'standalone',
+    background_color: '#ffffff',
+    theme_color: '#000000',
+    icons: [
+      { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+      { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+    ],
+  };
+}
+
+/** A plain page for messages (not found, link expired, done). */
+export function renderMensaje(titulo: string, mensaje: SafeHtml | string, extra?: SafeHtml): string {
+  return layout({ title: titulo, style: PUBLIC_STYLE, body: html`<main><h1>${titulo}</h1><p>${mensaje}</p>${extra ?? ''}</main>` });
+}

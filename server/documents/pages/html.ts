@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+
+/** HTML that is already safe to emit (built by `html` or `raw`). */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escape text for HTML content and attribute values. */
+export function escapeHtml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+/** Mark a trusted string (our own markup or CSS) as HTML. Never pass user data. */
+export function raw(s: string): SafeHtml {
+  return new SafeHtml(s);
+}
+
+function render(v: unknown): string {
+  if (v === null || v === undefined || v === false) return '';
+  if (v instanceof SafeHtml) return v.value;
+  if (Array.isArray(v)) return v.map(render).join('');
+  return escapeHtml(String(v));
+}
+
+/**
+ * Tagged template for pages: every interpolated value is escaped unless it is
+ * SafeHtml, so a `<script>` typed into any DeCA field prints as text.
+ */
+export function html(strings: TemplateStringsArray, ...values: unknown[]): SafeHtml {
+  let out = strings[0] ?? '';
+  for (let i = 0; i < values.length; i++) out += render(values[i]) + (strings[i + 1] ?? '');
+  return new SafeHtml(out);
+}
+
+/** A stylesheet inlined in the page and allowed by its CSP hash (no 'unsafe-inline'). */
+export interface InlineStyle {
+  css: string;
+  hash: string;
+}
+
+export function inlineStyle(css: string): InlineStyle {
+  const compact = css.replace(/\s*\n\s*/g, '').replace(/\s*([{}:;,>])\s*/g, '$1');
+  return { css: compact, hash: `'sha256-${createHash('sha256').update(compact).digest('base64')}'` };
+}
+
+/** Security headers of every public page: CSP without inline script, no sniffing, no referrer leak, no indexing. */
+export function pageHeaders(style: InlineStyle, opts: { script?: boolean } = {}): Record<string, string> {
+  const csp = [
+    "default-src 'none'",
+    "img-src 'self' data:",
+    `style-src ${style.hash}`,
+    opts.script ? "script-src 'self'" : null,
+    opts.script ? "connect-src 'self'" : null,
+    "manifest-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ]
+    .filter(Boolean)
+    .join('; ');
+  return {
+    'Content-Security-Policy': csp,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'X-Robots-Tag': 'noindex, nofollow, noarchive',
+    'X-Frame-Options': 'DENY',
+    'Cache-Control': 'no-store',
+  };
+}
+
+/** The document shell shared by the public pages. */
+export function layout(opts: { title: string; style: InlineStyle; body: SafeHtml; head?: SafeHtml; script?: string }): string {
+  return `<!doctype html>${html`<html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex,nofollow,noarchive"><meta name="referrer" content="no-referrer"><title>${opts.title}</title><style>${raw(opts.style.css)}</style>${opts.head ?? ''}</head><body>${opts.body}${opts.script ? html`<script src="${opts.script}" defer></script>` : ''}</body></html>`}`;
+}

@@ -1,0 +1,40 @@
+import { inlineStyle } from './html';
+
+/**
+ * One stylesheet for the public pages: black on white, large type and thick
+ * banners, readable on a small phone in sunlight at the roadside.
+ */
+export const PUBLIC_STYLE = inlineStyle(`
+  *{box-sizing:border-box}
+  html{-webkit-text-size-adjust:100%}
+  body{margin:0;font:19px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#000;background:#fff}
+  main{max-width:44rem;margin:0 auto;padding:12px 14px 32px}
+  h1{font-size:1.35em;margin:.2em 0 .1em}
+  h2{font-size:1.05em;margin:1.1em 0 .3em;padding-bottom:2px;border-bottom:3px solid #000;text-transform:uppercase;letter-spacing:.03em}
+  .num{font-size:1.7em;font-weight:800;letter-spacing:.02em;margin:0}
+  .sub{margin:.1em 0 .6em;font-size:.95em}
+  .banner{padding:12px 14px;margin:10px 0;font-weight:800;font-size:1.15em;border:4px solid #000}
+  .ok{background:#d8f5d0;border-color:#0a5c00}
+  .bad{background:#ffd9d6;border-color:#a30000;color:#000}
+  .warn{background:#fff1b8;border-color:#8a6100}
+  .info{background:#e3ecff;border-color:#0b3b8c}
+  .banner a{color:#000}
+  dl{margin:0}
+  dt{font-weight:700;font-size:.8em;text-transform:uppercase;letter-spacing:.04em;margin-top:.5em}
+  dd{margin:0;font-size:1.05em;word-wrap:break-word}
+  .envio{border:2px solid #000;padding:8px 10px;margin:8px 0}
+  .envio b{font-size:1.05em}
+  .btn{display:block;text-align:center;padding:14px;margin:12px 0;border:3px solid #000;background:#000;color:#fff;font-weight:800;text-decoration:none;font-size:1.1em;width:100%;font-family:inherit;cursor:pointer}
+  .btn.sec{background:#fff;color:#000}
+  .qr{display:block;width:100%;max-width:22rem;margin:8px auto;image-rendering:pixelated;border:10px solid #fff;outline:2px solid #000}
+  footer{margin-top:24px;font-size:.8em}
+  label{display:block;font-weight:700;margin-top:.8em}
+  input,textarea,select{width:100%;font:inherit;padding:10px;border:2px solid #000;background:#fff;color:#000}
+  fieldset{border:2px solid #000;margin:10px 0;padding:8px 10px}
+  legend{font-weight:800;padding:0 4px}
+  .err{color:#a30000;font-weight:700;font-size:.9em}
+  .errs{border:4px solid #a30000;padding:8px 12px;background:#ffd9d6}
+  .ro dd{color:#222}
+  .row{display:grid;grid-template-columns:1fr 1fr;gap:8px}
+  @media (min-width:48rem){body{font-size:18px}}
+`);

@@ -1,0 +1,99 @@
+import type { Transaction } from 'kysely';
+import { formatPeso } from '../../../shared/rules/peso';
+import type { AccountRow, AdjuntoPdf, CorreosTable, DB } from '../../db/schema';
+import type { DecaConRefs } from '../decas/queries';
+import { decaUrls } from '../decas/urls';
+import { escapeHtml } from '../../documents/pages/html';
+
+type Scope = { accountId: number; entorno: 'produccion' | 'pruebas' };
+
+export interface Mensaje {
+  asunto: string;
+  texto: string;
+  html: string;
+}
+
+/**
+ * Queue a message in the mail outbox, in the transaction of the action that
+ * sends it: if the action commits the mail exists, and the worker sends it.
+ */
+export async function enqueueCorreo(
+  trx: Transaction<DB>,
+  scope: Scope,
+  m: Mensaje & { tipo: CorreosTable['tipo']; decaId: number | null; destinatario: string; adjuntos?: AdjuntoPdf[] },
+  now: Date,
+): Promise<number> {
+  const row = await trx
+    .insertInto('correos')
+    .values({
+      account_id: scope.accountId,
+      entorno: scope.entorno,
+      deca_id: m.decaId,
+      tipo: m.tipo,
+      destinatario: m.destinatario,
+      asunto: m.asunto,
+      texto: m.texto,
+      html: m.html,
+      adjuntos: JSON.stringify(m.adjuntos ?? []),
+      created_at: now,
+      proximo_intento_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+function resumen(row: DecaConRefs): string {
+  const e = row.envios[0];
+  const ruta = e ? `${e.origen ?? '¿?'} → ${e.destino ?? '¿?'}` : '';
+  const fecha = row.fecha_transporte ? row.fecha_transporte.split('-').reverse().join('/') : '';
+  return [fecha && `transporte del ${fecha}`, row.matricula, ruta].filter(Boolean).join(', ');
+}
+
+function htmlMensaje(parrafos: string[], boton: { texto: string; url: string }, pie: string): string {
+  const p = parrafos.map((t) => `<p style="margin:0 0 14px">${escapeHtml(t)}</p>`).join('');
+  return `<!doctype html><html lang="es"><body style="font-family:Arial,sans-serif;font-size:16px;color:#111;max-width:36rem">${p}<p style="margin:18px 0"><a href="${escapeHtml(boton.url)}" style="background:#0b3b8c;color:#fff;padding:12px 18px;text-decoration:none;font-weight:bold;display:inline-block">${escapeHtml(boton.texto)}</a></p><p style="font-size:13px;color:#444">${escapeHtml(pie)}</p></body></html>`;
+}
+
+const PIE = 'Mensaje enviado por DeCA: documentos de control del transporte (Orden FOM/2861/2012).';
+
+/** The e-mail asking the other party to complete its data through the link (no account needed). */
+export function mensajePedirDatos(account: AccountRow, row: DecaConRefs, completarUrl: string): Mensaje {
+  const asunto = `${account.nombre} le pide completar la DeCA ${row.numero}`;
+  const parrafos = [
+    'Buenos días:',
+    `${account.nombre} ha preparado el documento de control (DeCA) ${row.numero}${resumen(row) ? ` (${resumen(row)})` : ''} y necesita que complete sus datos para emitirlo.`,
+    'No hace falta registrarse: abra el enlace, revise lo que ya está rellenado y complete lo que falta.',
+  ];
+  return {
+    asunto,
+    texto: `${parrafos.join('\n\n')}\n\nCompletar la DeCA: ${completarUrl}\n\n-- \n${PIE}\n`,
+    html: htmlMensaje(parrafos, { texto: 'Completar la DeCA', url: completarUrl }, PIE),
+  };
+}
+
+/** The e-mail sending an issued DeCA (PDF attached) with the link to the driver's page. */
+export function mensajeEnviarDeca(account: AccountRow, row: DecaConRefs, siteUrl: string): Mensaje {
+  const urls = decaUrls(siteUrl, row);
+  const envios = row.envios
+    .slice(0, 5)
+    .map((e) => `${e.origen} → ${e.destino}: ${e.naturaleza}, ${e.peso === null ? '' : `${formatPeso(e.peso)} ${e.unidad}`}`);
+  const parrafos = [
+    'Buenos días:',
+    `${account.nombre} le envía el documento de control (DeCA) ${row.numero}, versión ${row.version}${resumen(row) ? ` (${resumen(row)})` : ''}. Va adjunto en PDF.`,
+    ...envios,
+    'Durante el transporte puede enseñarlo desde el móvil con el enlace del conductor: muestra el código QR y los datos, también guardado en la pantalla de inicio.',
+  ];
+  return {
+    asunto: `DeCA ${row.numero} de ${account.nombre}`,
+    texto: `${parrafos.join('\n\n')}\n\nEnlace del conductor: ${urls.conductor}\nPDF: ${urls.pdf}\n\n-- \n${PIE}\n`,
+    html: htmlMensaje(parrafos, { texto: 'Abrir la DeCA (conductor)', url: urls.conductor }, PIE),
+  };
+}
+
+/** The short text for the driver's messaging app, and its WhatsApp link. */
+export function textoConductor(account: AccountRow, row: DecaConRefs, siteUrl: string): { texto: string; whatsapp_url: string } {
+  const urls = decaUrls(siteUrl, row);
+  const texto = `DeCA ${row.numero} de ${account.nombre}${resumen(row) ? ` (${resumen(row)})` : ''}. Ábrela aquí para enseñarla en un control: ${urls.conductor}`;
+  return { texto, whatsapp_url: `https://wa.me/?text=${encodeURIComponent(texto)}` };
+}

@@ -1,0 +1,71 @@
+import { AppError } from '../../../shared/errors';
+import type { AccountRow } from '../../db/schema';
+import type { Actor } from '../actor';
+import type { DomainContext } from '../context';
+import { bloquearDeca, obtenerDeca, releerDeca } from '../decas/queries';
+import { decaUrls } from '../decas/urls';
+import { enqueueCorreo, mensajeEnviarDeca, mensajePedirDatos, textoConductor } from './correos';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/schema';
+
+/** Queue the completion-link e-mail for a pending DeCA, inside the caller's transaction. */
+export async function encolarPedirDatos(trx: Transaction<DB>, ctx: DomainContext, actor: Actor, account: AccountRow, decaId: number, email: string): Promise<void> {
+  const row = await releerDeca(trx, actor, decaId);
+  const url = decaUrls(ctx.siteUrl, row).completar;
+  if (!url) throw new Error('encolarPedirDatos: la DeCA no está pendiente');
+  await enqueueCorreo(trx, actor, { tipo: 'pedir_datos', decaId, destinatario: email, ...mensajePedirDatos(account, row, url) }, ctx.clock.now());
+}
+
+/** POST /decas/{id}/pedir-datos: the completion link of a pending DeCA, e-mailed when `email` is given. */
+export async function pedirDatos(
+  ctx: DomainContext,
+  actor: Actor,
+  account: AccountRow,
+  ref: string,
+  email: string | null,
+): Promise<{ completar: string; enviado_a: string | null }> {
+  const { id } = await obtenerDeca(ctx.db, actor, ref);
+  return ctx.db.transaction().execute(async (trx) => {
+    const locked = await bloquearDeca(trx, actor, id);
+    if (locked.estado !== 'pendiente') {
+      throw new AppError(locked.estado, `La DeCA ${locked.numero} ya no está pendiente: no hay datos que pedir.`);
+    }
+    if (email) await encolarPedirDatos(trx, ctx, actor, account, id, email);
+    const url = decaUrls(ctx.siteUrl, locked).completar;
+    if (!url) throw new Error('pedirDatos: DeCA pendiente sin enlace');
+    return { completar: url, enviado_a: email };
+  });
+}
+
+/**
+ * POST /decas/{id}/enviar: e-mail an issued DeCA (PDF attached, link to the
+ * driver's page) and return the short text for the driver's messaging app.
+ */
+export async function enviarDeca(
+  ctx: DomainContext,
+  actor: Actor,
+  account: AccountRow,
+  ref: string,
+  email: string,
+): Promise<{ enviado_a: string; conductor: string; texto: string; whatsapp_url: string }> {
+  const { id } = await obtenerDeca(ctx.db, actor, ref);
+  return ctx.db.transaction().execute(async (trx) => {
+    const locked = await bloquearDeca(trx, actor, id);
+    if (locked.estado === 'pendiente') throw new AppError('pendiente', `La DeCA ${locked.numero} está pendiente: emítala antes de enviarla.`);
+    if (locked.estado === 'sustituido') throw new AppError('sustituido', `La DeCA ${locked.numero} fue sustituida: envíe la que la sustituye.`);
+    const row = await releerDeca(trx, actor, id);
+    await enqueueCorreo(
+      trx,
+      actor,
+      {
+        tipo: 'enviar_deca',
+        decaId: id,
+        destinatario: email,
+        adjuntos: [{ deca_id: id, version: row.version, filename: `DeCA-${row.numero}-v${row.version}.pdf` }],
+        ...mensajeEnviarDeca(account, row, ctx.siteUrl),
+      },
+      ctx.clock.now(),
+    );
+    return { enviado_a: email, conductor: decaUrls(ctx.siteUrl, row).conductor, ...textoConductor(account, row, ctx.siteUrl) };
+  });
+}

@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBody } from '../../shared/errors';
+import { DecaCreada, type Deca } from '../../shared/schemas/deca';
+import { runAdminCommand } from '../../server/admin/commands';
+import { runMailOnce, smtpTransport, type MailDeps } from '../../server/jobs/mail-delivery';
+import { createLogger } from '../../server/log';
+import { startTestApp, type TestApp } from '../support/app';
+import { decaCompleta } from '../support/decas';
+import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+import { freePort, startSmtp } from '../support/smtp';
+
+let app: TestApp;
+let c: CuentaDePrueba;
+beforeAll(async () => {
+  app = await startTestApp();
+  c = await buildCuenta(app, { nombre: 'Transportes Núñez, S.L.' });
+});
+afterAll(() => app?.close());
+
+function mailDeps(smtpUrl: string | null): MailDeps {
+  return {
+    db: app.database.db,
+    clock: app.clock,
+    log: createLogger('silent'),
+    transport: smtpUrl ? smtpTransport(smtpUrl) : null,
+    from: 'DeCA <no-responder@example.com>',
+  };
+}
+
+async function emitida(): Promise<Deca> {
+  const res = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta() });
+  expect(res.status).toBe(201);
+  return DecaCreada.parse(res.body).deca;
+}
+
+async function pendientesDe(to: string) {
+  return app.database.db.selectFrom('correos').selectAll().where('destinatario', '=', to).execute();
+}
+
+describe('sending a DeCA to the driver', () => {
+  it('returns the text for the messaging app and a wa.me link, and queues the mail in the same transaction', async () => {
+    const deca = await emitida();
+    const res = await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'conductor@example.com' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.texto).toContain(deca.numero);
+    expect(res.body.texto).toContain(deca.urls.conductor);
+    expect(res.body.texto).toContain('Transportes Núñez, S.L.');
+    expect(res.body.whatsapp_url).toBe(`https://wa.me/?text=${encodeURIComponent(res.body.texto)}`);
+    expect(await pendientesDe('conductor@example.com')).toHaveLength(1);
+  });
+
+  it('delivers through a real SMTP server: recipient, subject, link, and the PDF whose bytes hash to pdf_sha256', async () => {
+    const smtp = await startSmtp();
+    try {
+      const deca = await emitida();
+      await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'entrega@example.com' } });
+      const r = await runMailOnce(mailDeps(smtp.url));
+      expect(r.enviados).toBeGreaterThanOrEqual(1);
+      const mail = smtp.mails.find((m) => m.subject?.includes(deca.numero));
+      expect(mail).toBeDefined();
+      expect(JSON.stringify(mail?.to)).toContain('entrega@example.com');
+      expect(mail?.subject).toBe(`DeCA ${deca.numero} de Transportes Núñez, S.L.`);
+      expect(mail?.text).toContain(deca.urls.conductor);
+      expect(mail?.html || '').toContain(deca.urls.conductor);
+      const pdf = mail?.attachments.find((a) => a.contentType === 'application/pdf');
+      expect(pdf?.filename).toBe(`DeCA-${deca.numero}-v1.pdf`);
+      expect(createHash('sha256').update(pdf?.content ?? Buffer.alloc(0)).digest('hex')).toBe(deca.pdf_sha256);
+      const [row] = await pendientesDe('entrega@example.com');
+      expect(row?.estado).toBe('enviado');
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('refuses an invalid e-mail (422) and a pending DeCA (409)', async () => {
+    const deca = await emitida();
+    const bad = await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'no-es-un-correo' } });
+    expect(bad.status).toBe(422);
+    expect(ErrorBody.parse(bad.body).error.campos).toHaveProperty('email');
+    const pend = await app.request('POST', '/api/v1/decas', { key: c.live, body: { ...decaCompleta(), emitir: false } });
+    const r = await app.request('POST', `/api/v1/decas/${pend.body.deca.id}/enviar`, { key: c.live, body: { email: 'a@example.com' } });
+    expect(r.status).toBe(409);
+    expect(ErrorBody.parse(r.body).error.codigo).toBe('pendiente');
+  });
+});
+
+describe('asking the other party for its data', () => {
+  it('emitir:false with pedir_datos_email mails the completion link', async () => {
+    const smtp = await startSmtp();
+    try {
+      const res = await app.request('POST', '/api/v1/decas', {
+        key: c.live,
+        body: { emitir: false, pedir_datos_email: 'cargador@example.com', matricula: '1234BCD', fecha_transporte: '2026-11-25' },
+      });
+      expect(res.status, res.text).toBe(201);
+      const deca = DecaCreada.parse(res.body).deca;
+      await runMailOnce(mailDeps(smtp.url));
+      const mail = smtp.mails.find((m) => m.subject?.includes(deca.numero));
+      expect(mail?.subject).toBe(`Transportes Núñez, S.L. le pide completar la DeCA ${deca.numero}`);
+      expect(mail?.text).toContain(deca.urls.completar ?? 'x');
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('POST /pedir-datos returns the link, e-mails it when asked, and refuses an issued DeCA', async () => {
+    const pend = await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false } });
+    const deca = DecaCreada.parse(pend.body).deca;
+    const noMail = await app.request('POST', `/api/v1/decas/${deca.id}/pedir-datos`, { key: c.live, body: {} });
+    expect(noMail.body).toEqual({ completar: deca.urls.completar, enviado_a: null });
+    const withMail = await app.request('POST', `/api/v1/decas/${deca.id}/pedir-datos`, { key: c.live, body: { email: 'otra@example.com' } });
+    expect(withMail.body.enviado_a).toBe('otra@example.com');
+    expect(await pendientesDe('otra@example.com')).toHaveLength(1);
+    const bad = await app.request('POST', `/api/v1/decas/${deca.id}/pedir-datos`, { key: c.live, body: { email: 'x@' } });
+    expect(bad.status).toBe(422);
+    const issued = await emitida();
+    const r = await app.request('POST', `/api/v1/decas/${issued.id}/pedir-datos`, { key: c.live, body: {} });
+    expect(r.status).toBe(409);
+  });
+});
+
+describe('mail outbox', () => {
+  it('keeps mail with no SMTP_URL (never lost) and lists it with mail:list', async () => {
+    const deca = await emitida();
+    await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'Guardado@Example.com' } });
+    const r = await runMailOnce(mailDeps(null));
+    expect(r.guardados).toBeGreaterThanOrEqual(1);
+    const list = (await runAdminCommand({ db: app.database.db, clock: app.clock }, 'mail:list', { to: 'guardado@example.com' })) as {
+      correos: { to: string; subject: string; text: string; created_at: string }[];
+    };
+    expect(list.correos).toHaveLength(1);
+    expect(Object.keys(list.correos[0] ?? {}).sort()).toEqual(['created_at', 'subject', 'text', 'to']);
+    expect(list.correos[0]?.subject).toContain(deca.numero);
+    const [row] = await app.database.db.selectFrom('correos').select('estado').where('destinatario', '=', 'Guardado@Example.com').execute();
+    expect(row?.estado).toBe('pendiente');
+  });
+
+  it('retries with backoff and delivers once the SMTP server comes up late', async () => {
+    const port = await freePort();
+    const deca = await emitida();
+    await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'tarde@example.com' } });
+    const down = await runMailOnce(mailDeps(`smtp://127.0.0.1:${port}`));
+    expect(down.fallidos).toBeGreaterThanOrEqual(1);
+    let [row] = await pendientesDe('tarde@example.com');
+    expect(row).toMatchObject({ estado: 'pendiente', intentos: 1 });
+    expect(row?.ultimo_error).toBeTruthy();
+    expect((row?.proximo_intento_at.getTime() ?? 0) - app.clock.now().getTime()).toBeGreaterThan(50_000);
+
+    const smtp = await startSmtp(port);
+    try {
+      // Not due yet: nothing is sent before the backoff.
+      await runMailOnce(mailDeps(smtp.url));
+      expect(smtp.mails.find((m) => m.subject?.includes(deca.numero))).toBeUndefined();
+      app.clock.advance(61_000);
+      await runMailOnce(mailDeps(smtp.url));
+      expect(smtp.mails.find((m) => m.subject?.includes(deca.numero))).toBeDefined();
+      [row] = await pendientesDe('tarde@example.com');
+      expect(row).toMatchObject({ estado: 'enviado', intentos: 2 });
+    } finally {
+      await smtp.close();
+    }
+  });
+});
