@@ -1,10 +1,62 @@
 import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
 import pg from 'pg';
+import { ROOT, childEnv } from '../test/support/processes';
 
-/** Run autocannon and return requests/s and latency figures. */
-export async function load(opts: autocannon.Options): Promise<{ rps: number; p50: number; p99: number; errors: number; non2xx: number }> {
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  /** Responses with a 2xx status. */
+  ok: number;
+}
+
+/** Run autocannon (10 connections, 10 s unless overridden) and return requests/s and latency figures. */
+export async function load(opts: autocannon.Options): Promise<LoadResult> {
   const r = await autocannon({ connections: 10, duration: 10, ...opts });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, ok: r['2xx'] };
+}
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Start a TypeScript script (tsx) as a child process, with extra Node flags
+ * (`--cpu-prof` is refused in NODE_OPTIONS); resolves once it prints `escuchando en <url>`.
+ */
+export function startScript(
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd: ROOT, env: childEnv(env) });
+    let out = '';
+    const exited = new Promise<void>((r) => child.on('exit', () => r()));
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const m = /escuchando en (http:\/\/\S+)/.exec(out);
+      if (m?.[1]) {
+        child.stdout.off('data', onData);
+        resolve({
+          url: m[1],
+          pid: child.pid!,
+          stop: async () => {
+            if (child.exitCode === null) child.kill('SIGTERM');
+            await exited;
+          },
+        });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}:\n${out}`)));
+  });
 }
 
 /** A PostgreSQL URL whose connections use a fresh schema, and a function that drops it. */
@@ -25,6 +77,29 @@ export async function postgresSchemaUrl(url: string, prefix: string): Promise<{ 
       await d.end();
     },
   };
+}
+
+/**
+ * A PostgreSQL URL to a fresh database of its own, and a function that drops it.
+ * A database rather than a schema: the migrator looks for its bookkeeping
+ * tables in every schema of the database, so a schema created while another
+ * process's schema holds them fails to migrate (see bench/decas.ts).
+ */
+export async function postgresDatabaseUrl(url: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${Date.now().toString(36)}_${process.pid}`;
+  const admin = async (q: string) => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(q);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create database "${name}"`);
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return { url: u.toString(), drop: () => admin(`drop database if exists "${name}" with (force)`) };
 }
 
 export function fmt(n: number, digits = 0): string {

@@ -1,5 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
+import compress from 'koa-compress';
+import zlib from 'node:zlib';
 import compose from 'koa-compose';
 import { sql } from 'kysely';
 import path from 'node:path';
@@ -16,6 +18,9 @@ import type { RateLimits } from './http/rate-limits';
 import { createAppApiRouter } from './http/routes/app-api';
 import { cuentaRoutes } from './http/routes/cuenta';
 import { decasRoutes } from './http/routes/decas';
+import { webhooksRoutes } from './http/routes/webhooks';
+import { decasEnvioRoutes } from './http/routes/decas-envio';
+import { createPublicRouter } from './http/routes/public';
 import type { DomainContext } from './domain/context';
 import type { DecaPdfRenderer } from './documents/pdf-pool';
 import { serveClient } from './http/routes/static';
@@ -30,6 +35,8 @@ export interface AppDeps {
   limits: RateLimits;
   /** Renders DeCA PDFs (the worker pool in the server). */
   renderPdf: DecaPdfRenderer;
+  /** Called after a commit that queued mail, to wake the mail worker. */
+  onMailQueued?: () => void;
   /** Built client (Vite output); defaults to dist/client. */
   clientDir?: string;
 }
@@ -39,11 +46,12 @@ export interface AppDeps {
  * run for every path under the prefix (unknown ones too), so each answer
  * carries the RateLimit fields and no path reveals anything without a key.
  */
-function mountApi(app: Koa<AppState>, deps: AppDeps, prefix: string, entorno: Entorno): void {
+function mountApi(app: Koa<AppState>, deps: AppDeps, domain: DomainContext, prefix: string, entorno: Entorno): void {
   const router = new Router<AppState>({ prefix });
-  const domain: DomainContext = { db: deps.database.db, clock: deps.clock, renderPdf: deps.renderPdf, siteUrl: deps.config.siteUrl };
   cuentaRoutes(router, deps);
   decasRoutes(router, deps, domain);
+  webhooksRoutes(router, deps);
+  decasEnvioRoutes(router, deps, domain);
   const guard = compose([
     authenticate(
       {
@@ -72,6 +80,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
 
   app.use(withRequestId(deps.log));
   app.use(withErrors());
+  // Text answers (app shell, JSON, public pages) compressed; PDFs and PNGs are already.
+  app.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }));
   app.use(requireContentLength());
 
   const health = new Router<AppState>();
@@ -81,8 +91,10 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   });
   app.use(health.routes());
 
-  mountApi(app, deps, '/api/v1', 'produccion');
-  mountApi(app, deps, '/demo/api/v1', 'pruebas');
+  const domain: DomainContext = { db: deps.database.db, clock: deps.clock, renderPdf: deps.renderPdf, siteUrl: deps.config.siteUrl };
+  mountApi(app, deps, domain, '/api/v1', 'produccion');
+  mountApi(app, deps, domain, '/demo/api/v1', 'pruebas');
+  app.use(createPublicRouter(deps, domain).routes());
 
   const appApi = createAppApiRouter(deps);
   app.use(appApi.routes());

@@ -9,6 +9,9 @@ import { migrateToLatest, openDatabase } from './db/open';
 import { createRateLimits } from './http/rate-limits';
 import { createPdfPool } from './documents/pdf-pool';
 import { createLogger } from './log';
+import { startWebhookWorker } from './jobs/webhook-delivery';
+import { startMaintenance } from './jobs/maintenance';
+import { smtpTransport, startMailWorker } from './jobs/mail-delivery';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -29,13 +32,22 @@ async function main(): Promise<void> {
 
   const limits = createRateLimits(database, { apiPoints: config.apiRateLimit });
   const pdfPool = createPdfPool();
-  const app = createApp({ config, database, clock, log, limits, renderPdf: pdfPool.render });
+  const mail = startMailWorker({
+    db: database.db,
+    clock,
+    log,
+    transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : null,
+    from: config.mailFrom,
+  });
+  const app = createApp({ config, database, clock, log, limits, renderPdf: pdfPool.render, onMailQueued: mail.wake });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  const stopMaintenance = startMaintenance({ db: database.db, clock, log });
+  const webhooks = await startWebhookWorker({ database, clock, log, allowInsecure: config.webhookAllowInsecure });
   const closeAdmin = socketPath ? await startAdminSocket(socketPath, { db: database.db, clock }, log) : async () => {};
 
   const port = (server.address() as AddressInfo).port;
@@ -66,6 +78,9 @@ async function main(): Promise<void> {
       server.closeIdleConnections();
     });
     clearTimeout(force);
+    stopMaintenance();
+    await mail.stop();
+    await webhooks.stop();
     await closeAdmin();
     await pdfPool.close();
     await database.close();

@@ -179,7 +179,129 @@ export interface EventosTable {
   created_at: Timestamp;
 }
 
+/** Tenant table: every open of a DeCA's public URLs (robots logged, not counted). */
+export interface DescargasTable {
+  id: Generated<number>;
+  account_id: number;
+  entorno: Entorno;
+  deca_id: number;
+  recurso: 'ficha' | 'pdf' | 'conductor' | 'qr';
+  version: number;
+  ip: string;
+  navegador: string;
+  robot: boolean;
+  motivo_robot: string | null;
+  created_at: Timestamp;
+}
+
+/** The other party's half-filled completion form, kept until the DeCA is issued. */
+export interface CompletarBorradoresTable {
+  account_id: number;
+  entorno: Entorno;
+  deca_id: number;
+  campos: Json<Record<string, string>>;
+  updated_at: Timestamp;
+}
+
+/** A stored PDF to attach: read from deca_versiones when the mail is sent. */
+export interface AdjuntoPdf {
+  deca_id: number;
+  version: number;
+  filename: string;
+}
+
+/** Mail outbox: written in the transaction of the action, sent by the mail worker. */
+export interface CorreosTable {
+  id: Generated<number>;
+  account_id: number;
+  entorno: Entorno;
+  deca_id: number | null;
+  tipo: 'pedir_datos' | 'enviar_deca';
+  destinatario: string;
+  asunto: string;
+  texto: string;
+  html: string;
+  adjuntos: Json<AdjuntoPdf[]>;
+  estado: ColumnType<'pendiente' | 'enviado' | 'fallido', 'pendiente' | 'enviado' | 'fallido' | undefined, 'pendiente' | 'enviado' | 'fallido'>;
+  intentos: ColumnType<number, number | undefined, number>;
+  proximo_intento_at: Timestamp;
+  bloqueado_hasta: NullableTimestamp;
+  ultimo_error: string | null;
+  /** Logged once while no SMTP_URL is set (kept, never lost). */
+  registrado: ColumnType<boolean, boolean | undefined, boolean>;
+  created_at: Timestamp;
+  enviado_at: NullableTimestamp;
+}
+
+/** Tenant table: a receiver of signed events (spec: Events). */
+export interface WebhooksTable {
+  id: Generated<number>;
+  account_id: number;
+  entorno: Entorno;
+  url: string;
+  /** Subscribed event names, or ['*']. */
+  eventos: Json<string[]>;
+  descripcion: string | null;
+  /** `whsec_…`: the HMAC key, needed in clear to sign. */
+  secreto: string;
+  activo: ColumnType<boolean, boolean | undefined, boolean>;
+  pausa_motivo: string | null;
+  pausado_at: NullableTimestamp;
+  /** First failed attempt since the last 2xx; null while healthy. */
+  fallando_desde: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One event for one webhook: the body to send and where its delivery stands. */
+export interface WebhookEntregasTable {
+  id: Generated<number>;
+  account_id: number;
+  entorno: Entorno;
+  webhook_id: number;
+  /** `ev_…`: X-Deca-Entrega and the body's id, the same on every attempt. */
+  entrega_id: string;
+  evento_id: number | null;
+  evento: string;
+  deca_id: number | null;
+  cuerpo: string;
+  estado: 'pendiente' | 'entregada' | 'fallida';
+  /** Every attempt made (automatic and by hand). */
+  intentos: ColumnType<number, number | undefined, number>;
+  /** Automatic attempts: they pick the next retry delay. */
+  intentos_auto: ColumnType<number, number | undefined, number>;
+  proximo_intento_at: NullableTimestamp;
+  /** Lease of the worker sending it now (start, expiry, owner); an expired lease means that worker died. */
+  en_curso_desde: NullableTimestamp;
+  en_curso_hasta: NullableTimestamp;
+  en_curso_token: string | null;
+  ultimo_intento_at: NullableTimestamp;
+  ultimo_status: number | null;
+  ultimo_error: string | null;
+  ultima_duracion_ms: number | null;
+  entregada_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+/** The log of every delivery attempt (never the receiver's response body). */
+export interface WebhookIntentosTable {
+  id: Generated<number>;
+  account_id: number;
+  entorno: Entorno;
+  entrega_id: number;
+  numero: number;
+  at: Timestamp;
+  status: number | null;
+  error: string | null;
+  duracion_ms: number;
+  proximo_intento_at: NullableTimestamp;
+  manual: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
 export interface DB {
+  descargas: DescargasTable;
+  completar_borradores: CompletarBorradoresTable;
+  correos: CorreosTable;
   decas: DecasTable;
   deca_versiones: DecaVersionesTable;
   deca_cambios: DecaCambiosTable;
@@ -192,6 +314,9 @@ export interface DB {
   sessions: SessionsTable;
   uso_mensual: UsoMensualTable;
   rate_limits: RateLimitsTable;
+  webhooks: WebhooksTable;
+  webhook_entregas: WebhookEntregasTable;
+  webhook_intentos: WebhookIntentosTable;
 }
 
 export type AccountRow = Selectable<AccountsTable>;
@@ -204,3 +329,6 @@ export type DecaRow = Selectable<DecasTable>;
 export type NewDeca = Insertable<DecasTable>;
 export type DecaUpdate = Updateable<DecasTable>;
 export type CambioRow = Selectable<DecaCambiosTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
+export type WebhookEntregaRow = Selectable<WebhookEntregasTable>;
+export type WebhookIntentoRow = Selectable<WebhookIntentosTable>;

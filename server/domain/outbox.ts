@@ -1,22 +1,17 @@
 import type { Transaction } from 'kysely';
+import type { Evento } from '../../shared/schemas/webhook';
 import type { DB } from '../db/schema';
 import type { Actor } from './actor';
+import { encolarEntregas } from './webhooks/encolar';
 
-export const EVENTOS = [
-  'deca.creado',
-  'deca.emitido',
-  'deca.modificado',
-  'deca.sustituido',
-  'deca.completado',
-  'deca.fin_servicio',
-  'deca.descargado',
-] as const;
-export type Evento = (typeof EVENTOS)[number];
+// The event names live in the shared webhook schema (subscriptions are validated against them).
+export { EVENTOS, type Evento } from '../../shared/schemas/webhook';
 
 /**
  * Record a domain event in the same transaction as the change that caused it
  * (transactional outbox): committed together or not at all, delivered later
- * by the webhook worker.
+ * by the webhook worker. The event's deliveries (one per subscribed webhook)
+ * are written here too, in the same transaction.
  */
 export async function enqueueEvento(
   trx: Transaction<DB>,
@@ -26,8 +21,10 @@ export async function enqueueEvento(
   data: unknown,
   now: Date,
 ): Promise<void> {
-  await trx
+  const row = await trx
     .insertInto('eventos')
     .values({ account_id: scope.accountId, entorno: scope.entorno, evento, deca_id: decaId, data: JSON.stringify(data), created_at: now })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await encolarEntregas(trx, scope, { eventoId: row.id, evento, decaId, data, now });
 }

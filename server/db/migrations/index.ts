@@ -1,11 +1,15 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import * as m0001 from './0001-init';
 import * as m0002 from './0002-decas';
+import * as m0003 from './0003-publico-correo';
+import * as m0004 from './0004-webhooks';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
   '0001-init': m0001,
   '0002-decas': m0002,
+  '0003-publico-correo': m0003,
+  '0004-webhooks': m0004,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,143 @@
+import type { Kysely, Transaction, Updateable } from 'kysely';
+import { AppError } from '../../../shared/errors';
+import type { WebhookInputParsed } from '../../../shared/schemas/webhook';
+import type { Clock } from '../../clock';
+import type { DB, WebhookRow, WebhooksTable } from '../../db/schema';
+import { checkWebhookUrl, DestinoNoPermitido, type TargetPolicy } from '../../net/webhook-target';
+import { randomToken } from '../accounts/tokens';
+import type { Actor } from '../actor';
+import { notificarEntregas } from './encolar';
+
+type Db = Kysely<DB> | Transaction<DB>;
+type Scope = Pick<Actor, 'accountId' | 'entorno'>;
+
+/** Webhooks per account and environment: each event is written once per webhook, so fan-out stays small. */
+export const MAX_WEBHOOKS = 20;
+
+/** What the webhook use cases need: the database, the clock and the target policy (WEBHOOK_ALLOW_INSECURE). */
+export interface WebhookContext {
+  db: Kysely<DB>;
+  clock: Clock;
+  policy: TargetPolicy;
+}
+
+/** `whsec_` + 256 random bits. */
+export function nuevoSecreto(): string {
+  return `whsec_${randomToken(32)}`;
+}
+
+function noEncontrado(ref: string): AppError {
+  return new AppError('no_encontrado', `No existe el webhook ${ref} en esta cuenta y entorno.`);
+}
+
+/** `{id}` of a webhook path: a positive integer, else 404 (never 422: the path names a resource). */
+export function parseWebhookId(ref: string): number | null {
+  return /^\d{1,15}$/.test(ref) ? Number(ref) : null;
+}
+
+/** One webhook of the caller's account and environment, or 404 `no_encontrado` (another account's too). */
+export async function obtenerWebhook(db: Db, scope: Scope, ref: string): Promise<WebhookRow> {
+  const id = parseWebhookId(ref);
+  if (id === null) throw noEncontrado(ref);
+  const row = await db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('id', '=', id)
+    .where('account_id', '=', scope.accountId)
+    .where('entorno', '=', scope.entorno)
+    .executeTakeFirst();
+  if (!row) throw noEncontrado(ref);
+  return row;
+}
+
+/** The account's webhooks in this environment, oldest first. */
+export async function listarWebhooks(db: Db, scope: Scope): Promise<WebhookRow[]> {
+  return db.selectFrom('webhooks').selectAll().where('account_id', '=', scope.accountId).where('entorno', '=', scope.entorno).orderBy('id').execute();
+}
+
+/** The target policy's refusal as the API error (422 `destino_no_permitido`, naming `url`). */
+export function destinoNoPermitido(err: DestinoNoPermitido): AppError {
+  return new AppError('destino_no_permitido', err.message, { campos: { url: err.message } });
+}
+
+/**
+ * POST /webhooks. The URL is checked first, outside the transaction since it
+ * may ask DNS (https only, no private, loopback, link-local, CGNAT, multicast
+ * or metadata address behind it), then the webhook and its secret are stored.
+ */
+export async function crearWebhook(ctx: WebhookContext, actor: Actor, input: WebhookInputParsed): Promise<WebhookRow> {
+  let url: string;
+  try {
+    url = await checkWebhookUrl(input.url, ctx.policy);
+  } catch (err) {
+    if (err instanceof DestinoNoPermitido) throw destinoNoPermitido(err);
+    throw err;
+  }
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    const n = await trx
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('account_id', '=', actor.accountId)
+      .where('entorno', '=', actor.entorno)
+      .executeTakeFirstOrThrow();
+    if (Number(n.n) >= MAX_WEBHOOKS) {
+      throw new AppError('limite_webhooks', `Ya tiene ${MAX_WEBHOOKS} webhooks en este entorno: elimine alguno o use uno con varios eventos.`);
+    }
+    return trx
+      .insertInto('webhooks')
+      .values({
+        account_id: actor.accountId,
+        entorno: actor.entorno,
+        url,
+        eventos: JSON.stringify(input.eventos),
+        descripcion: input.descripcion ?? null,
+        secreto: nuevoSecreto(),
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
+}
+
+/**
+ * PATCH /webhooks/{id}. `activo: false` pauses it (new events are not
+ * written for it; pending ones wait). `activo: true` resumes it, clears the
+ * pause reason and the failure streak, and wakes the workers for what waited.
+ */
+export async function cambiarWebhook(
+  ctx: Pick<WebhookContext, 'db' | 'clock'>,
+  actor: Actor,
+  ref: string,
+  patch: { activo?: boolean | undefined; eventos?: string[] | undefined; descripcion?: string | null | undefined },
+): Promise<WebhookRow> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (trx) => {
+    const row = await obtenerWebhook(trx, actor, ref);
+    const set: Updateable<WebhooksTable> = {};
+    if (patch.activo === true && !row.activo) Object.assign(set, { activo: true, pausa_motivo: null, pausado_at: null, fallando_desde: null });
+    if (patch.activo === true && row.activo && row.pausa_motivo) Object.assign(set, { pausa_motivo: null, pausado_at: null });
+    if (patch.activo === false && row.activo) Object.assign(set, { activo: false, pausa_motivo: `Pausado a mano por ${actor.etiqueta}.`, pausado_at: now });
+    if (patch.eventos !== undefined) set.eventos = JSON.stringify(patch.eventos);
+    if (patch.descripcion !== undefined) set.descripcion = patch.descripcion;
+    if (Object.keys(set).length === 0) return row;
+    const updated = await trx
+      .updateTable('webhooks')
+      .set({ ...set, updated_at: now })
+      .where('id', '=', row.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (set.activo === true) await notificarEntregas(trx);
+    return updated;
+  });
+}
+
+/** DELETE /webhooks/{id}: the webhook, its deliveries and their log go (nothing more is sent). */
+export async function eliminarWebhook(db: Kysely<DB>, actor: Actor, ref: string): Promise<{ id: number }> {
+  return db.transaction().execute(async (trx) => {
+    const row = await obtenerWebhook(trx, actor, ref);
+    await trx.deleteFrom('webhooks').where('id', '=', row.id).execute();
+    return { id: row.id };
+  });
+}

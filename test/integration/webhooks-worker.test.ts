@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../server/db/open';
+import { reclamarEntregas } from '../../server/domain/webhooks/entregas';
+import { nuevoEntregaId } from '../../server/domain/webhooks/encolar';
+import { startWebhookWorker, type WebhookWorker } from '../../server/jobs/webhook-delivery';
+import { createLogger } from '../../server/log';
+import { startTestApp, type TestApp } from '../support/app';
+import { testDatabaseKind } from '../support/db';
+import { decaCompleta } from '../support/decas';
+import { buildCuenta } from '../support/factories';
+import { startReceptor, type Receptor } from '../support/webhook-receiver';
+import { crearDeca, crearWebhookOk, leerEntregas } from '../support/webhooks';
+
+const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+
+let app: TestApp;
+let rx: Receptor;
+beforeAll(async () => {
+  app = await startTestApp({ env: { WEBHOOK_ALLOW_INSECURE: '1' } });
+  rx = await startReceptor();
+});
+afterAll(async () => {
+  await rx?.close();
+  await app?.close();
+});
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+describe('the webhook worker loop', () => {
+  it('is woken by the commit (LISTEN/NOTIFY): median commit-to-delivery well under 1 s', async () => {
+    const c = await buildCuenta(app);
+    await crearWebhookOk(app, c.live, { url: `${rx.url}/lat`, eventos: ['deca.creado'] });
+    // Poll slowly, so only the wake-up can explain a fast delivery.
+    const worker = await startWebhookWorker({ database: app.database, clock: app.clock, log, allowInsecure: true, pollMs: 30_000, fastPollMs: 30_000 });
+    try {
+      const lat: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        const before = rx.recibidos.length;
+        await crearDeca(app, c.live, { emitir: false, referencia: `lat-${i}` });
+        const committed = performance.now();
+        const got = await rx.esperar(before + 1, 5_000);
+        lat.push(got[before]!.at - committed);
+      }
+      expect(median(lat)).toBeLessThan(1_000);
+      expect(median(lat)).toBeLessThan(250);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('falls back to polling when no wake-up comes, and stops cleanly with attempts in flight', async () => {
+    const c = await buildCuenta(app);
+    const w = await crearWebhookOk(app, c.live, { url: `${rx.url}/poll`, eventos: ['deca.creado'] });
+    const worker = await startWebhookWorker({ database: app.database, clock: app.clock, log, allowInsecure: true, pollMs: 200, fastPollMs: 200 });
+    try {
+      // A delivery written without NOTIFY (as if the wake-up were lost): only the poll can find it.
+      const now = app.clock.now();
+      await app.database.db
+        .insertInto('webhook_entregas')
+        .values({
+          account_id: c.account.id,
+          entorno: 'produccion',
+          webhook_id: w.id,
+          entrega_id: nuevoEntregaId(),
+          evento: 'deca.creado',
+          cuerpo: '{}',
+          estado: 'pendiente',
+          proximo_intento_at: now,
+          created_at: now,
+        })
+        .execute();
+      await expect.poll(() => rx.recibidos.filter((r) => r.path === '/poll').length, { timeout: 5_000 }).toBe(1);
+      rx.responder(() => ({ delayMs: 300 }));
+      await crearDeca(app, c.live, { emitir: false });
+      await expect.poll(() => rx.recibidos.filter((r) => r.path === '/poll').length, { timeout: 5_000 }).toBe(2);
+    } finally {
+      await worker.stop(); // waits for the delayed answer to be recorded
+      rx.responder(() => 200);
+    }
+    const entregas = await leerEntregas(app, c.live, w.id);
+    expect(entregas.map((e) => e.estado)).toEqual(['entregada', 'entregada']);
+  });
+
+  describe.skipIf(testDatabaseKind() !== 'postgres')('several processes on one PostgreSQL', () => {
+    let second: Database;
+    beforeAll(async () => {
+      const db = app.database;
+      if (db.kind !== 'postgres') throw new Error('postgres only');
+      second = await openDatabase({ databaseUrl: db.connectionString, schema: db.schema });
+    });
+    afterAll(() => second?.close());
+
+    it('claims never overlap (SKIP LOCKED)', async () => {
+      const c = await buildCuenta(app);
+      await crearWebhookOk(app, c.live, { url: `${rx.url}/claims`, eventos: ['deca.creado'] });
+      for (let i = 0; i < 60; i++) await crearDeca(app, c.live, { emitir: false, referencia: `c-${i}` });
+      const a: number[] = [];
+      const b: number[] = [];
+      // Both "processes" claim at once, repeatedly, until nothing is due.
+      for (;;) {
+        const [x, y] = await Promise.all([reclamarEntregas(app.database.db, app.clock, 7), reclamarEntregas(second.db, app.clock, 7)]);
+        a.push(...x.map((r) => r.id));
+        b.push(...y.map((r) => r.id));
+        if (x.length === 0 && y.length === 0) break;
+      }
+      expect(a.length + b.length).toBe(60);
+      expect(new Set([...a, ...b]).size).toBe(60);
+      expect(a.length).toBeGreaterThan(0);
+      expect(b.length).toBeGreaterThan(0);
+      await app.database.db.updateTable('webhook_entregas').set({ estado: 'fallida', en_curso_hasta: null }).where('account_id', '=', c.account.id).execute();
+    });
+
+    it('two workers deliver every event exactly once, each DeCA in order', async () => {
+      const c = await buildCuenta(app);
+      await crearWebhookOk(app, c.live, { url: `${rx.url}/dos`, eventos: ['*'] });
+      const counts = [0, 0];
+      const fetchOf = (i: 0 | 1) => async (url: string, init: Parameters<typeof fetch>[1] & { body: string }) => {
+        counts[i]!++;
+        const res = await fetch(url, init);
+        await res.arrayBuffer();
+        return { status: res.status };
+      };
+      rx.responder(() => ({ delayMs: Math.floor(Math.random() * 15) }));
+      const workers: WebhookWorker[] = [
+        await startWebhookWorker({ database: app.database, clock: app.clock, log, allowInsecure: true, concurrency: 4, fetch: fetchOf(0) }),
+        await startWebhookWorker({ database: second, clock: app.clock, log, allowInsecure: true, concurrency: 4, fetch: fetchOf(1) }),
+      ];
+      try {
+        const decas: number[] = [];
+        for (let i = 0; i < 20; i++) {
+          const d = await crearDeca(app, c.live, decaCompleta({ referencia: `par-${i}` })); // creado + emitido
+          decas.push(d.id);
+          if (i % 4 === 0) await app.request('POST', `/api/v1/decas/${d.id}/fin`, { key: c.live });
+        }
+        const total = 20 * 2 + 5;
+        await expect.poll(() => rx.recibidos.filter((r) => r.path === '/dos').length, { timeout: 20_000 }).toBe(total);
+        await new Promise((r) => setTimeout(r, 300)); // nothing more may arrive
+        const got = rx.recibidos.filter((r) => r.path === '/dos');
+        expect(got).toHaveLength(total);
+        expect(new Set(got.map((r) => r.entrega)).size).toBe(total);
+        for (const id of decas) {
+          const seq = got.filter((r) => r.body.data.deca.id === id).map((r) => r.evento);
+          expect(seq.slice(0, 2)).toEqual(['deca.creado', 'deca.emitido']);
+          if (seq.length === 3) expect(seq[2]).toBe('deca.fin_servicio');
+        }
+        expect(counts[0]! + counts[1]!).toBe(total);
+      } finally {
+        rx.responder(() => 200);
+        await Promise.all(workers.map((w) => w.stop()));
+      }
+    });
+  });
+});
