@@ -1,4 +1,14 @@
+import './styles.css';
 import { render } from 'preact';
 import { App } from './app/app';
+import { interceptarEnlaces } from './app/router';
+import { comprobarSesion } from './app/sesion';
+import { pedirPersistencia, registrarSw } from './app/sw-bridge';
 
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+interceptarEnlaces(document.body);
+render(<App />, root);
+
+void registrarSw();
+void pedirPersistencia();
+if (navigator.onLine) void comprobarSesion();

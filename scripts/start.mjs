@@ -27,7 +27,8 @@ const sources = Math.max(
 );
 if (!existsSync(built) || statSync(built).mtimeMs < sources) {
   process.stdout.write('Compilando la aplicación web…\n');
-  const vite = createRequire(import.meta.url).resolve('vite/bin/vite.js');
+  // vite's package exports hide bin/: find it next to its package.json.
+  const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js');
   const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

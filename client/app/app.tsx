@@ -1,32 +1,67 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect } from 'preact/hooks';
+import ListaDecas from '../views/deca-list';
+import { Layout } from './layout';
+import { navegar, resolver, useModulo, useUbicacion, type Ruta } from './router';
+import { contexto, sesion } from './sesion';
+import { useStore } from './store';
 
-interface Sesion {
-  usuario: { email: string };
-  cuenta: { nombre: string };
+/** Screens other than the list load on demand: one chunk each (the first screen stays small). */
+const RUTAS: Ruta[] = [
+  { patron: /^\/decas\/nueva$/, cargar: () => import('../views/deca-form') },
+  { patron: /^\/decas\/([^/]+)\/(editar|sustituir)$/, cargar: () => import('../views/deca-form') },
+  { patron: /^\/decas\/([^/]+)$/, cargar: () => import('../views/deca-detail') },
+  { patron: /^\/cuenta$/, cargar: () => import('../views/cuenta') },
+];
+const cargarAcceso = () => import('../views/acceso');
+
+function Pantalla() {
+  const { path, query } = useUbicacion();
+  const ctx = useStore(contexto);
+  const r = path === '/' ? null : resolver(RUTAS, path);
+  const mod = useModulo(r?.ruta.cargar ?? null);
+  useEffect(() => {
+    if (path === '/entrar' || path === '/registro') navegar('/', { replace: true });
+  }, [path]);
+  if (!ctx) return null;
+  if (path === '/' || path === '/entrar' || path === '/registro') return <ListaDecas params={[]} query={new URLSearchParams(query)} />;
+  if (!r) {
+    return (
+      <section>
+        <h1>Página no encontrada</h1>
+        <p>
+          Esta dirección no existe en la aplicación. <a href="/">Volver a la lista</a>
+        </p>
+      </section>
+    );
+  }
+  if (mod instanceof Error) {
+    return (
+      <div class="aviso error" role="alert">
+        <p>No se pudo cargar esta pantalla ({mod.message}). Compruebe la conexión y vuelva a intentarlo.</p>
+      </div>
+    );
+  }
+  if (!mod) return <p aria-busy="true">Cargando…</p>;
+  const Vista = mod.default;
+  return <Vista params={r.params} query={new URLSearchParams(query)} />;
 }
 
-/** Entry screen until the full PWA lands: who is signed in, and where the API lives. */
 export function App() {
-  const [sesion, setSesion] = useState<Sesion | null | undefined>(undefined);
-  useEffect(() => {
-    fetch('/app/api/sesion', { credentials: 'same-origin' })
-      .then(async (r) => setSesion(r.ok ? ((await r.json()) as Sesion) : null))
-      .catch(() => setSesion(null));
-  }, []);
+  const s = useStore(sesion);
+  const { path } = useUbicacion();
+  const acceso = useModulo(s ? null : cargarAcceso);
+  if (!s) {
+    if (!acceso || acceso instanceof Error) return <main>{acceso instanceof Error ? <p role="alert">No se pudo cargar la aplicación: recargue la página.</p> : <p aria-busy="true">Cargando…</p>}</main>;
+    const Acceso = acceso.default;
+    return (
+      <main>
+        <Acceso modo={path === '/registro' ? 'registro' : 'entrar'} />
+      </main>
+    );
+  }
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: '40rem', margin: '2rem auto', padding: '0 1rem' }}>
-      <h1>DeCA</h1>
-      <p>Documentos de control del transporte de mercancías por carretera (Orden FOM/2861/2012, art. 6).</p>
-      {sesion === undefined && <p>Cargando…</p>}
-      {sesion && (
-        <p>
-          Sesión iniciada como <strong>{sesion.usuario.email}</strong> ({sesion.cuenta.nombre}).
-        </p>
-      )}
-      {sesion === null && <p>Inicie sesión o cree una cuenta para empezar.</p>}
-      <p>
-        API: <code>/api/v1</code> (producción) y <code>/demo/api/v1</code> (pruebas).
-      </p>
-    </main>
+    <Layout>
+      <Pantalla />
+    </Layout>
   );
 }

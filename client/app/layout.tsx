@@ -1,0 +1,102 @@
+import type { ComponentChildren } from 'preact';
+import { useModulo, useUbicacion } from './router';
+import { useEnLinea, useLiveQuery } from './hooks';
+import { cambiarEntorno, contexto, entorno, estadoSync, otraVersion, sesionCaducada } from './sesion';
+import { useStore } from './store';
+import { actualizacion } from './sw-bridge';
+
+const cargarAcceso = () => import('../views/acceso');
+
+function EstadoRed() {
+  const enLinea = useEnLinea();
+  const ctx = useStore(contexto);
+  const sync = useStore(estadoSync);
+  const pendientes = useLiveQuery(async () => (ctx ? ctx.db.outbox.count() : 0), [ctx]) ?? 0;
+  let texto = enLinea ? 'En línea' : 'Sin conexión';
+  if (pendientes > 0) texto += ` · ${pendientes} sin enviar`;
+  if (sync.fase === 'enviando') texto += ' · enviando…';
+  return (
+    <span class="estado-red" role="status" aria-live="polite" data-testid="estado-red">
+      {texto}
+    </span>
+  );
+}
+
+/** Ask for a new sign-in when the session ended; queued work waits for it and is then replayed. */
+function SesionCaducada() {
+  const caducada = useStore(sesionCaducada);
+  const ctx = useStore(contexto);
+  const pendientes = useLiveQuery(async () => (ctx ? ctx.db.outbox.count() : 0), [ctx]) ?? 0;
+  const mod = useModulo(caducada ? cargarAcceso : null);
+  if (!caducada) return null;
+  return (
+    <div class="aviso error" role="alert">
+      <p>
+        <strong>Su sesión ha caducado.</strong>{' '}
+        {pendientes > 0
+          ? `Hay ${pendientes} cambio${pendientes === 1 ? '' : 's'} guardado${pendientes === 1 ? '' : 's'} en este dispositivo: inicie sesión para enviarlos.`
+          : 'Inicie sesión para seguir.'}
+      </p>
+      {mod && !(mod instanceof Error) && <mod.default modo="reentrar" />}
+    </div>
+  );
+}
+
+export function Layout({ children }: { children: ComponentChildren }) {
+  const { path } = useUbicacion();
+  const ent = useStore(entorno);
+  const actualizar = useStore(actualizacion);
+  const recargar = useStore(otraVersion);
+  const actual = (p: string) => (p === '/' ? path === '/' : path.startsWith(p)) ? 'page' : undefined;
+  return (
+    <>
+      <header class="cabecera">
+        <a href="/">DeCA</a>
+        {ent === 'pruebas' && <span class="insignia">PRUEBAS</span>}
+        <EstadoRed />
+      </header>
+      {ent === 'pruebas' && (
+        <div class="banda-pruebas" role="note" data-testid="banda-pruebas">
+          Entorno de PRUEBAS: estos documentos no tienen validez.
+          <button type="button" onClick={() => cambiarEntorno('produccion')}>
+            Volver a producción
+          </button>
+        </div>
+      )}
+      <nav class="nav" aria-label="Principal">
+        <a href="/" aria-current={actual('/') && !path.startsWith('/decas/nueva') ? 'page' : undefined}>
+          <span class="icono" aria-hidden="true">☰</span>
+          DeCAs
+        </a>
+        <a href="/decas/nueva" class="nueva" aria-current={actual('/decas/nueva')}>
+          <span class="icono" aria-hidden="true">+</span>
+          Nueva
+        </a>
+        <a href="/cuenta" aria-current={actual('/cuenta')}>
+          <span class="icono" aria-hidden="true">⚙</span>
+          Cuenta
+        </a>
+      </nav>
+      <main id="contenido">
+        {recargar && (
+          <div class="aviso" role="alert">
+            <p>La aplicación se ha actualizado en otra pestaña. Recargue esta para seguir (sus datos están guardados).</p>
+            <button type="button" class="primario" onClick={() => location.reload()}>
+              Recargar
+            </button>
+          </div>
+        )}
+        <SesionCaducada />
+        {children}
+      </main>
+      {actualizar && (
+        <div class="toast" role="status">
+          <span>Hay una versión nueva de la aplicación.</span>
+          <button type="button" onClick={actualizar}>
+            Actualizar
+          </button>
+        </div>
+      )}
+    </>
+  );
+}

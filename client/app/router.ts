@@ -1,0 +1,63 @@
+import { useEffect, useState } from 'preact/hooks';
+import { store, useStore } from './store';
+
+/** The current path (without query) and query; changes through `navegar` or the browser's back/forward. */
+const ubicacion = store({ path: location.pathname, query: location.search });
+
+function actualizar(): void {
+  ubicacion.set({ path: location.pathname, query: location.search });
+}
+addEventListener('popstate', actualizar);
+
+/** Go to a client route (deep links: every screen has its own URL that survives a reload, also offline). */
+export function navegar(to: string, opts: { replace?: boolean } = {}): void {
+  if (opts.replace) history.replaceState(null, '', to);
+  else history.pushState(null, '', to);
+  actualizar();
+  scrollTo(0, 0);
+}
+
+/** Plain `<a href>` clicks inside the app become client navigation (no full reload). */
+export function interceptarEnlaces(root: HTMLElement): void {
+  root.addEventListener('click', (ev) => {
+    if (ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
+    const a = (ev.target as Element).closest('a');
+    if (!a || a.target || a.hasAttribute('download') || a.origin !== location.origin) return;
+    if (!a.pathname.startsWith('/') || /^\/(api|demo|app\/api|d|completar)\//.test(a.pathname) || /\.[a-z0-9]+$/i.test(a.pathname)) return;
+    ev.preventDefault();
+    navegar(a.pathname + a.search);
+  });
+}
+
+/** The current client route, re-rendering on navigation. */
+export function useUbicacion() {
+  return useStore(ubicacion);
+}
+
+export interface Ruta {
+  patron: RegExp;
+  cargar: () => Promise<{ default: (p: { params: string[]; query: URLSearchParams }) => preact.JSX.Element | null }>;
+}
+
+/** Match `path` against routes: the route and its captured params. */
+export function resolver(rutas: Ruta[], path: string): { ruta: Ruta; params: string[] } | null {
+  for (const ruta of rutas) {
+    const m = ruta.patron.exec(path);
+    if (m) return { ruta, params: m.slice(1).map((p) => decodeURIComponent(p)) };
+  }
+  return null;
+}
+
+/** Load a route's screen on demand (one chunk per screen keeps the first screen small). */
+export function useModulo<T>(cargar: (() => Promise<T>) | null): T | null | Error {
+  const [mod, setMod] = useState<T | null | Error>(null);
+  useEffect(() => {
+    let vivo = true;
+    setMod(null);
+    if (cargar) cargar().then((m) => vivo && setMod(m), (e: Error) => vivo && setMod(e));
+    return () => {
+      vivo = false;
+    };
+  }, [cargar]);
+  return mod;
+}

@@ -1,0 +1,150 @@
+import type { Cuenta, Entorno, RegistroInput, SesionInput, SesionResponse, Usuario } from '../../shared/schemas/cuenta';
+import { ApiError, createApi, pedirJson, type Api } from '../data/api';
+import { dbName, onDbAviso, openDecaDb, type DecaDb } from '../data/db';
+import { guardarParaElCamino } from '../data/consultas';
+import { alEncolar } from '../data/outbox';
+import { SyncEngine, type EstadoSync } from '../data/sync';
+import { navegar } from './router';
+import { store } from './store';
+
+export interface Sesion {
+  usuario: Usuario;
+  cuenta: Cuenta;
+}
+
+/** What a signed-in screen works with: this user's and environment's database, API and sync engine. */
+export interface Contexto {
+  sesion: Sesion;
+  entorno: Entorno;
+  db: DecaDb;
+  api: Api;
+  sync: SyncEngine;
+}
+
+const K_SESION = 'deca.sesion';
+const K_ENTORNO = 'deca.entorno';
+
+function leer<T>(k: string): T | null {
+  try {
+    const v = localStorage.getItem(k);
+    return v ? (JSON.parse(v) as T) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Who is signed in, remembered on the device so the app opens with no network
+ * (the cookie itself is HttpOnly and checked by the server on each call).
+ */
+export const sesion = store<Sesion | null>(leer<Sesion>(K_SESION));
+export const entorno = store<Entorno>(leer<Entorno>(K_ENTORNO) === 'pruebas' ? 'pruebas' : 'produccion');
+/** The server said the session is over: queued work is kept until the user signs in again. */
+export const sesionCaducada = store(false);
+export const estadoSync = store<EstadoSync>({ fase: 'inactivo' });
+export const contexto = store<Contexto | null>(null);
+/** Another tab opened a newer database schema: this tab closed its connection and must reload. */
+export const otraVersion = store(false);
+onDbAviso(() => otraVersion.set(true));
+
+let actual: Contexto | null = null;
+let ultimoCamino = 0;
+
+/** Keep the issued DeCAs of ±7 days (PDF + QR) on the device; at most once a minute unless something was just sent. */
+async function paraElCamino(ctx: Contexto, forzar = false): Promise<void> {
+  if (!navigator.onLine || sesionCaducada.get() || (!forzar && Date.now() - ultimoCamino < 60_000)) return;
+  ultimoCamino = Date.now();
+  try {
+    await guardarParaElCamino(ctx.api, ctx.db);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) sesionCaducada.set(true);
+  }
+}
+
+/** (Re)build the context when the user or the environment changes; data of another user or environment is never mixed in. */
+function montar(): void {
+  const s = sesion.get();
+  const e = entorno.get();
+  if (actual && s && actual.sesion.usuario.id === s.usuario.id && actual.entorno === e) {
+    actual = { ...actual, sesion: s };
+    contexto.set(actual);
+    return;
+  }
+  if (actual) {
+    actual.sync.stop();
+    actual.db.close();
+  }
+  actual = null;
+  if (s) {
+    const db = openDecaDb(dbName(s.usuario.id, e));
+    const api = createApi(e);
+    const sync = new SyncEngine({ db, api });
+    const ctx: Contexto = { sesion: s, entorno: e, db, api, sync };
+    let antes: EstadoSync['fase'] = 'inactivo';
+    sync.onEstado((st) => {
+      estadoSync.set(st);
+      if (st.fase === 'sesion') sesionCaducada.set(true);
+      // Just finished sending: newly issued DeCAs should be kept for the road at once.
+      if (st.fase === 'inactivo' && actual?.db === db) void paraElCamino(actual, antes === 'enviando');
+      antes = st.fase;
+    });
+    alEncolar(() => void sync.drain());
+    actual = ctx;
+    sync.start();
+  }
+  contexto.set(actual);
+}
+sesion.subscribe(montar);
+entorno.subscribe(montar);
+montar();
+
+function guardar(s: Sesion | null): void {
+  if (s) localStorage.setItem(K_SESION, JSON.stringify(s));
+  else localStorage.removeItem(K_SESION);
+  sesion.set(s);
+}
+
+/** Switch between production and the test environment; the screen goes back to the list (a number means another DeCA there). */
+export function cambiarEntorno(e: Entorno): void {
+  localStorage.setItem(K_ENTORNO, e);
+  entorno.set(e);
+  navegar('/');
+}
+
+const f: typeof fetch = (...a) => fetch(...a);
+
+async function abierta(r: SesionResponse): Promise<void> {
+  const antes = sesion.get();
+  guardar({ usuario: r.usuario, cuenta: r.cuenta });
+  sesionCaducada.set(false);
+  // Same user after an expiry: replay what waited for the sign-in.
+  if (antes?.usuario.id === r.usuario.id) await actual?.sync.reanudar();
+}
+
+/** Sign in with e-mail and password (the server sets the HttpOnly session cookie). */
+export async function entrar(input: SesionInput): Promise<void> {
+  await abierta((await pedirJson<SesionResponse>(f, 'POST', '/app/api/sesion', { body: input })).data);
+}
+
+/** Create the company account and its first user, signed in. */
+export async function registrar(input: RegistroInput): Promise<void> {
+  await abierta((await pedirJson<SesionResponse>(f, 'POST', '/app/api/registro', { body: input })).data);
+}
+
+/** Sign out. Unsent changes stay in this device's database and are sent at the next sign-in of the same user. */
+export async function salir(): Promise<void> {
+  await pedirJson(f, 'DELETE', '/app/api/sesion').catch(() => {});
+  sesionCaducada.set(false);
+  guardar(null);
+}
+
+/** Check the session with the server when online; an answer of 401 asks for a new sign-in but keeps all data. */
+export async function comprobarSesion(): Promise<void> {
+  if (!sesion.get()) return;
+  try {
+    const r = await pedirJson<SesionResponse>(f, 'GET', '/app/api/sesion');
+    guardar({ usuario: r.data.usuario, cuenta: r.data.cuenta });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) sesionCaducada.set(true);
+  }
+}

@@ -1,0 +1,130 @@
+import type { Entorno } from '../../shared/schemas/cuenta';
+
+/** The server answered with the documented error body (spec: Errors). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly codigo: string,
+    mensaje: string,
+    readonly campos: Record<string, string> = {},
+    readonly avisos: { campo: string | null; codigo: string; mensaje: string }[] = [],
+    readonly retryAfterS: number | null = null,
+  ) {
+    super(mensaje);
+    this.name = 'ApiError';
+  }
+}
+
+/** No answer at all: offline, DNS, connection reset, or the request was cut. */
+export class NetworkError extends Error {
+  constructor(cause?: unknown) {
+    super('Sin conexión con el servidor.', { cause });
+    this.name = 'NetworkError';
+  }
+}
+
+export interface Respuesta<T> {
+  status: number;
+  data: T;
+  /** `Idempotent-Replayed: true`: an earlier request with the same key already did this. */
+  replayed: boolean;
+}
+
+export interface OpcionesPeticion {
+  body?: unknown;
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}
+
+/** Typed access to one environment's API with the web session cookie. */
+export interface Api {
+  readonly entorno: Entorno;
+  readonly base: string;
+  request<T>(method: string, path: string, opts?: OpcionesPeticion): Promise<Respuesta<T>>;
+  bytes(path: string, signal?: AbortSignal): Promise<ArrayBuffer>;
+}
+
+/** Writes from a cookie session must carry this header (server/http/session-cookie.ts). */
+export const CSRF_HEADER = 'X-DeCA-CSRF';
+
+export const API_BASE: Record<Entorno, string> = { produccion: '/api/v1', pruebas: '/demo/api/v1' };
+
+/**
+ * Turn a non-2xx answer into an ApiError. The body is checked with the shared
+ * ErrorBody schema, loaded on demand so zod stays out of the first screen's JS.
+ */
+export async function errorDeRespuesta(res: Response): Promise<ApiError> {
+  const retry = Number(res.headers.get('Retry-After'));
+  const retryAfterS = Number.isFinite(retry) && retry > 0 ? retry : null;
+  let json: unknown = null;
+  try {
+    json = await res.json();
+  } catch {
+    /* not JSON (a proxy page, an empty body) */
+  }
+  const { ErrorBody } = await import('../../shared/errors');
+  const parsed = ErrorBody.safeParse(json);
+  if (parsed.success) {
+    const e = parsed.data.error;
+    return new ApiError(res.status, e.codigo, e.mensaje, e.campos, e.avisos, retryAfterS);
+  }
+  return new ApiError(res.status, res.status >= 500 ? 'error_interno' : 'desconocido', `El servidor respondió ${res.status}.`, {}, [], retryAfterS);
+}
+
+async function enviar(fetchFn: typeof fetch, method: string, url: string, opts: OpcionesPeticion, accept: string): Promise<Response> {
+  const headers: Record<string, string> = { Accept: accept };
+  if (method !== 'GET' && method !== 'HEAD') headers[CSRF_HEADER] = '1';
+  if (opts.idempotencyKey) headers['Idempotency-Key'] = opts.idempotencyKey;
+  let body: string | undefined;
+  if (opts.body !== undefined || method === 'POST') {
+    // Every POST must carry a body, `{}` at least (spec: Endpoints).
+    body = JSON.stringify(opts.body ?? {});
+    headers['Content-Type'] = 'application/json';
+  }
+  try {
+    return await fetchFn(url, { method, headers, body, credentials: 'same-origin', cache: 'no-store', signal: opts.signal ?? null });
+  } catch (err) {
+    if ((err as Error)?.name === 'AbortError') throw err;
+    throw new NetworkError(err);
+  }
+}
+
+/** JSON call to any path of the site (the web endpoints under /app/api use it too). */
+export async function pedirJson<T>(fetchFn: typeof fetch, method: string, url: string, opts: OpcionesPeticion = {}): Promise<Respuesta<T>> {
+  const res = await enviar(fetchFn, method, url, opts, 'application/json');
+  if (!res.ok) throw await errorDeRespuesta(res);
+  let data: T;
+  try {
+    data = (await res.json()) as T;
+  } catch (err) {
+    // The connection dropped while the body was arriving: same as no answer.
+    throw new NetworkError(err);
+  }
+  return { status: res.status, data, replayed: res.headers.get('Idempotent-Replayed') === 'true' };
+}
+
+/** The API of one environment (`/api/v1` or `/demo/api/v1`); `fetchFn` is replaceable in tests. */
+export function createApi(entorno: Entorno, fetchFn: typeof fetch = (...a) => fetch(...a)): Api {
+  const base = API_BASE[entorno];
+  return {
+    entorno,
+    base,
+    request: (method, path, opts) => pedirJson(fetchFn, method, `${base}${path}`, opts),
+    async bytes(path, signal) {
+      const res = await enviar(fetchFn, 'GET', `${base}${path}`, { signal }, '*/*');
+      if (!res.ok) throw await errorDeRespuesta(res);
+      try {
+        return await res.arrayBuffer();
+      } catch (err) {
+        throw new NetworkError(err);
+      }
+    },
+  };
+}
+
+/** Worth retrying later with the same Idempotency-Key (nothing the user must fix). */
+export function esTransitorio(err: unknown): boolean {
+  if (err instanceof NetworkError) return true;
+  if (!(err instanceof ApiError)) return false;
+  return err.status >= 500 || err.status === 408 || (err.status === 429 && err.codigo !== 'limite_plan') || err.codigo === 'en_curso';
+}

@@ -1,0 +1,157 @@
+import type { Cambio, CambiosList, Deca, DecaList, Estado } from '../../shared/schemas/deca';
+import { normalizarMatricula } from '../../shared/rules/matricula';
+import type { Api } from './api';
+import type { DecaDb, DecaLocal, Documento } from './db';
+import { guardarDelServidor } from './sync';
+
+/** List filters: the server ones (estado, dates, plate, archived) plus free text, applied on the device. */
+export interface Filtros {
+  estado?: Estado | '';
+  desde?: string;
+  hasta?: string;
+  matricula?: string;
+  texto?: string;
+  archivado?: boolean;
+}
+
+/** Query string of GET /decas for these filters (free text stays on the device). */
+export function queryServidor(f: Filtros, despuesDe: string | null, limite = 30): string {
+  const q = new URLSearchParams();
+  if (f.estado) q.set('estado', f.estado);
+  if (f.desde) q.set('desde', f.desde);
+  if (f.hasta) q.set('hasta', f.hasta);
+  if (f.matricula) q.set('matricula', f.matricula);
+  q.set('archivado', f.archivado ? 'true' : 'false');
+  q.set('limite', String(limite));
+  if (despuesDe) q.set('despues_de', despuesDe);
+  return q.toString();
+}
+
+function texto(r: DecaLocal): string {
+  const d = r.datos;
+  const envios = Array.isArray(d.envios) ? (d.envios as Record<string, unknown>[]) : [];
+  return [r.numero, r.ref_temporal, d.ref_externa, d.referencia, d.cargador_nombre, d.transp_nombre, d.conductor_nombre, d.matricula, d.matricula_remolque, ...envios.flatMap((e) => [e.origen, e.destino, e.naturaleza])]
+    .filter((x) => typeof x === 'string')
+    .join(' ')
+    .toLowerCase();
+}
+
+/** The server's filters, as the server applies them (list: same answer offline as online). */
+export function cumpleServidor(r: DecaLocal, f: Filtros): boolean {
+  if (r.eliminada) return false;
+  if ((r.archivado === 1) !== Boolean(f.archivado)) return false;
+  if (f.estado && r.estado !== f.estado) return false;
+  if (f.desde && (!r.fecha_transporte || r.fecha_transporte < f.desde)) return false;
+  if (f.hasta && (!r.fecha_transporte || r.fecha_transporte > f.hasta)) return false;
+  if (f.matricula) {
+    const m = normalizarMatricula(f.matricula);
+    if (r.datos.matricula !== m && r.datos.matricula_remolque !== m) return false;
+  }
+  return true;
+}
+
+/** All filters, free text included. */
+export function cumple(r: DecaLocal, f: Filtros): boolean {
+  if (!cumpleServidor(r, f)) return false;
+  const t = f.texto?.trim().toLowerCase();
+  return !t || texto(r).includes(t);
+}
+
+/** Items on this device that match, newest first (items made here, not yet numbered, on top). */
+export async function listarLocal(db: DecaDb, f: Filtros): Promise<DecaLocal[]> {
+  const todas = await db.decas.orderBy('orden').reverse().toArray();
+  return todas.filter((r) => cumple(r, f));
+}
+
+/**
+ * Fetch one page of the server list into the device. Keyset reconciliation:
+ * items stored here in the id range the page covers, matching the same server
+ * filters but absent from it, are gone or changed on the server — drop their
+ * stale copies (never one with unsent changes).
+ */
+export async function cargarPagina(api: Api, db: DecaDb, f: Filtros, despuesDe: string | null, techo: number | null): Promise<{ siguiente: string | null; suelo: number | null }> {
+  const r = await api.request<DecaList>('GET', `/decas?${queryServidor(f, despuesDe)}`);
+  const { decas, siguiente } = r.data;
+  await guardarDelServidor(db, decas);
+  const ids = new Set(decas.map((d) => d.id));
+  const suelo = siguiente ? (decas[decas.length - 1]?.id ?? null) : 0;
+  if (suelo !== null) {
+    await db.transaction('rw', db.decas, async () => {
+      const viejas = await db.decas
+        .filter((x) => x.id !== undefined && x.id >= suelo && (techo === null || x.id < techo) && !ids.has(x.id) && x.pendientes === 0 && cumpleServidor(x, f))
+        .toArray();
+      await db.decas.bulkDelete(viejas.map((x) => x.clave));
+    });
+  }
+  return { siguiente, suelo };
+}
+
+/** Find an item by route reference: a server number/id or a local key. */
+export async function buscarLocal(db: DecaDb, ref: string): Promise<DecaLocal | undefined> {
+  if (ref.startsWith('l:') || ref.startsWith('s:')) return db.decas.get(ref);
+  if (/^\d{4}-\d{6}$/.test(ref)) return db.decas.where('numero').equals(ref).first();
+  if (/^\d+$/.test(ref)) return db.decas.where('id').equals(Number(ref)).first();
+  return db.decas.get(ref);
+}
+
+/** Refresh one DeCA from the server into the device. */
+export async function refrescarDeca(api: Api, db: DecaDb, ref: string): Promise<void> {
+  const r = await api.request<{ deca: Deca }>('GET', `/decas/${encodeURIComponent(ref)}`);
+  await guardarDelServidor(db, [r.data.deca]);
+}
+
+/** History of a DeCA from the server, kept on the item for offline reading. */
+export async function cargarCambios(api: Api, db: DecaDb, rec: DecaLocal): Promise<Cambio[]> {
+  const r = await api.request<CambiosList>('GET', `/decas/${rec.id}/cambios`);
+  await db.decas.update(rec.clave, { cambios: r.data.cambios });
+  return r.data.cambios;
+}
+
+/** The stored PDF and QR of the current version, if this device has them. */
+export async function documentosGuardados(db: DecaDb, d: Deca): Promise<Documento | undefined> {
+  const doc = await db.documentos.get(d.id);
+  return doc && doc.version === d.version ? doc : undefined;
+}
+
+/** PDF and QR of an issued DeCA: from the device when current, else from the server (and kept). */
+export async function obtenerDocumentos(api: Api, db: DecaDb, d: Deca): Promise<Documento> {
+  const guardado = await documentosGuardados(db, d);
+  if (guardado) return guardado;
+  const [pdf, qr] = await Promise.all([api.bytes(`/decas/${d.id}/pdf`), api.bytes(`/decas/${d.id}/qr.png`)]);
+  const doc: Documento = { id: d.id, version: d.version, pdf_sha256: d.pdf_sha256, pdf, qr, fecha_transporte: d.fecha_transporte, guardado: Date.now() };
+  await db.documentos.put(doc);
+  return doc;
+}
+
+/** `YYYY-MM-DD` of `dias` from today in local time. */
+export function fechaRelativa(dias: number, hoy = new Date()): string {
+  const d = new Date(hoy.getFullYear(), hoy.getMonth(), hoy.getDate() + dias);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/**
+ * For the road: every issued DeCA with a transport date from 7 days ago to
+ * 7 days ahead is kept on the device with its PDF and QR, so the driver can
+ * show it to an inspector with no coverage (Orden FOM/2861/2012 art. 6).
+ * Documents outside the window are let go.
+ */
+export async function guardarParaElCamino(api: Api, db: DecaDb, hoy = new Date()): Promise<number> {
+  const desde = fechaRelativa(-7, hoy);
+  const hasta = fechaRelativa(7, hoy);
+  const decas: Deca[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < 10; i++) {
+    const q = new URLSearchParams({ estado: 'emitido', desde, hasta, limite: '100' });
+    if (cursor) q.set('despues_de', cursor);
+    const r: { data: DecaList } = await api.request<DecaList>('GET', `/decas?${q}`);
+    decas.push(...r.data.decas);
+    cursor = r.data.siguiente;
+    if (!cursor) break;
+  }
+  await guardarDelServidor(db, decas);
+  for (const d of decas) await obtenerDocumentos(api, db, d);
+  const vigentes = new Set(decas.map((d) => d.id));
+  const fuera = await db.documentos.filter((doc) => !vigentes.has(doc.id) && (!doc.fecha_transporte || doc.fecha_transporte < desde || doc.fecha_transporte > hasta)).primaryKeys();
+  await db.documentos.bulkDelete(fuera);
+  return decas.length;
+}

@@ -1,0 +1,133 @@
+import Dexie, { type EntityTable } from 'dexie';
+import type { Deca, Cambio, Estado } from '../../shared/schemas/deca';
+import type { Entorno } from '../../shared/schemas/cuenta';
+
+/** A server refusal kept on the item until the user fixes it (never dropped silently). */
+export interface Rechazo {
+  codigo: string;
+  mensaje: string;
+  /** Field path (`envios[0].destino`) → message, as the server sent it. */
+  campos: Record<string, string>;
+  /** The outbox entry that was refused. */
+  seq: number;
+  status: number;
+}
+
+/** The editable data of a DeCA as the forms hold it (the DecaInput / DecaPatch shape). */
+export type DatosDeca = Record<string, unknown>;
+
+/**
+ * One DeCA as this device knows it: the last copy the server sent (`deca`)
+ * and the local view with queued changes applied (`datos`, `estado`…).
+ * `clave` never changes: `s:<id>` for DeCAs first seen from the server,
+ * `l:<uuid>` for ones created here (they get `id`/`numero` once synced).
+ */
+export interface DecaLocal {
+  clave: string;
+  id?: number;
+  numero?: string;
+  /** Shown until the server number arrives (e.g. «LOCAL-7F3A»). */
+  ref_temporal: string | null;
+  deca: Deca | null;
+  datos: DatosDeca;
+  estado: Estado | 'borrador';
+  archivado: 0 | 1;
+  fecha_transporte: string;
+  /** Newest first: the server id, or a large number for items made here. */
+  orden: number;
+  /** Outbox entries not yet accepted by the server. */
+  pendientes: number;
+  /** Set once a pending delete is queued: hidden from lists. */
+  eliminada?: 1;
+  rechazo: Rechazo | null;
+  cambios?: Cambio[];
+  actualizado: number;
+}
+
+export type TipoOperacion = 'crear' | 'modificar' | 'emitir' | 'sustituir' | 'fin' | 'archivar' | 'eliminar';
+
+/** One queued change, replayed in `seq` order with its own Idempotency-Key. */
+export interface EntradaOutbox {
+  seq?: number;
+  clave: string;
+  tipo: TipoOperacion;
+  body: Record<string, unknown>;
+  idempotencyKey: string;
+  estado: 'pendiente' | 'rechazada';
+  intentos: number;
+  /** Epoch ms before which it is not retried (backoff). */
+  proximo: number;
+  ultimoError: string | null;
+  creado: number;
+  /** `sustituir`: the local item that stands for the new DeCA until the server numbers it. */
+  nueva?: string;
+}
+
+/** PDF and QR bytes of an issued DeCA kept for the road (Orden FOM/2861/2012 art. 6: shown with no coverage). */
+export interface Documento {
+  id: number;
+  version: number;
+  pdf_sha256: string | null;
+  pdf: ArrayBuffer;
+  qr: ArrayBuffer;
+  fecha_transporte: string | null;
+  guardado: number;
+}
+
+export interface Meta {
+  clave: string;
+  valor: unknown;
+}
+
+/** One database per user and environment: production and test data never share a store. */
+export class DecaDb extends Dexie {
+  decas!: EntityTable<DecaLocal, 'clave'>;
+  outbox!: EntityTable<EntradaOutbox, 'seq'>;
+  documentos!: EntityTable<Documento, 'id'>;
+  meta!: EntityTable<Meta, 'clave'>;
+
+  constructor(name: string) {
+    super(name);
+    this.version(1).stores({
+      decas: 'clave, &id, &numero, orden, estado, fecha_transporte, pendientes',
+      outbox: '++seq, clave, estado',
+      documentos: 'id, fecha_transporte',
+      meta: 'clave',
+    });
+  }
+}
+
+/** Database name for a user and environment. */
+export function dbName(userId: number, entorno: Entorno): string {
+  return `deca-u${userId}-${entorno}`;
+}
+
+type Aviso = 'otra-version';
+const listeners = new Set<(a: Aviso) => void>();
+
+/** Subscribe to database-level notices (a newer schema opened in another tab). */
+export function onDbAviso(fn: (a: Aviso) => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+/**
+ * Open a user's database with the two recoveries a long-lived PWA needs:
+ * - the browser closed the connection (iOS Safari after the app sat in the
+ *   background, storage pressure): reopen on the next operation instead of
+ *   failing every query until reload;
+ * - another tab opened a newer schema: close here so its upgrade can run,
+ *   and ask the user to reload (never keep writing with an old schema).
+ */
+export function openDecaDb(name: string): DecaDb {
+  const db = new DecaDb(name);
+  // Connection lost: Dexie 4 handles IDBDatabase `close` by closing with
+  // autoOpen kept on, and retries a transaction that hits InvalidStateError
+  // after reopening (test/unit/client/sync.test.ts proves both).
+  db.on('versionchange', () => {
+    db.close();
+    for (const fn of listeners) fn('otra-version');
+    return false;
+  });
+  return db;
+}

@@ -1,0 +1,249 @@
+import type { Deca } from '../../shared/schemas/deca';
+import type { DatosDeca, DecaDb, DecaLocal, EntradaOutbox, TipoOperacion } from './db';
+
+/** Fields of a DeCA that the forms edit (everything of DecaInput that is data). */
+export const CAMPOS_EDITABLES = [
+  'ref_externa',
+  'emisor_rol',
+  'cargador_nombre',
+  'cargador_nif',
+  'cargador_domicilio',
+  'transp_nombre',
+  'transp_nif',
+  'transp_domicilio',
+  'fecha_transporte',
+  'tipo_vehiculo',
+  'matricula',
+  'matricula_remolque',
+  'autorizacion_especial',
+  'conductor_nombre',
+  'conductor_tel',
+  'observaciones',
+  'referencia',
+  'envios',
+] as const;
+
+/** The editable data of a server DeCA. */
+export function datosDeDeca(d: Deca): DatosDeca {
+  const out: DatosDeca = {};
+  for (const k of CAMPOS_EDITABLES) out[k] = d[k];
+  return out;
+}
+
+/** A fresh Idempotency-Key: one per change, kept across retries and restarts. */
+export function nuevaClave(): string {
+  return crypto.randomUUID();
+}
+
+/** Short local reference shown until the server number arrives. */
+export function referenciaTemporal(uuid: string): string {
+  return `LOCAL-${uuid.replace(/-/g, '').slice(0, 6).toUpperCase()}`;
+}
+
+/** Items made on this device sort above everything the server numbered. */
+const ORDEN_LOCAL = 1e12;
+
+function aplicar(datos: DatosDeca, cambios: Record<string, unknown>): DatosDeca {
+  const out = { ...datos };
+  for (const k of CAMPOS_EDITABLES) if (k in cambios) out[k] = cambios[k];
+  return out;
+}
+
+/**
+ * The local view of an item: the server copy with every queued change on top,
+ * in queue order. Recomputed after each write and each server answer, so the
+ * screen always shows what the user did, even before it is sent.
+ */
+export function vistaLocal(rec: DecaLocal, entradas: EntradaOutbox[]): DecaLocal {
+  const propias = entradas.filter((e) => e.clave === rec.clave).sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+  let datos = rec.deca ? datosDeDeca(rec.deca) : rec.datos;
+  let archivado = rec.deca ? (rec.deca.archivado ? 1 : 0) : rec.archivado;
+  let eliminada = false;
+  for (const e of propias) {
+    if (e.tipo === 'crear' || e.tipo === 'modificar') datos = aplicar(datos, e.body);
+    if (e.tipo === 'archivar') archivado = e.body.archivado ? 1 : 0;
+    if (e.tipo === 'eliminar') eliminada = true;
+  }
+  const v: DecaLocal = {
+    ...rec,
+    datos,
+    archivado: archivado as 0 | 1,
+    fecha_transporte: typeof datos.fecha_transporte === 'string' ? datos.fecha_transporte : '',
+    pendientes: propias.length,
+    rechazo: propias.some((e) => e.estado === 'rechazada') ? rec.rechazo : null,
+  };
+  if (eliminada) v.eliminada = 1;
+  else delete v.eliminada;
+  return v;
+}
+
+/** Re-derive and store the local view of `clave` (inside the caller's transaction). */
+export async function recalcular(db: DecaDb, clave: string): Promise<DecaLocal | undefined> {
+  const rec = await db.decas.get(clave);
+  if (!rec) return undefined;
+  const entradas = await db.outbox.where('clave').equals(clave).toArray();
+  const v = vistaLocal(rec, entradas);
+  await db.decas.put(v);
+  return v;
+}
+
+function entrada(clave: string, tipo: TipoOperacion, body: Record<string, unknown>, extra: Partial<EntradaOutbox> = {}): EntradaOutbox {
+  return { clave, tipo, body, idempotencyKey: nuevaClave(), estado: 'pendiente', intentos: 0, proximo: 0, ultimoError: null, creado: Date.now(), ...extra };
+}
+
+/** Wakes the sync engine after a local write (set by sync.ts; a no-op in tests that drain by hand). */
+let avisarCambio: () => void = () => {};
+export function alEncolar(fn: () => void): void {
+  avisarCambio = fn;
+}
+
+/**
+ * Queue a change: the item and its outbox entry are written in ONE Dexie
+ * transaction (STYLE rule 6), so a crash leaves either both or neither.
+ */
+async function encolar(db: DecaDb, clave: string, e: EntradaOutbox): Promise<DecaLocal> {
+  const v = await db.transaction('rw', db.decas, db.outbox, async () => {
+    const rec = await db.decas.get(clave);
+    if (!rec) throw new Error(`No existe la DeCA ${clave} en este dispositivo.`);
+    await db.outbox.add(e);
+    return (await recalcular(db, clave))!;
+  });
+  avisarCambio();
+  return v;
+}
+
+/** New DeCA: a local item with a temporary reference, and its `crear` entry. */
+export async function crearDeca(db: DecaDb, datos: DatosDeca, opts: { emitir: boolean }): Promise<DecaLocal> {
+  const uuid = nuevaClave();
+  const clave = `l:${uuid}`;
+  const rec: DecaLocal = {
+    clave,
+    ref_temporal: referenciaTemporal(uuid),
+    deca: null,
+    datos: {},
+    estado: 'borrador',
+    archivado: 0,
+    fecha_transporte: '',
+    orden: ORDEN_LOCAL + Date.now(),
+    pendientes: 0,
+    rechazo: null,
+    actualizado: Date.now(),
+  };
+  const body = { ...limpiar(datos), emitir: opts.emitir };
+  const v = await db.transaction('rw', db.decas, db.outbox, async () => {
+    await db.decas.add(rec);
+    await db.outbox.add(entrada(clave, 'crear', body));
+    return (await recalcular(db, clave))!;
+  });
+  avisarCambio();
+  return v;
+}
+
+/** Method 1 (issued, `motivo` required) or a plain edit of a pending DeCA; `emitir` issues it after. */
+export function modificarDeca(db: DecaDb, clave: string, cambios: DatosDeca, opts: { motivo?: string; emitir?: boolean } = {}): Promise<DecaLocal> {
+  const body: Record<string, unknown> = { ...cambios };
+  if (opts.motivo) body.motivo = opts.motivo;
+  if (opts.emitir) body.emitir = true;
+  return encolar(db, clave, entrada(clave, 'modificar', body));
+}
+
+/** Issue a pending DeCA. */
+export function emitirDeca(db: DecaDb, clave: string): Promise<DecaLocal> {
+  return encolar(db, clave, entrada(clave, 'emitir', {}));
+}
+
+/** Mark the end of the service. */
+export function finalizarServicio(db: DecaDb, clave: string): Promise<DecaLocal> {
+  return encolar(db, clave, entrada(clave, 'fin', {}));
+}
+
+/** Archive (true) or unarchive (false). */
+export function archivarDeca(db: DecaDb, clave: string, archivado: boolean): Promise<DecaLocal> {
+  return encolar(db, clave, entrada(clave, 'archivar', { archivado }));
+}
+
+/** Delete a pending DeCA (issued ones are kept a year and cannot be deleted). */
+export function eliminarDeca(db: DecaDb, clave: string): Promise<DecaLocal> {
+  return encolar(db, clave, entrada(clave, 'eliminar', {}));
+}
+
+/**
+ * Method 2: a new DeCA replaces this one. The new item exists locally at once
+ * (with a temporary reference) and gets its number when the server answers.
+ */
+export async function sustituirDeca(db: DecaDb, clave: string, cambios: DatosDeca, motivo: string): Promise<DecaLocal> {
+  const uuid = nuevaClave();
+  const nueva = `l:${uuid}`;
+  const v = await db.transaction('rw', db.decas, db.outbox, async () => {
+    const vieja = await db.decas.get(clave);
+    if (!vieja) throw new Error(`No existe la DeCA ${clave} en este dispositivo.`);
+    const datos = aplicar(vieja.datos, cambios);
+    await db.decas.add({
+      clave: nueva,
+      ref_temporal: referenciaTemporal(uuid),
+      deca: null,
+      datos,
+      estado: 'borrador',
+      archivado: 0,
+      fecha_transporte: typeof datos.fecha_transporte === 'string' ? datos.fecha_transporte : '',
+      orden: ORDEN_LOCAL + Date.now(),
+      // Counted as pending through the old item's entry until the server answers.
+      pendientes: 1,
+      rechazo: null,
+      actualizado: Date.now(),
+    });
+    await db.outbox.add(entrada(clave, 'sustituir', { ...cambios, motivo }, { nueva }));
+    await recalcular(db, clave);
+    return (await db.decas.get(nueva))!;
+  });
+  avisarCambio();
+  return v;
+}
+
+/**
+ * Resend a refused change after the user fixed it: new body, and a NEW
+ * Idempotency-Key (the same key with another body would be refused with
+ * `idempotencia_distinta`).
+ */
+export async function reenviar(db: DecaDb, seq: number, body: Record<string, unknown>): Promise<void> {
+  await db.transaction('rw', db.decas, db.outbox, async () => {
+    const e = await db.outbox.get(seq);
+    if (!e) throw new Error('Ese cambio ya no está en la cola.');
+    await db.outbox.put({ ...e, body, idempotencyKey: nuevaClave(), estado: 'pendiente', intentos: 0, proximo: 0, ultimoError: null });
+    const rec = await db.decas.get(e.clave);
+    if (rec) await db.decas.put({ ...rec, rechazo: null });
+    await recalcular(db, e.clave);
+  });
+  avisarCambio();
+}
+
+/**
+ * Drop a refused change on the user's explicit request (never automatically).
+ * Dropping a refused `crear` removes the local item too: it never existed on the server.
+ */
+export async function descartar(db: DecaDb, seq: number): Promise<void> {
+  await db.transaction('rw', db.decas, db.outbox, async () => {
+    const e = await db.outbox.get(seq);
+    if (!e) return;
+    await db.outbox.delete(seq);
+    if (e.tipo === 'crear') {
+      await db.outbox.where('clave').equals(e.clave).delete();
+      await db.decas.delete(e.clave);
+      return;
+    }
+    if (e.tipo === 'sustituir' && e.nueva) await db.decas.delete(e.nueva);
+    const rec = await db.decas.get(e.clave);
+    if (rec) await db.decas.put({ ...rec, rechazo: null });
+    await recalcular(db, e.clave);
+  });
+}
+
+/** Empty strings mean «not given»: the server treats them so, and the outbox stays small. */
+export function limpiar(datos: DatosDeca): DatosDeca {
+  const out: DatosDeca = {};
+  for (const [k, v] of Object.entries(datos)) {
+    if (v === '' || v === undefined) continue;
+    out[k] = v;
+  }
+  return out;
+}

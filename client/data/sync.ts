@@ -1,0 +1,326 @@
+import type { Deca, DecaCreada } from '../../shared/schemas/deca';
+import { ApiError, NetworkError, esTransitorio, type Api } from './api';
+import type { DecaDb, DecaLocal, EntradaOutbox } from './db';
+import { datosDeDeca, recalcular } from './outbox';
+
+/** Backoff after a failed attempt: 2 s, 4 s, 8 s … capped at 5 min, ±20 % jitter. */
+export function retraso(intentos: number, random: () => number = Math.random, retryAfterS: number | null = null): number {
+  const base = Math.min(2000 * 2 ** Math.max(0, intentos - 1), 300_000);
+  const jitter = base * (0.8 + 0.4 * random());
+  return Math.max(Math.round(jitter), (retryAfterS ?? 0) * 1000);
+}
+
+export type EstadoSync =
+  | { fase: 'inactivo' }
+  | { fase: 'enviando' }
+  /** Waiting for the next attempt (backoff), with the time it is due. */
+  | { fase: 'esperando'; hasta: number; motivo: string }
+  /** The session ended: nothing is sent until the user signs in again (work is kept). */
+  | { fase: 'sesion' }
+  | { fase: 'sin-conexion' };
+
+export interface SyncDeps {
+  db: DecaDb;
+  api: Api;
+  now?: () => number;
+  random?: () => number;
+  /** Web Locks; null → the lease fallback in the database. */
+  locks?: LockManager | null;
+  isOnline?: () => boolean;
+}
+
+export interface ResultadoDrenaje {
+  enviadas: number;
+  rechazadas: number;
+  /** Entries left, and when the next one is due (null: none waiting on time). */
+  pendientes: number;
+  proximo: number | null;
+  estado: EstadoSync;
+  /** Another tab holds the lock and drains. */
+  ocupado?: boolean;
+}
+
+const LEASE_MS = 30_000;
+
+/** Write an item from a server copy, keeping any queued change on top (never clobbers unsent work). */
+export async function guardarDelServidor(db: DecaDb, decas: Deca[]): Promise<void> {
+  if (decas.length === 0) return;
+  await db.transaction('rw', db.decas, db.outbox, async () => {
+    for (const d of decas) {
+      const rec = (await db.decas.where('id').equals(d.id).first()) ?? (await db.decas.where('numero').equals(d.numero).first());
+      const base: DecaLocal = rec ?? {
+        clave: `s:${d.id}`,
+        ref_temporal: null,
+        deca: d,
+        datos: {},
+        estado: d.estado,
+        archivado: 0,
+        fecha_transporte: '',
+        orden: d.id,
+        pendientes: 0,
+        rechazo: null,
+        actualizado: Date.now(),
+      };
+      await db.decas.put({ ...base, id: d.id, numero: d.numero, deca: d, datos: datosDeDeca(d), estado: d.estado, orden: d.id, actualizado: Date.now() });
+      await recalcular(db, base.clave);
+    }
+  });
+}
+
+/**
+ * Replays the outbox in order against the API. One tab at a time drains
+ * (Web Locks, or a lease row when the browser has none); each entry carries
+ * the Idempotency-Key it was queued with, so a request that reached the
+ * server but whose answer was lost is answered again, never done twice.
+ */
+export class SyncEngine {
+  private readonly db: DecaDb;
+  private readonly api: Api;
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly locks: LockManager | null;
+  private readonly isOnline: () => boolean;
+  private readonly owner = Math.random().toString(36).slice(2);
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private corriendo: Promise<ResultadoDrenaje> | null = null;
+  private otraVez = false;
+  private pausadoPorSesion = false;
+  private readonly oyentes = new Set<(e: EstadoSync) => void>();
+  private estadoActual: EstadoSync = { fase: 'inactivo' };
+  private readonly quitar: (() => void)[] = [];
+
+  constructor(deps: SyncDeps) {
+    this.db = deps.db;
+    this.api = deps.api;
+    this.now = deps.now ?? Date.now;
+    this.random = deps.random ?? Math.random;
+    this.locks = deps.locks === undefined ? (globalThis.navigator?.locks ?? null) : deps.locks;
+    this.isOnline = deps.isOnline ?? (() => globalThis.navigator?.onLine ?? true);
+  }
+
+  get estado(): EstadoSync {
+    return this.estadoActual;
+  }
+
+  onEstado(fn: (e: EstadoSync) => void): () => void {
+    this.oyentes.add(fn);
+    fn(this.estadoActual);
+    return () => this.oyentes.delete(fn);
+  }
+
+  private poner(e: EstadoSync): void {
+    this.estadoActual = e;
+    for (const fn of this.oyentes) fn(e);
+  }
+
+  /** Drain on start, when the network comes back, when the app is shown again, and on the backoff timer. */
+  start(): void {
+    const wake = () => void this.drain();
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') wake();
+    };
+    window.addEventListener('online', wake);
+    document.addEventListener('visibilitychange', onVisible);
+    this.quitar.push(
+      () => window.removeEventListener('online', wake),
+      () => document.removeEventListener('visibilitychange', onVisible),
+    );
+    wake();
+  }
+
+  stop(): void {
+    for (const q of this.quitar.splice(0)) q();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** The user signed in again: replay what waited for the session. */
+  reanudar(): Promise<ResultadoDrenaje> {
+    this.pausadoPorSesion = false;
+    return this.drain();
+  }
+
+  /** One pass (coalesced: a call during a pass runs one more pass after it). */
+  drain(): Promise<ResultadoDrenaje> {
+    if (this.corriendo) {
+      this.otraVez = true;
+      return this.corriendo;
+    }
+    this.corriendo = (async () => {
+      let r: ResultadoDrenaje;
+      do {
+        this.otraVez = false;
+        r = await this.conCandado(() => this.pasada());
+      } while (this.otraVez && !r.ocupado && r.estado.fase === 'inactivo');
+      return r;
+    })().finally(() => {
+      this.corriendo = null;
+    });
+    return this.corriendo;
+  }
+
+  private programar(proximo: number | null): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (proximo === null || typeof window === 'undefined') return;
+    this.timer = setTimeout(() => void this.drain(), Math.max(0, proximo - this.now()));
+  }
+
+  private async conCandado(fn: () => Promise<ResultadoDrenaje>): Promise<ResultadoDrenaje> {
+    const ocupado: ResultadoDrenaje = { enviadas: 0, rechazadas: 0, pendientes: await this.db.outbox.count(), proximo: null, estado: this.estadoActual, ocupado: true };
+    const nombre = `deca-sync:${this.db.name}`;
+    if (this.locks) {
+      const r = await this.locks.request(nombre, { ifAvailable: true }, async (lock) => (lock ? fn() : null));
+      return r ?? ocupado;
+    }
+    if (!(await this.tomarLease())) return ocupado;
+    try {
+      return await fn();
+    } finally {
+      await this.db.meta.delete('sync-lease');
+    }
+  }
+
+  /** Fallback for browsers without Web Locks: a time-limited lease row, taken atomically in IndexedDB. */
+  private tomarLease(): Promise<boolean> {
+    return this.db.transaction('rw', this.db.meta, async () => {
+      const l = (await this.db.meta.get('sync-lease'))?.valor as { owner: string; hasta: number } | undefined;
+      if (l && l.owner !== this.owner && l.hasta > this.now()) return false;
+      await this.db.meta.put({ clave: 'sync-lease', valor: { owner: this.owner, hasta: this.now() + LEASE_MS } });
+      return true;
+    });
+  }
+
+  private async pasada(): Promise<ResultadoDrenaje> {
+    let enviadas = 0;
+    let rechazadas = 0;
+    const fin = async (estado: EstadoSync, proximo: number | null): Promise<ResultadoDrenaje> => {
+      this.poner(estado);
+      this.programar(proximo);
+      return { enviadas, rechazadas, pendientes: await this.db.outbox.count(), proximo, estado };
+    };
+    if (this.pausadoPorSesion) return fin({ fase: 'sesion' }, null);
+    if (!this.isOnline()) return fin({ fase: 'sin-conexion' }, null);
+
+    const bloqueadas = new Set<string>();
+    for (;;) {
+      const cola = await this.db.outbox.orderBy('seq').toArray();
+      // Entries behind a refused one of the same item wait for the user's fix.
+      for (const e of cola) if (e.estado === 'rechazada') bloqueadas.add(e.clave);
+      const e = cola.find((x) => x.estado === 'pendiente' && !bloqueadas.has(x.clave));
+      if (!e) return fin({ fase: 'inactivo' }, null);
+      if (e.proximo > this.now()) return fin({ fase: 'esperando', hasta: e.proximo, motivo: e.ultimoError ?? '' }, e.proximo);
+
+      this.poner({ fase: 'enviando' });
+      if (!this.locks) await this.db.meta.put({ clave: 'sync-lease', valor: { owner: this.owner, hasta: this.now() + LEASE_MS } });
+      try {
+        await this.enviar(e);
+        enviadas++;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) {
+          // Session over: keep every entry as it is and ask for a new sign-in before replaying.
+          this.pausadoPorSesion = true;
+          return fin({ fase: 'sesion' }, null);
+        }
+        if (esTransitorio(err)) {
+          const intentos = e.intentos + 1;
+          const proximo = this.now() + retraso(intentos, this.random, err instanceof ApiError ? err.retryAfterS : null);
+          const motivo = err instanceof NetworkError ? 'Sin conexión' : (err as Error).message;
+          await this.db.outbox.update(e.seq!, { intentos, proximo, ultimoError: motivo });
+          return fin(
+            err instanceof NetworkError && !this.isOnline() ? { fase: 'sin-conexion' } : { fase: 'esperando', hasta: proximo, motivo },
+            proximo,
+          );
+        }
+        await this.rechazar(e, err);
+        rechazadas++;
+        bloqueadas.add(e.clave);
+      }
+    }
+  }
+
+  /** Keep the refusal on the entry and on the item, with the server's `campos` for the form. */
+  private async rechazar(e: EntradaOutbox, err: unknown): Promise<void> {
+    const a = err instanceof ApiError ? err : new ApiError(0, 'error_cliente', (err as Error)?.message ?? String(err));
+    await this.db.transaction('rw', this.db.decas, this.db.outbox, async () => {
+      await this.db.outbox.update(e.seq!, { estado: 'rechazada', intentos: e.intentos + 1, ultimoError: a.message });
+      const rec = await this.db.decas.get(e.clave);
+      if (rec) {
+        await this.db.decas.put({ ...rec, rechazo: { codigo: a.codigo, mensaje: a.message, campos: a.campos, seq: e.seq!, status: a.status } });
+        await recalcular(this.db, e.clave);
+      }
+    });
+  }
+
+  /** Send one entry and apply the answer; throws ApiError/NetworkError as the server or network did. */
+  private async enviar(e: EntradaOutbox): Promise<void> {
+    const rec = await this.db.decas.get(e.clave);
+    const opts = { idempotencyKey: e.idempotencyKey, body: e.body };
+    if (e.tipo === 'crear') {
+      const r = await this.api.request<DecaCreada>('POST', '/decas', opts);
+      const repetida = r.data.avisos.find((a) => a.codigo === 'ref_externa_repetida');
+      if (repetida) {
+        // The server handed back ANOTHER DeCA that owns this ref_externa: this item was not created.
+        throw new ApiError(409, 'ref_externa_usada', repetida.mensaje, { ref_externa: `Ya es de la DeCA ${r.data.deca.numero}` });
+      }
+      await this.aplicar(e, e.clave, r.data.deca);
+      return;
+    }
+    if (!rec?.id) {
+      throw new ApiError(0, 'sin_numero', 'Esta DeCA aún no existe en el servidor: envíe antes su creación.');
+    }
+    const ruta = `/decas/${rec.id}`;
+    try {
+      switch (e.tipo) {
+        case 'modificar':
+          return await this.aplicar(e, e.clave, (await this.api.request<{ deca: Deca }>('PATCH', ruta, opts)).data.deca);
+        case 'emitir':
+        case 'fin':
+          return await this.aplicar(e, e.clave, (await this.api.request<{ deca: Deca }>('POST', `${ruta}/${e.tipo}`, opts)).data.deca);
+        case 'archivar':
+          return await this.aplicar(e, e.clave, (await this.api.request<{ deca: Deca }>('POST', `${ruta}/archivar`, opts)).data.deca);
+        case 'sustituir': {
+          const nueva = (await this.api.request<{ deca: Deca }>('POST', `${ruta}/sustituir`, opts)).data.deca;
+          await this.aplicar(e, e.nueva ?? `s:${nueva.id}`, nueva);
+          // The old one is now «sustituido»: refresh it (best effort; the list refresh would too).
+          const vieja = await this.api.request<{ deca: Deca }>('GET', ruta).catch(() => null);
+          if (vieja) await guardarDelServidor(this.db, [vieja.data.deca]);
+          return;
+        }
+        case 'eliminar':
+          await this.api.request('DELETE', ruta, { idempotencyKey: e.idempotencyKey });
+          return await this.quitarItem(e);
+      }
+    } catch (err) {
+      // Already gone (deleted elsewhere, or our own earlier attempt): the intent is met.
+      if (e.tipo === 'eliminar' && err instanceof ApiError && err.status === 404) return this.quitarItem(e);
+      throw err;
+    }
+  }
+
+  private async quitarItem(e: EntradaOutbox): Promise<void> {
+    await this.db.transaction('rw', this.db.decas, this.db.outbox, this.db.documentos, async () => {
+      const rec = await this.db.decas.get(e.clave);
+      await this.db.outbox.where('clave').equals(e.clave).delete();
+      await this.db.decas.delete(e.clave);
+      if (rec?.id) await this.db.documentos.delete(rec.id);
+    });
+  }
+
+  /** Server accepted `e`: drop it from the queue and store the answer on the item, in one transaction. */
+  private async aplicar(e: EntradaOutbox, clave: string, d: Deca): Promise<void> {
+    await this.db.transaction('rw', this.db.decas, this.db.outbox, async () => {
+      await this.db.outbox.delete(e.seq!);
+      // A copy fetched from the server while the answer was lost may hold the same id: one item only.
+      const otra = await this.db.decas.where('id').equals(d.id).first();
+      if (otra && otra.clave !== clave) {
+        await this.db.outbox.where('clave').equals(otra.clave).modify({ clave });
+        await this.db.decas.delete(otra.clave);
+      }
+      const rec = await this.db.decas.get(clave);
+      if (!rec) return;
+      await this.db.decas.put({ ...rec, id: d.id, numero: d.numero, deca: d, estado: d.estado, orden: d.id, rechazo: null, actualizado: Date.now() });
+      await recalcular(this.db, clave);
+    });
+  }
+}

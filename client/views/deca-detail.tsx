@@ -1,0 +1,312 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Cambio } from '../../shared/schemas/deca';
+import { ApiError, NetworkError } from '../data/api';
+import { buscarLocal, cargarCambios, obtenerDocumentos, refrescarDeca } from '../data/consultas';
+import type { DecaLocal, EntradaOutbox } from '../data/db';
+import { archivarDeca, descartar, eliminarDeca, emitirDeca, finalizarServicio } from '../data/outbox';
+import { useEnLinea, useLiveQuery } from '../app/hooks';
+import { navegar } from '../app/router';
+import { contexto, sesionCaducada } from '../app/sesion';
+import { useStore } from '../app/store';
+import { Insignias, nombreDeca, rutaDeca } from '../components/insignias';
+import { nombreCampo } from '../components/nombres';
+
+const OPERACION: Record<EntradaOutbox['tipo'], string> = {
+  crear: 'Crear',
+  modificar: 'Modificar',
+  emitir: 'Emitir',
+  sustituir: 'Sustituir',
+  fin: 'Fin de servicio',
+  archivar: 'Archivar / desarchivar',
+  eliminar: 'Eliminar',
+};
+const TIPO_CAMBIO: Record<string, string> = {
+  creacion: 'Creada',
+  modificacion: 'Modificada',
+  emision: 'Emitida',
+  completado: 'Completada por la otra parte',
+  sustitucion: 'Sustituida',
+  fin_servicio: 'Fin de servicio',
+  archivado: 'Archivada',
+  desarchivado: 'Desarchivada',
+};
+
+function Documentos({ rec }: { rec: DecaLocal }) {
+  const ctx = useStore(contexto)!;
+  const d = rec.deca!;
+  const [urls, setUrls] = useState<{ pdf: string; qr: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let vivo = true;
+    let hechas: { pdf: string; qr: string } | null = null;
+    setError(null);
+    obtenerDocumentos(ctx.api, ctx.db, d).then(
+      (doc) => {
+        hechas = {
+          pdf: URL.createObjectURL(new Blob([doc.pdf], { type: 'application/pdf' })),
+          qr: URL.createObjectURL(new Blob([doc.qr], { type: 'image/png' })),
+        };
+        if (vivo) setUrls(hechas);
+      },
+      (err: unknown) => {
+        if (!vivo) return;
+        if (err instanceof ApiError && err.status === 401) sesionCaducada.set(true);
+        setError(err instanceof NetworkError ? 'Sin conexión y sin copia en este dispositivo: el PDF y el QR se guardan solos para las DeCA de ±7 días.' : (err as Error).message);
+      },
+    );
+    return () => {
+      vivo = false;
+      if (hechas) {
+        URL.revokeObjectURL(hechas.pdf);
+        URL.revokeObjectURL(hechas.qr);
+      }
+    };
+  }, [d.id, d.version]);
+  if (error) return <p class="aviso">{error}</p>;
+  if (!urls) return <p aria-busy="true">Cargando QR y PDF…</p>;
+  return (
+    <div class="documentos">
+      <img class="qr" src={urls.qr} alt={`Código QR de la DeCA ${d.numero}, versión ${d.version}`} width={380} height={380} data-testid="qr" />
+      <p class="pista" style={{ textAlign: 'center' }}>
+        El inspector escanea este código para ver la ficha pública.
+      </p>
+      <div class="acciones">
+        <a class="boton primario" href={urls.pdf} target="_blank" rel="noopener" data-testid="abrir-pdf">
+          Abrir PDF
+        </a>
+        <a class="boton" href={urls.pdf} download={`DeCA-${d.numero}-v${d.version}.pdf`}>
+          Descargar PDF
+        </a>
+        <a class="boton" href={urls.qr} download={`DeCA-${d.numero}-qr.png`}>
+          Descargar QR
+        </a>
+      </div>
+    </div>
+  );
+}
+
+function Historial({ rec }: { rec: DecaLocal }) {
+  const ctx = useStore(contexto)!;
+  const enLinea = useEnLinea();
+  const [cambios, setCambios] = useState<Cambio[] | null>(rec.cambios ?? null);
+  useEffect(() => {
+    if (!enLinea || !rec.id) return;
+    cargarCambios(ctx.api, ctx.db, rec).then(setCambios, () => {});
+  }, [rec.id, rec.deca?.version, rec.deca?.archivado, rec.deca?.fin_servicio_at, enLinea]);
+  if (!cambios) return <p class="pista">{enLinea ? 'Cargando historial…' : 'El historial se verá con conexión.'}</p>;
+  return (
+    <ol class="historial">
+      {cambios.map((c, i) => (
+        <li key={i}>
+          <strong>{TIPO_CAMBIO[c.tipo] ?? c.tipo}</strong> · v{c.version} · {c.created_at} · {c.autor.nombre}
+          {c.motivo && <> · «{c.motivo}»</>}
+          {c.campos.length > 0 && c.tipo === 'modificacion' && <div class="pista">{c.campos.map((x) => nombreCampo(x.campo)).join(', ')}</div>}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Confirmar({ texto, si, onSi, peligro }: { texto: string; si: string; onSi: () => void; peligro?: boolean }) {
+  const [abierto, setAbierto] = useState(false);
+  if (!abierto)
+    return (
+      <button type="button" class={peligro ? 'peligro' : ''} onClick={() => setAbierto(true)}>
+        {texto}
+      </button>
+    );
+  return (
+    <span class="aviso" role="group" aria-label={texto}>
+      ¿Seguro?{' '}
+      <button type="button" class={peligro ? 'peligro' : 'primario'} onClick={() => (setAbierto(false), onSi())}>
+        {si}
+      </button>{' '}
+      <button type="button" onClick={() => setAbierto(false)}>
+        Cancelar
+      </button>
+    </span>
+  );
+}
+
+const v = (x: unknown) => (x === null || x === undefined || x === '' ? '—' : String(x));
+
+/** One DeCA: state, version, QR and PDF (also offline), data, history, actions, and anything waiting to be sent. */
+export default function DetalleDeca({ params }: { params: string[] }) {
+  const ctx = useStore(contexto)!;
+  const ref = params[0]!;
+  const enLinea = useEnLinea();
+  const rec = useLiveQuery(async () => (await buscarLocal(ctx.db, ref)) ?? null, [ctx.db, ref]);
+  const cola = useLiveQuery(async () => (rec ? ctx.db.outbox.where('clave').equals(rec.clave).sortBy('seq') : []), [ctx.db, rec?.clave, rec?.pendientes, rec?.rechazo]);
+  const [noEsta, setNoEsta] = useState<string | null>(null);
+
+  // Refresh from the server when online (the other party may have completed it, etc.).
+  useEffect(() => {
+    if (!enLinea || ref.startsWith('l:')) return;
+    refrescarDeca(ctx.api, ctx.db, ref).catch((err: unknown) => {
+      if (err instanceof ApiError && err.status === 401) sesionCaducada.set(true);
+      if (err instanceof ApiError && err.status === 404) setNoEsta('Esta DeCA no existe en su cuenta (o se eliminó).');
+    });
+  }, [ref, enLinea]);
+
+  if (rec === undefined) return <p aria-busy="true">Cargando…</p>;
+  if (!rec) {
+    return (
+      <p class="aviso error" role="alert">
+        {noEsta ?? (enLinea ? 'Buscando…' : 'Esta DeCA no está guardada en este dispositivo y no hay conexión.')} <a href="/">Volver a la lista</a>
+      </p>
+    );
+  }
+
+  const d = rec.deca;
+  const datos = rec.datos;
+  const rechazada = cola?.find((e) => e.estado === 'rechazada');
+  const envios = Array.isArray(datos.envios) ? (datos.envios as Record<string, unknown>[]) : [];
+  const fin = d?.fin_servicio_at ?? (cola?.some((e) => e.tipo === 'fin') ? 'pendiente de enviar' : null);
+  const accion = (p: Promise<unknown>) => void p.catch((err: Error) => alert(err.message));
+
+  return (
+    <section>
+      <h1>
+        DeCA {nombreDeca(rec)} {d && <small>· versión {d.version}</small>}
+      </h1>
+      <p>
+        <Insignias r={rec} />
+        {!rec.numero && <span class="pista"> Referencia temporal hasta que el servidor le dé número.</span>}
+      </p>
+      {rechazada && rec.rechazo && (
+        <div class="aviso error" role="alert" data-testid="rechazo">
+          <p>
+            <strong>El servidor rechazó «{OPERACION[rechazada.tipo]}»:</strong> {rec.rechazo.mensaje}
+          </p>
+          {Object.keys(rec.rechazo.campos).length > 0 && (
+            <ul>
+              {Object.entries(rec.rechazo.campos).map(([c, m]) => (
+                <li key={c}>
+                  {nombreCampo(c)}: {m}
+                </li>
+              ))}
+            </ul>
+          )}
+          <div class="acciones">
+            {['crear', 'modificar', 'sustituir'].includes(rechazada.tipo) && (
+              <a class="boton primario" href={`${rutaDeca(rec)}/editar?corregir=${rechazada.seq}`}>
+                Corregir y reenviar
+              </a>
+            )}
+            <Confirmar texto="Descartar este cambio" si="Sí, descartar" peligro onSi={() => accion(descartar(ctx.db, rechazada.seq!).then(() => rechazada.tipo === 'crear' && navegar('/')))} />
+          </div>
+        </div>
+      )}
+      {cola && cola.some((e) => e.estado === 'pendiente') && (
+        <div class="aviso" role="status" data-testid="cola">
+          <p>
+            <strong>Pendiente de enviar:</strong> {cola.filter((e) => e.estado === 'pendiente').map((e) => OPERACION[e.tipo]).join(', ')}.
+          </p>
+          <p class="pista">Está guardado en este dispositivo; se enviará solo cuando haya conexión.</p>
+        </div>
+      )}
+      {d?.sustituido_por && (
+        <p class="aviso">
+          Sustituida por la DeCA <a href={`/decas/${d.sustituido_por.numero}`}>{d.sustituido_por.numero}</a>.
+        </p>
+      )}
+      <div class="detalle">
+        <div>
+          <div class="acciones">
+            {(rec.estado === 'pendiente' || rec.estado === 'borrador') && (
+              <a class="boton" href={`${rutaDeca(rec)}/editar`}>
+                Editar
+              </a>
+            )}
+            {rec.estado === 'pendiente' && <button type="button" class="primario" onClick={() => accion(emitirDeca(ctx.db, rec.clave))}>Emitir</button>}
+            {rec.estado === 'emitido' && (
+              <>
+                <a class="boton" href={`${rutaDeca(rec)}/editar`}>
+                  Modificar
+                </a>
+                <a class="boton" href={`${rutaDeca(rec)}/sustituir`}>
+                  Sustituir
+                </a>
+                {!fin && <Confirmar texto="Fin de servicio" si="Sí, marcar fin" onSi={() => accion(finalizarServicio(ctx.db, rec.clave))} />}
+              </>
+            )}
+            {rec.id !== undefined && (
+              <button type="button" onClick={() => accion(archivarDeca(ctx.db, rec.clave, !rec.archivado))}>
+                {rec.archivado ? 'Desarchivar' : 'Archivar'}
+              </button>
+            )}
+            {rec.estado === 'pendiente' && !rec.eliminada && (
+              <Confirmar texto="Eliminar" si="Sí, eliminar" peligro onSi={() => accion(eliminarDeca(ctx.db, rec.clave).then(() => navegar('/')))} />
+            )}
+          </div>
+          <h2>Datos</h2>
+          <dl class="datos">
+            <dt>Cargador</dt>
+            <dd>
+              {v(datos.cargador_nombre)} · {v(datos.cargador_nif)}
+              <br />
+              {v(datos.cargador_domicilio)}
+            </dd>
+            <dt>Transportista</dt>
+            <dd>
+              {v(datos.transp_nombre)} · {v(datos.transp_nif)}
+              <br />
+              {v(datos.transp_domicilio)}
+            </dd>
+            <dt>Fecha</dt>
+            <dd>{v(datos.fecha_transporte)}</dd>
+            <dt>Vehículo</dt>
+            <dd>
+              {v(datos.matricula)}
+              {datos.matricula_remolque ? ` + ${String(datos.matricula_remolque)}` : ''} {datos.tipo_vehiculo ? `(${String(datos.tipo_vehiculo)})` : ''}
+            </dd>
+            <dt>Conductor</dt>
+            <dd>
+              {v(datos.conductor_nombre)} {datos.conductor_tel ? `· ${String(datos.conductor_tel)}` : ''}
+            </dd>
+            {envios.map((e, i) => (
+              <>
+                <dt key={`t${i}`}>Envío {i + 1}</dt>
+                <dd key={`d${i}`}>
+                  {v(e.origen)} → {v(e.destino)} · {v(e.naturaleza)} · {v(e.peso)} {v(e.unidad)}
+                </dd>
+              </>
+            ))}
+            <dt>Ref. externa</dt>
+            <dd data-testid="ref-externa">{v(datos.ref_externa)}</dd>
+            <dt>Referencia</dt>
+            <dd>{v(datos.referencia)}</dd>
+            {datos.observaciones ? (
+              <>
+                <dt>Observaciones</dt>
+                <dd>{String(datos.observaciones)}</dd>
+              </>
+            ) : null}
+            {d && (
+              <>
+                <dt>Emitida</dt>
+                <dd>{v(d.emitido_at)}</dd>
+                <dt>Fin de servicio</dt>
+                <dd>{v(fin)}</dd>
+                <dt>Aperturas públicas</dt>
+                <dd>{d.descargas}</dd>
+              </>
+            )}
+          </dl>
+          {d?.urls.completar && (
+            <p>
+              Enlace para que la otra parte complete sus datos: <a href={d.urls.completar}>{d.urls.completar}</a>
+            </p>
+          )}
+          {rec.id !== undefined && (
+            <>
+              <h2>Historial</h2>
+              <Historial rec={rec} />
+            </>
+          )}
+        </div>
+        <div class="lado">{d && d.estado !== 'pendiente' ? <Documentos rec={rec} /> : <p class="pista">El QR y el PDF existen cuando la DeCA está emitida.</p>}</div>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,455 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { issuesToCampos } from '../../shared/errors';
+import { derivarTipoVehiculo, faltaParaEmitir } from '../../shared/rules/emision';
+import { CAMPOS_DATOS, DecaInput, type DecaDatos } from '../../shared/schemas/deca';
+import { UNIDADES } from '../../shared/schemas/envio';
+import { buscarLocal, fechaRelativa } from '../data/consultas';
+import type { DatosDeca, DecaLocal, EntradaOutbox } from '../data/db';
+import { crearDeca, datosDeDeca, limpiar, modificarDeca, reenviar, sustituirDeca } from '../data/outbox';
+import { ESCRITORIO, useLiveQuery, useMedia } from '../app/hooks';
+import { navegar } from '../app/router';
+import { contexto } from '../app/sesion';
+import { useStore } from '../app/store';
+import { Campo, idCampo } from '../components/campo';
+import { nombreDeca, rutaDeca } from '../components/insignias';
+import { ETIQUETAS, nombreCampo } from '../components/nombres';
+
+interface EnvioForm {
+  origen: string;
+  destino: string;
+  naturaleza: string;
+  peso: string;
+  unidad: string;
+  nota: string;
+}
+type Valores = Record<string, string> & { envios?: never };
+interface Estado {
+  v: Valores;
+  envios: EnvioForm[];
+}
+
+const PLANOS = [
+  'ref_externa',
+  'cargador_nombre',
+  'cargador_nif',
+  'cargador_domicilio',
+  'transp_nombre',
+  'transp_nif',
+  'transp_domicilio',
+  'fecha_transporte',
+  'tipo_vehiculo',
+  'matricula',
+  'matricula_remolque',
+  'autorizacion_especial',
+  'conductor_nombre',
+  'conductor_tel',
+  'observaciones',
+  'referencia',
+] as const;
+
+const PASOS = ['Partes', 'Vehículo', 'Envíos', 'Revisión'] as const;
+function pasoDe(path: string): number {
+  if (path.startsWith('cargador_') || path.startsWith('transp_')) return 0;
+  if (['fecha_transporte', 'tipo_vehiculo', 'matricula', 'matricula_remolque', 'autorizacion_especial', 'conductor_nombre', 'conductor_tel'].includes(path)) return 1;
+  if (path.startsWith('envios')) return 2;
+  return 3;
+}
+
+const envioVacio = (): EnvioForm => ({ origen: '', destino: '', naturaleza: '', peso: '', unidad: '', nota: '' });
+const s = (x: unknown) => (x === null || x === undefined ? '' : String(x));
+
+function aFormulario(d: DatosDeca): Estado {
+  const v: Valores = {} as Valores;
+  for (const k of PLANOS) v[k] = s(d[k]);
+  const envios = Array.isArray(d.envios)
+    ? (d.envios as Record<string, unknown>[]).map((e) => ({ origen: s(e.origen), destino: s(e.destino), naturaleza: s(e.naturaleza), peso: s(e.peso), unidad: s(e.unidad), nota: s(e.nota) }))
+    : [];
+  return { v, envios };
+}
+
+function enviosBody(envios: EnvioForm[]): Record<string, string>[] {
+  return envios.map((e) => limpiar({ ...e }) as Record<string, string>);
+}
+
+/** Full body (create, replace): empty strings are «not given». */
+function cuerpo(e: Estado): DatosDeca {
+  return { ...limpiar(e.v), envios: enviosBody(e.envios) };
+}
+
+/** Only what changed against `base` (PATCH semantics: a cleared field is sent as null). */
+function diferencias(e: Estado, base: Estado): DatosDeca {
+  const out: DatosDeca = {};
+  for (const k of PLANOS) if ((e.v[k] ?? '') !== (base.v[k] ?? '')) out[k] = e.v[k] ? e.v[k] : null;
+  if (JSON.stringify(e.envios) !== JSON.stringify(base.envios)) out.envios = enviosBody(e.envios);
+  return out;
+}
+
+type Modo = 'crear' | 'editar' | 'sustituir';
+
+/**
+ * Create, modify (method 1), replace (method 2), and fix-and-resend a change
+ * the server refused. Checked live with the shared schema and `faltaParaEmitir`,
+ * the same code the server runs. Phone: four steps; desktop: one page.
+ */
+export default function FormularioDeca({ params, query }: { params: string[]; query: URLSearchParams }) {
+  const ctx = useStore(contexto)!;
+  const ref = params[0];
+  const modo: Modo = !ref ? 'crear' : params[1] === 'sustituir' ? 'sustituir' : 'editar';
+  const rec = useLiveQuery(async () => (ref ? ((await buscarLocal(ctx.db, ref)) ?? null) : null), [ctx.db, ref]);
+  const seqCorregir = Number(query.get('corregir')) || null;
+  const entrada = useLiveQuery(async () => (seqCorregir ? ((await ctx.db.outbox.get(seqCorregir)) ?? null) : null), [ctx.db, seqCorregir]);
+  if (ref && rec === undefined) return <p aria-busy="true">Cargando…</p>;
+  if (ref && !rec) {
+    return (
+      <p class="aviso error" role="alert">
+        Esta DeCA no está en este dispositivo. <a href="/">Volver a la lista</a>
+      </p>
+    );
+  }
+  if (seqCorregir && entrada === undefined) return <p aria-busy="true">Cargando…</p>;
+  return <Formulario key={`${ref}-${modo}-${seqCorregir}`} modo={modo} rec={rec ?? null} entrada={entrada ?? null} />;
+}
+
+function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null; entrada: EntradaOutbox | null }) {
+  const ctx = useStore(contexto)!;
+  const cuenta = ctx.sesion.cuenta;
+  const escritorio = useMedia(ESCRITORIO);
+  const corrigiendo = entrada?.estado === 'rechazada' ? entrada : null;
+
+  // The form starts from the local view (queued changes included); a correction starts from what was refused.
+  const base = useMemo<Estado>(() => {
+    if (!rec) {
+      const inicial: DatosDeca = { fecha_transporte: fechaRelativa(0), envios: [{}] };
+      const lado = cuenta.rol === 'cargador' ? 'cargador' : 'transp';
+      inicial[`${lado}_nombre`] = cuenta.nombre;
+      inicial[`${lado}_nif`] = cuenta.nif;
+      inicial[`${lado}_domicilio`] = cuenta.domicilio ?? '';
+      return aFormulario(inicial);
+    }
+    return aFormulario(rec.datos);
+  }, [rec?.clave]);
+  const servidor = useMemo(() => (rec?.deca ? aFormulario(datosDeDeca(rec.deca)) : null), [rec?.clave]);
+  const [e, setE] = useState<Estado>(base);
+  const [motivo, setMotivo] = useState(s(corrigiendo?.body.motivo));
+  const [email, setEmail] = useState('');
+  const [paso, setPaso] = useState(0);
+  const [intento, setIntento] = useState(false);
+  const [foco, setFoco] = useState<string | null>(null);
+  const [aviso, setAviso] = useState<string | null>(null);
+  const [enviando, setEnviando] = useState(false);
+  // The server's campos for this item, until the user changes that field.
+  const [camposServidor, setCamposServidor] = useState<Record<string, string>>(corrigiendo && rec?.rechazo ? rec.rechazo.campos : {});
+
+  const emitida = rec?.estado === 'emitido';
+  const pideMotivo = modo === 'sustituir' || (modo === 'editar' && emitida) || Boolean(corrigiendo && (corrigiendo.tipo === 'sustituir' || corrigiendo.body.motivo));
+
+  const { campos, faltan } = useMemo(() => {
+    const body = cuerpo(e);
+    const p = DecaInput.safeParse({ ...body, emitir: false });
+    const campos = p.success ? {} : issuesToCampos(p.error.issues);
+    const d = Object.fromEntries(CAMPOS_DATOS.map((c) => [c, null])) as unknown as DecaDatos;
+    if (p.success) {
+      for (const c of CAMPOS_DATOS) (d as Record<string, unknown>)[c] = (p.data as Record<string, unknown>)[c] ?? null;
+      d.envios = p.data.envios ?? [];
+    }
+    // The server fills the caller's side from the account when left empty: so do we.
+    const lado = (rec?.deca?.emisor_rol ?? cuenta.rol) === 'cargador' ? 'cargador' : 'transp';
+    const dd = d as Record<string, unknown>;
+    dd[`${lado}_nombre`] ??= cuenta.nombre;
+    dd[`${lado}_nif`] ??= cuenta.nif;
+    dd[`${lado}_domicilio`] ??= cuenta.domicilio;
+    d.tipo_vehiculo = derivarTipoVehiculo(d);
+    return { campos, faltan: p.success ? faltaParaEmitir(d) : {} };
+  }, [e]);
+
+  useEffect(() => {
+    if (!foco) return;
+    document.getElementById(idCampo(foco))?.focus();
+    setFoco(null);
+  }, [foco, paso]);
+
+  function ir(path: string) {
+    setPaso(pasoDe(path));
+    setFoco(path.replace(/^envios$/, 'envios[0].origen'));
+  }
+
+  const error = (path: string): string | undefined => camposServidor[path] ?? campos[path] ?? (intento ? faltan[path] : undefined);
+  const setV = (k: string) => (x: string) => {
+    setE({ ...e, v: { ...e.v, [k]: x } as Valores });
+    if (camposServidor[k]) setCamposServidor(({ [k]: _, ...rest }) => rest);
+  };
+  const setEnvio = (i: number, k: keyof EnvioForm) => (x: string) => {
+    setE({ ...e, envios: e.envios.map((en, j) => (j === i ? { ...en, [k]: x } : en)) });
+    const p = `envios[${i}].${k}`;
+    if (camposServidor[p]) setCamposServidor(({ [p]: _, ...rest }) => rest);
+  };
+
+  const campo = (k: string, extra: Partial<Parameters<typeof Campo>[0]> = {}) => (
+    <Campo path={k} etiqueta={ETIQUETAS[k] ?? k} valor={e.v[k] ?? ''} onInput={setV(k)} error={error(k)} {...extra} />
+  );
+
+  async function guardar(accion: 'emitir' | 'pendiente' | 'guardar') {
+    setIntento(accion === 'emitir');
+    setAviso(null);
+    const primero = Object.keys(campos)[0];
+    if (primero) {
+      setAviso('Hay datos con un formato no válido: corríjalos antes de guardar.');
+      return ir(primero);
+    }
+    if (pideMotivo && !motivo.trim()) {
+      // Issued or replaced: the data is complete, so marking what is missing only marks the reason.
+      setIntento(true);
+      setAviso('Indique el motivo del cambio.');
+      setPaso(3);
+      return setFoco('motivo');
+    }
+    const emitiendo = accion === 'emitir' || emitida || modo === 'sustituir';
+    const falta = Object.keys(faltan)[0];
+    if (emitiendo && falta) {
+      setIntento(true);
+      setAviso(`Faltan datos para emitir (${Object.keys(faltan).length}). Puede dejarla pendiente o completarlos.`);
+      return ir(falta);
+    }
+    setEnviando(true);
+    try {
+      let destino: DecaLocal | null | undefined = rec;
+      if (corrigiendo) {
+        const cuerpoNuevo =
+          corrigiendo.tipo === 'crear'
+            ? { ...cuerpo(e), emitir: corrigiendo.body.emitir }
+            : corrigiendo.tipo === 'sustituir'
+              ? { ...diferencias(e, servidor ?? base), motivo: motivo.trim() }
+              : { ...diferencias(e, servidor ?? base), ...(corrigiendo.body.motivo ? { motivo: motivo.trim() } : {}), ...(corrigiendo.body.emitir ? { emitir: true } : {}) };
+        await reenviar(ctx.db, corrigiendo.seq!, cuerpoNuevo);
+      } else if (modo === 'crear') {
+        const body = cuerpo(e);
+        if (accion === 'pendiente' && email.trim()) body.pedir_datos_email = email.trim();
+        destino = await crearDeca(ctx.db, body, { emitir: accion === 'emitir' });
+      } else if (modo === 'sustituir') {
+        destino = await sustituirDeca(ctx.db, rec!.clave, diferencias(e, base), motivo.trim());
+      } else {
+        const cambios = diferencias(e, base);
+        if (Object.keys(cambios).length === 0 && accion !== 'emitir') {
+          setAviso('No ha cambiado ningún dato.');
+          return;
+        }
+        destino = await modificarDeca(ctx.db, rec!.clave, cambios, { motivo: emitida ? motivo.trim() : undefined, emitir: accion === 'emitir' });
+      }
+      if (destino) navegar(rutaDeca(destino), { replace: true });
+    } catch (err) {
+      setAviso(`No se pudo guardar en este dispositivo: ${(err as Error).message}`);
+    } finally {
+      setEnviando(false);
+    }
+  }
+
+  const titulo = corrigiendo
+    ? `Corregir y reenviar ${rec ? nombreDeca(rec) : ''}`
+    : modo === 'crear'
+      ? 'Nueva DeCA'
+      : modo === 'sustituir'
+        ? `Sustituir ${nombreDeca(rec!)} (método 2)`
+        : emitida
+          ? `Modificar ${nombreDeca(rec!)} (método 1)`
+          : `Editar ${nombreDeca(rec!)}`;
+  const ver = (i: number) => escritorio || paso === i;
+  const nFaltan = Object.keys(faltan).length;
+  const nErrores = Object.keys(campos).length;
+
+  return (
+    <section>
+      <h1>{titulo}</h1>
+      {corrigiendo && rec?.rechazo && (
+        <div class="aviso error" role="alert">
+          <p>
+            <strong>El servidor rechazó este cambio:</strong> {rec.rechazo.mensaje}
+          </p>
+          <p>Corrija los campos marcados y pulse «Reenviar».</p>
+        </div>
+      )}
+      {modo === 'sustituir' && <p>Se creará una DeCA nueva, con otro número y QR, y esta quedará como sustituida.</p>}
+      {modo === 'editar' && emitida && <p>La DeCA conserva su número y su QR; su versión sube y el cambio queda en el historial con el motivo.</p>}
+      {!escritorio && (
+        <ol class="pasos" aria-label="Pasos">
+          {PASOS.map((p, i) => (
+            <li key={p} aria-current={i === paso ? 'step' : undefined}>
+              {i + 1}. {p}
+            </li>
+          ))}
+        </ol>
+      )}
+      <form onSubmit={(ev) => ev.preventDefault()} noValidate>
+        {ver(0) && (
+          <div class="rejilla dos">
+            <fieldset>
+              <legend>Cargador</legend>
+              {campo('cargador_nombre')}
+              {campo('cargador_nif')}
+              {campo('cargador_domicilio')}
+            </fieldset>
+            <fieldset>
+              <legend>Transportista</legend>
+              {campo('transp_nombre')}
+              {campo('transp_nif')}
+              {campo('transp_domicilio')}
+            </fieldset>
+          </div>
+        )}
+        {ver(1) && (
+          <fieldset>
+            <legend>Vehículo y conductor</legend>
+            <div class="rejilla tres">
+              {campo('fecha_transporte', { tipo: 'date' })}
+              {campo('matricula', { extra: { autoCapitalize: 'characters' } })}
+              {campo('matricula_remolque', { extra: { autoCapitalize: 'characters' }, pista: 'Con remolque, el vehículo es articulado.' })}
+              {campo('tipo_vehiculo', {
+                opciones: [
+                  ['', 'Según las matrículas'],
+                  ['rigido', 'Rígido'],
+                  ['articulado', 'Articulado'],
+                ],
+              })}
+              {campo('autorizacion_especial')}
+              {campo('conductor_nombre')}
+              {campo('conductor_tel', { tipo: 'tel' })}
+            </div>
+          </fieldset>
+        )}
+        {ver(2) && (
+          <fieldset>
+            <legend>Envíos</legend>
+            {error('envios') && <p class="error-campo">{error('envios')}</p>}
+            {e.envios.map((en, i) => (
+              <fieldset class="envio" key={i}>
+                <legend>Envío {i + 1}</legend>
+                <div class="rejilla tres">
+                  {(['origen', 'destino', 'naturaleza'] as const).map((k) => (
+                    <Campo key={k} path={`envios[${i}].${k}`} etiqueta={ETIQUETAS[k]!} valor={en[k]} onInput={setEnvio(i, k)} error={error(`envios[${i}].${k}`)} />
+                  ))}
+                  <Campo path={`envios[${i}].peso`} etiqueta={ETIQUETAS.peso!} valor={en.peso} onInput={setEnvio(i, 'peso')} error={error(`envios[${i}].peso`)} extra={{ inputMode: 'decimal' }} pista="Por ejemplo 24.500 o 1,5 t" />
+                  <Campo path={`envios[${i}].unidad`} etiqueta={ETIQUETAS.unidad!} valor={en.unidad} onInput={setEnvio(i, 'unidad')} error={error(`envios[${i}].unidad`)} opciones={[['', 'Según el peso (kg)'], ...UNIDADES.map((u): [string, string] => [u, u])]} />
+                  <Campo path={`envios[${i}].nota`} etiqueta={ETIQUETAS.nota!} valor={en.nota} onInput={setEnvio(i, 'nota')} error={error(`envios[${i}].nota`)} />
+                </div>
+                {e.envios.length > 1 && (
+                  <button type="button" class="peligro" onClick={() => setE({ ...e, envios: e.envios.filter((_, j) => j !== i) })}>
+                    Quitar envío {i + 1}
+                  </button>
+                )}
+              </fieldset>
+            ))}
+            {e.envios.length < 48 && (
+              <button type="button" onClick={() => setE({ ...e, envios: [...e.envios, envioVacio()] })}>
+                Añadir envío
+              </button>
+            )}
+          </fieldset>
+        )}
+        {ver(3) && (
+          <fieldset>
+            <legend>Referencias y revisión</legend>
+            <div class="rejilla dos">
+              {campo('ref_externa')}
+              {campo('referencia')}
+            </div>
+            {campo('observaciones', { multilinea: true })}
+            {pideMotivo && <Campo path="motivo" etiqueta={ETIQUETAS.motivo!} valor={motivo} onInput={setMotivo} error={intento && !motivo.trim() ? 'Obligatorio' : camposServidor.motivo} pista="Queda en el historial de la DeCA." />}
+            {modo === 'crear' && !corrigiendo && (
+              <Campo path="pedir_datos_email" etiqueta="Correo de la otra parte (opcional)" tipo="email" valor={email} onInput={setEmail} error={campos.pedir_datos_email} pista="Si la deja pendiente, se le enviará el enlace para completar sus datos." />
+            )}
+          </fieldset>
+        )}
+        {(ver(3) || escritorio) && (
+          <div class={`faltan ${nFaltan === 0 && nErrores === 0 ? 'completa' : ''}`} data-testid="faltan" aria-live="polite">
+            {nErrores > 0 ? (
+              <>
+                <p>
+                  <strong>Datos no válidos ({nErrores}):</strong>
+                </p>
+                <ul>
+                  {Object.entries(campos).map(([p, m]) => (
+                    <li key={p}>
+                      <a href={`#${idCampo(p)}`} onClick={(ev) => (ev.preventDefault(), ir(p))}>
+                        {nombreCampo(p)}
+                      </a>
+                      : {m}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : nFaltan === 0 ? (
+              <p>
+                <strong>Lista para emitir.</strong>
+              </p>
+            ) : (
+              <>
+                <p>
+                  <strong>Falta para emitir ({nFaltan}):</strong>
+                </p>
+                <ul>
+                  {Object.entries(faltan).map(([p, m]) => (
+                    <li key={p}>
+                      <a href={`#${idCampo(p)}`} onClick={(ev) => (ev.preventDefault(), ir(p))}>
+                        {nombreCampo(p)}
+                      </a>
+                      : {m}
+                    </li>
+                  ))}
+                </ul>
+              </>
+            )}
+          </div>
+        )}
+        {aviso && (
+          <p class="aviso error" role="alert">
+            {aviso}
+          </p>
+        )}
+        <div class="acciones">
+          {!escritorio && paso > 0 && (
+            <button type="button" onClick={() => setPaso(paso - 1)}>
+              Atrás
+            </button>
+          )}
+          {!escritorio && paso < 3 ? (
+            <button type="button" class="primario" onClick={() => setPaso(paso + 1)}>
+              Siguiente: {PASOS[paso + 1]}
+            </button>
+          ) : corrigiendo ? (
+            <button type="button" class="primario" disabled={enviando} onClick={() => guardar('guardar')}>
+              Reenviar
+            </button>
+          ) : modo === 'crear' ? (
+            <>
+              <button type="button" class="primario" disabled={enviando} onClick={() => guardar('emitir')}>
+                Emitir ahora
+              </button>
+              <button type="button" disabled={enviando} onClick={() => guardar('pendiente')}>
+                Dejar pendiente
+              </button>
+            </>
+          ) : modo === 'sustituir' ? (
+            <button type="button" class="primario" disabled={enviando} onClick={() => guardar('guardar')}>
+              Sustituir
+            </button>
+          ) : emitida ? (
+            <button type="button" class="primario" disabled={enviando} onClick={() => guardar('guardar')}>
+              Guardar nueva versión
+            </button>
+          ) : (
+            <>
+              <button type="button" class="primario" disabled={enviando} onClick={() => guardar('guardar')}>
+                Guardar
+              </button>
+              {rec?.estado === 'pendiente' && (
+                <button type="button" disabled={enviando} onClick={() => guardar('emitir')}>
+                  Guardar y emitir
+                </button>
+              )}
+            </>
+          )}
+        </div>
+        <p class="pista">Se guarda primero en este dispositivo y se envía en cuanto haya conexión.</p>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,49 @@
+// Screenshots of the PWA for the README: phone (390×844) and desktop (1280×800),
+// with a fresh account and a few DeCAs on the real server. Run: npx tsx scripts/screenshots.ts
+import path from 'node:path';
+import { arrancar } from '../test/e2e/browser';
+import buildIfStale from '../test/e2e/global-setup';
+import { ROOT } from '../test/support/processes';
+
+buildIfStale();
+const env = await arrancar({ width: 390, height: 844 });
+const docs = path.join(ROOT, 'docs');
+try {
+  const page = await env.context.newPage();
+  await page.goto(`${env.url}/registro`);
+  await page.fill('#f-nombre', 'Transportes Ebro SL');
+  await page.fill('#f-nif', 'B12345674');
+  await page.fill('#f-domicilio', 'Polígono Malpica, calle E 12, 50016 Zaragoza');
+  await page.fill('#f-email', 'trafico@transportes-ebro.example');
+  await page.fill('#f-password', 'una-clave-muy-larga');
+  await page.getByRole('button', { name: 'Crear cuenta' }).click();
+  await page.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
+  const hoy = new Date().toISOString().slice(0, 10);
+  const crear = (body: object) =>
+    page.evaluate(async (b) => {
+      const r = await fetch('/api/v1/decas', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-DeCA-CSRF': '1' }, body: JSON.stringify(b) });
+      return ((await r.json()) as { deca: { numero: string } }).deca.numero;
+    }, body);
+  const base = { fecha_transporte: hoy, cargador_domicilio: 'Av. de la Huerta 4, 04700 El Ejido (Almería)', cargador_nif: 'A58818501' };
+  await crear({ ...base, cargador_nombre: 'Hortofrutícola del Poniente SA', matricula: '4821 KLM', matricula_remolque: 'R-1234-BCD', conductor_nombre: 'Lucía Martín', envios: [{ origen: 'El Ejido (Almería)', destino: 'Mercazaragoza', naturaleza: 'Pimiento en palés', peso: '21.400' }] });
+  await crear({ ...base, cargador_nombre: 'Cementos del Moncayo SL', cargador_domicilio: 'Ctra. N-122 km 74, Tarazona', matricula: '9087 GHJ', emitir: false, envios: [{ origen: 'Tarazona', destino: 'Logroño', naturaleza: 'Cemento a granel', peso: '25 t' }] });
+  const numero = await crear({ ...base, cargador_nombre: 'Papelera del Ebro SA', cargador_domicilio: 'Camino del Vado 3, Zaragoza', matricula: '3345 LBC', conductor_nombre: 'Andrés Gil', envios: [{ origen: 'Zaragoza', destino: 'Pamplona', naturaleza: 'Bobinas de papel', peso: '18.250' }, { origen: 'Pamplona', destino: 'Vitoria', naturaleza: 'Palés vacíos', peso: '30', unidad: 'palets' }] });
+
+  await page.goto(env.url);
+  await page.getByTestId('lista-decas').locator('[data-clave]').nth(2).waitFor();
+  await page.screenshot({ path: path.join(docs, 'movil-lista.png') });
+  await page.goto(`${env.url}/decas/${numero}`);
+  await page.getByTestId('qr').waitFor();
+  await page.screenshot({ path: path.join(docs, 'movil-deca.png') });
+
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(env.url);
+  await page.getByTestId('lista-decas').locator('[data-clave]').nth(2).waitFor();
+  await page.screenshot({ path: path.join(docs, 'escritorio-lista.png') });
+  await page.goto(`${env.url}/decas/${numero}`);
+  await page.getByTestId('qr').waitFor();
+  await page.screenshot({ path: path.join(docs, 'escritorio-deca.png') });
+  console.log(`capturas en ${docs}`);
+} finally {
+  await env.close();
+}

@@ -1,0 +1,26 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { ROOT } from '../support/processes';
+
+function newest(p: string): number {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  let t = 0;
+  for (const e of readdirSync(p)) t = Math.max(t, newest(path.join(p, e)));
+  return t;
+}
+
+/** The e2e suite drives the built app (service worker included): build it when missing or older than its sources. */
+export default function setup(): void {
+  const built = path.join(ROOT, 'dist/client/index.html');
+  const sources = Math.max(...['client', 'public', 'shared', 'vite.config.ts'].map((p) => newest(path.join(ROOT, p))));
+  if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
+  // vite's package exports hide bin/: find it next to its package.json.
+  const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js');
+  // vitest sets NODE_ENV=test: build as `npm run build` does, or workbox ships its debug build.
+  const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  if (r.status !== 0) throw new Error('vite build failed');
+}

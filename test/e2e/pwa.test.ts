@@ -1,0 +1,362 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { arrancar, esperarServiceWorker, leerEnlace, type Entorno } from './browser';
+
+let env: Entorno;
+let page: Page;
+let clave: string;
+const EMAIL = 'conductora@example.com';
+const PASSWORD = 'una-clave-larga-1';
+
+/** Through the public API with a key made in the app (not through the browser, so offline does not apply). */
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${env.url}/api/v1${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${clave}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as T;
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+async function numerosEnServidor(): Promise<string[]> {
+  const r = await api<{ decas: { numero: string }[] }>('GET', '/decas?limite=100&archivado=false');
+  return r.decas.map((d) => d.numero).sort();
+}
+
+async function rellenarDeca(p: Page, datos: { cargador: string; matricula: string; origen: string; destino: string }): Promise<void> {
+  await p.click('a[href="/decas/nueva"]');
+  await p.fill('#f-cargador_nombre', datos.cargador);
+  await p.fill('#f-cargador_nif', 'B12345674');
+  await p.fill('#f-cargador_domicilio', 'Calle Mayor 1, Madrid');
+  await p.fill('#f-matricula', datos.matricula);
+  await p.fill('#f-envios_0__origen', datos.origen);
+  await p.fill('#f-envios_0__destino', datos.destino);
+  await p.fill('#f-envios_0__naturaleza', 'Palés de fruta');
+  await p.fill('#f-envios_0__peso', '24.500');
+  await p.getByText('Lista para emitir.').waitFor();
+}
+
+/** The detail page's heading once the server number has arrived. */
+async function esperarNumero(p: Page): Promise<string> {
+  const h1 = p.locator('h1', { hasText: /DeCA \d{4}-\d{6}/ });
+  await h1.waitFor({ timeout: 20_000 });
+  return /(\d{4}-\d{6})/.exec((await h1.textContent()) ?? '')![1]!;
+}
+
+beforeAll(async () => {
+  env = await arrancar();
+  page = await env.context.newPage();
+}, 120_000);
+
+afterAll(async () => {
+  await env?.close();
+});
+
+describe('PWA against the real server', () => {
+  let primera: string;
+
+  it('signs up, creates and issues a DeCA, and shows its QR and PDF; the app is installable', async () => {
+    await page.goto(env.url);
+    await page.getByRole('heading', { name: 'Entrar' }).waitFor();
+    await page.click('a[href="/registro"]');
+    await page.fill('#f-nombre', 'Transportes Prueba SL');
+    await page.fill('#f-nif', 'B12345674');
+    await page.fill('#f-domicilio', 'Polígono Sur 3, Zaragoza');
+    await page.fill('#f-email', EMAIL);
+    await page.fill('#f-password', PASSWORD);
+    await page.getByRole('button', { name: 'Crear cuenta' }).click();
+    await page.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
+
+    // The caller's side is prefilled from the account.
+    await page.click('a[href="/decas/nueva"]');
+    expect(await page.inputValue('#f-transp_nombre')).toBe('Transportes Prueba SL');
+    // Live validation with the shared rules: exactly what is missing to issue.
+    const faltan = page.getByTestId('faltan');
+    await expect.poll(() => faltan.textContent()).toContain('Cargador · Nombre o razón social');
+    await expect.poll(() => faltan.textContent()).toContain('Envío 1 · Peso o cantidad');
+    await page.fill('#f-matricula', '1234');
+    await page.fill('#f-envios_0__peso', 'mucho');
+    await page.locator('[data-campo="envios[0].peso"]').waitFor();
+    await expect.poll(() => faltan.textContent()).toContain('Datos no válidos (1)');
+
+    await page.goto(`${env.url}/`);
+    await rellenarDeca(page, { cargador: 'Frutas del Sur SA', matricula: '1234 BCD', origen: 'Almería', destino: 'Zaragoza' });
+    await page.getByRole('button', { name: 'Emitir ahora' }).click();
+    primera = await esperarNumero(page);
+    const qr = page.getByTestId('qr');
+    await qr.waitFor();
+    expect(await qr.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(100);
+    const pdf = await leerEnlace(page, '[data-testid="abrir-pdf"]');
+    expect(pdf).toMatchObject({ tipo: 'application/pdf', inicio: '%PDF-' });
+
+    // An API key made from the app, to check the server side of what follows.
+    const r = await page.evaluate(async () => {
+      const res = await fetch('/app/api/claves', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-DeCA-CSRF': '1' }, body: JSON.stringify({ entorno: 'produccion' }) });
+      return (await res.json()) as { key: string };
+    });
+    clave = r.key;
+    expect(await numerosEnServidor()).toEqual([primera]);
+
+    await esperarServiceWorker(page);
+    const cdp = await env.context.newCDPSession(page);
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as { installabilityErrors: unknown[] };
+    expect(installabilityErrors).toEqual([]);
+    await cdp.detach();
+  });
+
+  it('starts offline from the service worker, queues two DeCAs, survives a close mid-sync, and sends each once', async () => {
+    await esperarServiceWorker(page);
+    await env.context.setOffline(true);
+    // The page is on a deep link (/decas/<número>): it reloads from the service worker, QR included.
+    await page.reload();
+    await page.getByRole('heading', { name: new RegExp(`DeCA ${primera}`) }).waitFor();
+    await page.getByTestId('qr').waitFor();
+    await page.goto(env.url);
+    await page.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
+    await page.getByText('Sin conexión: se muestran las DeCA guardadas').waitFor();
+    expect(await page.getByTestId('lista-decas').textContent()).toContain(primera);
+
+    const temporales: string[] = [];
+    for (const [cargador, matricula] of [
+      ['Offline Uno SL', '1111BBB'],
+      ['Offline Dos SL', '2222CCC'],
+    ] as const) {
+      await rellenarDeca(page, { cargador, matricula, origen: 'Huesca', destino: 'Lleida' });
+      await page.getByRole('button', { name: 'Emitir ahora' }).click();
+      const h1 = page.locator('h1', { hasText: /LOCAL-[0-9A-F]{6}/ });
+      await h1.waitFor();
+      temporales.push(/(LOCAL-[0-9A-F]{6})/.exec((await h1.textContent()) ?? '')![1]!);
+      await page.getByTestId('cola').waitFor();
+    }
+    await page.click('a[href="/"]');
+    await expect.poll(() => page.getByTestId('pendiente-sync').count()).toBe(2);
+
+    // Back online, the first request reaches the server but its answer never comes back: the page is closed mid-sync.
+    let llegada!: () => void;
+    const enviada = new Promise<void>((r) => (llegada = r));
+    await env.context.route('**/api/v1/decas', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      await route.fetch(); // the server creates it…
+      llegada();
+      // …and the answer is lost with the page.
+    });
+    await env.context.setOffline(false);
+    await enviada;
+    await page.close();
+    await env.context.unroute('**/api/v1/decas');
+    expect((await numerosEnServidor()).length).toBe(2);
+
+    page = await env.context.newPage();
+    await page.goto(env.url);
+    const filas = page.getByTestId('lista-decas').locator('[data-clave]');
+    // The reopened app replays both: the first with its original key (answered again, not made twice).
+    await expect.poll(async () => (await numerosEnServidor()).length, { timeout: 30_000 }).toBe(3);
+    await expect.poll(() => filas.count(), { timeout: 20_000 }).toBe(3);
+    await expect.poll(() => page.getByTestId('pendiente-sync').count(), { timeout: 20_000 }).toBe(0);
+    const numeros = await numerosEnServidor();
+    await expect.poll(async () => (await page.getByTestId('lista-decas').textContent()) ?? '').toContain(numeros[2]!);
+    const lista = (await page.getByTestId('lista-decas').textContent()) ?? '';
+    for (const n of numeros) expect(lista).toContain(n);
+    for (const t of temporales) expect(lista).not.toContain(t);
+  });
+
+  it('opens an issued DeCA, its QR and its PDF with no network', async () => {
+    const numeros = await numerosEnServidor();
+    const ultima = numeros[numeros.length - 1]!;
+    // Never opened on this device: it was created offline and numbered by the sync. The road
+    // cache (issued DeCAs of ±7 days) fetched its PDF and QR once the outbox drained.
+    const guardados = () =>
+      page.evaluate(
+        () =>
+          new Promise<number>((resolve, reject) => {
+            const req = indexedDB.open('deca-u1-produccion');
+            req.onerror = () => reject(req.error);
+            req.onsuccess = () => {
+              const c = req.result.transaction('documentos').objectStore('documentos').count();
+              c.onsuccess = () => {
+                resolve(c.result);
+                req.result.close();
+              };
+            };
+          }),
+      );
+    await expect.poll(guardados, { timeout: 20_000 }).toBe(3);
+    await env.context.setOffline(true);
+    const otra = await env.context.newPage();
+    await otra.goto(`${env.url}/decas/${ultima}`);
+    await otra.getByTestId('qr').waitFor();
+    expect(await otra.getByTestId('qr').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(100);
+    const pdf = await leerEnlace(otra, '[data-testid="abrir-pdf"]');
+    expect(pdf).toMatchObject({ tipo: 'application/pdf', inicio: '%PDF-' });
+    expect(pdf.bytes).toBeGreaterThan(1000);
+    await otra.close();
+    await env.context.setOffline(false);
+  });
+
+  it('shows a server refusal on replay on the right field, and resends the fix', async () => {
+    await page.goto(env.url);
+    await rellenarDeca(page, { cargador: 'Pendiente SL', matricula: '3333DDD', origen: 'Soria', destino: 'Burgos' });
+    await page.getByRole('button', { name: 'Dejar pendiente' }).click();
+    const numero = await esperarNumero(page);
+    await page.locator('.insignia.pendiente').waitFor();
+
+    await env.context.setOffline(true);
+    await page.getByRole('link', { name: 'Editar' }).click();
+    await page.fill('#f-ref_externa', 'PEDIDO-77');
+    await page.getByRole('button', { name: 'Guardar', exact: true }).click();
+    await page.getByTestId('cola').waitFor();
+    // Meanwhile, another DeCA takes that ref_externa on the server.
+    await api('POST', '/decas', { ref_externa: 'PEDIDO-77', emitir: false });
+
+    await env.context.setOffline(false);
+    await page.getByTestId('rechazo').waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('rechazo').textContent()).toContain('PEDIDO-77');
+    await page.getByRole('link', { name: 'Corregir y reenviar' }).click();
+    const campo = page.locator('#f-ref_externa');
+    await expect.poll(() => campo.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('[data-campo="ref_externa"]').textContent()).toContain('Ya usada');
+    expect(await campo.inputValue()).toBe('PEDIDO-77');
+
+    await campo.fill('PEDIDO-78');
+    await page.getByRole('button', { name: 'Reenviar' }).click();
+    await expect.poll(() => page.getByTestId('ref-externa').textContent()).toBe('PEDIDO-78');
+    await expect.poll(async () => (await api<{ deca: { ref_externa: string } }>('GET', `/decas/${numero}`)).deca.ref_externa, { timeout: 20_000 }).toBe('PEDIDO-78');
+    await expect.poll(() => page.getByTestId('rechazo').count()).toBe(0);
+  });
+
+  it('modifies (method 1), replaces (method 2), ends the service, archives and deletes', async () => {
+    type D = { deca: { version: number; matricula: string; estado: string; fin_servicio_at: string | null; archivado: boolean; sustituido_por: { numero: string } | null } };
+    await page.goto(`${env.url}/decas/${primera}`);
+    await page.getByRole('link', { name: 'Modificar' }).click();
+    await page.fill('#f-matricula', '9999LLL');
+    await page.getByRole('button', { name: 'Guardar nueva versión' }).click();
+    await page.locator('#f-motivo[aria-invalid="true"]').waitFor(); // the reason is required
+    await page.fill('#f-motivo', 'Cambio de tractora');
+    await page.getByRole('button', { name: 'Guardar nueva versión' }).click();
+    await page.getByRole('heading', { name: /versión 2/ }).waitFor({ timeout: 20_000 });
+    expect((await api<D>('GET', `/decas/${primera}`)).deca).toMatchObject({ version: 2, matricula: '9999LLL' });
+
+    await page.getByRole('link', { name: 'Sustituir' }).click();
+    await page.fill('#f-envios_0__destino', 'Huesca');
+    await page.fill('#f-motivo', 'Cambio de destino');
+    await page.getByRole('button', { name: 'Sustituir' }).click();
+    const nueva = await esperarNumero(page);
+    expect(nueva).not.toBe(primera);
+    expect((await api<D>('GET', `/decas/${primera}`)).deca).toMatchObject({ estado: 'sustituido', sustituido_por: { numero: nueva } });
+
+    await page.getByRole('button', { name: 'Fin de servicio' }).click();
+    await page.getByRole('button', { name: 'Sí, marcar fin' }).click();
+    await expect.poll(async () => (await api<D>('GET', `/decas/${nueva}`)).deca.fin_servicio_at, { timeout: 20_000 }).not.toBeNull();
+    await page.getByRole('button', { name: 'Archivar' }).click();
+    await expect.poll(async () => (await api<D>('GET', `/decas/${nueva}`)).deca.archivado, { timeout: 20_000 }).toBe(true);
+    await page.getByRole('button', { name: 'Desarchivar' }).click();
+    await expect.poll(async () => (await api<D>('GET', `/decas/${nueva}`)).deca.archivado, { timeout: 20_000 }).toBe(false);
+
+    const pendiente = (await api<{ deca: { numero: string } }>('POST', '/decas', { emitir: false, referencia: 'borrar' })).deca.numero;
+    await page.goto(`${env.url}/decas/${pendiente}`);
+    await page.getByRole('button', { name: 'Eliminar' }).click();
+    await page.getByRole('button', { name: 'Sí, eliminar' }).click();
+    await page.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
+    await expect.poll(async () => (await fetch(`${env.url}/api/v1/decas/${pendiente}`, { headers: { Authorization: `Bearer ${clave}` } })).status, { timeout: 20_000 }).toBe(404);
+  });
+
+  it('keeps work queued while the session is over, and sends it after signing in again', async () => {
+    await page.goto(env.url);
+    await env.context.setOffline(true);
+    await rellenarDeca(page, { cargador: 'Sesión SL', matricula: '4444FFF', origen: 'Teruel', destino: 'Cuenca' });
+    await page.getByRole('button', { name: 'Emitir ahora' }).click();
+    await page.getByTestId('cola').waitFor();
+    // The session ends on the server (signed out elsewhere) while the phone is offline.
+    const cookie = (await env.context.cookies(env.url)).find((c) => c.name === 'deca_sesion')!;
+    const fuera = await fetch(`${env.url}/app/api/sesion`, { method: 'DELETE', headers: { Cookie: `deca_sesion=${cookie.value}`, 'X-DeCA-CSRF': '1' } });
+    expect(fuera.status).toBe(200);
+    const antes = (await numerosEnServidor()).length;
+    await env.context.setOffline(false);
+    await page.getByText('Su sesión ha caducado.').waitFor({ timeout: 20_000 });
+    await page.getByText('Hay 1 cambio guardado en este dispositivo').waitFor();
+    expect((await numerosEnServidor()).length).toBe(antes);
+
+    await page.fill('#f-email', EMAIL);
+    await page.fill('#f-password', PASSWORD);
+    await page.getByRole('button', { name: 'Volver a entrar' }).click();
+    await esperarNumero(page);
+    expect((await numerosEnServidor()).length).toBe(antes + 1);
+  });
+
+  it('switches to the test environment with a banner, and keeps its data apart', async () => {
+    const produccion = await numerosEnServidor();
+    await page.goto(`${env.url}/cuenta`);
+    await page.getByLabel('Pruebas: datos sin validez, separados de los reales').click();
+    await page.getByTestId('banda-pruebas').waitFor();
+    await page.click('a[href="/"]');
+    await page.getByText('No hay DeCA').waitFor();
+    await rellenarDeca(page, { cargador: 'Demo SL', matricula: '5555GGG', origen: 'Ávila', destino: 'Segovia' });
+    await page.getByRole('button', { name: 'Emitir ahora' }).click();
+    const demo = await esperarNumero(page);
+    const demoApi = await page.evaluate(async () => ((await (await fetch('/demo/api/v1/decas')).json()) as { decas: { numero: string }[] }).decas.map((d) => d.numero));
+    expect(demoApi).toEqual([demo]);
+    expect(await numerosEnServidor()).toEqual(produccion);
+    await page.getByRole('button', { name: 'Volver a producción' }).click();
+    await expect.poll(() => page.getByTestId('banda-pruebas').count()).toBe(0);
+    await page.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
+    await expect.poll(() => page.getByTestId('lista-decas').locator('[data-clave]').count()).toBe(produccion.length);
+  });
+
+  it('creates step by step on a phone, with the bottom navigation', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    onTestFinished(() => page.setViewportSize({ width: 1280, height: 900 }));
+    await page.goto(`${env.url}/decas/nueva`);
+    const nav = page.getByRole('navigation', { name: 'Principal' });
+    const caja = (await nav.boundingBox())!;
+    expect(caja.y + caja.height).toBeGreaterThan(800); // at the bottom, under the thumb
+    await page.getByRole('list', { name: 'Pasos' }).waitFor();
+    await page.fill('#f-cargador_nombre', 'Móvil SL');
+    await page.fill('#f-cargador_nif', 'B12345674');
+    await page.fill('#f-cargador_domicilio', 'Calle Sol 2, Sevilla');
+    expect(await page.locator('#f-matricula').count()).toBe(0); // one step at a time
+    await page.getByRole('button', { name: 'Siguiente: Vehículo' }).click();
+    await page.fill('#f-matricula', '6666HHH');
+    await page.getByRole('button', { name: 'Siguiente: Envíos' }).click();
+    await page.fill('#f-envios_0__origen', 'Sevilla');
+    await page.fill('#f-envios_0__destino', 'Cádiz');
+    await page.fill('#f-envios_0__naturaleza', 'Aceite');
+    await page.fill('#f-envios_0__peso', '12 t');
+    await page.getByRole('button', { name: 'Siguiente: Revisión' }).click();
+    await page.getByText('Lista para emitir.').waitFor();
+    await page.getByRole('button', { name: 'Emitir ahora' }).click();
+    await esperarNumero(page);
+    await page.getByTestId('qr').waitFor();
+  });
+
+  it('scrolls the list page by page with the API cursor, and filters it', async () => {
+    for (let i = 0; i < 32; i++) await api('POST', '/decas', { emitir: false, referencia: `lote-${i}`, matricula: i % 2 ? '7777JJJ' : '8888KKK' });
+    const total = (await numerosEnServidor()).length;
+    expect(total).toBeGreaterThan(30);
+    const cursores: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/v1/decas?') && r.url().includes('despues_de=')) cursores.push(r.url());
+    });
+    await page.goto(env.url);
+    const filas = page.getByTestId('lista-decas').locator('[data-clave]');
+    await expect
+      .poll(
+        async () => {
+          await page.mouse.wheel(0, 10_000);
+          return filas.count();
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(total);
+    expect(cursores.length).toBeGreaterThan(0);
+    await page.fill('#f-texto', 'lote-7');
+    await expect.poll(() => filas.count()).toBe(1);
+    await page.fill('#f-texto', '');
+    await page.fill('#f-matricula', '7777 jjj');
+    await page.press('#f-matricula', 'Enter');
+    await page.locator('#f-estado').selectOption('pendiente');
+    await expect.poll(() => filas.count()).toBe(16);
+    expect(page.url()).toContain('matricula=7777');
+  });
+});
