@@ -1,27 +1,8 @@
-import type { Deca } from '../../shared/schemas/deca';
+import { CAMPOS_DATOS, type Deca } from '../../shared/schemas/deca';
 import type { DatosDeca, DecaDb, DecaLocal, EntradaOutbox, TipoOperacion } from './db';
 
 /** Fields of a DeCA that the forms edit (everything of DecaInput that is data). */
-export const CAMPOS_EDITABLES = [
-  'ref_externa',
-  'emisor_rol',
-  'cargador_nombre',
-  'cargador_nif',
-  'cargador_domicilio',
-  'transp_nombre',
-  'transp_nif',
-  'transp_domicilio',
-  'fecha_transporte',
-  'tipo_vehiculo',
-  'matricula',
-  'matricula_remolque',
-  'autorizacion_especial',
-  'conductor_nombre',
-  'conductor_tel',
-  'observaciones',
-  'referencia',
-  'envios',
-] as const;
+export const CAMPOS_EDITABLES = ['ref_externa', 'emisor_rol', ...CAMPOS_DATOS] as const;
 
 /** The editable data of a server DeCA. */
 export function datosDeDeca(d: Deca): DatosDeca {

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { issuesToCampos } from '../../shared/errors';
 import { derivarTipoVehiculo, faltaParaEmitir } from '../../shared/rules/emision';
-import { CAMPOS_DATOS, DecaInput, type DecaDatos } from '../../shared/schemas/deca';
+import { CAMPOS_DATOS, DecaInput, type CampoDatos, type DecaDatos } from '../../shared/schemas/deca';
 import { UNIDADES } from '../../shared/schemas/envio';
 import { buscarLocal, fechaRelativa } from '../data/consultas';
 import type { DatosDeca, DecaLocal, EntradaOutbox } from '../data/db';
@@ -28,24 +28,8 @@ interface Estado {
   envios: EnvioForm[];
 }
 
-const PLANOS = [
-  'ref_externa',
-  'cargador_nombre',
-  'cargador_nif',
-  'cargador_domicilio',
-  'transp_nombre',
-  'transp_nif',
-  'transp_domicilio',
-  'fecha_transporte',
-  'tipo_vehiculo',
-  'matricula',
-  'matricula_remolque',
-  'autorizacion_especial',
-  'conductor_nombre',
-  'conductor_tel',
-  'observaciones',
-  'referencia',
-] as const;
+/** Every plain (non-shipment) field of the form. */
+const PLANOS = ['ref_externa', ...CAMPOS_DATOS.filter((c): c is Exclude<CampoDatos, 'envios'> => c !== 'envios')] as const;
 
 const PASOS = ['Partes', 'Vehículo', 'Envíos', 'Revisión'] as const;
 function pasoDe(path: string): number {
