@@ -83,6 +83,7 @@ async function main(): Promise<void> {
     await webhooks.stop();
     await closeAdmin();
     await pdfPool.close();
+    await limits.close();
     await database.close();
     releaseLock();
     log.info('stopped');

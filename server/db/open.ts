@@ -41,17 +41,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         await admin.end();
       }
     }
-    const pool = new pg.Pool({
-      connectionString: opts.databaseUrl,
-      max: 10,
-      ...(schema ? { options: `-c search_path="${schema}"` } : {}),
-      types: {
-        getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-          if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
-          return pg.types.getTypeParser(oid, format);
-        }) as typeof pg.types.getTypeParser,
-      },
-    });
+    const pool = createPgPool(opts.databaseUrl, schema, { max: 10 });
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return {
       kind: 'postgres',
@@ -82,6 +72,28 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       if (!pglite.closed) await pglite.close();
     },
   };
+}
+
+/**
+ * A pg pool on the database (and schema) with int8/numeric read as numbers.
+ * `settings` become session settings (e.g. `synchronous_commit: 'off'`).
+ */
+export function createPgPool(connectionString: string, schema: string | null, opts: { max: number; settings?: Record<string, string> }): pg.Pool {
+  const settings = { ...(schema ? { search_path: `"${schema}"` } : {}), ...opts.settings };
+  // Options in the URL (`?options=-c search_path=…`) are kept: ours are appended, not swapped in.
+  const fromUrl = URL.canParse(connectionString) ? (new URL(connectionString).searchParams.get('options') ?? '') : '';
+  const options = [fromUrl, ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)].filter(Boolean).join(' ');
+  return new pg.Pool({
+    connectionString,
+    max: opts.max,
+    ...(options ? { options } : {}),
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+        if (oid === INT8 || oid === NUMERIC) return (v: string) => Number(v);
+        return pg.types.getTypeParser(oid, format);
+      }) as typeof pg.types.getTypeParser,
+    },
+  });
 }
 
 /** Run every pending migration; throws (and so stops start-up) if one fails. */

@@ -92,6 +92,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await limits.close();
       if (ownDatabase) await database.close();
     },
   };
