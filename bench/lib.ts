@@ -81,9 +81,8 @@ export async function postgresSchemaUrl(url: string, prefix: string): Promise<{ 
 
 /**
  * A PostgreSQL URL to a fresh database of its own, and a function that drops it.
- * A database rather than a schema: the migrator looks for its bookkeeping
- * tables in every schema of the database, so a schema created while another
- * process's schema holds them fails to migrate (see bench/decas.ts).
+ * A database rather than a schema, so the bench's tables, planner statistics
+ * and pg_stat_database counters are its own and nothing else's.
  */
 export async function postgresDatabaseUrl(url: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${Date.now().toString(36)}_${process.pid}`;

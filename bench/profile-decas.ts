@@ -20,7 +20,8 @@ import pg from 'pg';
 import type { DB } from '../server/db/schema';
 import { selectDecas } from '../server/domain/decas/queries';
 import { buscarClave } from '../server/domain/accounts/api-keys';
-import { RateLimiterPostgres } from 'rate-limiter-flexible';
+import { openDatabase } from '../server/db/open';
+import { createRateLimits } from '../server/http/rate-limits';
 import { decaCompleta } from '../test/support/decas';
 import { ROOT, runCli, startServerProcess } from '../test/support/processes';
 import { fmt, load, postgresDatabaseUrl, startScript } from './lib';
@@ -98,14 +99,7 @@ function compilerOnly(sent: { sql: string; parameters: readonly unknown[] }[] = 
   });
 }
 
-/** CPU seconds of one process. */
-function processSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) / TICKS_PER_S;
-}
-
-/** Each statement of GET /decas/{id}, 3000 times on one connection: backend CPU and round trip per execution. */
+/** Each statement of GET /decas/{id}, 3000 times one after another: PostgreSQL CPU and round trip per execution. */
 async function statements(): Promise<void> {
   const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!pgUrl) throw new Error('statements needs TEST_DATABASE_URL or BENCH_DATABASE_URL');
@@ -117,7 +111,7 @@ async function statements(): Promise<void> {
     const server = await startServerProcess({ ...env, API_RATE_LIMIT: '1000000', LOG_LEVEL: 'error' });
     let id = 0;
     try {
-      for (let i = 0; i < 20; i++) {
+      for (let i = 0; i < 200; i++) {
         const res = await fetch(`${server.url}/api/v1/decas`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -130,37 +124,53 @@ async function statements(): Promise<void> {
     }
     const client = new pg.Client({ connectionString: pgDb.url });
     await client.connect();
-    const pool = new pg.Pool({ connectionString: pgDb.url, max: 1 });
+    // The server's own rate limiters (their pool, their session settings).
+    const database = await openDatabase({ databaseUrl: pgDb.url });
+    const limits = createRateLimits(database, { apiPoints: 1_000_000_000 });
     try {
-      const backend = Number((await client.query('select pg_backend_pid() as pid')).rows[0].pid);
-      const poolBackend = Number((await pool.query('select pg_backend_pid() as pid')).rows[0].pid);
       const k = compilerOnly();
       const deca = selectDecas(k, { accountId: 1, entorno: 'produccion' }).where('d.id', '=', id).compile();
       const sent: { sql: string; parameters: readonly unknown[] }[] = [];
       await buscarClave(compilerOnly(sent), key);
       const clave = sent[0]!;
-      const limiter = new RateLimiterPostgres({ storeClient: pool, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, keyPrefix: 'api', points: 1_000_000_000, duration: 60 });
       const N = 3000;
-      const cases: [string, number, () => Promise<unknown>][] = [
-        ['select $1::int (trivial)', backend, () => client.query('select $1::int as id', [1])],
-        ['API key lookup (buscarClave)', backend, () => client.query(clave.sql, clave.parameters as unknown[])],
-        ['GET DeCA query (selectDecas by id)', backend, () => client.query(deca.sql, deca.parameters as unknown[])],
-        ['API key lookup as a named prepared statement', backend, () => client.query({ name: 'clave', text: clave.sql, values: clave.parameters as unknown[] })],
-        ['GET DeCA query as a named prepared statement', backend, () => client.query({ name: 'deca', text: deca.sql, values: deca.parameters as unknown[] })],
-        ['rate limit consume (RateLimiterPostgres upsert, autocommit)', poolBackend, () => limiter.consume('key:1')],
+      // Backend CPU is read for all PostgreSQL processes (the limiter has a pool of its own): run on a quiet machine.
+      const cases: [string, () => Promise<unknown>][] = [
+        ['select $1::int (trivial)', () => client.query('select $1::int as id', [1])],
+        ['API key lookup (buscarClave)', () => client.query(clave.sql, clave.parameters as unknown[])],
+        ['GET DeCA query (selectDecas by id)', () => client.query(deca.sql, deca.parameters as unknown[])],
+        ['API key lookup as a named prepared statement', () => client.query({ name: 'clave', text: clave.sql, values: clave.parameters as unknown[] })],
+        ['GET DeCA query as a named prepared statement', () => client.query({ name: 'deca', text: deca.sql, values: deca.parameters as unknown[] })],
+        ['rate limit consume (the server\'s limiter)', () => limits.api.consume('key:1')],
       ];
-      for (const [label, pid, run] of cases) {
+      for (const [label, run] of cases) {
         for (let i = 0; i < 200; i++) await run();
-        const cpu0 = processSeconds(pid);
+        const cpu0 = postgresSeconds();
         const t0 = performance.now();
         for (let i = 0; i < N; i++) await run();
         const ms = performance.now() - t0;
-        const cpu = processSeconds(pid) - cpu0;
+        const cpu = postgresSeconds() - cpu0;
         console.log(`${label}: ${fmt((ms / N) * 1000)} µs round trip, PostgreSQL backend CPU ${fmt((cpu / N) * 1e6)} µs per execution`);
+      }
+      // The fresh table has no statistics yet (autovacuum analyzes it later): compare with an analyzed one.
+      const plan = async () =>
+        (await client.query(`explain (analyze, costs off, timing off) ${deca.sql}`, deca.parameters as unknown[])).rows
+          .map((row: Record<string, string>) => `    ${row['QUERY PLAN']}`)
+          .join('\n');
+      console.log(`plan of the GET DeCA query before ANALYZE:\n${await plan()}`);
+      await client.query('analyze');
+      console.log(`plan after ANALYZE:\n${await plan()}`);
+      for (const [label, run] of cases.filter(([l]) => l.startsWith('GET'))) {
+        const cpu0 = postgresSeconds();
+        const t0 = performance.now();
+        for (let i = 0; i < N; i++) await run();
+        const ms = performance.now() - t0;
+        console.log(`${label}, after ANALYZE: ${fmt((ms / N) * 1000)} µs round trip, PostgreSQL backend CPU ${fmt(((postgresSeconds() - cpu0) / N) * 1e6)} µs per execution`);
       }
     } finally {
       await client.end();
-      await pool.end();
+      await limits.close();
+      await database.close();
     }
   } finally {
     await pgDb.drop();
@@ -250,7 +260,7 @@ async function main(): Promise<void> {
       const key = JSON.parse((await runCli(['key:create', '--account', '1', '--env', 'live'], env)).stdout).key as string;
       const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
       let id = 0;
-      for (let i = 0; i < 20; i++) {
+      for (let i = 0; i < 200; i++) {
         const res = await fetch(`${server.url}/api/v1/decas`, { method: 'POST', headers, body: JSON.stringify(decaCompleta({ referencia: `w${i}` })) });
         id = ((await res.json()) as { deca: { id: number } }).deca.id;
       }

@@ -29,7 +29,13 @@ if (!existsSync(built) || statSync(built).mtimeMs < sources) {
   process.stdout.write('Compilando la aplicación web…\n');
   // vite's package exports hide bin/: find it next to its package.json.
   const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js');
-  const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  // Always a production build: with NODE_ENV=test or development in the environment Vite
+  // would make a dev bundle, which never registers the service worker.
+  const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 

@@ -1,6 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import ListaDecas from '../views/deca-list';
-import { Layout } from './layout';
+import { AvisoActualizacion, Layout } from './layout';
 import { navegar, resolver, useModulo, useUbicacion, type Ruta } from './router';
 import { contexto, sesion } from './sesion';
 import { useStore } from './store';
@@ -54,14 +54,20 @@ export function App() {
     if (!acceso || acceso instanceof Error) return <main>{acceso instanceof Error ? <p role="alert">No se pudo cargar la aplicación: recargue la página.</p> : <p aria-busy="true">Cargando…</p>}</main>;
     const Acceso = acceso.default;
     return (
-      <main>
-        <Acceso modo={path === '/registro' ? 'registro' : 'entrar'} />
-      </main>
+      <>
+        <main>
+          <Acceso modo={path === '/registro' ? 'registro' : 'entrar'} />
+        </main>
+        <AvisoActualizacion />
+      </>
     );
   }
   return (
-    <Layout>
-      <Pantalla />
-    </Layout>
+    <>
+      <Layout>
+        <Pantalla />
+      </Layout>
+      <AvisoActualizacion />
+    </>
   );
 }

@@ -45,7 +45,6 @@ function SesionCaducada() {
 export function Layout({ children }: { children: ComponentChildren }) {
   const { path } = useUbicacion();
   const ent = useStore(entorno);
-  const actualizar = useStore(actualizacion);
   const recargar = useStore(otraVersion);
   const actual = (p: string) => (p === '/' ? path === '/' : path.startsWith(p)) ? 'page' : undefined;
   return (
@@ -89,14 +88,20 @@ export function Layout({ children }: { children: ComponentChildren }) {
         <SesionCaducada />
         {children}
       </main>
-      {actualizar && (
-        <div class="toast" role="status">
-          <span>Hay una versión nueva de la aplicación.</span>
-          <button type="button" onClick={actualizar}>
-            Actualizar
-          </button>
-        </div>
-      )}
     </>
+  );
+}
+
+/** The "new version" prompt, shown on every screen (signed in or not) once an update is waiting. */
+export function AvisoActualizacion() {
+  const actualizar = useStore(actualizacion);
+  if (!actualizar) return null;
+  return (
+    <div class="toast" role="status">
+      <span>Hay una versión nueva de la aplicación.</span>
+      <button type="button" onClick={actualizar}>
+        Actualizar
+      </button>
+    </div>
   );
 }

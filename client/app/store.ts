@@ -24,12 +24,16 @@ export function store<T>(initial: T): Store<T> {
   };
 }
 
-/** The store's value, re-rendering the component when it changes. */
+/**
+ * The store's value, re-rendering the component when it changes. The value is
+ * boxed: Preact's useState would call a function value as an updater (the
+ * "update available" store holds a function).
+ */
 export function useStore<T>(s: Store<T>): T {
-  const [v, setV] = useState(s.get());
+  const [box, setBox] = useState(() => ({ v: s.get() }));
   useEffect(() => {
-    setV(s.get());
-    return s.subscribe(setV);
+    setBox({ v: s.get() });
+    return s.subscribe((v) => setBox({ v }));
   }, [s]);
-  return v;
+  return box.v;
 }

@@ -12,13 +12,24 @@ export async function registrarSw(): Promise<void> {
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
   const { Workbox } = await import('workbox-window');
   const wb = new Workbox('/sw.js', { scope: '/' });
-  wb.addEventListener('waiting', () => {
+  const reg = await wb.register();
+  if (!reg) return;
+  /** Offer a new version that is installed and waiting; accepting activates it and reloads once. */
+  const ofrecer = (nuevo: ServiceWorker) => {
     actualizacion.set(() => {
-      wb.addEventListener('controlling', () => location.reload());
-      wb.messageSkipWaiting();
+      navigator.serviceWorker.addEventListener('controllerchange', () => location.reload(), { once: true });
+      nuevo.postMessage({ type: 'SKIP_WAITING' });
     });
-  });
-  await wb.register();
+  };
+  // Watched on the registration itself, not through workbox-window's own events: those skip an
+  // update found by another tab or by the browser's periodic check, and one already waiting at load.
+  const vigilar = (nuevo: ServiceWorker | null) =>
+    nuevo?.addEventListener('statechange', () => {
+      if (nuevo.state === 'installed' && navigator.serviceWorker.controller) ofrecer(nuevo);
+    });
+  if (reg.waiting && navigator.serviceWorker.controller) ofrecer(reg.waiting);
+  vigilar(reg.installing); // an update may already be installing when this module loads
+  reg.addEventListener('updatefound', () => vigilar(reg.installing));
   // Look for a new version when the app comes back to the foreground.
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') void wb.update();

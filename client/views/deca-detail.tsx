@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Cambio } from '../../shared/schemas/deca';
+import type { Cambio, Descarga, DescargasList } from '../../shared/schemas/deca';
 import { ApiError, NetworkError } from '../data/api';
 import { buscarLocal, cargarCambios, obtenerDocumentos, refrescarDeca } from '../data/consultas';
 import type { DecaLocal, EntradaOutbox } from '../data/db';
@@ -101,6 +101,30 @@ function Historial({ rec }: { rec: DecaLocal }) {
           <strong>{TIPO_CAMBIO[c.tipo] ?? c.tipo}</strong> · v{c.version} · {c.created_at} · {c.autor.nombre}
           {c.motivo && <> · «{c.motivo}»</>}
           {c.campos.length > 0 && c.tipo === 'modificacion' && <div class="pista">{c.campos.map((x) => nombreCampo(x.campo)).join(', ')}</div>}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The public opens of the DeCA (inspections), with robots marked: read from the server when online. */
+function Aperturas({ rec }: { rec: DecaLocal }) {
+  const ctx = useStore(contexto)!;
+  const enLinea = useEnLinea();
+  const [lista, setLista] = useState<Descarga[] | null>(null);
+  useEffect(() => {
+    if (!enLinea || !rec.id) return;
+    ctx.api.request<DescargasList>('GET', `/decas/${rec.id}/descargas`).then((r) => setLista(r.data.descargas), () => {});
+  }, [rec.id, rec.deca?.descargas, enLinea]);
+  if (!lista) return <p class="pista">{enLinea ? 'Cargando…' : 'Las aperturas se verán con conexión.'}</p>;
+  if (lista.length === 0) return <p class="pista">Nadie ha abierto aún la ficha pública ni el PDF.</p>;
+  return (
+    <ol class="historial" data-testid="aperturas">
+      {lista.slice(0, 50).map((x, i) => (
+        <li key={i}>
+          <strong>{x.recurso === 'pdf' ? 'PDF' : 'Ficha'}</strong> · {x.fecha} · {x.ip}
+          {x.robot && <> · robot ({x.motivo_robot})</>}
+          <div class="pista">{x.navegador}</div>
         </li>
       ))}
     </ol>
@@ -302,6 +326,12 @@ export default function DetalleDeca({ params }: { params: string[] }) {
             <>
               <h2>Historial</h2>
               <Historial rec={rec} />
+              {d && d.estado !== 'pendiente' && (
+                <>
+                  <h2>Aperturas públicas</h2>
+                  <Aperturas rec={rec} />
+                </>
+              )}
             </>
           )}
         </div>

@@ -255,3 +255,19 @@ export type Cambio = z.infer<typeof Cambio>;
 
 export const CambiosList = z.object({ cambios: z.array(Cambio) });
 export type CambiosList = z.infer<typeof CambiosList>;
+
+/** One open of a DeCA's public page or PDF (GET /decas/{id}/descargas), newest first. */
+export const Descarga = z
+  .object({
+    fecha: fechaHora,
+    recurso: z.enum(['ficha', 'pdf', 'conductor', 'qr']),
+    version: z.number().int(),
+    ip: z.string(),
+    navegador: z.string(),
+    robot: z.boolean().meta({ description: 'Vista previa o escáner de correo: anotada, no cuenta' }),
+    motivo_robot: z.string().nullable(),
+  })
+  .meta({ id: 'Descarga' });
+export type Descarga = z.infer<typeof Descarga>;
+export const DescargasList = z.object({ descargas: z.array(Descarga) });
+export type DescargasList = z.infer<typeof DescargasList>;

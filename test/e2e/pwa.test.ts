@@ -1,5 +1,8 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { ROOT } from '../support/processes';
 import { arrancar, esperarServiceWorker, leerEnlace, type Entorno } from './browser';
 
 let env: Entorno;
@@ -98,6 +101,12 @@ describe('PWA against the real server', () => {
     });
     clave = r.key;
     expect(await numerosEnServidor()).toEqual([primera]);
+
+    // An inspector opens the public page: the detail lists the open (the download log).
+    const { deca } = await api<{ deca: { urls: { ficha: string } } }>('GET', `/decas/${primera}`);
+    await fetch(`${env.url}${new URL(deca.urls.ficha).pathname}`, { headers: { 'User-Agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/126.0 Mobile' } });
+    await page.reload();
+    await expect.poll(() => page.getByTestId('aperturas').locator('li').count(), { timeout: 20_000 }).toBe(1);
 
     await esperarServiceWorker(page);
     const cdp = await env.context.newCDPSession(page);
@@ -358,5 +367,38 @@ describe('PWA against the real server', () => {
     await page.locator('#f-estado').selectOption('pendiente');
     await expect.poll(() => filas.count()).toBe(16);
     expect(page.url()).toContain('matricula=7777');
+  });
+  it('offers a new version when one is deployed, and reloads into it', async () => {
+    await page.goto(env.url);
+    await esperarServiceWorker(page);
+    const sw = path.join(ROOT, 'dist/client/sw.js');
+    const original = readFileSync(sw);
+    onTestFinished(() => writeFileSync(sw, original));
+    // A deploy changes the service worker's bytes; the app checks for it (here at once, in use on visibility).
+    writeFileSync(sw, Buffer.concat([original, Buffer.from(`\n// versión ${Date.now()}\n`)]));
+    await page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.getRegistration();
+      await reg?.update();
+    });
+    const aviso = page.getByText('Hay una versión nueva de la aplicación.');
+    await aviso.waitFor({ timeout: 30_000 });
+    const recarga = page.waitForEvent('framenavigated', { timeout: 30_000 });
+    await page.getByRole('button', { name: 'Actualizar' }).click();
+    await recarga;
+    await page.locator('main').first().waitFor();
+    expect(await aviso.count()).toBe(0);
+  });
+
+  it('signs out: the session ends on the server and the sign-in screen shows', async () => {
+    await page.goto(`${env.url}/cuenta`);
+    const sesion = (await env.context.cookies()).find((c) => c.name === 'deca_sesion');
+    expect(sesion).toBeDefined();
+    const conCookie = () => fetch(`${env.url}/app/api/sesion`, { headers: { cookie: `deca_sesion=${sesion?.value}` } });
+    expect((await conCookie()).status).toBe(200);
+    await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await page.locator('input[type=password]').first().waitFor({ timeout: 20_000 });
+    // The old cookie no longer opens anything: the session was closed on the server.
+    expect((await conCookie()).status).toBe(401);
+    expect((await env.context.cookies()).find((c) => c.name === 'deca_sesion')).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { formatMadrid } from '../../../shared/rules/fechas';
+import type { Descarga } from '../../../shared/schemas/deca';
 import type { DB, DescargasTable } from '../../db/schema';
 import type { Actor } from '../actor';
 import type { Clock } from '../../clock';
@@ -71,19 +72,9 @@ export async function registrarApertura(db: Kysely<DB>, clock: Clock, siteUrl: s
   });
 }
 
-/** One entry of GET /decas/{id}/descargas. */
-export interface DescargaOut {
-  fecha: string;
-  recurso: string;
-  version: number;
-  ip: string;
-  navegador: string;
-  robot: boolean;
-  motivo_robot: string | null;
-}
 
 /** GET /decas/{id}/descargas: every public open, newest first. */
-export async function listarDescargas(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, ref: string): Promise<DescargaOut[]> {
+export async function listarDescargas(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, ref: string): Promise<Descarga[]> {
   const deca = await obtenerDeca(db, actor, ref);
   const rows = await db
     .selectFrom('descargas')

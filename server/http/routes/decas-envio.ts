@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import type { DescargasList } from '../../../shared/schemas/deca';
 import { z } from '../../../shared/schemas/zod';
 import type { AppDeps } from '../../app';
 import type { DomainContext } from '../../domain/context';
@@ -31,6 +32,7 @@ export function decasEnvioRoutes(router: Router<AppState>, deps: AppDeps, domain
 
   router.get('/decas/:id/descargas', async (ctx) => {
     const { id } = parse(IdParam, ctx.params);
-    ctx.body = { descargas: await listarDescargas(deps.database.db, actorOf(ctx), id) };
+    const body: DescargasList = { descargas: await listarDescargas(deps.database.db, actorOf(ctx), id) };
+    ctx.body = body;
   });
 }
