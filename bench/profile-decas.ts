@@ -29,6 +29,8 @@ import { fmt, load, postgresDatabaseUrl, startScript } from './lib';
 const phase = (['get', 'floor', 'statements'] as const).find((p) => p === process.argv[2]) ?? 'create';
 const dbKind = process.argv[3] === 'postgres' ? 'postgres' : 'pglite';
 const TICKS_PER_S = 100; // USER_HZ on Linux
+/** DeCAs created before measuring, so reads look among a realistic number of rows. */
+const SEED_DECAS = 200;
 
 /** utime+stime in seconds of every thread of `pid`, by thread id, with the thread's name. */
 function threadTimes(pid: number): Map<number, { name: string; s: number }> {
@@ -111,7 +113,7 @@ async function statements(): Promise<void> {
     const server = await startServerProcess({ ...env, API_RATE_LIMIT: '1000000', LOG_LEVEL: 'error' });
     let id = 0;
     try {
-      for (let i = 0; i < 200; i++) {
+      for (let i = 0; i < SEED_DECAS; i++) {
         const res = await fetch(`${server.url}/api/v1/decas`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
@@ -260,7 +262,7 @@ async function main(): Promise<void> {
       const key = JSON.parse((await runCli(['key:create', '--account', '1', '--env', 'live'], env)).stdout).key as string;
       const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
       let id = 0;
-      for (let i = 0; i < 200; i++) {
+      for (let i = 0; i < SEED_DECAS; i++) {
         const res = await fetch(`${server.url}/api/v1/decas`, { method: 'POST', headers, body: JSON.stringify(decaCompleta({ referencia: `w${i}` })) });
         id = ((await res.json()) as { deca: { id: number } }).deca.id;
       }
