@@ -349,16 +349,7 @@ function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null;
                 <p>
                   <strong>Datos no válidos ({nErrores}):</strong>
                 </p>
-                <ul>
-                  {Object.entries(campos).map(([p, m]) => (
-                    <li key={p}>
-                      <a href={`#${idCampo(p)}`} onClick={(ev) => (ev.preventDefault(), ir(p))}>
-                        {nombreCampo(p)}
-                      </a>
-                      : {m}
-                    </li>
-                  ))}
-                </ul>
+                <ListaCampos campos={campos} ir={ir} />
               </>
             ) : nFaltan === 0 ? (
               <p>
@@ -369,16 +360,7 @@ function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null;
                 <p>
                   <strong>Falta para emitir ({nFaltan}):</strong>
                 </p>
-                <ul>
-                  {Object.entries(faltan).map(([p, m]) => (
-                    <li key={p}>
-                      <a href={`#${idCampo(p)}`} onClick={(ev) => (ev.preventDefault(), ir(p))}>
-                        {nombreCampo(p)}
-                      </a>
-                      : {m}
-                    </li>
-                  ))}
-                </ul>
+                <ListaCampos campos={faltan} ir={ir} />
               </>
             )}
           </div>
@@ -435,5 +417,21 @@ function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null;
         <p class="pista">Se guarda primero en este dispositivo y se envía en cuanto haya conexión.</p>
       </form>
     </section>
+  );
+}
+
+/** Field paths with their message, each a link that takes the user to the field. */
+function ListaCampos({ campos, ir }: { campos: Record<string, string>; ir: (campo: string) => void }) {
+  return (
+    <ul>
+      {Object.entries(campos).map(([p, m]) => (
+        <li key={p}>
+          <a href={`#${idCampo(p)}`} onClick={(ev) => (ev.preventDefault(), ir(p))}>
+            {nombreCampo(p)}
+          </a>
+          : {m}
+        </li>
+      ))}
+    </ul>
   );
 }
