@@ -3,13 +3,15 @@ import { z } from './schemas/zod';
 /**
  * Every error the service can answer with, and its HTTP status. Domain code
  * picks a `codigo`; only this table decides the status, so the same refusal
- * always looks the same on the wire.
+ * always looks the same on the wire. A client written against the spec knows
+ * the 401, 403, 422 and 429 codes of its table, so those are the only ones
+ * used there; 409 has codes of its own (the spec allows more), each saying
+ * which state refused the action.
  */
 export const CODIGO_STATUS = {
   json_invalido: 400,
   peticion_invalida: 400,
   no_autenticado: 401,
-  credenciales: 401,
   solo_lectura: 403,
   sin_longitud: 403,
   csrf: 403,
@@ -26,15 +28,12 @@ export const CODIGO_STATUS = {
   servicio_finalizado: 409,
   ref_externa_usada: 409,
   email_registrado: 409,
+  cuenta_sin_confirmar: 409,
   limite_webhooks: 409,
   demasiado_grande: 413,
-  tipo_no_soportado: 415,
   validacion: 422,
   falta_motivo: 422,
-  idempotencia_distinta: 422,
-  destino_no_permitido: 422,
   demasiadas_peticiones: 429,
-  demasiados_intentos: 429,
   limite_plan: 429,
   error_interno: 500,
   no_disponible: 503,

@@ -26,7 +26,7 @@ interface Partes {
   s: number;
 }
 
-function partesMadrid(instant: Date): Partes {
+function partesConFormatter(instant: Date): Partes {
   const p: Record<string, string> = {};
   for (const part of formatter.formatToParts(instant)) p[part.type] = part.value;
   return {
@@ -39,13 +39,40 @@ function partesMadrid(instant: Date): Partes {
   };
 }
 
+const HORA_MS = 3_600_000;
+/** Madrid's offset (ms) by UTC hour: the zone only changes offset on the hour, and Intl is slow on a hot path. */
+const offsetsPorHora = new Map<number, number>();
+
+function offsetMs(ms: number): number {
+  const hora = Math.floor(ms / HORA_MS);
+  let off = offsetsPorHora.get(hora);
+  if (off === undefined) {
+    const inicio = hora * HORA_MS;
+    const p = partesConFormatter(new Date(inicio));
+    off = Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s) - inicio;
+    if (offsetsPorHora.size >= 4096) offsetsPorHora.clear();
+    offsetsPorHora.set(hora, off);
+  }
+  return off;
+}
+
+function partesMadrid(instant: Date): Partes {
+  const local = new Date(Math.floor(instant.getTime() / 1000) * 1000 + offsetMs(instant.getTime()));
+  return {
+    y: local.getUTCFullYear(),
+    m: local.getUTCMonth() + 1,
+    d: local.getUTCDate(),
+    h: local.getUTCHours(),
+    min: local.getUTCMinutes(),
+    s: local.getUTCSeconds(),
+  };
+}
+
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
 /** Offset of Madrid from UTC at `instant`, in minutes (60 in winter, 120 in summer). */
 export function offsetMadridMin(instant: Date): number {
-  const p = partesMadrid(instant);
-  const asUtc = Date.UTC(p.y, p.m - 1, p.d, p.h, p.min, p.s);
-  return Math.round((asUtc - Math.floor(instant.getTime() / 1000) * 1000) / 60_000);
+  return Math.round(offsetMs(instant.getTime()) / 60_000);
 }
 
 /** `2026-11-21 10:33:30`: the timestamp format of the API, in Madrid time. */

@@ -1,3 +1,4 @@
+import { cadena } from './envio';
 import { z } from './zod';
 
 export const Rol = z.enum(['transportista', 'cargador']).meta({ description: 'Lado de la DeCA que ocupa la cuenta' });
@@ -9,7 +10,7 @@ export type Plan = z.infer<typeof Plan>;
 export const Entorno = z.enum(['produccion', 'pruebas']);
 export type Entorno = z.infer<typeof Entorno>;
 
-const texto = (max: number) => z.string().trim().min(1, 'Obligatorio').max(max, `Máximo ${max} caracteres`);
+const texto = (max: number) => cadena().trim().min(1, 'Obligatorio').max(max, `Máximo ${max} caracteres`);
 
 /** Company data of an account: it fills the caller's side of a DeCA when left empty. */
 export const EmpresaInput = z.object({
@@ -30,6 +31,9 @@ export const Cuenta = z
     rol: Rol,
     plan: Plan,
     created_at: z.string(),
+    confirmada: z.boolean().meta({
+      description: 'Correo de la cuenta confirmado; sin confirmar solo se emiten unas pocas DeCA reales y no se crean claves de producción',
+    }),
   })
   .meta({ id: 'Cuenta' });
 export type Cuenta = z.infer<typeof Cuenta>;
@@ -55,16 +59,15 @@ export const PASSWORD_MIN = 10;
 /** Web-app sign-up: the company and its first (admin) user. */
 export const RegistroInput = EmpresaInput.extend({
   email: z.email('Correo electrónico no válido').max(254).transform((s) => s.toLowerCase()),
-  password: z
-    .string()
+  password: cadena()
     .min(PASSWORD_MIN, `La contraseña debe tener al menos ${PASSWORD_MIN} caracteres`)
     .max(200, 'Máximo 200 caracteres'),
 });
 export type RegistroInput = z.input<typeof RegistroInput>;
 
 export const SesionInput = z.object({
-  email: z.string().trim().min(1, 'Obligatorio').max(254).transform((s) => s.toLowerCase()),
-  password: z.string().min(1, 'Obligatorio').max(200),
+  email: cadena().trim().min(1, 'Obligatorio').max(254).transform((s) => s.toLowerCase()),
+  password: cadena().min(1, 'Obligatorio').max(200),
 });
 export type SesionInput = z.input<typeof SesionInput>;
 
@@ -72,6 +75,7 @@ export const Usuario = z.object({
   id: z.number().int(),
   email: z.string(),
   rol: z.enum(['admin', 'miembro']),
+  email_confirmado: z.boolean(),
 });
 export type Usuario = z.infer<typeof Usuario>;
 
@@ -97,7 +101,7 @@ export type ClaveApi = z.infer<typeof ClaveApi>;
 export const ClaveCreateInput = z.object({
   entorno: Entorno,
   solo_lectura: z.boolean().default(false),
-  nombre: z.string().trim().max(100).optional(),
+  nombre: cadena().trim().max(100).optional(),
 });
 export type ClaveCreateInput = z.input<typeof ClaveCreateInput>;
 

@@ -3,7 +3,7 @@ import { normalizarMatricula } from '../rules/matricula';
 import { normalizarNif } from '../rules/nif';
 import { Aviso } from '../errors';
 import { Rol } from './cuenta';
-import { Envio, EnvioInput, MAX_ENVIOS, textoOpcional } from './envio';
+import { cadena, Envio, EnvioInput, MAX_ENVIOS, textoOpcional } from './envio';
 import { z } from './zod';
 
 export const ESTADOS = ['pendiente', 'emitido', 'sustituido'] as const;
@@ -37,8 +37,7 @@ export const CAMPOS_DATOS = [
 ] as const;
 export type CampoDatos = (typeof CAMPOS_DATOS)[number];
 
-const fecha = z
-  .string()
+const fecha = cadena()
   .trim()
   .refine((s) => s === '' || isFechaValida(s), 'Fecha no válida: use AAAA-MM-DD, p. ej. 2026-11-21')
   .transform((s) => (s === '' ? undefined : s));
@@ -61,7 +60,7 @@ const camposEntrada = {
   matricula: matricula.meta({ description: 'Matrícula del tractor o del vehículo rígido' }),
   matricula_remolque: matricula.meta({ description: 'Matrícula del remolque o semirremolque' }),
   autorizacion_especial: textoOpcional(200).meta({ description: 'Autorización especial de circulación' }),
-  observaciones: textoOpcional(2000).meta({ description: 'Observaciones' }),
+  observaciones: textoOpcional(2000, { multilinea: true }).meta({ description: 'Observaciones' }),
   conductor_nombre: textoOpcional(200).meta({ description: 'Conductor' }),
   conductor_tel: textoOpcional(40).meta({ description: 'Teléfono del conductor (no aparece en la página pública)' }),
   referencia: textoOpcional(100).meta({ description: 'Referencia interna' }),
@@ -106,7 +105,7 @@ export const DecaPatch = z
   .object({
     ref_externa: textoOpcional(100).nullable(),
     ...nullableShape(camposEntrada),
-    motivo: textoOpcional(500).meta({ description: 'Motivo del cambio; obligatorio si la DeCA está emitida' }),
+    motivo: textoOpcional(500, { multilinea: true }).meta({ description: 'Motivo del cambio; obligatorio si la DeCA está emitida' }),
     emitir: z.boolean().optional().meta({ description: 'true: emitir tras aplicar los cambios (DeCA pendiente)' }),
   })
   .meta({ id: 'DecaPatch' });
@@ -118,7 +117,7 @@ export const SustituirInput = z
   .object({
     ref_externa: textoOpcional(100).nullable(),
     ...nullableShape(camposEntrada),
-    motivo: textoOpcional(500).meta({ description: 'Motivo de la sustitución (obligatorio)' }),
+    motivo: textoOpcional(500, { multilinea: true }).meta({ description: 'Motivo de la sustitución (obligatorio)' }),
   })
   .meta({ id: 'SustituirInput' });
 export type SustituirInputParsed = z.output<typeof SustituirInput>;
@@ -174,7 +173,7 @@ export const Deca = z
     pdf_sha256: z.string().nullable(),
     pdf_bytes: z.number().int().nullable(),
     emitido_at: fechaHora.nullable(),
-    modificado_at: fechaHora.nullable(),
+    modificado_at: fechaHora.meta({ description: 'Último cambio (creación incluida): lo que filtra modificado_desde' }),
     created_at: fechaHora,
     fin_servicio_at: fechaHora.nullable(),
     sustituye_a: DecaRef.nullable(),
@@ -206,16 +205,15 @@ export const DecaListQuery = z.object({
   estado: Estado.optional(),
   desde: fecha.optional().meta({ description: 'Fecha de transporte desde (incluida)' }),
   hasta: fecha.optional().meta({ description: 'Fecha de transporte hasta (incluida)' }),
-  ref_externa: z.string().max(100).optional(),
-  matricula: z.string().max(20).optional().meta({ description: 'Matrícula del vehículo o del remolque' }),
-  modificado_desde: z
-    .string()
+  ref_externa: cadena().max(100).optional(),
+  matricula: cadena().max(20).optional().meta({ description: 'Matrícula del vehículo o del remolque' }),
+  modificado_desde: cadena()
     .refine((s) => !Number.isNaN(Date.parse(s.includes('T') || s.length <= 10 ? s : s.replace(' ', 'T'))), 'Use AAAA-MM-DD o AAAA-MM-DD HH:MM:SS')
     .optional()
     .meta({ description: 'Solo las cambiadas desde ese instante (hora de Madrid si no lleva zona)' }),
   archivado: booleanQuery.optional().meta({ description: 'Extensión: filtrar por archivadas (true) o no archivadas (false)' }),
   limite: z.coerce.number().int().min(1, 'Mínimo 1').max(100, 'Máximo 100').default(50),
-  despues_de: z.string().max(200).optional().meta({ description: 'El valor «siguiente» de la página anterior' }),
+  despues_de: cadena().max(200).optional().meta({ description: 'El valor «siguiente» de la página anterior' }),
 });
 export type DecaListQuery = z.output<typeof DecaListQuery>;
 

@@ -1,14 +1,25 @@
 import { parsePeso } from '../rules/peso';
+import { problemaDeTexto } from '../rules/texto';
 import { z } from './zod';
 
 export const UNIDADES = ['kg', 't', 'm3', 'l', 'palets', 'bultos', 'unidades', 'contenedores'] as const;
 export const Unidad = z.enum(UNIDADES).meta({ description: 'Unidad de la cantidad; por defecto kg' });
 export type Unidad = z.infer<typeof Unidad>;
 
+/**
+ * A string that can be printed on the document and shown to an inspector:
+ * no control characters (tab and line breaks only when `multilinea`), no
+ * bidirectional overrides, no lone surrogates (rules/texto.ts).
+ */
+export const cadena = (opciones: { multilinea?: boolean; error?: string } = {}) =>
+  z.string(opciones.error ? { error: opciones.error } : undefined).check((ctx) => {
+    const problema = problemaDeTexto(ctx.value, opciones);
+    if (problema) ctx.issues.push({ code: 'custom', message: problema, input: ctx.value });
+  });
+
 /** Optional text: trimmed, and an empty string counts as not given. */
-export const textoOpcional = (max: number) =>
-  z
-    .string()
+export const textoOpcional = (max: number, opciones: { multilinea?: boolean } = {}) =>
+  cadena(opciones)
     .max(max, `Máximo ${max} caracteres`)
     .transform((s) => s.trim())
     .transform((s) => (s === '' ? undefined : s))
@@ -19,7 +30,7 @@ export const textoOpcional = (max: number) =>
  * Parsed with the shared rule so the app and the server read it the same way.
  */
 export const Peso = z
-  .union([z.number(), z.string()])
+  .union([z.number(), cadena()])
   .transform((v, ctx) => {
     const r = parsePeso(v);
     if (!r.ok) {
@@ -42,7 +53,7 @@ export const EnvioInput = z
     naturaleza: textoOpcional(300).meta({ description: 'Naturaleza de la mercancía' }),
     peso: Peso.optional(),
     unidad: Unidad.optional(),
-    nota: z.string().max(1000, 'Máximo 1000 caracteres').nullish(),
+    nota: cadena({ multilinea: true }).max(1000, 'Máximo 1000 caracteres').nullish(),
   })
   .transform((e, ctx) => {
     const written = e.peso?.unidad;

@@ -1,5 +1,6 @@
 import { Deca } from './deca';
 import { Entorno } from './cuenta';
+import { cadena } from './envio';
 import { z } from './zod';
 
 /** Every event a webhook can subscribe to (spec: Events), in lifecycle order. */
@@ -29,7 +30,7 @@ const nombresEventos = EVENTOS.join(', ');
  * Repeated names are dropped; order is the lifecycle order.
  */
 export const EventosSuscritos = z
-  .array(z.string(), { error: 'Indique una lista de eventos, p. ej. ["deca.emitido"] o ["*"]' })
+  .array(cadena(), { error: 'Indique una lista de eventos, p. ej. ["deca.emitido"] o ["*"]' })
   .min(1, 'Indique al menos un evento, o ["*"] para todos')
   .superRefine((list, ctx) => {
     if (list.includes('*') && list.length > 1) {
@@ -45,8 +46,7 @@ export const EventosSuscritos = z
   .transform((list) => (list.includes('*') ? ['*'] : EVENTOS.filter((e) => list.includes(e))))
   .meta({ description: `Eventos suscritos: nombres (${nombresEventos}) o ["*"] para todos` });
 
-const descripcion = z
-  .string()
+const descripcion = cadena()
   .trim()
   .max(DESCRIPCION_MAX, `Máximo ${DESCRIPCION_MAX} caracteres`)
   .transform((s) => (s === '' ? null : s));
@@ -54,8 +54,7 @@ const descripcion = z
 /** POST /webhooks. The address is checked further on the server (https, public address). */
 export const WebhookInput = z
   .object({
-    url: z
-      .string({ error: 'Indique la url del receptor, p. ej. https://ejemplo.es/deca' })
+    url: cadena({ error: 'Indique la url del receptor, p. ej. https://ejemplo.es/deca' })
       .trim()
       .min(1, 'Obligatorio')
       .max(URL_MAX, `Máximo ${URL_MAX} caracteres`)

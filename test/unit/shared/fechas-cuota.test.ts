@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { limiteMensual } from '../../../shared/rules/cuota';
 import { diasEntre, fechaMadrid, formatMadrid, inicioDiaMadrid, instanteMadrid, isFechaValida, isoMadrid, mesMadrid, primerDiaMesSiguiente } from '../../../shared/rules/fechas';
 
@@ -53,5 +54,39 @@ describe('monthly quota', () => {
   it('pro and the test environment are unlimited', () => {
     expect(limiteMensual('pro', 'produccion', '2027-01')).toBeNull();
     expect(limiteMensual('free', 'pruebas', '2027-01')).toBeNull();
+  });
+});
+
+describe('Madrid time from the hourly offset cache', () => {
+  const intl = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Europe/Madrid',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
+  const desdeIntl = (d: Date) => intl.format(d).replace(', ', ' ');
+
+  it('matches Intl for any instant from 1980 to 2100', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1980, 0, 1), max: Date.UTC(2100, 0, 1) }), (ms) => {
+        expect(formatMadrid(new Date(ms))).toBe(desdeIntl(new Date(ms)));
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+
+  it('matches Intl on each side of the clock changes', () => {
+    for (const cambio of [Date.UTC(2026, 2, 29, 1), Date.UTC(2026, 9, 25, 1), Date.UTC(2027, 2, 28, 1), Date.UTC(2027, 9, 31, 1)]) {
+      for (const d of [-3_600_001, -1_000, -1, 0, 1, 999, 1_000, 3_599_999]) {
+        const t = new Date(cambio + d);
+        expect(formatMadrid(t)).toBe(desdeIntl(t));
+      }
+    }
+    expect(isoMadrid(new Date(Date.UTC(2026, 9, 25, 0, 59, 59)))).toBe('2026-10-25T02:59:59+02:00');
+    expect(isoMadrid(new Date(Date.UTC(2026, 9, 25, 1)))).toBe('2026-10-25T02:00:00+01:00');
   });
 });

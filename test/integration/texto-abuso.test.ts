@@ -1,0 +1,261 @@
+/**
+ * Text that cannot be printed on a DeCA or shown to an inspector, tried from
+ * outside on every front door: NUL (PostgreSQL cannot store it), other
+ * control characters, bidirectional overrides (a name read reversed), lone
+ * surrogates and bytes that are not UTF-8. Each is refused with 422
+ * `validacion` naming the field (400 for a body that is not UTF-8), never a
+ * 500, and nothing is stored.
+ */
+import fc from 'fast-check';
+import { parse as parseHtml } from 'node-html-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DecaCreada, type Deca } from '../../shared/schemas/deca';
+import { startTestApp, type TestApp, type TestResponse } from '../support/app';
+import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+
+const CSRF = { 'X-DeCA-CSRF': '1' };
+const WEBHOOK = 'https://93.184.216.34/deca';
+
+let app: TestApp;
+let c: CuentaDePrueba;
+let ip = 0;
+beforeAll(async () => {
+  app = await startTestApp({ apiPoints: 100_000, env: { TRUST_PROXY: '1' } });
+  c = await buildCuenta(app, { rol: 'transportista', nombre: 'Transportes Núñez, S.L.', nif: 'B12345674', domicilio: 'Avda. Ilustración 7, Zaragoza' });
+});
+afterAll(() => app?.close());
+
+/** A new client address per request, so the per-IP limits of sign-up and sign-in stay out of the way. */
+const otraIp = () => ({ 'X-Forwarded-For': `198.51.${Math.floor(++ip / 250) % 250}.${(ip % 250) + 1}` });
+
+function campos(res: TestResponse): Record<string, string> {
+  expect(res.status, res.text).toBe(422);
+  const err = (res.body as { error: { codigo: string; campos: Record<string, string> } }).error;
+  expect(err.codigo).toBe('validacion');
+  return err.campos;
+}
+
+async function contarDecas(): Promise<number> {
+  const r = await app.database.db.selectFrom('decas').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', c.account.id).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+async function pendiente(): Promise<Deca> {
+  const res = await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false, matricula: '1234BCD' } });
+  expect(res.status, res.text).toBe(201);
+  return DecaCreada.parse(res.body).deca;
+}
+
+async function postForm(url: string, cuerpo: string) {
+  const res = await fetch(`${app.url}${new URL(url).pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Mozilla/5.0' },
+    body: cuerpo,
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+describe('the reproductions', () => {
+  it('refuses a NUL in observaciones with 422 naming the field (it was a 500)', async () => {
+    const antes = await contarDecas();
+    const res = await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false, observaciones: 'a\u0000b', matricula: '1234BCD' } });
+    expect(campos(res).observaciones).toMatch(/carácter de control.*U\+0000/);
+    expect(await contarDecas()).toBe(antes);
+  });
+
+  it('refuses a right-to-left override and a bell in a name (they were stored and printed)', async () => {
+    const res = await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false, cargador_nombre: 'A\u202eSL evil\u0007' } });
+    expect(campos(res).cargador_nombre).toMatch(/orden en que se lee.*U\+202E/);
+  });
+
+  it('refuses a lone surrogate, and line breaks outside the fields of several lines', async () => {
+    expect(campos(await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false, cargador_nombre: 'x\ud800y' } })).cargador_nombre).toMatch(/U\+D800 suelto/);
+    expect(campos(await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false, cargador_nombre: 'Línea 1\nLínea 2' } })).cargador_nombre).toMatch(/una sola línea/);
+    const bien = await app.request('POST', '/api/v1/decas', {
+      key: c.live,
+      body: { emitir: false, observaciones: 'Descarga con cita.\nMuelle 3,\tpuerta B.', envios: [{ origen: 'Huesca', nota: 'Frágil\r\nNo apilar' }] },
+    });
+    expect(bien.status, bien.text).toBe(201);
+    expect(DecaCreada.parse(bien.body).deca.observaciones).toBe('Descarga con cita.\nMuelle 3,\tpuerta B.');
+  });
+
+  it('names the shipment field, and the reason of a change', async () => {
+    const envio = await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false, envios: [{ origen: 'Huesca' }, { destino: 'Zara\u2066goza' }] } });
+    expect(Object.keys(campos(envio))).toEqual(['envios[1].destino']);
+    const d = await pendiente();
+    const patch = await app.request('PATCH', `/api/v1/decas/${d.id}`, { key: c.live, body: { conductor_nombre: 'Luis\u0085Pérez' } });
+    expect(campos(patch).conductor_nombre).toMatch(/U\+0085/);
+  });
+
+  it('answers a body that is not UTF-8 with 400 json_invalido, and a NUL in the list filter or an id with 422', async () => {
+    const raw = await fetch(`${app.url}/api/v1/decas`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${c.live}`, 'content-type': 'application/json' },
+      body: Buffer.concat([Buffer.from('{"emitir":false,"observaciones":"'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}')]),
+    });
+    expect(raw.status).toBe(400);
+    expect(((await raw.json()) as { error: { codigo: string; mensaje: string } }).error).toMatchObject({ codigo: 'json_invalido', mensaje: expect.stringMatching(/UTF-8/) });
+
+    expect(campos(await app.request('GET', '/api/v1/decas?matricula=%00', { key: c.live })).matricula).toMatch(/U\+0000/);
+    expect(campos(await app.request('GET', '/api/v1/decas?despues_de=%E2%80%AE', { key: c.live })).despues_de).toMatch(/U\+202E/);
+    expect(campos(await app.request('GET', '/api/v1/decas/%00', { key: c.live })).id).toMatch(/U\+0000/);
+  });
+
+  it('refuses them in a webhook and in the sign-up', async () => {
+    expect(campos(await app.request('POST', '/api/v1/webhooks', { key: c.live, body: { url: WEBHOOK, descripcion: 'ERP\u0000' } })).descripcion).toMatch(/U\+0000/);
+    expect(campos(await app.request('POST', '/api/v1/webhooks', { key: c.live, body: { url: `${WEBHOOK}\u202e` } })).url).toMatch(/U\+202E/);
+    const registro = await app.request('POST', '/app/api/registro', {
+      headers: { ...CSRF, ...otraIp() },
+      body: { nombre: 'Transportes\u202e Peñalara', nif: 'B12345674', domicilio: 'Calle Real 2, Segovia', email: 'p@example.com', password: 'una-clave-bien-larga' },
+    });
+    expect(campos(registro).nombre).toMatch(/U\+202E/);
+  });
+
+  it('the completion form comes back with 422 and the field marked, and keeps no draft of it', async () => {
+    const d = await pendiente();
+    const res = await postForm(d.urls.completar!, new URLSearchParams({ accion: 'guardar', cargador_nombre: 'Frutas\u0000 SA', 'envios[0].nota': 'Frágil\nNo apilar' }).toString());
+    expect(res.status).toBe(422);
+    const doc = parseHtml(res.text);
+    expect(doc.querySelector('#f-cargador_nombre')?.getAttribute('aria-invalid')).toBe('true');
+    expect(doc.querySelector(`#${doc.querySelector('#f-cargador_nombre')?.getAttribute('aria-describedby')}`)?.textContent).toMatch(/U\+0000/);
+    const borradores = await app.database.db.selectFrom('completar_borradores').selectAll().where('deca_id', '=', d.id).execute();
+    expect(borradores).toEqual([]);
+
+    const enviar = await postForm(d.urls.completar!, new URLSearchParams({ accion: 'enviar', cargador_nombre: 'A\u202eSL' }).toString());
+    expect(enviar.status).toBe(422);
+    // Percent-escapes that are not UTF-8: a plain page, not U+FFFD stored.
+    const roto = await postForm(d.urls.completar!, 'accion=guardar&cargador_nombre=Frutas%FF%FE');
+    expect(roto.status).toBe(400);
+    expect(roto.text).toMatch(/UTF-8/);
+  });
+});
+
+/**
+ * Strings a client may send: any code units at all (lone surrogates and
+ * controls included), with a forbidden character injected half of the time.
+ */
+const PROHIBIDOS = ['\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\u009f', '\u202a', '\u202e', '\u2066', '\u2069', '\ud800', '\udfff'];
+const prohibido = (s: string) => /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/.test(s) || !s.isWellFormed();
+const texto = fc.oneof(
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.tuple(fc.string({ maxLength: 20 }), fc.constantFrom(...PROHIBIDOS), fc.string({ maxLength: 20 })).map(([a, x, b]) => a + x + b),
+);
+
+/** Each front door, each text field: how to send a value, and where the 422 names it. */
+interface Puerta {
+  nombre: string;
+  campos: string[];
+  /** Fields whose tab and line breaks are allowed. */
+  multilinea?: string[];
+  enviar(campo: string, valor: string): Promise<TestResponse>;
+  /** The field as `campos` names it. */
+  ruta?(campo: string): string;
+}
+
+const CAMPOS_DECA = [
+  'ref_externa',
+  'cargador_nombre',
+  'cargador_nif',
+  'cargador_domicilio',
+  'transp_nombre',
+  'transp_nif',
+  'transp_domicilio',
+  'fecha_transporte',
+  'matricula',
+  'matricula_remolque',
+  'autorizacion_especial',
+  'observaciones',
+  'conductor_nombre',
+  'conductor_tel',
+  'referencia',
+];
+const CAMPOS_ENVIO = ['origen', 'destino', 'naturaleza', 'peso', 'nota'];
+
+let pendienteId: number | null = null;
+const PUERTAS: Puerta[] = [
+  {
+    nombre: 'POST /decas',
+    campos: [...CAMPOS_DECA, ...CAMPOS_ENVIO.map((k) => `envios[0].${k}`)],
+    multilinea: ['observaciones', 'envios[0].nota'],
+    enviar: (campo, valor) => {
+      const envio = /^envios\[0\]\.(\w+)$/.exec(campo);
+      const body = envio ? { emitir: false, envios: [{ [envio[1]!]: valor }] } : { emitir: false, [campo]: valor };
+      return app.request('POST', '/api/v1/decas', { key: c.live, body });
+    },
+  },
+  {
+    nombre: 'PATCH /decas/{id}',
+    campos: ['cargador_nombre', 'observaciones', 'matricula', 'motivo'],
+    multilinea: ['observaciones', 'motivo'],
+    enviar: async (campo, valor) => {
+      pendienteId ??= (await pendiente()).id;
+      return app.request('PATCH', `/api/v1/decas/${pendienteId}`, { key: c.live, body: campo === 'motivo' ? { referencia: 'R', motivo: valor } : { [campo]: valor } });
+    },
+  },
+  {
+    nombre: 'POST /webhooks',
+    campos: ['url', 'descripcion', 'eventos'],
+    enviar: (campo, valor) =>
+      app.request('POST', '/demo/api/v1/webhooks', {
+        key: c.test,
+        body: campo === 'eventos' ? { url: WEBHOOK, eventos: [valor] } : { url: WEBHOOK, [campo]: valor },
+      }),
+    ruta: (campo) => (campo === 'eventos' ? 'eventos[0]' : campo),
+  },
+  {
+    nombre: 'POST /app/api/registro',
+    campos: ['nombre', 'nif', 'domicilio', 'email', 'password'],
+    enviar: (campo, valor) =>
+      app.request('POST', '/app/api/registro', {
+        headers: { ...CSRF, ...otraIp() },
+        body: { nombre: 'Transportes Peñalara', nif: 'B12345674', domicilio: 'Calle Real 2', email: `p${ip}@example.com`, password: 'una-clave-bien-larga', [campo]: valor },
+      }),
+  },
+  {
+    nombre: 'POST /app/api/sesion',
+    campos: ['email', 'password'],
+    enviar: (campo, valor) =>
+      app.request('POST', '/app/api/sesion', { headers: { ...CSRF, ...otraIp() }, body: { email: `nadie${ip}@example.com`, password: 'una-clave-bien-larga', [campo]: valor } }),
+  },
+];
+
+describe('any text in any field of any body: never a 500', () => {
+  for (const puerta of PUERTAS) {
+    it(`${puerta.nombre}: ${puerta.campos.join(', ')}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...puerta.campos), texto, async (campo, valor) => {
+          const res = await puerta.enviar(campo, valor);
+          expect(res.status, `${campo}=${JSON.stringify(valor)}: ${res.text}`).toBeLessThan(500);
+          const roto = prohibido(valor) || (!puerta.multilinea?.includes(campo) && /[\t\n\r]/.test(valor.trim()));
+          if (roto) expect(Object.keys(campos(res))).toContain(puerta.ruta?.(campo) ?? campo);
+        }),
+        { numRuns: 40 },
+      );
+    });
+  }
+
+  it('GET /decas filters (query strings are UTF-8 by construction: no lone surrogates)', async () => {
+    const bmp = texto.filter((s) => s.isWellFormed());
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('matricula', 'ref_externa', 'modificado_desde', 'despues_de', 'desde'), bmp, async (campo, valor) => {
+        const res = await app.request('GET', `/api/v1/decas?${campo}=${encodeURIComponent(valor)}`, { key: c.live });
+        expect(res.status, `${campo}=${JSON.stringify(valor)}: ${res.text}`).toBeLessThan(500);
+        if (prohibido(valor)) expect(Object.keys(campos(res))).toContain(campo);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('the completion form', async () => {
+    const d = await pendiente();
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('cargador_nombre', 'cargador_domicilio', 'envios[0].origen', 'envios[0].nota'), texto, fc.constantFrom('guardar', 'enviar'), async (campo, valor, accion) => {
+        // Form bodies are percent-encoded UTF-8: a lone surrogate cannot be sent, only its replacement.
+        const res = await postForm(d.urls.completar!, new URLSearchParams({ accion, [campo]: valor.toWellFormed() }).toString());
+        expect(res.status, `${campo}=${JSON.stringify(valor)}`).toBeLessThan(500);
+        if (prohibido(valor.toWellFormed()) && !(campo === 'envios[0].nota' && !/[^\t\n\r]/.test(valor))) expect(res.status).toBe(422);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});

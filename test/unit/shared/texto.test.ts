@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { problemaDeTexto } from '../../../shared/rules/texto';
+
+describe('text that can be printed and shown to an inspector', () => {
+  it.each([
+    'Transportes Pérez e Hijos, S.L.',
+    'Peñafiel (Valladolid) · «urgente» — “frágil” ‘sí’',
+    'Ångström Ærø Œuvre ß İstanbul Ελλάδα Москва',
+    '24.500 kg · 1,5 t · 30 € · nº 7',
+    'Frutas 🍊 y verduras 🥦',
+    'עברית y العربية escritos sin marcas de control',
+  ])('accepts %s', (s) => {
+    expect(problemaDeTexto(s)).toBeNull();
+  });
+
+  it.each([
+    ['\u0000', 'U+0000'],
+    ['\u0007', 'U+0007'],
+    ['\u001B', 'U+001B'],
+    ['\u007F', 'U+007F'],
+    ['\u0085', 'U+0085'],
+    ['\u009F', 'U+009F'],
+  ])('refuses the control character %j, naming it', (c, codigo) => {
+    expect(problemaDeTexto(`a${c}b`)).toContain(codigo);
+    expect(problemaDeTexto(`a${c}b`, { multilinea: true })).toContain(codigo);
+  });
+
+  it.each(['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'])('refuses the bidirectional control %j', (c) => {
+    expect(problemaDeTexto(`A${c}SL evil`)).toMatch(/orden en que se lee/);
+    expect(problemaDeTexto(`A${c}SL evil`, { multilinea: true })).toMatch(/orden en que se lee/);
+  });
+
+  it('refuses lone surrogates and accepts pairs', () => {
+    expect(problemaDeTexto('x\uD800y')).toMatch(/U\+D800 suelto/);
+    expect(problemaDeTexto('x\uDC00')).toMatch(/U\+DC00 suelto/);
+    expect(problemaDeTexto('\uDC00\uD800')).toMatch(/suelto/);
+    expect(problemaDeTexto('\uD83D\uDE9A')).toBeNull();
+  });
+
+  it('allows tab and line breaks only in fields of several lines', () => {
+    for (const s of ['línea 1\nlínea 2', 'a\r\nb', 'col\tcol']) {
+      expect(problemaDeTexto(s, { multilinea: true })).toBeNull();
+      expect(problemaDeTexto(s)).not.toBeNull();
+    }
+  });
+
+  it('agrees with its definition for any string', () => {
+    const prohibido = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        const malo = prohibido.test(s) || !s.isWellFormed();
+        expect(problemaDeTexto(s, { multilinea: true }) !== null).toBe(malo);
+        expect(problemaDeTexto(s) !== null).toBe(malo || /[\t\n\r]/.test(s));
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+});
