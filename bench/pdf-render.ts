@@ -1,15 +1,36 @@
 /**
- * DeCA PDF rendering figures: in-process latency (median of 50), PDF sizes,
- * and throughput of the worker pool sized to the machine's cores over ~5 s.
+ * DeCA PDF rendering figures: in-process time per document (median of 50)
+ * and documents/s, PDF sizes, and throughput of the worker pool sized to the
+ * machine's cores over ~5 s. The machine's load average is printed with them,
+ * since a busy machine slows every figure.
+ *
+ * The QR is drawn as vectors; the former way, a PNG placed as an image, is
+ * kept below only to be measured against it in the same run (the two
+ * alternate, so drift in the machine's load hits both alike).
+ *
  * Run: npx tsx bench/pdf-render.ts  (or node --import tsx bench/pdf-render.ts)
  */
 import os from 'node:os';
-import { renderDecaPdf } from '../server/documents/deca-pdf';
+import { renderDecaPdf, type QrDrawer } from '../server/documents/deca-pdf';
 import type { DecaPdfData, DecaPdfEnvio } from '../server/documents/deca-pdf-data';
 import { createPdfPool } from '../server/documents/pdf-pool';
+import { renderQrPng } from '../server/documents/qr';
 
 const RUNS = 50;
 const POOL_SECONDS = 5;
+
+// ---------------------------------------------------------------------------
+// FOR COMPARISON ONLY — the previous QR drawing, no longer used by the server:
+// a 256 px PNG (6 px per module for a typical ficha URL, 2-module margin)
+// placed in the 40 mm square with addImage, which makes jsPDF decode the PNG
+// and re-compress its pixels on every render. The rest of the document is the
+// current renderer's, so the difference between the two is the QR's alone.
+const PNG_ANTERIOR_PX = 256;
+const drawQrPngAnterior: QrDrawer = async (doc, url, x, y, size) => {
+  const png = await renderQrPng(url, PNG_ANTERIOR_PX);
+  doc.addImage(png, 'PNG', x, y, size, size, 'qr-ficha');
+};
+// ---------------------------------------------------------------------------
 
 function buildEnvios(count: number): DecaPdfEnvio[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -56,24 +77,47 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-async function timeInProcess(data: DecaPdfData): Promise<{ medianMs: number; bytes: number }> {
-  let bytes = 0;
-  for (let i = 0; i < 5; i++) bytes = (await renderDecaPdf(data)).byteLength; // warm-up (JIT, font tables)
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    await renderDecaPdf(data);
-    times.push(performance.now() - start);
-  }
-  return { medianMs: median(times), bytes };
+interface Timing {
+  medianMs: number;
+  bytes: number;
 }
 
-const one = await timeInProcess(buildDeca(1));
-const many = await timeInProcess(buildDeca(48));
-console.log(`render 1 envío, in-process, median of ${RUNS}: ${one.medianMs.toFixed(1)} ms`);
-console.log(`render 48 envíos, in-process, median of ${RUNS}: ${many.medianMs.toFixed(1)} ms`);
-console.log(`size 1 envío: ${one.bytes} bytes`);
-console.log(`size 48 envíos: ${many.bytes} bytes`);
+const QR_WAYS = [
+  ['QR as vectors (current)', undefined],
+  ['QR as PNG image (previous, for comparison)', drawQrPngAnterior],
+] as const;
+
+/** Median render time of each way of drawing the QR, runs alternating between them. */
+async function timeInProcess(data: DecaPdfData): Promise<Timing[]> {
+  const bytes = QR_WAYS.map(() => 0);
+  const times: number[][] = QR_WAYS.map(() => []);
+  for (let i = 0; i < 5; i++) {
+    // warm-up (JIT, font tables)
+    for (const [w, [, drawQr]] of QR_WAYS.entries()) bytes[w] = (await renderDecaPdf(data, drawQr)).byteLength;
+  }
+  for (let i = 0; i < RUNS; i++) {
+    for (const [w, [, drawQr]] of QR_WAYS.entries()) {
+      const start = performance.now();
+      await renderDecaPdf(data, drawQr);
+      times[w]!.push(performance.now() - start);
+    }
+  }
+  return QR_WAYS.map((_, w) => ({ medianMs: median(times[w]!), bytes: bytes[w]! }));
+}
+
+const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+console.log(`load average (1, 5, 15 min) at start: ${loadAverage()}; ${os.availableParallelism()} cores`);
+for (const envios of [1, 48]) {
+  const timings = await timeInProcess(buildDeca(envios));
+  timings.forEach(({ medianMs, bytes }, w) => {
+    console.log(
+      `render ${envios} envío${envios === 1 ? '' : 's'}, in-process, ${QR_WAYS[w]![0]}: ` +
+        `${medianMs.toFixed(2)} ms per document (median of ${RUNS}), ${(1000 / medianMs).toFixed(0)} documents/s, ${bytes} bytes`,
+    );
+  });
+  const [vectors, png] = timings as [Timing, Timing];
+  console.log(`  vectors vs PNG, ${envios} envío${envios === 1 ? '' : 's'}: ${(png.medianMs / vectors.medianMs).toFixed(1)}× faster, ${(png.medianMs - vectors.medianMs).toFixed(2)} ms less per document`);
+}
 
 const workers = os.availableParallelism();
 const pool = createPdfPool(workers);
@@ -93,7 +137,8 @@ try {
     }),
   );
   const seconds = (performance.now() - start) / 1000;
-  console.log(`pool of ${workers} workers, 1 envío: ${(done / seconds).toFixed(1)} renders/s (${done} in ${seconds.toFixed(1)} s)`);
+  console.log(`pool of ${workers} workers, 1 envío, QR as vectors: ${(done / seconds).toFixed(1)} renders/s (${done} in ${seconds.toFixed(1)} s)`);
 } finally {
   await pool.close();
 }
+console.log(`load average (1, 5, 15 min) at end: ${loadAverage()}`);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { jsPDF } from 'jspdf';
 import { formatPeso } from '../../shared/rules/peso';
 import type { DecaPdfData, DecaPdfEnvio, DecaPdfUnidad } from './deca-pdf-data';
-import { renderQrPng } from './qr';
+import { darkRuns, qrModules } from './qr';
 
 // A4 portrait, millimetres.
 const PAGE_WIDTH = 210;
@@ -22,12 +22,15 @@ const HEADING_PT = 11;
 const BODY_PT = 10;
 const SMALL_PT = 9;
 
+/** Side of the QR's square, quiet zone included. */
 const QR_MM = 40;
 /**
- * 256 px is 6 px per module for a typical ficha URL, sharp on paper; jsPDF
- * decodes and re-compresses the pixels, so 512 px would cost ~35 ms more per PDF.
+ * Light modules kept on each side of the code, inside its square: scanners
+ * need that much blank around the corner squares to find them, and it keeps
+ * the URL printed just below from touching the code. For a typical ficha URL
+ * (33 modules) a module is then ~1 mm, ~3 px even at 72 dpi.
  */
-const QR_PX = 256;
+const QR_QUIET_ZONE_MODULES = 4;
 const QR_COLUMN_WIDTH = 45;
 
 const TABLE_PT = SMALL_PT;
@@ -76,6 +79,9 @@ const UNIDAD_LABEL: Record<DecaPdfUnidad, readonly [string, string]> = {
   contenedores: ['contenedores', 'contenedor'],
 };
 
+/** Puts the QR code of `url` in the `size` mm square whose top left corner is (`x`, `y`) on the current page. */
+export type QrDrawer = (doc: jsPDF, url: string, x: number, y: number, size: number) => void | Promise<void>;
+
 /**
  * Renders one version of a DeCA (Orden FOM/2861/2012, art. 6) as an A4 PDF.
  *
@@ -83,12 +89,18 @@ const UNIDAD_LABEL: Record<DecaPdfUnidad, readonly [string, string]> = {
  * own timestamp and the file id from número + versión, so a stored PDF can be
  * regenerated and compared byte for byte, and the pool and in-process
  * rendering are interchangeable.
+ *
+ * `drawQr` is there for bench/pdf-render.ts, which times another way of
+ * drawing the code against this one in the same run; the server always uses
+ * the default.
  */
-export async function renderDecaPdf(data: DecaPdfData): Promise<Uint8Array> {
+export async function renderDecaPdf(data: DecaPdfData, drawQr: QrDrawer = drawQrVectors): Promise<Uint8Array> {
   const fichaUrl = printableUrl(data.ficha_url);
-  const qrPng = await renderQrPng(fichaUrl, QR_PX);
 
-  const doc = new jsPDF({ orientation: 'portrait', unit: 'mm', format: 'a4', compress: true, putOnlyUsedFonts: true });
+  // Coordinates to 1/100 pt (0.004 mm), far finer than any printer: the
+  // default 16 decimals would make the QR's few hundred rectangles the
+  // largest part of the file.
+  const doc = new jsPDF({ orientation: 'portrait', unit: 'mm', format: 'a4', compress: true, putOnlyUsedFonts: true, floatPrecision: 2 });
   doc.setDocumentProperties({
     title: `DeCA ${data.numero} v${data.version}`,
     subject: 'Documento de control (DeCA), Orden FOM/2861/2012, art. 6',
@@ -101,7 +113,9 @@ export async function renderDecaPdf(data: DecaPdfData): Promise<Uint8Array> {
   doc.setDrawColor(0);
 
   const page = new PageCursor(doc);
-  drawHeader(page, data, fichaUrl, qrPng);
+  const qr = drawHeader(page, data, fichaUrl);
+  // Still on the first page: nothing has flowed onto a second one yet.
+  await drawQr(doc, fichaUrl, qr.x, qr.y, QR_MM);
   drawParties(page, data);
   drawTransporte(page, data);
   drawEnvios(page, data.envios);
@@ -134,14 +148,14 @@ class PageCursor {
   }
 }
 
-function drawHeader(page: PageCursor, data: DecaPdfData, fichaUrl: string, qrPng: Uint8Array): void {
+/** Lays out the header with the QR_MM square left blank for the QR; returns that square's top left corner. */
+function drawHeader(page: PageCursor, data: DecaPdfData, fichaUrl: string): { x: number; y: number } {
   const { doc } = page;
   const top = page.y;
 
   // QR top right on the first page, so an inspector finds it without turning pages.
   const qrColumnX = PAGE_WIDTH - MARGIN_X - QR_COLUMN_WIDTH;
   const qrCenterX = qrColumnX + QR_COLUMN_WIDTH / 2;
-  doc.addImage(qrPng, 'PNG', qrCenterX - QR_MM / 2, top, QR_MM, QR_MM, 'qr-ficha');
   setFont(doc, SMALL_PT, 'normal');
   const urlLines = wrapUrl(doc, cleanLine(fichaUrl), QR_COLUMN_WIDTH);
   const qrBottom = drawLines(doc, urlLines, qrCenterX, top + QR_MM + 1.5, SMALL_PT, 'center');
@@ -176,6 +190,28 @@ function drawHeader(page: PageCursor, data: DecaPdfData, fichaUrl: string, qrPng
   page.y = Math.max(y, qrBottom) + 3;
   drawRule(doc, page.y, 0.3);
   page.y += 4;
+  return { x: qrCenterX - QR_MM / 2, y: top };
+}
+
+/**
+ * The QR as vectors: one black rectangle per horizontal run of dark modules,
+ * all in one path filled once. Far cheaper than an image, which jsPDF would
+ * decode and re-compress on every render, and sharp at any zoom or printer
+ * resolution. Nothing is painted on the quiet zone: the page is white there.
+ */
+function drawQrVectors(doc: jsPDF, url: string, x: number, y: number, size: number): void {
+  const modules = qrModules(url);
+  const module = size / (modules.size + 2 * QR_QUIET_ZONE_MODULES);
+  const left = x + QR_QUIET_ZONE_MODULES * module;
+  const top = y + QR_QUIET_ZONE_MODULES * module;
+  doc.setFillColor(0, 0, 0);
+  // A null style adds the rectangle to the current path without painting it;
+  // painting the runs as one path keeps the rows from showing seams where
+  // they meet once rasterised.
+  for (const run of darkRuns(modules)) {
+    doc.rect(left + run.col * module, top + run.row * module, run.length * module, module, null);
+  }
+  doc.fill();
 }
 
 function drawParties(page: PageCursor, data: DecaPdfData): void {

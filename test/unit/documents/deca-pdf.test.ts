@@ -12,7 +12,7 @@ import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { renderDecaPdf, pdfCreationDate, pdfFileId } from '../../../server/documents/deca-pdf';
 import type { DecaPdfData, DecaPdfEnvio } from '../../../server/documents/deca-pdf-data';
 import { createPdfPool, createInProcessPdfPool, workerExecArgv } from '../../../server/documents/pdf-pool';
-import { renderQrPng } from '../../../server/documents/qr';
+import { darkRuns, qrModules, renderQrPng } from '../../../server/documents/qr';
 
 // Glyph metrics for the 14 standard fonts; without them pdf.js warns on every document.
 const STANDARD_FONTS = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts') + path.sep;
@@ -153,7 +153,7 @@ describe('renderDecaPdf', () => {
     expect(text).toMatch(/Domicilio:\s*no consta/); // transportista without domicilio
     // The URL may wrap under the QR: compare it with whitespace removed.
     expect(pages[0]!.replace(/\s+/g, '')).toContain(data.ficha_url);
-    expect(imagesOnFirstPage).toBe(1);
+    expect(imagesOnFirstPage).toBe(0); // the QR is vectors, not an image
 
     expect(info.Title).toBe('DeCA 2025-000123 v2');
     expect(info.Creator).toBe('DeCA');
@@ -223,6 +223,42 @@ describe('renderDecaPdf', () => {
     expect(pages.length).toBeGreaterThan(2);
     // Each page interrupts the note with its footer and the repeated header; the words stay complete and in order.
     expect(pages.join('\n').match(/palabra\d+/g)).toEqual(nota.split(' '));
+  });
+
+  it('draws the QR as one rectangle per run of dark modules, in its 40 mm square and clear of a 4-module quiet zone', async () => {
+    const data = buildDeca();
+    const rects = rectangles(await renderDecaPdf(data));
+    const modules = qrModules(data.ficha_url);
+    // Nothing else on the page is a rectangle: the rules are lines.
+    expect(rects).toHaveLength(darkRuns(modules).length);
+
+    // The square is where the image was: centred in the 45 mm column at the
+    // right margin (A4, 15 mm margins), its top at the top margin. The code
+    // starts 4 modules in from its edges.
+    const module = 40 / (modules.size + 8);
+    const codeLeft = 210 - 15 - 45 + 2.5 + 4 * module;
+    const codeTop = 15 + 4 * module;
+    const mm = (pt: number) => (pt * 25.4) / 72;
+
+    // Read each rectangle back as (row, column, length) in modules; coordinates
+    // are rounded to 1/100 pt, so each must sit within 0.01 mm of the grid.
+    const painted = new Array<number>(modules.size * modules.size).fill(0);
+    for (const r of rects) {
+      const exact = { col: (mm(r.x) - codeLeft) / module, row: (297 - mm(r.y) - codeTop) / module, length: mm(r.w) / module, height: mm(-r.h) / module };
+      const grid = { col: Math.round(exact.col), row: Math.round(exact.row), length: Math.round(exact.length) };
+      expect(Math.abs(exact.col - grid.col) * module).toBeLessThan(0.01);
+      expect(Math.abs(exact.row - grid.row) * module).toBeLessThan(0.01);
+      expect(Math.abs(exact.length - grid.length) * module).toBeLessThan(0.01);
+      expect(Math.abs(exact.height - 1) * module).toBeLessThan(0.01);
+      // Inside the code's square: nothing on the quiet zone.
+      expect(grid.row).toBeGreaterThanOrEqual(0);
+      expect(grid.col).toBeGreaterThanOrEqual(0);
+      expect(grid.row).toBeLessThan(modules.size);
+      expect(grid.col + grid.length).toBeLessThanOrEqual(modules.size);
+      for (let c = grid.col; c < grid.col + grid.length; c++) painted[grid.row * modules.size + c]! += 1;
+    }
+    const expected = Array.from({ length: modules.size * modules.size }, (_, i) => modules.get(Math.floor(i / modules.size), i % modules.size));
+    expect(painted).toEqual(expected);
   });
 
   it('wraps a long ficha URL under the QR and keeps it whole', async () => {
@@ -490,6 +526,28 @@ function countThreads(): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The `x y w h re` operators of the PDF's content streams, in points with the
+ * origin at the bottom left (PDF's own coordinates; `h` negative downwards).
+ */
+function rectangles(pdf: Uint8Array): { x: number; y: number; w: number; h: number }[] {
+  const text = Buffer.from(pdf).toString('latin1');
+  const rects: { x: number; y: number; w: number; h: number }[] = [];
+  for (const match of text.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
+    let content: string;
+    try {
+      content = inflateSync(Buffer.from(match[1]!, 'latin1')).toString('latin1');
+    } catch {
+      continue; // not a deflated stream
+    }
+    for (const re of content.matchAll(/(-?[\d.]+) (-?[\d.]+) (-?[\d.]+) (-?[\d.]+) re\b/g)) {
+      const [x, y, w, h] = re.slice(1, 5).map(Number) as [number, number, number, number];
+      rects.push({ x, y, w, h });
+    }
+  }
+  return rects;
 }
 
 /** Minimal PNG reader (8-bit grey/RGB/RGBA, no interlace): enough to check the QR pixels. */

@@ -1,0 +1,126 @@
+/**
+ * The QR on the issued PDF, read the way a scanner reads the paper: the PDF
+ * downloaded over real HTTP, its first page rasterised by poppler's pdftoppm
+ * in grey, the picture decoded by jsQR. What the code holds must be exactly
+ * the DeCA's public page URL, at 150 dpi (an ordinary office scan) and at
+ * 72 dpi (a coarse one: ~2.8 px per module for a ficha URL).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import jsQR from 'jsqr';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Deca, DecaCreada } from '../../shared/schemas/deca';
+import { startTestApp, type TestApp } from '../support/app';
+import { decaCompleta } from '../support/decas';
+import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+import { herramienta } from '../support/herramientas';
+
+const run = promisify(execFile);
+const pdftoppm = herramienta('pdftoppm');
+
+interface Raster {
+  width: number;
+  height: number;
+  /** RGBA, 4 bytes a pixel, as jsQR takes it. */
+  rgba: Uint8ClampedArray;
+}
+
+/**
+ * Reads a binary PGM (P5, what `pdftoppm -gray` writes) or PPM (P6) with
+ * 8-bit samples. The header is magic, width, height and maximum value,
+ * separated by whitespace (and possibly `#` comments), then one whitespace
+ * byte before the samples.
+ */
+function parsePnm(file: Buffer): Raster {
+  const magic = file.toString('latin1', 0, 2);
+  if (magic !== 'P5' && magic !== 'P6') throw new Error(`not a binary PGM/PPM: ${JSON.stringify(magic)}`);
+  const channels = magic === 'P5' ? 1 : 3;
+  const fields: number[] = [];
+  let offset = 2;
+  while (fields.length < 3) {
+    const ch = file[offset]!;
+    if (ch === 0x23) {
+      while (file[offset] !== 0x0a) offset++; // comment to the end of the line
+    } else if (ch >= 0x30 && ch <= 0x39) {
+      let value = 0;
+      while (file[offset]! >= 0x30 && file[offset]! <= 0x39) value = value * 10 + (file[offset++]! - 0x30);
+      fields.push(value);
+      continue;
+    }
+    offset++;
+  }
+  const [width, height, maxValue] = fields as [number, number, number];
+  if (maxValue !== 255) throw new Error(`expected 8-bit samples, the maximum value is ${maxValue}`);
+  offset++; // the single whitespace byte after the maximum value
+  const pixels = width * height;
+  if (file.length - offset < pixels * channels) throw new Error(`${file.length - offset} bytes of samples for ${width}×${height}×${channels}`);
+  const rgba = new Uint8ClampedArray(pixels * 4);
+  for (let p = 0; p < pixels; p++) {
+    const s = offset + p * channels;
+    rgba[p * 4] = file[s]!;
+    rgba[p * 4 + 1] = file[s + (channels === 3 ? 1 : 0)]!;
+    rgba[p * 4 + 2] = file[s + (channels === 3 ? 2 : 0)]!;
+    rgba[p * 4 + 3] = 255;
+  }
+  return { width, height, rgba };
+}
+
+describe.skipIf(!pdftoppm)('the QR printed on the DeCA PDF', () => {
+  let app: TestApp;
+  let c: CuentaDePrueba;
+  let dir: string;
+  let pdfPath: string;
+  let ficha: string;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    c = await buildCuenta(app);
+    dir = await mkdtemp(path.join(os.tmpdir(), 'deca-pdf-qr-'));
+
+    const created = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta() });
+    expect(created.status, created.text).toBe(201);
+    const { deca } = DecaCreada.parse(created.body);
+    expect(deca.estado).toBe('emitido');
+
+    // The URL as the API gives it to an integrator, read separately from the PDF.
+    const got = await app.request('GET', `/api/v1/decas/${deca.id}`, { key: c.live });
+    expect(got.status, got.text).toBe(200);
+    ficha = Deca.parse(got.body.deca).urls.ficha;
+
+    const res = await fetch(`${app.url}/api/v1/decas/${deca.id}/pdf`, { headers: { authorization: `Bearer ${c.live}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    pdfPath = path.join(dir, 'deca.pdf');
+    await writeFile(pdfPath, Buffer.from(await res.arrayBuffer()));
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  /** The first page in grey at `dpi`, as pdftoppm rasterises it (anti-aliased, like a scan). */
+  async function firstPage(dpi: number): Promise<Raster> {
+    const prefix = path.join(dir, `pagina-${dpi}`);
+    await run(pdftoppm!, ['-f', '1', '-l', '1', '-r', String(dpi), '-gray', '-singlefile', pdfPath, prefix]);
+    return parsePnm(await readFile(`${prefix}.pgm`));
+  }
+
+  it.each([150, 72])('decodes at %i dpi to exactly the ficha URL of GET /decas/{id}', async (dpi) => {
+    const page = await firstPage(dpi);
+    // A4 at that resolution (pdftoppm rounds up): the whole page is searched, text and rules included.
+    expect(page.width).toBe(Math.ceil((210 / 25.4) * dpi));
+    expect(page.height).toBe(Math.ceil((297 / 25.4) * dpi));
+
+    // Black on white: no need to also try the inverted picture.
+    const code = jsQR(page.rgba, page.width, page.height, { inversionAttempts: 'dontInvert' });
+    expect(code, `no QR found at ${dpi} dpi`).not.toBeNull();
+    expect(code!.data).toBe(ficha);
+    // Found where it is printed: the top right of the first page.
+    expect(code!.location.topLeftCorner.x).toBeGreaterThan(page.width / 2);
+    expect(code!.location.bottomLeftCorner.y).toBeLessThan(page.height / 4);
+  });
+});
