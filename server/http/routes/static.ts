@@ -7,6 +7,31 @@ import type { AppMiddleware } from '../context';
 const NOT_APP = /^\/(api|demo|app\/api|mcp|healthz)(\/|$)/;
 
 /**
+ * The app's Content-Security-Policy: everything it loads is its own, with no
+ * inline script or style (the built index.html has none; Preact sets styles
+ * through the CSSOM, which style-src does not govern), no eval (zod runs
+ * jitless in the client), and no framing: a framed app could lure a tap on
+ * «Revocar» or «Eliminar». `blob:` images are the stored QR codes shown
+ * offline; `data:` covers small inline images. The service worker's own fetches
+ * follow the policy of sw.js, served here too: connect-src 'self' is all the
+ * precache needs. The service worker's cached index.html keeps these headers,
+ * so the policy also holds offline.
+ */
+export const APP_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "worker-src 'self'",
+  "manifest-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/**
  * Serve the built PWA from `root`: hashed assets cached for a year, the shell
  * and service worker revalidated on every load, and client routes (deep
  * links) answered with index.html so a reload never 404s.
@@ -24,6 +49,9 @@ export function serveClient(root: string): AppMiddleware {
     const setHeaders = (res: import('node:http').ServerResponse, file: string): void => {
       if (file.includes(`${path.sep}assets${path.sep}`)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
       else res.setHeader('Cache-Control', 'no-cache');
+      res.setHeader('Content-Security-Policy', APP_CSP);
+      // frame-ancestors' counterpart for browsers that predate it.
+      res.setHeader('X-Frame-Options', 'DENY');
     };
     try {
       const served = await send(ctx, ctx.path, { root, index: 'index.html', setHeaders, brotli: false, gzip: false });
