@@ -3,7 +3,9 @@ import { formatMadrid } from '../../../shared/rules/fechas';
 import type { Descarga } from '../../../shared/schemas/deca';
 import type { DB, DescargasTable } from '../../db/schema';
 import type { Actor } from '../actor';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Clock } from '../../clock';
+import { gastar } from '../../limits';
 import { publicar } from '../decas/escritura';
 import { obtenerDeca, selectDecasSinCuenta, type DecaConRefs } from '../decas/queries';
 
@@ -15,7 +17,7 @@ export async function obtenerPorToken(db: Kysely<DB>, token: string): Promise<De
 
 /** The last method-1 change (time and reason) for the "last change" line of the public pages. */
 export async function ultimoCambio(db: Kysely<DB>, row: DecaConRefs): Promise<{ at: Date; motivo: string | null } | null> {
-  if (row.version <= 1 || !row.modificado_at) return null;
+  if (row.version <= 1) return null;
   const c = await db
     .selectFrom('deca_cambios')
     .select(['motivo', 'created_at'])
@@ -26,7 +28,7 @@ export async function ultimoCambio(db: Kysely<DB>, row: DecaConRefs): Promise<{ 
     .where('version', '=', row.version)
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  return { at: row.modificado_at, motivo: c?.motivo ?? null };
+  return c ? { at: c.created_at, motivo: c.motivo } : null;
 }
 
 export interface Apertura {
@@ -38,40 +40,104 @@ export interface Apertura {
 }
 
 /**
- * Log one open of a public URL. A person's open of the page or the PDF also
- * raises `descargas` and emits `deca.descargado`, in the same transaction;
- * a robot's is only logged.
+ * Opens of the same resource of the same DeCA from the same IP and browser
+ * within this window count once: a page reloaded, a PDF opened twice, or a
+ * flood of requests from one client is one inspection, one log line, one
+ * `deca.descargado`.
  */
-export async function registrarApertura(db: Kysely<DB>, clock: Clock, siteUrl: string, row: DecaConRefs, a: Apertura): Promise<void> {
-  const now = clock.now();
-  const scope = { accountId: row.account_id, entorno: row.entorno };
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('descargas')
-      .values({
-        account_id: row.account_id,
-        entorno: row.entorno,
-        deca_id: row.id,
-        recurso: a.recurso,
-        version: row.version,
-        ip: a.ip.slice(0, 100),
-        navegador: a.navegador.slice(0, 500),
-        robot: a.robot !== null,
-        motivo_robot: a.robot,
-        created_at: now,
-      })
-      .execute();
-    if (a.robot !== null) return;
-    await trx
-      .updateTable('decas')
-      .set((eb) => ({ descargas: eb('descargas', '+', 1) }))
-      .where('id', '=', row.id)
-      .execute();
-    const actor: Actor = { ...scope, canal: 'web', keyId: null, userId: null, soloLectura: true, etiqueta: 'público' };
-    await publicar(trx, actor, row.id, ['deca.descargado'], now, siteUrl);
-  });
+export const VENTANA_REPETICION_MS = 10 * 60_000;
+
+const MAX_VISTAS = 20_000;
+
+/** Whether this process saw the same open within the window (and remember this one if not). */
+function yaVista(vistas: Map<string, number>, clave: string, ahora: number): boolean {
+  const t = vistas.get(clave);
+  if (t !== undefined && ahora - t < VENTANA_REPETICION_MS) return true;
+  if (vistas.size >= MAX_VISTAS) {
+    for (const [k, v] of vistas) if (ahora - v >= VENTANA_REPETICION_MS) vistas.delete(k);
+    if (vistas.size >= MAX_VISTAS) vistas.clear();
+  }
+  vistas.set(clave, ahora);
+  return false;
 }
 
+/** What happened to an open: written and counted, written as a robot's, or not written. */
+export type ResultadoApertura = 'contada' | 'robot' | 'repetida' | 'limitada';
+
+export interface AperturaDeps {
+  db: Kysely<DB>;
+  clock: Clock;
+  siteUrl: string;
+  /** Counted opens per IP; past it the open is served but not written. */
+  aperturasIp: RateLimiterAbstract;
+  /** Recent opens seen by this process (key → time), so a flood does not even reach the database. */
+  vistas: Map<string, number>;
+}
+
+/**
+ * Log one open of a public URL. A person's open of the page or the PDF also
+ * raises `descargas` and emits `deca.descargado`, in the same transaction;
+ * a robot's is only logged. A repeat within VENTANA_REPETICION_MS (same DeCA,
+ * resource, IP and browser, both a person's or both a robot's) writes nothing, checked first in this process
+ * and then in the database under the DeCA's row lock (several processes);
+ * past the IP's budget nothing is written either. The caller serves the page
+ * whatever this returns.
+ */
+export async function registrarApertura(deps: AperturaDeps, row: DecaConRefs, a: Apertura): Promise<ResultadoApertura> {
+  const now = deps.clock.now();
+  const ip = a.ip.slice(0, 100);
+  const navegador = a.navegador.slice(0, 500);
+  const robot = a.robot !== null;
+  // A link preview or a prefetch never hides the person's own open that follows it.
+  const clave = `${row.id}|${a.recurso}|${robot}|${ip}|${navegador}`;
+  if (yaVista(deps.vistas, clave, now.getTime())) return 'repetida';
+  if ((await gastar(deps.aperturasIp, ip)) !== null) return 'limitada';
+  const scope = { accountId: row.account_id, entorno: row.entorno };
+  try {
+    return await deps.db.transaction().execute(async (trx) => {
+      const locked = await trx.selectFrom('decas').select('id').where('id', '=', row.id).forUpdate().executeTakeFirst();
+      if (!locked) return 'repetida';
+      const previa = await trx
+        .selectFrom('descargas')
+        .select('id')
+        .where('deca_id', '=', row.id)
+        .where('ip', '=', ip)
+        .where('created_at', '>', new Date(now.getTime() - VENTANA_REPETICION_MS))
+        .where('recurso', '=', a.recurso)
+        .where('navegador', '=', navegador)
+        .where('robot', '=', robot)
+        .limit(1)
+        .executeTakeFirst();
+      if (previa) return 'repetida';
+      await trx
+        .insertInto('descargas')
+        .values({
+          account_id: row.account_id,
+          entorno: row.entorno,
+          deca_id: row.id,
+          recurso: a.recurso,
+          version: row.version,
+          ip,
+          navegador,
+          robot,
+          motivo_robot: a.robot,
+          created_at: now,
+        })
+        .execute();
+      if (robot) return 'robot';
+      await trx
+        .updateTable('decas')
+        .set((eb) => ({ descargas: eb('descargas', '+', 1) }))
+        .where('id', '=', row.id)
+        .execute();
+      await publicar(trx, scope, row.id, ['deca.descargado'], now, deps.siteUrl);
+      return 'contada';
+    });
+  } catch (err) {
+    deps.vistas.delete(clave);
+    throw err;
+  }
+}
 
 /** GET /decas/{id}/descargas: every public open, newest first. */
 export async function listarDescargas(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, ref: string): Promise<Descarga[]> {
