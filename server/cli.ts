@@ -5,6 +5,8 @@ import { createClock } from './clock';
 import { ConfigError, loadConfig } from './config';
 import { DataDirLockedError, acquireDataDirLock, readLock } from './db/lock';
 import { migrateToLatest, openDatabase } from './db/open';
+import { createLogger } from './log';
+import { createServices } from './services';
 
 /** `--company "X" --read-only` → { company: 'X', 'read-only': true }. */
 export function parseFlags(args: string[]): Flags {
@@ -28,13 +30,13 @@ export function parseFlags(args: string[]): Flags {
 }
 
 /**
- * Administration CLI (CONTRACT.md). With the embedded database it never opens
+ * Administration CLI (README: Puesta en marcha). With the embedded database it never opens
  * DATA_DIR while a server holds it: the command goes through that server's
  * admin socket instead.
  */
 async function cli(argv: string[]): Promise<unknown> {
   const [command, ...rest] = argv;
-  if (!command) throw new AppError('peticion_invalida', 'Falta la orden: account:create, key:create, key:revoke o plan:set.');
+  if (!command) throw new AppError('peticion_invalida', 'Falta la orden: account:create, key:create, key:revoke, plan:set o mail:list.');
   const flags = parseFlags(rest);
   const config = loadConfig();
   const clock = createClock(config.fakeNow);
@@ -52,7 +54,20 @@ async function cli(argv: string[]): Promise<unknown> {
     const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
     try {
       await migrateToLatest(database.db);
-      return await runAdminCommand({ db: database.db, clock }, command, flags);
+      // No LISTEN and no PDF renderer: the operator's commands neither cache nor render.
+      const services = await createServices({
+        config,
+        database,
+        clock,
+        log: createLogger('silent'),
+        renderPdf: () => Promise.reject(new Error('la CLI no genera PDF')),
+        listener: false,
+      });
+      try {
+        return await runAdminCommand(services, command, flags);
+      } finally {
+        await services.close();
+      }
     } finally {
       await database.close();
     }

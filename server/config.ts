@@ -30,7 +30,7 @@ const ConfigSchema = z
     path: ['FAKE_NOW'],
   });
 
-/** Every setting of CONTRACT.md, parsed once. */
+/** Every setting of the README's configuration table, parsed once. */
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -55,7 +55,7 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** Parse the environment (CONTRACT.md, Configuration); refuse bad values with a clear message. */
+/** Parse the environment (README: Configuración); refuse bad values with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const clean = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const r = ConfigSchema.safeParse(clean);

@@ -6,12 +6,12 @@ import { createClock } from './clock';
 import { ConfigError, loadConfig } from './config';
 import { DataDirLockedError, acquireDataDirLock } from './db/lock';
 import { migrateToLatest, openDatabase } from './db/open';
-import { createRateLimits } from './http/rate-limits';
 import { createPdfPool } from './documents/pdf-pool';
 import { createLogger } from './log';
 import { startWebhookWorker } from './jobs/webhook-delivery';
 import { startMaintenance } from './jobs/maintenance';
 import { smtpTransport, startMailWorker } from './jobs/mail-delivery';
+import { createServices } from './services';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -30,16 +30,17 @@ async function main(): Promise<void> {
   const applied = await migrateToLatest(database.db);
   if (applied.length) log.info({ migrations: applied }, 'migrations applied');
 
-  const limits = createRateLimits(database, { apiPoints: config.apiRateLimit });
   const pdfPool = createPdfPool();
+  const services = await createServices({ config, database, clock, log, renderPdf: pdfPool.render });
   const mail = startMailWorker({
     db: database.db,
     clock,
     log,
     transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : null,
     from: config.mailFrom,
+    listener: services.listener ?? undefined,
   });
-  const app = createApp({ config, database, clock, log, limits, renderPdf: pdfPool.render, onMailQueued: mail.wake });
+  const app = createApp({ config, services });
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -47,8 +48,8 @@ async function main(): Promise<void> {
     server.listen(config.port, config.host, () => resolve());
   });
   const stopMaintenance = startMaintenance({ db: database.db, clock, log });
-  const webhooks = await startWebhookWorker({ database, clock, log, allowInsecure: config.webhookAllowInsecure });
-  const closeAdmin = socketPath ? await startAdminSocket(socketPath, { db: database.db, clock }, log) : async () => {};
+  const webhooks = await startWebhookWorker({ database, clock, log, allowInsecure: config.webhookAllowInsecure, listener: services.listener ?? undefined });
+  const closeAdmin = socketPath ? await startAdminSocket(socketPath, services, log) : async () => {};
 
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
@@ -83,7 +84,7 @@ async function main(): Promise<void> {
     await webhooks.stop();
     await closeAdmin();
     await pdfPool.close();
-    await limits.close();
+    await services.close();
     await database.close();
     releaseLock();
     log.info('stopped');

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../log';
-import { runAdminCommand, type AdminContext, type Flags } from './commands';
+import type { Services } from '../deps';
+import { runAdminCommand, type Flags } from './commands';
 
 /** Unix socket paths are limited to ~107 bytes: fall back to a tmp path derived from DATA_DIR. */
 export function adminSocketPath(dataDir: string): string {
@@ -25,7 +26,7 @@ interface AdminReply {
  * The running server's administration socket: the CLI sends its command here
  * instead of opening the embedded database a second time. Owner-only (0600).
  */
-export async function startAdminSocket(socketPath: string, ctx: AdminContext, log: Logger): Promise<() => Promise<void>> {
+export async function startAdminSocket(socketPath: string, ctx: Services, log: Logger): Promise<() => Promise<void>> {
   rmSync(socketPath, { force: true });
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];

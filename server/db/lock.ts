@@ -52,7 +52,7 @@ export function readLock(dataDir: string): LockInfo | null {
 
 /**
  * Take DATA_DIR for this process (PGlite loses data silently when two
- * processes open one directory: LIBRARIES.md). Atomic with O_EXCL; a lock
+ * processes open one directory). Atomic with O_EXCL; a lock
  * left by a dead process is taken over. Returns the release function.
  */
 export function acquireDataDirLock(dataDir: string, owner: string, socket: string | null = null): () => void {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
@@ -42,6 +43,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
       }
     }
     const pool = createPgPool(opts.databaseUrl, schema, { max: 10 });
+    pool.on('connect', (client) => prepararConsultas(client));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
     return {
       kind: 'postgres',
@@ -94,6 +96,41 @@ export function createPgPool(connectionString: string, schema: string | null, op
       }) as typeof pg.types.getTypeParser,
     },
   });
+}
+
+/** Distinct statements each connection keeps prepared (the hot ones are among the first seen; the rest run unnamed). */
+const MAX_PREPARADAS = 200;
+const nombres = new Map<string, string>();
+
+function nombreDe(text: string): string {
+  let name = nombres.get(text);
+  if (!name) {
+    name = `k${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    if (nombres.size < 10 * MAX_PREPARADAS) nombres.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Run the queries Kysely sends as named prepared statements, so PostgreSQL
+ * parses and plans each shape once per connection instead of on every call:
+ * reading a DeCA by id cost 267–360 µs of the server's time unnamed and 50–73 µs
+ * prepared. Kysely always passes `(text, values)`; the text of a statement
+ * holds no values (they are parameters), so the set of shapes is small. Each
+ * connection keeps at most MAX_PREPARADAS; anything past that runs unnamed.
+ */
+function prepararConsultas(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const propias = new Set<string>();
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (config: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof config === 'string' && Array.isArray(values) && callback === undefined && /^\s*(select|insert|update|delete|with)\b/i.test(config)) {
+      if (propias.has(config) || propias.size < MAX_PREPARADAS) {
+        propias.add(config);
+        return query({ name: nombreDe(config), text: config, values });
+      }
+    }
+    return callback === undefined ? query(config, values) : query(config, values, callback);
+  };
 }
 
 /** Run every pending migration; throws (and so stops start-up) if one fails. */

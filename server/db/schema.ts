@@ -15,6 +15,8 @@ export interface AccountsTable {
   rol: Rol;
   plan: ColumnType<Plan, Plan | undefined, Plan>;
   created_at: Timestamp;
+  /** When its administrator confirmed the e-mail (accounts opened by sign-up start unconfirmed). */
+  confirmada_at: NullableTimestamp;
 }
 
 export interface UsersTable {
@@ -24,6 +26,9 @@ export interface UsersTable {
   password_hash: string;
   rol: ColumnType<'admin' | 'miembro', 'admin' | 'miembro' | undefined, 'admin' | 'miembro'>;
   created_at: Timestamp;
+  email_confirmado_at: NullableTimestamp;
+  /** sha256 of the confirmation link's token, until it is used. */
+  confirmacion_hash: string | null;
 }
 
 /** Tenant table: API keys belong to one account and one environment. */
@@ -104,7 +109,8 @@ export interface DecasTable {
   pdf_sha256: string | null;
   pdf_bytes: number | null;
   emitido_at: NullableTimestamp;
-  modificado_at: NullableTimestamp;
+  /** Last change of the DeCA (creation included): what `modificado_desde` filters on. */
+  modificado_at: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
   fin_servicio_at: NullableTimestamp;
@@ -216,7 +222,7 @@ export interface CorreosTable {
   account_id: number;
   entorno: Entorno;
   deca_id: number | null;
-  tipo: 'pedir_datos' | 'enviar_deca';
+  tipo: 'pedir_datos' | 'enviar_deca' | 'confirmar_email';
   destinatario: string;
   asunto: string;
   texto: string;

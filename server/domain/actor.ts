@@ -1,21 +1,41 @@
 import type { Entorno } from '../../shared/schemas/cuenta';
+import type { AccountRow } from '../db/schema';
 
-/** Where a change came from (DESIGN.md: `canal`). */
+/** Where a change came from (`canal` of a DeCA). */
 export type Canal = 'api' | 'web' | 'mcp' | 'importacion';
 
 /**
- * Who is acting, as the domain sees it: never the Koa context. Set by the
- * auth middleware (API key or web session), the MCP server or the importer.
+ * Who is acting for an account, as the domain sees it: never the Koa
+ * context. Built by a front door from an API key (REST, MCP) or a web
+ * session (the app), or by the importer and the completion link.
  */
 export interface Actor {
   accountId: number;
+  /** The account acted for, as read when the request was authenticated. */
+  cuenta: AccountRow;
   entorno: Entorno;
   canal: Canal;
   /** API key used, or null for a web session. */
   keyId: number | null;
   /** Signed-in user, or null for an API key. */
   userId: number | null;
+  /** The user's role in the account; null for an API key (keys are never administrators). */
+  rol: 'admin' | 'miembro' | null;
   soloLectura: boolean;
   /** How the actor is named in the change history: the key's prefix or the user's e-mail. */
   etiqueta: string;
+}
+
+/** Someone with no account: the inspector opening a QR, the other party on a completion link. */
+export interface Visitante {
+  ip: string;
+  /** The User-Agent as sent ('' when none). */
+  navegador: string;
+  /** Why this request is a robot's (link preview, prefetch, mail scanner), or null for a person. */
+  robot: string | null;
+}
+
+/** The operator at the command line (administration commands). */
+export interface Operador {
+  operador: true;
 }

@@ -1,8 +1,9 @@
 import type Koa from 'koa';
 import type { Logger } from '../log';
-import type { Actor } from '../domain/actor';
-import type { AccountRow, UserRow } from '../db/schema';
+import type { Actor, Visitante } from '../domain/actor';
 import type { Entorno } from '../../shared/schemas/cuenta';
+import { motivoRobot } from '../domain/publico/robots';
+import { clientIp } from './client-ip';
 
 /** What middleware leaves on `ctx.state` for the handlers after it. */
 export interface AppState {
@@ -11,9 +12,6 @@ export interface AppState {
   /** Mount point's environment (`/api/v1` → produccion, `/demo/api/v1` → pruebas). */
   entorno?: Entorno;
   actor?: Actor;
-  account?: AccountRow;
-  /** Signed-in user of a web session. */
-  user?: UserRow;
   /** Parsed request body (JSON), set by the body middleware. */
   body?: unknown;
 }
@@ -28,9 +26,12 @@ export function actorOf(ctx: AppContext): Actor {
   return actor;
 }
 
-/** The authenticated account (see actorOf). */
-export function accountOf(ctx: AppContext): AccountRow {
-  const account = ctx.state.account;
-  if (!account) throw new Error('auth middleware did not run before this handler');
-  return account;
+/** The visitor of a public request: IP (TRUST_PROXY aware), browser, and whether it is a robot. */
+export function visitanteOf(ctx: AppContext, trustProxy: boolean): Visitante {
+  const navegador = ctx.get('user-agent');
+  return {
+    ip: clientIp(ctx, trustProxy),
+    navegador,
+    robot: motivoRobot({ method: ctx.method, userAgent: navegador, headers: (h) => ctx.get(h) }),
+  };
 }

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
 import nodemailer from 'nodemailer';
 import type { Clock } from '../clock';
 import type { AdjuntoPdf, DB } from '../db/schema';
 import type { Logger } from '../log';
+import type { Listener } from '../db/notify';
 
 /** Minutes to wait after each failed attempt; after the last one the mail is marked failed. */
 export const MAIL_BACKOFF_MIN = [1, 5, 15, 60, 180, 720, 1440, 2880];
@@ -132,10 +132,11 @@ async function loadAttachments(db: Kysely<DB>, accountId: number, entorno: strin
 }
 
 /**
- * The mail worker of a server process: runs when woken (after a commit that
- * queued mail) and every few seconds as a fallback. Returns `wake` and `stop`.
+ * The mail worker of a server process: runs when a commit that queued mail
+ * NOTIFYs (enqueueCorreo), like the webhook worker, and every few seconds as
+ * a fallback. Returns `wake` and `stop`.
  */
-export function startMailWorker(deps: MailDeps, everyMs = 5_000): { wake(): void; stop(): Promise<void> } {
+export function startMailWorker(deps: MailDeps & { listener?: Listener }, everyMs = 5_000): { wake(): void; stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
@@ -161,19 +162,15 @@ export function startMailWorker(deps: MailDeps, everyMs = 5_000): { wake(): void
   };
   const timer = setInterval(run, everyMs);
   timer.unref();
+  const unsubscribe = [deps.listener?.on('correos', run), deps.listener?.onReconnect(run)];
   run();
   return {
     wake: run,
     async stop() {
       stopped = true;
       clearInterval(timer);
+      for (const u of unsubscribe) u?.();
       await running;
     },
   };
-}
-
-/** Count of messages in the outbox still to send (for health and tests). */
-export async function pendingMail(db: Kysely<DB>): Promise<number> {
-  const r = await db.selectFrom('correos').select(sql<number>`count(*)::int`.as('n')).where('estado', '=', 'pendiente').executeTakeFirstOrThrow();
-  return r.n;
 }

@@ -1,13 +1,22 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Clock } from '../clock';
 import type { DB } from '../db/schema';
-import { purgarIdempotencia } from '../domain/decas/idempotencia';
+import { purgarIdempotencia } from '../domain/idempotencia';
 import type { Logger } from '../log';
 
 /** Events are kept 30 days, like the webhook deliveries made from them (which carry their own body). */
 export const EVENTOS_DIAS = 30;
 
-/** Drop what has expired: idempotency keys past their window, expired sessions, and events older than 30 days. */
+/** The tables the hot queries read; their planner statistics are refreshed by the maintenance job. */
+const TABLAS_CALIENTES = ['decas', 'deca_cambios', 'deca_versiones', 'descargas', 'idempotencia', 'api_keys', 'accounts', 'uso_mensual', 'numeradores'];
+
+/**
+ * Drop what has expired (idempotency keys past their window, expired
+ * sessions, events older than 30 days) and refresh the planner's statistics
+ * of the hot tables. PGlite has no autovacuum (and a server's may be off):
+ * with no statistics a read by id was planned on a secondary index and
+ * scanned every DeCA of the account.
+ */
 export async function runMaintenanceOnce(deps: { db: Kysely<DB>; clock: Clock }): Promise<{ claves: number; sesiones: number; eventos: number }> {
   const now = deps.clock.now();
   const claves = await purgarIdempotencia(deps.db, now);
@@ -16,6 +25,7 @@ export async function runMaintenanceOnce(deps: { db: Kysely<DB>; clock: Clock })
     .deleteFrom('eventos')
     .where('created_at', '<', new Date(now.getTime() - EVENTOS_DIAS * 86_400_000))
     .executeTakeFirst();
+  await sql`analyze ${sql.join(TABLAS_CALIENTES.map((t) => sql.table(t)))}`.execute(deps.db);
   return { claves, sesiones: Number(s.numDeletedRows), eventos: Number(e.numDeletedRows) };
 }
 

@@ -5,7 +5,7 @@ import type { DB } from '../db/schema';
 import { intentarEntrega, liberarEnCurso, podarEntregas, reclamarEntregas, type EnvioDeps } from '../domain/webhooks/entregas';
 import type { Logger } from '../log';
 import { createWebhookFetch, type WebhookFetch } from '../net/webhook-request';
-import { listenEntregas, type EntregasListener } from './webhook-listener';
+import { startListener, type Listener } from '../db/notify';
 
 /** What one pass of the worker needs. Without `fetch`, the SSRF-safe transport is used with `allowInsecure`. */
 export interface RunWebhooksDeps {
@@ -55,6 +55,8 @@ export interface WebhookWorkerOptions {
   fastPollMs?: number;
   /** Prune deliveries older than 30 days this often (default 1 h). */
   pruneEveryMs?: number;
+  /** The process's LISTEN connection; without it the worker opens (and closes) its own. */
+  listener?: Listener;
 }
 
 /** The running worker: `stop()` waits for attempts in flight (each ends within its timeout). */
@@ -126,7 +128,9 @@ export async function startWebhookWorker(opts: WebhookWorkerOptions): Promise<We
   let again = false;
   let scheduled = false;
   let pollTimer: NodeJS.Timeout | null = null;
-  let listener: EntregasListener | null = null;
+  let listener: Listener | null = opts.listener ?? null;
+  const ownListener = !opts.listener;
+  const unsubscribe: (() => void)[] = [];
 
   const schedulePoll = () => {
     if (pollTimer) clearTimeout(pollTimer);
@@ -192,7 +196,8 @@ export async function startWebhookWorker(opts: WebhookWorkerOptions): Promise<We
   }
 
   try {
-    listener = await listenEntregas(database, wake, log);
+    listener ??= await startListener(database, log);
+    unsubscribe.push(listener.on('entregas', wake), listener.onReconnect(wake));
   } catch (err) {
     log.warn({ err }, 'webhook LISTEN unavailable; polling instead');
   }
@@ -214,7 +219,8 @@ export async function startWebhookWorker(opts: WebhookWorkerOptions): Promise<We
       stopped = true;
       if (pollTimer) clearTimeout(pollTimer);
       clearInterval(pruneTimer);
-      await listener?.close();
+      for (const u of unsubscribe) u();
+      if (ownListener) await listener?.close();
       while (pumping) await new Promise((r) => setTimeout(r, 5));
       await Promise.allSettled([...running, tuning]);
       own?.close();

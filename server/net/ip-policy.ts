@@ -1,7 +1,8 @@
 import net from 'node:net';
 
 /**
- * Which IP addresses a webhook may be delivered to (DESIGN.md: Webhooks).
+ * Which IP addresses a webhook may be delivered to: public ones only, never
+ * loopback, private, link-local, CGNAT, multicast or cloud metadata.
  * A webhook URL is chosen by the customer, so without this check it is a
  * server-side request forgery: the service would POST, from inside its own
  * network, to loopback, the private LAN or the cloud metadata endpoint.

@@ -6,7 +6,8 @@ import { buildCuenta } from '../support/factories';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  // Sign-ups are limited per IP: each one here comes from its own address (through a trusted proxy).
+  app = await startTestApp({ env: { TRUST_PROXY: '1' } });
 });
 afterAll(() => app?.close());
 
@@ -19,11 +20,11 @@ function cookieOf(res: TestResponse): string {
   return set.split(';')[0] ?? '';
 }
 
-async function registrar(extra: Record<string, unknown> = {}) {
+async function registrar(extra: Record<string, unknown> = {}, ip = `198.51.100.${seq + 1}`) {
   seq++;
   const email = `Persona${seq}@Example.com`;
   const res = await app.request('POST', '/app/api/registro', {
-    headers: CSRF,
+    headers: { ...CSRF, 'X-Forwarded-For': ip },
     body: { nombre: 'Transportes Peñalara, S.L.', nif: 'b12345674', domicilio: 'Calle Real 2, Segovia', rol: 'cargador', email, password: 'una-clave-bien-larga', ...extra },
   });
   return { res, email };
@@ -73,6 +74,107 @@ describe('sign-up', () => {
   });
 });
 
+/** The confirmation link of the last mail sent to `email` (the mail outbox keeps it). */
+async function enlaceConfirmacion(email: string): Promise<string> {
+  const rows = await app.database.db
+    .selectFrom('correos')
+    .select(['texto', 'tipo'])
+    .where('destinatario', '=', email.toLowerCase())
+    .where('tipo', '=', 'confirmar_email')
+    .orderBy('id', 'desc')
+    .execute();
+  const m = /https?:\/\/\S+\/confirmar\/[\w-]+/.exec(rows[0]?.texto ?? '');
+  if (!m) throw new Error(`no confirmation mail for ${email}`);
+  return m[0];
+}
+
+/** Open the confirmation link as a person does: the page, then its button. */
+async function confirmar(email: string): Promise<TestResponse> {
+  const path = new URL(await enlaceConfirmacion(email)).pathname;
+  const page = await app.request('GET', path);
+  expect(page.status).toBe(200);
+  expect(page.text).toContain(`action="${path}"`);
+  return app.request('POST', path, { body: '' , headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+}
+
+describe('e-mail confirmation and sign-up limits', () => {
+  it('limits sign-ups per IP: the sixth within the hour gets 429 with Retry-After', async () => {
+    const ip = '203.0.113.99';
+    for (let i = 0; i < 5; i++) expect((await registrar({}, ip)).res.status).toBe(201);
+    const sixth = await registrar({}, ip);
+    expect(sixth.res.status).toBe(429);
+    expect(ErrorBody.parse(sixth.res.body).error.codigo).toBe('demasiadas_peticiones');
+    expect(Number(sixth.res.headers.get('retry-after'))).toBeGreaterThan(0);
+    const accounts = await app.database.db.selectFrom('users').select('id').where('email', '=', sixth.email.toLowerCase()).execute();
+    expect(accounts).toEqual([]);
+    // Another address is not affected.
+    expect((await registrar({}, '203.0.113.100')).res.status).toBe(201);
+  });
+
+  it('mails a confirmation link; until it is opened, no live keys and only 5 live DeCAs, while the test environment works', async () => {
+    const { res, email } = await registrar();
+    const cookie = cookieOf(res);
+    const sesion = SesionResponse.parse(res.body);
+    expect(sesion.cuenta.confirmada).toBe(false);
+    expect(sesion.usuario.email_confirmado).toBe(false);
+    expect(await enlaceConfirmacion(email)).toMatch(/\/confirmar\/[\w-]{40,}$/);
+
+    const live = await app.request('POST', '/app/api/claves', { headers: CSRF, cookie, body: { entorno: 'produccion' } });
+    expect(live.status).toBe(409);
+    expect(ErrorBody.parse(live.body).error.codigo).toBe('cuenta_sin_confirmar');
+    const test = await app.request('POST', '/app/api/claves', { headers: CSRF, cookie, body: { entorno: 'pruebas' } });
+    expect(test.status).toBe(201);
+    const testKey = ClaveCreada.parse(test.body).key;
+
+    for (let i = 0; i < 5; i++) {
+      expect((await app.request('POST', '/api/v1/decas', { headers: CSRF, cookie, body: { emitir: false, referencia: `R${i}` } })).status).toBe(201);
+    }
+    const sixth = await app.request('POST', '/api/v1/decas', { headers: CSRF, cookie, body: { emitir: false } });
+    expect(sixth.status).toBe(409);
+    const err = ErrorBody.parse(sixth.body).error;
+    expect(err.codigo).toBe('cuenta_sin_confirmar');
+    expect(err.mensaje).toMatch(/Confirme el correo/);
+    for (let i = 0; i < 7; i++) expect((await app.request('POST', '/demo/api/v1/decas', { key: testKey, body: { emitir: false } })).status).toBe(201);
+
+    // Opening the link's page confirms nothing (mail scanners open links); its button does.
+    const path = new URL(await enlaceConfirmacion(email)).pathname;
+    await app.request('GET', path);
+    expect(SesionResponse.parse((await app.request('GET', '/app/api/sesion', { cookie })).body).cuenta.confirmada).toBe(false);
+    const done = await confirmar(email);
+    expect(done.status).toBe(200);
+    expect(done.text).toContain('Correo confirmado');
+    const after = SesionResponse.parse((await app.request('GET', '/app/api/sesion', { cookie })).body);
+    expect(after.cuenta.confirmada).toBe(true);
+    expect(after.usuario.email_confirmado).toBe(true);
+    expect((await app.request('POST', '/api/v1/decas', { headers: CSRF, cookie, body: { emitir: false } })).status).toBe(201);
+    expect((await app.request('POST', '/app/api/claves', { headers: CSRF, cookie, body: { entorno: 'produccion' } })).status).toBe(201);
+    // A used link is gone.
+    const again = await app.request('POST', path, { body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(again.status).toBe(404);
+  });
+
+  it('resends the link (the old one stops working), and refuses when already confirmed', async () => {
+    const { res, email } = await registrar();
+    const cookie = cookieOf(res);
+    const first = await enlaceConfirmacion(email);
+    const resend = await app.request('POST', '/app/api/confirmacion', { headers: CSRF, cookie });
+    expect(resend.status).toBe(200);
+    expect(resend.body).toEqual({ enviado_a: email.toLowerCase() });
+    const second = await enlaceConfirmacion(email);
+    expect(second).not.toBe(first);
+    expect((await app.request('POST', new URL(first).pathname, { body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(404);
+    expect((await confirmar(email)).status).toBe(200);
+    const twice = await app.request('POST', '/app/api/confirmacion', { headers: CSRF, cookie });
+    expect(twice.status).toBe(409);
+  });
+
+  it('accounts made by the operator (CLI) are confirmed', async () => {
+    const c = await buildCuenta(app);
+    const me = await app.request('GET', '/api/v1/cuenta', { key: c.live });
+    expect(CuentaResponse.parse(me.body).cuenta.confirmada).toBe(true);
+  });
+});
+
 describe('sign-in, sign-out, session expiry', () => {
   it('signs in with the right password, and gives one generic error for a wrong password or unknown user', async () => {
     const { email } = await registrar();
@@ -85,7 +187,7 @@ describe('sign-in, sign-out, session expiry', () => {
     expect(bad.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(ErrorBody.parse(bad.body).error.mensaje).toBe(ErrorBody.parse(unknown.body).error.mensaje);
-    expect(ErrorBody.parse(bad.body).error.codigo).toBe('credenciales');
+    expect(ErrorBody.parse(bad.body).error.codigo).toBe('no_autenticado');
   });
 
   it('throttles after repeated failures, even with the right password', async () => {
@@ -96,7 +198,7 @@ describe('sign-in, sign-out, session expiry', () => {
     }
     const blocked = await app.request('POST', '/app/api/sesion', { headers: CSRF, body: { email, password: 'una-clave-bien-larga' } });
     expect(blocked.status).toBe(429);
-    expect(ErrorBody.parse(blocked.body).error.codigo).toBe('demasiados_intentos');
+    expect(ErrorBody.parse(blocked.body).error.codigo).toBe('demasiadas_peticiones');
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
@@ -135,7 +237,7 @@ describe('web session on the API routes', () => {
     expect(CuentaResponse.parse(get.body).cuenta.id).toBe(cuentaId);
     const demo = await app.request('GET', '/demo/api/v1/cuenta', { cookie });
     expect(CuentaResponse.parse(demo.body).cuenta.entorno).toBe('pruebas');
-    const write = await app.request('POST', '/api/v1/cuenta', { cookie, body: {} });
+    const write = await app.request('POST', '/api/v1/decas', { cookie, body: { emitir: false } });
     expect(write.status).toBe(403);
     expect(ErrorBody.parse(write.body).error.codigo).toBe('csrf');
   });
@@ -165,12 +267,13 @@ describe('API keys from the web app', () => {
   });
 
   it('creates read-only keys', async () => {
-    const { res } = await registrar();
+    const { res, email } = await registrar();
     const cookie = cookieOf(res);
+    await confirmar(email);
     const created = await app.request('POST', '/app/api/claves', { headers: CSRF, cookie, body: { entorno: 'produccion', solo_lectura: true } });
     const { key } = ClaveCreada.parse(created.body);
     expect(key.startsWith('dg_live_')).toBe(true);
-    const write = await app.request('POST', '/api/v1/cuenta', { key, body: {} });
+    const write = await app.request('POST', '/api/v1/decas', { key, body: { emitir: false } });
     expect(write.status).toBe(403);
     expect(ErrorBody.parse(write.body).error.codigo).toBe('solo_lectura');
   });

@@ -1,19 +1,12 @@
 import { parse as parseHtml } from 'node-html-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DecaCreada, type Deca } from '../../shared/schemas/deca';
-import { startTestApp, type TestApp } from '../support/app';
-import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+import { it, test, type Fx } from '../support/fixtures';
 
-let app: TestApp;
-let c: CuentaDePrueba;
-beforeAll(async () => {
-  app = await startTestApp();
-  c = await buildCuenta(app, { rol: 'transportista', nombre: 'Transportes Núñez, S.L.', nif: 'B12345674', domicilio: 'Avda. Ilustración 7, Zaragoza' });
-});
-afterAll(() => app?.close());
+test.override('opcionesCuenta', { rol: 'transportista', nombre: 'Transportes Núñez, S.L.', nif: 'B12345674', domicilio: 'Avda. Ilustración 7, Zaragoza' });
 
 /** A pending DeCA made by the carrier: its own side and vehicle filled, the shipper's side and shipments left to the link. */
-async function pendiente(): Promise<Deca> {
+async function pendiente({ app, c }: Fx): Promise<Deca> {
   const res = await app.request('POST', '/api/v1/decas', {
     key: c.live,
     body: { emitir: false, fecha_transporte: '2026-11-25', matricula: '1234BCD', conductor_nombre: 'Luis Pérez' },
@@ -29,7 +22,7 @@ function path(url: string): string {
   return new URL(url).pathname;
 }
 
-async function post(url: string, campos: Record<string, string>) {
+async function post({ app, c }: Fx, url: string, campos: Record<string, string>) {
   const res = await fetch(`${app.url}${path(url)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Mozilla/5.0' },
@@ -49,29 +42,29 @@ const VALIDO = {
   'envios[0].unidad': 'kg',
 };
 
-async function estado(id: number) {
+async function estado({ app, c }: Fx, id: number) {
   return (await app.request('GET', `/api/v1/decas/${id}`, { key: c.live })).body.deca as Deca;
 }
 
 describe('completion link for the other party', () => {
-  it('opening the link only shows a click-through page: nothing is consumed or changed', async () => {
-    const deca = await pendiente();
+  it('opening the link only shows a click-through page: nothing is consumed or changed', async ({ app, c }) => {
+    const deca = await pendiente({ app, c });
     const res = await fetch(`${app.url}${path(deca.urls.completar ?? '')}`, { headers: { 'user-agent': 'Slackbot-LinkExpanding 1.0' } });
     expect(res.status).toBe(200);
     const doc = parseHtml(await res.text());
     expect(doc.querySelector('form[method=post]')).not.toBeNull();
     expect(doc.querySelectorAll('input[name=cargador_nombre]')).toHaveLength(0);
     expect(res.headers.get('x-robots-tag')).toContain('noindex');
-    const after = await estado(deca.id);
+    const after = await estado({ app, c }, deca.id);
     expect(after.estado).toBe('pendiente');
     expect(after.urls.completar).toBe(deca.urls.completar);
     const borradores = await app.database.db.selectFrom('completar_borradores').selectAll().where('deca_id', '=', deca.id).execute();
     expect(borradores).toEqual([]);
   });
 
-  it("shows only the other side's fields as editable and the caller's side read-only", async () => {
-    const deca = await pendiente();
-    const res = await post(deca.urls.completar ?? '', { accion: 'abrir' });
+  it("shows only the other side's fields as editable and the caller's side read-only", async ({ app, c }) => {
+    const deca = await pendiente({ app, c });
+    const res = await post({ app, c }, deca.urls.completar ?? '', { accion: 'abrir' });
     expect(res.status).toBe(200);
     const doc = parseHtml(res.text);
     const names = doc.querySelectorAll('input, textarea, select').map((e) => e.getAttribute('name'));
@@ -86,20 +79,20 @@ describe('completion link for the other party', () => {
     expect(doc.querySelector('script')?.getAttribute('src')).toBe('/p/completar.js');
   });
 
-  it('keeps a half-filled form when the person leaves and returns', async () => {
-    const deca = await pendiente();
-    const saved = await post(deca.urls.completar ?? '', { accion: 'guardar', cargador_nombre: 'Frutas a medias', 'envios[0].origen': 'Huesca' });
+  it('keeps a half-filled form when the person leaves and returns', async ({ app, c }) => {
+    const deca = await pendiente({ app, c });
+    const saved = await post({ app, c }, deca.urls.completar ?? '', { accion: 'guardar', cargador_nombre: 'Frutas a medias', 'envios[0].origen': 'Huesca' });
     expect(saved.status).toBe(200);
     expect(saved.text).toContain('Borrador guardado');
-    const back = parseHtml((await post(deca.urls.completar ?? '', { accion: 'abrir' })).text);
+    const back = parseHtml((await post({ app, c }, deca.urls.completar ?? '', { accion: 'abrir' })).text);
     expect(back.querySelector('input[name=cargador_nombre]')?.getAttribute('value')).toBe('Frutas a medias');
     expect(back.querySelector('input[name="envios[0].origen"]')?.getAttribute('value')).toBe('Huesca');
-    expect((await estado(deca.id)).estado).toBe('pendiente');
+    expect((await estado({ app, c }, deca.id)).estado).toBe('pendiente');
   });
 
-  it('shows validation errors in the page next to the right field, keeping the values', async () => {
-    const deca = await pendiente();
-    const res = await post(deca.urls.completar ?? '', { ...VALIDO, 'envios[0].peso': 'mucho', cargador_nif: '', accion: 'enviar' });
+  it('shows validation errors in the page next to the right field, keeping the values', async ({ app, c }) => {
+    const deca = await pendiente({ app, c });
+    const res = await post({ app, c }, deca.urls.completar ?? '', { ...VALIDO, 'envios[0].peso': 'mucho', cargador_nif: '', accion: 'enviar' });
     expect(res.status).toBe(422);
     const doc = parseHtml(res.text);
     const peso = doc.querySelector('input[name="envios[0].peso"]');
@@ -108,15 +101,15 @@ describe('completion link for the other party', () => {
     expect(doc.getElementById(`${peso?.getAttribute('id')}-e`)?.textContent).toMatch(/24\.500/);
     expect(doc.querySelector('input[name=cargador_nif]')?.getAttribute('aria-invalid')).toBe('true');
     expect(doc.querySelector('.errs')?.textContent).toContain('Envío 1');
-    expect((await estado(deca.id)).estado).toBe('pendiente');
+    expect((await estado({ app, c }, deca.id)).estado).toBe('pendiente');
   });
 
-  it('a valid submit issues the DeCA (completado + emitido), ignores fields of the other side, and a second submit is refused', async () => {
-    const deca = await pendiente();
-    const res = await post(deca.urls.completar ?? '', { ...VALIDO, matricula: 'HACK', accion: 'enviar' });
+  it('a valid submit issues the DeCA (completado + emitido), ignores fields of the other side, and a second submit is refused', async ({ app, c }) => {
+    const deca = await pendiente({ app, c });
+    const res = await post({ app, c }, deca.urls.completar ?? '', { ...VALIDO, matricula: 'HACK', accion: 'enviar' });
     expect(res.status, res.text).toBe(200);
     expect(res.text).toContain('emitida');
-    const emitida = await estado(deca.id);
+    const emitida = await estado({ app, c }, deca.id);
     expect(emitida.estado).toBe('emitido');
     expect(emitida).toMatchObject({ cargador_nombre: 'Frutas Peñalara, S.A.', cargador_nif: 'A58818501', matricula: '1234BCD', transp_nombre: 'Transportes Núñez, S.L.' });
     expect(emitida.envios).toEqual([{ origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 24500, unidad: 'kg', nota: null }]);
@@ -129,19 +122,19 @@ describe('completion link for the other party', () => {
     const completado = cambios.body.cambios.find((x: { tipo: string }) => x.tipo === 'completado');
     expect(completado.autor.tipo).toBe('enlace');
 
-    const again = await post(deca.urls.completar ?? '', { ...VALIDO, cargador_nombre: 'Otro', accion: 'enviar' });
+    const again = await post({ app, c }, deca.urls.completar ?? '', { ...VALIDO, cargador_nombre: 'Otro', accion: 'enviar' });
     expect(again.status).toBe(409);
     expect(again.text).toContain('ya no admite cambios');
-    expect((await estado(deca.id)).cargador_nombre).toBe('Frutas Peñalara, S.A.');
+    expect((await estado({ app, c }, deca.id)).cargador_nombre).toBe('Frutas Peñalara, S.A.');
     const get = await fetch(`${app.url}${path(deca.urls.completar ?? '')}`);
     expect(await get.text()).toContain('ya emitida');
   });
 
-  it('works with several shipments added without JavaScript', async () => {
-    const deca = await pendiente();
-    const more = parseHtml((await post(deca.urls.completar ?? '', { ...VALIDO, accion: 'mas' })).text);
+  it('works with several shipments added without JavaScript', async ({ app, c }) => {
+    const deca = await pendiente({ app, c });
+    const more = parseHtml((await post({ app, c }, deca.urls.completar ?? '', { ...VALIDO, accion: 'mas' })).text);
     expect(more.querySelector('input[name="envios[1].origen"]')).not.toBeNull();
-    const res = await post(deca.urls.completar ?? '', {
+    const res = await post({ app, c }, deca.urls.completar ?? '', {
       ...VALIDO,
       'envios[1].origen': 'Lleida',
       'envios[1].destino': 'Sevilla',
@@ -151,17 +144,17 @@ describe('completion link for the other party', () => {
       accion: 'enviar',
     });
     expect(res.status, res.text).toBe(200);
-    expect((await estado(deca.id)).envios[1]).toMatchObject({ destino: 'Sevilla', peso: 3.5, unidad: 't' });
+    expect((await estado({ app, c }, deca.id)).envios[1]).toMatchObject({ destino: 'Sevilla', peso: 3.5, unidad: 't' });
   });
 
-  it('is rate-limited per link', async () => {
-    const deca = await pendiente();
+  it('is rate-limited per link', async ({ app, c }) => {
+    const deca = await pendiente({ app, c });
     let last = 0;
-    for (let i = 0; i < 61; i++) last = (await post(deca.urls.completar ?? '', { accion: 'guardar', cargador_nombre: `n${i}` })).status;
+    for (let i = 0; i < 61; i++) last = (await post({ app, c }, deca.urls.completar ?? '', { accion: 'guardar', cargador_nombre: `n${i}` })).status;
     expect(last).toBe(429);
   });
 
-  it('answers an unknown link with 404', async () => {
+  it('answers an unknown link with 404', async ({ app, c }) => {
     const res = await fetch(`${app.url}/completar/${'x'.repeat(32)}`);
     expect(res.status).toBe(404);
   });

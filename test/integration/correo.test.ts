@@ -1,24 +1,17 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
 import { DecaCreada, type Deca } from '../../shared/schemas/deca';
 import { runAdminCommand } from '../../server/admin/commands';
 import { runMailOnce, smtpTransport, type MailDeps } from '../../server/jobs/mail-delivery';
 import { createLogger } from '../../server/log';
-import { startTestApp, type TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
-import { buildCuenta, type CuentaDePrueba } from '../support/factories';
 import { freePort, startSmtp } from '../support/smtp';
+import { it, test, type Fx } from '../support/fixtures';
 
-let app: TestApp;
-let c: CuentaDePrueba;
-beforeAll(async () => {
-  app = await startTestApp();
-  c = await buildCuenta(app, { nombre: 'Transportes Núñez, S.L.' });
-});
-afterAll(() => app?.close());
+test.override('opcionesCuenta', { nombre: 'Transportes Núñez, S.L.' });
 
-function mailDeps(smtpUrl: string | null): MailDeps {
+function mailDeps({ app, c }: Fx, smtpUrl: string | null): MailDeps {
   return {
     db: app.database.db,
     clock: app.clock,
@@ -28,34 +21,34 @@ function mailDeps(smtpUrl: string | null): MailDeps {
   };
 }
 
-async function emitida(): Promise<Deca> {
+async function emitida({ app, c }: Fx): Promise<Deca> {
   const res = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta() });
   expect(res.status).toBe(201);
   return DecaCreada.parse(res.body).deca;
 }
 
-async function pendientesDe(to: string) {
+async function pendientesDe({ app, c }: Fx, to: string) {
   return app.database.db.selectFrom('correos').selectAll().where('destinatario', '=', to).execute();
 }
 
 describe('sending a DeCA to the driver', () => {
-  it('returns the text for the messaging app and a wa.me link, and queues the mail in the same transaction', async () => {
-    const deca = await emitida();
+  it('returns the text for the messaging app and a wa.me link, and queues the mail in the same transaction', async ({ app, c }) => {
+    const deca = await emitida({ app, c });
     const res = await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'conductor@example.com' } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.texto).toContain(deca.numero);
     expect(res.body.texto).toContain(deca.urls.conductor);
     expect(res.body.texto).toContain('Transportes Núñez, S.L.');
     expect(res.body.whatsapp_url).toBe(`https://wa.me/?text=${encodeURIComponent(res.body.texto)}`);
-    expect(await pendientesDe('conductor@example.com')).toHaveLength(1);
+    expect(await pendientesDe({ app, c }, 'conductor@example.com')).toHaveLength(1);
   });
 
-  it('delivers through a real SMTP server: recipient, subject, link, and the PDF whose bytes hash to pdf_sha256', async () => {
+  it('delivers through a real SMTP server: recipient, subject, link, and the PDF whose bytes hash to pdf_sha256', async ({ app, c }) => {
     const smtp = await startSmtp();
     try {
-      const deca = await emitida();
+      const deca = await emitida({ app, c });
       await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'entrega@example.com' } });
-      const r = await runMailOnce(mailDeps(smtp.url));
+      const r = await runMailOnce(mailDeps({ app, c }, smtp.url));
       expect(r.enviados).toBeGreaterThanOrEqual(1);
       const mail = smtp.mails.find((m) => m.subject?.includes(deca.numero));
       expect(mail).toBeDefined();
@@ -66,15 +59,15 @@ describe('sending a DeCA to the driver', () => {
       const pdf = mail?.attachments.find((a) => a.contentType === 'application/pdf');
       expect(pdf?.filename).toBe(`DeCA-${deca.numero}-v1.pdf`);
       expect(createHash('sha256').update(pdf?.content ?? Buffer.alloc(0)).digest('hex')).toBe(deca.pdf_sha256);
-      const [row] = await pendientesDe('entrega@example.com');
+      const [row] = await pendientesDe({ app, c }, 'entrega@example.com');
       expect(row?.estado).toBe('enviado');
     } finally {
       await smtp.close();
     }
   });
 
-  it('refuses an invalid e-mail (422) and a pending DeCA (409)', async () => {
-    const deca = await emitida();
+  it('refuses an invalid e-mail (422) and a pending DeCA (409)', async ({ app, c }) => {
+    const deca = await emitida({ app, c });
     const bad = await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'no-es-un-correo' } });
     expect(bad.status).toBe(422);
     expect(ErrorBody.parse(bad.body).error.campos).toHaveProperty('email');
@@ -86,7 +79,7 @@ describe('sending a DeCA to the driver', () => {
 });
 
 describe('asking the other party for its data', () => {
-  it('emitir:false with pedir_datos_email mails the completion link', async () => {
+  it('emitir:false with pedir_datos_email mails the completion link', async ({ app, c }) => {
     const smtp = await startSmtp();
     try {
       const res = await app.request('POST', '/api/v1/decas', {
@@ -95,7 +88,7 @@ describe('asking the other party for its data', () => {
       });
       expect(res.status, res.text).toBe(201);
       const deca = DecaCreada.parse(res.body).deca;
-      await runMailOnce(mailDeps(smtp.url));
+      await runMailOnce(mailDeps({ app, c }, smtp.url));
       const mail = smtp.mails.find((m) => m.subject?.includes(deca.numero));
       expect(mail?.subject).toBe(`Transportes Núñez, S.L. le pide completar la DeCA ${deca.numero}`);
       expect(mail?.text).toContain(deca.urls.completar ?? 'x');
@@ -104,29 +97,29 @@ describe('asking the other party for its data', () => {
     }
   });
 
-  it('POST /pedir-datos returns the link, e-mails it when asked, and refuses an issued DeCA', async () => {
+  it('POST /pedir-datos returns the link, e-mails it when asked, and refuses an issued DeCA', async ({ app, c }) => {
     const pend = await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false } });
     const deca = DecaCreada.parse(pend.body).deca;
     const noMail = await app.request('POST', `/api/v1/decas/${deca.id}/pedir-datos`, { key: c.live, body: {} });
     expect(noMail.body).toEqual({ completar: deca.urls.completar, enviado_a: null });
     const withMail = await app.request('POST', `/api/v1/decas/${deca.id}/pedir-datos`, { key: c.live, body: { email: 'otra@example.com' } });
     expect(withMail.body.enviado_a).toBe('otra@example.com');
-    expect(await pendientesDe('otra@example.com')).toHaveLength(1);
+    expect(await pendientesDe({ app, c }, 'otra@example.com')).toHaveLength(1);
     const bad = await app.request('POST', `/api/v1/decas/${deca.id}/pedir-datos`, { key: c.live, body: { email: 'x@' } });
     expect(bad.status).toBe(422);
-    const issued = await emitida();
+    const issued = await emitida({ app, c });
     const r = await app.request('POST', `/api/v1/decas/${issued.id}/pedir-datos`, { key: c.live, body: {} });
     expect(r.status).toBe(409);
   });
 });
 
 describe('mail outbox', () => {
-  it('keeps mail with no SMTP_URL (never lost) and lists it with mail:list', async () => {
-    const deca = await emitida();
+  it('keeps mail with no SMTP_URL (never lost) and lists it with mail:list', async ({ app, c }) => {
+    const deca = await emitida({ app, c });
     await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'Guardado@Example.com' } });
-    const r = await runMailOnce(mailDeps(null));
+    const r = await runMailOnce(mailDeps({ app, c }, null));
     expect(r.guardados).toBeGreaterThanOrEqual(1);
-    const list = (await runAdminCommand({ db: app.database.db, clock: app.clock }, 'mail:list', { to: 'guardado@example.com' })) as {
+    const list = (await runAdminCommand(app.services, 'mail:list', { to: 'guardado@example.com' })) as {
       correos: { to: string; subject: string; text: string; created_at: string }[];
     };
     expect(list.correos).toHaveLength(1);
@@ -136,13 +129,13 @@ describe('mail outbox', () => {
     expect(row?.estado).toBe('pendiente');
   });
 
-  it('retries with backoff and delivers once the SMTP server comes up late', async () => {
+  it('retries with backoff and delivers once the SMTP server comes up late', async ({ app, c }) => {
     const port = await freePort();
-    const deca = await emitida();
+    const deca = await emitida({ app, c });
     await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'tarde@example.com' } });
-    const down = await runMailOnce(mailDeps(`smtp://127.0.0.1:${port}`));
+    const down = await runMailOnce(mailDeps({ app, c }, `smtp://127.0.0.1:${port}`));
     expect(down.fallidos).toBeGreaterThanOrEqual(1);
-    let [row] = await pendientesDe('tarde@example.com');
+    let [row] = await pendientesDe({ app, c }, 'tarde@example.com');
     expect(row).toMatchObject({ estado: 'pendiente', intentos: 1 });
     expect(row?.ultimo_error).toBeTruthy();
     expect((row?.proximo_intento_at.getTime() ?? 0) - app.clock.now().getTime()).toBeGreaterThan(50_000);
@@ -150,12 +143,12 @@ describe('mail outbox', () => {
     const smtp = await startSmtp(port);
     try {
       // Not due yet: nothing is sent before the backoff.
-      await runMailOnce(mailDeps(smtp.url));
+      await runMailOnce(mailDeps({ app, c }, smtp.url));
       expect(smtp.mails.find((m) => m.subject?.includes(deca.numero))).toBeUndefined();
       app.clock.advance(61_000);
-      await runMailOnce(mailDeps(smtp.url));
+      await runMailOnce(mailDeps({ app, c }, smtp.url));
       expect(smtp.mails.find((m) => m.subject?.includes(deca.numero))).toBeDefined();
-      [row] = await pendientesDe('tarde@example.com');
+      [row] = await pendientesDe({ app, c }, 'tarde@example.com');
       expect(row).toMatchObject({ estado: 'enviado', intentos: 2 });
     } finally {
       await smtp.close();

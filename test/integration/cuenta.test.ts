@@ -15,9 +15,9 @@ describe('GET /cuenta', () => {
   it('shows company, plan and the quota of the environment of the request', async () => {
     const c = await buildCuenta(app, { nombre: 'Frutas Ñoño, S.A.', nif: 'A58818501', domicilio: 'Camí Vell 3, Lleida' });
     for (let i = 0; i < 3; i++) {
-      await app.database.db.transaction().execute((trx) => consumirCuota(trx, c.account, 'produccion', app.clock.now()));
+      await app.database.db.transaction().execute((trx) => consumirCuota(trx, { cuenta: c.account, entorno: 'produccion' }, app.clock.now()));
     }
-    await app.database.db.transaction().execute((trx) => consumirCuota(trx, c.account, 'pruebas', app.clock.now()));
+    await app.database.db.transaction().execute((trx) => consumirCuota(trx, { cuenta: c.account, entorno: 'pruebas' }, app.clock.now()));
 
     const live = CuentaResponse.parse((await app.request('GET', '/api/v1/cuenta', { key: c.live })).body);
     expect(live.cuenta).toMatchObject({ nombre: 'Frutas Ñoño, S.A.', nif: 'A58818501', domicilio: 'Camí Vell 3, Lleida', plan: 'free', rol: 'transportista' });
@@ -47,10 +47,10 @@ describe('GET /cuenta', () => {
   it('refuses the 101st DeCA of a free month with limite_plan', async () => {
     const c = await buildCuenta(app);
     for (let i = 0; i < 100; i++) {
-      await app.database.db.transaction().execute((trx) => consumirCuota(trx, c.account, 'produccion', app.clock.now()));
+      await app.database.db.transaction().execute((trx) => consumirCuota(trx, { cuenta: c.account, entorno: 'produccion' }, app.clock.now()));
     }
     await expect(
-      app.database.db.transaction().execute((trx) => consumirCuota(trx, c.account, 'produccion', app.clock.now())),
+      app.database.db.transaction().execute((trx) => consumirCuota(trx, { cuenta: c.account, entorno: 'produccion' }, app.clock.now())),
     ).rejects.toMatchObject({ codigo: 'limite_plan', status: 429 });
     // The refused one rolled back: still 100 used.
     const body = CuentaResponse.parse((await app.request('GET', '/api/v1/cuenta', { key: c.live })).body);

@@ -39,7 +39,7 @@ describe('POST /decas with Idempotency-Key', () => {
     expect(await usoDecas(app, c.account.id, MES)).toBe(1);
   });
 
-  it('refuses the same key with a different body (422 idempotencia_distinta) and creates nothing', async () => {
+  it('refuses the same key with a different body (422 validacion on Idempotency-Key) and creates nothing', async () => {
     const c = await buildCuenta(app);
     const key = randomUUID();
     const first = await postDeca(app, c.live, decaCompleta({ referencia: 'A' }), conClave(key));
@@ -48,7 +48,7 @@ describe('POST /decas with Idempotency-Key', () => {
     const other = await postDeca(app, c.live, decaCompleta({ referencia: 'B' }), conClave(key));
     expect(other.status, other.text).toBe(422);
     const err = errorDe(other);
-    expect(err.codigo).toBe('idempotencia_distinta');
+    expect(err.codigo).toBe('validacion');
     expect(err.campos).toHaveProperty('Idempotency-Key');
     expect(replayed(other)).toBeNull();
     expect(await contarDecas(app, c.account.id)).toBe(1);
@@ -266,7 +266,8 @@ describe('Idempotency-Key on the other writes', () => {
       headers: { 'Idempotency-Key': key },
     });
     expect(other.status, other.text).toBe(422);
-    expect(errorDe(other).codigo).toBe('idempotencia_distinta');
+    expect(errorDe(other).codigo).toBe('validacion');
+    expect(Object.keys(errorDe(other).campos)).toEqual(['Idempotency-Key']);
   });
 
   it('replays POST /fin with the same key instead of answering 409', async () => {

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { fechaMadrid } from '../../shared/rules/fechas';
 import { Deca, DecaCreada, DecaList, type DecaInput } from '../../shared/schemas/deca';
-import { startTestApp, type TestApp } from '../support/app';
 import {
   API,
   contarDecas,
@@ -18,37 +17,30 @@ import {
   leerDeca,
 } from '../support/decas-helpers';
 import { decaCompleta } from '../support/decas';
-import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+import { buildCuenta } from '../support/factories';
+import { it, type Fx } from '../support/fixtures';
 
-let app: TestApp;
-let c: CuentaDePrueba;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  c = await buildCuenta(app);
-});
-afterAll(() => app?.close());
 
 /** Create an issued DeCA with the account's live key. */
-async function emitida(over: Partial<DecaInput> = {}): Promise<Deca> {
+async function emitida({ app, c }: Fx, over: Partial<DecaInput> = {}): Promise<Deca> {
   return (await crearDecaOk(app, c.live, decaCompleta(over))).deca;
 }
 
 /** Create a pending DeCA (emitir false) with the account's live key. */
-async function pendiente(over: Partial<DecaInput> = {}): Promise<Deca> {
+async function pendiente({ app, c }: Fx, over: Partial<DecaInput> = {}): Promise<Deca> {
   return (await crearDecaOk(app, c.live, decaCompleta({ emitir: false, ...over }))).deca;
 }
 
 /** Replace `id` (method 2) and return the new DeCA. */
-async function sustituir(id: number, body: Record<string, unknown>): Promise<Deca> {
+async function sustituir({ app, c }: Fx, id: number, body: Record<string, unknown>): Promise<Deca> {
   return decaOk(await app.request('POST', `${API}/decas/${id}/sustituir`, { key: c.live, body }));
 }
 
-const post = (path: string, body: unknown = {}) => app.request('POST', `${API}${path}`, { key: c.live, body });
-const patch = (id: number, body: unknown) => app.request('PATCH', `${API}/decas/${id}`, { key: c.live, body });
+const post = ({ app, c }: Fx, path: string, body: unknown = {}) => app.request('POST', `${API}${path}`, { key: c.live, body });
+const patch = ({ app, c }: Fx, id: number, body: unknown) => app.request('PATCH', `${API}/decas/${id}`, { key: c.live, body });
 
 describe('POST /decas: create', () => {
-  it('issues at once by default: 201, emitido with PDF and URLs, events deca.creado + deca.emitido', async () => {
+  it('issues at once by default: 201, emitido with PDF and URLs, events deca.creado + deca.emitido', async ({ app, c }) => {
     const res = await app.request('POST', `${API}/decas`, { key: c.live, body: decaCompleta() });
     expect(res.status, res.text).toBe(201);
     const { deca, avisos } = DecaCreada.parse(res.body);
@@ -58,13 +50,14 @@ describe('POST /decas: create', () => {
       version: 1,
       canal: 'api',
       emisor_rol: 'transportista',
-      modificado_at: null,
       fin_servicio_at: null,
       sustituye_a: null,
       sustituido_por: null,
       archivado: false,
       descargas: 0,
     });
+    // Spec: a timestamp, never null; at creation it is the creation time.
+    expect(deca.modificado_at).toBe(deca.created_at);
     expect(deca.numero).toMatch(/^\d{4}-\d{6}$/);
     expect(deca.pdf_sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(deca.pdf_bytes).toBeGreaterThan(1000);
@@ -86,7 +79,7 @@ describe('POST /decas: create', () => {
     }
   });
 
-  it('emitir:false leaves it pendiente with a completion link, no PDF, and only deca.creado', async () => {
+  it('emitir:false leaves it pendiente with a completion link, no PDF, and only deca.creado', async ({ app, c }) => {
     const { deca, avisos } = await crearDecaOk(app, c.live, decaCompleta({ emitir: false }));
     expect(avisos).toEqual([]);
     expect(deca.estado).toBe('pendiente');
@@ -102,9 +95,9 @@ describe('POST /decas: create', () => {
 });
 
 describe('POST /decas/{id}/emitir', () => {
-  it('issues a complete pending DeCA: emitido, PDF made, completion link gone, event deca.emitido', async () => {
-    const p = await pendiente();
-    const d = decaOk(await post(`/decas/${p.id}/emitir`));
+  it('issues a complete pending DeCA: emitido, PDF made, completion link gone, event deca.emitido', async ({ app, c }) => {
+    const p = await pendiente({ app, c });
+    const d = decaOk(await post({ app, c }, `/decas/${p.id}/emitir`));
     expect(d).toMatchObject({ id: p.id, numero: p.numero, estado: 'emitido', version: 1 });
     expect(d.urls).toEqual({ ...p.urls, completar: null });
     expect(d.pdf_sha256).toMatch(/^[0-9a-f]{64}$/);
@@ -113,13 +106,13 @@ describe('POST /decas/{id}/emitir', () => {
     expect(await eventosDe(app, p.id)).toEqual(['deca.creado', 'deca.emitido']);
   });
 
-  it('refuses an incomplete pending DeCA with 422 validacion naming each missing field, and leaves it pending', async () => {
-    const p = await pendiente({
+  it('refuses an incomplete pending DeCA with 422 validacion naming each missing field, and leaves it pending', async ({ app, c }) => {
+    const p = await pendiente({ app, c }, {
       matricula: undefined,
       fecha_transporte: undefined,
       envios: [{ origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta' }],
     });
-    const err = expectApiError(await post(`/decas/${p.id}/emitir`), 422, 'validacion');
+    const err = expectApiError(await post({ app, c }, `/decas/${p.id}/emitir`), 422, 'validacion');
     expect(Object.keys(err.campos).sort()).toEqual(['envios[0].peso', 'fecha_transporte', 'matricula']);
     const again = await leerDeca(app, c.live, p.id);
     expect(again.estado).toBe('pendiente');
@@ -127,17 +120,17 @@ describe('POST /decas/{id}/emitir', () => {
     expect(await eventosDe(app, p.id)).toEqual(['deca.creado']);
   });
 
-  it('409 emitido on an issued DeCA', async () => {
-    const d = await emitida();
-    expectApiError(await post(`/decas/${d.id}/emitir`), 409, 'emitido');
+  it('409 emitido on an issued DeCA', async ({ app, c }) => {
+    const d = await emitida({ app, c });
+    expectApiError(await post({ app, c }, `/decas/${d.id}/emitir`), 409, 'emitido');
     expect(await eventosDe(app, d.id)).toEqual(['deca.creado', 'deca.emitido']);
   });
 });
 
 describe('PATCH /decas/{id}', () => {
-  it('pending without emitir: the data changes, it stays pendiente at version 1, no event', async () => {
-    const p = await pendiente();
-    const d = decaOk(await patch(p.id, { matricula: '5678 fgh', observaciones: 'Carga lateral' }));
+  it('pending without emitir: the data changes, it stays pendiente at version 1, no event', async ({ app, c }) => {
+    const p = await pendiente({ app, c });
+    const d = decaOk(await patch({ app, c }, p.id, { matricula: '5678 fgh', observaciones: 'Carga lateral' }));
     expect(d).toMatchObject({ id: p.id, estado: 'pendiente', version: 1, matricula: '5678FGH', observaciones: 'Carga lateral' });
     expect(d.urls).toEqual(p.urls);
     expect(d.pdf_sha256).toBeNull();
@@ -148,27 +141,27 @@ describe('PATCH /decas/{id}', () => {
     expect(await eventosDe(app, p.id)).toEqual(['deca.creado']);
   });
 
-  it('pending with emitir:true: changed, then issued', async () => {
-    const p = await pendiente({ matricula: undefined });
-    const d = decaOk(await patch(p.id, { matricula: '9012 HJK', emitir: true }));
+  it('pending with emitir:true: changed, then issued', async ({ app, c }) => {
+    const p = await pendiente({ app, c }, { matricula: undefined });
+    const d = decaOk(await patch({ app, c }, p.id, { matricula: '9012 HJK', emitir: true }));
     expect(d).toMatchObject({ id: p.id, estado: 'emitido', version: 1, matricula: '9012HJK' });
     expect(d.urls.completar).toBeNull();
     expect(d.pdf_sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(await eventosDe(app, p.id)).toEqual(['deca.creado', 'deca.emitido']);
   });
 
-  it('pending with emitir:true but still incomplete: 422 naming the field, nothing changed', async () => {
-    const p = await pendiente({ matricula: undefined });
-    const err = expectApiError(await patch(p.id, { observaciones: 'Urgente', emitir: true }), 422, 'validacion');
+  it('pending with emitir:true but still incomplete: 422 naming the field, nothing changed', async ({ app, c }) => {
+    const p = await pendiente({ app, c }, { matricula: undefined });
+    const err = expectApiError(await patch({ app, c }, p.id, { observaciones: 'Urgente', emitir: true }), 422, 'validacion');
     expect(Object.keys(err.campos)).toEqual(['matricula']);
     const again = await leerDeca(app, c.live, p.id);
     expect(again.estado).toBe('pendiente');
     expect(again.observaciones).toBeNull();
   });
 
-  it('issued with motivo (method 1): same URLs and QR, version 2, new PDF, modificado_at, event deca.modificado', async () => {
-    const d = await emitida();
-    const res = await patch(d.id, { matricula: '5678 FGH', motivo: 'Cambio de camión' });
+  it('issued with motivo (method 1): same URLs and QR, version 2, new PDF, modificado_at, event deca.modificado', async ({ app, c }) => {
+    const d = await emitida({ app, c });
+    const res = await patch({ app, c }, d.id, { matricula: '5678 FGH', motivo: 'Cambio de camión' });
     const m = decaOk(res);
     expect(m).toMatchObject({ id: d.id, numero: d.numero, estado: 'emitido', version: 2, matricula: '5678FGH', emitido_at: d.emitido_at });
     expect(m.urls).toEqual(d.urls);
@@ -192,31 +185,31 @@ describe('PATCH /decas/{id}', () => {
     expect((await leerDeca(app, c.live, d.numero)).urls.qr_png).toBe(qrAntes);
   });
 
-  it('issued without motivo: 422 falta_motivo naming motivo, nothing changed', async () => {
-    const d = await emitida();
-    const err = expectApiError(await patch(d.id, { matricula: '5678 FGH' }), 422, 'falta_motivo');
+  it('issued without motivo: 422 falta_motivo naming motivo, nothing changed', async ({ app, c }) => {
+    const d = await emitida({ app, c });
+    const err = expectApiError(await patch({ app, c }, d.id, { matricula: '5678 FGH' }), 422, 'falta_motivo');
     expect(Object.keys(err.campos)).toEqual(['motivo']);
     const again = await leerDeca(app, c.live, d.id);
-    expect(again).toMatchObject({ version: 1, matricula: '1234BCD', pdf_sha256: d.pdf_sha256, modificado_at: null });
+    expect(again).toMatchObject({ version: 1, matricula: '1234BCD', pdf_sha256: d.pdf_sha256, modificado_at: d.modificado_at });
     expect(await eventosDe(app, d.id)).toEqual(['deca.creado', 'deca.emitido']);
   });
 
-  it('issued with the same data and a motivo: 409 sin_cambios, no new version', async () => {
-    const d = await emitida();
+  it('issued with the same data and a motivo: 409 sin_cambios, no new version', async ({ app, c }) => {
+    const d = await emitida({ app, c });
     // Written differently, but the same plate once normalised.
-    expectApiError(await patch(d.id, { matricula: '1234-bcd', motivo: 'Revisión' }), 409, 'sin_cambios');
-    expectApiError(await patch(d.id, { ...decaCompleta(), motivo: 'Reenvío de todo' }), 409, 'sin_cambios');
+    expectApiError(await patch({ app, c }, d.id, { matricula: '1234-bcd', motivo: 'Revisión' }), 409, 'sin_cambios');
+    expectApiError(await patch({ app, c }, d.id, { ...decaCompleta(), motivo: 'Reenvío de todo' }), 409, 'sin_cambios');
     const again = await leerDeca(app, c.live, d.id);
     expect(again.version).toBe(1);
     expect(again.pdf_sha256).toBe(d.pdf_sha256);
     expect(await eventosDe(app, d.id)).toEqual(['deca.creado', 'deca.emitido']);
   });
 
-  it('renaming ref_externa frees the old reference for a new DeCA', async () => {
+  it('renaming ref_externa frees the old reference for a new DeCA', async ({ app, c }) => {
     const refA = `PED-A-${Date.now()}`;
     const refB = `PED-B-${Date.now()}`;
-    const p = await pendiente({ ref_externa: refA });
-    expect(decaOk(await patch(p.id, { ref_externa: refB })).ref_externa).toBe(refB);
+    const p = await pendiente({ app, c }, { ref_externa: refA });
+    expect(decaOk(await patch({ app, c }, p.id, { ref_externa: refB })).ref_externa).toBe(refB);
     const nueva = await app.request('POST', `${API}/decas`, { key: c.live, body: decaCompleta({ ref_externa: refA }) });
     expect(nueva.status, nueva.text).toBe(201);
     const { deca } = DecaCreada.parse(nueva.body);
@@ -228,18 +221,18 @@ describe('PATCH /decas/{id}', () => {
     expect(DecaCreada.parse(repetida.body).deca.id).toBe(p.id);
   });
 
-  it('409 sustituido on a replaced DeCA', async () => {
-    const d = await emitida();
-    await sustituir(d.id, { motivo: 'Error de cargador', cargador_nombre: 'Otro Cargador, S.A.' });
-    expectApiError(await patch(d.id, { matricula: '5678 FGH', motivo: 'Tarde' }), 409, 'sustituido');
+  it('409 sustituido on a replaced DeCA', async ({ app, c }) => {
+    const d = await emitida({ app, c });
+    await sustituir({ app, c }, d.id, { motivo: 'Error de cargador', cargador_nombre: 'Otro Cargador, S.A.' });
+    expectApiError(await patch({ app, c }, d.id, { matricula: '5678 FGH', motivo: 'Tarde' }), 409, 'sustituido');
     expect((await leerDeca(app, c.live, d.id)).matricula).toBe('1234BCD');
   });
 });
 
 describe('POST /decas/{id}/sustituir (method 2)', () => {
-  it('creates a new DeCA with new number and URLs; the old one becomes sustituido; both linked; event deca.sustituido', async () => {
-    const a = await emitida();
-    const b = await sustituir(a.id, { motivo: 'Cambio de vehículo', matricula: '5678 FGH' });
+  it('creates a new DeCA with new number and URLs; the old one becomes sustituido; both linked; event deca.sustituido', async ({ app, c }) => {
+    const a = await emitida({ app, c });
+    const b = await sustituir({ app, c }, a.id, { motivo: 'Cambio de vehículo', matricula: '5678 FGH' });
     expect(b.id).not.toBe(a.id);
     expect(b.numero).not.toBe(a.numero);
     expect(b).toMatchObject({ estado: 'emitido', version: 1, matricula: '5678FGH', canal: 'api', emisor_rol: a.emisor_rol, sustituido_por: null });
@@ -260,84 +253,84 @@ describe('POST /decas/{id}/sustituir (method 2)', () => {
     expect(await eventosDe(app, b.id)).toEqual(['deca.creado', 'deca.emitido']);
   });
 
-  it('without motivo: 422 falta_motivo, nothing created', async () => {
-    const a = await emitida();
+  it('without motivo: 422 falta_motivo, nothing created', async ({ app, c }) => {
+    const a = await emitida({ app, c });
     const antes = await contarDecas(app, c.account.id);
-    const err = expectApiError(await post(`/decas/${a.id}/sustituir`, { matricula: '5678 FGH' }), 422, 'falta_motivo');
+    const err = expectApiError(await post({ app, c }, `/decas/${a.id}/sustituir`, { matricula: '5678 FGH' }), 422, 'falta_motivo');
     expect(Object.keys(err.campos)).toEqual(['motivo']);
     expect(await contarDecas(app, c.account.id)).toBe(antes);
     expect((await leerDeca(app, c.live, a.id)).estado).toBe('emitido');
   });
 
-  it('409 pendiente on a pending DeCA', async () => {
-    const p = await pendiente();
+  it('409 pendiente on a pending DeCA', async ({ app, c }) => {
+    const p = await pendiente({ app, c });
     const antes = await contarDecas(app, c.account.id);
-    expectApiError(await post(`/decas/${p.id}/sustituir`, { motivo: 'Cambio' }), 409, 'pendiente');
+    expectApiError(await post({ app, c }, `/decas/${p.id}/sustituir`, { motivo: 'Cambio' }), 409, 'pendiente');
     expect(await contarDecas(app, c.account.id)).toBe(antes);
   });
 
-  it('409 sustituido when replacing an already replaced DeCA', async () => {
-    const a = await emitida();
-    await sustituir(a.id, { motivo: 'Primera', matricula: '5678 FGH' });
+  it('409 sustituido when replacing an already replaced DeCA', async ({ app, c }) => {
+    const a = await emitida({ app, c });
+    await sustituir({ app, c }, a.id, { motivo: 'Primera', matricula: '5678 FGH' });
     const antes = await contarDecas(app, c.account.id);
-    expectApiError(await post(`/decas/${a.id}/sustituir`, { motivo: 'Segunda', matricula: '9012 HJK' }), 409, 'sustituido');
+    expectApiError(await post({ app, c }, `/decas/${a.id}/sustituir`, { motivo: 'Segunda', matricula: '9012 HJK' }), 409, 'sustituido');
     expect(await contarDecas(app, c.account.id)).toBe(antes);
   });
 });
 
 describe('POST /decas/{id}/fin', () => {
-  it('marks the end of service of an issued DeCA (estado unchanged, event deca.fin_servicio); twice is 409', async () => {
-    const d = await emitida();
-    const f = decaOk(await post(`/decas/${d.id}/fin`));
+  it('marks the end of service of an issued DeCA (estado unchanged, event deca.fin_servicio); twice is 409', async ({ app, c }) => {
+    const d = await emitida({ app, c });
+    const f = decaOk(await post({ app, c }, `/decas/${d.id}/fin`));
     expect(f).toMatchObject({ id: d.id, estado: 'emitido', version: 1 });
     expect(f.fin_servicio_at).toMatch(FECHA_HORA);
     expect(await eventosDe(app, d.id)).toEqual(['deca.creado', 'deca.emitido', 'deca.fin_servicio']);
 
     app.clock.advance(60_000);
-    expectApiError(await post(`/decas/${d.id}/fin`), 409, 'servicio_finalizado');
+    expectApiError(await post({ app, c }, `/decas/${d.id}/fin`), 409, 'servicio_finalizado');
     expect((await leerDeca(app, c.live, d.id)).fin_servicio_at).toBe(f.fin_servicio_at);
     expect(await eventosDe(app, d.id)).toEqual(['deca.creado', 'deca.emitido', 'deca.fin_servicio']);
   });
 
-  it('409 pendiente on a pending DeCA', async () => {
-    const p = await pendiente();
-    expectApiError(await post(`/decas/${p.id}/fin`), 409, 'pendiente');
+  it('409 pendiente on a pending DeCA', async ({ app, c }) => {
+    const p = await pendiente({ app, c });
+    expectApiError(await post({ app, c }, `/decas/${p.id}/fin`), 409, 'pendiente');
     expect((await leerDeca(app, c.live, p.id)).fin_servicio_at).toBeNull();
   });
 });
 
 describe('POST /decas/{id}/archivar', () => {
-  it('sets and clears the flag in every state, estado unchanged', async () => {
-    const e = await emitida();
-    const p = await pendiente();
-    const s = await emitida();
-    await sustituir(s.id, { motivo: 'Cambio', matricula: '5678 FGH' });
+  it('sets and clears the flag in every state, estado unchanged', async ({ app, c }) => {
+    const e = await emitida({ app, c });
+    const p = await pendiente({ app, c });
+    const s = await emitida({ app, c });
+    await sustituir({ app, c }, s.id, { motivo: 'Cambio', matricula: '5678 FGH' });
     for (const [d, estado] of [
       [e, 'emitido'],
       [p, 'pendiente'],
       [s, 'sustituido'],
     ] as const) {
-      const on = decaOk(await post(`/decas/${d.id}/archivar`, { archivado: true }));
+      const on = decaOk(await post({ app, c }, `/decas/${d.id}/archivar`, { archivado: true }));
       expect(on).toMatchObject({ id: d.id, archivado: true, estado });
       expect((await leerDeca(app, c.live, d.id)).archivado).toBe(true);
-      const off = decaOk(await post(`/decas/${d.id}/archivar`, { archivado: false }));
+      const off = decaOk(await post({ app, c }, `/decas/${d.id}/archivar`, { archivado: false }));
       expect(off).toMatchObject({ id: d.id, archivado: false, estado });
       expect((await leerDeca(app, c.live, d.id)).archivado).toBe(false);
     }
   });
 
-  it('422 when archivado is missing or not a boolean', async () => {
-    const d = await emitida();
-    expect(expectApiError(await post(`/decas/${d.id}/archivar`, {}), 422, 'validacion').campos).toHaveProperty('archivado');
-    expect(expectApiError(await post(`/decas/${d.id}/archivar`, { archivado: 'si' }), 422, 'validacion').campos).toHaveProperty('archivado');
+  it('422 when archivado is missing or not a boolean', async ({ app, c }) => {
+    const d = await emitida({ app, c });
+    expect(expectApiError(await post({ app, c }, `/decas/${d.id}/archivar`, {}), 422, 'validacion').campos).toHaveProperty('archivado');
+    expect(expectApiError(await post({ app, c }, `/decas/${d.id}/archivar`, { archivado: 'si' }), 422, 'validacion').campos).toHaveProperty('archivado');
     expect((await leerDeca(app, c.live, d.id)).archivado).toBe(false);
   });
 });
 
 describe('DELETE /decas/{id}', () => {
-  it('removes a pending DeCA and keeps nothing of it', async () => {
-    const p = await pendiente();
-    await patch(p.id, { observaciones: 'Para tener historial' });
+  it('removes a pending DeCA and keeps nothing of it', async ({ app, c }) => {
+    const p = await pendiente({ app, c });
+    await patch({ app, c }, p.id, { observaciones: 'Para tener historial' });
     const db = app.database.db;
     expect((await db.selectFrom('deca_cambios').select('id').where('deca_id', '=', p.id).execute()).length).toBeGreaterThan(0);
 
@@ -353,9 +346,9 @@ describe('DELETE /decas/{id}', () => {
     expectApiError(await app.request('DELETE', `${API}/decas/${p.id}`, { key: c.live }), 404, 'no_encontrado');
   });
 
-  it('frees the ref_externa of the deleted DeCA: creating again with it makes a new DeCA', async () => {
+  it('frees the ref_externa of the deleted DeCA: creating again with it makes a new DeCA', async ({ app, c }) => {
     const ref = `PED-BORRADO-${Date.now()}`;
-    const p = await pendiente({ ref_externa: ref });
+    const p = await pendiente({ app, c }, { ref_externa: ref });
     expect((await app.request('DELETE', `${API}/decas/${p.id}`, { key: c.live })).status).toBe(200);
     const again = await app.request('POST', `${API}/decas`, { key: c.live, body: decaCompleta({ ref_externa: ref }) });
     expect(again.status, again.text).toBe(201);
@@ -365,31 +358,31 @@ describe('DELETE /decas/{id}', () => {
     expect(again.headers.get('idempotent-replayed')).toBeNull();
   });
 
-  it('409 emitido for an issued DeCA, which stays', async () => {
-    const d = await emitida();
+  it('409 emitido for an issued DeCA, which stays', async ({ app, c }) => {
+    const d = await emitida({ app, c });
     expectApiError(await app.request('DELETE', `${API}/decas/${d.id}`, { key: c.live }), 409, 'emitido');
     expect((await leerDeca(app, c.live, d.id)).estado).toBe('emitido');
   });
 
-  it('409 sustituido for a replaced DeCA, which stays', async () => {
-    const d = await emitida();
-    await sustituir(d.id, { motivo: 'Cambio', matricula: '5678 FGH' });
+  it('409 sustituido for a replaced DeCA, which stays', async ({ app, c }) => {
+    const d = await emitida({ app, c });
+    await sustituir({ app, c }, d.id, { motivo: 'Cambio', matricula: '5678 FGH' });
     expectApiError(await app.request('DELETE', `${API}/decas/${d.id}`, { key: c.live }), 409, 'sustituido');
     expect((await leerDeca(app, c.live, d.id)).estado).toBe('sustituido');
   });
 });
 
 describe('GET /decas/{id}', () => {
-  it('finds a DeCA by numeric id and by number YYYY-NNNNNN', async () => {
-    const d = await emitida({ referencia: 'PED-77' });
+  it('finds a DeCA by numeric id and by number YYYY-NNNNNN', async ({ app, c }) => {
+    const d = await emitida({ app, c }, { referencia: 'PED-77' });
     const byId = await leerDeca(app, c.live, d.id);
     const byNumero = await leerDeca(app, c.live, d.numero);
     expect(byId).toEqual(d);
     expect(byNumero).toEqual(d);
   });
 
-  it('404 no_encontrado for an unknown id, a malformed id, or a DeCA of another account (reads and writes)', async () => {
-    const d = await emitida();
+  it('404 no_encontrado for an unknown id, a malformed id, or a DeCA of another account (reads and writes)', async ({ app, c }) => {
+    const d = await emitida({ app, c });
     const other = await buildCuenta(app, { nombre: 'Ajena, S.L.' });
     expectApiError(await app.request('GET', `${API}/decas/999999999`, { key: c.live }), 404, 'no_encontrado');
     expectApiError(await app.request('GET', `${API}/decas/no-existe`, { key: c.live }), 404, 'no_encontrado');
@@ -401,7 +394,7 @@ describe('GET /decas/{id}', () => {
     expect(mine).toMatchObject({ version: 1, archivado: false, matricula: '1234BCD' });
   });
 
-  it('never mixes environments, and numbers each environment from 000001', async () => {
+  it('never mixes environments, and numbers each environment from 000001', async ({ app, c }) => {
     const x = await buildCuenta(app, { nombre: 'Entornos, S.L.' });
     const anio = fechaMadrid(app.clock.now()).slice(0, 4);
     const prod1 = (await crearDecaOk(app, x.live, decaCompleta())).deca;
@@ -425,7 +418,7 @@ describe('GET /decas/{id}', () => {
 });
 
 describe('time', () => {
-  it('writes timestamps in Madrid time and numbers by the Madrid year', async () => {
+  it('writes timestamps in Madrid time and numbers by the Madrid year', async ({ app, c }) => {
     const x = await buildCuenta(app, { nombre: 'Nochevieja, S.L.' });
     try {
       // 22:59:30 UTC on 31 December is 23:59:30 in Madrid: still 2026.
@@ -449,10 +442,10 @@ describe('time', () => {
 });
 
 describe('GET /decas/{id}/cambios', () => {
-  it('lists version, tipo, motivo, the key as autor, time and field-level changes', async () => {
-    const d = await emitida();
+  it('lists version, tipo, motivo, the key as autor, time and field-level changes', async ({ app, c }) => {
+    const d = await emitida({ app, c });
     const m = decaOk(
-      await patch(d.id, {
+      await patch({ app, c }, d.id, {
         matricula: '5678 FGH',
         envios: [{ origen: 'Lleida', destino: 'Málaga', naturaleza: 'Piñones y ñoras', peso: '30.000' }],
         motivo: 'Cambio de camión y peso real',
@@ -481,12 +474,12 @@ describe('GET /decas/{id}/cambios', () => {
     expect(cambios[0]?.campos).toContainEqual({ campo: 'matricula', antes: null, despues: '1234BCD' });
   });
 
-  it('records fin, archive and replacement with their motivo', async () => {
-    const d = await emitida();
-    await post(`/decas/${d.id}/fin`);
-    await post(`/decas/${d.id}/archivar`, { archivado: true });
-    await post(`/decas/${d.id}/archivar`, { archivado: false });
-    const b = await sustituir(d.id, { motivo: 'NIF del cargador', cargador_nif: 'B12345674' });
+  it('records fin, archive and replacement with their motivo', async ({ app, c }) => {
+    const d = await emitida({ app, c });
+    await post({ app, c }, `/decas/${d.id}/fin`);
+    await post({ app, c }, `/decas/${d.id}/archivar`, { archivado: true });
+    await post({ app, c }, `/decas/${d.id}/archivar`, { archivado: false });
+    const b = await sustituir({ app, c }, d.id, { motivo: 'NIF del cargador', cargador_nif: 'B12345674' });
     const cambios = await leerCambios(app, { key: c.live }, d.id);
     expect(cambios.map((x) => x.tipo)).toEqual(['creacion', 'emision', 'fin_servicio', 'archivado', 'desarchivado', 'sustitucion']);
     expect(cambios[5]).toMatchObject({ motivo: 'NIF del cargador', campos: [{ campo: 'cargador_nif', antes: 'A58818501', despues: 'B12345674' }] });
@@ -495,7 +488,7 @@ describe('GET /decas/{id}/cambios', () => {
     expect(nuevos[0]?.motivo).toContain(d.numero);
   });
 
-  it('names the user by e-mail when the change is made through a web session', async () => {
+  it('names the user by e-mail when the change is made through a web session', async ({ app, c }) => {
     const u = await buildCuenta(app, { nombre: 'Sesión Web, S.L.' });
     const cookie = await iniciarSesion(app, u.email, u.password);
     const created = await app.request('POST', `${API}/decas`, { cookie, headers: CSRF, body: decaCompleta() });
@@ -519,8 +512,8 @@ describe('GET /decas/{id}/cambios', () => {
 });
 
 describe('documents', () => {
-  it('GET /decas/{id}/qr.png answers a PNG', async () => {
-    const d = await emitida();
+  it('GET /decas/{id}/qr.png answers a PNG', async ({ app, c }) => {
+    const d = await emitida({ app, c });
     const qr = await getBytes(app, c.live, `${API}/decas/${d.numero}/qr.png`);
     expect(qr.status).toBe(200);
     expect(qr.type).toBe('image/png');
@@ -528,10 +521,10 @@ describe('documents', () => {
     expect(qr.bytes.length).toBeGreaterThan(100);
   });
 
-  it('GET /decas/{id}/pdf of a pending DeCA is 409 pendiente; once issued it is the PDF', async () => {
-    const p = await pendiente();
+  it('GET /decas/{id}/pdf of a pending DeCA is 409 pendiente; once issued it is the PDF', async ({ app, c }) => {
+    const p = await pendiente({ app, c });
     expectApiError(await app.request('GET', `${API}/decas/${p.id}/pdf`, { key: c.live }), 409, 'pendiente');
-    const d = decaOk(await post(`/decas/${p.id}/emitir`));
+    const d = decaOk(await post({ app, c }, `/decas/${p.id}/emitir`));
     const pdf = await getBytes(app, c.live, `${API}/decas/${p.id}/pdf`);
     expect(pdf.status).toBe(200);
     expect(pdf.type).toBe('application/pdf');
@@ -541,9 +534,9 @@ describe('documents', () => {
 });
 
 describe('read-only key', () => {
-  it('403 solo_lectura on every write endpoint, nothing changes; reads work', async () => {
-    const e = await emitida();
-    const p = await pendiente();
+  it('403 solo_lectura on every write endpoint, nothing changes; reads work', async ({ app, c }) => {
+    const e = await emitida({ app, c });
+    const p = await pendiente({ app, c });
     const ro = c.liveReadOnly;
     const antes = await contarDecas(app, c.account.id);
     const writes: [string, string, unknown][] = [

@@ -130,6 +130,56 @@ describe('GET /decas modificado_desde', () => {
     expect(Object.keys(errorDe(bad).campos)).toEqual(['modificado_desde']);
   });
 
+  it('is set at creation and moved by every change of the DeCA, so an ERP polling with it sees new and changed DeCAs', async () => {
+    const c = await buildCuenta(app);
+    const at = (hh: string) => `2026-12-02 ${hh}:00`;
+    const madrid = (hh: string) => `2026-12-02T${hh}:00+01:00`;
+    const ver = async (id: number) => (await app.request('GET', `/api/v1/decas/${id}`, { key: c.live })).body.deca as { modificado_at: string; created_at: string };
+    const paso = async (hh: string, method: string, path: string, body: unknown, expected = 200) => {
+      app.clock.set(madrid(hh));
+      const res = await app.request(method, `/api/v1/decas${path}`, { key: c.live, body });
+      expect(res.status, `${method} ${path}: ${res.text}`).toBe(expected);
+      return res;
+    };
+
+    const pendiente = (await paso('08:00', 'POST', '', { ...decaCompleta(), emitir: false }, 201)).body.deca.id as number;
+    expect(await ver(pendiente)).toMatchObject({ created_at: at('08:00'), modificado_at: at('08:00') });
+    // A DeCA created after the instant is «changed since» it: the ERP sees it.
+    expect(await idsDe(c.live, { modificado_desde: at('07:59') })).toEqual([pendiente]);
+    expect(await idsDe(c.live, { modificado_desde: at('08:01') })).toEqual([]);
+
+    await paso('08:10', 'PATCH', `/${pendiente}`, { referencia: 'pendiente cambiada' });
+    expect((await ver(pendiente)).modificado_at).toBe(at('08:10'));
+    await paso('08:20', 'POST', `/${pendiente}/emitir`, {});
+    expect((await ver(pendiente)).modificado_at).toBe(at('08:20'));
+    await paso('08:30', 'PATCH', `/${pendiente}`, { matricula: '5678 FGH', motivo: 'Cambio de camión' });
+    expect((await ver(pendiente)).modificado_at).toBe(at('08:30'));
+    const nueva = (await paso('08:40', 'POST', `/${pendiente}/sustituir`, { referencia: 'sustituta', motivo: 'Otra carga' })).body.deca.id as number;
+    expect((await ver(pendiente)).modificado_at).toBe(at('08:40'));
+    expect(await ver(nueva)).toMatchObject({ created_at: at('08:40'), modificado_at: at('08:40') });
+    await paso('08:50', 'POST', `/${nueva}/fin`, {});
+    expect((await ver(nueva)).modificado_at).toBe(at('08:50'));
+    await paso('09:00', 'POST', `/${nueva}/archivar`, { archivado: true });
+    expect((await ver(nueva)).modificado_at).toBe(at('09:00'));
+    await paso('09:10', 'POST', `/${nueva}/archivar`, { archivado: false });
+    expect((await ver(nueva)).modificado_at).toBe(at('09:10'));
+    // Nothing changed, nothing moves: the same archive flag again, and a refused change.
+    await paso('09:20', 'POST', `/${nueva}/archivar`, { archivado: false });
+    await paso('09:25', 'PATCH', `/${nueva}`, { matricula: '9999 ZZZ' }, 422);
+    expect((await ver(nueva)).modificado_at).toBe(at('09:10'));
+
+    // Completion by the other party through the link.
+    const otra = (await paso('09:30', 'POST', '', { ...decaCompleta(), cargador_nombre: undefined, cargador_nif: undefined, cargador_domicilio: undefined, emitir: false }, 201)).body.deca;
+    app.clock.set(madrid('09:40'));
+    const form = new URLSearchParams({ accion: 'enviar', cargador_nombre: 'Frutas Peñalara, S.A.', cargador_nif: 'A58818501', cargador_domicilio: 'Camí Vell 3, Lleida' });
+    const done = await fetch(`${app.url}${new URL(otra.urls.completar).pathname}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+    expect(done.status, await done.clone().text()).toBe(200);
+    expect(await ver(otra.id)).toMatchObject({ modificado_at: at('09:40') });
+
+    expect(await idsDe(c.live, { modificado_desde: at('09:05') })).toEqual([otra.id, nueva]);
+    expect(await idsDe(c.live, { modificado_desde: at('08:35') })).toEqual([otra.id, nueva, pendiente]);
+  });
+
   it('reads the Madrid wall-clock time right on the days the clocks change', async () => {
     // Spring forward (2027-03-28, CEST after 02:00) and fall back (2026-10-25, CET after 03:00).
     for (const [dia, zona] of [

@@ -1,20 +1,11 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { Deca, DecaCreada } from '../../shared/schemas/deca';
-import { startTestApp, type TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
-import { buildCuenta, type CuentaDePrueba } from '../support/factories';
-
-let app: TestApp;
-let c: CuentaDePrueba;
-beforeAll(async () => {
-  app = await startTestApp();
-  c = await buildCuenta(app);
-});
-afterAll(() => app?.close());
+import { it } from '../support/fixtures';
 
 describe('DeCA smoke', () => {
-  it('creates, issues, reads and serves the PDF', async () => {
+  it('creates, issues, reads and serves the PDF', async ({ app, c }) => {
     const res = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta() });
     expect(res.status, res.text).toBe(201);
     const { deca, avisos } = DecaCreada.parse(res.body);

@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { CuentaResponse } from '../../shared/schemas/cuenta';
 import { DecaValidada, type DecaInput } from '../../shared/schemas/deca';
-import { startTestApp, type TestApp } from '../support/app';
 import { API, contarDecas, crearDecaOk, expectApiError, leerDeca } from '../support/decas-helpers';
 import { decaCompleta } from '../support/decas';
-import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+import { buildCuenta } from '../support/factories';
+import { it, type Fx } from '../support/fixtures';
 
-let app: TestApp;
-let c: CuentaDePrueba;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  c = await buildCuenta(app);
-});
-afterAll(() => app?.close());
 
 /** A complete DeCA input without the carrier's side (left for the account to fill). */
 function sinTransportista(over: Partial<DecaInput> = {}): DecaInput {
@@ -27,16 +19,16 @@ function sinCargador(over: Partial<DecaInput> = {}): DecaInput {
   return rest;
 }
 
-const crear = (body: unknown, key = c.live) => app.request('POST', `${API}/decas`, { key, body });
+const crear = ({ app, c }: Fx, body: unknown, key = c.live) => app.request('POST', `${API}/decas`, { key, body });
 
-async function usadasEsteMes(key: string): Promise<number> {
+async function usadasEsteMes({ app, c }: Fx, key: string): Promise<number> {
   const res = await app.request('GET', `${API}/cuenta`, { key });
   expect(res.status).toBe(200);
   return CuentaResponse.parse(res.body).cuenta.cuota.usadas;
 }
 
 describe('create: the caller side comes from the account', () => {
-  it('transportista account: transp_nombre, transp_nif and transp_domicilio from the account when left empty', async () => {
+  it('transportista account: transp_nombre, transp_nif and transp_domicilio from the account when left empty', async ({ app, c }) => {
     const t = await buildCuenta(app, { rol: 'transportista', nombre: 'Autónomo Ruiz', nif: '12345678z', domicilio: 'Calle Olmo 4, 44001 Teruel' });
     const { deca, avisos } = await crearDecaOk(app, t.live, sinTransportista());
     expect(deca).toMatchObject({
@@ -51,7 +43,7 @@ describe('create: the caller side comes from the account', () => {
     expect(avisos).toEqual([]);
   });
 
-  it('cargador account: cargador_nombre, cargador_nif and cargador_domicilio from the account', async () => {
+  it('cargador account: cargador_nombre, cargador_nif and cargador_domicilio from the account', async ({ app, c }) => {
     const k = await buildCuenta(app, { rol: 'cargador', nombre: 'Conservas Ría, S.A.', nif: 'A58818501', domicilio: 'Puerto 1, 36202 Vigo' });
     const { deca } = await crearDecaOk(app, k.live, sinCargador({ transp_nombre: 'Camiones Sur, S.L.' }));
     expect(deca).toMatchObject({
@@ -64,7 +56,7 @@ describe('create: the caller side comes from the account', () => {
     });
   });
 
-  it('emisor_rol cargador on a transportista account fills the shipper side, not the carrier side', async () => {
+  it('emisor_rol cargador on a transportista account fills the shipper side, not the carrier side', async ({ app, c }) => {
     const t = await buildCuenta(app, { rol: 'transportista', nombre: 'Logística Mixta, S.L.', nif: '12345678Z', domicilio: 'Nave 9, 50197 Zaragoza' });
     const { transp_domicilio: _d, ...body } = sinCargador({ emisor_rol: 'cargador' });
     const { deca, avisos } = await crearDecaOk(app, t.live, body);
@@ -80,7 +72,7 @@ describe('create: the caller side comes from the account', () => {
     expect(avisos).toEqual([expect.objectContaining({ campo: 'transp_domicilio', codigo: 'falta_domicilio_transportista' })]);
   });
 
-  it('explicit values win over the account', async () => {
+  it('explicit values win over the account', async ({ app, c }) => {
     const t = await buildCuenta(app, { rol: 'transportista', nombre: 'Cuenta Propia, S.L.', nif: '12345678Z', domicilio: 'Calle de la Cuenta 1' });
     const { deca } = await crearDecaOk(app, t.live, decaCompleta({ transp_nombre: 'Subcontrata, S.L.', transp_domicilio: 'Polígono 3, Huesca' }));
     expect(deca).toMatchObject({ transp_nombre: 'Subcontrata, S.L.', transp_nif: 'B12345674', transp_domicilio: 'Polígono 3, Huesca' });
@@ -88,7 +80,7 @@ describe('create: the caller side comes from the account', () => {
 });
 
 describe('create: data as people write it', () => {
-  it('a trailer plate makes the vehicle articulado, even when rigido was sent (with an aviso); plates are normalised', async () => {
+  it('a trailer plate makes the vehicle articulado, even when rigido was sent (with an aviso); plates are normalised', async ({ app, c }) => {
     const { deca, avisos } = await crearDecaOk(app, c.live, decaCompleta({ matricula: '1234-bcd', matricula_remolque: 'r-1234-bcd', tipo_vehiculo: 'rigido' }));
     expect(deca).toMatchObject({ tipo_vehiculo: 'articulado', matricula: '1234BCD', matricula_remolque: 'R1234BCD' });
     expect(avisos).toEqual([expect.objectContaining({ campo: 'tipo_vehiculo', codigo: 'vehiculo_articulado' })]);
@@ -98,7 +90,7 @@ describe('create: data as people write it', () => {
     expect((await crearDecaOk(app, c.live, decaCompleta())).deca.tipo_vehiculo).toBe('rigido');
   });
 
-  it('weights: thousands separator, unit in the text, default unit kg; an empty nota is null', async () => {
+  it('weights: thousands separator, unit in the text, default unit kg; an empty nota is null', async ({ app, c }) => {
     const { deca } = await crearDecaOk(
       app,
       c.live,
@@ -120,7 +112,7 @@ describe('create: data as people write it', () => {
     expect((await leerDeca(app, c.live, deca.id)).envios).toEqual(deca.envios);
   });
 
-  it('a NIF with a bad check character is accepted with an aviso on that field', async () => {
+  it('a NIF with a bad check character is accepted with an aviso on that field', async ({ app, c }) => {
     const { deca, avisos } = await crearDecaOk(app, c.live, decaCompleta({ cargador_nif: 'a58818502' }));
     expect(deca.estado).toBe('emitido');
     expect(deca.cargador_nif).toBe('A58818502');
@@ -129,87 +121,87 @@ describe('create: data as people write it', () => {
     expect(avisos[0]?.mensaje).toContain('A58818502');
   });
 
-  it('an unknown field is ignored with an aviso campo_desconocido', async () => {
+  it('an unknown field is ignored with an aviso campo_desconocido', async ({ app, c }) => {
     const { deca, avisos } = await crearDecaOk(app, c.live, { ...decaCompleta(), matriculaa: '5678 FGH' });
     expect(deca.matricula).toBe('1234BCD');
     expect(avisos).toEqual([expect.objectContaining({ campo: 'matriculaa', codigo: 'campo_desconocido' })]);
   });
 
-  it('solo_validar: 200 with what would be created, nothing stored, quota untouched, no number used', async () => {
+  it('solo_validar: 200 with what would be created, nothing stored, quota untouched, no number used', async ({ app, c }) => {
     const v = await buildCuenta(app, { nombre: 'Solo Validar, S.L.' });
     const db = app.database.db;
     const antes = await contarDecas(app, v.account.id);
-    const usadas = await usadasEsteMes(v.live);
+    const usadas = await usadasEsteMes({ app, c }, v.live);
 
-    const res = await crear({ ...decaCompleta({ matricula: '1234 bcd' }), solo_validar: true }, v.live);
+    const res = await crear({ app, c }, { ...decaCompleta({ matricula: '1234 bcd' }), solo_validar: true }, v.live);
     expect(res.status, res.text).toBe(200);
     const r = DecaValidada.parse(res.body);
     expect(r).toMatchObject({ valida: true, lista_para_emitir: true, faltan: {}, avisos: [] });
     expect(r.datos).toMatchObject({ emisor_rol: 'transportista', matricula: '1234BCD', tipo_vehiculo: 'rigido' });
 
-    const pend = await crear({ ...decaCompleta({ matricula: undefined }), emitir: false, solo_validar: true }, v.live);
+    const pend = await crear({ app, c }, { ...decaCompleta({ matricula: undefined }), emitir: false, solo_validar: true }, v.live);
     expect(pend.status, pend.text).toBe(200);
     expect(DecaValidada.parse(pend.body)).toMatchObject({ lista_para_emitir: false, faltan: { matricula: expect.any(String) } });
 
     expect(await contarDecas(app, v.account.id)).toBe(antes);
-    expect(await usadasEsteMes(v.live)).toBe(usadas);
+    expect(await usadasEsteMes({ app, c }, v.live)).toBe(usadas);
     expect(await db.selectFrom('eventos').select('id').where('account_id', '=', v.account.id).execute()).toEqual([]);
     expect(await db.selectFrom('numeradores').select('ultimo').where('account_id', '=', v.account.id).execute()).toEqual([]);
     // The first real DeCA still gets number 000001.
     expect((await crearDecaOk(app, v.live, decaCompleta())).deca.numero).toMatch(/-000001$/);
-    expect(await usadasEsteMes(v.live)).toBe(usadas + 1);
+    expect(await usadasEsteMes({ app, c }, v.live)).toBe(usadas + 1);
   });
 });
 
 describe('create: validation names each field', () => {
-  async function rechazo(body: unknown): Promise<Record<string, string>> {
+  async function rechazo({ app, c }: Fx, body: unknown): Promise<Record<string, string>> {
     const antes = await contarDecas(app, c.account.id);
-    const err = expectApiError(await crear(body), 422, 'validacion');
+    const err = expectApiError(await crear({ app, c }, body), 422, 'validacion');
     expect(await contarDecas(app, c.account.id)).toBe(antes);
     return err.campos;
   }
   const envio = { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 1000 };
 
-  it('more than 48 envios → envios (48 is fine)', async () => {
-    const campos = await rechazo(decaCompleta({ envios: Array.from({ length: 49 }, () => envio) }));
+  it('more than 48 envios → envios (48 is fine)', async ({ app, c }) => {
+    const campos = await rechazo({ app, c }, decaCompleta({ envios: Array.from({ length: 49 }, () => envio) }));
     expect(Object.keys(campos)).toEqual(['envios']);
     expect(campos.envios).toContain('48');
     expect((await crearDecaOk(app, c.live, decaCompleta({ envios: Array.from({ length: 48 }, () => envio) }))).deca.envios).toHaveLength(48);
   });
 
-  it('ref_externa of 101 characters → ref_externa (100 is fine)', async () => {
-    expect(Object.keys(await rechazo(decaCompleta({ ref_externa: 'x'.repeat(101) })))).toEqual(['ref_externa']);
+  it('ref_externa of 101 characters → ref_externa (100 is fine)', async ({ app, c }) => {
+    expect(Object.keys(await rechazo({ app, c }, decaCompleta({ ref_externa: 'x'.repeat(101) })))).toEqual(['ref_externa']);
     expect((await crearDecaOk(app, c.live, decaCompleta({ ref_externa: 'y'.repeat(100) }))).deca.ref_externa).toBe('y'.repeat(100));
   });
 
-  it('a shipment without destino, when issuing → envios[0].destino; pending is fine', async () => {
+  it('a shipment without destino, when issuing → envios[0].destino; pending is fine', async ({ app, c }) => {
     const envios = [{ origen: 'Lleida', naturaleza: 'Fruta', peso: 1000 }];
-    expect(Object.keys(await rechazo(decaCompleta({ envios })))).toEqual(['envios[0].destino']);
+    expect(Object.keys(await rechazo({ app, c }, decaCompleta({ envios })))).toEqual(['envios[0].destino']);
     const { deca } = await crearDecaOk(app, c.live, decaCompleta({ envios, emitir: false }));
     expect(deca.estado).toBe('pendiente');
     expect(deca.envios[0]?.destino).toBeNull();
   });
 
-  it('an impossible date → fecha_transporte', async () => {
-    expect(Object.keys(await rechazo(decaCompleta({ fecha_transporte: '2026-02-30' })))).toEqual(['fecha_transporte']);
-    expect(Object.keys(await rechazo(decaCompleta({ fecha_transporte: '23/11/2026' })))).toEqual(['fecha_transporte']);
+  it('an impossible date → fecha_transporte', async ({ app, c }) => {
+    expect(Object.keys(await rechazo({ app, c }, decaCompleta({ fecha_transporte: '2026-02-30' })))).toEqual(['fecha_transporte']);
+    expect(Object.keys(await rechazo({ app, c }, decaCompleta({ fecha_transporte: '23/11/2026' })))).toEqual(['fecha_transporte']);
   });
 
-  it('an unreadable weight → envios[0].peso', async () => {
-    expect(Object.keys(await rechazo(decaCompleta({ envios: [{ ...envio, peso: 'abc' }] })))).toEqual(['envios[0].peso']);
-    expect(Object.keys(await rechazo(decaCompleta({ envios: [envio, { ...envio, peso: -5 }] })))).toEqual(['envios[1].peso']);
+  it('an unreadable weight → envios[0].peso', async ({ app, c }) => {
+    expect(Object.keys(await rechazo({ app, c }, decaCompleta({ envios: [{ ...envio, peso: 'abc' }] })))).toEqual(['envios[0].peso']);
+    expect(Object.keys(await rechazo({ app, c }, decaCompleta({ envios: [envio, { ...envio, peso: -5 }] })))).toEqual(['envios[1].peso']);
   });
 
-  it('an unknown unit → envios[0].unidad', async () => {
-    expect(Object.keys(await rechazo(decaCompleta({ envios: [{ ...envio, unidad: 'toneladas' as never }] })))).toEqual(['envios[0].unidad']);
+  it('an unknown unit → envios[0].unidad', async ({ app, c }) => {
+    expect(Object.keys(await rechazo({ app, c }, decaCompleta({ envios: [{ ...envio, unidad: 'toneladas' as never }] })))).toEqual(['envios[0].unidad']);
   });
 
-  it('an unknown emisor_rol → emisor_rol', async () => {
-    expect(Object.keys(await rechazo(decaCompleta({ emisor_rol: 'otro' as never })))).toEqual(['emisor_rol']);
+  it('an unknown emisor_rol → emisor_rol', async ({ app, c }) => {
+    expect(Object.keys(await rechazo({ app, c }, decaCompleta({ emisor_rol: 'otro' as never })))).toEqual(['emisor_rol']);
   });
 
-  it('reports every invalid field at once, not just the first', async () => {
-    const campos = await rechazo(
+  it('reports every invalid field at once, not just the first', async ({ app, c }) => {
+    const campos = await rechazo({ app, c }, 
       decaCompleta({
         emisor_rol: 'otro' as never,
         fecha_transporte: '2026-02-30',
@@ -220,44 +212,44 @@ describe('create: validation names each field', () => {
     expect(Object.keys(campos).sort()).toEqual(['emisor_rol', 'envios[0].peso', 'envios[1].unidad', 'fecha_transporte', 'ref_externa']);
   });
 
-  it('reports the missing fields together with the invalid ones', async () => {
-    const campos = await rechazo(
+  it('reports the missing fields together with the invalid ones', async ({ app, c }) => {
+    const campos = await rechazo({ app, c }, 
       decaCompleta({ matricula: undefined, fecha_transporte: '2026-02-30', envios: [{ origen: 'Lleida', naturaleza: 'Fruta', peso: 'abc' }] }),
     );
     expect(Object.keys(campos).sort()).toEqual(['envios[0].destino', 'envios[0].peso', 'fecha_transporte', 'matricula']);
   });
 
-  it('a JSON array body → 422 validacion', async () => {
-    await rechazo([decaCompleta()]);
+  it('a JSON array body → 422 validacion', async ({ app, c }) => {
+    await rechazo({ app, c }, [decaCompleta()]);
   });
 
-  it('a body that is not JSON → 400 json_invalido', async () => {
+  it('a body that is not JSON → 400 json_invalido', async ({ app, c }) => {
     const antes = await contarDecas(app, c.account.id);
-    expectApiError(await crear('{"matricula": "1234 BCD",'), 400, 'json_invalido');
-    expectApiError(await crear('matricula=1234BCD'), 400, 'json_invalido');
+    expectApiError(await crear({ app, c }, '{"matricula": "1234 BCD",'), 400, 'json_invalido');
+    expectApiError(await crear({ app, c }, 'matricula=1234BCD'), 400, 'json_invalido');
     expect(await contarDecas(app, c.account.id)).toBe(antes);
   });
 });
 
 describe('cuenta_incompleta', () => {
-  it('409 when the shipper address would come from an account that has none, saying what to do', async () => {
+  it('409 when the shipper address would come from an account that has none, saying what to do', async ({ app, c }) => {
     // An empty domicilio is stored as null: this account has no address.
     const k = await buildCuenta(app, { rol: 'transportista', nombre: 'Sin Domicilio, S.L.', domicilio: '' });
     expect(k.account.domicilio).toBeNull();
-    const usadas = await usadasEsteMes(k.live);
-    const err = expectApiError(await crear(sinCargador({ emisor_rol: 'cargador' }), k.live), 409, 'cuenta_incompleta');
+    const usadas = await usadasEsteMes({ app, c }, k.live);
+    const err = expectApiError(await crear({ app, c }, sinCargador({ emisor_rol: 'cargador' }), k.live), 409, 'cuenta_incompleta');
     expect(err.mensaje).toMatch(/domicilio/i);
     expect(err.mensaje).toContain('cargador_domicilio');
     expect(Object.keys(err.campos)).toEqual(['cargador_domicilio']);
     expect(await contarDecas(app, k.account.id)).toBe(0);
-    expect(await usadasEsteMes(k.live)).toBe(usadas);
+    expect(await usadasEsteMes({ app, c }, k.live)).toBe(usadas);
 
     // Doing what the message says works.
     const { deca } = await crearDecaOk(app, k.live, { ...sinCargador({ emisor_rol: 'cargador' }), cargador_domicilio: 'Calle Nueva 5, Soria' });
     expect(deca).toMatchObject({ estado: 'emitido', cargador_nombre: 'Sin Domicilio, S.L.', cargador_domicilio: 'Calle Nueva 5, Soria' });
   });
 
-  it('a pending DeCA can wait for the address, but issuing it is refused the same way', async () => {
+  it('a pending DeCA can wait for the address, but issuing it is refused the same way', async ({ app, c }) => {
     const k = await buildCuenta(app, { rol: 'cargador', nombre: 'Otra Sin Domicilio, S.L.', domicilio: '' });
     const { deca } = await crearDecaOk(app, k.live, sinCargador({ emitir: false }));
     expect(deca).toMatchObject({ estado: 'pendiente', cargador_domicilio: null });

@@ -64,10 +64,14 @@ describe('request bodies and the documented error body', () => {
     expect(body.error.campos.password).toMatch(/10 caracteres/);
   });
 
-  it('415 for a body type the route does not take', async () => {
-    const res = await app.request('POST', '/app/api/sesion', { headers: { ...CSRF, 'content-type': 'application/xml' }, body: '<a/>' });
-    expect(res.status).toBe(415);
-    expect(ErrorBody.parse(res.body).error.codigo).toBe('tipo_no_soportado');
+  it('400 json_invalido (the spec\'s code for a body that is not JSON) for a body type the route does not take', async () => {
+    for (const path of ['/app/api/sesion', '/api/v1/decas']) {
+      const res = await app.request('POST', path, { key: c.live, headers: { ...CSRF, 'content-type': 'application/xml' }, body: '<a/>' });
+      expect(res.status).toBe(400);
+      const { error } = ErrorBody.parse(res.body);
+      expect(error.codigo).toBe('json_invalido');
+      expect(error.mensaje).toContain('application/xml');
+    }
   });
 });
 

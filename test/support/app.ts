@@ -4,9 +4,10 @@ import { createApp } from '../../server/app';
 import { ManualClock } from '../../server/clock';
 import { loadConfig, type Config } from '../../server/config';
 import type { Database } from '../../server/db/open';
-import { createRateLimits } from '../../server/http/rate-limits';
 import { createLogger } from '../../server/log';
 import { createPdfPool, type PdfPool } from '../../server/documents/pdf-pool';
+import type { Services } from '../../server/deps';
+import { createServices } from '../../server/services';
 import { openTestDatabase } from './db';
 
 export interface TestResponse<T = any> {
@@ -31,6 +32,7 @@ export interface TestApp {
   database: Database;
   clock: ManualClock;
   config: Config;
+  services: Services;
   request<T = any>(method: string, path: string, opts?: RequestOptions): Promise<TestResponse<T>>;
   close(): Promise<void>;
 }
@@ -55,11 +57,15 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const ownDatabase = !opts.database;
   const database = opts.database ?? (await openTestDatabase());
   const clock = opts.clock ?? new ManualClock();
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: '/nonexistent', ...opts.env });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: '/nonexistent',
+    ...(opts.apiPoints ? { API_RATE_LIMIT: String(opts.apiPoints) } : {}),
+    ...opts.env,
+  });
   const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
-  const limits = createRateLimits(database, { apiPoints: opts.apiPoints });
-  const pdfPool = sharedPdfPool();
-  const app = createApp({ config, database, clock, log, limits, renderPdf: pdfPool.render, clientDir: opts.clientDir ?? '/nonexistent' });
+  const services = await createServices({ config, database, clock, log, renderPdf: sharedPdfPool().render });
+  const app = createApp({ config, services, clientDir: opts.clientDir ?? '/nonexistent' });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -88,11 +94,12 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     database,
     clock,
     config,
+    services,
     request,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await limits.close();
+      await services.close();
       if (ownDatabase) await database.close();
     },
   };

@@ -36,3 +36,26 @@ export async function openTestDatabase(): Promise<Database> {
   await migrateToLatest(database.db);
   return database;
 }
+
+/**
+ * A fresh schema on TEST_DATABASE_URL and a `DATABASE_URL` whose connections
+ * use it (for server processes started by a test); `drop()` removes it.
+ */
+export async function postgresSchemaDeProceso(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('needs TEST_DATABASE_URL');
+  const schema = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = async (q: string) => {
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    try {
+      await c.query(q);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create schema "${schema}"`);
+  const u = new URL(base);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  return { url: u.toString(), drop: () => admin(`drop schema if exists "${schema}" cascade`) };
+}

@@ -20,9 +20,18 @@ export interface CuentaDePrueba {
 }
 
 /** An account with a user and three keys, created through the domain functions. */
+/** What a test account may differ in; the rest has sensible defaults. */
+export interface CuentaOptions {
+  plan?: Plan;
+  rol?: Rol;
+  nombre?: string;
+  nif?: string;
+  domicilio?: string;
+}
+
 export async function buildCuenta(
   app: TestApp,
-  opts: { plan?: Plan; rol?: Rol; nombre?: string; nif?: string; domicilio?: string } = {},
+  opts: CuentaOptions = {},
 ): Promise<CuentaDePrueba> {
   seq++;
   const email = `usuario${seq}-${Date.now()}@example.com`;

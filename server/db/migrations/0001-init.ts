@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 /**
  * Accounts, users, API keys, sessions, monthly usage and the rate-limit store.
  * Tenant tables carry account_id and entorno, and their keys start with them
- * (DESIGN.md: Database) so a sharded PostgreSQL can distribute on account_id.
+ * so a sharded PostgreSQL (Citus) can distribute on account_id.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 /**
  * Webhooks, their deliveries (one per event and webhook, written in the same
  * transaction as the event) and every delivery attempt. Keys start with
- * (account_id, entorno) like every tenant table (DESIGN.md: Database).
+ * (account_id, entorno) like every tenant table.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

@@ -3,6 +3,7 @@ import * as m0001 from './0001-init';
 import * as m0002 from './0002-decas';
 import * as m0003 from './0003-publico-correo';
 import * as m0004 from './0004-webhooks';
+import * as m0005 from './0005-exacto-rapido';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ export const migrations: Record<string, Migration> = {
   '0002-decas': m0002,
   '0003-publico-correo': m0003,
   '0004-webhooks': m0004,
+  '0005-exacto-rapido': m0005,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,16 +2,10 @@ import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { AccountRow, ApiKeyRow, DB } from '../../db/schema';
+import type { Caches, ClaveEncontrada } from '../cache';
 import { randomToken, sha256Hex } from './tokens';
 
 export const KEY_PREFIX: Record<Entorno, string> = { produccion: 'dg_live_', pruebas: 'dg_test_' };
-
-/** The environment a key's text claims, from its prefix; null when it has neither prefix. */
-export function entornoDeClave(key: string): Entorno | null {
-  if (key.startsWith(KEY_PREFIX.produccion)) return 'produccion';
-  if (key.startsWith(KEY_PREFIX.pruebas)) return 'pruebas';
-  return null;
-}
 
 /**
  * Create an API key: 256 random bits after the `dg_live_`/`dg_test_` prefix.
@@ -68,11 +62,12 @@ export async function buscarClave(
       'accounts.rol as a_rol',
       'accounts.plan as a_plan',
       'accounts.created_at as a_created_at',
+      'accounts.confirmada_at as a_confirmada_at',
     ])
     .where('api_keys.hash', '=', sha256Hex(key))
     .executeTakeFirst();
   if (!row) return null;
-  const { a_nombre, a_nif, a_domicilio, a_rol, a_plan, a_created_at, ...k } = row;
+  const { a_nombre, a_nif, a_domicilio, a_rol, a_plan, a_created_at, a_confirmada_at, ...k } = row;
   return {
     key: k,
     account: {
@@ -83,14 +78,31 @@ export async function buscarClave(
       rol: a_rol,
       plan: a_plan,
       created_at: a_created_at,
+      confirmada_at: a_confirmada_at,
     },
   };
 }
 
-/** Keep `last_used_at` without a write on every request: at most once a minute per key. */
-export async function marcarClaveUsada(db: Kysely<DB>, key: ApiKeyRow, now: Date): Promise<void> {
-  if (key.last_used_at && now.getTime() - key.last_used_at.getTime() < 60_000) return;
+/**
+ * The key and its account for a presented secret, from this process's cache
+ * when it holds it. The cache drops a key the moment the database announces
+ * a change of it or of its account (revocation, plan), in every process.
+ */
+export async function autenticarClave(deps: { db: Kysely<DB>; caches: Caches }, key: string): Promise<ClaveEncontrada | null> {
+  const hash = sha256Hex(key);
+  const hit = deps.caches.claves.get(hash);
+  if (hit) return hit;
+  const sello = deps.caches.claves.selloGeneral();
+  const found = await buscarClave(deps.db, key);
+  if (found) deps.caches.claves.set(hash, found, sello);
+  return found;
+}
+
+/** Keep `last_used_at` without a write on every request: at most once a minute per key. True when it wrote. */
+export async function marcarClaveUsada(db: Kysely<DB>, key: ApiKeyRow, now: Date): Promise<boolean> {
+  if (key.last_used_at && now.getTime() - key.last_used_at.getTime() < 60_000) return false;
   await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', key.id).execute();
+  return true;
 }
 
 /** Keys of an account, newest first. */

@@ -1,8 +1,10 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { Plan, Rol } from '../../../shared/schemas/cuenta';
 import type { AccountRow, DB, UserRow } from '../../db/schema';
+import { enqueueCorreo, mensajeConfirmacion } from '../correo/correos';
 import { hashPassword } from './passwords';
+import { randomToken, sha256Hex } from './tokens';
 
 export interface CrearCuentaInput {
   nombre: string;
@@ -13,6 +15,12 @@ export interface CrearCuentaInput {
   /** With email and password, the account's first (admin) user is created too. */
   email?: string | null;
   password?: string | null;
+  /**
+   * Sign-up: the address is not confirmed yet, so a confirmation link is
+   * e-mailed (through the mail outbox, in this transaction) and live use is
+   * limited until it is opened. The operator's CLI creates confirmed accounts.
+   */
+  confirmar?: { siteUrl: string; now: Date };
 }
 
 /** Create an account and, when given, its admin user. */
@@ -37,6 +45,7 @@ export async function crearCuenta(
       domicilio: input.domicilio?.trim() || null,
       rol: input.rol,
       plan: input.plan ?? 'free',
+      confirmada_at: input.confirmar ? null : sql`now()`,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -44,23 +53,62 @@ export async function crearCuenta(
   if (email && input.password) {
     user = await trx
       .insertInto('users')
-      .values({ account_id: account.id, email, password_hash: await hashPassword(input.password), rol: 'admin' })
+      .values({
+        account_id: account.id,
+        email,
+        password_hash: await hashPassword(input.password),
+        rol: 'admin',
+        email_confirmado_at: input.confirmar ? null : sql`now()`,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
+    if (input.confirmar) user = await enviarConfirmacion(trx, account, user, input.confirmar.siteUrl, input.confirmar.now);
   }
+  return { account, user };
+}
+
+/** The link that confirms a user's e-mail. */
+export function urlConfirmacion(siteUrl: string, token: string): string {
+  return `${siteUrl}/confirmar/${token}`;
+}
+
+/** (Re)send the confirmation link: a new token (the old link stops working), its hash stored, the mail queued. */
+export async function enviarConfirmacion(trx: Transaction<DB>, account: AccountRow, user: UserRow, siteUrl: string, now: Date): Promise<UserRow> {
+  const token = randomToken(32);
+  const updated = await trx.updateTable('users').set({ confirmacion_hash: sha256Hex(token) }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow();
+  await enqueueCorreo(
+    trx,
+    { accountId: account.id, entorno: 'produccion' },
+    { tipo: 'confirmar_email', decaId: null, destinatario: user.email, ...mensajeConfirmacion(account, urlConfirmacion(siteUrl, token)) },
+    now,
+  );
+  return updated;
+}
+
+/**
+ * Open a confirmation link: the user's address is confirmed and, for an
+ * administrator, the account too. Null when the link is unknown or was
+ * replaced by a newer one; a second open of a used link is harmless.
+ */
+export async function confirmarEmail(trx: Transaction<DB>, token: string, now: Date): Promise<{ account: AccountRow; user: UserRow } | null> {
+  if (!/^[\w-]{20,64}$/.test(token)) return null;
+  const user = await trx
+    .updateTable('users')
+    .set({ email_confirmado_at: now, confirmacion_hash: null })
+    .where('confirmacion_hash', '=', sha256Hex(token))
+    .returningAll()
+    .executeTakeFirst();
+  if (!user) return null;
+  if (user.rol === 'admin') {
+    await trx.updateTable('accounts').set({ confirmada_at: now }).where('id', '=', user.account_id).where('confirmada_at', 'is', null).execute();
+  }
+  const account = await trx.selectFrom('accounts').selectAll().where('id', '=', user.account_id).executeTakeFirstOrThrow();
   return { account, user };
 }
 
 /** Change an account's plan. */
 export async function cambiarPlan(trx: Transaction<DB>, accountId: number, plan: Plan): Promise<AccountRow> {
   const row = await trx.updateTable('accounts').set({ plan }).where('id', '=', accountId).returningAll().executeTakeFirst();
-  if (!row) throw new AppError('no_encontrado', `No existe la cuenta ${accountId}.`);
-  return row;
-}
-
-/** One account by id, or a 404 AppError. */
-export async function obtenerCuenta(db: Kysely<DB>, accountId: number): Promise<AccountRow> {
-  const row = await db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
   if (!row) throw new AppError('no_encontrado', `No existe la cuenta ${accountId}.`);
   return row;
 }

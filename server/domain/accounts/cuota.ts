@@ -5,6 +5,14 @@ import { limiteMensual } from '../../../shared/rules/cuota';
 import { mesMadrid, primerDiaMesSiguiente } from '../../../shared/rules/fechas';
 import type { Cuota, Entorno } from '../../../shared/schemas/cuenta';
 import type { AccountRow, DB } from '../../db/schema';
+import type { Actor } from '../actor';
+
+/**
+ * Live DeCAs an account opened through sign-up may create before its e-mail
+ * is confirmed: enough to try the service for real, not enough to run a
+ * business on an address nobody answers. The test environment has no such limit.
+ */
+export const DECAS_SIN_CONFIRMAR = 5;
 
 /** The quota of the Madrid month that contains `now`, for one environment. */
 export async function obtenerCuota(db: Kysely<DB>, account: AccountRow, entorno: Entorno, now: Date): Promise<Cuota> {
@@ -32,15 +40,15 @@ export async function obtenerCuota(db: Kysely<DB>, account: AccountRow, entorno:
  * the row lock of the upsert serialises concurrent creations, so the 101st
  * of a free account is refused even under load. Throws 429 `limite_plan`.
  */
-export async function consumirCuota(trx: Transaction<DB>, account: AccountRow, entorno: Entorno, now: Date): Promise<void> {
+export async function consumirCuota(trx: Transaction<DB>, actor: Pick<Actor, 'cuenta' | 'entorno'>, now: Date): Promise<void> {
   const mes = mesMadrid(now);
   const row = await trx
     .insertInto('uso_mensual')
-    .values({ account_id: account.id, entorno, mes, decas: 1 })
+    .values({ account_id: actor.cuenta.id, entorno: actor.entorno, mes, decas: 1 })
     .onConflict((oc) => oc.columns(['account_id', 'entorno', 'mes']).doUpdateSet({ decas: sql`uso_mensual.decas + 1` }))
     .returning('decas')
     .executeTakeFirstOrThrow();
-  const limite = limiteMensual(account.plan, entorno, mes);
+  const limite = limiteMensual(actor.cuenta.plan, actor.entorno, mes);
   if (limite !== null && row.decas > limite) throw limitePlan(limite, mes);
 }
 
@@ -49,5 +57,29 @@ export function limitePlan(limite: number, mes: string): AppError {
   return new AppError(
     'limite_plan',
     `Ha usado las ${limite} DeCA de este mes del plan gratuito. Pase al plan Pro o espere al ${primerDiaMesSiguiente(mes)}.`,
+  );
+}
+
+/**
+ * An account opened through sign-up whose e-mail is not confirmed yet may
+ * create only DECAS_SIN_CONFIRMAR live DeCAs (409 `cuenta_sin_confirmar`);
+ * confirmed accounts and the test environment read nothing here.
+ */
+export async function exigirCuentaConfirmada(db: Kysely<DB>, actor: Pick<Actor, 'cuenta' | 'entorno'>): Promise<void> {
+  if (actor.entorno !== 'produccion' || actor.cuenta.confirmada_at) return;
+  const r = await db
+    .selectFrom('decas')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('account_id', '=', actor.cuenta.id)
+    .where('entorno', '=', 'produccion')
+    .executeTakeFirstOrThrow();
+  if (r.n >= DECAS_SIN_CONFIRMAR) throw cuentaSinConfirmar(`emitir más de ${DECAS_SIN_CONFIRMAR} DeCA reales`);
+}
+
+/** 409 `cuenta_sin_confirmar`: what waits for the confirmation, and where the link is. */
+export function cuentaSinConfirmar(que: string): AppError {
+  return new AppError(
+    'cuenta_sin_confirmar',
+    `Confirme el correo de la cuenta para ${que}: abra el enlace que le enviamos (puede pedir otro en Cuenta). El entorno de pruebas funciona ya, sin límite.`,
   );
 }

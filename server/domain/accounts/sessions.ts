@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AccountRow, DB, UserRow } from '../../db/schema';
+import { DUMMY_HASH, verifyPassword } from './passwords';
 import { randomToken, sha256Hex } from './tokens';
 
 export const SESSION_DAYS = 30;
@@ -21,8 +22,9 @@ export async function abrirSesion(db: Kysely<DB>, user: UserRow, now: Date): Pro
 }
 
 /**
- * The user and account of a live session, sliding its expiry 30 days ahead;
- * `renewedUntil` tells the caller to re-send the cookie. Null when unknown or expired.
+ * The user and account of a live session (one query), sliding its expiry
+ * 30 days ahead; `renewedUntil` tells the caller to re-send the cookie. Null
+ * when unknown or expired.
  */
 export async function leerSesion(
   db: Kysely<DB>,
@@ -30,17 +32,58 @@ export async function leerSesion(
   now: Date,
 ): Promise<{ user: UserRow; account: AccountRow; renewedUntil: Date | null } | null> {
   const id = sha256Hex(token);
-  const s = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!s) return null;
-  if (s.expires_at.getTime() <= now.getTime()) {
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .innerJoin('accounts as a', 'a.id', 's.account_id')
+    .select([
+      's.expires_at',
+      's.last_seen_at',
+      'u.id as u_id',
+      'u.email as u_email',
+      'u.password_hash as u_password_hash',
+      'u.rol as u_rol',
+      'u.created_at as u_created_at',
+      'u.email_confirmado_at as u_email_confirmado_at',
+      'u.confirmacion_hash as u_confirmacion_hash',
+      'a.id as a_id',
+      'a.nombre as a_nombre',
+      'a.nif as a_nif',
+      'a.domicilio as a_domicilio',
+      'a.rol as a_rol',
+      'a.plan as a_plan',
+      'a.created_at as a_created_at',
+      'a.confirmada_at as a_confirmada_at',
+    ])
+    .where('s.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  if (row.expires_at.getTime() <= now.getTime()) {
     await db.deleteFrom('sessions').where('id', '=', id).execute();
     return null;
   }
-  const user = await db.selectFrom('users').selectAll().where('id', '=', s.user_id).executeTakeFirst();
-  const account = await db.selectFrom('accounts').selectAll().where('id', '=', s.account_id).executeTakeFirst();
-  if (!user || !account) return null;
+  const user: UserRow = {
+    id: row.u_id,
+    account_id: row.a_id,
+    email: row.u_email,
+    password_hash: row.u_password_hash,
+    rol: row.u_rol,
+    created_at: row.u_created_at,
+    email_confirmado_at: row.u_email_confirmado_at,
+    confirmacion_hash: row.u_confirmacion_hash,
+  };
+  const account: AccountRow = {
+    id: row.a_id,
+    nombre: row.a_nombre,
+    nif: row.a_nif,
+    domicilio: row.a_domicilio,
+    rol: row.a_rol,
+    plan: row.a_plan,
+    created_at: row.a_created_at,
+    confirmada_at: row.a_confirmada_at,
+  };
   let renewedUntil: Date | null = null;
-  if (now.getTime() - s.last_seen_at.getTime() > REFRESH_AFTER) {
+  if (now.getTime() - row.last_seen_at.getTime() > REFRESH_AFTER) {
     renewedUntil = new Date(now.getTime() + SESSION_DAYS * DAY);
     await db.updateTable('sessions').set({ last_seen_at: now, expires_at: renewedUntil }).where('id', '=', id).execute();
   }
@@ -50,4 +93,16 @@ export async function leerSesion(
 /** Close a session (sign out). */
 export async function cerrarSesion(db: Kysely<DB>, token: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', sha256Hex(token)).execute();
+}
+
+/**
+ * The user whose e-mail and password these are, or null. Always spends the
+ * time of one password check, so timing does not tell whether the e-mail exists.
+ */
+export async function comprobarCredenciales(db: Kysely<DB>, email: string, password: string): Promise<{ user: UserRow; account: AccountRow } | null> {
+  const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+  if (!user || !ok) return null;
+  const account = await db.selectFrom('accounts').selectAll().where('id', '=', user.account_id).executeTakeFirstOrThrow();
+  return { user, account };
 }

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import { formatPeso } from '../../../shared/rules/peso';
+import { notificar } from '../../db/notify';
 import type { AccountRow, AdjuntoPdf, CorreosTable, DB } from '../../db/schema';
 import type { DecaConRefs } from '../decas/queries';
 import { decaUrls } from '../decas/urls';
@@ -40,6 +41,7 @@ export async function enqueueCorreo(
     })
     .returning('id')
     .executeTakeFirstOrThrow();
+  await notificar(trx, 'correos');
   return row.id;
 }
 
@@ -88,6 +90,20 @@ export function mensajeEnviarDeca(account: AccountRow, row: DecaConRefs, siteUrl
     asunto: `DeCA ${row.numero} de ${account.nombre}`,
     texto: `${parrafos.join('\n\n')}\n\nEnlace del conductor: ${urls.conductor}\nPDF: ${urls.pdf}\n\n-- \n${PIE}\n`,
     html: htmlMensaje(parrafos, { texto: 'Abrir la DeCA (conductor)', url: urls.conductor }, PIE),
+  };
+}
+
+/** The e-mail that confirms a new account's address (sign-up): until then live use is limited. */
+export function mensajeConfirmacion(account: AccountRow, url: string): Mensaje {
+  const parrafos = [
+    'Buenos días:',
+    `Se ha abierto en DeCA la cuenta de ${account.nombre} con este correo. Confírmelo con el enlace para emitir DeCA reales sin límite y crear claves de API de producción.`,
+    'Si no ha sido usted, no haga nada: sin confirmar, la cuenta no puede emitir más que unas pocas DeCA.',
+  ];
+  return {
+    asunto: `Confirme su correo en DeCA (${account.nombre})`,
+    texto: `${parrafos.join('\n\n')}\n\nConfirmar el correo: ${url}\n\n-- \n${PIE}\n`,
+    html: htmlMensaje(parrafos, { texto: 'Confirmar el correo', url }, PIE),
   };
 }
 

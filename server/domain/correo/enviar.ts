@@ -1,5 +1,4 @@
 import { AppError } from '../../../shared/errors';
-import type { AccountRow } from '../../db/schema';
 import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
 import { bloquearDeca, obtenerDeca, releerDeca } from '../decas/queries';
@@ -9,18 +8,17 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../db/schema';
 
 /** Queue the completion-link e-mail for a pending DeCA, inside the caller's transaction. */
-export async function encolarPedirDatos(trx: Transaction<DB>, ctx: DomainContext, actor: Actor, account: AccountRow, decaId: number, email: string): Promise<void> {
+export async function encolarPedirDatos(trx: Transaction<DB>, ctx: DomainContext, actor: Actor, decaId: number, email: string): Promise<void> {
   const row = await releerDeca(trx, actor, decaId);
   const url = decaUrls(ctx.siteUrl, row).completar;
   if (!url) throw new Error('encolarPedirDatos: la DeCA no está pendiente');
-  await enqueueCorreo(trx, actor, { tipo: 'pedir_datos', decaId, destinatario: email, ...mensajePedirDatos(account, row, url) }, ctx.clock.now());
+  await enqueueCorreo(trx, actor, { tipo: 'pedir_datos', decaId, destinatario: email, ...mensajePedirDatos(actor.cuenta, row, url) }, ctx.clock.now());
 }
 
 /** POST /decas/{id}/pedir-datos: the completion link of a pending DeCA, e-mailed when `email` is given. */
 export async function pedirDatos(
   ctx: DomainContext,
   actor: Actor,
-  account: AccountRow,
   ref: string,
   email: string | null,
 ): Promise<{ completar: string; enviado_a: string | null }> {
@@ -30,7 +28,7 @@ export async function pedirDatos(
     if (locked.estado !== 'pendiente') {
       throw new AppError(locked.estado, `La DeCA ${locked.numero} ya no está pendiente: no hay datos que pedir.`);
     }
-    if (email) await encolarPedirDatos(trx, ctx, actor, account, id, email);
+    if (email) await encolarPedirDatos(trx, ctx, actor, id, email);
     const url = decaUrls(ctx.siteUrl, locked).completar;
     if (!url) throw new Error('pedirDatos: DeCA pendiente sin enlace');
     return { completar: url, enviado_a: email };
@@ -44,7 +42,6 @@ export async function pedirDatos(
 export async function enviarDeca(
   ctx: DomainContext,
   actor: Actor,
-  account: AccountRow,
   ref: string,
   email: string,
 ): Promise<{ enviado_a: string; conductor: string; texto: string; whatsapp_url: string }> {
@@ -62,10 +59,10 @@ export async function enviarDeca(
         decaId: id,
         destinatario: email,
         adjuntos: [{ deca_id: id, version: row.version, filename: `DeCA-${row.numero}-v${row.version}.pdf` }],
-        ...mensajeEnviarDeca(account, row, ctx.siteUrl),
+        ...mensajeEnviarDeca(actor.cuenta, row, ctx.siteUrl),
       },
       ctx.clock.now(),
     );
-    return { enviado_a: email, conductor: decaUrls(ctx.siteUrl, row).conductor, ...textoConductor(account, row, ctx.siteUrl) };
+    return { enviado_a: email, conductor: decaUrls(ctx.siteUrl, row).conductor, ...textoConductor(actor.cuenta, row, ctx.siteUrl) };
   });
 }

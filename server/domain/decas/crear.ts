@@ -1,18 +1,21 @@
 import { AppError, validationError, type Aviso, type Campos } from '../../../shared/errors';
 import { avisosDeca, faltaParaEmitir } from '../../../shared/rules/emision';
-import { CAMPOS_DATOS, DecaInput, type DecaDatos, type DecaInputParsed } from '../../../shared/schemas/deca';
+import { CAMPOS_DATOS, DecaInput, type Deca, type DecaDatos, type DecaInputParsed, type DecaValidada } from '../../../shared/schemas/deca';
 import type { Rol } from '../../../shared/schemas/cuenta';
 import type { AccountRow } from '../../db/schema';
-import { consumirCuota, limitePlan, obtenerCuota } from '../accounts/cuota';
+import { consumirCuota, exigirCuentaConfirmada } from '../accounts/cuota';
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
+import { conIdempotencia, huella, type RegistroIdempotencia } from '../idempotencia';
+import { presentDeca } from '../presenters/deca';
 import { columnasDeDatos, completarDatos, datosDeEntrada, datosDeRow, diffDatos } from './datos';
 import { renderVersion } from './documento';
-import { guardarVersion, publicar, registrarCambio, type AntesDeConfirmar } from './escritura';
-import { conIdempotencia, huella, type Reclamo } from './idempotencia';
+import { guardarVersion, publicarFila, registrarCambio, type AntesDeConfirmar, type CambioNuevo } from './escritura';
 import { asignarNumero } from './numeracion';
-import { selectDecas, type DecaConRefs } from './queries';
+import { selectDecas, sinRefs, type DecaConRefs } from './queries';
+import type { Transaction } from 'kysely';
+import type { DB } from '../../db/schema';
 
 /** Fields of the caller's side that come from the account when left empty. */
 const CAMPOS_DE_CUENTA: Record<Rol, readonly (keyof DecaDatos)[]> = {
@@ -20,12 +23,20 @@ const CAMPOS_DE_CUENTA: Record<Rol, readonly (keyof DecaDatos)[]> = {
   transportista: ['transp_nombre', 'transp_nif'],
 };
 
+const CAMPOS_ENTRADA = new Set(Object.keys(DecaInput.shape));
+
 /** A new DeCA's data, prepared and checked: what create and solo_validar share. */
 export interface DecaPreparada {
   emisorRol: Rol;
   datos: DecaDatos;
   faltan: Campos;
   avisos: Aviso[];
+}
+
+/** Top-level fields of a body that the DeCA input does not have (answered as warnings, never stored). */
+export function camposDesconocidos(body: unknown): string[] {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return [];
+  return Object.keys(body).filter((k) => !CAMPOS_ENTRADA.has(k));
 }
 
 /**
@@ -74,40 +85,52 @@ export function sinValores(body: unknown, paths: ReadonlyArray<ReadonlyArray<Pro
 }
 
 /**
- * Parse the body of POST /decas. When it is invalid and meant to be issued,
- * the answer also names what is missing to issue (spec: «campos names each
- * failing or missing field»), so the caller fixes everything in one round
- * instead of learning of the missing fields only after fixing the invalid ones.
+ * The issues of an invalid create body, plus, when it is meant to be issued,
+ * what is missing to issue (spec: «campos names each failing or missing
+ * field»), so the caller fixes everything in one round instead of learning of
+ * the missing fields only after fixing the invalid ones.
  */
-export function leerDecaInput(account: AccountRow, body: unknown): DecaInputParsed {
-  const r = DecaInput.safeParse(body);
-  if (r.success) return r.data;
-  const issues: { path: ReadonlyArray<PropertyKey>; message: string }[] = [...r.error.issues];
+export function problemasDeCreacion(
+  account: AccountRow,
+  body: unknown,
+  issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>,
+): { path: ReadonlyArray<PropertyKey>; message: string }[] {
+  const out = [...issues];
   if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const resto = DecaInput.safeParse(sinValores(body, r.error.issues.map((i) => i.path)));
+    const resto = DecaInput.safeParse(sinValores(body, issues.map((i) => i.path)));
     if (resto.success && resto.data.emitir) {
       // Invalid fields come first, so their message wins over «missing» for the same path.
-      for (const [path, message] of Object.entries(prepararDeca(account, resto.data).faltan)) issues.push({ path: [path], message });
+      for (const [path, message] of Object.entries(prepararDeca(account, resto.data).faltan)) out.push({ path: [path], message });
     }
   }
-  throw validationError(issues);
+  return out;
+}
+
+/** POST /decas with `solo_validar`: what would be created and what is missing; nothing is stored. */
+export function validarDeca(account: AccountRow, input: DecaInputParsed, desconocidos: string[]): DecaValidada {
+  const p = prepararDeca(account, input, desconocidos);
+  if (input.emitir) exigirCompleta(p, account);
+  return {
+    valida: true,
+    lista_para_emitir: Object.keys(p.faltan).length === 0,
+    faltan: p.faltan,
+    datos: { emisor_rol: p.emisorRol, ...p.datos },
+    avisos: p.avisos,
+  };
 }
 
 export interface CrearOpciones {
-  /** The Idempotency-Key header, if sent. */
-  idempotencyKey?: string | null;
-  /** The request body as received, for the idempotency fingerprint. */
-  cuerpo: unknown;
   desconocidos?: string[];
+  /** Records the request's Idempotency-Key in the creating transaction (command layer). */
+  registrar?: (trx: Transaction<DB>, r: RegistroIdempotencia) => Promise<void>;
   antesDeConfirmar?: AntesDeConfirmar;
 }
 
 export interface CrearResultado {
-  deca: DecaConRefs;
+  deca: Deca;
   avisos: Aviso[];
-  /** 201 created; 200 an earlier request's DeCA returned again. */
-  status: 201 | 200;
-  replayed: boolean;
+  /** false: an earlier request (same ref_externa) created it; it is returned, not created again. */
+  nueva: boolean;
 }
 
 function mismosDatos(row: DecaConRefs, p: DecaPreparada): boolean {
@@ -124,43 +147,26 @@ const AVISO_DATOS_DISTINTOS: Aviso = {
  * POST /decas. The number is taken and the PDF rendered before the
  * transaction opens, so neither the numbering row nor the embedded database's
  * single session is held during a render; the transaction then writes the
- * DeCA, its first version, history, events, quota and idempotency record at once.
- * Repeats (same Idempotency-Key, same ref_externa) return the first DeCA.
+ * DeCA, its first version, history, events, quota and idempotency record at
+ * once. A repeated `ref_externa` returns the first DeCA (spec: idempotency).
  */
-export async function crearDeca(ctx: DomainContext, actor: Actor, account: AccountRow, input: DecaInputParsed, opts: CrearOpciones): Promise<CrearResultado> {
+export async function crearDeca(ctx: DomainContext, actor: Actor, input: DecaInputParsed, opts: CrearOpciones = {}): Promise<CrearResultado> {
+  const account = actor.cuenta;
   const p = prepararDeca(account, input, opts.desconocidos);
   if (input.emitir) exigirCompleta(p, account);
 
-  const existente = async (filtro: { id: number } | { ref: string }): Promise<DecaConRefs | undefined> => {
-    const q = selectDecas(ctx.db, actor);
-    return (await ('id' in filtro ? q.where('d.id', '=', filtro.id) : q.where('d.ref_externa', '=', filtro.ref)).executeTakeFirst()) as
-      | DecaConRefs
-      | undefined;
-  };
+  const porRef = async (ref: string): Promise<DecaConRefs | undefined> =>
+    (await selectDecas(ctx.db, actor).where('d.ref_externa', '=', ref).executeTakeFirst()) as DecaConRefs | undefined;
   const repetida = (row: DecaConRefs): CrearResultado => ({
-    deca: row,
+    deca: presentDeca(row, ctx.siteUrl),
     avisos: mismosDatos(row, p) ? [] : [AVISO_DATOS_DISTINTOS],
-    status: 200,
-    replayed: true,
+    nueva: false,
   });
 
-  const reclamos: Reclamo[] = [];
-  if (opts.idempotencyKey) reclamos.push({ clave: `hdr:POST /decas:${opts.idempotencyKey}`, huella: huella(opts.cuerpo) });
-  if (input.ref_externa) {
-    const ya = await existente({ ref: input.ref_externa });
-    if (ya && reclamos.length === 0) return repetida(ya);
-    reclamos.push({ clave: `ref:${input.ref_externa}`, huella: huella(opts.cuerpo), esperarSiDistinta: true });
-  }
-
-  const r = await conIdempotencia(ctx.db, ctx.clock, actor, reclamos, async (completarTodas) => {
-    if (input.ref_externa) {
-      const ya = await existente({ ref: input.ref_externa });
-      if (ya) return repetida(ya);
-    }
+  const crear = async (registrarRef?: (trx: Transaction<DB>, r: RegistroIdempotencia) => Promise<void>): Promise<CrearResultado> => {
     const now = ctx.clock.now();
-    // Check the quota before taking a number, so refusals do not burn numbers.
-    const cuota = await obtenerCuota(ctx.db, account, actor.entorno, now);
-    if (cuota.limite !== null && cuota.restantes === 0) throw limitePlan(cuota.limite, cuota.periodo);
+    // Refusals come before the number is taken, so they never burn numbers.
+    await exigirCuentaConfirmada(ctx.db, actor);
 
     const numero = await asignarNumero(ctx.db, actor, now);
     const tokenPublico = randomToken(24);
@@ -186,38 +192,42 @@ export async function crearDeca(ctx: DomainContext, actor: Actor, account: Accou
           pdf_sha256: pdf?.sha256 ?? null,
           pdf_bytes: pdf?.bytes ?? null,
           emitido_at: emitir ? now : null,
+          modificado_at: now,
           created_at: now,
           updated_at: now,
           creado_por_key_id: actor.keyId,
           creado_por_user_id: actor.userId,
         })
-        .returning('id')
+        .returningAll()
         .executeTakeFirstOrThrow();
       const campos = CAMPOS_DATOS.filter((c) => c !== 'envios' && p.datos[c] !== null).map((c) => ({ campo: c, antes: null, despues: p.datos[c] }));
-      await registrarCambio(trx, actor, row.id, { version: 1, tipo: 'creacion', campos }, now);
+      const historia: CambioNuevo[] = [{ version: 1, tipo: 'creacion', campos }];
       if (pdf) {
         await guardarVersion(trx, actor, row.id, pdf, now);
-        await registrarCambio(trx, actor, row.id, { version: 1, tipo: 'emision' }, now);
+        historia.push({ version: 1, tipo: 'emision' });
       }
-      await consumirCuota(trx, account, actor.entorno, now);
-      await completarTodas(trx, { decaId: row.id, status: 201 });
-      await opts.antesDeConfirmar?.(trx, row.id, 201);
-      return publicar(trx, actor, row.id, emitir ? ['deca.creado', 'deca.emitido'] : ['deca.creado'], now, ctx.siteUrl);
+      await registrarCambio(trx, actor, row.id, historia, now);
+      await consumirCuota(trx, actor, now);
+      await registrarRef?.(trx, { decaId: row.id });
+      await opts.registrar?.(trx, { decaId: row.id });
+      await opts.antesDeConfirmar?.(trx, row.id);
+      return publicarFila(trx, actor, sinRefs(row), emitir ? ['deca.creado', 'deca.emitido'] : ['deca.creado'], now, ctx.siteUrl);
     });
-    return { deca, avisos: p.avisos, status: 201 as const, replayed: false };
-  });
+    return { deca, avisos: p.avisos, nueva: true };
+  };
 
+  const ref = input.ref_externa;
+  if (!ref) return crear();
+  const ya = await porRef(ref);
+  if (ya) return repetida(ya);
+  // Two requests with the same ref_externa at once: the second waits for the
+  // first and returns its DeCA (the claim's key is the reference itself).
+  const r = await conIdempotencia(ctx.db, ctx.clock, actor, { clave: `ref:${ref}`, huella: huella(ref), esperarSiDistinta: true }, async (registrarRef) => {
+    const ahora = await porRef(ref);
+    return ahora ? repetida(ahora) : crear(registrarRef);
+  });
   if ('hecho' in r) return r.hecho;
-  if (r.repeticion.distinta && !r.reclamo.esperarSiDistinta) {
-    throw new AppError(
-      'idempotencia_distinta',
-      'Esta Idempotency-Key ya se usó con otra petición distinta. Use una clave nueva para cada DeCA.',
-      { campos: { 'Idempotency-Key': 'Ya usada con otro cuerpo' } },
-    );
-  }
-  const row = r.repeticion.decaId !== null ? await existente({ id: r.repeticion.decaId }) : undefined;
-  if (!row) {
-    throw new AppError('no_encontrado', 'La DeCA creada con esta clave ya no existe (se borró cuando estaba pendiente). Use una clave nueva.');
-  }
+  const row = await porRef(ref);
+  if (!row) throw new AppError('conflicto', 'La DeCA con esta ref_externa se está creando o se acaba de borrar. Reintente.', { headers: { 'Retry-After': '1' } });
   return repetida(row);
 }

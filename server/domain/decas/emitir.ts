@@ -1,4 +1,5 @@
-import type { AccountRow } from '../../db/schema';
+import type { Deca } from '../../../shared/schemas/deca';
+import { faltaParaEmitir } from '../../../shared/rules/emision';
 import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
 import { exigirCompleta } from './crear';
@@ -6,22 +7,15 @@ import { columnasDeDatos, datosDeRow } from './datos';
 import { renderVersion } from './documento';
 import { conReintentos, guardarVersion, publicar, registrarCambio, RevisionCambiada, type AntesDeConfirmar } from './escritura';
 import { exigirEstado } from './estado';
-import { faltaParaEmitir } from '../../../shared/rules/emision';
-import { bloquearDeca, obtenerDeca, type DecaConRefs } from './queries';
+import { bloquearDeca, obtenerDeca } from './queries';
 
 /** POST /decas/{id}/emitir: check a pending DeCA is complete, render version 1 and store it. */
-export async function emitirDeca(
-  ctx: DomainContext,
-  actor: Actor,
-  account: AccountRow,
-  ref: string,
-  opts: { antesDeConfirmar?: AntesDeConfirmar } = {},
-): Promise<DecaConRefs> {
+export async function emitirDeca(ctx: DomainContext, actor: Actor, ref: string, opts: { antesDeConfirmar?: AntesDeConfirmar } = {}): Promise<Deca> {
   return conReintentos(async () => {
     const row = await obtenerDeca(ctx.db, actor, ref);
     exigirEstado(row, 'emitir');
     const datos = datosDeRow(row);
-    exigirCompleta({ faltan: faltaParaEmitir(datos), emisorRol: row.emisor_rol }, account);
+    exigirCompleta({ faltan: faltaParaEmitir(datos), emisorRol: row.emisor_rol }, actor.cuenta);
     const now = ctx.clock.now();
     const pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, datos, {
       numero: row.numero,
@@ -41,6 +35,7 @@ export async function emitirDeca(
           ...columnasDeDatos(datos),
           estado: 'emitido',
           emitido_at: now,
+          modificado_at: now,
           updated_at: now,
           pdf_sha256: pdf.sha256,
           pdf_bytes: pdf.bytes,
@@ -50,7 +45,7 @@ export async function emitirDeca(
         .execute();
       await guardarVersion(trx, actor, row.id, pdf, now);
       await registrarCambio(trx, actor, row.id, { version: row.version, tipo: 'emision' }, now);
-      await opts.antesDeConfirmar?.(trx, row.id, 200);
+      await opts.antesDeConfirmar?.(trx, row.id);
       return publicar(trx, actor, row.id, ['deca.emitido'], now, ctx.siteUrl);
     });
   });

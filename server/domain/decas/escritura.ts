@@ -2,14 +2,15 @@ import type { Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { CampoCambiado, TipoCambio } from '../../../shared/schemas/deca';
 import type { DB } from '../../db/schema';
-import { presentDeca } from '../../http/presenters/deca';
+import type { Deca } from '../../../shared/schemas/deca';
+import { presentDeca } from '../presenters/deca';
 import type { Actor } from '../actor';
-import { enqueueEvento, type Evento } from '../outbox';
+import { enqueueEventos, type Evento } from '../outbox';
 import type { PdfVersion } from './documento';
 import { releerDeca, type DecaConRefs } from './queries';
 
-/** Runs inside the change's transaction just before commit (idempotency records use it). */
-export type AntesDeConfirmar = (trx: Transaction<DB>, decaId: number, status: number) => Promise<void>;
+/** Runs inside the change's transaction just before commit (idempotency records, mail of the change). */
+export type AntesDeConfirmar = (trx: Transaction<DB>, decaId: number) => Promise<void>;
 
 /** Thrown when the DeCA changed between preparing a change and locking it; the use case retries. */
 export class RevisionCambiada extends Error {
@@ -34,51 +35,56 @@ export async function guardarVersion(trx: Transaction<DB>, actor: Pick<Actor, 'a
     .execute();
 }
 
-/** Append to the change history: version, reason, who (user or key), when, and what changed. */
-export async function registrarCambio(
-  trx: Transaction<DB>,
-  actor: Actor,
-  decaId: number,
-  c: { version: number; tipo: TipoCambio; motivo?: string | null; campos?: CampoCambiado[] },
-  now: Date,
-): Promise<void> {
+/** One entry of the change history: version, reason, and what changed. */
+export interface CambioNuevo {
+  version: number;
+  tipo: TipoCambio;
+  motivo?: string | null;
+  campos?: CampoCambiado[];
+}
+
+/** Append to the change history (one statement for all the entries of a change): who (user or key), when, what. */
+export async function registrarCambio(trx: Transaction<DB>, actor: Actor, decaId: number, cambios: CambioNuevo | CambioNuevo[], now: Date): Promise<void> {
+  const lista = Array.isArray(cambios) ? cambios : [cambios];
+  if (lista.length === 0) return;
+  const autor = {
+    autor_tipo: actor.keyId !== null ? ('clave' as const) : actor.userId !== null ? ('usuario' as const) : actor.canal === 'web' ? ('enlace' as const) : ('sistema' as const),
+    autor_id: actor.keyId ?? actor.userId,
+    autor_nombre: actor.etiqueta,
+  };
   await trx
     .insertInto('deca_cambios')
-    .values({
-      account_id: actor.accountId,
-      entorno: actor.entorno,
-      deca_id: decaId,
-      version: c.version,
-      tipo: c.tipo,
-      motivo: c.motivo ?? null,
-      autor_tipo: actor.keyId !== null ? 'clave' : actor.userId !== null ? 'usuario' : actor.canal === 'web' ? 'enlace' : 'sistema',
-      autor_id: actor.keyId ?? actor.userId,
-      autor_nombre: actor.etiqueta,
-      canal: actor.canal,
-      campos: JSON.stringify(c.campos ?? []),
-      created_at: now,
-    })
+    .values(
+      lista.map((c) => ({
+        account_id: actor.accountId,
+        entorno: actor.entorno,
+        deca_id: decaId,
+        version: c.version,
+        tipo: c.tipo,
+        motivo: c.motivo ?? null,
+        ...autor,
+        canal: actor.canal,
+        campos: JSON.stringify(c.campos ?? []),
+        created_at: now,
+      })),
+    )
     .execute();
 }
 
 /**
- * Re-read the DeCA as it stands after the change and write its events to the
- * outbox, all in the same transaction. Returns the row for the answer.
+ * Write the events of a change to the outbox, with the DeCA as it stands
+ * after the change, in the change's transaction. Returns the DeCA as shown
+ * (the answer of the request, the payload of the events).
  */
-export async function publicar(
-  trx: Transaction<DB>,
-  actor: Actor,
-  decaId: number,
-  eventos: Evento[],
-  now: Date,
-  siteUrl: string,
-): Promise<DecaConRefs> {
-  const row = await releerDeca(trx, actor, decaId);
-  if (eventos.length) {
-    const deca = presentDeca(row, siteUrl);
-    for (const evento of eventos) await enqueueEvento(trx, actor, evento, decaId, { deca }, now);
-  }
-  return row;
+export async function publicarFila(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, row: DecaConRefs, eventos: Evento[], now: Date, siteUrl: string): Promise<Deca> {
+  const deca = presentDeca(row, siteUrl);
+  await enqueueEventos(trx, actor, eventos, row.id, { deca }, now);
+  return deca;
+}
+
+/** Re-read the DeCA after a change (with its replacement links) and publish its events: see publicarFila. */
+export async function publicar(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, decaId: number, eventos: Evento[], now: Date, siteUrl: string): Promise<Deca> {
+  return publicarFila(trx, actor, await releerDeca(trx, actor, decaId), eventos, now, siteUrl);
 }
 
 /** Run an optimistic change: prepare outside the transaction, retry if the DeCA moved meanwhile. */

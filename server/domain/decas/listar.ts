@@ -54,7 +54,7 @@ export async function listarDecas(
     const m = normalizarMatricula(q.matricula);
     query = query.where((eb) => eb.or([eb('d.matricula', '=', m), eb('d.matricula_remolque', '=', m)]));
   }
-  if (q.modificado_desde) query = query.where('d.updated_at', '>=', parseInstanteMadrid(q.modificado_desde));
+  if (q.modificado_desde) query = query.where('d.modificado_at', '>=', parseInstanteMadrid(q.modificado_desde));
   if (q.archivado !== undefined) query = query.where('d.archivado', '=', q.archivado);
   if (q.despues_de) query = query.where('d.id', '<', decodeCursor(q.despues_de));
   const rows = (await query.orderBy('d.id', 'desc').limit(q.limite + 1).execute()) as DecaConRefs[];

@@ -1,17 +1,17 @@
 import { AppError } from '../../../shared/errors';
 import { derivarTipoVehiculo, faltaParaEmitir } from '../../../shared/rules/emision';
-import type { CampoCambiado, DecaDatos, DecaPatchParsed } from '../../../shared/schemas/deca';
-import type { AccountRow, DecaUpdate } from '../../db/schema';
+import type { CampoCambiado, Deca, DecaDatos, DecaPatchParsed } from '../../../shared/schemas/deca';
+import type { DecaUpdate } from '../../db/schema';
 import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
 import type { Evento } from '../outbox';
 import { exigirCompleta } from './crear';
 import { aplicarCambios, columnasDeDatos, datosDeRow, diffDatos } from './datos';
 import { renderVersion, type PdfVersion } from './documento';
-import { conReintentos, guardarVersion, publicar, registrarCambio, RevisionCambiada, type AntesDeConfirmar } from './escritura';
+import { conReintentos, guardarVersion, publicar, registrarCambio, RevisionCambiada, type AntesDeConfirmar, type CambioNuevo } from './escritura';
 import { exigirEstado } from './estado';
-import { liberarRefExterna } from './idempotencia';
-import { bloquearDeca, obtenerDeca, type DecaConRefs } from './queries';
+import { liberarRefExterna } from '../idempotencia';
+import { bloquearDeca, obtenerDeca } from './queries';
 
 /** The new data after a modification, with the vehicle type derived again from the plates. */
 export function datosModificados(antes: DecaDatos, cambios: Partial<Record<string, unknown>>, enviados: ReadonlySet<string>): DecaDatos {
@@ -30,7 +30,6 @@ export function datosModificados(antes: DecaDatos, cambios: Partial<Record<strin
 export async function modificarDeca(
   ctx: DomainContext,
   actor: Actor,
-  account: AccountRow,
   ref: string,
   input: DecaPatchParsed,
   enviados: ReadonlySet<string>,
@@ -39,7 +38,8 @@ export async function modificarDeca(
     /** The other party completed it through the link: recorded and announced as `deca.completado`. */
     completado?: boolean;
   } = {},
-): Promise<DecaConRefs> {
+): Promise<Deca> {
+  const account = actor.cuenta;
   return conReintentos(async () => {
     const row = await obtenerDeca(ctx.db, actor, ref);
     exigirEstado(row, 'modificar');
@@ -94,17 +94,18 @@ export async function modificarDeca(
     return ctx.db.transaction().execute(async (trx) => {
       const locked = await bloquearDeca(trx, actor, row.id);
       if (locked.revision !== row.revision) throw new RevisionCambiada();
-      const set: DecaUpdate = { ...columnasDeDatos(despues), ref_externa: nuevaRef, updated_at: now, revision: row.revision + 1 };
+      const set: DecaUpdate = { ...columnasDeDatos(despues), ref_externa: nuevaRef, modificado_at: now, updated_at: now, revision: row.revision + 1 };
       if (pdf) Object.assign(set, { pdf_sha256: pdf.sha256, pdf_bytes: pdf.bytes, version });
-      if (emitida) set.modificado_at = now;
       if (emitir) Object.assign(set, { estado: 'emitido', emitido_at: now });
       await trx.updateTable('decas').set(set).where('id', '=', row.id).execute();
       // The old ref_externa is free again for a new DeCA.
       if (cambiaRef && row.ref_externa) await liberarRefExterna(trx, actor, row.ref_externa, row.id);
       if (pdf) await guardarVersion(trx, actor, row.id, pdf, now);
-      if (campos.length) await registrarCambio(trx, actor, row.id, { version, tipo: 'modificacion', motivo: input.motivo ?? null, campos }, now);
-      if (emitir) await registrarCambio(trx, actor, row.id, { version, tipo: opts.completado ? 'completado' : 'emision' }, now);
-      await opts.antesDeConfirmar?.(trx, row.id, 200);
+      const historia: CambioNuevo[] = [];
+      if (campos.length) historia.push({ version, tipo: 'modificacion', motivo: input.motivo ?? null, campos });
+      if (emitir) historia.push({ version, tipo: opts.completado ? 'completado' : 'emision' });
+      await registrarCambio(trx, actor, row.id, historia, now);
+      await opts.antesDeConfirmar?.(trx, row.id);
       const eventos: Evento[] = emitida ? ['deca.modificado'] : emitir ? (opts.completado ? ['deca.completado', 'deca.emitido'] : ['deca.emitido']) : [];
       return publicar(trx, actor, row.id, eventos, now, ctx.siteUrl);
     });

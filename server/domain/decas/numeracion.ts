@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { fechaMadrid } from '../../../shared/rules/fechas';
+import { limiteMensual } from '../../../shared/rules/cuota';
+import { fechaMadrid, mesMadrid } from '../../../shared/rules/fechas';
 import type { DB } from '../../db/schema';
+import { limitePlan } from '../accounts/cuota';
 import type { Actor } from '../actor';
 
 /** `2026-000042`: year and a six-digit sequence per account, environment and year. */
@@ -10,18 +12,38 @@ export function formatNumero(anio: number, n: number): string {
 }
 
 /**
- * Take the next document number in its own short transaction. Numbers are
- * never reused (the counter only goes up); one can go unused when the
- * creation fails afterwards. Kept apart from the creating transaction so the
- * counter's row lock is held for a moment, not for a PDF render.
+ * Take the next document number in its own short transaction, refusing with
+ * 429 `limite_plan` when the month's quota is already spent — one statement
+ * for both, and a refused request never burns a number. Numbers are never
+ * reused (the counter only goes up); one can go unused when the creation
+ * fails afterwards. Kept apart from the creating transaction so the counter's
+ * row lock is held for a moment, not for a PDF render; that transaction
+ * counts the quota again under a row lock (consumirCuota), so two requests
+ * racing for the last unit cannot both pass.
  */
-export async function asignarNumero(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, now: Date): Promise<string> {
+export async function asignarNumero(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno' | 'cuenta'>, now: Date): Promise<string> {
   const anio = Number(fechaMadrid(now).slice(0, 4));
-  const row = await db
-    .insertInto('numeradores')
-    .values({ account_id: actor.accountId, entorno: actor.entorno, anio, ultimo: 1 })
-    .onConflict((oc) => oc.columns(['account_id', 'entorno', 'anio']).doUpdateSet({ ultimo: sql`numeradores.ultimo + 1` }))
-    .returning('ultimo')
-    .executeTakeFirstOrThrow();
-  return formatNumero(anio, row.ultimo);
+  const mes = mesMadrid(now);
+  const limite = limiteMensual(actor.cuenta.plan, actor.entorno, mes);
+  if (limite === null) {
+    const row = await db
+      .insertInto('numeradores')
+      .values({ account_id: actor.accountId, entorno: actor.entorno, anio, ultimo: 1 })
+      .onConflict((oc) => oc.columns(['account_id', 'entorno', 'anio']).doUpdateSet({ ultimo: sql`numeradores.ultimo + 1` }))
+      .returning('ultimo')
+      .executeTakeFirstOrThrow();
+    return formatNumero(anio, row.ultimo);
+  }
+  const { rows } = await sql<{ ultimo: number | null }>`
+    with tomado as (
+      insert into numeradores (account_id, entorno, anio, ultimo)
+      select ${actor.accountId}, ${actor.entorno}, ${anio}, 1
+      where coalesce((select decas from uso_mensual where account_id = ${actor.accountId} and entorno = ${actor.entorno} and mes = ${mes}), 0) < ${limite}
+      on conflict (account_id, entorno, anio) do update set ultimo = numeradores.ultimo + 1
+      returning ultimo
+    )
+    select (select ultimo from tomado) as ultimo`.execute(db);
+  const ultimo = rows[0]?.ultimo;
+  if (ultimo == null) throw limitePlan(limite, mes);
+  return formatNumero(anio, Number(ultimo));
 }

@@ -13,6 +13,11 @@ export type DecaConRefs = DecaRow & {
   sp_token: string | null;
 };
 
+/** A row just written that links to no other DeCA (a new one), as the presenter takes it. */
+export function sinRefs(row: DecaRow): DecaConRefs {
+  return { ...row, sa_numero: null, sa_token: null, sp_numero: null, sp_token: null };
+}
+
 /**
  * DeCA rows with their replacement links, of any account: only for lookups by
  * an unguessable public token. Everything else uses `selectDecas`.

@@ -1,19 +1,18 @@
 import { AppError } from '../../../shared/errors';
 import { faltaParaEmitir } from '../../../shared/rules/emision';
-import type { SustituirInputParsed } from '../../../shared/schemas/deca';
-import type { AccountRow } from '../../db/schema';
-import { consumirCuota, limitePlan, obtenerCuota } from '../accounts/cuota';
+import type { Deca, SustituirInputParsed } from '../../../shared/schemas/deca';
+import { consumirCuota, exigirCuentaConfirmada } from '../accounts/cuota';
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
 import { exigirCompleta } from './crear';
 import { columnasDeDatos, datosDeRow, diffDatos } from './datos';
 import { renderVersion } from './documento';
-import { conReintentos, guardarVersion, publicar, registrarCambio, RevisionCambiada, type AntesDeConfirmar } from './escritura';
+import { conReintentos, guardarVersion, publicar, publicarFila, registrarCambio, RevisionCambiada, type AntesDeConfirmar } from './escritura';
 import { exigirEstado } from './estado';
 import { datosModificados } from './modificar';
 import { asignarNumero } from './numeracion';
-import { bloquearDeca, obtenerDeca, type DecaConRefs } from './queries';
+import { bloquearDeca, obtenerDeca } from './queries';
 
 /**
  * POST /decas/{id}/sustituir (method 2): a new DeCA with new number, URL and
@@ -23,12 +22,12 @@ import { bloquearDeca, obtenerDeca, type DecaConRefs } from './queries';
 export async function sustituirDeca(
   ctx: DomainContext,
   actor: Actor,
-  account: AccountRow,
   ref: string,
   input: SustituirInputParsed,
   enviados: ReadonlySet<string>,
   opts: { antesDeConfirmar?: AntesDeConfirmar } = {},
-): Promise<DecaConRefs> {
+): Promise<Deca> {
+  const account = actor.cuenta;
   return conReintentos(async () => {
     const old = await obtenerDeca(ctx.db, actor, ref);
     exigirEstado(old, 'sustituir');
@@ -43,8 +42,7 @@ export async function sustituirDeca(
     const nuevaRef = enviados.has('ref_externa') ? (input.ref_externa ?? null) : null;
 
     const now = ctx.clock.now();
-    const cuota = await obtenerCuota(ctx.db, account, actor.entorno, now);
-    if (cuota.limite !== null && cuota.restantes === 0) throw limitePlan(cuota.limite, cuota.periodo);
+    await exigirCuentaConfirmada(ctx.db, actor);
     const numero = await asignarNumero(ctx.db, actor, now);
     const tokenPublico = randomToken(24);
     const pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, datos, {
@@ -76,28 +74,37 @@ export async function sustituirDeca(
           pdf_sha256: pdf.sha256,
           pdf_bytes: pdf.bytes,
           emitido_at: now,
+          modificado_at: now,
           created_at: now,
           updated_at: now,
           sustituye_a_id: old.id,
           creado_por_key_id: actor.keyId,
           creado_por_user_id: actor.userId,
         })
-        .returning('id')
+        .returningAll()
         .executeTakeFirstOrThrow();
       await trx
         .updateTable('decas')
-        .set({ estado: 'sustituido', sustituido_por_id: nueva.id, updated_at: now, revision: old.revision + 1 })
+        .set({ estado: 'sustituido', sustituido_por_id: nueva.id, modificado_at: now, updated_at: now, revision: old.revision + 1 })
         .where('id', '=', old.id)
         .execute();
       const campos = diffDatos(antes, datos);
       await registrarCambio(trx, actor, old.id, { version: old.version, tipo: 'sustitucion', motivo: input.motivo, campos }, now);
-      await registrarCambio(trx, actor, nueva.id, { version: 1, tipo: 'creacion', motivo: `Sustituye a la DeCA ${old.numero}: ${input.motivo}`, campos }, now);
-      await registrarCambio(trx, actor, nueva.id, { version: 1, tipo: 'emision' }, now);
+      await registrarCambio(
+        trx,
+        actor,
+        nueva.id,
+        [
+          { version: 1, tipo: 'creacion', motivo: `Sustituye a la DeCA ${old.numero}: ${input.motivo}`, campos },
+          { version: 1, tipo: 'emision' },
+        ],
+        now,
+      );
       await guardarVersion(trx, actor, nueva.id, pdf, now);
-      await consumirCuota(trx, account, actor.entorno, now);
-      await opts.antesDeConfirmar?.(trx, nueva.id, 200);
+      await consumirCuota(trx, actor, now);
+      await opts.antesDeConfirmar?.(trx, nueva.id);
       await publicar(trx, actor, old.id, ['deca.sustituido'], now, ctx.siteUrl);
-      return publicar(trx, actor, nueva.id, ['deca.creado', 'deca.emitido'], now, ctx.siteUrl);
+      return publicarFila(trx, actor, { ...nueva, sa_numero: old.numero, sa_token: old.token_publico, sp_numero: null, sp_token: null }, ['deca.creado', 'deca.emitido'], now, ctx.siteUrl);
     });
   });
 }

@@ -1,6 +1,6 @@
 import type { DecaUrls } from '../../../shared/schemas/deca';
 
-/** Public URLs of a DeCA: an unguessable token, never the id or the number (DESIGN.md: Documents). */
+/** Public URLs of a DeCA: an unguessable token (≥128 random bits), never the id or the number. */
 export function decaUrls(
   siteUrl: string,
   row: { token_publico: string; token_completar: string | null; estado: string },

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import { issuesToCampos, type Campos } from '../../../shared/errors';
 import { LADO_CAMPO, faltaParaEmitir } from '../../../shared/rules/emision';
 import { formatPeso } from '../../../shared/rules/peso';
-import { CAMPOS_DATOS, DecaPatch, type CampoDatos, type DecaPatchParsed } from '../../../shared/schemas/deca';
+import { problemaDeTexto } from '../../../shared/rules/texto';
+import { CAMPOS_DATOS, DecaPatch, type CampoDatos, type Deca, type DecaPatchParsed } from '../../../shared/schemas/deca';
 import type { Rol } from '../../../shared/schemas/cuenta';
 import type { DB } from '../../db/schema';
 import type { Actor } from '../actor';
@@ -53,6 +54,22 @@ export function valoresPermitidos(row: DecaConRefs, form: URLSearchParams): Reco
     else if (editables.has(k)) out[k] = v.slice(0, 2000);
   }
   return out;
+}
+
+const MULTILINEA = /^(observaciones|envios\[\d+\]\.nota)$/;
+
+/**
+ * Values that cannot be printed or stored (control characters, bidirectional
+ * overrides, lone surrogates), by field: the form comes back with them marked
+ * and nothing is saved, not even as a draft.
+ */
+export function erroresDeTexto(valores: Record<string, string>): Campos {
+  const errores: Campos = {};
+  for (const [k, v] of Object.entries(valores)) {
+    const problema = problemaDeTexto(v, { multilinea: MULTILINEA.test(k) });
+    if (problema) errores[k] = problema;
+  }
+  return errores;
 }
 
 /** Highest shipment row index present in the values, plus one. */
@@ -118,18 +135,20 @@ export async function leerBorrador(db: Kysely<DB>, row: DecaConRefs): Promise<Re
  * The other party submits the form: its data is applied and the DeCA issued
  * in one transaction (`deca.completado` and `deca.emitido`), and the draft is dropped.
  */
-export async function completarPorEnlace(ctx: DomainContext, row: DecaConRefs, patch: DecaPatchParsed, enviados: Set<string>): Promise<DecaConRefs> {
-  const account = await ctx.db.selectFrom('accounts').selectAll().where('id', '=', row.account_id).executeTakeFirstOrThrow();
+export async function completarPorEnlace(ctx: DomainContext, row: DecaConRefs, patch: DecaPatchParsed, enviados: Set<string>): Promise<Deca> {
+  const cuenta = await ctx.db.selectFrom('accounts').selectAll().where('id', '=', row.account_id).executeTakeFirstOrThrow();
   const actor: Actor = {
     accountId: row.account_id,
+    cuenta,
     entorno: row.entorno,
     canal: 'web',
     keyId: null,
     userId: null,
+    rol: null,
     soloLectura: false,
     etiqueta: `${ladoOtro(row)} (enlace para completar)`,
   };
-  return modificarDeca(ctx, actor, account, String(row.id), { ...patch, emitir: true }, enviados, {
+  return modificarDeca(ctx, actor, String(row.id), { ...patch, emitir: true }, enviados, {
     completado: true,
     antesDeConfirmar: async (trx) => {
       await trx.deleteFrom('completar_borradores').where('account_id', '=', row.account_id).where('entorno', '=', row.entorno).where('deca_id', '=', row.id).execute();

@@ -3,6 +3,7 @@ import { AppError } from '../../../shared/errors';
 import { formatMadrid } from '../../../shared/rules/fechas';
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { EventoEntrega } from '../../../shared/schemas/webhook';
+import { FIRMA_HEADER } from '../../../shared/webhook-signature';
 import type { Clock } from '../../clock';
 import type { DB, WebhookEntregaRow, WebhookIntentoRow } from '../../db/schema';
 import type { Logger } from '../../log';
@@ -220,7 +221,7 @@ export async function intentarEntrega(deps: EnvioDeps, c: Reclamada): Promise<Re
         'user-agent': 'DeCA-Webhooks/1.0',
         'x-deca-evento': c.evento,
         'x-deca-entrega': c.entrega_id,
-        'x-deca-firma': firmaEntrega(c.secreto, t, c.cuerpo),
+        [FIRMA_HEADER]: firmaEntrega(c.secreto, t, c.cuerpo),
       },
       body: c.cuerpo,
       signal,

@@ -6,7 +6,7 @@ import type { DB, WebhookRow, WebhooksTable } from '../../db/schema';
 import { checkWebhookUrl, DestinoNoPermitido, type TargetPolicy } from '../../net/webhook-target';
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
-import { notificarEntregas } from './encolar';
+import { notificar } from '../../db/notify';
 
 type Db = Kysely<DB> | Transaction<DB>;
 type Scope = Pick<Actor, 'accountId' | 'entorno'>;
@@ -55,9 +55,13 @@ export async function listarWebhooks(db: Db, scope: Scope): Promise<WebhookRow[]
   return db.selectFrom('webhooks').selectAll().where('account_id', '=', scope.accountId).where('entorno', '=', scope.entorno).orderBy('id').execute();
 }
 
-/** The target policy's refusal as the API error (422 `destino_no_permitido`, naming `url`). */
+/**
+ * The target policy's refusal as the spec's 422 `validacion`, naming `url`
+ * with the precise reason (not a URL, not https, a private or loopback
+ * address behind the name…).
+ */
 export function destinoNoPermitido(err: DestinoNoPermitido): AppError {
-  return new AppError('destino_no_permitido', err.message, { campos: { url: err.message } });
+  return new AppError('validacion', `La url del webhook no se admite: ${err.message}`, { campos: { url: err.message } });
 }
 
 /**
@@ -128,7 +132,7 @@ export async function cambiarWebhook(
       .where('id', '=', row.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (set.activo === true) await notificarEntregas(trx);
+    if (set.activo === true) await notificar(trx, 'entregas');
     return updated;
   });
 }

@@ -1,13 +1,13 @@
 import { AppError } from '../../../shared/errors';
 import type { Entorno } from '../../../shared/schemas/cuenta';
-import type { Clock } from '../../clock';
-import type { Database } from '../../db/open';
-import { buscarClave, marcarClaveUsada } from '../../domain/accounts/api-keys';
+import type { Services } from '../../deps';
+import { autenticarClave, marcarClaveUsada } from '../../domain/accounts/api-keys';
 import { leerSesion } from '../../domain/accounts/sessions';
-import type { Canal } from '../../domain/actor';
-import type { AppContext, AppMiddleware } from '../context';
-import { isLimited, rateLimitHeaders, type RateLimits } from '../rate-limits';
+import type { Actor } from '../../domain/actor';
 import { clientIp } from '../client-ip';
+import type { AppContext, AppMiddleware } from '../context';
+import { rateLimitHeaders } from '../rate-limit-headers';
+import { isLimited } from '../../limits';
 import { CSRF_HEADER, SESSION_COOKIE, setSessionCookie } from '../session-cookie';
 
 const ENTORNO_TEXTO: Record<Entorno, string> = { produccion: 'producción (/api/v1)', pruebas: 'pruebas (/demo/api/v1)' };
@@ -24,69 +24,83 @@ function presentedKey(ctx: AppContext): string | null {
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export interface AuthDeps {
-  database: Database;
-  clock: Clock;
-  limits: RateLimits;
+export interface AuthOptions {
   trustProxy: boolean;
   secureCookies: boolean;
 }
 
 /**
- * Authenticate an API request by key (`Authorization: Bearer` or `X-API-Key`)
- * or, for the web app, by session cookie, then spend one unit of the
- * per-minute rate limit. Every answer carries the RateLimit fields; failed
- * attempts spend the caller IP's budget, which slows key guessing.
+ * Spend one unit of the per-minute rate limit of `bucket` and set the
+ * RateLimit fields; past the limit, 429 `demasiadas_peticiones` with Retry-After.
  */
-export function authenticate(deps: AuthDeps, entorno: Entorno, canal: Canal = 'api'): AppMiddleware {
-  const limit = deps.limits.api.points;
-
-  async function spend(ctx: AppContext, bucket: string): Promise<void> {
-    try {
-      const res = await deps.limits.api.consume(bucket);
-      ctx.set(rateLimitHeaders(limit, res));
-    } catch (err) {
-      if (!isLimited(err)) throw err;
-      const headers = rateLimitHeaders(limit, err);
-      throw new AppError(
-        'demasiadas_peticiones',
-        `Ha superado ${limit} peticiones por minuto. Espere ${headers['RateLimit-Reset']} s y reintente.`,
-        { headers: { ...headers, 'Retry-After': headers['RateLimit-Reset'] ?? '60' } },
-      );
-    }
+async function spend(ctx: AppContext, services: Services, bucket: string): Promise<void> {
+  const limit = services.limits.api.points;
+  try {
+    const res = await services.limits.api.consume(bucket);
+    ctx.set(rateLimitHeaders(limit, res));
+  } catch (err) {
+    if (!isLimited(err)) throw err;
+    const headers = rateLimitHeaders(limit, err);
+    throw new AppError('demasiadas_peticiones', `Ha superado ${limit} peticiones por minuto. Espere ${headers['RateLimit-Reset']} s y reintente.`, {
+      headers: { ...headers, 'Retry-After': headers['RateLimit-Reset'] ?? '60' },
+    });
   }
+}
 
+/** The actor of a web session (the app), with the user's role in the account. */
+export function actorDeSesion(s: NonNullable<Awaited<ReturnType<typeof leerSesion>>>, entorno: Entorno): Actor {
+  return {
+    accountId: s.account.id,
+    cuenta: s.account,
+    entorno,
+    canal: 'web',
+    keyId: null,
+    userId: s.user.id,
+    rol: s.user.rol,
+    soloLectura: false,
+    etiqueta: s.user.email,
+  };
+}
+
+/**
+ * Authenticate an API request by key (`Authorization: Bearer` or
+ * `X-API-Key`) or, for the web app, by session cookie (writes must carry the
+ * CSRF header), then spend one unit of the per-minute rate limit. Every
+ * answer carries the RateLimit fields; failed attempts spend the caller IP's
+ * budget, which slows key guessing. What the actor may do is the commands'
+ * business (a read-only key is refused there, whatever the front door).
+ */
+export function authenticate(services: Services, opts: AuthOptions, entorno: Entorno): AppMiddleware {
   return async (ctx, next) => {
     ctx.state.entorno = entorno;
-    const now = deps.clock.now();
-    const db = deps.database.db;
     const key = presentedKey(ctx);
 
     if (key !== null) {
-      const found = key ? await buscarClave(db, key) : null;
+      const found = key ? await autenticarClave(services, key) : null;
       if (!found || found.key.revocada_at) {
-        await spend(ctx, `ip:${clientIp(ctx, deps.trustProxy)}`);
+        await spend(ctx, services, `ip:${clientIp(ctx, opts.trustProxy)}`);
         throw new AppError(
           'no_autenticado',
           found ? 'Esta clave de API está revocada. Cree otra en Integraciones.' : 'La clave de API no es válida. Revise que la ha copiado entera.',
         );
       }
       if (found.key.entorno !== entorno) {
-        await spend(ctx, `ip:${clientIp(ctx, deps.trustProxy)}`);
+        await spend(ctx, services, `ip:${clientIp(ctx, opts.trustProxy)}`);
         throw new AppError(
           'no_autenticado',
           `Esta clave es del entorno de ${ENTORNO_TEXTO[found.key.entorno]}, no del de ${ENTORNO_TEXTO[entorno]}. Use una clave ${entorno === 'produccion' ? 'dg_live_' : 'dg_test_'} o la ruta de su entorno.`,
         );
       }
-      await spend(ctx, `key:${found.key.id}`);
-      await marcarClaveUsada(db, found.key, now);
-      ctx.state.account = found.account;
+      await spend(ctx, services, `key:${found.key.id}`);
+      if (await marcarClaveUsada(services.db, found.key, services.clock.now())) services.caches.claves.invalidate(found.key.id);
       ctx.state.actor = {
         accountId: found.account.id,
+        cuenta: found.account,
         entorno,
-        canal,
+        canal: 'api',
         keyId: found.key.id,
         userId: null,
+        rol: null,
         soloLectura: found.key.solo_lectura,
         etiqueta: `${found.key.prefijo}…`,
       };
@@ -94,42 +108,20 @@ export function authenticate(deps: AuthDeps, entorno: Entorno, canal: Canal = 'a
     }
 
     const token = ctx.cookies.get(SESSION_COOKIE);
-    const session = token ? await leerSesion(db, token, now) : null;
+    const session = token ? await leerSesion(services.db, token, services.clock.now()) : null;
     if (!session || !token) {
-      await spend(ctx, `ip:${clientIp(ctx, deps.trustProxy)}`);
+      await spend(ctx, services, `ip:${clientIp(ctx, opts.trustProxy)}`);
       throw new AppError(
         'no_autenticado',
-        token
-          ? 'La sesión ha caducado. Vuelva a iniciar sesión.'
-          : 'Falta la clave de API: envíela en «Authorization: Bearer <clave>» o en «X-API-Key».',
+        token ? 'La sesión ha caducado. Vuelva a iniciar sesión.' : 'Falta la clave de API: envíela en «Authorization: Bearer <clave>» o en «X-API-Key».',
       );
     }
     if (!SAFE.has(ctx.method) && !ctx.get(CSRF_HEADER)) {
       throw new AppError('csrf', `Falta la cabecera ${CSRF_HEADER}: las escrituras con sesión web deben llevarla.`);
     }
-    if (session.renewedUntil) setSessionCookie(ctx, token, session.renewedUntil, deps.secureCookies);
-    await spend(ctx, `user:${session.user.id}`);
-    ctx.state.account = session.account;
-    ctx.state.actor = {
-      accountId: session.account.id,
-      entorno,
-      canal: 'web',
-      keyId: null,
-      userId: session.user.id,
-      soloLectura: false,
-      etiqueta: session.user.email,
-    };
-    ctx.state.user = session.user;
+    if (session.renewedUntil) setSessionCookie(ctx, token, session.renewedUntil, opts.secureCookies);
+    await spend(ctx, services, `user:${session.user.id}`);
+    ctx.state.actor = actorDeSesion(session, entorno);
     return next();
-  };
-}
-
-/** 403 `solo_lectura` for any write made with a read-only key. */
-export function requireWriteAccess(): AppMiddleware {
-  return async (ctx, next) => {
-    if (!SAFE.has(ctx.method) && ctx.state.actor?.soloLectura) {
-      throw new AppError('solo_lectura', 'Esta clave es de solo lectura: use una clave de lectura y escritura para cambiar datos.');
-    }
-    await next();
   };
 }

@@ -8,7 +8,7 @@ const BY_STATUS: Record<number, [Codigo, string]> = {
   404: ['no_encontrado', 'No existe ese recurso.'],
   405: ['metodo_no_permitido', 'Ese método no se admite en esta ruta.'],
   413: ['demasiado_grande', 'El cuerpo de la petición es demasiado grande.'],
-  415: ['tipo_no_soportado', 'Tipo de contenido no admitido: envíe JSON (application/json).'],
+  415: ['json_invalido', 'El cuerpo debe ser JSON (application/json).'],
 };
 
 /** Write an AppError as the documented error body (spec: Errors). */

@@ -2,9 +2,20 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../../log';
 import type { AppMiddleware } from '../context';
 
-/** A fresh `req_…` id for every request. */
+/** Random bytes taken 12 at a time from a pool refilled in one call: a small randomBytes per request was a visible cost. */
+const POOL = 12 * 256;
+let pool = Buffer.alloc(0);
+let offset = POOL;
+
+/** A fresh `req_…` id for every request (96 random bits). */
 export function newRequestId(): string {
-  return `req_${randomBytes(12).toString('base64url')}`;
+  if (offset >= pool.length) {
+    pool = randomBytes(POOL);
+    offset = 0;
+  }
+  const id = pool.toString('base64url', offset, offset + 12);
+  offset += 12;
+  return `req_${id}`;
 }
 
 /**

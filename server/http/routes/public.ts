@@ -1,31 +1,36 @@
 import Router from '@koa/router';
 import { AppError } from '../../../shared/errors';
-import type { AppDeps } from '../../app';
-import type { DomainContext } from '../../domain/context';
-import { leerPdf } from '../../domain/decas/listar';
-import { decaUrls, fichaUrl } from '../../domain/decas/urls';
-import { completarPorEnlace, guardarBorrador, leerBorrador, valoresIniciales, valoresPermitidos, validarFormulario } from '../../domain/publico/completar';
-import { obtenerPorToken, registrarApertura, ultimoCambio } from '../../domain/publico/descargas';
-import { motivoRobot } from '../../domain/publico/robots';
+import { ejecutar, type Command } from '../../commands/command';
+import { confirmarEmail } from '../../commands/cuenta';
+import { abrirCompletar, completarDeca, manifiestoConductor, pdfPublico, qrPublico, verConductor, verFicha, type PasoCompletar } from '../../commands/publico';
+import type { AppDeps } from '../../deps';
+import { fichaUrl } from '../../domain/decas/urls';
 import { COMPLETAR_JS, renderCompletarFormulario, renderCompletarInicio } from '../../documents/pages/completar';
 import { conductorManifest, rel, renderConductor, renderFicha, renderMensaje } from '../../documents/pages/ficha';
 import { html, pageHeaders } from '../../documents/pages/html';
 import { PUBLIC_STYLE } from '../../documents/pages/styles';
-import { renderQrPng } from '../../documents/qr';
-import { clientIp } from '../client-ip';
-import type { AppContext, AppState } from '../context';
-import { readBody } from '../middleware/body';
-import { isLimited } from '../rate-limits';
+import type { z } from '../../../shared/schemas/zod';
+import { visitanteOf, type AppContext, type AppState } from '../context';
+import { formularioUtf8, readBody } from '../middleware/body';
+
+/** Title of the page that explains a refusal, by its code. */
+const TITULOS: Partial<Record<string, string>> = {
+  no_encontrado: 'Documento no encontrado',
+  pendiente: 'DeCA pendiente',
+  demasiadas_peticiones: 'Demasiados intentos',
+  validacion: 'Petición no válida',
+};
 
 /**
  * The pages of people without an account: the inspector's `ficha` (from the
- * QR), the PDF, the driver's page, and the other party's completion form.
- * Server-rendered HTML, no JavaScript needed, every value escaped.
+ * QR), the PDF, the driver's page, the other party's completion form, and
+ * the e-mail confirmation link. Server-rendered HTML that needs no
+ * JavaScript, every value escaped; each page is one command, and a refusal
+ * is shown as a page saying what happened, with its status.
  */
-export function createPublicRouter(deps: AppDeps, domain: DomainContext): Router<AppState> {
+export function createPublicRouter({ config, services }: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
-  const db = deps.database.db;
-  const site = deps.config.siteUrl;
+  const site = config.siteUrl;
 
   const sendPage = (ctx: AppContext, body: string, status = 200, opts: { script?: boolean } = {}) => {
     ctx.status = status;
@@ -33,61 +38,53 @@ export function createPublicRouter(deps: AppDeps, domain: DomainContext): Router
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = body;
   };
-  const noEncontrada = (ctx: AppContext) =>
-    sendPage(ctx, renderMensaje('Documento no encontrado', 'El enlace no corresponde a ninguna DeCA. Compruebe que está completo.'), 404);
 
-  const apertura = (ctx: AppContext, recurso: 'ficha' | 'pdf') => {
-    const userAgent = ctx.get('user-agent');
-    return {
-      recurso,
-      ip: clientIp(ctx, deps.config.trustProxy),
-      navegador: userAgent || '(sin navegador)',
-      robot: motivoRobot({ method: ctx.method, userAgent, headers: (h) => ctx.get(h) }),
-    };
-  };
+  /** Run a public command for the visitor; a refusal becomes a page (with Retry-After when it has one). */
+  async function run<S extends z.ZodType, O>(ctx: AppContext, cmd: Command<S, O, 'publico'>, input: unknown): Promise<O | null> {
+    try {
+      return (await ejecutar(services, cmd, visitanteOf(ctx, config.trustProxy), input)).valor;
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
+      sendPage(ctx, renderMensaje(TITULOS[err.codigo] ?? 'No se puede mostrar', err.message), err.status);
+      return null;
+    }
+  }
 
   // The PDF route first: `/d/:token` would also match `<token>.pdf`.
   router.get('/d/:token.pdf', async (ctx) => {
-    const row = await obtenerPorToken(db, ctx.params.token ?? '');
-    if (!row) return noEncontrada(ctx);
-    if (row.estado === 'pendiente') {
-      return sendPage(ctx, renderMensaje(`DeCA ${row.numero} pendiente`, 'Este documento aún no se ha emitido: todavía no tiene PDF.'), 409);
-    }
-    const v = await leerPdf(db, { accountId: row.account_id, entorno: row.entorno }, row);
-    await registrarApertura(db, deps.clock, site, row, apertura(ctx, 'pdf'));
-    ctx.set({ 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'X-Robots-Tag': 'noindex, nofollow', 'Cache-Control': 'no-store' });
-    ctx.set('Content-Disposition', `inline; filename="DeCA-${row.numero}-v${v.version}.pdf"`);
+    const v = await run(ctx, pdfPublico, ctx.params);
+    if (!v) return;
+    ctx.set({ 'Referrer-Policy': 'no-referrer', 'X-Robots-Tag': 'noindex, nofollow', 'Cache-Control': 'no-store' });
+    ctx.set('Content-Disposition', `inline; filename="DeCA-${v.numero}-v${v.version}.pdf"`);
     ctx.type = 'application/pdf';
     ctx.body = Buffer.from(v.pdf);
   });
 
   router.get('/d/:token', async (ctx) => {
-    const row = await obtenerPorToken(db, ctx.params.token ?? '');
-    if (!row) return noEncontrada(ctx);
-    await registrarApertura(db, deps.clock, site, row, apertura(ctx, 'ficha'));
-    sendPage(ctx, renderFicha(row, await ultimoCambio(db, row), site));
+    const f = await run(ctx, verFicha, ctx.params);
+    if (f) sendPage(ctx, renderFicha(f.row, f.ultimo, site));
   });
 
   router.get('/d/:token/qr.png', async (ctx) => {
-    const row = await obtenerPorToken(db, ctx.params.token ?? '');
-    if (!row) return noEncontrada(ctx);
-    ctx.set({ 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=86400', 'X-Robots-Tag': 'noindex' });
+    const q = await run(ctx, qrPublico, ctx.params);
+    if (!q) return;
+    ctx.set({ 'Cache-Control': 'public, max-age=86400', 'X-Robots-Tag': 'noindex' });
     ctx.type = 'image/png';
-    ctx.body = await renderQrPng(fichaUrl(site, row.token_publico));
+    ctx.body = q.png;
   });
 
   router.get('/d/:token/conductor', async (ctx) => {
-    const row = await obtenerPorToken(db, ctx.params.token ?? '');
-    if (!row) return noEncontrada(ctx);
-    sendPage(ctx, renderConductor(row, await ultimoCambio(db, row), site));
+    const f = await run(ctx, verConductor, ctx.params);
+    if (f) sendPage(ctx, renderConductor(f.row, f.ultimo, site));
   });
 
   router.get('/d/:token/conductor/manifest.webmanifest', async (ctx) => {
-    const row = await obtenerPorToken(db, ctx.params.token ?? '');
-    if (!row) return noEncontrada(ctx);
+    const m = await run(ctx, manifiestoConductor, ctx.params);
+    if (!m) return;
     ctx.type = 'application/manifest+json';
     ctx.set('X-Robots-Tag', 'noindex');
-    ctx.body = conductorManifest(row, site);
+    ctx.body = conductorManifest(m.row, site);
   });
 
   router.get('/p/completar.js', (ctx) => {
@@ -96,76 +93,86 @@ export function createPublicRouter(deps: AppDeps, domain: DomainContext): Router
     ctx.body = COMPLETAR_JS;
   });
 
-  const porEnlace = async (ctx: AppContext) => {
-    const token = ctx.params.token ?? '';
-    if (!/^[\w-]{20,64}$/.test(token)) return null;
-    const row = await db.selectFrom('decas').select('token_publico').where('token_completar', '=', token).executeTakeFirst();
-    return row ? obtenerPorToken(db, row.token_publico) : null;
-  };
-  const solicitanteDe = async (accountId: number) =>
-    (await db.selectFrom('accounts').select('nombre').where('id', '=', accountId).executeTakeFirstOrThrow()).nombre;
-  const yaEmitida = (ctx: AppContext, numero: string, token: string, status: number) =>
+  const yaEmitida = (ctx: AppContext, p: Extract<PasoCompletar, { tipo: 'ya_emitida' }>, status: number) =>
     sendPage(
       ctx,
       renderMensaje(
-        `DeCA ${numero} ya emitida`,
+        `DeCA ${p.numero} ya emitida`,
         'Este enlace ya no admite cambios: el documento se emitió. Si hay que corregir algo, pídalo a quien se lo envió.',
-        html`<a class="btn" href="${rel(fichaUrl(site, token))}">Ver la DeCA emitida</a>`,
+        html`<a class="btn" href="${rel(fichaUrl(site, p.token))}">Ver la DeCA emitida</a>`,
       ),
       status,
     );
 
   router.get('/completar/:token', async (ctx) => {
-    const row = await porEnlace(ctx);
-    if (!row) return sendPage(ctx, renderMensaje('Enlace no válido', 'Este enlace para completar no existe, o el documento se borró.'), 404);
-    if (row.estado !== 'pendiente') return yaEmitida(ctx, row.numero, row.token_publico, 200);
-    sendPage(ctx, renderCompletarInicio(row, await solicitanteDe(row.account_id), ctx.path));
+    const p = await run(ctx, abrirCompletar, ctx.params);
+    if (!p) return;
+    if (p.tipo === 'ya_emitida') return yaEmitida(ctx, p, 200);
+    if (p.tipo === 'inicio') sendPage(ctx, renderCompletarInicio(p.row, p.solicitante, ctx.path));
   });
 
   router.post('/completar/:token', async (ctx) => {
-    const ip = clientIp(ctx, deps.config.trustProxy);
+    let pares: [string, string][];
     try {
-      await Promise.all([deps.limits.completarToken.consume(ctx.params.token ?? ''), deps.limits.completarIp.consume(ip)]);
+      pares = formularioUtf8(await readBody(ctx.req, 64 * 1024));
     } catch (err) {
-      if (!isLimited(err)) throw err;
-      ctx.set('Retry-After', String(Math.ceil(err.msBeforeNext / 1000)));
-      return sendPage(ctx, renderMensaje('Demasiados intentos', 'Espere unos minutos y vuelva a intentarlo.'), 429);
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      return sendPage(ctx, renderMensaje('No se puede leer el formulario', err.message), err.status);
     }
-    const row = await porEnlace(ctx);
-    if (!row) return sendPage(ctx, renderMensaje('Enlace no válido', 'Este enlace para completar no existe, o el documento se borró.'), 404);
-    if (row.estado !== 'pendiente') return yaEmitida(ctx, row.numero, row.token_publico, 409);
-
-    const form = new URLSearchParams((await readBody(ctx.req, 64 * 1024)).toString('utf8'));
-    const accion = form.get('accion') ?? 'abrir';
-    const solicitante = await solicitanteDe(row.account_id);
-    const base = { row, solicitante, action: ctx.path };
-    if (accion === 'abrir') {
-      return sendPage(ctx, renderCompletarFormulario({ ...base, valores: valoresIniciales(row, await leerBorrador(db, row)), errores: {} }), 200, { script: true });
-    }
-    const valores = { ...valoresIniciales(row, await leerBorrador(db, row)), ...valoresPermitidos(row, form) };
-    if (accion === 'guardar' || accion === 'mas') {
-      await guardarBorrador(db, row, valores, deps.clock.now());
-      if (form.get('ajax') === '1') {
+    const primero = (k: string) => pares.find(([n]) => n === k)?.[1];
+    const p = await run(ctx, completarDeca, {
+      token: ctx.params.token,
+      accion: primero('accion') ?? 'abrir',
+      campos: pares,
+      ajax: primero('ajax') === '1',
+    });
+    if (!p) return;
+    switch (p.tipo) {
+      case 'ya_emitida':
+        return yaEmitida(ctx, p, 409);
+      case 'guardado':
         ctx.body = { guardado: true };
         return;
+      case 'formulario': {
+        const errores = Object.keys(p.errores).length > 0;
+        const f = { row: p.row, solicitante: p.solicitante, action: ctx.path, valores: p.valores, errores: p.errores, aviso: p.aviso, filasExtra: p.filasExtra };
+        return sendPage(ctx, renderCompletarFormulario(f), errores ? 422 : 200, { script: true });
       }
-      const aviso = accion === 'guardar' ? 'Borrador guardado: puede cerrar la página y volver con el mismo enlace.' : undefined;
-      return sendPage(ctx, renderCompletarFormulario({ ...base, valores, errores: {}, aviso, filasExtra: accion === 'mas' ? 1 : 0 }), 200, { script: true });
+      case 'emitida':
+        return sendPage(
+          ctx,
+          renderMensaje(
+            `DeCA ${p.deca.numero} emitida`,
+            `Gracias. El documento se ha emitido y ${p.solicitante} ya lo tiene.`,
+            html`<a class="btn" href="${rel(p.deca.urls.ficha)}">Ver la DeCA</a><a class="btn sec" href="${rel(p.deca.urls.pdf)}">Descargar el PDF</a>`,
+          ),
+        );
+      case 'inicio':
+        return sendPage(ctx, renderCompletarInicio(p.row, p.solicitante, ctx.path));
     }
-    if (accion !== 'enviar') throw new AppError('peticion_invalida', 'Acción desconocida.');
-    const r = validarFormulario(row, valores);
-    if ('errores' in r) {
-      await guardarBorrador(db, row, valores, deps.clock.now());
-      return sendPage(ctx, renderCompletarFormulario({ ...base, valores, errores: r.errores }), 422, { script: true });
-    }
-    const emitida = await completarPorEnlace(domain, row, r.patch, r.enviados);
-    const urls = decaUrls(site, emitida);
+  });
+
+  // The link only shows a button: mail scanners open links by themselves, and must not confirm for the person.
+  router.get('/confirmar/:token', (ctx) => {
     sendPage(
       ctx,
       renderMensaje(
-        `DeCA ${emitida.numero} emitida`,
-        `Gracias. El documento se ha emitido y ${solicitante} ya lo tiene.`,
-        html`<a class="btn" href="${rel(urls.ficha)}">Ver la DeCA</a><a class="btn sec" href="${rel(urls.pdf)}">Descargar el PDF</a>`,
+        'Confirmar el correo',
+        'Pulse el botón para confirmar el correo de su cuenta de DeCA.',
+        html`<form method="post" action="${ctx.path}"><button class="btn" type="submit">Confirmar el correo</button></form>`,
+      ),
+    );
+  });
+
+  router.post('/confirmar/:token', async (ctx) => {
+    const r = await run(ctx, confirmarEmail, ctx.params);
+    if (!r) return;
+    sendPage(
+      ctx,
+      renderMensaje(
+        'Correo confirmado',
+        `Gracias. La cuenta de ${r.cuenta.nombre} ya puede emitir DeCA reales y crear claves de API de producción.`,
+        html`<a class="btn" href="/">Abrir DeCA</a>`,
       ),
     );
   });

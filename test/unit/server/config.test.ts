@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../server/config';
 
 describe('loadConfig', () => {
-  it('applies the defaults of CONTRACT.md', () => {
+  it('applies the documented defaults', () => {
     const c = loadConfig({});
     expect(c.port).toBe(8080);
     expect(c.host).toBe('127.0.0.1');

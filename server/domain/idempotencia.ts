@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import { AppError } from '../../../shared/errors';
-import type { Clock } from '../../clock';
-import type { DB } from '../../db/schema';
-import type { Actor } from '../actor';
+import { AppError } from '../../shared/errors';
+import type { Clock } from '../clock';
+import type { DB } from '../db/schema';
+import type { Actor } from './actor';
 
 /** Keys are kept 8 days: an offline phone may replay a week later (README states the window). */
 export const IDEMPOTENCIA_DIAS = 8;
@@ -117,16 +117,17 @@ async function borrar(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'
     .execute();
 }
 
+/** What a request leaves under its key for a repeat: the DeCA it produced, and/or its answer. */
+export interface RegistroIdempotencia {
+  decaId?: number | null;
+  respuesta?: unknown;
+}
+
 /** Record the result under the key, inside the transaction of the change itself. */
-export async function completar(
-  trx: Transaction<DB>,
-  actor: Pick<Actor, 'accountId' | 'entorno'>,
-  clave: string,
-  result: { decaId: number | null; status: number; respuesta?: unknown },
-): Promise<void> {
+export async function completar(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, clave: string, r: RegistroIdempotencia): Promise<void> {
   await trx
     .updateTable('idempotencia')
-    .set({ estado: 'completada', deca_id: result.decaId, status: result.status, respuesta: result.respuesta === undefined ? null : JSON.stringify(result.respuesta) })
+    .set({ estado: 'completada', deca_id: r.decaId ?? null, status: 200, respuesta: r.respuesta === undefined ? null : JSON.stringify(r.respuesta) })
     .where('account_id', '=', actor.accountId)
     .where('entorno', '=', actor.entorno)
     .where('clave', '=', clave)
@@ -166,34 +167,31 @@ export async function purgarIdempotencia(db: Kysely<DB>, now: Date): Promise<num
 }
 
 /**
- * Run `accion` holding every key in `reclamos` (in order). If an earlier
- * request already used one, nothing runs and its result is returned instead.
- * `accion` must call `completarTodas` inside its transaction; on failure the
- * keys are released.
+ * Run `accion` holding the key. If an earlier request already used it,
+ * nothing runs and that request's record is returned instead. `accion` calls
+ * `registrar` inside the transaction of its change; if it returns without
+ * having recorded anything (it changed nothing) or fails, the key is released
+ * so the same request can run again.
  */
 export async function conIdempotencia<T>(
   db: Kysely<DB>,
   clock: Clock,
   actor: Pick<Actor, 'accountId' | 'entorno'>,
-  reclamos: Reclamo[],
-  accion: (completarTodas: (trx: Transaction<DB>, result: { decaId: number | null; status: number; respuesta?: unknown }) => Promise<void>) => Promise<T>,
-): Promise<{ hecho: T } | { repeticion: Repeticion; reclamo: Reclamo }> {
-  const tomadas: Reclamo[] = [];
+  reclamo: Reclamo,
+  accion: (registrar: (trx: Transaction<DB>, r: RegistroIdempotencia) => Promise<void>) => Promise<T>,
+): Promise<{ hecho: T } | { repeticion: Repeticion }> {
+  const res = await reclamar(db, clock, actor, reclamo);
+  if (!res.reclamada) return { repeticion: res.repeticion };
+  let registrada = false;
   try {
-    for (const r of reclamos) {
-      const res = await reclamar(db, clock, actor, r);
-      if (!res.reclamada) {
-        await Promise.all(tomadas.map((t) => liberar(db, actor, t.clave)));
-        return { repeticion: res.repeticion, reclamo: r };
-      }
-      tomadas.push(r);
-    }
-    const hecho = await accion(async (trx, result) => {
-      for (const t of tomadas) await completar(trx, actor, t.clave, result);
+    const hecho = await accion(async (trx, r) => {
+      await completar(trx, actor, reclamo.clave, r);
+      registrada = true;
     });
+    if (!registrada) await liberar(db, actor, reclamo.clave);
     return { hecho };
   } catch (err) {
-    await Promise.all(tomadas.map((t) => liberar(db, actor, t.clave))).catch(() => {});
+    await liberar(db, actor, reclamo.clave).catch(() => {});
     throw err;
   }
 }

@@ -17,6 +17,7 @@ export function presentCuenta(row: AccountRow): Cuenta {
     rol: row.rol,
     plan: row.plan,
     created_at: formatMadrid(row.created_at),
+    confirmada: row.confirmada_at !== null,
   };
 }
 
@@ -35,5 +36,5 @@ export function presentClave(row: ApiKeyRow): ClaveApi {
 }
 
 export function presentUsuario(row: UserRow): Usuario {
-  return { id: row.id, email: row.email, rol: row.rol };
+  return { id: row.id, email: row.email, rol: row.rol, email_confirmado: row.email_confirmado_at !== null };
 }

@@ -1,8 +1,8 @@
 import { formatMadrid } from '../../../shared/rules/fechas';
 import type { Cambio, Deca, DecaRef } from '../../../shared/schemas/deca';
 import type { CambioRow } from '../../db/schema';
-import type { DecaConRefs } from '../../domain/decas/queries';
-import { decaUrls, fichaUrl } from '../../domain/decas/urls';
+import type { DecaConRefs } from '../decas/queries';
+import { decaUrls, fichaUrl } from '../decas/urls';
 import { fechaHora } from './cuenta';
 
 function ref(siteUrl: string, id: number | null, numero: string | null, token: string | null): DecaRef | null {
@@ -39,7 +39,7 @@ export function presentDeca(row: DecaConRefs, siteUrl: string): Deca {
     pdf_sha256: row.pdf_sha256,
     pdf_bytes: row.pdf_bytes,
     emitido_at: fechaHora(row.emitido_at),
-    modificado_at: fechaHora(row.modificado_at),
+    modificado_at: formatMadrid(row.modificado_at),
     created_at: formatMadrid(row.created_at),
     fin_servicio_at: fechaHora(row.fin_servicio_at),
     sustituye_a: ref(siteUrl, row.sustituye_a_id, row.sa_numero, row.sa_token),

@@ -1,5 +1,5 @@
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { createPgPool, type Database } from '../db/open';
+import { createPgPool, type Database } from './db/open';
 
 export const API_POINTS = 120;
 export const API_WINDOW_S = 60;
@@ -16,6 +16,18 @@ export interface RateLimits {
   completarToken: RateLimiterAbstract;
   /** Completion-link posts per IP: 300 in 10 minutes. */
   completarIp: RateLimiterAbstract;
+  /** Sign-ups per IP: 5 an hour (a fresh free quota each is not free for the taking). */
+  registroIp: RateLimiterAbstract;
+  /**
+   * Public pages (ficha, PDF, QR, driver's page) per IP: 600 a minute. An
+   * inspector opens a few; a flood past this gets 429.
+   */
+  publicoIp: RateLimiterAbstract;
+  /**
+   * Opens counted per IP (download log, `descargas`, `deca.descargado`): 60
+   * in 10 minutes. Past it the page is still served, the open is not written.
+   */
+  aperturasIp: RateLimiterAbstract;
   /** Release the limiters' own connections. */
   close(): Promise<void>;
 }
@@ -23,7 +35,7 @@ export interface RateLimits {
 /**
  * PostgreSQL store on a server database (several processes share counts);
  * memory on the embedded one, which only ever has one process (the DATA_DIR
- * lock). RateLimiterPostgres cannot take a PGlite handle (LIBRARIES.md).
+ * lock). RateLimiterPostgres cannot take a PGlite handle: it corrupts it.
  */
 export function createRateLimits(database: Database, opts: { apiPoints?: number | undefined } = {}): RateLimits {
   // Counters go through their own small pool without synchronous commit: every
@@ -52,6 +64,9 @@ export function createRateLimits(database: Database, opts: { apiPoints?: number 
     loginIp: make('login_ip', 50, 15 * 60),
     completarToken: make('completar_token', 60, 10 * 60),
     completarIp: make('completar_ip', 300, 10 * 60),
+    registroIp: make('registro_ip', 5, 60 * 60),
+    publicoIp: make('publico_ip', 600, 60),
+    aperturasIp: make('aperturas_ip', 60, 10 * 60),
     close: async () => {
       await pool?.end();
     },
@@ -64,17 +79,16 @@ export function isLimited(err: unknown): err is RateLimiterRes {
 }
 
 /**
- * The RateLimit fields of the IETF httpapi draft plus the older
- * RateLimit-Limit/Remaining/Reset trio that many clients still read.
+ * Spend one point of `limiter` for `key`: null when allowed, else the seconds
+ * to wait. A store failure is thrown (the caller's request fails rather than
+ * silently losing the limit).
  */
-export function rateLimitHeaders(limit: number, res: RateLimiterRes): Record<string, string> {
-  const remaining = Math.max(0, res.remainingPoints);
-  const reset = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-  return {
-    'RateLimit-Policy': `"minuto";q=${limit};w=${API_WINDOW_S}`,
-    RateLimit: `"minuto";r=${remaining};t=${reset}`,
-    'RateLimit-Limit': String(limit),
-    'RateLimit-Remaining': String(remaining),
-    'RateLimit-Reset': String(reset),
-  };
+export async function gastar(limiter: RateLimiterAbstract, key: string): Promise<number | null> {
+  try {
+    await limiter.consume(key);
+    return null;
+  } catch (err) {
+    if (!isLimited(err)) throw err;
+    return Math.max(1, Math.ceil(err.msBeforeNext / 1000));
+  }
 }

@@ -1,7 +1,7 @@
 import { formatMadrid } from '../../../shared/rules/fechas';
 import type { Entrega, EventoEntrega, IntentoEntrega, Webhook } from '../../../shared/schemas/webhook';
 import type { WebhookIntentoRow, WebhookRow } from '../../db/schema';
-import type { EntregaConIntentos } from '../../domain/webhooks/entregas';
+import type { EntregaConIntentos } from '../webhooks/entregas';
 import { fechaHora } from './cuenta';
 
 /** A webhook as listed: never its secret, only a recognisable prefix. */

@@ -1,0 +1,262 @@
+import { sql } from 'kysely';
+import { cadena } from '../../shared/schemas/envio';
+import { AppError } from '../../shared/errors';
+import { formatMadrid } from '../../shared/rules/fechas';
+import {
+  ClaveCreateInput,
+  Plan,
+  RegistroInput,
+  Rol,
+  SesionInput,
+  type ClaveApi,
+  type ClaveCreada,
+  type Cuenta,
+  type CuentaResponse,
+  type SesionResponse,
+} from '../../shared/schemas/cuenta';
+import { z } from '../../shared/schemas/zod';
+import { crearClave as crearClaveEn, listarClaves as listarClavesDe, revocarClave as revocarClaveEn } from '../domain/accounts/api-keys';
+import { cambiarPlan as cambiarPlanDe, confirmarEmail as confirmarEmailCon, crearCuenta, enviarConfirmacion } from '../domain/accounts/cuentas';
+import { cuentaSinConfirmar, obtenerCuota } from '../domain/accounts/cuota';
+import { abrirSesion, cerrarSesion as cerrarSesionDe, comprobarCredenciales } from '../domain/accounts/sessions';
+import { presentClave, presentCuenta, presentUsuario } from '../domain/presenters/cuenta';
+import { gastar, isLimited } from '../limits';
+import { command } from './command';
+
+/** A session to hand to the browser (the web front door sets it as an HttpOnly cookie). */
+export interface SesionAbierta {
+  token: string;
+  expiresAt: Date;
+}
+
+function demasiadas(segundos: number, mensaje: string): AppError {
+  return new AppError('demasiadas_peticiones', mensaje, { headers: { 'Retry-After': String(segundos) } });
+}
+
+export const verCuenta = command({
+  nombre: 'ver_cuenta',
+  descripcion: 'La empresa de la cuenta, su plan y la cuota mensual de DeCA del entorno.',
+  acceso: 'lectura',
+  entrada: z.object({}),
+  run: async (ctx): Promise<CuentaResponse> => {
+    const { cuenta, entorno } = ctx.quien;
+    const cuota = await obtenerCuota(ctx.db, cuenta, entorno, ctx.clock.now());
+    return { cuenta: { ...presentCuenta(cuenta), entorno, cuota } };
+  },
+});
+
+export const registrarCuenta = command({
+  nombre: 'registrar_cuenta',
+  descripcion: 'Alta de una empresa y su primer usuario (administrador) desde la aplicación; abre su sesión.',
+  acceso: 'publico',
+  entrada: RegistroInput,
+  run: async (ctx, input): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> => {
+    const espera = await gastar(ctx.limits.registroIp, ctx.quien.ip);
+    if (espera !== null) throw demasiadas(espera, `Demasiadas altas desde esta conexión. Espere ${Math.ceil(espera / 60)} min o escríbanos.`);
+    const now = ctx.clock.now();
+    const { account, user } = await ctx.db.transaction().execute((trx) => crearCuenta(trx, { ...input, confirmar: { siteUrl: ctx.siteUrl, now } }));
+    if (!user) throw new Error('registro sin usuario');
+    const sesion = await abrirSesion(ctx.db, user, now);
+    return { respuesta: { usuario: presentUsuario(user), cuenta: presentCuenta(account) }, sesion };
+  },
+});
+
+export const iniciarSesion = command({
+  nombre: 'iniciar_sesion',
+  descripcion: 'Entrada en la aplicación con correo y contraseña.',
+  acceso: 'publico',
+  entrada: SesionInput,
+  run: async (ctx, { email, password }): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> => {
+    const { loginEmail, loginIp } = ctx.limits;
+    const ip = ctx.quien.ip;
+    const [byEmail, byIp] = await Promise.all([loginEmail.get(email), loginIp.get(ip)]);
+    for (const [res, points] of [
+      [byEmail, loginEmail.points],
+      [byIp, loginIp.points],
+    ] as const) {
+      if (res && res.consumedPoints >= points) {
+        const wait = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+        throw demasiadas(wait, `Demasiados intentos fallidos. Espere ${Math.ceil(wait / 60)} min y vuelva a probar.`);
+      }
+    }
+    const found = await comprobarCredenciales(ctx.db, email, password);
+    if (!found) {
+      const ignorarLimite = (e: unknown) => {
+        if (!isLimited(e)) throw e;
+      };
+      await Promise.all([loginEmail.penalty(email).catch(ignorarLimite), loginIp.penalty(ip).catch(ignorarLimite)]);
+      throw new AppError('no_autenticado', 'Correo o contraseña incorrectos.');
+    }
+    await loginEmail.delete(email);
+    const sesion = await abrirSesion(ctx.db, found.user, ctx.clock.now());
+    return { respuesta: { usuario: presentUsuario(found.user), cuenta: presentCuenta(found.account) }, sesion };
+  },
+});
+
+export const cerrarSesion = command({
+  nombre: 'cerrar_sesion',
+  descripcion: 'Cierra una sesión de la aplicación.',
+  acceso: 'publico',
+  entrada: z.object({ token: cadena().max(200).optional() }),
+  run: async (ctx, { token }) => {
+    if (token) await cerrarSesionDe(ctx.db, token);
+    return { sesion_cerrada: true as const };
+  },
+});
+
+/** The signed-in user (a web session), or 403: API keys have no user. */
+function usuarioDe(actor: { userId: number | null }): number {
+  if (actor.userId === null) throw new AppError('prohibido', 'Esto es de la aplicación web: inicie sesión con su usuario.');
+  return actor.userId;
+}
+
+export const verSesion = command({
+  nombre: 'ver_sesion',
+  descripcion: 'Quién ha iniciado sesión en la aplicación, y su cuenta.',
+  acceso: 'lectura',
+  entrada: z.object({}),
+  run: async (ctx): Promise<SesionResponse> => {
+    const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', usuarioDe(ctx.quien)).executeTakeFirstOrThrow();
+    return { usuario: presentUsuario(user), cuenta: presentCuenta(ctx.quien.cuenta) };
+  },
+});
+
+export const confirmarEmail = command({
+  nombre: 'confirmar_email',
+  descripcion: 'Abre el enlace de confirmación del correo de una cuenta.',
+  acceso: 'publico',
+  entrada: z.object({ token: cadena().max(200) }),
+  run: async (ctx, { token }): Promise<SesionResponse> => {
+    const r = await ctx.db.transaction().execute((trx) => confirmarEmailCon(trx, token, ctx.clock.now()));
+    if (!r) throw new AppError('no_encontrado', 'Este enlace de confirmación no existe o ya se sustituyó por otro más reciente. Pida uno nuevo en Cuenta.');
+    return { usuario: presentUsuario(r.user), cuenta: presentCuenta(r.account) };
+  },
+});
+
+export const reenviarConfirmacion = command({
+  nombre: 'reenviar_confirmacion',
+  descripcion: 'Envía de nuevo el enlace que confirma el correo del usuario.',
+  acceso: 'escritura',
+  entrada: z.object({}),
+  run: async (ctx) => {
+    const userId = usuarioDe(ctx.quien);
+    return ctx.db.transaction().execute(async (trx) => {
+      const user = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
+      if (user.email_confirmado_at) throw new AppError('sin_cambios', 'Su correo ya está confirmado.');
+      await enviarConfirmacion(trx, ctx.quien.cuenta, user, ctx.siteUrl, ctx.clock.now());
+      return { enviado_a: user.email };
+    });
+  },
+});
+
+export const listarClaves = command({
+  nombre: 'listar_claves',
+  descripcion: 'Las claves de API de la cuenta (nunca el secreto).',
+  acceso: 'lectura',
+  entrada: z.object({}),
+  run: async (ctx): Promise<{ claves: ClaveApi[] }> => ({ claves: (await listarClavesDe(ctx.db, ctx.quien.accountId)).map(presentClave) }),
+});
+
+export const crearClave = command({
+  nombre: 'crear_clave',
+  descripcion: 'Crea una clave de API; se muestra una sola vez.',
+  acceso: 'admin',
+  entrada: ClaveCreateInput,
+  run: async (ctx, input): Promise<ClaveCreada> => {
+    if (input.entorno === 'produccion' && !ctx.quien.cuenta.confirmada_at) throw cuentaSinConfirmar('crear claves de API de producción');
+    const accountId = ctx.quien.accountId;
+    const { row, key } = await ctx.db
+      .transaction()
+      .execute((trx) => crearClaveEn(trx, { accountId, entorno: input.entorno, soloLectura: input.solo_lectura, nombre: input.nombre ?? null }));
+    return { clave: presentClave(row), key };
+  },
+});
+
+export const revocarClave = command({
+  nombre: 'revocar_clave',
+  descripcion: 'Revoca una clave de API al momento, en todos los servidores.',
+  acceso: 'admin',
+  entrada: z.object({ id: z.coerce.number().int().positive() }),
+  run: async (ctx, { id }): Promise<{ clave: ClaveApi }> => {
+    const row = await ctx.db.transaction().execute((trx) => revocarClaveEn(trx, id, ctx.quien.accountId, ctx.clock.now()));
+    ctx.caches.claves.invalidate(row.id);
+    return { clave: presentClave(row) };
+  },
+});
+
+// ——— The operator's commands (the CLI) ———
+
+const Id = z.coerce.number().int().positive();
+
+export const crearCuentaOperador = command({
+  nombre: 'account:create',
+  descripcion: 'Crea una cuenta (y su administrador con --email y --password), ya confirmada.',
+  acceso: 'operador',
+  entrada: z
+    .object({
+      company: cadena().trim().min(1, 'Obligatorio'),
+      nif: cadena().trim().min(1, 'Obligatorio'),
+      address: cadena().trim().optional(),
+      role: Rol.default('transportista'),
+      plan: Plan.default('free'),
+      email: z.email('Correo electrónico no válido').optional(),
+      password: cadena().min(10, 'La contraseña debe tener al menos 10 caracteres').optional(),
+    })
+    .refine((f) => Boolean(f.email) === Boolean(f.password), { message: '--email y --password van juntos', path: ['password'] }),
+  run: async (ctx, f): Promise<{ cuenta: Cuenta }> => {
+    const { account } = await ctx.db.transaction().execute((trx) =>
+      crearCuenta(trx, { nombre: f.company, nif: f.nif, domicilio: f.address ?? null, rol: f.role, plan: f.plan, email: f.email ?? null, password: f.password ?? null }),
+    );
+    return { cuenta: presentCuenta(account) };
+  },
+});
+
+export const crearClaveOperador = command({
+  nombre: 'key:create',
+  descripcion: 'Crea una clave de API de una cuenta; se muestra una sola vez.',
+  acceso: 'operador',
+  entrada: z.object({ account: Id, env: z.enum(['live', 'test']), 'read-only': z.boolean().default(false), name: cadena().optional() }),
+  run: async (ctx, f) => {
+    const { row, key } = await ctx.db
+      .transaction()
+      .execute((trx) => crearClaveEn(trx, { accountId: f.account, entorno: f.env === 'live' ? 'produccion' : 'pruebas', soloLectura: f['read-only'], nombre: f.name ?? null }));
+    return { key, id: row.id };
+  },
+});
+
+export const revocarClaveOperador = command({
+  nombre: 'key:revoke',
+  descripcion: 'Revoca una clave de API.',
+  acceso: 'operador',
+  entrada: z.object({ id: Id }),
+  run: async (ctx, { id }) => {
+    await ctx.db.transaction().execute((trx) => revocarClaveEn(trx, id, null, ctx.clock.now()));
+    ctx.caches.claves.invalidate(id);
+    return { revocada: true as const };
+  },
+});
+
+export const cambiarPlan = command({
+  nombre: 'plan:set',
+  descripcion: 'Cambia el plan de una cuenta.',
+  acceso: 'operador',
+  entrada: z.object({ account: Id, plan: Plan }),
+  run: async (ctx, f): Promise<{ cuenta: Cuenta }> => {
+    const account = await ctx.db.transaction().execute((trx) => cambiarPlanDe(trx, f.account, f.plan));
+    ctx.caches.claves.invalidateWhere((c) => c.account.id === account.id);
+    return { cuenta: presentCuenta(account) };
+  },
+});
+
+export const listarCorreos = command({
+  nombre: 'mail:list',
+  descripcion: 'El correo guardado (enviado o no), el más antiguo primero.',
+  acceso: 'operador',
+  entrada: z.object({ to: cadena().optional() }),
+  run: async (ctx, f) => {
+    let q = ctx.db.selectFrom('correos').select(['destinatario', 'asunto', 'texto', 'created_at']).orderBy('id', 'asc');
+    if (f.to) q = q.where(sql<string>`lower(destinatario)`, '=', f.to.trim().toLowerCase());
+    const rows = await q.execute();
+    return { correos: rows.map((r) => ({ to: r.destinatario, subject: r.asunto, text: r.texto, created_at: formatMadrid(r.created_at) })) };
+  },
+});

@@ -1,0 +1,261 @@
+import { AppError } from '../../shared/errors';
+import { cadena } from '../../shared/schemas/envio';
+import type { Aviso } from '../../shared/errors';
+import {
+  ArchivarInput,
+  DecaInput,
+  DecaListQuery,
+  DecaPatch,
+  SustituirInput,
+  type Cambio,
+  type Deca,
+  type DecaList,
+  type DecaValidada,
+  type Descarga,
+} from '../../shared/schemas/deca';
+import { z } from '../../shared/schemas/zod';
+import type { Services } from '../deps';
+import { encolarPedirDatos, enviarDeca as enviarDecaPorCorreo, pedirDatos as pedirDatosDeca } from '../domain/correo/enviar';
+import { camposDesconocidos, crearDeca as crear, problemasDeCreacion, validarDeca as validar } from '../domain/decas/crear';
+import { emitirDeca as emitir } from '../domain/decas/emitir';
+import { archivarDeca as archivar, eliminarDeca as eliminar, finalizarServicio, type Eliminada } from '../domain/decas/finalizar';
+import { leerPdf, listarCambios, listarDecas as listar } from '../domain/decas/listar';
+import { modificarDeca as modificar } from '../domain/decas/modificar';
+import { obtenerDeca } from '../domain/decas/queries';
+import { sustituirDeca as sustituir } from '../domain/decas/sustituir';
+import { fichaUrl } from '../domain/decas/urls';
+import { verDeca as ver } from '../domain/decas/ver';
+import type { Repeticion } from '../domain/idempotencia';
+import { presentCambio, presentDeca } from '../domain/presenters/deca';
+import { listarDescargas } from '../domain/publico/descargas';
+import { renderQrPng } from '../documents/qr';
+import { command, type Contexto } from './command';
+
+/** `{id}` of the spec: the numeric id or the number `YYYY-NNNNNN` (anything else is a 404, never a 422). */
+const Ref = z.object({ id: cadena().max(40).meta({ description: 'Id numérico o número AAAA-NNNNNN de la DeCA' }) });
+
+/** Keys of a JSON object (which fields a PATCH sent: null or "" clears, absent keeps). */
+function enviados(crudo: unknown): Set<string> {
+  return new Set(crudo && typeof crudo === 'object' && !Array.isArray(crudo) ? Object.keys(crudo) : []);
+}
+
+/**
+ * A change of a DeCA leaves this process's cached copy stale at once (the
+ * database's NOTIFY tells the other processes; this one must not wait for it
+ * to read its own write).
+ */
+function tocadas(ctx: Services, ...ids: (number | null | undefined)[]): void {
+  for (const id of ids) if (typeof id === 'number') ctx.caches.decas.invalidate(id);
+}
+
+/** A repeated request (same Idempotency-Key): the DeCA it acted on, as it stands now. */
+async function decaRepetida(ctx: Contexto<'escritura'>, anterior: Repeticion): Promise<Deca> {
+  if (anterior.decaId === null) throw new AppError('no_encontrado', 'La DeCA de esta petición ya no existe.');
+  try {
+    return presentDeca(await obtenerDeca(ctx.db, ctx.quien, String(anterior.decaId)), ctx.siteUrl);
+  } catch (err) {
+    if (err instanceof AppError && err.codigo === 'no_encontrado') {
+      throw new AppError('no_encontrado', 'La DeCA de esta petición ya no existe (se borró cuando estaba pendiente). Use una clave nueva.');
+    }
+    throw err;
+  }
+}
+
+/** The answer of POST /decas: validated only, or created (or found again by `ref_externa`). */
+export type ResultadoCrear = { tipo: 'validada'; validada: DecaValidada } | { tipo: 'creada'; deca: Deca; avisos: Aviso[]; nueva: boolean };
+
+export const validarDeca = command({
+  nombre: 'validar_deca',
+  descripcion: 'Valida los datos de una DeCA sin guardar nada: qué falta para emitirla y los avisos.',
+  acceso: 'escritura',
+  entrada: DecaInput,
+  completarErrores: (ctx, crudo, issues) => problemasDeCreacion(ctx.quien.cuenta, crudo, issues),
+  run: async (ctx, input) => validar(ctx.quien.cuenta, input, camposDesconocidos(ctx.crudo)),
+});
+
+export const crearDeca = command({
+  nombre: 'crear_deca',
+  descripcion: 'Crea una DeCA y la emite (PDF, QR y URL), o la deja pendiente para que la otra parte complete sus datos.',
+  acceso: 'escritura',
+  entrada: DecaInput,
+  completarErrores: (ctx, crudo, issues) => problemasDeCreacion(ctx.quien.cuenta, crudo, issues),
+  idempotencia: {
+    aplica: (input) => !input.solo_validar,
+    repetir: async (ctx, anterior): Promise<ResultadoCrear> => ({ tipo: 'creada', deca: await decaRepetida(ctx, anterior), avisos: [], nueva: false }),
+  },
+  run: async (ctx, input): Promise<ResultadoCrear> => {
+    const desconocidos = camposDesconocidos(ctx.crudo);
+    if (input.solo_validar) return { tipo: 'validada', validada: validar(ctx.quien.cuenta, input, desconocidos) };
+    const actor = ctx.quien;
+    const pedirA = !input.emitir ? input.pedir_datos_email : undefined;
+    const r = await crear(ctx, actor, input, {
+      desconocidos,
+      registrar: ctx.registrar,
+      antesDeConfirmar: pedirA ? (trx, decaId) => encolarPedirDatos(trx, ctx, actor, decaId, pedirA) : undefined,
+    });
+    return { tipo: 'creada', ...r };
+  },
+});
+
+export const verDeca = command({
+  nombre: 'ver_deca',
+  descripcion: 'Una DeCA con sus envíos, su estado y sus URL.',
+  acceso: 'lectura',
+  entrada: Ref,
+  run: (ctx, { id }) => ver(ctx, ctx.quien, id),
+});
+
+export const listarDecas = command({
+  nombre: 'listar_decas',
+  descripcion: 'Lista de DeCA, la más reciente primero, con filtros y cursor «siguiente».',
+  acceso: 'lectura',
+  entrada: DecaListQuery,
+  run: async (ctx, q): Promise<DecaList> => {
+    const { rows, siguiente } = await listar(ctx.db, ctx.quien, q);
+    return { decas: rows.map((r) => presentDeca(r, ctx.siteUrl)), siguiente };
+  },
+});
+
+const repetirDeca = { repetir: decaRepetida };
+
+export const modificarDeca = command({
+  nombre: 'modificar_deca',
+  descripcion: 'Cambia datos de una DeCA. Pendiente: se cambian (y con emitir, se emite). Emitida: método 1, con «motivo»; misma URL y QR, versión nueva.',
+  acceso: 'escritura',
+  entrada: DecaPatch.extend(Ref.shape),
+  idempotencia: repetirDeca,
+  run: async (ctx, { id, ...cambios }) => {
+    const sent = enviados(ctx.crudo);
+    sent.delete('id');
+    const deca = await modificar(ctx, ctx.quien, id, cambios, sent, { antesDeConfirmar: (trx, decaId) => ctx.registrar(trx, { decaId }) });
+    tocadas(ctx, deca.id);
+    return deca;
+  },
+});
+
+export const emitirDeca = command({
+  nombre: 'emitir_deca',
+  descripcion: 'Emite una DeCA pendiente cuyos datos están completos.',
+  acceso: 'escritura',
+  entrada: Ref,
+  idempotencia: repetirDeca,
+  run: async (ctx, { id }) => {
+    const deca = await emitir(ctx, ctx.quien, id, { antesDeConfirmar: (trx, decaId) => ctx.registrar(trx, { decaId }) });
+    tocadas(ctx, deca.id);
+    return deca;
+  },
+});
+
+export const sustituirDeca = command({
+  nombre: 'sustituir_deca',
+  descripcion: 'Método 2: crea una DeCA nueva (nueva URL y QR) con los cambios y marca la anterior como sustituida. «motivo» obligatorio.',
+  acceso: 'escritura',
+  entrada: SustituirInput.extend(Ref.shape),
+  idempotencia: repetirDeca,
+  run: async (ctx, { id, ...cambios }) => {
+    const sent = enviados(ctx.crudo);
+    sent.delete('id');
+    const deca = await sustituir(ctx, ctx.quien, id, cambios, sent, { antesDeConfirmar: (trx, decaId) => ctx.registrar(trx, { decaId }) });
+    tocadas(ctx, deca.id, deca.sustituye_a?.id);
+    return deca;
+  },
+});
+
+export const finServicio = command({
+  nombre: 'fin_servicio',
+  descripcion: 'Marca el fin del servicio de una DeCA emitida.',
+  acceso: 'escritura',
+  entrada: Ref,
+  idempotencia: repetirDeca,
+  run: async (ctx, { id }) => {
+    const deca = await finalizarServicio(ctx, ctx.quien, id, { antesDeConfirmar: (trx, decaId) => ctx.registrar(trx, { decaId }) });
+    tocadas(ctx, deca.id);
+    return deca;
+  },
+});
+
+export const archivarDeca = command({
+  nombre: 'archivar_deca',
+  descripcion: 'Archiva (archivado true) o desarchiva (false) una DeCA, en cualquier estado.',
+  acceso: 'escritura',
+  entrada: ArchivarInput.extend(Ref.shape),
+  idempotencia: repetirDeca,
+  run: async (ctx, { id, archivado }) => {
+    const deca = await archivar(ctx, ctx.quien, id, archivado, { antesDeConfirmar: (trx, decaId) => ctx.registrar(trx, { decaId }) });
+    tocadas(ctx, deca.id);
+    return deca;
+  },
+});
+
+export const eliminarDeca = command({
+  nombre: 'eliminar_deca',
+  descripcion: 'Borra una DeCA pendiente (las emitidas no se borran: se conservan un año).',
+  acceso: 'escritura',
+  entrada: Ref,
+  idempotencia: {
+    // The stored answer is what a repeat gets: the same body as the first (IETF Idempotency-Key draft).
+    repetir: async (_ctx, anterior) => anterior.respuesta as Eliminada,
+  },
+  run: async (ctx, { id }) => {
+    const r = await eliminar(ctx, ctx.quien, id, { antesDeConfirmar: (trx, res) => ctx.registrar(trx, { decaId: res.id, respuesta: res }) });
+    tocadas(ctx, r.id);
+    return r;
+  },
+});
+
+export const historialDeca = command({
+  nombre: 'historial_deca',
+  descripcion: 'El historial de cambios de una DeCA: versión, motivo, quién y qué cambió.',
+  acceso: 'lectura',
+  entrada: Ref,
+  run: async (ctx, { id }): Promise<{ cambios: Cambio[] }> => ({ cambios: (await listarCambios(ctx.db, ctx.quien, id)).map(presentCambio) }),
+});
+
+export const descargasDeca = command({
+  nombre: 'descargas_deca',
+  descripcion: 'Cada apertura de la URL pública o del QR de una DeCA: fecha, IP y navegador.',
+  acceso: 'lectura',
+  entrada: Ref,
+  run: async (ctx, { id }): Promise<{ descargas: Descarga[] }> => ({ descargas: await listarDescargas(ctx.db, ctx.quien, id) }),
+});
+
+export const pdfDeca = command({
+  nombre: 'pdf_deca',
+  descripcion: 'El PDF de la versión vigente de una DeCA emitida (no cuenta como descarga pública).',
+  acceso: 'lectura',
+  entrada: Ref,
+  run: async (ctx, { id }) => {
+    const deca = await obtenerDeca(ctx.db, ctx.quien, id);
+    const v = await leerPdf(ctx.db, ctx.quien, deca);
+    return { numero: deca.numero, ...v };
+  },
+});
+
+export const qrDeca = command({
+  nombre: 'qr_deca',
+  descripcion: 'El código QR (PNG) que lleva a la ficha pública de una DeCA.',
+  acceso: 'lectura',
+  entrada: Ref,
+  run: async (ctx, { id }) => {
+    const deca = await obtenerDeca(ctx.db, ctx.quien, id);
+    return { numero: deca.numero, png: await renderQrPng(fichaUrl(ctx.siteUrl, deca.token_publico)) };
+  },
+});
+
+const Email = z.email('Correo electrónico no válido').max(254);
+
+export const pedirDatos = command({
+  nombre: 'pedir_datos',
+  descripcion: 'El enlace para que la otra parte complete sus datos de una DeCA pendiente; se le envía por correo si se da «email».',
+  acceso: 'escritura',
+  entrada: Ref.extend({ email: Email.optional() }),
+  run: (ctx, { id, email }) => pedirDatosDeca(ctx, ctx.quien, id, email ?? null),
+});
+
+export const enviarDeca = command({
+  nombre: 'enviar_deca',
+  descripcion: 'Envía por correo una DeCA emitida (PDF adjunto) y devuelve el texto para la aplicación de mensajería del conductor.',
+  acceso: 'escritura',
+  entrada: Ref.extend({ email: Email }),
+  run: (ctx, { id, email }) => enviarDecaPorCorreo(ctx, ctx.quien, id, email),
+});

@@ -1,0 +1,171 @@
+import type { Campos } from '../../shared/errors';
+import { cadena } from '../../shared/schemas/envio';
+import { AppError } from '../../shared/errors';
+import type { Deca } from '../../shared/schemas/deca';
+import { z } from '../../shared/schemas/zod';
+import type { Services } from '../deps';
+import { leerPdf } from '../domain/decas/listar';
+import type { DecaConRefs } from '../domain/decas/queries';
+import { fichaUrl } from '../domain/decas/urls';
+import { completarPorEnlace, erroresDeTexto, guardarBorrador, leerBorrador, valoresIniciales, valoresPermitidos, validarFormulario } from '../domain/publico/completar';
+import { obtenerPorToken, registrarApertura, ultimoCambio, type Apertura } from '../domain/publico/descargas';
+import { gastar } from '../limits';
+import { renderQrPng } from '../documents/qr';
+import { command, type Contexto } from './command';
+
+const Token = z.object({ token: cadena().max(100) });
+
+/** The DeCA behind a public token, or 404 (the adapter shows «documento no encontrado»). */
+async function porToken(ctx: Services, token: string): Promise<DecaConRefs> {
+  const row = await obtenerPorToken(ctx.db, token);
+  if (!row) throw new AppError('no_encontrado', 'El enlace no corresponde a ninguna DeCA. Compruebe que está completo.');
+  return row;
+}
+
+/** Log an open (deduplicated and limited, see registrarApertura); the DeCA's cached copy shows the new count. */
+async function anotarApertura(ctx: Contexto<'publico'>, row: DecaConRefs, recurso: Apertura['recurso']): Promise<void> {
+  const v = ctx.quien;
+  const r = await registrarApertura(
+    { db: ctx.db, clock: ctx.clock, siteUrl: ctx.siteUrl, aperturasIp: ctx.limits.aperturasIp, vistas: ctx.caches.aperturas },
+    row,
+    { recurso, ip: v.ip, navegador: v.navegador || '(sin navegador)', robot: v.robot },
+  );
+  if (r === 'contada') ctx.caches.decas.invalidate(row.id);
+}
+
+/** What the inspector's page and the driver's page show. */
+export interface FichaPublica {
+  row: DecaConRefs;
+  ultimo: { at: Date; motivo: string | null } | null;
+}
+
+export const verFicha = command({
+  nombre: 'ver_ficha',
+  descripcion: 'La ficha pública de una DeCA (la que abre el agente desde el QR); cuenta como descarga.',
+  acceso: 'publico',
+  entrada: Token,
+  run: async (ctx, { token }): Promise<FichaPublica> => {
+    const row = await porToken(ctx, token);
+    await anotarApertura(ctx, row, 'ficha');
+    return { row, ultimo: await ultimoCambio(ctx.db, row) };
+  },
+});
+
+export const verConductor = command({
+  nombre: 'ver_conductor',
+  descripcion: 'La página del conductor de una DeCA (QR grande); no cuenta como descarga.',
+  acceso: 'publico',
+  entrada: Token,
+  run: async (ctx, { token }): Promise<FichaPublica> => {
+    const row = await porToken(ctx, token);
+    return { row, ultimo: await ultimoCambio(ctx.db, row) };
+  },
+});
+
+export const pdfPublico = command({
+  nombre: 'pdf_publico',
+  descripcion: 'El PDF vigente de una DeCA por su URL pública; cuenta como descarga.',
+  acceso: 'publico',
+  entrada: Token,
+  run: async (ctx, { token }) => {
+    const row = await porToken(ctx, token);
+    if (row.estado === 'pendiente') throw new AppError('pendiente', `La DeCA ${row.numero} aún no se ha emitido: todavía no tiene PDF.`);
+    const v = await leerPdf(ctx.db, { accountId: row.account_id, entorno: row.entorno }, row);
+    await anotarApertura(ctx, row, 'pdf');
+    return { numero: row.numero, ...v };
+  },
+});
+
+export const qrPublico = command({
+  nombre: 'qr_publico',
+  descripcion: 'El QR (PNG) de una DeCA por su URL pública.',
+  acceso: 'publico',
+  entrada: Token,
+  run: async (ctx, { token }) => {
+    const row = await porToken(ctx, token);
+    return { png: await renderQrPng(fichaUrl(ctx.siteUrl, row.token_publico)) };
+  },
+});
+
+export const manifiestoConductor = command({
+  nombre: 'manifiesto_conductor',
+  descripcion: 'La DeCA de la página del conductor, para su manifiesto (añadir a la pantalla de inicio).',
+  acceso: 'publico',
+  entrada: Token,
+  run: async (ctx, { token }) => ({ row: await porToken(ctx, token) }),
+});
+
+/** Where the other party stands on a completion link, and what to show. */
+export type PasoCompletar =
+  | { tipo: 'inicio'; row: DecaConRefs; solicitante: string }
+  | { tipo: 'ya_emitida'; numero: string; token: string }
+  | { tipo: 'formulario'; row: DecaConRefs; solicitante: string; valores: Record<string, string>; errores: Campos; aviso?: string; filasExtra?: number }
+  | { tipo: 'guardado' }
+  | { tipo: 'emitida'; deca: Deca; solicitante: string };
+
+async function porEnlace(ctx: Services, token: string): Promise<{ row: DecaConRefs; solicitante: string }> {
+  const enlace = /^[\w-]{20,64}$/.test(token)
+    ? await ctx.db.selectFrom('decas').select(['token_publico', 'account_id']).where('token_completar', '=', token).executeTakeFirst()
+    : undefined;
+  const row = enlace ? await obtenerPorToken(ctx.db, enlace.token_publico) : null;
+  if (!row) throw new AppError('no_encontrado', 'Este enlace para completar no existe, o el documento se borró.');
+  const { nombre } = await ctx.db.selectFrom('accounts').select('nombre').where('id', '=', row.account_id).executeTakeFirstOrThrow();
+  return { row, solicitante: nombre };
+}
+
+export const abrirCompletar = command({
+  nombre: 'abrir_completar',
+  descripcion: 'La primera página del enlace para completar (un robot que lo abre no cambia nada).',
+  acceso: 'publico',
+  entrada: Token,
+  run: async (ctx, { token }): Promise<PasoCompletar> => {
+    const { row, solicitante } = await porEnlace(ctx, token);
+    if (row.estado !== 'pendiente') return { tipo: 'ya_emitida', numero: row.numero, token: row.token_publico };
+    return { tipo: 'inicio', row, solicitante };
+  },
+});
+
+/**
+ * The other party's completion form, one step per post: `abrir` shows it
+ * with the saved draft, `guardar` and `mas` keep a draft (and add a shipment
+ * row), `enviar` validates with the same shared schemas and ready-to-issue
+ * rules as the API and issues the DeCA (`deca.completado`, `deca.emitido`).
+ */
+export const completarDeca = command({
+  nombre: 'completar_deca',
+  descripcion: 'Un paso del formulario del enlace para completar: abrir, guardar borrador, añadir envío o enviar (emite la DeCA).',
+  acceso: 'publico',
+  entrada: Token.extend({
+    accion: z.enum(['abrir', 'guardar', 'mas', 'enviar'], { error: 'Acción desconocida' }).default('abrir'),
+    campos: z.array(z.tuple([z.string(), z.string()])).max(5_000).default([]),
+    ajax: z.boolean().default(false),
+  }),
+  run: async (ctx, { token, accion, campos, ajax }): Promise<PasoCompletar> => {
+    const [porLink, porIp] = await Promise.all([gastar(ctx.limits.completarToken, token), gastar(ctx.limits.completarIp, ctx.quien.ip)]);
+    const espera = porLink ?? porIp;
+    if (espera !== null) {
+      throw new AppError('demasiadas_peticiones', 'Demasiados intentos: espere unos minutos y vuelva a intentarlo.', { headers: { 'Retry-After': String(espera) } });
+    }
+    const { row, solicitante } = await porEnlace(ctx, token);
+    if (row.estado !== 'pendiente') return { tipo: 'ya_emitida', numero: row.numero, token: row.token_publico };
+    const borrador = await leerBorrador(ctx.db, row);
+    if (accion === 'abrir') return { tipo: 'formulario', row, solicitante, valores: valoresIniciales(row, borrador), errores: {} };
+    const valores = { ...valoresIniciales(row, borrador), ...valoresPermitidos(row, new URLSearchParams(campos)) };
+    const malos = erroresDeTexto(valores);
+    if (Object.keys(malos).length > 0) return { tipo: 'formulario', row, solicitante, valores, errores: malos };
+    if (accion === 'guardar' || accion === 'mas') {
+      await guardarBorrador(ctx.db, row, valores, ctx.clock.now());
+      if (ajax) return { tipo: 'guardado' };
+      const aviso = accion === 'guardar' ? 'Borrador guardado: puede cerrar la página y volver con el mismo enlace.' : undefined;
+      return { tipo: 'formulario', row, solicitante, valores, errores: {}, aviso, filasExtra: accion === 'mas' ? 1 : 0 };
+    }
+    const r = validarFormulario(row, valores);
+    if ('errores' in r) {
+      await guardarBorrador(ctx.db, row, valores, ctx.clock.now());
+      return { tipo: 'formulario', row, solicitante, valores, errores: r.errores };
+    }
+    const deca = await completarPorEnlace(ctx, row, r.patch, r.enviados);
+    ctx.caches.decas.invalidate(deca.id);
+    return { tipo: 'emitida', deca, solicitante };
+  },
+});

@@ -1,0 +1,87 @@
+import { WebhookInput, WebhookPatch, type EntregaList, type EntregaResultado, type Webhook, type WebhookCreado, type WebhookList } from '../../shared/schemas/webhook';
+import { cadena } from '../../shared/schemas/envio';
+import { z } from '../../shared/schemas/zod';
+import type { Services } from '../deps';
+import { listarEntregas, probarWebhook as probar, reenviarEntrega as reenviar, type EnvioDeps } from '../domain/webhooks/entregas';
+import { cambiarWebhook as cambiar, crearWebhook as crear, eliminarWebhook as eliminar, listarWebhooks as listar, obtenerWebhook } from '../domain/webhooks/webhooks';
+import { presentEntrega, presentWebhook } from '../domain/presenters/webhook';
+import { command } from './command';
+
+const Ref = z.object({ id: cadena().max(40) });
+
+/** `probar` and `reenviar` send from the request, through the same SSRF-safe transport as the worker. */
+const envio = (ctx: Services): EnvioDeps => ({ db: ctx.db, clock: ctx.clock, fetch: ctx.webhookFetch, log: ctx.log });
+const webhookCtx = (ctx: Services) => ({ db: ctx.db, clock: ctx.clock, policy: ctx.webhookPolicy });
+
+export const listarWebhooks = command({
+  nombre: 'listar_webhooks',
+  descripcion: 'Los webhooks de la cuenta en este entorno.',
+  acceso: 'lectura',
+  entrada: z.object({}),
+  run: async (ctx): Promise<WebhookList> => ({ webhooks: (await listar(ctx.db, ctx.quien)).map(presentWebhook) }),
+});
+
+export const crearWebhook = command({
+  nombre: 'crear_webhook',
+  descripcion: 'Crea un webhook (url https, eventos, descripción); devuelve su secreto whsec_ una sola vez.',
+  acceso: 'escritura',
+  entrada: WebhookInput,
+  run: async (ctx, input): Promise<WebhookCreado> => {
+    const row = await crear(webhookCtx(ctx), ctx.quien, input);
+    return { webhook: { ...presentWebhook(row), secreto: row.secreto } };
+  },
+});
+
+export const verWebhook = command({
+  nombre: 'ver_webhook',
+  descripcion: 'Un webhook (sin su secreto).',
+  acceso: 'lectura',
+  entrada: Ref,
+  run: async (ctx, { id }): Promise<{ webhook: Webhook }> => ({ webhook: presentWebhook(await obtenerWebhook(ctx.db, ctx.quien, id)) }),
+});
+
+export const cambiarWebhook = command({
+  nombre: 'cambiar_webhook',
+  descripcion: 'Pausa o reanuda un webhook (activo), o cambia sus eventos o su descripción.',
+  acceso: 'escritura',
+  entrada: z.intersection(WebhookPatch, Ref),
+  run: async (ctx, { id, ...patch }): Promise<{ webhook: Webhook }> => ({ webhook: presentWebhook(await cambiar(webhookCtx(ctx), ctx.quien, id, patch)) }),
+});
+
+export const eliminarWebhook = command({
+  nombre: 'eliminar_webhook',
+  descripcion: 'Borra un webhook con sus entregas.',
+  acceso: 'escritura',
+  entrada: Ref,
+  run: async (ctx, { id }) => ({ eliminado: true as const, ...(await eliminar(ctx.db, ctx.quien, id)) }),
+});
+
+export const entregasWebhook = command({
+  nombre: 'entregas_webhook',
+  descripcion: 'Las 100 últimas entregas de un webhook, con cada intento.',
+  acceso: 'lectura',
+  entrada: Ref,
+  run: async (ctx, { id }): Promise<EntregaList> => ({ entregas: (await listarEntregas(ctx.db, ctx.quien, id)).map(presentEntrega) }),
+});
+
+export const probarWebhook = command({
+  nombre: 'probar_webhook',
+  descripcion: 'Envía ahora un evento «ping» al webhook y devuelve el resultado.',
+  acceso: 'escritura',
+  entrada: Ref,
+  run: async (ctx, { id }): Promise<EntregaResultado> => {
+    const r = await probar(envio(ctx), ctx.quien, id);
+    return { ok: r.ok, entrega: presentEntrega(r.entrega) };
+  },
+});
+
+export const reenviarEntrega = command({
+  nombre: 'reenviar_entrega',
+  descripcion: 'Reenvía ahora una entrega (mismo id y cuerpo, firma nueva) y devuelve el resultado.',
+  acceso: 'escritura',
+  entrada: z.object({ id: cadena().max(40), entrega: cadena().max(100) }),
+  run: async (ctx, { id, entrega }): Promise<EntregaResultado> => {
+    const r = await reenviar(envio(ctx), ctx.quien, id, entrega);
+    return { ok: r.ok, entrega: presentEntrega(r.entrega) };
+  },
+});

@@ -1,0 +1,42 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from './clock';
+import type { Config } from './config';
+import type { Listener } from './db/notify';
+import type { Database } from './db/open';
+import type { DB } from './db/schema';
+import type { Caches } from './domain/cache';
+import type { DecaPdfRenderer } from './documents/pdf-pool';
+import type { RateLimits } from './limits';
+import type { Logger } from './log';
+import type { TargetPolicy } from './net/webhook-target';
+import type { WebhookFetch } from './net/webhook-request';
+
+/**
+ * What the commands (and so every front door) need, built once per process
+ * by `createServices` and passed in, never imported as singletons.
+ */
+export interface Services {
+  db: Kysely<DB>;
+  /** The database's kind and driver (the rate limiter and maintenance need it). */
+  database: Database;
+  clock: Clock;
+  log: Logger;
+  /** Public site root, for the URLs printed on documents and sent in mail. */
+  siteUrl: string;
+  renderPdf: DecaPdfRenderer;
+  limits: RateLimits;
+  /** WEBHOOK_ALLOW_INSECURE and the SSRF-safe transport `probar` and `reenviar` send through. */
+  webhookPolicy: TargetPolicy;
+  webhookFetch: WebhookFetch;
+  caches: Caches;
+  /** The process's LISTEN connection (null when there is none). */
+  listener: Listener | null;
+}
+
+/** Everything the HTTP app needs: the configuration, the services, and where the built client is. */
+export interface AppDeps {
+  config: Config;
+  services: Services;
+  /** Built client (Vite output); defaults to dist/client. */
+  clientDir?: string;
+}

@@ -1,0 +1,48 @@
+import { AppError } from '../../shared/errors';
+import type { z } from '../../shared/schemas/zod';
+import { ejecutar, type Acceso, type Command, type Quien } from '../commands/command';
+import type { Services } from '../deps';
+import { actorOf, type AppContext } from './context';
+
+const KEY_RE = /^[\x21-\x7e]{1,255}$/;
+
+/** The Idempotency-Key header (IETF draft), validated; null when absent. */
+export function idempotencyKey(ctx: AppContext): string | null {
+  const key = ctx.get('idempotency-key').trim();
+  if (!key) return null;
+  if (!KEY_RE.test(key)) {
+    throw new AppError('validacion', 'Idempotency-Key debe tener de 1 a 255 caracteres visibles (p. ej. un UUID).', {
+      campos: { 'Idempotency-Key': 'Formato no válido' },
+    });
+  }
+  return key;
+}
+
+/**
+ * Run a command for the request's authenticated actor with the request's
+ * Idempotency-Key, and mark a repeat with `Idempotent-Replayed: true`. What
+ * every REST and app handler does between parsing and answering.
+ */
+export async function correr<S extends z.ZodType, O, A extends 'lectura' | 'escritura' | 'admin'>(
+  ctx: AppContext,
+  services: Services,
+  cmd: Command<S, O, A>,
+  input: unknown,
+): Promise<O> {
+  const r = await ejecutar(services, cmd, actorOf(ctx) as Quien<A>, input, { idempotencyKey: idempotencyKey(ctx) });
+  if (r.repetida) ctx.set('Idempotent-Replayed', 'true');
+  return r.valor;
+}
+
+/**
+ * The body merged with the path's parameters (which win): a command's whole
+ * input. A body that is not a JSON object is passed as it is, so the
+ * command's schema refuses it (422) instead of it being read as `{}`.
+ */
+export function entrada(ctx: AppContext & { params?: Record<string, string> }): unknown {
+  const body = ctx.state.body ?? {};
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  return { ...(body as Record<string, unknown>), ...(ctx.params ?? {}) };
+}
+
+export type { Acceso };

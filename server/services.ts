@@ -1,0 +1,60 @@
+import type { Clock } from './clock';
+import type { Config } from './config';
+import { startListener, type Listener } from './db/notify';
+import type { Database } from './db/open';
+import type { Services } from './deps';
+import { createCaches } from './domain/cache';
+import type { DecaPdfRenderer } from './documents/pdf-pool';
+import { createRateLimits } from './limits';
+import type { Logger } from './log';
+import { createWebhookFetch } from './net/webhook-request';
+
+export interface ServicesOptions {
+  config: Pick<Config, 'siteUrl' | 'webhookAllowInsecure' | 'apiRateLimit'>;
+  database: Database;
+  clock: Clock;
+  log: Logger;
+  renderPdf: DecaPdfRenderer;
+  /**
+   * The process's LISTEN connection. `true` (default) opens one (caches are
+   * kept true through it); `false` opens none and caches nothing (a CLI run).
+   */
+  listener?: Listener | boolean;
+}
+
+/** The services of one process, and how to release what they hold (connections, the LISTEN). */
+export async function createServices(opts: ServicesOptions): Promise<Services & { close(): Promise<void> }> {
+  const { config, database, log } = opts;
+  const own = opts.listener === undefined || opts.listener === true;
+  let listener: Listener | null = null;
+  if (typeof opts.listener === 'object') listener = opts.listener;
+  else if (own) {
+    try {
+      listener = await startListener(database, log);
+    } catch (err) {
+      log.warn({ err }, 'LISTEN unavailable: nothing is cached and workers poll');
+    }
+  }
+  const limits = createRateLimits(database, { apiPoints: config.apiRateLimit });
+  const caches = createCaches(listener);
+  const webhookFetch = createWebhookFetch({ allowInsecure: config.webhookAllowInsecure, keepAlive: false });
+  return {
+    db: database.db,
+    database,
+    clock: opts.clock,
+    log,
+    siteUrl: config.siteUrl,
+    renderPdf: opts.renderPdf,
+    limits,
+    webhookPolicy: { allowInsecure: config.webhookAllowInsecure },
+    webhookFetch,
+    caches,
+    listener,
+    async close() {
+      caches.close();
+      webhookFetch.close();
+      await limits.close();
+      if (own) await listener?.close();
+    },
+  };
+}

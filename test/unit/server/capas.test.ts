@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../../support/processes';
+
+const DEPCRUISE = path.join(ROOT, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+
+function cruise(cwd: string): { status: number | null; out: string } {
+  const r = spawnSync(process.execPath, [DEPCRUISE, 'server', 'shared', 'client', '--config', '.dependency-cruiser.cjs'], { cwd, encoding: 'utf8' });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+const tmp = mkdtempSync(path.join(os.tmpdir(), 'deca-capas-'));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** A tree with the project's rules and the given files. */
+function arbol(nombre: string, files: Record<string, string>): string {
+  const dir = path.join(tmp, nombre);
+  for (const [f, text] of Object.entries({ 'server/domain/ok.ts': 'export const ok = 1;\n', 'shared/ok.ts': 'export const s = 1;\n', 'client/ok.ts': 'export const c = 1;\n', ...files })) {
+    mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+    writeFileSync(path.join(dir, f), text);
+  }
+  copyFileSync(path.join(ROOT, '.dependency-cruiser.cjs'), path.join(dir, '.dependency-cruiser.cjs'));
+  writeFileSync(path.join(dir, 'tsconfig.base.json'), JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'bundler' } }));
+  return dir;
+}
+
+describe('layer boundaries (npm run typecheck runs the same check)', () => {
+  it('the repository has no forbidden import', () => {
+    const r = cruise(ROOT);
+    expect(r.out).toContain('no dependency violations');
+    expect(r.status).toBe(0);
+  });
+
+  it('fails on a domain → HTTP import', () => {
+    const dir = arbol('dominio-http', {
+      'server/http/context.ts': 'export type Ctx = { path: string };\n',
+      'server/domain/decas/malo.ts': "import type { Ctx } from '../../http/context';\nexport const f = (c: Ctx) => c.path;\n",
+    });
+    const r = cruise(dir);
+    expect(r.status).not.toBe(0);
+    expect(r.out).toContain('dominio-sin-transporte: server/domain/decas/malo.ts → server/http/context.ts');
+  });
+
+  it('fails on a command → HTTP import, and on shared/ importing Node or the server', () => {
+    const dir = arbol('comando-http', {
+      'server/http/run.ts': 'export const run = 1;\n',
+      'server/commands/malo.ts': "import { run } from '../http/run';\nexport const g = run;\n",
+      'server/domain/x.ts': 'export const x = 1;\n',
+      'shared/malo.ts': "import { createHash } from 'node:crypto';\nimport { x } from '../server/domain/x';\nexport const h = [createHash, x];\n",
+    });
+    const r = cruise(dir);
+    expect(r.status).not.toBe(0);
+    expect(r.out).toContain('comandos-sin-transporte: server/commands/malo.ts → server/http/run.ts');
+    expect(r.out).toContain('shared-puro: shared/malo.ts → server/domain/x.ts');
+    expect(r.out).toMatch(/shared-sin-node: shared\/malo\.ts → (node:)?crypto/);
+  });
+});
