@@ -2,7 +2,7 @@ import './styles.css';
 import { render } from 'preact';
 import { App } from './app/app';
 import { interceptarEnlaces } from './app/router';
-import { comprobarSesion } from './app/sesion';
+import { comprobarSesion, vigilarSesion } from './app/sesion';
 import { pedirPersistencia, registrarSw } from './app/sw-bridge';
 
 const root = document.getElementById('app')!;
@@ -11,4 +11,5 @@ render(<App />, root);
 
 void registrarSw();
 void pedirPersistencia();
-if (navigator.onLine) void comprobarSesion();
+void comprobarSesion();
+vigilarSesion();

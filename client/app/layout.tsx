@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import { useModulo, useUbicacion } from './router';
 import { useEnLinea, useLiveQuery } from './hooks';
-import { cambiarEntorno, contexto, entorno, estadoSync, otraVersion, sesionCaducada } from './sesion';
+import { cambiarEntorno, comprobarSesion, contexto, entorno, estadoSync, otraVersion, reenviarConfirmacion, sesion, sesionCaducada } from './sesion';
 import { useStore } from './store';
 import { actualizacion } from './sw-bridge';
 
@@ -38,6 +39,40 @@ function SesionCaducada() {
           : 'Inicie sesión para seguir.'}
       </p>
       {mod && !(mod instanceof Error) && <mod.default modo="reentrar" />}
+    </div>
+  );
+}
+
+/**
+ * Until the e-mail is confirmed the account issues only a few live DeCAs and
+ * makes no live API keys: say so, and offer to send the link again. The test
+ * environment is usable at once, so the notice is not shown there.
+ */
+function CorreoSinConfirmar() {
+  const s = useStore(sesion);
+  const ent = useStore(entorno);
+  const [mensaje, setMensaje] = useState<string | null>(null);
+  if (!s || s.cuenta.confirmada || ent === 'pruebas') return null;
+  async function reenviar() {
+    setMensaje('Enviando…');
+    try {
+      setMensaje(`Enlace enviado a ${await reenviarConfirmacion()}. Revise también la carpeta de correo no deseado.`);
+    } catch (err) {
+      // Confirmed meanwhile (from another device): the session refresh removes the notice.
+      setMensaje((err as Error).message);
+      void comprobarSesion();
+    }
+  }
+  return (
+    <div class="aviso" role="status" data-testid="sin-confirmar">
+      <p>
+        <strong>Confirme su correo.</strong> Le enviamos un enlace a {s.usuario.email}. Hasta entonces la cuenta emite solo unas pocas DeCA reales
+        y no crea claves de API de producción; el entorno de pruebas ya se puede usar.
+      </p>
+      <button type="button" onClick={reenviar}>
+        Reenviar el enlace
+      </button>
+      {mensaje && <p aria-live="polite">{mensaje}</p>}
     </div>
   );
 }
@@ -86,6 +121,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
           </div>
         )}
         <SesionCaducada />
+        <CorreoSinConfirmar />
         {children}
       </main>
     </>

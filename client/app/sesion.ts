@@ -138,13 +138,36 @@ export async function salir(): Promise<void> {
   guardar(null);
 }
 
-/** Check the session with the server when online; an answer of 401 asks for a new sign-in but keeps all data. */
+/** Send the e-mail confirmation link again; resolves with the address it went to. */
+export async function reenviarConfirmacion(): Promise<string> {
+  const r = await pedirJson<{ enviado_a: string }>(f, 'POST', '/app/api/confirmacion', { body: {} });
+  return r.data.enviado_a;
+}
+
+let ultimaComprobacion = 0;
+
+/**
+ * Check the session with the server when online (on start, and when the user
+ * comes back to the app, e.g. from the confirmation link of the e-mail); an
+ * answer of 401 asks for a new sign-in but keeps all data.
+ */
 export async function comprobarSesion(): Promise<void> {
-  if (!sesion.get()) return;
+  if (!sesion.get() || !navigator.onLine) return;
+  ultimaComprobacion = Date.now();
   try {
     const r = await pedirJson<SesionResponse>(f, 'GET', '/app/api/sesion');
     guardar({ usuario: r.data.usuario, cuenta: r.data.cuenta });
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) sesionCaducada.set(true);
   }
+}
+
+/** Coming back to the app (tab shown again, network back) refreshes what the server knows; focus and visibility arriving together ask once. */
+export function vigilarSesion(): void {
+  const volver = () => {
+    if (document.visibilityState === 'visible' && Date.now() - ultimaComprobacion > 2_000) void comprobarSesion();
+  };
+  document.addEventListener('visibilitychange', volver);
+  addEventListener('focus', volver);
+  addEventListener('online', volver);
 }

@@ -52,8 +52,11 @@ export const API_BASE: Record<Entorno, string> = { produccion: '/api/v1', prueba
 /**
  * Turn a non-2xx answer into an ApiError. The body is checked with the shared
  * ErrorBody schema, loaded on demand so zod stays out of the first screen's JS.
+ * If that chunk cannot be loaded (the connection dropped before the service
+ * worker had it), the answer counts as not received: a NetworkError, retried
+ * later with the same Idempotency-Key, never a refusal the user must fix.
  */
-export async function errorDeRespuesta(res: Response): Promise<ApiError> {
+export async function errorDeRespuesta(res: Response): Promise<ApiError | NetworkError> {
   const retry = Number(res.headers.get('Retry-After'));
   const retryAfterS = Number.isFinite(retry) && retry > 0 ? retry : null;
   let json: unknown = null;
@@ -62,7 +65,12 @@ export async function errorDeRespuesta(res: Response): Promise<ApiError> {
   } catch {
     /* not JSON (a proxy page, an empty body) */
   }
-  const { ErrorBody } = await import('../../shared/errors');
+  let ErrorBody: typeof import('./esquemas').ErrorBody;
+  try {
+    ({ ErrorBody } = await import('./esquemas'));
+  } catch (err) {
+    return new NetworkError(err);
+  }
   const parsed = ErrorBody.safeParse(json);
   if (parsed.success) {
     const e = parsed.data.error;

@@ -16,16 +16,23 @@ export default function Acceso({ modo }: { modo: Modo }) {
   const registro = modo === 'registro';
   const [min, setMin] = useState<number | null>(null);
   // The shared schemas (and zod) load on demand: the sign-in screen is the first screen of a new visitor.
-  const esquemas = () => Promise.all([import('../../shared/schemas/cuenta'), import('../../shared/errors')]);
+  const esquemas = () => import('../data/esquemas');
   useEffect(() => {
-    if (registro) void esquemas().then(([m]) => setMin(m.PASSWORD_MIN));
+    if (registro) esquemas().then((m) => setMin(m.PASSWORD_MIN), () => {}); // offline: the hint waits, the submit says why
   }, [registro]);
   const set = (k: string) => (x: string) => setV({ ...v, [k]: x });
 
   async function enviar(ev: Event) {
     ev.preventDefault();
     setError(null);
-    const [{ RegistroInput, SesionInput }, { issuesToCampos }] = await esquemas();
+    let m: typeof import('../data/esquemas');
+    try {
+      m = await esquemas();
+    } catch {
+      setError('Sin conexión: para entrar hace falta red. Sus datos guardados no se pierden.');
+      return;
+    }
+    const { RegistroInput, SesionInput, issuesToCampos } = m;
     const schema = registro ? RegistroInput : SesionInput;
     const p = schema.safeParse(v);
     if (!p.success) {

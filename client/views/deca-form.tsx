@@ -1,11 +1,10 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { issuesToCampos } from '../../shared/errors';
 import { derivarTipoVehiculo, faltaParaEmitir } from '../../shared/rules/emision';
-import { CAMPOS_DATOS, DecaInput, type CampoDatos, type DecaDatos } from '../../shared/schemas/deca';
-import { UNIDADES } from '../../shared/schemas/envio';
+import type { CampoDatos, DecaDatos } from '../../shared/schemas/deca';
 import { buscarLocal, fechaRelativa } from '../data/consultas';
 import type { DatosDeca, DecaLocal, EntradaOutbox } from '../data/db';
-import { crearDeca, datosDeDeca, limpiar, modificarDeca, reenviar, sustituirDeca } from '../data/outbox';
+import { DecaInput, UNIDADES, issuesToCampos } from '../data/esquemas';
+import { CAMPOS_DATOS, crearDeca, datosDeDeca, limpiar, modificarDeca, reenviar, sustituirDeca } from '../data/outbox';
 import { ESCRITORIO, useLiveQuery, useMedia } from '../app/hooks';
 import { navegar } from '../app/router';
 import { contexto } from '../app/sesion';

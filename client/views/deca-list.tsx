@@ -106,20 +106,25 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
     if (r.top < innerHeight) masRef.current();
   }, [estadoCarga, paginas]);
 
-  function aplicar(nuevo: Filtros) {
-    setF(nuevo);
+  // Filters live in the URL. Each control updates from the latest state, never from the render
+  // it was drawn in: two changes in one task (a typed plate committed on blur, then a select) keep both.
+  const filtrosIniciales = useRef(JSON.stringify(f));
+  useEffect(() => {
+    if (JSON.stringify(f) === filtrosIniciales.current) return;
+    filtrosIniciales.current = '';
     const q = new URLSearchParams();
-    if (nuevo.estado) q.set('estado', nuevo.estado);
-    if (nuevo.desde) q.set('desde', nuevo.desde);
-    if (nuevo.hasta) q.set('hasta', nuevo.hasta);
-    if (nuevo.matricula) q.set('matricula', nuevo.matricula);
-    if (nuevo.texto) q.set('q', nuevo.texto);
-    if (nuevo.archivado) q.set('archivadas', '1');
+    if (f.estado) q.set('estado', f.estado);
+    if (f.desde) q.set('desde', f.desde);
+    if (f.hasta) q.set('hasta', f.hasta);
+    if (f.matricula) q.set('matricula', f.matricula);
+    if (f.texto) q.set('q', f.texto);
+    if (f.archivado) q.set('archivadas', '1');
     history.replaceState(null, '', q.toString() ? `/?${q}` : '/');
-  }
+  }, [JSON.stringify(f)]);
   const set = (k: keyof Filtros) => (e: Event) => {
     const el = e.currentTarget as HTMLInputElement;
-    aplicar({ ...f, [k]: el.type === 'checkbox' ? el.checked : el.value });
+    const valor = el.type === 'checkbox' ? el.checked : el.value;
+    setF((prev) => ({ ...prev, [k]: valor }));
   };
 
   const visibles = (filas ?? []).slice(0, mostrar);

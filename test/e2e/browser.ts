@@ -2,10 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { herramienta } from '../support/herramientas';
 import { startServerProcess, type ServerProcess } from '../support/processes';
+import { startSmtp, type TestSmtp } from '../support/smtp';
 
-/** Debian's Chromium (never a downloaded browser), with the flags that work on these machines. */
-export const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+/**
+ * Debian's Chromium (never a downloaded browser), or `null` when this machine
+ * has none: the e2e files then skip after one line saying how to install it.
+ */
+export const CHROMIUM = herramienta('chromium');
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -21,6 +26,8 @@ export const CHROMIUM_ARGS = [
 export interface Entorno {
   server: ServerProcess;
   url: string;
+  /** Every e-mail the server sent (a real SMTP server on loopback). */
+  smtp: TestSmtp;
   context: BrowserContext;
   close(): Promise<void>;
 }
@@ -31,28 +38,55 @@ export interface Entorno {
  * installability need a non-incognito profile).
  */
 export async function arrancar(viewport = { width: 1280, height: 900 }): Promise<Entorno> {
+  if (!CHROMIUM) throw new Error('Chromium no está instalado');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'deca-e2e-data-'));
   const profile = mkdtempSync(path.join(os.tmpdir(), 'deca-e2e-chromium-'));
-  const server = await startServerProcess({ DATA_DIR: dataDir, HOST: '127.0.0.1' });
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    args: CHROMIUM_ARGS,
-    viewport,
-    locale: 'es-ES',
-    timezoneId: 'Europe/Madrid',
-    serviceWorkers: 'allow',
-  });
-  return {
-    server,
-    url: server.url,
-    context,
-    async close() {
-      await context.close().catch(() => {});
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-      rmSync(profile, { recursive: true, force: true });
-    },
+  let smtp: TestSmtp | undefined;
+  let server: ServerProcess | undefined;
+  let context: BrowserContext | undefined;
+  const close = async () => {
+    await context?.close().catch(() => {});
+    await server?.stop();
+    await smtp?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(profile, { recursive: true, force: true });
   };
+  // Whatever fails on the way up (the browser above all), nothing started is left running.
+  try {
+    smtp = await startSmtp();
+    server = await startServerProcess({ DATA_DIR: dataDir, HOST: '127.0.0.1', SMTP_URL: smtp.url });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      viewport,
+      locale: 'es-ES',
+      timezoneId: 'Europe/Madrid',
+      serviceWorkers: 'allow',
+    });
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { server, url: server.url, smtp, context, close };
+}
+
+/**
+ * The path of the first link in the last e-mail sent to `to` whose path
+ * matches `ruta` (the mail names SITE_URL, not this server's port), waiting
+ * for one other than `excepto` (a mail sent again).
+ */
+export async function enlaceDelCorreo(env: Entorno, to: string, ruta: RegExp, excepto?: string): Promise<string> {
+  const limite = Date.now() + 20_000;
+  for (;;) {
+    for (const mail of [...env.smtp.mails].reverse()) {
+      if (!JSON.stringify(mail.to ?? '').includes(to)) continue;
+      const camino = (mail.text ?? '').match(/https?:\/\/\S+/g)?.map((u) => new URL(u).pathname).find((p) => ruta.test(p));
+      if (camino && camino !== excepto) return camino;
+      if (camino) break;
+    }
+    if (Date.now() > limite) throw new Error(`ningún correo a ${to} con un enlace ${ruta}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /** Wait until the service worker controls the page (the shell is then precached). */
@@ -62,14 +96,5 @@ export async function esperarServiceWorker(page: Page): Promise<void> {
     if (!navigator.serviceWorker.controller) {
       await new Promise<void>((r) => navigator.serviceWorker.addEventListener('controllerchange', () => r(), { once: true }));
     }
-  });
-}
-
-/** Bytes behind an <a href> (a blob: URL of the stored PDF), read inside the page. */
-export async function leerEnlace(page: Page, selector: string): Promise<{ tipo: string; inicio: string; bytes: number }> {
-  return page.$eval(selector, async (a) => {
-    const r = await fetch((a as HTMLAnchorElement).href);
-    const b = new Uint8Array(await r.arrayBuffer());
-    return { tipo: r.headers.get('content-type') ?? '', inicio: String.fromCharCode(...b.slice(0, 5)), bytes: b.length };
   });
 }

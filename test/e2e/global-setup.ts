@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { instalada } from '../support/herramientas';
 import { ROOT } from '../support/processes';
 
 function newest(p: string): number {
@@ -15,6 +16,8 @@ function newest(p: string): number {
 
 /** The e2e suite drives the built app (service worker included): build it when missing or older than its sources. */
 export default function setup(): void {
+  // Without a browser the e2e files are skipped (and say why): nothing to build for.
+  if (!instalada('chromium')) return;
   const built = path.join(ROOT, 'dist/client/index.html');
   const sources = Math.max(...['client', 'public', 'shared', 'vite.config.ts'].map((p) => newest(path.join(ROOT, p))));
   if (existsSync(built) && statSync(built).mtimeMs >= sources) return;

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ROOT } from '../support/processes';
-import { arrancar, esperarServiceWorker, leerEnlace, type Entorno } from './browser';
+import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, type Entorno } from './browser';
 
 let env: Entorno;
 let page: Page;
@@ -48,17 +48,77 @@ async function esperarNumero(p: Page): Promise<string> {
   return /(\d{4}-\d{6})/.exec((await h1.textContent()) ?? '')![1]!;
 }
 
-beforeAll(async () => {
-  env = await arrancar();
-  page = await env.context.newPage();
-}, 120_000);
+/** What the browser refused or complained about under the app's policies (CSP, Permissions-Policy), by page. */
+let politicas: string[] = [];
 
-afterAll(async () => {
-  await env?.close();
-});
+/**
+ * Every page of the context reports Content-Security-Policy violations (the
+ * `securitypolicyviolation` event also fires for a violation a script catches,
+ * such as an eval probe) and Chromium's own console lines about the policies.
+ */
+async function vigilarPoliticas(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    addEventListener('securitypolicyviolation', (e) => {
+      console.error(`[csp] ${e.effectiveDirective} bloqueó ${e.blockedURI || '(en línea)'} en ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  context.on('console', (m) => {
+    if (/^\[csp\]|Refused to|Content[- ]Security[- ]Policy|Permissions-Policy/i.test(m.text())) politicas.push(`${m.page()?.url() ?? '?'}: ${m.text()}`);
+  });
+}
 
-describe('PWA against the real server', () => {
+/** The PDF behind the «Descargar PDF» link (a blob: URL of the stored bytes), as the user gets it. */
+async function descargarPdf(p: Page): Promise<{ nombre: string; inicio: string; bytes: number }> {
+  const [descarga] = await Promise.all([p.waitForEvent('download'), p.getByRole('link', { name: 'Descargar PDF' }).click()]);
+  const b = readFileSync((await descarga.path())!);
+  return { nombre: descarga.suggestedFilename(), inicio: b.subarray(0, 5).toString('latin1'), bytes: b.length };
+}
+
+describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
+  beforeAll(async () => {
+    env = await arrancar();
+    await vigilarPoliticas(env.context);
+    page = await env.context.newPage();
+  }, 120_000);
+
+  // A flow that trips the app's CSP (or an unknown Permissions-Policy feature) fails, even if it looks fine.
+  afterEach(() => {
+    const vistas = politicas;
+    politicas = [];
+    expect(vistas).toEqual([]);
+  });
+
+  afterAll(async () => {
+    await env?.close();
+  });
+
   let primera: string;
+
+  it('serves the app under a strict CSP that the browser enforces', async () => {
+    const res = (await page.goto(env.url))!;
+    const csp = res.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    await page.getByRole('heading', { name: 'Entrar' }).waitFor();
+    // An injected inline script does not run, and the watch above sees the refusal.
+    await page.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'document.body.dataset.inyectado = "1"';
+      document.head.append(s);
+    });
+    await expect.poll(() => politicas.length).toBeGreaterThan(0);
+    expect(politicas.join('\n')).toMatch(/script-src/);
+    expect(await page.evaluate(() => document.body.dataset.inyectado)).toBeUndefined();
+    politicas = [];
+
+    // Another site cannot frame the app (clickjacking on «Revocar» or «Eliminar»).
+    const ajena = await env.context.newPage();
+    await ajena.setContent(`<iframe src="${env.url}/cuenta" title="app"></iframe>`);
+    await expect.poll(() => politicas.some((m) => /frame-ancestors/.test(m)), { timeout: 10_000 }).toBe(true);
+    expect(ajena.frames().some((f) => f !== ajena.mainFrame() && f.url().startsWith(env.url))).toBe(false);
+    await ajena.close();
+    politicas = [];
+  });
 
   it('signs up, creates and issues a DeCA, and shows its QR and PDF; the app is installable', async () => {
     await page.goto(env.url);
@@ -71,6 +131,28 @@ describe('PWA against the real server', () => {
     await page.fill('#f-password', PASSWORD);
     await page.getByRole('button', { name: 'Crear cuenta' }).click();
     await page.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
+
+    // Until the e-mail is confirmed the app says what waits for it; the link can be sent again.
+    const aviso = page.getByTestId('sin-confirmar');
+    await aviso.getByText('Confirme su correo.').waitFor();
+    const primerEnlace = await enlaceDelCorreo(env, EMAIL, /^\/confirmar\//);
+    await aviso.getByRole('button', { name: 'Reenviar el enlace' }).click();
+    await aviso.getByText(`Enlace enviado a ${EMAIL}`).waitFor();
+    const enlace = await enlaceDelCorreo(env, EMAIL, /^\/confirmar\//, primerEnlace);
+    // Opening the link only shows a button (mail scanners follow links); pressing it confirms.
+    const correo = await env.context.newPage();
+    await correo.goto(`${env.url}${enlace}`);
+    await correo.getByRole('button', { name: 'Confirmar el correo' }).click();
+    await correo.getByRole('heading', { name: 'Correo confirmado' }).waitFor();
+    await correo.close();
+    // Back in the app, the notice goes once the session is refreshed.
+    await page.bringToFront();
+    await expect
+      .poll(async () => {
+        await page.evaluate(() => dispatchEvent(new Event('focus')));
+        return aviso.count();
+      }, { timeout: 15_000, interval: 2_500 })
+      .toBe(0);
 
     // The caller's side is prefilled from the account.
     await page.click('a[href="/decas/nueva"]');
@@ -91,8 +173,11 @@ describe('PWA against the real server', () => {
     const qr = page.getByTestId('qr');
     await qr.waitFor();
     expect(await qr.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(100);
-    const pdf = await leerEnlace(page, '[data-testid="abrir-pdf"]');
-    expect(pdf).toMatchObject({ tipo: 'application/pdf', inicio: '%PDF-' });
+    expect(await descargarPdf(page)).toMatchObject({ nombre: `DeCA-${primera}-v1.pdf`, inicio: '%PDF-' });
+    // «Abrir PDF» shows it in Chromium's viewer, under the policy the blob: page inherits from the app.
+    const [visor] = await Promise.all([env.context.waitForEvent('page'), page.getByTestId('abrir-pdf').click()]);
+    await expect.poll(() => visor.frames().some((f) => f.url().startsWith('chrome-extension://')), { timeout: 10_000 }).toBe(true);
+    await visor.close();
 
     // An API key made from the app, to check the server side of what follows.
     const r = await page.evaluate(async () => {
@@ -197,8 +282,8 @@ describe('PWA against the real server', () => {
     await otra.goto(`${env.url}/decas/${ultima}`);
     await otra.getByTestId('qr').waitFor();
     expect(await otra.getByTestId('qr').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(100);
-    const pdf = await leerEnlace(otra, '[data-testid="abrir-pdf"]');
-    expect(pdf).toMatchObject({ tipo: 'application/pdf', inicio: '%PDF-' });
+    const pdf = await descargarPdf(otra);
+    expect(pdf).toMatchObject({ nombre: expect.stringMatching(new RegExp(`^DeCA-${ultima}-v\\d+\\.pdf$`)), inicio: '%PDF-' });
     expect(pdf.bytes).toBeGreaterThan(1000);
     await otra.close();
     await env.context.setOffline(false);
@@ -365,8 +450,18 @@ describe('PWA against the real server', () => {
     await page.fill('#f-matricula', '7777 jjj');
     await page.press('#f-matricula', 'Enter');
     await page.locator('#f-estado').selectOption('pendiente');
-    await expect.poll(() => filas.count()).toBe(16);
+    await expect.poll(() => filas.count(), { timeout: 10_000 }).toBe(16);
     expect(page.url()).toContain('matricula=7777');
+    // Two changes in one task (a typed plate committed on blur as the select changes) keep both.
+    await page.evaluate(() => {
+      const m = document.querySelector<HTMLInputElement>('#f-matricula')!;
+      m.value = '';
+      m.dispatchEvent(new Event('change', { bubbles: true }));
+      const e = document.querySelector<HTMLSelectElement>('#f-estado')!;
+      e.value = '';
+      e.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await expect.poll(() => new URL(page.url()).search, { timeout: 10_000 }).toBe('');
   });
   it('offers a new version when one is deployed, and reloads into it', async () => {
     await page.goto(env.url);

@@ -1,0 +1,11 @@
+// The only door from the client to the shared zod schemas. zod and the schemas
+// weigh ~26 KB gzip, more than a third of what the first screen may load: the
+// screens that validate (the DeCA form, sign-up, error bodies) import this
+// module, statically inside their own lazy chunk or with import(), and the list
+// and the sign-in screen never pay for it. The service worker precaches the
+// chunk, so validation still works offline.
+import './zod-sin-eval'; // first: zod must be configured before a schema is built
+export { ErrorBody, issuesToCampos } from '../../shared/errors';
+export { PASSWORD_MIN, RegistroInput, SesionInput } from '../../shared/schemas/cuenta';
+export { DecaInput } from '../../shared/schemas/deca';
+export { UNIDADES } from '../../shared/schemas/envio';
