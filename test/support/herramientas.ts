@@ -1,0 +1,72 @@
+import { accessSync, constants, openSync, closeSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * System programs some tests drive (Debian packages, never downloaded by npm).
+ * On a machine without one, its tests are skipped after one plain line saying
+ * how to install it; with CI=true an absent program fails the run instead.
+ */
+const HERRAMIENTAS = {
+  chromium: {
+    ruta: () => process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    instalar: 'apt-get install chromium (o CHROME_PATH=/ruta/a/chromium)',
+  },
+  pdftoppm: {
+    ruta: () => buscarEnPath('pdftoppm'),
+    instalar: 'apt-get install poppler-utils',
+  },
+} as const;
+
+export type Herramienta = keyof typeof HERRAMIENTAS;
+
+function ejecutable(ruta: string): boolean {
+  try {
+    accessSync(ruta, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function buscarEnPath(nombre: string): string {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (dir && ejecutable(path.join(dir, nombre))) return path.join(dir, nombre);
+  }
+  return nombre;
+}
+
+/** The line a newcomer reads when a program is missing. */
+export function avisoFalta(nombre: Herramienta): string {
+  const h = HERRAMIENTAS[nombre];
+  return `Falta ${nombre} (${h.ruta()}): se omiten las pruebas que lo usan. Instálalo con: ${h.instalar}`;
+}
+
+/** Print the line once per test run, whatever the number of files (and workers) that need the program. */
+function avisarUnaVez(nombre: Herramienta): void {
+  // Every worker of one vitest run shares the parent process.
+  const marca = path.join(os.tmpdir(), `deca-falta-${nombre}-${process.ppid}`);
+  try {
+    closeSync(openSync(marca, 'wx'));
+  } catch {
+    return;
+  }
+  process.stderr.write(`\n${avisoFalta(nombre)}\n\n`);
+}
+
+/** Whether the program is installed, with no message (for setup code that only saves work). */
+export function instalada(nombre: Herramienta): boolean {
+  return ejecutable(HERRAMIENTAS[nombre].ruta());
+}
+
+/**
+ * The program's path when it is installed, `null` when it is not (the caller
+ * skips). With CI=true a missing program throws: CI never skips.
+ */
+export function herramienta(nombre: Herramienta): string | null {
+  const ruta = HERRAMIENTAS[nombre].ruta();
+  if (ejecutable(ruta)) return ruta;
+  if (process.env.CI === 'true') throw new Error(avisoFalta(nombre));
+  avisarUnaVez(nombre);
+  return null;
+}
