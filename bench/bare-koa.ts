@@ -7,6 +7,8 @@
  * For bench/profile-decas.ts `floor`: with BARE_KOA_DATABASE_URL set, each
  * request first runs BARE_KOA_QUERIES (default 1) trivial queries one after
  * the other on a pg pool of 10 (the server's size): the cost of round trips alone.
+ * With BARE_KOA_PREPARED=1 they run as a named prepared statement, as the
+ * server's own queries do.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,13 +17,17 @@ import pg from 'pg';
 
 const databaseUrl = process.env.BARE_KOA_DATABASE_URL;
 const queries = Number(process.env.BARE_KOA_QUERIES ?? '1');
+const prepared = process.env.BARE_KOA_PREPARED === '1';
 const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 10 }) : null;
 
 const app = new Koa();
 app.use(async (ctx) => {
   let id = 1;
   if (pool) {
-    for (let i = 0; i < queries; i++) id = (await pool.query<{ id: number }>('select $1::int as id', [id])).rows[0]!.id;
+    for (let i = 0; i < queries; i++) {
+      const text = 'select $1::int as id';
+      id = (await (prepared ? pool.query<{ id: number }>({ name: 'bare', text, values: [id] }) : pool.query<{ id: number }>(text, [id]))).rows[0]!.id;
+    }
   }
   ctx.body = { ok: true, id, numero: '2026-000001' };
 });

@@ -6,12 +6,19 @@
  *   request a new DeCA (no ref_externa, no Idempotency-Key);
  * - GET /api/v1/decas/{id}.
  * And, in the same run, what bounds them: one in-process PDF render (median
- * of 30), bare renders/s on a pool the size of the server's, and a bare Koa
- * handler's requests/s (both measured before and after the server runs); then
- * the ratios create ÷ bare PDF and GET ÷ bare Koa.
+ * of 30), bare renders/s on a pool the size of the server's, a bare Koa
+ * handler's requests/s, and (on PostgreSQL) bare Koa plus one prepared query
+ * per request — each measured before and after the server runs, the higher
+ * kept. Then the ratios to those limits.
+ *
+ * With BENCH_ANTES=<git revision> (e.g. the commit before a change) the same
+ * loads also run against the server of that revision, from a temporary
+ * checkout, in this same run: «N× the rate before» measured, not remembered.
+ *
  * Plain figures, no pass/fail. Run: npx tsx bench/decas.ts
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DecaInput } from '../shared/schemas/deca';
@@ -23,8 +30,8 @@ import { renderDecaPdf } from '../server/documents/deca-pdf';
 import type { DecaPdfData } from '../server/documents/deca-pdf-data';
 import { createPdfPool } from '../server/documents/pdf-pool';
 import { decaCompleta } from '../test/support/decas';
-import { runCli, startServerProcess } from '../test/support/processes';
-import { fmt, load, median, postgresDatabaseUrl, startScript, type LoadResult } from './lib';
+import { ROOT } from '../test/support/processes';
+import { fmt, load, median, postgresDatabaseUrl, runCliIn, startScript, type LoadResult } from './lib';
 
 const RENDER_RUNS = 30;
 const POOL_SECONDS = 5;
@@ -84,8 +91,8 @@ async function barePdfRate(data: DecaPdfData): Promise<{ rate: number; workers: 
   }
 }
 
-async function bareKoa(): Promise<LoadResult> {
-  const child = await startScript('bench/bare-koa.ts', {});
+async function bareKoa(env: Record<string, string> = {}): Promise<LoadResult> {
+  const child = await startScript('bench/bare-koa.ts', env);
   try {
     await load({ url: child.url, duration: 2 }); // warm-up
     return await load({ url: child.url });
@@ -99,12 +106,12 @@ interface DbFigures {
   get: LoadResult;
 }
 
-async function benchDecas(label: string, env: Record<string, string>): Promise<DbFigures> {
-  const account = await runCli(['account:create', '--company', 'Bench SL', '--nif', 'B12345674', '--plan', 'pro'], env);
-  if (account.code !== 0) throw new Error(`account:create failed: ${account.stderr}`);
-  const server = await startServerProcess({ ...env, API_RATE_LIMIT: '1000000', LOG_LEVEL: 'error' });
+/** Create+issue and GET against the server of the checkout at `root` (this one, or another revision). */
+async function benchDecas(label: string, env: Record<string, string>, root = ROOT): Promise<DbFigures> {
+  const account = JSON.parse(await runCliIn(root, ['account:create', '--company', 'Bench SL', '--nif', 'B12345674', '--plan', 'pro'], env)) as { cuenta: { id: number } };
+  const server = await startScript('server/main.ts', { ...env, PORT: '0', HOST: '127.0.0.1', API_RATE_LIMIT: '1000000', LOG_LEVEL: 'error' }, [], root);
   try {
-    const key = JSON.parse((await runCli(['key:create', '--account', '1', '--env', 'live'], env)).stdout).key as string;
+    const key = (JSON.parse(await runCliIn(root, ['key:create', '--account', String(account.cuenta.id), '--env', 'live'], env)) as { key: string }).key;
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     let id = 0;
     for (let i = 0; i < WARM_UP_CREATES; i++) {
@@ -125,64 +132,108 @@ async function benchDecas(label: string, env: Record<string, string>): Promise<D
         `201s ${create.ok}, non-2xx ${create.non2xx}, errors ${create.errors}`,
     );
 
+    await load({ url: `${server.url}/api/v1/decas/${id}`, headers, duration: 2 }); // warm-up
     const get = await load({ url: `${server.url}/api/v1/decas/${id}`, headers });
-    console.log(
-      `GET /api/v1/decas/{id} on ${label}: ${fmt(get.rps)} req/s, p50 ${get.p50} ms, p99 ${get.p99} ms, non-2xx ${get.non2xx}, errors ${get.errors}`,
-    );
+    console.log(`GET /api/v1/decas/{id} on ${label}: ${fmt(get.rps)} req/s, p50 ${get.p50} ms, p99 ${get.p99} ms, non-2xx ${get.non2xx}, errors ${get.errors}`);
     return { create, get };
   } finally {
     await server.stop();
   }
 }
 
+/** Both databases for the checkout at `root`. */
+async function benchAll(tag: string, root: string, pgUrl: string | undefined): Promise<Map<string, DbFigures>> {
+  const out = new Map<string, DbFigures>();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'deca-bench-'));
+  try {
+    out.set('PGlite', await benchDecas(`PGlite${tag}`, { DATA_DIR: dataDir }, root));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  if (pgUrl) {
+    const s = await postgresDatabaseUrl(pgUrl, 'bench_decas');
+    try {
+      out.set('PostgreSQL', await benchDecas(`PostgreSQL${tag}`, { DATABASE_URL: s.url }, root));
+    } finally {
+      await s.drop();
+    }
+  }
+  return out;
+}
+
+/** A checkout of `rev` next to this one, sharing its node_modules. */
+function checkout(rev: string): { root: string; remove(): void } {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'deca-antes-'));
+  execFileSync('git', ['worktree', 'add', '--detach', root, rev], { cwd: ROOT, stdio: 'ignore' });
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
+  return {
+    root,
+    remove: () => {
+      execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: ROOT, stdio: 'ignore' });
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`machine: ${os.availableParallelism()} cores, Node ${process.versions.node}, load average at start ${loadAverage()}`);
 const data = pdfDelCuerpo();
 const renderMs = await renderMedian(data);
-console.log(`one PDF render (1 envío), in-process, median of ${RENDER_RUNS}: ${fmt(renderMs, 1)} ms`);
+console.log(`one PDF render (1 envío), in-process, median of ${RENDER_RUNS}: ${fmt(renderMs, 2)} ms`);
+
+const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 
 /**
- * The two ceilings, measured before and again after the server runs: on a
+ * The ceilings, measured before and again after the servers run: on a
  * shared machine other work can only lower a ceiling, so the ratios use the
  * higher of the two.
  */
-async function references(when: string): Promise<{ pdf: number; koa: number }> {
+async function references(when: string): Promise<{ pdf: number; koa: number; koaQuery: number | null }> {
   const pdf = await barePdfRate(data);
   console.log(`bare PDF renders (${when}) on a pool of ${pdf.workers} workers (createPdfPool() default), ${pdf.workers * 2} in flight, ~${POOL_SECONDS} s: ${fmt(pdf.rate, 1)} renders/s`);
   const koa = await bareKoa();
   console.log(`bare Koa handler (${when}; child process, small JSON): ${fmt(koa.rps)} req/s, p50 ${koa.p50} ms, p99 ${koa.p99} ms`);
-  return { pdf: pdf.rate, koa: koa.rps };
+  let koaQuery: number | null = null;
+  if (pgUrl) {
+    const q = await bareKoa({ BARE_KOA_DATABASE_URL: pgUrl, BARE_KOA_QUERIES: '1', BARE_KOA_PREPARED: '1' });
+    console.log(`bare Koa + one prepared PostgreSQL query per request (${when}): ${fmt(q.rps)} req/s, p50 ${q.p50} ms, p99 ${q.p99} ms`);
+    koaQuery = q.rps;
+  }
+  return { pdf: pdf.rate, koa: koa.rps, koaQuery };
 }
 const refBefore = await references('before');
 
-const results: [string, DbFigures][] = [];
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'deca-bench-'));
-try {
-  results.push(['PGlite', await benchDecas('PGlite', { DATA_DIR: dataDir })]);
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
-}
+const ahora = await benchAll('', ROOT, pgUrl);
+if (!pgUrl) console.log('PostgreSQL skipped: set TEST_DATABASE_URL or BENCH_DATABASE_URL');
 
-const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-if (pgUrl) {
-  const s = await postgresDatabaseUrl(pgUrl, 'bench_decas');
+let antes: Map<string, DbFigures> | null = null;
+const rev = process.env.BENCH_ANTES;
+if (rev) {
+  const co = checkout(rev);
   try {
-    results.push(['PostgreSQL', await benchDecas('PostgreSQL', { DATABASE_URL: s.url })]);
+    console.log(`— the same loads on the server of ${rev} —`);
+    antes = await benchAll(` at ${rev}`, co.root, pgUrl);
   } finally {
-    await s.drop();
+    co.remove();
   }
-} else {
-  console.log('PostgreSQL skipped: set TEST_DATABASE_URL or BENCH_DATABASE_URL');
 }
 
 const refAfter = await references('after');
 const pdfRate = Math.max(refBefore.pdf, refAfter.pdf);
 const koaRps = Math.max(refBefore.koa, refAfter.koa);
+const koaQuery = refBefore.koaQuery === null || refAfter.koaQuery === null ? null : Math.max(refBefore.koaQuery, refAfter.koaQuery);
 const pct = (x: number) => `${fmt(x * 100)}%`;
-for (const [label, r] of results) {
-  console.log(
-    `${label}: create+issue ÷ bare PDF rate = ${fmt(r.create.rps, 1)} ÷ ${fmt(pdfRate, 1)} = ${pct(r.create.rps / pdfRate)} (target ≥ 70% on PostgreSQL); ` +
-      `GET ÷ bare Koa = ${fmt(r.get.rps)} ÷ ${fmt(koaRps)} = ${pct(r.get.rps / koaRps)} (target ≥ 40% on PostgreSQL)`,
-  );
+for (const [label, r] of ahora) {
+  const lines = [
+    `${label}: create+issue ÷ bare PDF rate = ${fmt(r.create.rps, 1)} ÷ ${fmt(pdfRate, 1)} = ${pct(r.create.rps / pdfRate)} (aim ≥ 60%)`,
+    `${label}: GET ÷ bare Koa = ${fmt(r.get.rps)} ÷ ${fmt(koaRps)} = ${pct(r.get.rps / koaRps)} (aim 30%)`,
+  ];
+  if (label === 'PostgreSQL' && koaQuery) lines.push(`${label}: GET ÷ (bare Koa + one prepared query) = ${fmt(r.get.rps)} ÷ ${fmt(koaQuery)} = ${pct(r.get.rps / koaQuery)}`);
+  const b = antes?.get(label);
+  if (b) {
+    lines.push(`${label}: create+issue now ÷ at ${rev} = ${fmt(r.create.rps, 1)} ÷ ${fmt(b.create.rps, 1)} = ${fmt(r.create.rps / b.create.rps, 2)}× (target ≥ 2× on PostgreSQL)`);
+    lines.push(`${label}: GET now ÷ at ${rev} = ${fmt(r.get.rps)} ÷ ${fmt(b.get.rps)} = ${fmt(r.get.rps / b.get.rps, 2)}× (target ≥ 3× on PostgreSQL)`);
+  }
+  for (const l of lines) console.log(l);
 }
 console.log(`load average at end ${loadAverage()}`);

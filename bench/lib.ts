@@ -33,9 +33,10 @@ export function startScript(
   script: string,
   env: Record<string, string>,
   nodeArgs: string[] = [],
+  cwd = ROOT,
 ): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd: ROOT, env: childEnv(env) });
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd, env: childEnv(env) });
     let out = '';
     const exited = new Promise<void>((r) => child.on('exit', () => r()));
     const onData = (d: Buffer) => {
@@ -99,6 +100,19 @@ export async function postgresDatabaseUrl(url: string, prefix: string): Promise<
   const u = new URL(url);
   u.pathname = `/${name}`;
   return { url: u.toString(), drop: () => admin(`drop database if exists "${name}" with (force)`) };
+}
+
+/** Run the CLI of the checkout at `cwd` (another revision, for a before/after in one run); resolves with its stdout. */
+export function runCliIn(cwd: string, args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], { cwd, env: childEnv(env) });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`cli ${args[0]} exited with ${code}: ${err}`))));
+  });
 }
 
 export function fmt(n: number, digits = 0): string {

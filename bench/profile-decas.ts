@@ -21,7 +21,7 @@ import type { DB } from '../server/db/schema';
 import { selectDecas } from '../server/domain/decas/queries';
 import { buscarClave } from '../server/domain/accounts/api-keys';
 import { openDatabase } from '../server/db/open';
-import { createRateLimits } from '../server/http/rate-limits';
+import { createRateLimits } from '../server/limits';
 import { decaCompleta } from '../test/support/decas';
 import { ROOT, runCli, startServerProcess } from '../test/support/processes';
 import { fmt, load, postgresDatabaseUrl, startScript } from './lib';
