@@ -175,6 +175,16 @@ function checkout(rev: string): { root: string; remove(): void } {
   };
 }
 
+const rev = process.env.BENCH_ANTES;
+if (rev) {
+  try {
+    execFileSync('git', ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { cwd: ROOT, stdio: 'ignore' });
+  } catch {
+    console.error(`BENCH_ANTES=${rev} no es un commit de este repositorio (git log --oneline lo muestra).`);
+    process.exit(2);
+  }
+}
+
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`machine: ${os.availableParallelism()} cores, Node ${process.versions.node}, load average at start ${loadAverage()}`);
 const data = pdfDelCuerpo();
@@ -207,7 +217,6 @@ const ahora = await benchAll('', ROOT, pgUrl);
 if (!pgUrl) console.log('PostgreSQL skipped: set TEST_DATABASE_URL or BENCH_DATABASE_URL');
 
 let antes: Map<string, DbFigures> | null = null;
-const rev = process.env.BENCH_ANTES;
 if (rev) {
   const co = checkout(rev);
   try {
