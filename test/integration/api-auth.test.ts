@@ -4,7 +4,6 @@ import { CuentaResponse } from '../../shared/schemas/cuenta';
 import { buildCuenta } from '../support/factories';
 import { it } from '../support/fixtures';
 
-
 function expectError(res: { status: number; body: unknown; headers: Headers }, status: number, codigo: string) {
   expect(res.status).toBe(status);
   const body = ErrorBody.parse(res.body);

@@ -12,7 +12,6 @@ import { contarDecas } from '../support/decas-http';
 import { buildCuenta } from '../support/factories';
 import { it, type Fx } from '../support/fixtures';
 
-
 function actor({ app, c }: Fx, over: Partial<Actor> = {}): Actor {
   return {
     accountId: c.account.id,

@@ -20,7 +20,6 @@ import { decaCompleta } from '../support/decas';
 import { buildCuenta } from '../support/factories';
 import { it, type Fx } from '../support/fixtures';
 
-
 /** Create an issued DeCA with the account's live key. */
 async function emitida({ app, c }: Fx, over: Partial<DecaInput> = {}): Promise<Deca> {
   return (await crearDecaOk(app, c.live, decaCompleta(over))).deca;

@@ -79,7 +79,6 @@ async function extractText(bytes: Uint8Array): Promise<PdfText> {
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const countOf = (haystack: string, needle: string) => haystack.split(needle).length - 1;
 
-
 async function crear({ app, c }: Fx, body: DecaInput): Promise<Deca> {
   const res = await app.request('POST', '/api/v1/decas', { key: c.live, body });
   expect(res.status, res.text).toBe(201);

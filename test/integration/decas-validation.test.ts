@@ -6,7 +6,6 @@ import { decaCompleta } from '../support/decas';
 import { buildCuenta } from '../support/factories';
 import { it, type Fx } from '../support/fixtures';
 
-
 /** A complete DeCA input without the carrier's side (left for the account to fill). */
 function sinTransportista(over: Partial<DecaInput> = {}): DecaInput {
   const { transp_nombre: _n, transp_nif: _f, transp_domicilio: _d, ...rest } = decaCompleta(over);

@@ -6,7 +6,6 @@ import { startTestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { it, type Fx } from '../support/fixtures';
 
-
 const BROWSER = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
 
 async function crear({ app, c }: Fx, over: Record<string, unknown> = {}): Promise<Deca> {

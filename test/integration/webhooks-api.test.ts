@@ -10,7 +10,6 @@ import { it } from '../support/fixtures';
 // ever delivered in this file (no DeCA is created, no worker runs).
 const PUBLICA = 'https://93.184.216.34/deca';
 
-
 describe('webhook endpoints', () => {
   it('creates a webhook (201) showing the whsec_ secret once; lists and reads never show it', async ({ app, c }) => {
     const res = await app.request('POST', '/api/v1/webhooks', { key: c.live, body: { url: PUBLICA, eventos: ['deca.emitido', 'deca.creado'], descripcion: '  ERP  ' } });
