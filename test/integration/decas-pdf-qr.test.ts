@@ -11,11 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import jsQR from 'jsqr';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { Deca, DecaCreada } from '../../shared/schemas/deca';
-import { startTestApp, type TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
-import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+import { test } from '../support/fixtures';
 import { herramienta } from '../support/herramientas';
 
 const run = promisify(execFile);
@@ -68,49 +67,39 @@ function parsePnm(file: Buffer): Raster {
   return { width, height, rgba };
 }
 
+/** The issued DeCA's PDF on disk and its ficha URL as GET /decas/{id} gives it, once per file. */
+const it = test.extend('documento', { scope: 'file' }, async ({ app, c }, { onCleanup }) => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'deca-pdf-qr-'));
+  onCleanup(() => rm(dir, { recursive: true, force: true }));
+
+  const created = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta() });
+  expect(created.status, created.text).toBe(201);
+  const { deca } = DecaCreada.parse(created.body);
+  expect(deca.estado).toBe('emitido');
+
+  // The URL as the API gives it to an integrator, read separately from the PDF.
+  const got = await app.request('GET', `/api/v1/decas/${deca.id}`, { key: c.live });
+  expect(got.status, got.text).toBe(200);
+  const ficha = Deca.parse(got.body.deca).urls.ficha;
+
+  const res = await fetch(`${app.url}/api/v1/decas/${deca.id}/pdf`, { headers: { authorization: `Bearer ${c.live}` } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('application/pdf');
+  const pdfPath = path.join(dir, 'deca.pdf');
+  await writeFile(pdfPath, Buffer.from(await res.arrayBuffer()));
+  return { dir, pdfPath, ficha };
+});
+
+/** The first page in grey at `dpi`, as pdftoppm rasterises it (anti-aliased, like a scan). */
+async function firstPage(documento: { dir: string; pdfPath: string }, dpi: number): Promise<Raster> {
+  const prefix = path.join(documento.dir, `pagina-${dpi}`);
+  await run(pdftoppm!, ['-f', '1', '-l', '1', '-r', String(dpi), '-gray', '-singlefile', documento.pdfPath, prefix]);
+  return parsePnm(await readFile(`${prefix}.pgm`));
+}
+
 describe.skipIf(!pdftoppm)('the QR printed on the DeCA PDF', () => {
-  let app: TestApp;
-  let c: CuentaDePrueba;
-  let dir: string;
-  let pdfPath: string;
-  let ficha: string;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-    c = await buildCuenta(app);
-    dir = await mkdtemp(path.join(os.tmpdir(), 'deca-pdf-qr-'));
-
-    const created = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta() });
-    expect(created.status, created.text).toBe(201);
-    const { deca } = DecaCreada.parse(created.body);
-    expect(deca.estado).toBe('emitido');
-
-    // The URL as the API gives it to an integrator, read separately from the PDF.
-    const got = await app.request('GET', `/api/v1/decas/${deca.id}`, { key: c.live });
-    expect(got.status, got.text).toBe(200);
-    ficha = Deca.parse(got.body.deca).urls.ficha;
-
-    const res = await fetch(`${app.url}/api/v1/decas/${deca.id}/pdf`, { headers: { authorization: `Bearer ${c.live}` } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/pdf');
-    pdfPath = path.join(dir, 'deca.pdf');
-    await writeFile(pdfPath, Buffer.from(await res.arrayBuffer()));
-  });
-
-  afterAll(async () => {
-    await app?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
-
-  /** The first page in grey at `dpi`, as pdftoppm rasterises it (anti-aliased, like a scan). */
-  async function firstPage(dpi: number): Promise<Raster> {
-    const prefix = path.join(dir, `pagina-${dpi}`);
-    await run(pdftoppm!, ['-f', '1', '-l', '1', '-r', String(dpi), '-gray', '-singlefile', pdfPath, prefix]);
-    return parsePnm(await readFile(`${prefix}.pgm`));
-  }
-
-  it.each([150, 72])('decodes at %i dpi to exactly the ficha URL of GET /decas/{id}', async (dpi) => {
-    const page = await firstPage(dpi);
+  it.for([150, 72])('decodes at %i dpi to exactly the ficha URL of GET /decas/{id}', async (dpi, { documento }) => {
+    const page = await firstPage(documento, dpi);
     // A4 at that resolution (pdftoppm rounds up): the whole page is searched, text and rules included.
     expect(page.width).toBe(Math.ceil((210 / 25.4) * dpi));
     expect(page.height).toBe(Math.ceil((297 / 25.4) * dpi));
@@ -118,7 +107,7 @@ describe.skipIf(!pdftoppm)('the QR printed on the DeCA PDF', () => {
     // Black on white: no need to also try the inverted picture.
     const code = jsQR(page.rgba, page.width, page.height, { inversionAttempts: 'dontInvert' });
     expect(code, `no QR found at ${dpi} dpi`).not.toBeNull();
-    expect(code!.data).toBe(ficha);
+    expect(code!.data).toBe(documento.ficha);
     // Found where it is printed: the top right of the first page.
     expect(code!.location.topLeftCorner.x).toBeGreaterThan(page.width / 2);
     expect(code!.location.bottomLeftCorner.y).toBeLessThan(page.height / 4);

@@ -1,29 +1,16 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
-import { rawRequest, startTestApp, type TestApp } from '../support/app';
-import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+import { rawRequest } from '../support/app';
+import { clienteDePrueba } from '../support/cliente';
+import { buildCuenta } from '../support/factories';
+import { it, test } from '../support/fixtures';
 
-let app: TestApp;
-let c: CuentaDePrueba;
-let clientDir: string;
-
-beforeAll(async () => {
-  clientDir = mkdtempSync(path.join(os.tmpdir(), 'deca-client-'));
-  mkdirSync(path.join(clientDir, 'assets'));
-  writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>DeCA</title><div id="app"></div>');
-  writeFileSync(path.join(clientDir, 'assets', 'main-abc123.js'), 'console.log(1)');
-  app = await startTestApp({ clientDir });
-  c = await buildCuenta(app);
-});
-afterAll(() => app?.close());
+test.override('opcionesApp', { clientDir: clienteDePrueba() });
 
 const CSRF = { 'X-DeCA-CSRF': '1' };
 
 describe('request bodies and the documented error body', () => {
-  it('400 json_invalido for a body that is not JSON', async () => {
+  it('400 json_invalido for a body that is not JSON', async ({ app, c }) => {
     const res = await app.request('POST', '/app/api/sesion', { headers: CSRF, body: '{"email": "a@b.c",' });
     expect(res.status).toBe(400);
     const body = ErrorBody.parse(res.body);
@@ -31,7 +18,7 @@ describe('request bodies and the documented error body', () => {
     expect(body.error.request_id).toBe(res.headers.get('x-request-id'));
   });
 
-  it('413 demasiado_grande with the error body for an oversize body', async () => {
+  it('413 demasiado_grande with the error body for an oversize body', async ({ app }) => {
     const res = await app.request('POST', '/app/api/registro', { headers: CSRF, body: JSON.stringify({ nombre: 'x'.repeat(40_000) }) });
     expect(res.status).toBe(413);
     const body = ErrorBody.parse(res.body);
@@ -39,7 +26,7 @@ describe('request bodies and the documented error body', () => {
     expect(body.error.mensaje).toMatch(/16 KB/);
   });
 
-  it('403 for a POST without Content-Length (chunked), with the error body and request id', async () => {
+  it('403 for a POST without Content-Length (chunked), with the error body and request id', async ({ app, c }) => {
     const res = await rawRequest(app.url, {
       method: 'POST',
       path: '/api/v1/cuenta',
@@ -52,7 +39,7 @@ describe('request bodies and the documented error body', () => {
     expect(res.headers['x-request-id']).toBe(body.error.request_id);
   });
 
-  it('422 validacion naming every failing field', async () => {
+  it('422 validacion naming every failing field', async ({ app }) => {
     const res = await app.request('POST', '/app/api/registro', {
       headers: CSRF,
       body: { nombre: '', email: 'no-es-correo', password: 'corta' },
@@ -64,7 +51,7 @@ describe('request bodies and the documented error body', () => {
     expect(body.error.campos.password).toMatch(/10 caracteres/);
   });
 
-  it('400 json_invalido (the spec\'s code for a body that is not JSON) for a body type the route does not take', async () => {
+  it('400 json_invalido (the spec\'s code for a body that is not JSON) for a body type the route does not take', async ({ app, c }) => {
     for (const path of ['/app/api/sesion', '/api/v1/decas']) {
       const res = await app.request('POST', path, { key: c.live, headers: { ...CSRF, 'content-type': 'application/xml' }, body: '<a/>' });
       expect(res.status).toBe(400);
@@ -76,7 +63,7 @@ describe('request bodies and the documented error body', () => {
 });
 
 describe('rate limit: 120 requests a minute per key', () => {
-  it('sends the RateLimit fields on every response and 429 with Retry-After past the limit', async () => {
+  it('sends the RateLimit fields on every response and 429 with Retry-After past the limit', async ({ app }) => {
     const k = await buildCuenta(app);
     const first = await app.request('GET', '/api/v1/cuenta', { key: k.live });
     expect(first.headers.get('ratelimit-policy')).toBe('"minuto";q=120;w=60');
@@ -103,7 +90,7 @@ describe('rate limit: 120 requests a minute per key', () => {
 });
 
 describe('web app shell, health', () => {
-  it('serves the built client at / and client routes (deep links) with index.html', async () => {
+  it('serves the built client at / and client routes (deep links) with index.html', async ({ app }) => {
     const root = await app.request('GET', '/');
     expect(root.status).toBe(200);
     expect(root.text).toContain('<div id="app">');
@@ -114,20 +101,20 @@ describe('web app shell, health', () => {
     expect(deep.text).toContain('<div id="app">');
   });
 
-  it('caches hashed assets for a year', async () => {
+  it('caches hashed assets for a year', async ({ app }) => {
     const res = await app.request('GET', '/assets/main-abc123.js');
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toContain('immutable');
   });
 
-  it('does not serve files outside the client folder', async () => {
+  it('does not serve files outside the client folder', async ({ app }) => {
     const res = await rawRequest(app.url, { method: 'GET', path: '/../../../../etc/passwd' });
     expect(res.body).not.toContain('root:');
     const enc = await rawRequest(app.url, { method: 'GET', path: '/%2e%2e/%2e%2e/etc/passwd' });
     expect(enc.body).not.toContain('root:');
   });
 
-  it('GET /healthz answers after checking the database', async () => {
+  it('GET /healthz answers after checking the database', async ({ app }) => {
     const res = await app.request('GET', '/healthz');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true });

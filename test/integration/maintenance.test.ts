@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { runMaintenanceOnce } from '../../server/jobs/maintenance';
-import { startTestApp, type TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
-import { buildCuenta } from '../support/factories';
-
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(() => app?.close());
+import { it } from '../support/fixtures';
 
 describe('maintenance', () => {
-  it('keeps idempotency keys for 7 days and drops them after their 8-day window', async () => {
-    const c = await buildCuenta(app);
+  it('keeps idempotency keys for 7 days and drops them after their 8-day window', async ({ app, cuentaNueva: c }) => {
     const headers = { 'Idempotency-Key': 'clave-mantenimiento-1' };
     const first = await app.request('POST', '/api/v1/decas', { key: c.live, headers, body: decaCompleta() });
     expect(first.status).toBe(201);
@@ -29,8 +21,7 @@ describe('maintenance', () => {
     expect(rows).toEqual([]);
   });
 
-  it('keeps events 30 days, then drops them', async () => {
-    const c = await buildCuenta(app);
+  it('keeps events 30 days, then drops them', async ({ app, cuentaNueva: c }) => {
     const res = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta() });
     const eventos = () => app.database.db.selectFrom('eventos').select('id').where('deca_id', '=', res.body.deca.id).execute();
     expect(await eventos()).toHaveLength(2);

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DescargasList } from '../../shared/schemas/deca';
-import { startTestApp, type TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { enLotes } from '../support/decas-http';
-import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+import { it, test, type Fx, type TestApp } from '../support/fixtures';
 import { crearDeca, crearWebhookOk } from '../support/webhooks';
 
 /**
@@ -11,75 +10,69 @@ import { crearDeca, crearWebhookOk } from '../support/webhooks';
  * must not flood the company's download log and webhook endpoint, and an
  * inspector must never be kept from the page.
  */
-let app: TestApp;
-let c: CuentaDePrueba;
 const NAVEGADOR = 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/130.0 Mobile Safari/537.36';
 
-beforeAll(async () => {
-  // Each test opens pages from its own addresses (through a trusted proxy), so their per-IP budgets stay apart.
-  app = await startTestApp({ env: { TRUST_PROXY: '1', WEBHOOK_ALLOW_INSECURE: '1' } });
-  c = await buildCuenta(app);
-});
-afterAll(() => app?.close());
+// Each test opens pages from its own addresses (through a trusted proxy), so their per-IP budgets stay apart.
+test.override('opcionesApp', { env: { TRUST_PROXY: '1', WEBHOOK_ALLOW_INSECURE: '1' } });
 
-function abrir(url: string, ip: string, ua = NAVEGADOR) {
+function abrir(app: TestApp, url: string, ip: string, ua = NAVEGADOR) {
   return fetch(`${app.url}${new URL(url).pathname}`, { headers: { 'user-agent': ua, 'x-forwarded-for': ip } });
 }
 
-async function descargas(id: number) {
+async function descargas({ app, c }: Fx, id: number) {
   const res = await app.request('GET', `/api/v1/decas/${id}/descargas`, { key: c.live });
   return DescargasList.parse(res.body).descargas;
 }
 
-async function entregasDescargado(id: number): Promise<number> {
+async function entregasDescargado(app: TestApp, id: number): Promise<number> {
   const rows = await app.database.db.selectFrom('webhook_entregas').select('id').where('deca_id', '=', id).where('evento', '=', 'deca.descargado').execute();
   return rows.length;
 }
 
 describe('public pages under a flood', () => {
-  it('600 opens of one ficha from one client: every page served, one counted download, one log line, one deca.descargado', async () => {
+  it('600 opens of one ficha from one client: every page served, one counted download, one log line, one deca.descargado', async ({ app, c }) => {
     await crearWebhookOk(app, c.live, { url: 'http://127.0.0.1:9/receptor', eventos: ['deca.descargado'] });
     const deca = await crearDeca(app, c.live, decaCompleta());
     const statuses = await enLotes(600, 50, async () => {
-      const res = await abrir(deca.urls.ficha, '203.0.113.10');
+      const res = await abrir(app, deca.urls.ficha, '203.0.113.10');
       await res.arrayBuffer();
       return res.status;
     });
     expect(statuses.every((s) => s === 200)).toBe(true);
     expect((await app.request('GET', `/api/v1/decas/${deca.id}`, { key: c.live })).body.deca.descargas).toBe(1);
-    expect(await descargas(deca.id)).toHaveLength(1);
-    expect(await entregasDescargado(deca.id)).toBe(1);
+    expect(await descargas({ app, c }, deca.id)).toHaveLength(1);
+    expect(await entregasDescargado(app, deca.id)).toBe(1);
 
     // Another inspector (another browser and address) is a new open; the PDF is another resource.
     const otro = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0) Safari/604.1';
-    expect((await abrir(deca.urls.ficha, '198.51.100.20', otro)).status).toBe(200);
-    expect((await abrir(deca.urls.pdf, '198.51.100.20', otro)).status).toBe(200);
+    expect((await abrir(app, deca.urls.ficha, '198.51.100.20', otro)).status).toBe(200);
+    expect((await abrir(app, deca.urls.pdf, '198.51.100.20', otro)).status).toBe(200);
     expect((await app.request('GET', `/api/v1/decas/${deca.id}`, { key: c.live })).body.deca.descargas).toBe(3);
-    expect(await entregasDescargado(deca.id)).toBe(3);
+    expect(await entregasDescargado(app, deca.id)).toBe(3);
   });
 
-  it('counts a repeat again once the window has passed', async () => {
+  it('counts a repeat again once the window has passed', async ({ app, c }) => {
     const deca = await crearDeca(app, c.live, decaCompleta());
-    await abrir(deca.urls.ficha, '203.0.113.11');
-    await abrir(deca.urls.ficha, '203.0.113.11');
-    expect(await descargas(deca.id)).toHaveLength(1);
+    await abrir(app, deca.urls.ficha, '203.0.113.11');
+    await abrir(app, deca.urls.ficha, '203.0.113.11');
+    expect(await descargas({ app, c }, deca.id)).toHaveLength(1);
     app.clock.advance(11 * 60_000);
-    await abrir(deca.urls.ficha, '203.0.113.11');
-    expect(await descargas(deca.id)).toHaveLength(2);
+    await abrir(app, deca.urls.ficha, '203.0.113.11');
+    expect(await descargas({ app, c }, deca.id)).toHaveLength(2);
   });
 
-  it('stops writing opens from one address past its budget, while its pages are still served', async () => {
+  it('stops writing opens from one address past its budget, while its pages are still served', async ({ app, c }) => {
     const decas = await enLotes(62, 8, () => crearDeca(app, c.live, decaCompleta()));
-    const statuses = await enLotes(62, 8, async (i) => (await abrir(decas[i]!.urls.ficha, '203.0.113.12')).status);
+    const statuses = await enLotes(62, 8, async (i) => (await abrir(app, decas[i]!.urls.ficha, '203.0.113.12')).status);
     expect(statuses.every((s) => s === 200)).toBe(true);
     const contadas = await app.database.db.selectFrom('descargas').select('deca_id').where('ip', '=', '203.0.113.12').execute();
     expect(contadas).toHaveLength(60);
   });
 
-  it('answers 429 with Retry-After past 600 pages a minute from one address, and serves other addresses', async () => {
+  it('answers 429 with Retry-After past 600 pages a minute from one address, and serves other addresses', async ({ app, c }) => {
     const deca = await crearDeca(app, c.live, decaCompleta());
     const statuses = await enLotes(601, 50, async () => {
-      const res = await abrir(deca.urls.ficha, '203.0.113.13');
+      const res = await abrir(app, deca.urls.ficha, '203.0.113.13');
       await res.arrayBuffer();
       return { status: res.status, retry: res.headers.get('retry-after'), type: res.headers.get('content-type') };
     });
@@ -87,6 +80,6 @@ describe('public pages under a flood', () => {
     expect(limitadas).toHaveLength(1);
     expect(Number(limitadas[0]?.retry)).toBeGreaterThan(0);
     expect(limitadas[0]?.type).toContain('text/html');
-    expect((await abrir(deca.urls.ficha, '203.0.113.14')).status).toBe(200);
+    expect((await abrir(app, deca.urls.ficha, '203.0.113.14')).status).toBe(200);
   });
 });

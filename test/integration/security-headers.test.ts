@@ -1,35 +1,25 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
-import { DecaCreada, type Deca } from '../../shared/schemas/deca';
+import { DecaCreada } from '../../shared/schemas/deca';
 import { startTestApp, type TestApp } from '../support/app';
+import { clienteDePrueba } from '../support/cliente';
 import { decaCompleta } from '../support/decas';
-import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+import { test as base } from '../support/fixtures';
 
-let app: TestApp;
-let c: CuentaDePrueba;
-let deca: Deca;
-let clientDir: string;
+const clientDir = clienteDePrueba({ sw: true });
+base.override('opcionesApp', { clientDir, env: { SITE_URL: 'https://deca.example' } });
 
-beforeAll(async () => {
-  clientDir = mkdtempSync(path.join(os.tmpdir(), 'deca-client-'));
-  mkdirSync(path.join(clientDir, 'assets'));
-  writeFileSync(path.join(clientDir, 'index.html'), '<!doctype html><title>DeCA</title><div id="app"></div>');
-  writeFileSync(path.join(clientDir, 'sw.js'), 'self.addEventListener("fetch", () => {});');
-  writeFileSync(path.join(clientDir, 'assets', 'main-abc123.js'), 'console.log(1)');
-  app = await startTestApp({ clientDir, env: { SITE_URL: 'https://deca.example' } });
-  c = await buildCuenta(app);
+/** One issued DeCA for the whole file: its PDF, QR and public pages. */
+const it = base.extend('deca', { scope: 'file' }, async ({ app, c }) => {
   const res = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta() });
   expect(res.status, res.text).toBe(201);
-  deca = DecaCreada.parse(res.body).deca;
+  const deca = DecaCreada.parse(res.body).deca;
   expect(deca.estado).toBe('emitido');
+  return deca;
 });
-afterAll(() => app?.close());
 
 /** GET through fetch; binary bodies stay bytes. */
-async function get(p: string, headers: Record<string, string> = {}) {
+async function get(app: TestApp, p: string, headers: Record<string, string> = {}) {
   const res = await fetch(app.url + p, { headers });
   const bytes = Buffer.from(await res.arrayBuffer());
   return { status: res.status, headers: res.headers, bytes };
@@ -56,12 +46,12 @@ function expectComunes(h: Headers): void {
   expect(permisos.filter((p) => !p.endsWith('=()'))).toEqual(['camera=(self)']);
 }
 
-const BEARER = () => ({ authorization: `Bearer ${c.live}` });
+const BEARER = (key: string) => ({ authorization: `Bearer ${key}` });
 
 describe('the app shell', () => {
-  it('/ , a deep link, the service worker and a hashed asset carry the strict CSP and refuse framing', async () => {
+  it('/ , a deep link, the service worker and a hashed asset carry the strict CSP and refuse framing', async ({ app }) => {
     for (const p of ['/', '/decas/2026-000001', '/sw.js', '/assets/main-abc123.js']) {
-      const res = await get(p);
+      const res = await get(app, p);
       expect(res.status, p).toBe(200);
       expectComunes(res.headers);
       expect(res.headers.get('x-frame-options')).toBe('DENY');
@@ -83,17 +73,17 @@ describe('the app shell', () => {
 });
 
 describe('API answers', () => {
-  it('JSON, errors, the PDF and the QR are never sniffed', async () => {
-    const ok = await get('/api/v1/cuenta', BEARER());
+  it('JSON, errors, the PDF and the QR are never sniffed', async ({ app, c, deca }) => {
+    const ok = await get(app, '/api/v1/cuenta', BEARER(c.live));
     expect(ok.status).toBe(200);
     expectComunes(ok.headers);
 
-    const sinClave = await get('/api/v1/cuenta');
+    const sinClave = await get(app, '/api/v1/cuenta');
     expect(sinClave.status).toBe(401);
     expect(ErrorBody.parse(JSON.parse(sinClave.bytes.toString())).error.codigo).toBe('no_autenticado');
     expectComunes(sinClave.headers);
 
-    const noExiste = await get('/api/v1/no-existe', BEARER());
+    const noExiste = await get(app, '/api/v1/no-existe', BEARER(c.live));
     expect(noExiste.status).toBe(404);
     expectComunes(noExiste.headers);
 
@@ -102,13 +92,13 @@ describe('API answers', () => {
     expect(ErrorBody.parse(invalido.body).error.codigo).toBe('validacion');
     expectComunes(invalido.headers);
 
-    const pdf = await get(`/api/v1/decas/${deca.id}/pdf`, BEARER());
+    const pdf = await get(app, `/api/v1/decas/${deca.id}/pdf`, BEARER(c.live));
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     expect(pdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expectComunes(pdf.headers);
 
-    const qr = await get(`/api/v1/decas/${deca.id}/qr.png`, BEARER());
+    const qr = await get(app, `/api/v1/decas/${deca.id}/qr.png`, BEARER(c.live));
     expect(qr.status).toBe(200);
     expect(qr.headers.get('content-type')).toBe('image/png');
     expectComunes(qr.headers);
@@ -116,8 +106,8 @@ describe('API answers', () => {
 });
 
 describe('public pages', () => {
-  it('the ficha and its PDF keep their own CSP and no-referrer, and carry the common headers', async () => {
-    const ficha = await get(new URL(deca.urls.ficha).pathname);
+  it('the ficha and its PDF keep their own CSP and no-referrer, and carry the common headers', async ({ app, deca }) => {
+    const ficha = await get(app, new URL(deca.urls.ficha).pathname);
     expect(ficha.status).toBe(200);
     expectComunes(ficha.headers);
     expect(ficha.headers.get('x-frame-options')).toBe('DENY');
@@ -125,19 +115,19 @@ describe('public pages', () => {
     expect(csp['default-src']).toEqual(["'none'"]);
     expect(csp['frame-ancestors']).toEqual(["'none'"]);
 
-    const pdf = await get(new URL(deca.urls.pdf).pathname);
+    const pdf = await get(app, new URL(deca.urls.pdf).pathname);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     expectComunes(pdf.headers);
 
-    const noEncontrada = await get('/d/no-existe-este-token');
+    const noEncontrada = await get(app, '/d/no-existe-este-token');
     expect(noEncontrada.status).toBe(404);
     expectComunes(noEncontrada.headers);
   });
 });
 
 describe('Strict-Transport-Security', () => {
-  it('is not sent when SITE_URL is plain http (a development host must not be pinned to https)', async () => {
+  it('is not sent when SITE_URL is plain http (a development host must not be pinned to https)', async ({ app }) => {
     const http = await startTestApp({ database: app.database, clientDir, env: { SITE_URL: 'http://localhost:8080' } });
     try {
       for (const p of ['/', '/api/v1/cuenta']) {

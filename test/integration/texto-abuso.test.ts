@@ -8,22 +8,17 @@
  */
 import fc from 'fast-check';
 import { parse as parseHtml } from 'node-html-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DecaCreada, type Deca } from '../../shared/schemas/deca';
-import { startTestApp, type TestApp, type TestResponse } from '../support/app';
-import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+import type { TestApp, TestResponse } from '../support/app';
+import { it, test, type Fx } from '../support/fixtures';
 
 const CSRF = { 'X-DeCA-CSRF': '1' };
 const WEBHOOK = 'https://93.184.216.34/deca';
 
-let app: TestApp;
-let c: CuentaDePrueba;
 let ip = 0;
-beforeAll(async () => {
-  app = await startTestApp({ apiPoints: 100_000, env: { TRUST_PROXY: '1' } });
-  c = await buildCuenta(app, { rol: 'transportista', nombre: 'Transportes Núñez, S.L.', nif: 'B12345674', domicilio: 'Avda. Ilustración 7, Zaragoza' });
-});
-afterAll(() => app?.close());
+test.override('opcionesApp', { apiPoints: 100_000, env: { TRUST_PROXY: '1' } });
+test.override('opcionesCuenta', { rol: 'transportista', nombre: 'Transportes Núñez, S.L.', nif: 'B12345674', domicilio: 'Avda. Ilustración 7, Zaragoza' });
 
 /** A new client address per request, so the per-IP limits of sign-up and sign-in stay out of the way. */
 const otraIp = () => ({ 'X-Forwarded-For': `198.51.${Math.floor(++ip / 250) % 250}.${(ip % 250) + 1}` });
@@ -35,18 +30,18 @@ function campos(res: TestResponse): Record<string, string> {
   return err.campos;
 }
 
-async function contarDecas(): Promise<number> {
+async function contarDecas({ app, c }: Fx): Promise<number> {
   const r = await app.database.db.selectFrom('decas').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', c.account.id).executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
-async function pendiente(): Promise<Deca> {
+async function pendiente({ app, c }: Fx): Promise<Deca> {
   const res = await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false, matricula: '1234BCD' } });
   expect(res.status, res.text).toBe(201);
   return DecaCreada.parse(res.body).deca;
 }
 
-async function postForm(url: string, cuerpo: string) {
+async function postForm(app: TestApp, url: string, cuerpo: string) {
   const res = await fetch(`${app.url}${new URL(url).pathname}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Mozilla/5.0' },
@@ -56,19 +51,19 @@ async function postForm(url: string, cuerpo: string) {
 }
 
 describe('the reproductions', () => {
-  it('refuses a NUL in observaciones with 422 naming the field (it was a 500)', async () => {
-    const antes = await contarDecas();
+  it('refuses a NUL in observaciones with 422 naming the field (it was a 500)', async ({ app, c }) => {
+    const antes = await contarDecas({ app, c });
     const res = await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false, observaciones: 'a\u0000b', matricula: '1234BCD' } });
     expect(campos(res).observaciones).toMatch(/carácter de control.*U\+0000/);
-    expect(await contarDecas()).toBe(antes);
+    expect(await contarDecas({ app, c })).toBe(antes);
   });
 
-  it('refuses a right-to-left override and a bell in a name (they were stored and printed)', async () => {
+  it('refuses a right-to-left override and a bell in a name (they were stored and printed)', async ({ app, c }) => {
     const res = await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false, cargador_nombre: 'A\u202eSL evil\u0007' } });
     expect(campos(res).cargador_nombre).toMatch(/orden en que se lee.*U\+202E/);
   });
 
-  it('refuses a lone surrogate, and line breaks outside the fields of several lines', async () => {
+  it('refuses a lone surrogate, and line breaks outside the fields of several lines', async ({ app, c }) => {
     expect(campos(await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false, cargador_nombre: 'x\ud800y' } })).cargador_nombre).toMatch(/U\+D800 suelto/);
     expect(campos(await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false, cargador_nombre: 'Línea 1\nLínea 2' } })).cargador_nombre).toMatch(/una sola línea/);
     const bien = await app.request('POST', '/api/v1/decas', {
@@ -79,15 +74,15 @@ describe('the reproductions', () => {
     expect(DecaCreada.parse(bien.body).deca.observaciones).toBe('Descarga con cita.\nMuelle 3,\tpuerta B.');
   });
 
-  it('names the shipment field, and the reason of a change', async () => {
+  it('names the shipment field, and the reason of a change', async ({ app, c }) => {
     const envio = await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false, envios: [{ origen: 'Huesca' }, { destino: 'Zara\u2066goza' }] } });
     expect(Object.keys(campos(envio))).toEqual(['envios[1].destino']);
-    const d = await pendiente();
+    const d = await pendiente({ app, c });
     const patch = await app.request('PATCH', `/api/v1/decas/${d.id}`, { key: c.live, body: { conductor_nombre: 'Luis\u0085Pérez' } });
     expect(campos(patch).conductor_nombre).toMatch(/U\+0085/);
   });
 
-  it('answers a body that is not UTF-8 with 400 json_invalido, and a NUL in the list filter or an id with 422', async () => {
+  it('answers a body that is not UTF-8 with 400 json_invalido, and a NUL in the list filter or an id with 422', async ({ app, c }) => {
     const raw = await fetch(`${app.url}/api/v1/decas`, {
       method: 'POST',
       headers: { authorization: `Bearer ${c.live}`, 'content-type': 'application/json' },
@@ -101,7 +96,7 @@ describe('the reproductions', () => {
     expect(campos(await app.request('GET', '/api/v1/decas/%00', { key: c.live })).id).toMatch(/U\+0000/);
   });
 
-  it('refuses them in a webhook and in the sign-up', async () => {
+  it('refuses them in a webhook and in the sign-up', async ({ app, c }) => {
     expect(campos(await app.request('POST', '/api/v1/webhooks', { key: c.live, body: { url: WEBHOOK, descripcion: 'ERP\u0000' } })).descripcion).toMatch(/U\+0000/);
     expect(campos(await app.request('POST', '/api/v1/webhooks', { key: c.live, body: { url: `${WEBHOOK}\u202e` } })).url).toMatch(/U\+202E/);
     const registro = await app.request('POST', '/app/api/registro', {
@@ -111,9 +106,9 @@ describe('the reproductions', () => {
     expect(campos(registro).nombre).toMatch(/U\+202E/);
   });
 
-  it('the completion form comes back with 422 and the field marked, and keeps no draft of it', async () => {
-    const d = await pendiente();
-    const res = await postForm(d.urls.completar!, new URLSearchParams({ accion: 'guardar', cargador_nombre: 'Frutas\u0000 SA', 'envios[0].nota': 'Frágil\nNo apilar' }).toString());
+  it('the completion form comes back with 422 and the field marked, and keeps no draft of it', async ({ app, c }) => {
+    const d = await pendiente({ app, c });
+    const res = await postForm(app, d.urls.completar!, new URLSearchParams({ accion: 'guardar', cargador_nombre: 'Frutas\u0000 SA', 'envios[0].nota': 'Frágil\nNo apilar' }).toString());
     expect(res.status).toBe(422);
     const doc = parseHtml(res.text);
     expect(doc.querySelector('#f-cargador_nombre')?.getAttribute('aria-invalid')).toBe('true');
@@ -121,10 +116,10 @@ describe('the reproductions', () => {
     const borradores = await app.database.db.selectFrom('completar_borradores').selectAll().where('deca_id', '=', d.id).execute();
     expect(borradores).toEqual([]);
 
-    const enviar = await postForm(d.urls.completar!, new URLSearchParams({ accion: 'enviar', cargador_nombre: 'A\u202eSL' }).toString());
+    const enviar = await postForm(app, d.urls.completar!, new URLSearchParams({ accion: 'enviar', cargador_nombre: 'A\u202eSL' }).toString());
     expect(enviar.status).toBe(422);
     // Percent-escapes that are not UTF-8: a plain page, not U+FFFD stored.
-    const roto = await postForm(d.urls.completar!, 'accion=guardar&cargador_nombre=Frutas%FF%FE');
+    const roto = await postForm(app, d.urls.completar!, 'accion=guardar&cargador_nombre=Frutas%FF%FE');
     expect(roto.status).toBe(400);
     expect(roto.text).toMatch(/UTF-8/);
   });
@@ -147,7 +142,7 @@ interface Puerta {
   campos: string[];
   /** Fields whose tab and line breaks are allowed. */
   multilinea?: string[];
-  enviar(campo: string, valor: string): Promise<TestResponse>;
+  enviar(fx: Fx, campo: string, valor: string): Promise<TestResponse>;
   /** The field as `campos` names it. */
   ruta?(campo: string): string;
 }
@@ -177,7 +172,7 @@ const PUERTAS: Puerta[] = [
     nombre: 'POST /decas',
     campos: [...CAMPOS_DECA, ...CAMPOS_ENVIO.map((k) => `envios[0].${k}`)],
     multilinea: ['observaciones', 'envios[0].nota'],
-    enviar: (campo, valor) => {
+    enviar: ({ app, c }, campo, valor) => {
       const envio = /^envios\[0\]\.(\w+)$/.exec(campo);
       const body = envio ? { emitir: false, envios: [{ [envio[1]!]: valor }] } : { emitir: false, [campo]: valor };
       return app.request('POST', '/api/v1/decas', { key: c.live, body });
@@ -187,15 +182,15 @@ const PUERTAS: Puerta[] = [
     nombre: 'PATCH /decas/{id}',
     campos: ['cargador_nombre', 'observaciones', 'matricula', 'motivo'],
     multilinea: ['observaciones', 'motivo'],
-    enviar: async (campo, valor) => {
-      pendienteId ??= (await pendiente()).id;
+    enviar: async ({ app, c }, campo, valor) => {
+      pendienteId ??= (await pendiente({ app, c })).id;
       return app.request('PATCH', `/api/v1/decas/${pendienteId}`, { key: c.live, body: campo === 'motivo' ? { referencia: 'R', motivo: valor } : { [campo]: valor } });
     },
   },
   {
     nombre: 'POST /webhooks',
     campos: ['url', 'descripcion', 'eventos'],
-    enviar: (campo, valor) =>
+    enviar: ({ app, c }, campo, valor) =>
       app.request('POST', '/demo/api/v1/webhooks', {
         key: c.test,
         body: campo === 'eventos' ? { url: WEBHOOK, eventos: [valor] } : { url: WEBHOOK, [campo]: valor },
@@ -205,7 +200,7 @@ const PUERTAS: Puerta[] = [
   {
     nombre: 'POST /app/api/registro',
     campos: ['nombre', 'nif', 'domicilio', 'email', 'password'],
-    enviar: (campo, valor) =>
+    enviar: ({ app }, campo, valor) =>
       app.request('POST', '/app/api/registro', {
         headers: { ...CSRF, ...otraIp() },
         body: { nombre: 'Transportes Peñalara', nif: 'B12345674', domicilio: 'Calle Real 2', email: `p${ip}@example.com`, password: 'una-clave-bien-larga', [campo]: valor },
@@ -214,17 +209,17 @@ const PUERTAS: Puerta[] = [
   {
     nombre: 'POST /app/api/sesion',
     campos: ['email', 'password'],
-    enviar: (campo, valor) =>
+    enviar: ({ app }, campo, valor) =>
       app.request('POST', '/app/api/sesion', { headers: { ...CSRF, ...otraIp() }, body: { email: `nadie${ip}@example.com`, password: 'una-clave-bien-larga', [campo]: valor } }),
   },
 ];
 
 describe('any text in any field of any body: never a 500', () => {
   for (const puerta of PUERTAS) {
-    it(`${puerta.nombre}: ${puerta.campos.join(', ')}`, async () => {
+    it(`${puerta.nombre}: ${puerta.campos.join(', ')}`, async ({ app, c }) => {
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(...puerta.campos), texto, async (campo, valor) => {
-          const res = await puerta.enviar(campo, valor);
+          const res = await puerta.enviar({ app, c }, campo, valor);
           expect(res.status, `${campo}=${JSON.stringify(valor)}: ${res.text}`).toBeLessThan(500);
           const roto = prohibido(valor) || (!puerta.multilinea?.includes(campo) && /[\t\n\r]/.test(valor.trim()));
           if (roto) expect(Object.keys(campos(res))).toContain(puerta.ruta?.(campo) ?? campo);
@@ -234,7 +229,7 @@ describe('any text in any field of any body: never a 500', () => {
     });
   }
 
-  it('GET /decas filters (query strings are UTF-8 by construction: no lone surrogates)', async () => {
+  it('GET /decas filters (query strings are UTF-8 by construction: no lone surrogates)', async ({ app, c }) => {
     const bmp = texto.filter((s) => s.isWellFormed());
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('matricula', 'ref_externa', 'modificado_desde', 'despues_de', 'desde'), bmp, async (campo, valor) => {
@@ -246,12 +241,12 @@ describe('any text in any field of any body: never a 500', () => {
     );
   });
 
-  it('the completion form', async () => {
-    const d = await pendiente();
+  it('the completion form', async ({ app, c }) => {
+    const d = await pendiente({ app, c });
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('cargador_nombre', 'cargador_domicilio', 'envios[0].origen', 'envios[0].nota'), texto, fc.constantFrom('guardar', 'enviar'), async (campo, valor, accion) => {
         // Form bodies are percent-encoded UTF-8: a lone surrogate cannot be sent, only its replacement.
-        const res = await postForm(d.urls.completar!, new URLSearchParams({ accion, [campo]: valor.toWellFormed() }).toString());
+        const res = await postForm(app, d.urls.completar!, new URLSearchParams({ accion, [campo]: valor.toWellFormed() }).toString());
         expect(res.status, `${campo}=${JSON.stringify(valor)}`).toBeLessThan(500);
         if (prohibido(valor.toWellFormed()) && !(campo === 'envios[0].nota' && !/[^\t\n\r]/.test(valor))) expect(res.status).toBe(422);
       }),

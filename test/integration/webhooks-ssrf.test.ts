@@ -1,9 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createWebhookFetch } from '../../server/net/webhook-request';
 import type { Resolver } from '../../server/net/webhook-target';
 import { runWebhooksOnce } from '../../server/jobs/webhook-delivery';
-import { startTestApp, type TestApp } from '../support/app';
-import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+import { test, type Fx } from '../support/fixtures';
 import { startReceptor, type Receptor } from '../support/webhook-receiver';
 import { crearDeca, crearWebhookOk, entregarTodo, leerEntregas } from '../support/webhooks';
 
@@ -11,19 +10,15 @@ import { crearDeca, crearWebhookOk, entregarTodo, leerEntregas } from '../suppor
 // created; the delivery-time policy is then exercised by running the worker
 // with the flag off. No test sends traffic anywhere but 127.0.0.1: refused
 // targets are refused before any connection.
-let app: TestApp;
-let rx: Receptor;
-let c: CuentaDePrueba;
-beforeAll(async () => {
-  app = await startTestApp({ env: { WEBHOOK_ALLOW_INSECURE: '1' } });
-  rx = await startReceptor();
-  c = await buildCuenta(app);
+test.override('opcionesApp', { env: { WEBHOOK_ALLOW_INSECURE: '1' } });
+
+/** A receiver on 127.0.0.1 for the whole file, answering 200 unless a test says otherwise. */
+const it = test.extend('rx', { scope: 'file' }, async ({}, { onCleanup }): Promise<Receptor> => {
+  const rx = await startReceptor();
+  onCleanup(() => rx.close());
+  return rx;
 });
-afterAll(async () => {
-  await rx?.close();
-  await app?.close();
-});
-afterEach(async () => {
+it.afterEach(async ({ app, c, rx }) => {
   rx.recibidos.length = 0;
   rx.responder(() => 200);
   await app.database.db.updateTable('webhook_entregas').set({ estado: 'fallida', proximo_intento_at: null }).where('estado', '=', 'pendiente').execute();
@@ -31,7 +26,7 @@ afterEach(async () => {
 });
 
 /** A webhook row as if created before a policy change (creation would refuse these targets now). */
-async function webhookDirecto(url: string): Promise<number> {
+async function webhookDirecto({ app, c }: Fx, url: string): Promise<number> {
   const r = await app.database.db
     .insertInto('webhooks')
     .values({ account_id: c.account.id, entorno: 'produccion', url, eventos: JSON.stringify(['deca.creado']), secreto: 'whsec_prueba', created_at: app.clock.now(), updated_at: app.clock.now() })
@@ -41,16 +36,16 @@ async function webhookDirecto(url: string): Promise<number> {
 }
 
 describe('webhook target policy at delivery time (WEBHOOK_ALLOW_INSECURE off)', () => {
-  it.each([
+  it.for<[string, RegExp]>([
     ['https://127.0.0.1:{port}/x', /127\.0\.0\.1 es una dirección de loopback/],
     ['https://10.0.0.1/x', /10\.0\.0\.1 es una dirección privada/],
     ['https://169.254.169.254/latest/meta-data/', /metadatos/],
     ['https://[::1]:{port}/x', /::1 es una dirección de loopback/],
     ['https://localhost:{port}/x', /localhost apunta a 127\.0\.0\.1/],
     ['http://127.0.0.1:{port}/x', /https:\/\//],
-  ])('refuses %s before connecting, and logs why', async (template, motivo) => {
+  ])('refuses %s before connecting, and logs why', async ([template, motivo], { app, c, rx }) => {
     const port = new URL(rx.url).port;
-    const id = await webhookDirecto(template.replace('{port}', port));
+    const id = await webhookDirecto({ app, c }, template.replace('{port}', port));
     await crearDeca(app, c.live, { emitir: false });
     const r = await runWebhooksOnce({ db: app.database.db, clock: app.clock, allowInsecure: false, timeoutMs: 2_000 });
     expect(r).toEqual({ intentadas: 1, entregadas: 0 });
@@ -87,7 +82,7 @@ describe('webhook target policy at delivery time (WEBHOOK_ALLOW_INSECURE off)', 
     expect(asked).toEqual(['intranet.example.test']);
   });
 
-  it('connects to the address it checked: one resolution per attempt, pinned (no DNS rebinding)', async () => {
+  it('connects to the address it checked: one resolution per attempt, pinned (no DNS rebinding)', async ({ rx }) => {
     let calls = 0;
     const resolve: Resolver = async () => {
       calls++;
@@ -106,7 +101,7 @@ describe('webhook target policy at delivery time (WEBHOOK_ALLOW_INSECURE off)', 
     expect(rx.recibidos.map((r) => [r.path, r.headers.host])).toEqual([['/pin', `receptor.test:${new URL(rx.url).port}`]]);
   });
 
-  it('does not follow redirects', async () => {
+  it('does not follow redirects', async ({ app, c, rx }) => {
     const w = await crearWebhookOk(app, c.live, { url: `${rx.url}/redirige`, eventos: ['deca.creado'] });
     rx.responder((r) => (r.path === '/redirige' ? { status: 302, headers: { location: `${rx.url}/destino` } } : 200));
     await crearDeca(app, c.live, { emitir: false });
@@ -118,7 +113,7 @@ describe('webhook target policy at delivery time (WEBHOOK_ALLOW_INSECURE off)', 
     expect(rx.recibidos.map((r) => r.path)).toEqual(['/redirige']);
   });
 
-  it('reads a capped amount of the answer, then drops the connection; never stores it', async () => {
+  it('reads a capped amount of the answer, then drops the connection; never stores it', async ({ app, c, rx }) => {
     rx.responder(() => ({ stream: true }));
     // The transport alone, kept open, so the cut can only come from the cap.
     const send = createWebhookFetch({ allowInsecure: true });
