@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { CuentaResponse } from '../../shared/schemas/cuenta';
 import { ManualClock } from '../../server/clock';
 import { consumirCuota } from '../../server/domain/accounts/cuota';
-import { startTestApp, type TestApp } from '../support/app';
+import { startTestApp } from '../support/app';
 import { buildCuenta } from '../support/factories';
+import { it, test } from '../support/fixtures';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp({ clock: new ManualClock('2027-03-15T10:00:00+01:00') });
-});
-afterAll(() => app?.close());
+test.override('opcionesApp', { clock: new ManualClock('2027-03-15T10:00:00+01:00') });
 
 describe('GET /cuenta', () => {
-  it('shows company, plan and the quota of the environment of the request', async () => {
+  it('shows company, plan and the quota of the environment of the request', async ({ app }) => {
     const c = await buildCuenta(app, { nombre: 'Frutas Ñoño, S.A.', nif: 'A58818501', domicilio: 'Camí Vell 3, Lleida' });
     for (let i = 0; i < 3; i++) {
       await app.database.db.transaction().execute((trx) => consumirCuota(trx, { cuenta: c.account, entorno: 'produccion' }, app.clock.now()));
@@ -27,7 +24,7 @@ describe('GET /cuenta', () => {
     expect(test.cuenta.cuota).toEqual({ periodo: '2027-03', limite: null, usadas: 1, restantes: null, reinicia: '2027-04-01' });
   });
 
-  it('shows the free plan unlimited in 2026 and a Pro account unlimited', async () => {
+  it('shows the free plan unlimited in 2026 and a Pro account unlimited', async ({ app }) => {
     const pro = await buildCuenta(app, { plan: 'pro' });
     const body = CuentaResponse.parse((await app.request('GET', '/api/v1/cuenta', { key: pro.live })).body);
     expect(body.cuenta.plan).toBe('pro');
@@ -44,8 +41,7 @@ describe('GET /cuenta', () => {
     }
   });
 
-  it('refuses the 101st DeCA of a free month with limite_plan', async () => {
-    const c = await buildCuenta(app);
+  it('refuses the 101st DeCA of a free month with limite_plan', async ({ app, cuentaNueva: c }) => {
     for (let i = 0; i < 100; i++) {
       await app.database.db.transaction().execute((trx) => consumirCuota(trx, { cuenta: c.account, entorno: 'produccion' }, app.clock.now()));
     }

@@ -1,25 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { Deca, DecaCreada } from '../../shared/schemas/deca';
 import { ManualClock } from '../../server/clock';
-import { startTestApp, type TestApp, type TestResponse } from '../support/app';
+import type { TestResponse } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { contarDecas, decaMinima, errorDe, numerosTomados, postDeca, usoDecas } from '../support/decas-http';
 import { buildCuenta } from '../support/factories';
+import { it, test } from '../support/fixtures';
 
 const MES = '2026-11';
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp({ clock: new ManualClock('2026-11-21T10:00:00+01:00'), apiPoints: 100_000 });
-});
-afterAll(() => app?.close());
+test.override('opcionesApp', { clock: new ManualClock('2026-11-21T10:00:00+01:00'), apiPoints: 100_000 });
 
 const replayed = (res: TestResponse) => res.headers.get('idempotent-replayed');
 const conClave = (key: string) => ({ headers: { 'Idempotency-Key': key } });
 
 describe('POST /decas with Idempotency-Key', () => {
-  it('returns the first DeCA again, with 200 and Idempotent-Replayed, for the same key and body', async () => {
-    const c = await buildCuenta(app);
+  it('returns the first DeCA again, with 200 and Idempotent-Replayed, for the same key and body', async ({ app, cuentaNueva: c }) => {
     const key = randomUUID();
     const body = decaCompleta({ referencia: 'IK-igual' });
 
@@ -39,8 +35,7 @@ describe('POST /decas with Idempotency-Key', () => {
     expect(await usoDecas(app, c.account.id, MES)).toBe(1);
   });
 
-  it('refuses the same key with a different body (422 validacion on Idempotency-Key) and creates nothing', async () => {
-    const c = await buildCuenta(app);
+  it('refuses the same key with a different body (422 validacion on Idempotency-Key) and creates nothing', async ({ app, cuentaNueva: c }) => {
     const key = randomUUID();
     const first = await postDeca(app, c.live, decaCompleta({ referencia: 'A' }), conClave(key));
     expect(first.status, first.text).toBe(201);
@@ -59,8 +54,7 @@ describe('POST /decas with Idempotency-Key', () => {
     expect(again.body.deca.id).toBe(first.body.deca.id);
   });
 
-  it('creates exactly one DeCA for 20 parallel identical requests with the same key', async () => {
-    const c = await buildCuenta(app);
+  it('creates exactly one DeCA for 20 parallel identical requests with the same key', async ({ app, cuentaNueva: c }) => {
     const key = randomUUID();
     const body = decaCompleta({ referencia: 'paralelo-clave' });
     const answers = await Promise.all(Array.from({ length: 20 }, () => postDeca(app, c.live, body, conClave(key))));
@@ -76,8 +70,7 @@ describe('POST /decas with Idempotency-Key', () => {
     expect(await usoDecas(app, c.account.id, MES)).toBe(1);
   });
 
-  it('creates exactly one DeCA for 20 parallel identical requests with the same ref_externa and no key', async () => {
-    const c = await buildCuenta(app);
+  it('creates exactly one DeCA for 20 parallel identical requests with the same ref_externa and no key', async ({ app, cuentaNueva: c }) => {
     const body = decaCompleta({ ref_externa: 'PED-PARALELO-1' });
     const answers = await Promise.all(Array.from({ length: 20 }, () => postDeca(app, c.live, body)));
 
@@ -96,8 +89,7 @@ describe('POST /decas with Idempotency-Key', () => {
     expect(await usoDecas(app, c.account.id, MES)).toBe(1);
   });
 
-  it('makes a repeat that arrives while the first is still running wait, and answer the same DeCA', async () => {
-    const c = await buildCuenta(app);
+  it('makes a repeat that arrives while the first is still running wait, and answer the same DeCA', async ({ app, cuentaNueva: c }) => {
     const key = randomUUID();
     const body = decaCompleta({ referencia: 'en-curso' });
     const [a, b] = await Promise.all([postDeca(app, c.live, body, conClave(key)), postDeca(app, c.live, body, conClave(key))]);
@@ -107,8 +99,7 @@ describe('POST /decas with Idempotency-Key', () => {
     expect(await contarDecas(app, c.account.id)).toBe(1);
   });
 
-  it('keeps keys at least 7 days', async () => {
-    const c = await buildCuenta(app);
+  it('keeps keys at least 7 days', async ({ app, cuentaNueva: c }) => {
     const key = randomUUID();
     const body = decaMinima(1);
     const first = await postDeca(app, c.live, body, conClave(key));
@@ -122,8 +113,7 @@ describe('POST /decas with Idempotency-Key', () => {
     expect(await contarDecas(app, c.account.id)).toBe(1);
   });
 
-  it('refuses a malformed key with 422 validacion naming Idempotency-Key, and creates nothing', async () => {
-    const c = await buildCuenta(app);
+  it('refuses a malformed key with 422 validacion naming Idempotency-Key, and creates nothing', async ({ app, cuentaNueva: c }) => {
     for (const bad of ['k'.repeat(300), 'con espacio dentro']) {
       const res = await postDeca(app, c.live, decaMinima(1), conClave(bad));
       expect(res.status, res.text).toBe(422);
@@ -145,8 +135,7 @@ describe('POST /decas with Idempotency-Key', () => {
 });
 
 describe('ref_externa as idempotency', () => {
-  it('returns the existing DeCA for a repeated ref_externa: without aviso for the same body, with ref_externa_repetida for another', async () => {
-    const c = await buildCuenta(app);
+  it('returns the existing DeCA for a repeated ref_externa: without aviso for the same body, with ref_externa_repetida for another', async ({ app, cuentaNueva: c }) => {
     const body = decaCompleta({ ref_externa: 'ALB-2026-0042' });
     const first = await postDeca(app, c.live, body);
     expect(first.status, first.text).toBe(201);
@@ -173,7 +162,7 @@ describe('ref_externa as idempotency', () => {
     expect(await usoDecas(app, c.account.id, MES)).toBe(1);
   });
 
-  it('treats the same ref_externa in another account or in the test environment as a separate DeCA', async () => {
+  it('treats the same ref_externa in another account or in the test environment as a separate DeCA', async ({ app }) => {
     const a = await buildCuenta(app);
     const b = await buildCuenta(app);
     const body = decaCompleta({ ref_externa: 'PEDIDO-COMPARTIDO' });
@@ -196,8 +185,7 @@ describe('ref_externa as idempotency', () => {
     expect([ka.status, kb.status, kt.status]).toEqual([201, 201, 201]);
   });
 
-  it('frees a ref_externa when its pending DeCA is deleted', async () => {
-    const c = await buildCuenta(app);
+  it('frees a ref_externa when its pending DeCA is deleted', async ({ app, cuentaNueva: c }) => {
     const body = decaMinima(1, { ref_externa: 'PED-BORRADO' });
     const first = await postDeca(app, c.live, body);
     expect(first.status, first.text).toBe(201);
@@ -213,8 +201,7 @@ describe('ref_externa as idempotency', () => {
     expect(await contarDecas(app, c.account.id)).toBe(1);
   });
 
-  it('frees the old ref_externa when a PATCH gives the DeCA another one', async () => {
-    const c = await buildCuenta(app);
+  it('frees the old ref_externa when a PATCH gives the DeCA another one', async ({ app, cuentaNueva: c }) => {
     const first = await postDeca(app, c.live, decaMinima(1, { ref_externa: 'PED-VIEJA' }));
     expect(first.status, first.text).toBe(201);
     const id = first.body.deca.id as number;
@@ -237,8 +224,7 @@ describe('ref_externa as idempotency', () => {
 });
 
 describe('Idempotency-Key on the other writes', () => {
-  it('applies a method-1 PATCH once: version 2, not 3, and the repeat is marked replayed', async () => {
-    const c = await buildCuenta(app);
+  it('applies a method-1 PATCH once: version 2, not 3, and the repeat is marked replayed', async ({ app, cuentaNueva: c }) => {
     const created = await postDeca(app, c.live, decaCompleta());
     const id = created.body.deca.id as number;
     const key = randomUUID();
@@ -270,8 +256,7 @@ describe('Idempotency-Key on the other writes', () => {
     expect(Object.keys(errorDe(other).campos)).toEqual(['Idempotency-Key']);
   });
 
-  it('replays POST /fin with the same key instead of answering 409', async () => {
-    const c = await buildCuenta(app);
+  it('replays POST /fin with the same key instead of answering 409', async ({ app, cuentaNueva: c }) => {
     const id = (await postDeca(app, c.live, decaCompleta())).body.deca.id as number;
     const key = randomUUID();
     const first = await app.request('POST', `/api/v1/decas/${id}/fin`, { key: c.live, body: {}, headers: { 'Idempotency-Key': key } });
@@ -289,8 +274,7 @@ describe('Idempotency-Key on the other writes', () => {
     expect(noKey.status, noKey.text).toBe(409);
   });
 
-  it('answers 200 to a repeated DELETE of a pending DeCA with the same key', async () => {
-    const c = await buildCuenta(app);
+  it('answers 200 to a repeated DELETE of a pending DeCA with the same key', async ({ app, cuentaNueva: c }) => {
     const id = (await postDeca(app, c.live, decaMinima(1))).body.deca.id as number;
     const key = randomUUID();
     const first = await app.request('DELETE', `/api/v1/decas/${id}`, { key: c.live, headers: { 'Idempotency-Key': key } });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { CuentaResponse, type Cuota, type Entorno } from '../../shared/schemas/cuenta';
 import { Deca, DecaValidada } from '../../shared/schemas/deca';
 import { ManualClock } from '../../server/clock';
@@ -7,13 +7,10 @@ import { startTestApp, type TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { apiBase, contarDecas, decaMinima, enLotes, errorDe, numerosTomados, postDeca } from '../support/decas-http';
 import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+import { it, test } from '../support/fixtures';
 
 const INICIO = '2027-02-10T10:00:00+01:00';
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp({ clock: new ManualClock(INICIO), apiPoints: 100_000 });
-});
-afterAll(() => app?.close());
+test.override('opcionesApp', { clock: new ManualClock(INICIO), apiPoints: 100_000 });
 
 async function cuotaDe(a: TestApp, key: string, entorno: Entorno = 'produccion'): Promise<Cuota> {
   const res = await a.request('GET', `${apiBase(entorno)}/cuenta`, { key });
@@ -37,8 +34,7 @@ function expectLimitePlan(res: Awaited<ReturnType<typeof postDeca>>, reinicia: s
 }
 
 describe('monthly DeCA quota (free plan from 2027)', () => {
-  it('lets a free account create 100 DeCA in a month and refuses the 101st with limite_plan', async () => {
-    const c = await buildCuenta(app);
+  it('lets a free account create 100 DeCA in a month and refuses the 101st with limite_plan', async ({ app, cuentaNueva: c }) => {
     const key = randomUUID();
     // Both count: 96 pending, 4 issued (one under a key, one with ref_externa).
     await crearPendientes(app, c.live, 96);
@@ -74,8 +70,7 @@ describe('monthly DeCA quota (free plan from 2027)', () => {
     expect(await contarDecas(app, c.account.id)).toBe(100);
   });
 
-  it('does not count solo_validar', async () => {
-    const c = await buildCuenta(app);
+  it('does not count solo_validar', async ({ app, cuentaNueva: c }) => {
     for (const body of [decaCompleta({ solo_validar: true }), decaMinima(1, { solo_validar: true }), { solo_validar: true, emitir: false }]) {
       const res = await postDeca(app, c.live, body);
       expect(res.status, res.text).toBe(200);
@@ -86,8 +81,7 @@ describe('monthly DeCA quota (free plan from 2027)', () => {
     expect(await numerosTomados(app, c.account.id)).toBe(0);
   });
 
-  it('never goes past the quota when the last creations arrive at once', async () => {
-    const c = await buildCuenta(app);
+  it('never goes past the quota when the last creations arrive at once', async ({ app, cuentaNueva: c }) => {
     await crearPendientes(app, c.live, 95);
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => postDeca(app, c.live, decaMinima(1000 + i))));
     for (const a of answers) expect([201, 429], a.text).toContain(a.status);
@@ -97,8 +91,7 @@ describe('monthly DeCA quota (free plan from 2027)', () => {
     expect(await cuotaDe(app, c.live)).toMatchObject({ usadas: 100, restantes: 0 });
   });
 
-  it('starts a new count on the first day of the next month, Madrid time', async () => {
-    const c = await buildCuenta(app);
+  it('starts a new count on the first day of the next month, Madrid time', async ({ app, cuentaNueva: c }) => {
     await crearPendientes(app, c.live, 100);
     try {
       // 2027-02-28 23:59:30 in Madrid: still February.
@@ -115,8 +108,7 @@ describe('monthly DeCA quota (free plan from 2027)', () => {
     expect(await cuotaDe(app, c.live)).toMatchObject({ periodo: '2027-02', usadas: 100, restantes: 0 });
   });
 
-  it('counts a method-2 replacement as a creation', async () => {
-    const c = await buildCuenta(app);
+  it('counts a method-2 replacement as a creation', async ({ app, cuentaNueva: c }) => {
     const issued = await postDeca(app, c.live, decaCompleta());
     expect(issued.status, issued.text).toBe(201);
     await crearPendientes(app, c.live, 98);
@@ -143,14 +135,14 @@ describe('monthly DeCA quota (free plan from 2027)', () => {
 });
 
 describe('accounts and environments without limit', () => {
-  it('never limits a Pro account', async () => {
+  it('never limits a Pro account', async ({ app }) => {
     const c = await buildCuenta(app, { plan: 'pro' });
     await crearPendientes(app, c.live, 105);
     expect(await cuotaDe(app, c.live)).toEqual({ periodo: '2027-02', limite: null, usadas: 105, restantes: null, reinicia: '2027-03-01' });
     expect(await contarDecas(app, c.account.id)).toBe(105);
   });
 
-  it('neither counts nor limits the test environment', async () => {
+  it('neither counts nor limits the test environment', async ({ app }) => {
     const c: CuentaDePrueba = await buildCuenta(app);
     await crearPendientes(app, c.test, 105, 'pruebas');
     expect(await contarDecas(app, c.account.id, 'pruebas')).toBe(105);
@@ -162,7 +154,7 @@ describe('accounts and environments without limit', () => {
     expect(await cuotaDe(app, c.live)).toMatchObject({ usadas: 1, restantes: 99 });
   });
 
-  it('leaves the free plan unlimited in December 2026 and limits it from January 2027', async () => {
+  it('leaves the free plan unlimited in December 2026 and limits it from January 2027', async ({ app }) => {
     const clock = new ManualClock('2026-12-15T10:00:00+01:00');
     const dec = await startTestApp({ clock, database: app.database, apiPoints: 100_000 });
     try {

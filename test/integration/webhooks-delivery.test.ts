@@ -1,29 +1,21 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { Deca } from '../../shared/schemas/deca';
 import { EntregaResultado, Webhook, WebhookPayload } from '../../shared/schemas/webhook';
 import { verifySignature } from '../../shared/webhook-signature';
 import { podarEntregas, REINTENTOS_MS } from '../../server/domain/webhooks/entregas';
 import { runWebhooksOnce } from '../../server/jobs/webhook-delivery';
-import { startTestApp, type TestApp } from '../support/app';
+import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
-import { buildCuenta, type CuentaDePrueba } from '../support/factories';
-import { startReceptor, type Receptor, type Recibido } from '../support/webhook-receiver';
+import { buildCuenta } from '../support/factories';
+import { it, test } from '../support/fixtures';
+import type { Receptor, Recibido } from '../support/webhook-receiver';
 import { crearDeca, crearWebhookOk, entregarTodo, expectError, leerEntregas } from '../support/webhooks';
 
 const MIN = 60_000;
 
-let app: TestApp;
-let rx: Receptor;
-beforeAll(async () => {
-  app = await startTestApp({ env: { WEBHOOK_ALLOW_INSECURE: '1' } });
-  rx = await startReceptor();
-});
-afterAll(async () => {
-  await rx?.close();
-  await app?.close();
-});
-afterEach(async () => {
+test.override('opcionesApp', { env: { WEBHOOK_ALLOW_INSECURE: '1' } });
+it.afterEach(async ({ app, rx }) => {
   rx.recibidos.length = 0;
   rx.responder(() => 200);
   // Each test starts with nothing due: what one left pending must not be counted by the next.
@@ -31,7 +23,7 @@ afterEach(async () => {
 });
 
 /** The signature checked twice: with the exported helper, and independently with node:crypto. */
-function expectFirmaValida(r: Recibido, secreto: string): void {
+function expectFirmaValida(app: TestApp, r: Recibido, secreto: string): void {
   const header = String(r.headers['x-deca-firma']);
   expect(verifySignature(secreto, header, r.raw, app.clock.now())).toBe(true);
   const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
@@ -44,17 +36,17 @@ function expectFirmaValida(r: Recibido, secreto: string): void {
 }
 
 /** A fresh account and a webhook to the receiver (a distinct path per test keeps receipts apart). */
-async function montar(eventos: string[] = ['*'], path = `/h${Math.random().toString(36).slice(2)}`) {
+async function montar({ app, rx }: { app: TestApp; rx: Receptor }, eventos: string[] = ['*'], path = `/h${Math.random().toString(36).slice(2)}`) {
   const c = await buildCuenta(app);
   const wh = await crearWebhookOk(app, c.live, { url: `${rx.url}${path}`, eventos, descripcion: 'pruebas' });
   return { c, wh, path };
 }
 
-const delPath = (path: string) => rx.recibidos.filter((r) => r.path === path);
+const delPath = (rx: Receptor, path: string) => rx.recibidos.filter((r) => r.path === path);
 
 describe('webhook delivery', () => {
-  it('sends every lifecycle event at its moment, signed, with the documented body and headers', async () => {
-    const { c, wh, path } = await montar();
+  it('sends every lifecycle event at its moment, signed, with the documented body and headers', async ({ app, rx }) => {
+    const { c, wh, path } = await montar({ app, rx });
     const a = await crearDeca(app, c.live, decaCompleta()); // creado, emitido
     await entregarTodo(app);
     const mod = await app.request('PATCH', `/api/v1/decas/${a.id}`, { key: c.live, body: { matricula: '5678 FGH', motivo: 'Cambio de camión' } });
@@ -72,7 +64,7 @@ describe('webhook delivery', () => {
     expect(em.status, em.text).toBe(200);
     await entregarTodo(app);
 
-    const got = delPath(path);
+    const got = delPath(rx, path);
     const eventos = got.map((r) => `${r.body.data.deca.id}:${r.evento}`);
     expect(eventos).toEqual([
       `${a.id}:deca.creado`,
@@ -86,7 +78,7 @@ describe('webhook delivery', () => {
       `${p.id}:deca.emitido`,
     ]);
     for (const r of got) {
-      expectFirmaValida(r, wh.secreto);
+      expectFirmaValida(app, r, wh.secreto);
       const body = WebhookPayload.parse(r.body);
       expect(r.headers['content-type']).toBe('application/json');
       expect(r.entrega).toMatch(/^ev_[\w-]+$/);
@@ -118,8 +110,8 @@ describe('webhook delivery', () => {
     }
   });
 
-  it('sends deca.completado when the other party completes through the link, and deca.descargado on a public open', async () => {
-    const { c, wh, path } = await montar();
+  it('sends deca.completado when the other party completes through the link, and deca.descargado on a public open', async ({ app, rx }) => {
+    const { c, wh, path } = await montar({ app, rx });
     const p = await crearDeca(app, c.live, { emitir: false, fecha_transporte: '2026-11-25', matricula: '1234BCD', conductor_nombre: 'Luis Pérez' });
     await entregarTodo(app);
     const form = {
@@ -144,14 +136,14 @@ describe('webhook delivery', () => {
     expect((await fetch(`${app.url}${ficha}`, { headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14)' } })).status).toBe(200);
     expect((await fetch(`${app.url}${ficha}`, { headers: { 'user-agent': 'WhatsApp/2.23' } })).status).toBe(200); // a link preview: not an open
     await entregarTodo(app);
-    const got = delPath(path);
+    const got = delPath(rx, path);
     expect(got.map((r) => r.evento)).toEqual(['deca.creado', 'deca.completado', 'deca.emitido', 'deca.descargado']);
-    for (const r of got) expectFirmaValida(r, wh.secreto);
+    for (const r of got) expectFirmaValida(app, r, wh.secreto);
     expect(got[1]!.body.data.deca.estado).toBe('emitido');
     expect(got[3]!.body.data.deca.descargas).toBe(1);
   });
 
-  it('delivers only the subscribed events, and each environment only its own', async () => {
+  it('delivers only the subscribed events, and each environment only its own', async ({ app, rx }) => {
     const c = await buildCuenta(app);
     const soloEmitido = await crearWebhookOk(app, c.live, { url: `${rx.url}/emitido`, eventos: ['deca.emitido'] });
     await crearWebhookOk(app, c.live, { url: `${rx.url}/fin`, eventos: ['deca.fin_servicio', 'deca.fin_servicio'] });
@@ -159,24 +151,24 @@ describe('webhook delivery', () => {
     expect(soloEmitido.eventos).toEqual(['deca.emitido']);
     const d = await crearDeca(app, c.live, decaCompleta());
     await entregarTodo(app);
-    expect(delPath('/emitido').map((r) => r.evento)).toEqual(['deca.emitido']);
-    expect(delPath('/fin')).toHaveLength(0);
-    expect(delPath('/demo')).toHaveLength(0);
+    expect(delPath(rx, '/emitido').map((r) => r.evento)).toEqual(['deca.emitido']);
+    expect(delPath(rx, '/fin')).toHaveLength(0);
+    expect(delPath(rx, '/demo')).toHaveLength(0);
     await app.request('POST', `/api/v1/decas/${d.id}/fin`, { key: c.live });
     await crearDeca(app, c.test, decaCompleta(), '/demo/api/v1');
     await entregarTodo(app);
-    expect(delPath('/fin').map((r) => r.evento)).toEqual(['deca.fin_servicio']);
-    expect(delPath('/emitido')).toHaveLength(1);
-    const enDemo = delPath('/demo');
+    expect(delPath(rx, '/fin').map((r) => r.evento)).toEqual(['deca.fin_servicio']);
+    expect(delPath(rx, '/emitido')).toHaveLength(1);
+    const enDemo = delPath(rx, '/demo');
     expect(enDemo.map((r) => r.evento)).toEqual(['deca.creado', 'deca.emitido']);
     for (const r of enDemo) {
       expect(r.body.entorno).toBe('pruebas');
-      expectFirmaValida(r, demo.secreto);
+      expectFirmaValida(app, r, demo.secreto);
     }
   });
 
-  it('a paused webhook accumulates nothing and holds what was pending; resuming sends what waited', async () => {
-    const { c, wh, path } = await montar();
+  it('a paused webhook accumulates nothing and holds what was pending; resuming sends what waited', async ({ app, rx }) => {
+    const { c, wh, path } = await montar({ app, rx });
     await crearDeca(app, c.live, { emitir: false, referencia: 'antes' }); // pending delivery, not yet sent
     const pausa = await app.request('PATCH', `/api/v1/webhooks/${wh.id}`, { key: c.live, body: { activo: false } });
     expect(pausa.status, pausa.text).toBe(200);
@@ -185,7 +177,7 @@ describe('webhook delivery', () => {
     expect(paused.pausa_motivo).toMatch(/a mano/);
     await crearDeca(app, c.live, { emitir: false, referencia: 'durante' });
     expect(await entregarTodo(app)).toBe(0);
-    expect(delPath(path)).toHaveLength(0);
+    expect(delPath(rx, path)).toHaveLength(0);
     expect(await leerEntregas(app, c.live, wh.id)).toHaveLength(1);
 
     const reanudar = await app.request('PATCH', `/api/v1/webhooks/${wh.id}`, { key: c.live, body: { activo: true } });
@@ -195,11 +187,11 @@ describe('webhook delivery', () => {
     expect(resumed.pausado_at).toBeNull();
     await crearDeca(app, c.live, { emitir: false, referencia: 'despues' });
     await entregarTodo(app);
-    expect(delPath(path).map((r) => r.body.data.deca.referencia)).toEqual(['antes', 'despues']);
+    expect(delPath(rx, path).map((r) => r.body.data.deca.referencia)).toEqual(['antes', 'despues']);
   });
 
-  it('probar sends a signed ping at once and returns its result', async () => {
-    const { c, wh, path } = await montar(['deca.emitido']);
+  it('probar sends a signed ping at once and returns its result', async ({ app, rx }) => {
+    const { c, wh, path } = await montar({ app, rx }, ['deca.emitido']);
     const res = await app.request('POST', `/api/v1/webhooks/${wh.id}/probar`, { key: c.live });
     expect(res.status, res.text).toBe(200);
     const r = EntregaResultado.parse(res.body);
@@ -208,12 +200,12 @@ describe('webhook delivery', () => {
     expect(r.entrega.estado).toBe('entregada');
     expect(r.entrega.status).toBe(200);
     expect(r.entrega.intentos).toEqual([expect.objectContaining({ numero: 1, status: 200, manual: true, error: null })]);
-    const [ping] = delPath(path);
+    const [ping] = delPath(rx, path);
     expect(ping!.evento).toBe('ping');
     expect(ping!.entrega).toBe(r.entrega.id);
     expect(ping!.body.data.webhook.id).toBe(wh.id);
     WebhookPayload.parse(ping!.body);
-    expectFirmaValida(ping!, wh.secreto);
+    expectFirmaValida(app, ping!, wh.secreto);
     expect(await entregarTodo(app)).toBe(0); // never picked up again by the worker
 
     rx.responder(() => 503);
@@ -225,8 +217,8 @@ describe('webhook delivery', () => {
     expect(await entregarTodo(app)).toBe(0); // a ping is not retried
   });
 
-  it('500 then 200: retried at +1 min with the same X-Deca-Entrega, both attempts listed', async () => {
-    const { c, wh, path } = await montar(['deca.creado']);
+  it('500 then 200: retried at +1 min with the same X-Deca-Entrega, both attempts listed', async ({ app, rx }) => {
+    const { c, wh, path } = await montar({ app, rx }, ['deca.creado']);
     rx.responder((_r, n) => (n === 0 ? 500 : 200));
     await crearDeca(app, c.live, { emitir: false });
     expect((await runWebhooksOnce({ db: app.database.db, clock: app.clock, allowInsecure: true })).intentadas).toBe(1);
@@ -252,15 +244,15 @@ describe('webhook delivery', () => {
     ]);
     expect(e!.intentos[0]!.proximo_intento_at).not.toBeNull();
     expect(e!.intentos[1]!.proximo_intento_at).toBeNull();
-    const got = delPath(path);
+    const got = delPath(rx, path);
     expect(got).toHaveLength(2);
     expect(got[0]!.entrega).toBe(got[1]!.entrega);
     expect(got[0]!.raw.equals(got[1]!.raw)).toBe(true); // same body bytes on every attempt
-    for (const r of got) expectFirmaValida(r, wh.secreto);
+    for (const r of got) expectFirmaValida(app, r, wh.secreto);
   });
 
-  it('retries at +1 min, +5 min, +30 min, +2 h, +12 h, then gives up', async () => {
-    const { c, wh, path } = await montar(['deca.creado']);
+  it('retries at +1 min, +5 min, +30 min, +2 h, +12 h, then gives up', async ({ app, rx }) => {
+    const { c, wh, path } = await montar({ app, rx }, ['deca.creado']);
     rx.responder(() => 503);
     await crearDeca(app, c.live, { emitir: false });
     expect(await entregarTodo(app)).toBe(1);
@@ -279,14 +271,14 @@ describe('webhook delivery', () => {
     const gaps = e!.intentos.slice(0, 5).map((i) => Date.parse(i.proximo_intento_at!.replace(' ', 'T')) - Date.parse(i.at.replace(' ', 'T')));
     expect(gaps).toEqual([...REINTENTOS_MS]);
     expect(e!.intentos[5]!.proximo_intento_at).toBeNull();
-    expect(delPath(path)).toHaveLength(6);
+    expect(delPath(rx, path)).toHaveLength(6);
     const hook = Webhook.parse((await app.request('GET', `/api/v1/webhooks/${wh.id}`, { key: c.live })).body.webhook);
     expect(hook.fallando_desde).not.toBeNull();
     expect(hook.activo).toBe(true); // under 5 days of failures
   });
 
-  it('logs a receiver that hangs as a timeout (short timeout injected) and schedules the retry', async () => {
-    const { c, wh, path } = await montar(['deca.creado']);
+  it('logs a receiver that hangs as a timeout (short timeout injected) and schedules the retry', async ({ app, rx }) => {
+    const { c, wh, path } = await montar({ app, rx }, ['deca.creado']);
     rx.responder(() => ({ hang: true }));
     await crearDeca(app, c.live, { emitir: false });
     const started = performance.now();
@@ -300,11 +292,11 @@ describe('webhook delivery', () => {
     expect(e!.duracion_ms).toBeGreaterThanOrEqual(290);
     expect(e!.estado).toBe('pendiente');
     expect(e!.proximo_intento_at).not.toBeNull();
-    expect(delPath(path)).toHaveLength(1);
+    expect(delPath(rx, path)).toHaveLength(1);
   });
 
-  it('a 410 Gone pauses the webhook and says why; nothing more accumulates', async () => {
-    const { c, wh } = await montar(['deca.creado']);
+  it('a 410 Gone pauses the webhook and says why; nothing more accumulates', async ({ app, rx }) => {
+    const { c, wh } = await montar({ app, rx }, ['deca.creado']);
     rx.responder(() => 410);
     await crearDeca(app, c.live, { emitir: false });
     await entregarTodo(app);
@@ -318,8 +310,8 @@ describe('webhook delivery', () => {
     expect(await leerEntregas(app, c.live, wh.id)).toHaveLength(1);
   });
 
-  it('pauses a webhook whose every delivery failed for 5 days; a 2xx in between resets the count', async () => {
-    const { c, wh } = await montar(['deca.creado']);
+  it('pauses a webhook whose every delivery failed for 5 days; a 2xx in between resets the count', async ({ app, rx }) => {
+    const { c, wh } = await montar({ app, rx }, ['deca.creado']);
     rx.responder(() => 500);
     await crearDeca(app, c.live, { emitir: false });
     await entregarTodo(app);
@@ -350,8 +342,8 @@ describe('webhook delivery', () => {
     expect(hook.pausa_motivo).toContain(hook.fallando_desde!);
   });
 
-  it('keeps the events of one DeCA in order across retries, without holding other DeCAs back', async () => {
-    const { c, path } = await montar();
+  it('keeps the events of one DeCA in order across retries, without holding other DeCAs back', async ({ app, rx }) => {
+    const { c, path } = await montar({ app, rx });
     let fallada = false;
     rx.responder((r) => {
       if (!fallada && r.evento === 'deca.creado' && r.body.data.deca.referencia === 'X') {
@@ -364,13 +356,13 @@ describe('webhook delivery', () => {
     const y = await crearDeca(app, c.live, decaCompleta({ referencia: 'Y' }));
     await entregarTodo(app);
     // X's emitido waits behind X's creado (pending its retry); Y is not held back.
-    expect(delPath(path).map((r) => `${r.body.data.deca.referencia}:${r.evento}`)).toEqual(['X:deca.creado', 'Y:deca.creado', 'Y:deca.emitido']);
+    expect(delPath(rx, path).map((r) => `${r.body.data.deca.referencia}:${r.evento}`)).toEqual(['X:deca.creado', 'Y:deca.creado', 'Y:deca.emitido']);
     const mod = await app.request('PATCH', `/api/v1/decas/${x.id}`, { key: c.live, body: { matricula: '9999 ZZZ', motivo: 'Otro camión' } });
     expect(mod.status, mod.text).toBe(200);
     expect(await entregarTodo(app)).toBe(0);
     app.clock.advance(MIN);
     await entregarTodo(app);
-    expect(delPath(path).map((r) => `${r.body.data.deca.referencia}:${r.evento}`)).toEqual([
+    expect(delPath(rx, path).map((r) => `${r.body.data.deca.referencia}:${r.evento}`)).toEqual([
       'X:deca.creado',
       'Y:deca.creado',
       'Y:deca.emitido',
@@ -381,11 +373,11 @@ describe('webhook delivery', () => {
     expect(y.id).not.toBe(x.id);
   });
 
-  it('re-sends one delivery by hand with the same id and body (extension)', async () => {
-    const { c, wh, path } = await montar(['deca.creado']);
+  it('re-sends one delivery by hand with the same id and body (extension)', async ({ app, rx }) => {
+    const { c, wh, path } = await montar({ app, rx }, ['deca.creado']);
     await crearDeca(app, c.live, { emitir: false });
     await entregarTodo(app);
-    const [first] = delPath(path);
+    const [first] = delPath(rx, path);
     const res = await app.request('POST', `/api/v1/webhooks/${wh.id}/entregas/${first!.entrega}/reenviar`, { key: c.live });
     expect(res.status, res.text).toBe(200);
     const r = EntregaResultado.parse(res.body);
@@ -394,10 +386,10 @@ describe('webhook delivery', () => {
       [1, false],
       [2, true],
     ]);
-    const again = delPath(path)[1]!;
+    const again = delPath(rx, path)[1]!;
     expect(again.entrega).toBe(first!.entrega);
     expect(again.raw.equals(first!.raw)).toBe(true);
-    expectFirmaValida(again, wh.secreto);
+    expectFirmaValida(app, again, wh.secreto);
 
     // A pending retry sent by hand and answered 2xx is delivered (and not sent again by the worker).
     rx.responder(() => 500);
@@ -416,8 +408,8 @@ describe('webhook delivery', () => {
     expectError(await app.request('POST', `/api/v1/webhooks/${wh.id}/entregas/${first!.entrega}/reenviar`, { key: other.live }), 404, 'no_encontrado');
   });
 
-  it('lists the last 100 deliveries, newest first', async () => {
-    const { c, wh } = await montar(['deca.creado']);
+  it('lists the last 100 deliveries, newest first', async ({ app, rx }) => {
+    const { c, wh } = await montar({ app, rx }, ['deca.creado']);
     for (let i = 0; i < 103; i++) await crearDeca(app, c.live, { emitir: false, referencia: `L-${i}` });
     await entregarTodo(app);
     const entregas = await leerEntregas(app, c.live, wh.id);
@@ -426,8 +418,8 @@ describe('webhook delivery', () => {
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
   });
 
-  it('prunes deliveries older than 30 days', async () => {
-    const { c, wh } = await montar(['deca.creado']);
+  it('prunes deliveries older than 30 days', async ({ app, rx }) => {
+    const { c, wh } = await montar({ app, rx }, ['deca.creado']);
     await crearDeca(app, c.live, { emitir: false });
     await entregarTodo(app);
     expect(await leerEntregas(app, c.live, wh.id)).toHaveLength(1);

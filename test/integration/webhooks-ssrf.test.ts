@@ -2,8 +2,7 @@ import { describe, expect } from 'vitest';
 import { createWebhookFetch } from '../../server/net/webhook-request';
 import type { Resolver } from '../../server/net/webhook-target';
 import { runWebhooksOnce } from '../../server/jobs/webhook-delivery';
-import { test, type Fx } from '../support/fixtures';
-import { startReceptor, type Receptor } from '../support/webhook-receiver';
+import { it, test, type Fx } from '../support/fixtures';
 import { crearDeca, crearWebhookOk, entregarTodo, leerEntregas } from '../support/webhooks';
 
 // The app allows insecure targets so webhooks to the loopback receiver can be
@@ -12,12 +11,7 @@ import { crearDeca, crearWebhookOk, entregarTodo, leerEntregas } from '../suppor
 // targets are refused before any connection.
 test.override('opcionesApp', { env: { WEBHOOK_ALLOW_INSECURE: '1' } });
 
-/** A receiver on 127.0.0.1 for the whole file, answering 200 unless a test says otherwise. */
-const it = test.extend('rx', { scope: 'file' }, async ({}, { onCleanup }): Promise<Receptor> => {
-  const rx = await startReceptor();
-  onCleanup(() => rx.close());
-  return rx;
-});
+// The receiver answers 200 unless a test says otherwise.
 it.afterEach(async ({ app, c, rx }) => {
   rx.recibidos.length = 0;
   rx.responder(() => 200);

@@ -1,33 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/open';
 import { reclamarEntregas } from '../../server/domain/webhooks/entregas';
 import { nuevoEntregaId } from '../../server/domain/webhooks/encolar';
 import { startWebhookWorker, type WebhookWorker } from '../../server/jobs/webhook-delivery';
 import { createLogger } from '../../server/log';
-import { startTestApp, type TestApp } from '../support/app';
 import { testDatabaseKind } from '../support/db';
 import { decaCompleta } from '../support/decas';
 import { buildCuenta } from '../support/factories';
-import { startReceptor, type Receptor } from '../support/webhook-receiver';
+import { test } from '../support/fixtures';
 import { crearDeca, crearWebhookOk, leerEntregas } from '../support/webhooks';
 
 const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 
-let app: TestApp;
-let rx: Receptor;
-beforeAll(async () => {
-  app = await startTestApp({ env: { WEBHOOK_ALLOW_INSECURE: '1' } });
-  rx = await startReceptor();
-});
-afterAll(async () => {
-  await rx?.close();
-  await app?.close();
+test.override('opcionesApp', { env: { WEBHOOK_ALLOW_INSECURE: '1' } });
+
+/** A second connection pool to the same database: another server process, as the worker sees it (PostgreSQL only). */
+const it = test.extend('segunda', { scope: 'file' }, async ({ app }, { onCleanup }): Promise<Database> => {
+  const db = app.database;
+  if (db.kind !== 'postgres') throw new Error('postgres only');
+  const segunda = await openDatabase({ databaseUrl: db.connectionString, schema: db.schema });
+  onCleanup(() => segunda.close());
+  return segunda;
 });
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 describe('the webhook worker loop', () => {
-  it('is woken by the commit (LISTEN/NOTIFY): median commit-to-delivery well under 1 s', async () => {
+  it('is woken by the commit (LISTEN/NOTIFY): median commit-to-delivery well under 1 s', async ({ app, rx }) => {
     const c = await buildCuenta(app);
     await crearWebhookOk(app, c.live, { url: `${rx.url}/lat`, eventos: ['deca.creado'] });
     // Poll slowly, so only the wake-up can explain a fast delivery.
@@ -48,7 +47,7 @@ describe('the webhook worker loop', () => {
     }
   });
 
-  it('falls back to polling when no wake-up comes, and stops cleanly with attempts in flight', async () => {
+  it('falls back to polling when no wake-up comes, and stops cleanly with attempts in flight', async ({ app, rx }) => {
     const c = await buildCuenta(app);
     const w = await crearWebhookOk(app, c.live, { url: `${rx.url}/poll`, eventos: ['deca.creado'] });
     const worker = await startWebhookWorker({ database: app.database, clock: app.clock, log, allowInsecure: true, pollMs: 200, fastPollMs: 200 });
@@ -82,15 +81,7 @@ describe('the webhook worker loop', () => {
   });
 
   describe.skipIf(testDatabaseKind() !== 'postgres')('several processes on one PostgreSQL', () => {
-    let second: Database;
-    beforeAll(async () => {
-      const db = app.database;
-      if (db.kind !== 'postgres') throw new Error('postgres only');
-      second = await openDatabase({ databaseUrl: db.connectionString, schema: db.schema });
-    });
-    afterAll(() => second?.close());
-
-    it('claims never overlap (SKIP LOCKED)', async () => {
+    it('claims never overlap (SKIP LOCKED)', async ({ app, rx, segunda }) => {
       const c = await buildCuenta(app);
       await crearWebhookOk(app, c.live, { url: `${rx.url}/claims`, eventos: ['deca.creado'] });
       for (let i = 0; i < 60; i++) await crearDeca(app, c.live, { emitir: false, referencia: `c-${i}` });
@@ -98,7 +89,7 @@ describe('the webhook worker loop', () => {
       const b: number[] = [];
       // Both "processes" claim at once, repeatedly, until nothing is due.
       for (;;) {
-        const [x, y] = await Promise.all([reclamarEntregas(app.database.db, app.clock, 7), reclamarEntregas(second.db, app.clock, 7)]);
+        const [x, y] = await Promise.all([reclamarEntregas(app.database.db, app.clock, 7), reclamarEntregas(segunda.db, app.clock, 7)]);
         a.push(...x.map((r) => r.id));
         b.push(...y.map((r) => r.id));
         if (x.length === 0 && y.length === 0) break;
@@ -110,7 +101,7 @@ describe('the webhook worker loop', () => {
       await app.database.db.updateTable('webhook_entregas').set({ estado: 'fallida', en_curso_hasta: null }).where('account_id', '=', c.account.id).execute();
     });
 
-    it('two workers deliver every event exactly once, each DeCA in order', async () => {
+    it('two workers deliver every event exactly once, each DeCA in order', async ({ app, rx, segunda }) => {
       const c = await buildCuenta(app);
       await crearWebhookOk(app, c.live, { url: `${rx.url}/dos`, eventos: ['*'] });
       const counts = [0, 0];
@@ -123,7 +114,7 @@ describe('the webhook worker loop', () => {
       rx.responder(() => ({ delayMs: Math.floor(Math.random() * 15) }));
       const workers: WebhookWorker[] = [
         await startWebhookWorker({ database: app.database, clock: app.clock, log, allowInsecure: true, concurrency: 4, fetch: fetchOf(0) }),
-        await startWebhookWorker({ database: second, clock: app.clock, log, allowInsecure: true, concurrency: 4, fetch: fetchOf(1) }),
+        await startWebhookWorker({ database: segunda, clock: app.clock, log, allowInsecure: true, concurrency: 4, fetch: fetchOf(1) }),
       ];
       try {
         const decas: number[] = [];
