@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
 import { ClaveCreada, CuentaResponse, SesionResponse } from '../../shared/schemas/cuenta';
-import { startTestApp, type TestApp, type TestResponse } from '../support/app';
+import type { TestApp, TestResponse } from '../support/app';
 import { buildCuenta } from '../support/factories';
+import { it, test } from '../support/fixtures';
 
-let app: TestApp;
-beforeAll(async () => {
-  // Sign-ups are limited per IP: each one here comes from its own address (through a trusted proxy).
-  app = await startTestApp({ env: { TRUST_PROXY: '1' } });
-});
-afterAll(() => app?.close());
+// Sign-ups are limited per IP: each one here comes from its own address (through a trusted proxy).
+test.override('opcionesApp', { env: { TRUST_PROXY: '1' } });
 
 const CSRF = { 'X-DeCA-CSRF': '1' };
 let seq = 0;
@@ -20,7 +17,7 @@ function cookieOf(res: TestResponse): string {
   return set.split(';')[0] ?? '';
 }
 
-async function registrar(extra: Record<string, unknown> = {}, ip = `198.51.100.${seq + 1}`) {
+async function registrar(app: TestApp, extra: Record<string, unknown> = {}, ip = `198.51.100.${seq + 1}`) {
   seq++;
   const email = `Persona${seq}@Example.com`;
   const res = await app.request('POST', '/app/api/registro', {
@@ -31,8 +28,8 @@ async function registrar(extra: Record<string, unknown> = {}, ip = `198.51.100.$
 }
 
 describe('sign-up', () => {
-  it('creates the account and its admin user and signs in', async () => {
-    const { res, email } = await registrar();
+  it('creates the account and its admin user and signs in', async ({ app }) => {
+    const { res, email } = await registrar(app);
     expect(res.status).toBe(201);
     const body = SesionResponse.parse(res.body);
     expect(body.usuario.email).toBe(email.toLowerCase());
@@ -49,8 +46,8 @@ describe('sign-up', () => {
     expect(SesionResponse.parse(me.body).cuenta.id).toBe(body.cuenta.id);
   });
 
-  it('refuses an e-mail already registered (409) without creating a second account', async () => {
-    const { email } = await registrar();
+  it('refuses an e-mail already registered (409) without creating a second account', async ({ app }) => {
+    const { email } = await registrar(app);
     const again = await app.request('POST', '/app/api/registro', {
       headers: CSRF,
       body: { nombre: 'Otra', nif: 'A58818501', email: email.toUpperCase(), password: 'otra-clave-larga' },
@@ -59,13 +56,13 @@ describe('sign-up', () => {
     expect(ErrorBody.parse(again.body).error.campos).toHaveProperty('email');
   });
 
-  it('requires a minimum password length', async () => {
-    const { res } = await registrar({ password: 'corta' });
+  it('requires a minimum password length', async ({ app }) => {
+    const { res } = await registrar(app, { password: 'corta' });
     expect(res.status).toBe(422);
     expect(ErrorBody.parse(res.body).error.campos.password).toMatch(/al menos 10/);
   });
 
-  it('requires the CSRF header on writes', async () => {
+  it('requires the CSRF header on writes', async ({ app }) => {
     const res = await app.request('POST', '/app/api/registro', {
       body: { nombre: 'X', nif: 'B12345674', email: 'csrf@example.com', password: 'una-clave-bien-larga' },
     });
@@ -75,7 +72,7 @@ describe('sign-up', () => {
 });
 
 /** The confirmation link of the last mail sent to `email` (the mail outbox keeps it). */
-async function enlaceConfirmacion(email: string): Promise<string> {
+async function enlaceConfirmacion(app: TestApp, email: string): Promise<string> {
   const rows = await app.database.db
     .selectFrom('correos')
     .select(['texto', 'tipo'])
@@ -89,8 +86,8 @@ async function enlaceConfirmacion(email: string): Promise<string> {
 }
 
 /** Open the confirmation link as a person does: the page, then its button. */
-async function confirmar(email: string): Promise<TestResponse> {
-  const path = new URL(await enlaceConfirmacion(email)).pathname;
+async function confirmar(app: TestApp, email: string): Promise<TestResponse> {
+  const path = new URL(await enlaceConfirmacion(app, email)).pathname;
   const page = await app.request('GET', path);
   expect(page.status).toBe(200);
   expect(page.text).toContain(`action="${path}"`);
@@ -98,26 +95,26 @@ async function confirmar(email: string): Promise<TestResponse> {
 }
 
 describe('e-mail confirmation and sign-up limits', () => {
-  it('limits sign-ups per IP: the sixth within the hour gets 429 with Retry-After', async () => {
+  it('limits sign-ups per IP: the sixth within the hour gets 429 with Retry-After', async ({ app }) => {
     const ip = '203.0.113.99';
-    for (let i = 0; i < 5; i++) expect((await registrar({}, ip)).res.status).toBe(201);
-    const sixth = await registrar({}, ip);
+    for (let i = 0; i < 5; i++) expect((await registrar(app, {}, ip)).res.status).toBe(201);
+    const sixth = await registrar(app, {}, ip);
     expect(sixth.res.status).toBe(429);
     expect(ErrorBody.parse(sixth.res.body).error.codigo).toBe('demasiadas_peticiones');
     expect(Number(sixth.res.headers.get('retry-after'))).toBeGreaterThan(0);
     const accounts = await app.database.db.selectFrom('users').select('id').where('email', '=', sixth.email.toLowerCase()).execute();
     expect(accounts).toEqual([]);
     // Another address is not affected.
-    expect((await registrar({}, '203.0.113.100')).res.status).toBe(201);
+    expect((await registrar(app, {}, '203.0.113.100')).res.status).toBe(201);
   });
 
-  it('mails a confirmation link; until it is opened, no live keys and only 5 live DeCAs, while the test environment works', async () => {
-    const { res, email } = await registrar();
+  it('mails a confirmation link; until it is opened, no live keys and only 5 live DeCAs, while the test environment works', async ({ app }) => {
+    const { res, email } = await registrar(app);
     const cookie = cookieOf(res);
     const sesion = SesionResponse.parse(res.body);
     expect(sesion.cuenta.confirmada).toBe(false);
     expect(sesion.usuario.email_confirmado).toBe(false);
-    expect(await enlaceConfirmacion(email)).toMatch(/\/confirmar\/[\w-]{40,}$/);
+    expect(await enlaceConfirmacion(app, email)).toMatch(/\/confirmar\/[\w-]{40,}$/);
 
     const live = await app.request('POST', '/app/api/claves', { headers: CSRF, cookie, body: { entorno: 'produccion' } });
     expect(live.status).toBe(409);
@@ -137,10 +134,10 @@ describe('e-mail confirmation and sign-up limits', () => {
     for (let i = 0; i < 7; i++) expect((await app.request('POST', '/demo/api/v1/decas', { key: testKey, body: { emitir: false } })).status).toBe(201);
 
     // Opening the link's page confirms nothing (mail scanners open links); its button does.
-    const path = new URL(await enlaceConfirmacion(email)).pathname;
+    const path = new URL(await enlaceConfirmacion(app, email)).pathname;
     await app.request('GET', path);
     expect(SesionResponse.parse((await app.request('GET', '/app/api/sesion', { cookie })).body).cuenta.confirmada).toBe(false);
-    const done = await confirmar(email);
+    const done = await confirmar(app, email);
     expect(done.status).toBe(200);
     expect(done.text).toContain('Correo confirmado');
     const after = SesionResponse.parse((await app.request('GET', '/app/api/sesion', { cookie })).body);
@@ -153,22 +150,22 @@ describe('e-mail confirmation and sign-up limits', () => {
     expect(again.status).toBe(404);
   });
 
-  it('resends the link (the old one stops working), and refuses when already confirmed', async () => {
-    const { res, email } = await registrar();
+  it('resends the link (the old one stops working), and refuses when already confirmed', async ({ app }) => {
+    const { res, email } = await registrar(app);
     const cookie = cookieOf(res);
-    const first = await enlaceConfirmacion(email);
+    const first = await enlaceConfirmacion(app, email);
     const resend = await app.request('POST', '/app/api/confirmacion', { headers: CSRF, cookie });
     expect(resend.status).toBe(200);
     expect(resend.body).toEqual({ enviado_a: email.toLowerCase() });
-    const second = await enlaceConfirmacion(email);
+    const second = await enlaceConfirmacion(app, email);
     expect(second).not.toBe(first);
     expect((await app.request('POST', new URL(first).pathname, { body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(404);
-    expect((await confirmar(email)).status).toBe(200);
+    expect((await confirmar(app, email)).status).toBe(200);
     const twice = await app.request('POST', '/app/api/confirmacion', { headers: CSRF, cookie });
     expect(twice.status).toBe(409);
   });
 
-  it('accounts made by the operator (CLI) are confirmed', async () => {
+  it('accounts made by the operator (CLI) are confirmed', async ({ app }) => {
     const c = await buildCuenta(app);
     const me = await app.request('GET', '/api/v1/cuenta', { key: c.live });
     expect(CuentaResponse.parse(me.body).cuenta.confirmada).toBe(true);
@@ -176,8 +173,8 @@ describe('e-mail confirmation and sign-up limits', () => {
 });
 
 describe('sign-in, sign-out, session expiry', () => {
-  it('signs in with the right password, and gives one generic error for a wrong password or unknown user', async () => {
-    const { email } = await registrar();
+  it('signs in with the right password, and gives one generic error for a wrong password or unknown user', async ({ app }) => {
+    const { email } = await registrar(app);
     const ok = await app.request('POST', '/app/api/sesion', { headers: CSRF, body: { email, password: 'una-clave-bien-larga' } });
     expect(ok.status).toBe(200);
     expect(cookieOf(ok)).toMatch(/^deca_sesion=/);
@@ -190,8 +187,8 @@ describe('sign-in, sign-out, session expiry', () => {
     expect(ErrorBody.parse(bad.body).error.codigo).toBe('no_autenticado');
   });
 
-  it('throttles after repeated failures, even with the right password', async () => {
-    const { email } = await registrar();
+  it('throttles after repeated failures, even with the right password', async ({ app }) => {
+    const { email } = await registrar(app);
     for (let i = 0; i < 10; i++) {
       const r = await app.request('POST', '/app/api/sesion', { headers: CSRF, body: { email, password: `mala-${i}-xxxx` } });
       expect(r.status).toBe(401);
@@ -202,8 +199,8 @@ describe('sign-in, sign-out, session expiry', () => {
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 
-  it('signs out: the cookie stops working at once', async () => {
-    const { res } = await registrar();
+  it('signs out: the cookie stops working at once', async ({ app }) => {
+    const { res } = await registrar(app);
     const cookie = cookieOf(res);
     const out = await app.request('DELETE', '/app/api/sesion', { headers: CSRF, cookie });
     expect(out.status).toBe(200);
@@ -211,8 +208,8 @@ describe('sign-in, sign-out, session expiry', () => {
     expect((await app.request('GET', '/app/api/sesion', { cookie })).status).toBe(401);
   });
 
-  it('slides the 30-day expiry on use and expires after 30 idle days', async () => {
-    const { res } = await registrar();
+  it('slides the 30-day expiry on use and expires after 30 idle days', async ({ app }) => {
+    const { res } = await registrar(app);
     const cookie = cookieOf(res);
     app.clock.advance(20 * 86_400_000);
     const used = await app.request('GET', '/app/api/sesion', { cookie });
@@ -228,8 +225,8 @@ describe('sign-in, sign-out, session expiry', () => {
 });
 
 describe('web session on the API routes', () => {
-  it('accepts the session cookie as the account user, and requires the CSRF header for writes', async () => {
-    const { res } = await registrar();
+  it('accepts the session cookie as the account user, and requires the CSRF header for writes', async ({ app }) => {
+    const { res } = await registrar(app);
     const cookie = cookieOf(res);
     const cuentaId = SesionResponse.parse(res.body).cuenta.id;
     const get = await app.request('GET', '/api/v1/cuenta', { cookie });
@@ -244,8 +241,8 @@ describe('web session on the API routes', () => {
 });
 
 describe('API keys from the web app', () => {
-  it('creates a key shown once, lists it without the secret, and revocation takes effect at once', async () => {
-    const { res } = await registrar();
+  it('creates a key shown once, lists it without the secret, and revocation takes effect at once', async ({ app }) => {
+    const { res } = await registrar(app);
     const cookie = cookieOf(res);
     const created = await app.request('POST', '/app/api/claves', { headers: CSRF, cookie, body: { entorno: 'pruebas', nombre: 'ERP' } });
     expect(created.status).toBe(201);
@@ -266,10 +263,10 @@ describe('API keys from the web app', () => {
     expect(ErrorBody.parse(after.body).error.mensaje).toMatch(/revocada/);
   });
 
-  it('creates read-only keys', async () => {
-    const { res, email } = await registrar();
+  it('creates read-only keys', async ({ app }) => {
+    const { res, email } = await registrar(app);
     const cookie = cookieOf(res);
-    await confirmar(email);
+    await confirmar(app, email);
     const created = await app.request('POST', '/app/api/claves', { headers: CSRF, cookie, body: { entorno: 'produccion', solo_lectura: true } });
     const { key } = ClaveCreada.parse(created.body);
     expect(key.startsWith('dg_live_')).toBe(true);
@@ -278,15 +275,15 @@ describe('API keys from the web app', () => {
     expect(ErrorBody.parse(write.body).error.codigo).toBe('solo_lectura');
   });
 
-  it("cannot revoke another account's key", async () => {
+  it("cannot revoke another account's key", async ({ app }) => {
     const other = await buildCuenta(app);
-    const { res } = await registrar();
+    const { res } = await registrar(app);
     const r = await app.request('DELETE', `/app/api/claves/${other.keyIds.live}`, { headers: CSRF, cookie: cookieOf(res) });
     expect(r.status).toBe(404);
     expect((await app.request('GET', '/api/v1/cuenta', { key: other.live })).status).toBe(200);
   });
 
-  it('needs a session', async () => {
+  it('needs a session', async ({ app }) => {
     const r = await app.request('GET', '/app/api/claves');
     expect(r.status).toBe(401);
   });

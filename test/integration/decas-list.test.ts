@@ -1,137 +1,138 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { DecaCreada, DecaList } from '../../shared/schemas/deca';
 import { ManualClock } from '../../server/clock';
-import { startTestApp, type TestApp } from '../support/app';
+import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { decaMinima, enLotes, errorDe, postDeca } from '../support/decas-http';
 import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+import { test } from '../support/fixtures';
 
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp({ clock: new ManualClock('2026-11-20T09:00:00+01:00'), apiPoints: 100_000 });
-});
-afterAll(() => app?.close());
+test.override('opcionesApp', { clock: new ManualClock('2026-11-20T09:00:00+01:00'), apiPoints: 100_000 });
 
-async function listar(key: string, query: Record<string, string> = {}): Promise<DecaList> {
+async function listar(app: TestApp, key: string, query: Record<string, string> = {}): Promise<DecaList> {
   const res = await app.request('GET', `/api/v1/decas?${new URLSearchParams(query).toString()}`, { key });
   expect(res.status, res.text).toBe(200);
   return DecaList.parse(res.body);
 }
 
-async function idsDe(key: string, query: Record<string, string> = {}): Promise<number[]> {
-  const l = await listar(key, query);
+async function idsDe(app: TestApp, key: string, query: Record<string, string> = {}): Promise<number[]> {
+  const l = await listar(app, key, query);
   expect(l.siguiente).toBeNull();
   return l.decas.map((d) => d.id);
 }
 
-async function crear(c: CuentaDePrueba, body: Parameters<typeof postDeca>[2]): Promise<number> {
+async function crear(app: TestApp, c: CuentaDePrueba, body: Parameters<typeof postDeca>[2]): Promise<number> {
   const res = await postDeca(app, c.live, body);
   expect(res.status, res.text).toBe(201);
   return DecaCreada.parse(res.body).deca.id;
 }
 
-describe('GET /decas filters', () => {
-  let a: CuentaDePrueba;
+/** One account with six DeCAs that differ in every filter, and look-alikes that must never show. */
+const it = test.extend('lista', { scope: 'file' }, async ({ app }) => {
   const d: Record<string, number> = {};
+  const a = await buildCuenta(app);
+  d.d1 = await crear(app, a, decaCompleta({ fecha_transporte: '2026-11-01', matricula: '1234 BCD', ref_externa: 'L-1' }));
+  d.d2 = await crear(app, a, decaCompleta({ emitir: false, fecha_transporte: '2026-11-05', matricula: '5678 FGH', matricula_remolque: 'R 5555 BBB' }));
+  d.d3 = await crear(app, a, decaCompleta({ fecha_transporte: '2026-11-10', matricula: '9876 KLM', matricula_remolque: '1234-bcd', ref_externa: 'L-3' }));
+  d.d4 = await crear(app, a, decaCompleta({ fecha_transporte: '2026-11-15', matricula: '2222 CCC' }));
+  d.d6 = await crear(app, a, decaMinima(6));
+  const arch = await app.request('POST', `/api/v1/decas/${d.d6}/archivar`, { key: a.live, body: { archivado: true } });
+  expect(arch.status, arch.text).toBe(200);
+  const sus = await app.request('POST', `/api/v1/decas/${d.d4}/sustituir`, { key: a.live, body: { motivo: 'Otro conductor', conductor_nombre: 'Ana Ruiz' } });
+  expect(sus.status, sus.text).toBe(200);
+  d.d5 = sus.body.deca.id as number;
 
-  beforeAll(async () => {
-    a = await buildCuenta(app);
-    d.d1 = await crear(a, decaCompleta({ fecha_transporte: '2026-11-01', matricula: '1234 BCD', ref_externa: 'L-1' }));
-    d.d2 = await crear(a, decaCompleta({ emitir: false, fecha_transporte: '2026-11-05', matricula: '5678 FGH', matricula_remolque: 'R 5555 BBB' }));
-    d.d3 = await crear(a, decaCompleta({ fecha_transporte: '2026-11-10', matricula: '9876 KLM', matricula_remolque: '1234-bcd', ref_externa: 'L-3' }));
-    d.d4 = await crear(a, decaCompleta({ fecha_transporte: '2026-11-15', matricula: '2222 CCC' }));
-    d.d6 = await crear(a, decaMinima(6));
-    const arch = await app.request('POST', `/api/v1/decas/${d.d6}/archivar`, { key: a.live, body: { archivado: true } });
-    expect(arch.status, arch.text).toBe(200);
-    const sus = await app.request('POST', `/api/v1/decas/${d.d4}/sustituir`, { key: a.live, body: { motivo: 'Otro conductor', conductor_nombre: 'Ana Ruiz' } });
-    expect(sus.status, sus.text).toBe(200);
-    d.d5 = sus.body.deca.id as number;
+  // Look-alikes that must never show: another account, and this account's test environment.
+  const b = await buildCuenta(app);
+  expect((await postDeca(app, b.live, decaCompleta({ fecha_transporte: '2026-11-01', matricula: '1234 BCD', ref_externa: 'L-1' }))).status).toBe(201);
+  expect((await postDeca(app, b.live, decaMinima(1))).status).toBe(201);
+  const demo = await postDeca(app, a.test, decaCompleta({ fecha_transporte: '2026-11-01', matricula: '1234 BCD', ref_externa: 'L-1' }), { entorno: 'pruebas' });
+  expect(demo.status, demo.text).toBe(201);
+  return { a, d };
+});
 
-    // Look-alikes that must never show: another account, and this account's test environment.
-    const b = await buildCuenta(app);
-    expect((await postDeca(app, b.live, decaCompleta({ fecha_transporte: '2026-11-01', matricula: '1234 BCD', ref_externa: 'L-1' }))).status).toBe(201);
-    expect((await postDeca(app, b.live, decaMinima(1))).status).toBe(201);
-    const demo = await postDeca(app, a.test, decaCompleta({ fecha_transporte: '2026-11-01', matricula: '1234 BCD', ref_externa: 'L-1' }), { entorno: 'pruebas' });
-    expect(demo.status, demo.text).toBe(201);
-  });
-
-  it('lists only this account and environment, newest first', async () => {
-    expect(await idsDe(a.live)).toEqual([d.d5, d.d6, d.d4, d.d3, d.d2, d.d1]);
+describe('GET /decas filters', () => {
+  it('lists only this account and environment, newest first', async ({ app, lista }) => {
+    const { a, d } = lista;
+    expect(await idsDe(app, a.live)).toEqual([d.d5, d.d6, d.d4, d.d3, d.d2, d.d1]);
     const demo = await app.request('GET', '/demo/api/v1/decas', { key: a.test });
     expect(DecaList.parse(demo.body).decas).toHaveLength(1);
   });
 
-  it('filters by estado', async () => {
-    expect(await idsDe(a.live, { estado: 'emitido' })).toEqual([d.d5, d.d3, d.d1]);
-    expect(await idsDe(a.live, { estado: 'pendiente' })).toEqual([d.d6, d.d2]);
-    expect(await idsDe(a.live, { estado: 'sustituido' })).toEqual([d.d4]);
+  it('filters by estado', async ({ app, lista }) => {
+    const { a, d } = lista;
+    expect(await idsDe(app, a.live, { estado: 'emitido' })).toEqual([d.d5, d.d3, d.d1]);
+    expect(await idsDe(app, a.live, { estado: 'pendiente' })).toEqual([d.d6, d.d2]);
+    expect(await idsDe(app, a.live, { estado: 'sustituido' })).toEqual([d.d4]);
     const bad = await app.request('GET', '/api/v1/decas?estado=borrador', { key: a.live });
     expect(bad.status, bad.text).toBe(422);
     expect(Object.keys(errorDe(bad).campos)).toEqual(['estado']);
   });
 
-  it('filters by transport date, both ends included', async () => {
-    expect(await idsDe(a.live, { desde: '2026-11-05', hasta: '2026-11-10' })).toEqual([d.d3, d.d2]);
-    expect(await idsDe(a.live, { desde: '2026-11-15' })).toEqual([d.d5, d.d4]);
-    expect(await idsDe(a.live, { hasta: '2026-11-01' })).toEqual([d.d1]);
-    expect(await idsDe(a.live, { desde: '2026-11-02', hasta: '2026-11-04' })).toEqual([]);
+  it('filters by transport date, both ends included', async ({ app, lista }) => {
+    const { a, d } = lista;
+    expect(await idsDe(app, a.live, { desde: '2026-11-05', hasta: '2026-11-10' })).toEqual([d.d3, d.d2]);
+    expect(await idsDe(app, a.live, { desde: '2026-11-15' })).toEqual([d.d5, d.d4]);
+    expect(await idsDe(app, a.live, { hasta: '2026-11-01' })).toEqual([d.d1]);
+    expect(await idsDe(app, a.live, { desde: '2026-11-02', hasta: '2026-11-04' })).toEqual([]);
     const bad = await app.request('GET', '/api/v1/decas?desde=2026-02-30', { key: a.live });
     expect(bad.status, bad.text).toBe(422);
     expect(Object.keys(errorDe(bad).campos)).toEqual(['desde']);
   });
 
-  it('filters by ref_externa', async () => {
-    expect(await idsDe(a.live, { ref_externa: 'L-1' })).toEqual([d.d1]);
-    expect(await idsDe(a.live, { ref_externa: 'L-3' })).toEqual([d.d3]);
-    expect(await idsDe(a.live, { ref_externa: 'L-2' })).toEqual([]);
+  it('filters by ref_externa', async ({ app, lista }) => {
+    const { a, d } = lista;
+    expect(await idsDe(app, a.live, { ref_externa: 'L-1' })).toEqual([d.d1]);
+    expect(await idsDe(app, a.live, { ref_externa: 'L-3' })).toEqual([d.d3]);
+    expect(await idsDe(app, a.live, { ref_externa: 'L-2' })).toEqual([]);
   });
 
-  it('filters by plate of the tractor or the trailer, normalising the input', async () => {
-    expect(await idsDe(a.live, { matricula: '1234 bcd' })).toEqual([d.d3, d.d1]);
-    expect(await idsDe(a.live, { matricula: 'r-5555-bbb' })).toEqual([d.d2]);
-    expect(await idsDe(a.live, { matricula: '5678FGH' })).toEqual([d.d2]);
-    expect(await idsDe(a.live, { matricula: '0000 XXX' })).toEqual([]);
-    expect(await idsDe(a.live, { matricula: '1234BCD', estado: 'emitido', desde: '2026-11-05' })).toEqual([d.d3]);
+  it('filters by plate of the tractor or the trailer, normalising the input', async ({ app, lista }) => {
+    const { a, d } = lista;
+    expect(await idsDe(app, a.live, { matricula: '1234 bcd' })).toEqual([d.d3, d.d1]);
+    expect(await idsDe(app, a.live, { matricula: 'r-5555-bbb' })).toEqual([d.d2]);
+    expect(await idsDe(app, a.live, { matricula: '5678FGH' })).toEqual([d.d2]);
+    expect(await idsDe(app, a.live, { matricula: '0000 XXX' })).toEqual([]);
+    expect(await idsDe(app, a.live, { matricula: '1234BCD', estado: 'emitido', desde: '2026-11-05' })).toEqual([d.d3]);
   });
 
-  it('filters by archive flag', async () => {
-    expect(await idsDe(a.live, { archivado: 'true' })).toEqual([d.d6]);
-    expect(await idsDe(a.live, { archivado: 'false' })).toEqual([d.d5, d.d4, d.d3, d.d2, d.d1]);
+  it('filters by archive flag', async ({ app, lista }) => {
+    const { a, d } = lista;
+    expect(await idsDe(app, a.live, { archivado: 'true' })).toEqual([d.d6]);
+    expect(await idsDe(app, a.live, { archivado: 'false' })).toEqual([d.d5, d.d4, d.d3, d.d2, d.d1]);
   });
 });
 
 describe('GET /decas modificado_desde', () => {
-  it('returns only the DeCA changed since a Madrid wall-clock time', async () => {
-    const c = await buildCuenta(app);
+  it('returns only the DeCA changed since a Madrid wall-clock time', async ({ app, cuentaNueva: c }) => {
     app.clock.set('2026-11-21T09:00:00+01:00');
-    const m1 = await crear(c, decaMinima(1));
-    const m2 = await crear(c, decaMinima(2));
-    const m3 = await crear(c, decaMinima(3));
+    const m1 = await crear(app, c, decaMinima(1));
+    const m2 = await crear(app, c, decaMinima(2));
+    const m3 = await crear(app, c, decaMinima(3));
 
     app.clock.advance(3_600_000); // 10:00 Madrid
     const patch = await app.request('PATCH', `/api/v1/decas/${m2}`, { key: c.live, body: { referencia: 'cambiada' } });
     expect(patch.status, patch.text).toBe(200);
 
     // 09:30 Madrid is 08:30 UTC: read as UTC it would be 10:30 Madrid and miss the change.
-    expect(await idsDe(c.live, { modificado_desde: '2026-11-21 09:30:00' })).toEqual([m2]);
-    expect(await idsDe(c.live, { modificado_desde: '2026-11-21T08:30:00Z' })).toEqual([m2]);
-    expect(await idsDe(c.live, { modificado_desde: '2026-11-21 08:59:00' })).toEqual([m3, m2, m1]);
-    expect(await idsDe(c.live, { modificado_desde: '2026-11-21' })).toEqual([m3, m2, m1]);
-    expect(await idsDe(c.live, { modificado_desde: '2026-11-21 10:30:00' })).toEqual([]);
+    expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21 09:30:00' })).toEqual([m2]);
+    expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21T08:30:00Z' })).toEqual([m2]);
+    expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21 08:59:00' })).toEqual([m3, m2, m1]);
+    expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21' })).toEqual([m3, m2, m1]);
+    expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21 10:30:00' })).toEqual([]);
 
     app.clock.advance(3_600_000); // 11:00 Madrid: archiving is a change too
     const arch = await app.request('POST', `/api/v1/decas/${m1}/archivar`, { key: c.live, body: { archivado: true } });
     expect(arch.status, arch.text).toBe(200);
-    expect(await idsDe(c.live, { modificado_desde: '2026-11-21 10:30:00' })).toEqual([m1]);
-    expect(await idsDe(c.live, { modificado_desde: '2026-11-21 09:30:00' })).toEqual([m2, m1]);
+    expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21 10:30:00' })).toEqual([m1]);
+    expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21 09:30:00' })).toEqual([m2, m1]);
 
     const bad = await app.request('GET', '/api/v1/decas?modificado_desde=ayer', { key: c.live });
     expect(bad.status, bad.text).toBe(422);
     expect(Object.keys(errorDe(bad).campos)).toEqual(['modificado_desde']);
   });
 
-  it('is set at creation and moved by every change of the DeCA, so an ERP polling with it sees new and changed DeCAs', async () => {
-    const c = await buildCuenta(app);
+  it('is set at creation and moved by every change of the DeCA, so an ERP polling with it sees new and changed DeCAs', async ({ app, cuentaNueva: c }) => {
     const at = (hh: string) => `2026-12-02 ${hh}:00`;
     const madrid = (hh: string) => `2026-12-02T${hh}:00+01:00`;
     const ver = async (id: number) => (await app.request('GET', `/api/v1/decas/${id}`, { key: c.live })).body.deca as { modificado_at: string; created_at: string };
@@ -145,8 +146,8 @@ describe('GET /decas modificado_desde', () => {
     const pendiente = (await paso('08:00', 'POST', '', { ...decaCompleta(), emitir: false }, 201)).body.deca.id as number;
     expect(await ver(pendiente)).toMatchObject({ created_at: at('08:00'), modificado_at: at('08:00') });
     // A DeCA created after the instant is «changed since» it: the ERP sees it.
-    expect(await idsDe(c.live, { modificado_desde: at('07:59') })).toEqual([pendiente]);
-    expect(await idsDe(c.live, { modificado_desde: at('08:01') })).toEqual([]);
+    expect(await idsDe(app, c.live, { modificado_desde: at('07:59') })).toEqual([pendiente]);
+    expect(await idsDe(app, c.live, { modificado_desde: at('08:01') })).toEqual([]);
 
     await paso('08:10', 'PATCH', `/${pendiente}`, { referencia: 'pendiente cambiada' });
     expect((await ver(pendiente)).modificado_at).toBe(at('08:10'));
@@ -176,11 +177,11 @@ describe('GET /decas modificado_desde', () => {
     expect(done.status, await done.clone().text()).toBe(200);
     expect(await ver(otra.id)).toMatchObject({ modificado_at: at('09:40') });
 
-    expect(await idsDe(c.live, { modificado_desde: at('09:05') })).toEqual([otra.id, nueva]);
-    expect(await idsDe(c.live, { modificado_desde: at('08:35') })).toEqual([otra.id, nueva, pendiente]);
+    expect(await idsDe(app, c.live, { modificado_desde: at('09:05') })).toEqual([otra.id, nueva]);
+    expect(await idsDe(app, c.live, { modificado_desde: at('08:35') })).toEqual([otra.id, nueva, pendiente]);
   });
 
-  it('reads the Madrid wall-clock time right on the days the clocks change', async () => {
+  it('reads the Madrid wall-clock time right on the days the clocks change', async ({ app }) => {
     // Spring forward (2027-03-28, CEST after 02:00) and fall back (2026-10-25, CET after 03:00).
     for (const [dia, zona] of [
       ['2027-03-28', '+02:00'],
@@ -188,23 +189,22 @@ describe('GET /decas modificado_desde', () => {
     ] as const) {
       const c = await buildCuenta(app);
       app.clock.set(`${dia}T09:00:00${zona}`);
-      const quieta = await crear(c, decaMinima(1));
-      const cambiada = await crear(c, decaMinima(2));
+      const quieta = await crear(app, c, decaMinima(1));
+      const cambiada = await crear(app, c, decaMinima(2));
       app.clock.set(`${dia}T10:00:00${zona}`);
       const patch = await app.request('PATCH', `/api/v1/decas/${cambiada}`, { key: c.live, body: { referencia: 'cambiada' } });
       expect(patch.status, patch.text).toBe(200);
 
-      expect(await idsDe(c.live, { modificado_desde: `${dia} 09:30:00` }), dia).toEqual([cambiada]);
-      expect(await idsDe(c.live, { modificado_desde: `${dia} 08:59:00` }), dia).toEqual([cambiada, quieta]);
-      expect(await idsDe(c.live, { modificado_desde: `${dia} 10:00:30` }), dia).toEqual([]);
+      expect(await idsDe(app, c.live, { modificado_desde: `${dia} 09:30:00` }), dia).toEqual([cambiada]);
+      expect(await idsDe(app, c.live, { modificado_desde: `${dia} 08:59:00` }), dia).toEqual([cambiada, quieta]);
+      expect(await idsDe(app, c.live, { modificado_desde: `${dia} 10:00:30` }), dia).toEqual([]);
     }
   });
 });
 
 describe('GET /decas pages', () => {
-  it('caps limite at 100 and refuses a bad cursor', async () => {
-    const c = await buildCuenta(app);
-    await crear(c, decaMinima(1));
+  it('caps limite at 100 and refuses a bad cursor', async ({ app, cuentaNueva: c }) => {
+    await crear(app, c, decaMinima(1));
     for (const limite of ['101', '0', 'diez']) {
       const res = await app.request('GET', `/api/v1/decas?limite=${limite}`, { key: c.live });
       expect(res.status, `${limite}: ${res.text}`).toBe(422);
@@ -212,7 +212,7 @@ describe('GET /decas pages', () => {
       expect(err.codigo).toBe('validacion');
       expect(Object.keys(err.campos)).toEqual(['limite']);
     }
-    expect((await listar(c.live, { limite: '100' })).decas).toHaveLength(1);
+    expect((await listar(app, c.live, { limite: '100' })).decas).toHaveLength(1);
 
     const forged = Buffer.from(JSON.stringify({ v: 1, id: -3 })).toString('base64url');
     for (const cursor of ['no-es-un-cursor', forged, 'x'.repeat(300)]) {
@@ -224,29 +224,27 @@ describe('GET /decas pages', () => {
     }
   });
 
-  it('ends with siguiente null when the last page is exactly full', async () => {
-    const c = await buildCuenta(app);
+  it('ends with siguiente null when the last page is exactly full', async ({ app, cuentaNueva: c }) => {
     const ids = [];
-    for (let i = 0; i < 4; i++) ids.push(await crear(c, decaMinima(i)));
-    const p1 = await listar(c.live, { limite: '2' });
+    for (let i = 0; i < 4; i++) ids.push(await crear(app, c, decaMinima(i)));
+    const p1 = await listar(app, c.live, { limite: '2' });
     expect(p1.decas.map((x) => x.id)).toEqual([ids[3], ids[2]]);
     expect(p1.siguiente).not.toBeNull();
-    const p2 = await listar(c.live, { limite: '2', despues_de: p1.siguiente! });
+    const p2 = await listar(app, c.live, { limite: '2', despues_de: p1.siguiente! });
     expect(p2.decas.map((x) => x.id)).toEqual([ids[1], ids[0]]);
     expect(p2.siguiente).toBeNull();
-    expect((await listar(c.live, { limite: '4' })).siguiente).toBeNull();
+    expect((await listar(app, c.live, { limite: '4' })).siguiente).toBeNull();
   });
 
-  it('walks 250 DeCA with limite=37 exactly once each while new ones are being created', async () => {
-    const c = await buildCuenta(app);
+  it('walks 250 DeCA with limite=37 exactly once each while new ones are being created', async ({ app, cuentaNueva: c }) => {
     const other = await buildCuenta(app);
     const created = await enLotes(250, 10, (i) => postDeca(app, c.live, decaMinima(i)));
     expect(created.filter((r) => r.status !== 201).map((r) => r.text)).toEqual([]);
     const originales = new Set(created.map((r) => r.body.deca.id as number));
     expect(originales.size).toBe(250);
-    expect((await listar(c.live)).decas).toHaveLength(50); // default page size
+    expect((await listar(app, c.live)).decas).toHaveLength(50); // default page size
 
-    const pages: DecaList[] = [await listar(c.live, { limite: '37' })];
+    const pages: DecaList[] = [await listar(app, c.live, { limite: '37' })];
     const nuevas: number[] = [];
     let n = 0;
     while (pages[pages.length - 1]!.siguiente) {
@@ -257,7 +255,7 @@ describe('GET /decas pages', () => {
         postDeca(app, c.live, decaMinima(1000 + n++)),
         postDeca(app, other.live, decaMinima(n)),
       ]);
-      const [page, made] = await Promise.all([listar(c.live, { limite: '37', despues_de: cursor }), inserts]);
+      const [page, made] = await Promise.all([listar(app, c.live, { limite: '37', despues_de: cursor }), inserts]);
       for (const r of made) expect(r.status, r.text).toBe(201);
       nuevas.push(made[0].body.deca.id, made[1].body.deca.id);
       pages.push(page);
@@ -273,7 +271,7 @@ describe('GET /decas pages', () => {
 
     // The ones created during the walk are there for a new walk, on top.
     expect(nuevas).toHaveLength(12);
-    const fresh = await listar(c.live, { limite: '12' });
+    const fresh = await listar(app, c.live, { limite: '12' });
     expect(new Set(fresh.decas.map((x) => x.id))).toEqual(new Set(nuevas));
   });
 });
