@@ -4,7 +4,7 @@ import { store } from './store';
 export const actualizacion = store<(() => void) | null>(null);
 
 /**
- * The one place the page talks to the service worker (STYLE: one bridge per
+ * The one place the page talks to the service worker (one bridge per
  * worker). workbox-window is loaded after the first paint: it is not needed
  * to show the first screen.
  */

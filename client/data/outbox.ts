@@ -105,7 +105,7 @@ export function alEncolar(fn: () => void): void {
 
 /**
  * Queue a change: the item and its outbox entry are written in ONE Dexie
- * transaction (STYLE rule 6), so a crash leaves either both or neither.
+ * transaction, so a crash leaves either both or neither.
  */
 async function encolar(db: DecaDb, clave: string, e: EntradaOutbox): Promise<DecaLocal> {
   const v = await db.transaction('rw', db.decas, db.outbox, async () => {
