@@ -138,7 +138,9 @@ export async function crearDeca(db: DecaDb, datos: DatosDeca, opts: { emitir: bo
   const body = { ...limpiar(datos), emitir: opts.emitir };
   const v = await db.transaction('rw', db.decas, db.outbox, async () => {
     await db.decas.add(rec);
-    await db.outbox.add(entrada(clave, 'crear', body));
+    // The local id is the create's key: the server keeps it with the DeCA for good, so a
+    // replay weeks later (a phone long offline) still returns this DeCA, never a second one.
+    await db.outbox.add(entrada(clave, 'crear', body, { idempotencyKey: uuid }));
     return (await recalcular(db, clave))!;
   });
   avisarCambio();
@@ -208,8 +210,9 @@ export async function sustituirDeca(db: DecaDb, clave: string, cambios: DatosDec
 
 /**
  * Resend a refused change after the user fixed it: new body, and a NEW
- * Idempotency-Key (the same key with another body would be refused with
- * `idempotencia_distinta`).
+ * Idempotency-Key (a create answered with another DeCA that owns its
+ * `ref_externa` left that answer under the old key: the same key with the
+ * fixed body would be refused as another request).
  */
 export async function reenviar(db: DecaDb, seq: number, body: Record<string, unknown>): Promise<void> {
   await db.transaction('rw', db.decas, db.outbox, async () => {

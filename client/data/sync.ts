@@ -42,6 +42,9 @@ export interface ResultadoDrenaje {
 
 const LEASE_MS = 30_000;
 
+/** The 409 that means a change is already in place: replaying it is success, not a refusal. */
+const YA_HECHO: Partial<Record<EntradaOutbox['tipo'], string>> = { emitir: 'emitido', fin: 'servicio_finalizado' };
+
 /** Write an item from a server copy, keeping any queued change on top (never clobbers unsent work). */
 export async function guardarDelServidor(db: DecaDb, decas: Deca[]): Promise<void> {
   if (decas.length === 0) return;
@@ -294,6 +297,10 @@ export class SyncEngine {
     } catch (err) {
       // Already gone (deleted elsewhere, or our own earlier attempt): the intent is met.
       if (e.tipo === 'eliminar' && err instanceof ApiError && err.status === 404) return this.quitarItem(e);
+      // Already in the requested state (an earlier attempt whose answer was lost, or the office): done.
+      if (err instanceof ApiError && YA_HECHO[e.tipo] === err.codigo) {
+        return await this.aplicar(e, e.clave, (await this.api.request<{ deca: Deca }>('GET', ruta)).data.deca);
+      }
       throw err;
     }
   }

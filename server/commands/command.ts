@@ -1,10 +1,11 @@
 import type { Transaction } from 'kysely';
 import { AppError, validationError } from '../../shared/errors';
 import type { z } from '../../shared/schemas/zod';
+import { violacionUnica } from '../db/errores';
 import type { DB } from '../db/schema';
 import type { Services } from '../deps';
 import type { Actor, Operador, Visitante } from '../domain/actor';
-import { conIdempotencia, huella, type RegistroIdempotencia, type Repeticion } from '../domain/idempotencia';
+import { conIdempotencia, huella, idempotenciaDistinta, type ClaveCliente, type RegistroIdempotencia, type Repeticion } from '../domain/idempotencia';
 import { gastar } from '../limits';
 
 /**
@@ -31,6 +32,12 @@ export interface Contexto<A extends Acceso> extends Services {
    * the request carries no key.
    */
   registrar(trx: Transaction<DB>, registro: RegistroIdempotencia): Promise<void>;
+  /**
+   * The request's Idempotency-Key and fingerprint, when the command honours
+   * it: what a create keeps on its DeCA for good, so a replay after the key's
+   * record expired still returns that DeCA.
+   */
+  claveCliente: ClaveCliente | null;
 }
 
 /**
@@ -109,9 +116,36 @@ export async function ejecutar<S extends z.ZodType, O, A extends Acceso>(
   crudo: unknown,
   opts: { idempotencyKey?: string | null } = {},
 ): Promise<Ejecucion<O>> {
+  try {
+    return await ejecutarUnaVez(services, cmd, quien, crudo, opts);
+  } catch (err) {
+    // Two requests wrote the same unique value at once and this one lost: the refusal the
+    // earlier check would have given, or a conflict to retry; never a 500.
+    const v = violacionUnica(err);
+    if (v) throw POR_INDICE[v.constraint ?? '']?.() ?? conflictoSimultaneo();
+    throw err;
+  }
+}
+
+const conflictoSimultaneo = () =>
+  new AppError('conflicto', 'Otra petición ha cambiado lo mismo a la vez. Reintente en un momento.', { headers: { 'Retry-After': '1' } });
+
+/** Unique indexes whose refusal has its own documented answer. */
+const POR_INDICE: Record<string, () => AppError> = {
+  users_email_key: () => new AppError('email_registrado', 'Ya existe una cuenta con ese correo. Inicie sesión o use otro correo.', { campos: { email: 'Ya registrado' } }),
+  decas_ref_externa_uq: () => new AppError('ref_externa_usada', 'Esa ref_externa ya es de otra DeCA de esta cuenta.', { campos: { ref_externa: 'Ya usada' } }),
+};
+
+async function ejecutarUnaVez<S extends z.ZodType, O, A extends Acceso>(
+  services: Services,
+  cmd: Command<S, O, A>,
+  quien: Quien<A>,
+  crudo: unknown,
+  opts: { idempotencyKey?: string | null },
+): Promise<Ejecucion<O>> {
   autorizar(cmd.acceso, quien);
   if (cmd.acceso === 'publico') await limitarVisitante(services, quien as Visitante);
-  const ctx: Contexto<A> = { ...services, quien, crudo, registrar: sinRegistro };
+  const ctx: Contexto<A> = { ...services, quien, crudo, registrar: sinRegistro, claveCliente: null };
   const parsed = cmd.entrada.safeParse(crudo);
   if (!parsed.success) throw validationError(cmd.completarErrores ? cmd.completarErrores(ctx, crudo, parsed.error.issues) : parsed.error.issues);
   const input = parsed.data as z.output<S>;
@@ -122,8 +156,9 @@ export async function ejecutar<S extends z.ZodType, O, A extends Acceso>(
     return { valor: await cmd.run(ctx, input), repetida: false };
   }
   const actor = quien as Actor;
-  const r = await conIdempotencia(services.db, services.clock, actor, { clave: `hdr:${key}`, huella: huella(cmd.nombre, crudo) }, (registrar) =>
-    cmd.run({ ...ctx, registrar }, input),
+  const claveCliente: ClaveCliente = { clave: key, huella: huella(cmd.nombre, crudo) };
+  const r = await conIdempotencia(services.db, services.clock, actor, { clave: `hdr:${key}`, huella: claveCliente.huella }, (registrar) =>
+    cmd.run({ ...ctx, registrar, claveCliente }, input),
   );
   if ('hecho' in r) return { valor: r.hecho, repetida: false };
   if (r.repeticion.distinta) throw idempotenciaDistinta();
@@ -139,11 +174,4 @@ async function limitarVisitante(services: Services, v: Visitante): Promise<void>
   if (espera !== null) {
     throw new AppError('demasiadas_peticiones', `Demasiadas peticiones desde esta conexión. Espere ${espera} s.`, { headers: { 'Retry-After': String(espera) } });
   }
-}
-
-/** The same Idempotency-Key with another request: the spec's 422 `validacion`, naming the header. */
-export function idempotenciaDistinta(): AppError {
-  return new AppError('validacion', 'Esta Idempotency-Key ya se usó con otra petición distinta. Use una clave nueva para cada cambio.', {
-    campos: { 'Idempotency-Key': 'Ya usada con otra petición distinta' },
-  });
 }

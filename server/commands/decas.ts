@@ -90,6 +90,7 @@ export const crearDeca = command({
     const pedirA = !input.emitir ? input.pedir_datos_email : undefined;
     const r = await crear(ctx, actor, input, {
       desconocidos,
+      cliente: ctx.claveCliente,
       registrar: ctx.registrar,
       antesDeConfirmar: pedirA ? (trx, decaId) => encolarPedirDatos(trx, ctx, actor, decaId, pedirA) : undefined,
     });

@@ -86,6 +86,10 @@ export interface DecasTable {
   /** Bumped on every write: the optimistic check for work prepared outside the transaction. */
   revision: ColumnType<number, number | undefined, number>;
   ref_externa: string | null;
+  /** The client's reference of the create (Idempotency-Key, the app's local id): a replay returns this DeCA. */
+  clave_cliente: ColumnType<string | null, string | null | undefined, never>;
+  /** Fingerprint of that create request. */
+  huella_cliente: ColumnType<string | null, string | null | undefined, never>;
   emisor_rol: Rol;
   canal: Canal;
   cargador_nombre: string | null;

@@ -12,6 +12,13 @@ const ESPERA_MS = 5_000;
 /** A claim this old with no result belongs to a request that died: it may be taken over. */
 const ABANDONO_MS = 60_000;
 
+/** The same key with another request: the spec's 422 `validacion`, naming the header. */
+export function idempotenciaDistinta(): AppError {
+  return new AppError('validacion', 'Esta Idempotency-Key ya se usó con otra petición distinta. Use una clave nueva para cada cambio.', {
+    campos: { 'Idempotency-Key': 'Ya usada con otra petición distinta' },
+  });
+}
+
 /** sha256 of a value's canonical JSON (object keys sorted), to compare request bodies. */
 export function huella(...partes: unknown[]): string {
   const canon = (v: unknown): unknown =>
@@ -21,6 +28,12 @@ export function huella(...partes: unknown[]): string {
         ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])]))
         : v;
   return createHash('sha256').update(JSON.stringify(partes.map(canon))).digest('hex');
+}
+
+/** A client's key for a request and the fingerprint of the request it came with. */
+export interface ClaveCliente {
+  clave: string;
+  huella: string;
 }
 
 export interface Reclamo {

@@ -56,6 +56,20 @@ describe('sign-up', () => {
     expect(ErrorBody.parse(again.body).error.campos).toHaveProperty('email');
   });
 
+  it('answers 12 sign-ups with one e-mail at once with one account and 409 email_registrado for the rest, never a 500', async ({ app }) => {
+    const email = `carrera-${Date.now()}@example.com`;
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => registrar(app, { email }, `203.0.113.${200 + i}`)));
+    const statuses = answers.map((a) => a.res.status).sort();
+    expect(statuses).toEqual([201, ...Array(11).fill(409)]);
+    for (const a of answers.filter((x) => x.res.status === 409)) {
+      const err = ErrorBody.parse(a.res.body).error;
+      expect(err.codigo).toBe('email_registrado');
+      expect(err.campos).toHaveProperty('email');
+    }
+    const users = await app.database.db.selectFrom('users').select('id').where('email', '=', email).execute();
+    expect(users).toHaveLength(1);
+  });
+
   it('requires a minimum password length', async ({ app }) => {
     const { res } = await registrar(app, { password: 'corta' });
     expect(res.status).toBe(422);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect } from 'vitest';
+import { describe, expect, onTestFinished } from 'vitest';
 import { Deca, DecaCreada } from '../../shared/schemas/deca';
 import { ManualClock } from '../../server/clock';
+import { runMaintenanceOnce } from '../../server/jobs/maintenance';
 import type { TestResponse } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { contarDecas, decaMinima, errorDe, numerosTomados, postDeca, usoDecas } from '../support/decas-http';
@@ -113,6 +114,40 @@ describe('POST /decas with Idempotency-Key', () => {
     expect(await contarDecas(app, c.account.id)).toBe(1);
   });
 
+  it('returns the same DeCA for a create replayed after any time: the key is kept with the DeCA for good', async ({ app, cuentaNueva: c }) => {
+    const key = randomUUID();
+    const body = decaCompleta({ referencia: 'nueve-dias', ref_externa: `RX-${key}` });
+    const first = await postDeca(app, c.live, body, conClave(key));
+    expect(first.status, first.text).toBe(201);
+    const creada = DecaCreada.parse(first.body).deca;
+
+    // The office changes it meanwhile, and the key's own record expires and is purged.
+    const antes = app.clock.now();
+    onTestFinished(() => app.clock.set(antes)); // the month's quota counts of the next tests
+    const patch = await app.request('PATCH', `/api/v1/decas/${creada.id}`, { key: c.live, body: { observaciones: 'Cambiada en la oficina', motivo: 'Dato corregido' } });
+    expect(patch.status, patch.text).toBe(200);
+    app.clock.advance(9 * 86_400_000);
+    await runMaintenanceOnce({ db: app.database.db, clock: app.clock });
+    const restantes = await app.database.db.selectFrom('idempotencia').select('clave').where('account_id', '=', c.account.id).execute();
+    expect(restantes).toEqual([]);
+
+    const late = await postDeca(app, c.live, body, conClave(key));
+    expect(late.status, late.text).toBe(200);
+    expect(replayed(late)).toBe('true');
+    const r = DecaCreada.parse(late.body);
+    expect(r.deca.id).toBe(creada.id);
+    expect(r.deca.observaciones).toBe('Cambiada en la oficina'); // as it is now
+    expect(r.avisos).toEqual([]); // a replay, not «ref_externa_repetida»
+    expect(await contarDecas(app, c.account.id)).toBe(1);
+    expect(await numerosTomados(app, c.account.id)).toBe(1);
+
+    // Another request with that key, even weeks later, is still refused.
+    const otra = await postDeca(app, c.live, decaCompleta({ referencia: 'otra' }), conClave(key));
+    expect(otra.status, otra.text).toBe(422);
+    expect(errorDe(otra).campos).toHaveProperty('Idempotency-Key');
+    expect(await contarDecas(app, c.account.id)).toBe(1);
+  });
+
   it('refuses a malformed key with 422 validacion naming Idempotency-Key, and creates nothing', async ({ app, cuentaNueva: c }) => {
     for (const bad of ['k'.repeat(300), 'con espacio dentro']) {
       const res = await postDeca(app, c.live, decaMinima(1), conClave(bad));
@@ -220,6 +255,17 @@ describe('ref_externa as idempotency', () => {
     expect(nueva.id).not.toBe(id);
     expect(nueva.ref_externa).toBe('PED-VIEJA');
     expect(await contarDecas(app, c.account.id)).toBe(2);
+  });
+  it('gives one of two DeCAs renamed at once to the same ref_externa the name, and the other 409 ref_externa_usada, never a 500', async ({ app, cuentaNueva: c }) => {
+    for (let ronda = 0; ronda < 5; ronda++) {
+      const a = DecaCreada.parse((await postDeca(app, c.live, decaMinima(1))).body).deca;
+      const b = DecaCreada.parse((await postDeca(app, c.live, decaMinima(2))).body).deca;
+      const ref = `CARRERA-${ronda}-${a.id}`;
+      const answers = await Promise.all([a, b].map((d) => app.request('PATCH', `/api/v1/decas/${d.id}`, { key: c.live, body: { ref_externa: ref } })));
+      expect(answers.map((r) => r.status).sort(), answers.map((r) => r.text).join('\n')).toEqual([200, 409]);
+      const perdida = answers.find((r) => r.status === 409)!;
+      expect(errorDe(perdida)).toMatchObject({ codigo: 'ref_externa_usada', campos: { ref_externa: expect.any(String) } });
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import * as m0002 from './0002-decas';
 import * as m0003 from './0003-publico-correo';
 import * as m0004 from './0004-webhooks';
 import * as m0005 from './0005-exacto-rapido';
+import * as m0006 from './0006-sin-duplicados';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ export const migrations: Record<string, Migration> = {
   '0003-publico-correo': m0003,
   '0004-webhooks': m0004,
   '0005-exacto-rapido': m0005,
+  '0006-sin-duplicados': m0006,
 };
 
 export const migrationProvider: MigrationProvider = {

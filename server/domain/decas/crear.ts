@@ -7,7 +7,7 @@ import { consumirCuota, exigirCuentaConfirmada } from '../accounts/cuota';
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
-import { conIdempotencia, huella, type RegistroIdempotencia } from '../idempotencia';
+import { conIdempotencia, huella, idempotenciaDistinta, type ClaveCliente, type RegistroIdempotencia } from '../idempotencia';
 import { presentDeca } from '../presenters/deca';
 import { columnasDeDatos, completarDatos, datosDeEntrada, datosDeRow, diffDatos } from './datos';
 import { renderVersion } from './documento';
@@ -124,12 +124,18 @@ export interface CrearOpciones {
   /** Records the request's Idempotency-Key in the creating transaction (command layer). */
   registrar?: (trx: Transaction<DB>, r: RegistroIdempotencia) => Promise<void>;
   antesDeConfirmar?: AntesDeConfirmar;
+  /**
+   * The client's reference of this create (the Idempotency-Key, the app's
+   * local id, a CSV file's rows): kept on the DeCA for good, so the same
+   * create replayed after any time returns this DeCA, never a second one.
+   */
+  cliente?: ClaveCliente | null;
 }
 
 export interface CrearResultado {
   deca: Deca;
   avisos: Aviso[];
-  /** false: an earlier request (same ref_externa) created it; it is returned, not created again. */
+  /** false: an earlier request (same client key or ref_externa) created it; it is returned, not created again. */
   nueva: boolean;
 }
 
@@ -163,6 +169,18 @@ export async function crearDeca(ctx: DomainContext, actor: Actor, input: DecaInp
     nueva: false,
   });
 
+  // The same create seen before, however long ago: that DeCA, as it is now, with no aviso.
+  const cliente = opts.cliente ?? null;
+  const delCliente = async (): Promise<CrearResultado | null> => {
+    if (!cliente) return null;
+    const row = (await selectDecas(ctx.db, actor).where('d.clave_cliente', '=', cliente.clave).executeTakeFirst()) as DecaConRefs | undefined;
+    if (!row) return null;
+    if (row.huella_cliente !== cliente.huella) throw idempotenciaDistinta();
+    return { deca: presentDeca(row, ctx.siteUrl), avisos: [], nueva: false };
+  };
+  const yaCreada = await delCliente();
+  if (yaCreada) return yaCreada;
+
   const crear = async (registrarRef?: (trx: Transaction<DB>, r: RegistroIdempotencia) => Promise<void>): Promise<CrearResultado> => {
     const now = ctx.clock.now();
     // Refusals come before the number is taken, so they never burn numbers.
@@ -184,6 +202,8 @@ export async function crearDeca(ctx: DomainContext, actor: Actor, input: DecaInp
           numero,
           estado: emitir ? 'emitido' : 'pendiente',
           ref_externa: input.ref_externa ?? null,
+          clave_cliente: cliente?.clave ?? null,
+          huella_cliente: cliente?.huella ?? null,
           emisor_rol: p.emisorRol,
           canal: actor.canal,
           ...columnasDeDatos(p.datos),
