@@ -9,6 +9,10 @@ export function Insignias({ r }: { r: DecaLocal }) {
       {r.estado !== 'borrador' && <span class={`insignia ${r.estado}`}>{TEXTO[r.estado]}</span>}{' '}
       {r.rechazo ? (
         <span class="insignia rechazo">Rechazada: revisar</span>
+      ) : r.atascada ? (
+        <span class="insignia rechazo" data-testid="atascada">
+          No se pudo enviar: revisar
+        </span>
       ) : r.pendientes > 0 ? (
         <span class="insignia sync" data-testid="pendiente-sync">
           Pendiente de enviar

@@ -34,6 +34,8 @@ export interface OpcionesPeticion {
   body?: unknown;
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /** Deadline for this request, answer included (default TIEMPO_MAXIMO_MS). */
+  timeoutMs?: number;
 }
 
 /** Typed access to one environment's API with the web session cookie. */
@@ -79,6 +81,9 @@ export async function errorDeRespuesta(res: Response): Promise<ApiError | Networ
   return new ApiError(res.status, res.status >= 500 ? 'error_interno' : 'desconocido', `El servidor respondió ${res.status}.`, {}, [], retryAfterS);
 }
 
+/** How long a request may take, answer included, before it counts as not answered (and is retried with its key). */
+export const TIEMPO_MAXIMO_MS = 30_000;
+
 async function enviar(fetchFn: typeof fetch, method: string, url: string, opts: OpcionesPeticion, accept: string): Promise<Response> {
   const headers: Record<string, string> = { Accept: accept };
   if (method !== 'GET' && method !== 'HEAD') headers[CSRF_HEADER] = '1';
@@ -89,10 +94,15 @@ async function enviar(fetchFn: typeof fetch, method: string, url: string, opts: 
     body = JSON.stringify(opts.body ?? {});
     headers['Content-Type'] = 'application/json';
   }
+  // A stalled connection (a tunnel, a captive portal) must not hold the queue: every request has a deadline.
+  const plazo = AbortSignal.timeout(opts.timeoutMs ?? TIEMPO_MAXIMO_MS);
+  // (AbortSignal.any is missing before Safari 17.4: there the caller's own signal wins.)
+  const signal = !opts.signal ? plazo : typeof AbortSignal.any === 'function' ? AbortSignal.any([opts.signal, plazo]) : opts.signal;
   try {
-    return await fetchFn(url, { method, headers, body, credentials: 'same-origin', cache: 'no-store', signal: opts.signal ?? null });
+    return await fetchFn(url, { method, headers, body, credentials: 'same-origin', cache: 'no-store', signal });
   } catch (err) {
-    if ((err as Error)?.name === 'AbortError') throw err;
+    // Cancelled by the caller: not a network failure. Past the deadline: as if no answer came.
+    if ((err as Error)?.name === 'AbortError' && opts.signal?.aborted) throw err;
     throw new NetworkError(err);
   }
 }
@@ -112,14 +122,14 @@ export async function pedirJson<T>(fetchFn: typeof fetch, method: string, url: s
 }
 
 /** The API of one environment (`/api/v1` or `/demo/api/v1`); `fetchFn` is replaceable in tests. */
-export function createApi(entorno: Entorno, fetchFn: typeof fetch = (...a) => fetch(...a)): Api {
+export function createApi(entorno: Entorno, fetchFn: typeof fetch = (...a) => fetch(...a), defecto: { timeoutMs?: number } = {}): Api {
   const base = API_BASE[entorno];
   return {
     entorno,
     base,
-    request: (method, path, opts) => pedirJson(fetchFn, method, `${base}${path}`, opts),
+    request: (method, path, opts) => pedirJson(fetchFn, method, `${base}${path}`, { timeoutMs: defecto.timeoutMs, ...opts }),
     async bytes(path, signal) {
-      const res = await enviar(fetchFn, 'GET', `${base}${path}`, { signal }, '*/*');
+      const res = await enviar(fetchFn, 'GET', `${base}${path}`, { signal, timeoutMs: defecto.timeoutMs && defecto.timeoutMs * 2 }, '*/*');
       if (!res.ok) throw await errorDeRespuesta(res);
       try {
         return await res.arrayBuffer();
@@ -134,5 +144,7 @@ export function createApi(entorno: Entorno, fetchFn: typeof fetch = (...a) => fe
 export function esTransitorio(err: unknown): boolean {
   if (err instanceof NetworkError) return true;
   if (!(err instanceof ApiError)) return false;
-  return err.status >= 500 || err.status === 408 || (err.status === 429 && err.codigo !== 'limite_plan') || err.codigo === 'en_curso';
+  // A 409 sent with Retry-After (`en_curso`, `conflicto`: another request was changing the same thing) clears by itself.
+  const conflictoPasajero = err.status === 409 && (err.retryAfterS !== null || err.codigo === 'en_curso' || err.codigo === 'conflicto');
+  return err.status >= 500 || err.status === 408 || (err.status === 429 && err.codigo !== 'limite_plan') || conflictoPasajero;
 }

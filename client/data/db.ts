@@ -37,6 +37,8 @@ export interface DecaLocal {
   orden: number;
   /** Outbox entries not yet accepted by the server. */
   pendientes: number;
+  /** One of its queued changes is stuck (the server kept failing): the user decides. */
+  atascada?: 1;
   /** Set once a pending delete is queued: hidden from lists. */
   eliminada?: 1;
   rechazo: Rechazo | null;
@@ -53,8 +55,12 @@ export interface EntradaOutbox {
   tipo: TipoOperacion;
   body: Record<string, unknown>;
   idempotencyKey: string;
-  estado: 'pendiente' | 'rechazada';
+  /** `atascada`: the server kept failing (see sync.ts); waits for «Reintentar» or «Descartar». */
+  estado: 'pendiente' | 'rechazada' | 'atascada';
   intentos: number;
+  /** Temporary server failures (5xx, 429, conflicts) so far, and when the first one happened. */
+  fallosServidor?: number;
+  primerFallo?: number;
   /** Epoch ms before which it is not retried (backoff). */
   proximo: number;
   ultimoError: string | null;

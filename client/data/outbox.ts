@@ -78,6 +78,8 @@ export function vistaLocal(rec: DecaLocal, entradas: EntradaOutbox[]): DecaLocal
     pendientes: propias.length,
     rechazo: propias.some((e) => e.estado === 'rechazada') ? rec.rechazo : null,
   };
+  if (propias.some((e) => e.estado === 'atascada')) v.atascada = 1;
+  else delete v.atascada;
   if (eliminada) v.eliminada = 1;
   else delete v.eliminada;
   return v;
@@ -226,8 +228,19 @@ export async function reenviar(db: DecaDb, seq: number, body: Record<string, unk
   avisarCambio();
 }
 
+/** «Reintentar» on a stuck change: back in the queue at once, with the same key (it may have gone through). */
+export async function reintentar(db: DecaDb, seq: number): Promise<void> {
+  await db.transaction('rw', db.decas, db.outbox, async () => {
+    const e = await db.outbox.get(seq);
+    if (!e || e.estado !== 'atascada') return;
+    await db.outbox.update(seq, { estado: 'pendiente', intentos: 0, fallosServidor: 0, primerFallo: undefined, proximo: 0 });
+    await recalcular(db, e.clave);
+  });
+  avisarCambio();
+}
+
 /**
- * Drop a refused change on the user's explicit request (never automatically).
+ * Drop a refused or stuck change on the user's explicit request (never automatically).
  * Dropping a refused `crear` removes the local item too: it never existed on the server.
  */
 export async function descartar(db: DecaDb, seq: number): Promise<void> {

@@ -41,6 +41,35 @@ export interface ResultadoDrenaje {
 }
 
 const LEASE_MS = 30_000;
+/** A tab that finds another one draining looks again after this long (the other may stop early). */
+const OCUPADO_MS = 15_000;
+/** Server failures (5xx, 429, conflicts) after which an entry is shown as stuck instead of retried. */
+export const MAX_FALLOS_SERVIDOR = 10;
+/** …or this long after its first server failure. Network errors never make an entry stuck. */
+export const ATASCO_MS = 86_400_000;
+
+/**
+ * A lane per DeCA: order is kept within one DeCA, never across DeCAs. Of
+ * each lane only its first entry may go; a lane whose head was refused or is
+ * stuck waits for the user, and so does the DeCA a queued replacement will
+ * create. Returns the heads that are due now, in queue order, and the next
+ * head waiting out its backoff.
+ */
+export function cabezasDeCarril(cola: readonly EntradaOutbox[], now: number): { listas: EntradaOutbox[]; siguiente: EntradaOutbox | null } {
+  const ordenada = [...cola].sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+  const porNacer = new Set(ordenada.flatMap((e) => (e.tipo === 'sustituir' && e.nueva ? [e.nueva] : [])));
+  const vistas = new Set<string>();
+  const listas: EntradaOutbox[] = [];
+  let siguiente: EntradaOutbox | null = null;
+  for (const e of ordenada) {
+    if (vistas.has(e.clave)) continue;
+    vistas.add(e.clave);
+    if (e.estado !== 'pendiente' || porNacer.has(e.clave)) continue;
+    if (e.proximo <= now) listas.push(e);
+    else if (!siguiente || e.proximo < siguiente.proximo) siguiente = e;
+  }
+  return { listas, siguiente };
+}
 
 /** The 409 that means a change is already in place: replaying it is success, not a refusal. */
 const YA_HECHO: Partial<Record<EntradaOutbox['tipo'], string>> = { emitir: 'emitido', fin: 'servicio_finalizado' };
@@ -155,6 +184,8 @@ export class SyncEngine {
         this.otraVez = false;
         r = await this.conCandado(() => this.pasada());
       } while (this.otraVez && !r.ocupado && r.estado.fase === 'inactivo');
+      // Another tab (or the service worker) is draining: look again later, in case it stops first.
+      if (r.ocupado) this.programar(r.proximo);
       return r;
     })().finally(() => {
       this.corriendo = null;
@@ -170,7 +201,14 @@ export class SyncEngine {
   }
 
   private async conCandado(fn: () => Promise<ResultadoDrenaje>): Promise<ResultadoDrenaje> {
-    const ocupado: ResultadoDrenaje = { enviadas: 0, rechazadas: 0, pendientes: await this.db.outbox.count(), proximo: null, estado: this.estadoActual, ocupado: true };
+    const ocupado: ResultadoDrenaje = {
+      enviadas: 0,
+      rechazadas: 0,
+      pendientes: await this.db.outbox.count(),
+      proximo: this.now() + OCUPADO_MS,
+      estado: this.estadoActual,
+      ocupado: true,
+    };
     const nombre = `deca-sync:${this.db.name}`;
     if (this.locks) {
       const r = await this.locks.request(nombre, { ifAvailable: true }, async (lock) => (lock ? fn() : null));
@@ -180,8 +218,16 @@ export class SyncEngine {
     try {
       return await fn();
     } finally {
-      await this.db.meta.delete('sync-lease');
+      await this.soltarLease();
     }
+  }
+
+  /** Only the lease's owner releases it: a lease that expired and was taken by another tab stays theirs. */
+  private soltarLease(): Promise<void> {
+    return this.db.transaction('rw', this.db.meta, async () => {
+      const l = (await this.db.meta.get('sync-lease'))?.valor as { owner: string } | undefined;
+      if (l?.owner === this.owner) await this.db.meta.delete('sync-lease');
+    });
   }
 
   /** Fallback for browsers without Web Locks: a time-limited lease row, taken atomically in IndexedDB. */
@@ -205,17 +251,16 @@ export class SyncEngine {
     if (this.pausadoPorSesion) return fin({ fase: 'sesion' }, null);
     if (!this.isOnline()) return fin({ fase: 'sin-conexion' }, null);
 
-    const bloqueadas = new Set<string>();
     for (;;) {
-      const cola = await this.db.outbox.orderBy('seq').toArray();
-      // Entries behind a refused one of the same item wait for the user's fix.
-      for (const e of cola) if (e.estado === 'rechazada') bloqueadas.add(e.clave);
-      const e = cola.find((x) => x.estado === 'pendiente' && !bloqueadas.has(x.clave));
-      if (!e) return fin({ fase: 'inactivo' }, null);
-      if (e.proximo > this.now()) return fin({ fase: 'esperando', hasta: e.proximo, motivo: e.ultimoError ?? '' }, e.proximo);
+      const { listas, siguiente } = cabezasDeCarril(await this.db.outbox.toArray(), this.now());
+      const e = listas[0];
+      if (!e) {
+        if (!siguiente) return fin({ fase: 'inactivo' }, null);
+        return fin({ fase: 'esperando', hasta: siguiente.proximo, motivo: siguiente.ultimoError ?? '' }, siguiente.proximo);
+      }
 
       this.poner({ fase: 'enviando' });
-      if (!this.locks) await this.db.meta.put({ clave: 'sync-lease', valor: { owner: this.owner, hasta: this.now() + LEASE_MS } });
+      if (!this.locks && !(await this.tomarLease())) return fin(this.estadoActual, this.now() + OCUPADO_MS);
       try {
         await this.enviar(e);
         enviadas++;
@@ -226,20 +271,42 @@ export class SyncEngine {
           return fin({ fase: 'sesion' }, null);
         }
         if (esTransitorio(err)) {
-          const intentos = e.intentos + 1;
-          const proximo = this.now() + retraso(intentos, this.random, err instanceof ApiError ? err.retryAfterS : null);
-          const motivo = err instanceof NetworkError ? 'Sin conexión' : (err as Error).message;
-          await this.db.outbox.update(e.seq!, { intentos, proximo, ultimoError: motivo });
-          return fin(
-            err instanceof NetworkError && !this.isOnline() ? { fase: 'sin-conexion' } : { fase: 'esperando', hasta: proximo, motivo },
-            proximo,
-          );
+          await this.aplazar(e, err);
+          // No network at all: the other lanes would fail the same way; wait for it to come back.
+          if (err instanceof NetworkError && !this.isOnline()) return fin({ fase: 'sin-conexion' }, null);
+          continue;
         }
         await this.rechazar(e, err);
         rechazadas++;
-        bloqueadas.add(e.clave);
       }
     }
+  }
+
+  /**
+   * A temporary failure: retry this entry later (backoff, or the server's
+   * Retry-After), while the other DeCAs go on. After too many server
+   * failures, or a day of them, the entry is stuck: shown to the user with
+   * «Reintentar» and «Descartar», never retried blindly forever.
+   */
+  private async aplazar(e: EntradaOutbox, err: unknown): Promise<void> {
+    const ahora = this.now();
+    const intentos = e.intentos + 1;
+    const motivo = err instanceof NetworkError ? 'Sin conexión' : (err as Error).message;
+    const cambios: Partial<EntradaOutbox> = { intentos, ultimoError: motivo };
+    if (err instanceof ApiError) {
+      const fallos = (e.fallosServidor ?? 0) + 1;
+      const primerFallo = e.primerFallo ?? ahora;
+      Object.assign(cambios, { fallosServidor: fallos, primerFallo });
+      if (fallos >= MAX_FALLOS_SERVIDOR || ahora - primerFallo >= ATASCO_MS) {
+        await this.db.transaction('rw', this.db.decas, this.db.outbox, async () => {
+          await this.db.outbox.update(e.seq!, { ...cambios, estado: 'atascada' });
+          await recalcular(this.db, e.clave);
+        });
+        return;
+      }
+    }
+    cambios.proximo = ahora + retraso(intentos, this.random, err instanceof ApiError ? err.retryAfterS : null);
+    await this.db.outbox.update(e.seq!, cambios);
   }
 
   /** Keep the refusal on the entry and on the item, with the server's `campos` for the form. */

@@ -3,7 +3,7 @@ import type { Cambio, Descarga, DescargasList } from '../../shared/schemas/deca'
 import { ApiError, NetworkError } from '../data/api';
 import { buscarLocal, cargarCambios, obtenerDocumentos, refrescarDeca } from '../data/consultas';
 import type { DecaLocal, EntradaOutbox } from '../data/db';
-import { archivarDeca, descartar, eliminarDeca, emitirDeca, finalizarServicio } from '../data/outbox';
+import { archivarDeca, descartar, eliminarDeca, emitirDeca, finalizarServicio, reintentar } from '../data/outbox';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
 import { navegar } from '../app/router';
 import { contexto, sesionCaducada } from '../app/sesion';
@@ -184,6 +184,7 @@ export default function DetalleDeca({ params }: { params: string[] }) {
   const d = rec.deca;
   const datos = rec.datos;
   const rechazada = cola?.find((e) => e.estado === 'rechazada');
+  const atascada = cola?.find((e) => e.estado === 'atascada');
   const envios = Array.isArray(datos.envios) ? (datos.envios as Record<string, unknown>[]) : [];
   const fin = d?.fin_servicio_at ?? (cola?.some((e) => e.tipo === 'fin') ? 'pendiente de enviar' : null);
   const accion = (p: Promise<unknown>) => void p.catch((err: Error) => alert(err.message));
@@ -218,6 +219,26 @@ export default function DetalleDeca({ params }: { params: string[] }) {
               </a>
             )}
             <Confirmar texto="Descartar este cambio" si="Sí, descartar" peligro onSi={() => accion(descartar(ctx.db, rechazada.seq!).then(() => rechazada.tipo === 'crear' && navegar('/')))} />
+          </div>
+        </div>
+      )}
+      {atascada && (
+        <div class="aviso error" role="alert" data-testid="atasco">
+          <p>
+            <strong>No se ha podido enviar «{OPERACION[atascada.tipo]}».</strong> El servidor falló {atascada.fallosServidor ?? atascada.intentos} veces
+            {atascada.ultimoError ? `: ${atascada.ultimoError}` : '.'}
+          </p>
+          <p class="pista">Sigue guardado en este dispositivo. Las demás DeCA se envían con normalidad.</p>
+          <div class="acciones">
+            <button type="button" class="primario" onClick={() => accion(reintentar(ctx.db, atascada.seq!))}>
+              Reintentar
+            </button>
+            <Confirmar
+              texto="Descartar"
+              si={atascada.tipo === 'crear' ? 'Sí, descartar esta DeCA' : 'Sí, descartar este cambio'}
+              peligro
+              onSi={() => accion(descartar(ctx.db, atascada.seq!).then(() => atascada.tipo === 'crear' && navegar('/')))}
+            />
           </div>
         </div>
       )}

@@ -3,8 +3,8 @@ import Dexie from 'dexie';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApi } from '../../../client/data/api';
 import { onDbAviso, openDecaDb, type DecaDb } from '../../../client/data/db';
-import { archivarDeca, crearDeca, descartar, eliminarDeca, modificarDeca, reenviar, sustituirDeca } from '../../../client/data/outbox';
-import { guardarDelServidor, retraso, SyncEngine } from '../../../client/data/sync';
+import { archivarDeca, crearDeca, descartar, eliminarDeca, modificarDeca, reenviar, reintentar, sustituirDeca } from '../../../client/data/outbox';
+import { guardarDelServidor, MAX_FALLOS_SERVIDOR, retraso, SyncEngine } from '../../../client/data/sync';
 import { FakeServer } from './fake-server';
 
 let n = 0;
@@ -66,27 +66,69 @@ describe('sync engine', () => {
     expect((await db.decas.get(b.clave))!.archivado).toBe(1);
   });
 
-  it('backs off exponentially after network errors and keeps the order', async () => {
-    await crearDeca(db, datos('a'), { emitir: true });
+  it('backs off each DeCA on its own: order is kept within a DeCA, never across DeCAs', async () => {
+    const a = await crearDeca(db, datos('a'), { emitir: false });
+    await modificarDeca(db, a.clave, { referencia: 'a2' });
     await crearDeca(db, datos('b'), { emitir: true });
-    server.fallos.push('red', 'red');
+    server.fallos.push('red'); // A's create gets no answer
     const s = engine();
     let r = await s.drain();
-    expect(r.enviadas).toBe(0);
+    // B went ahead; A's change waits behind A's create.
+    expect(server.llamadas.map((l) => `${l.method} ${l.path}`)).toEqual(['POST /api/v1/decas', 'POST /api/v1/decas']);
+    expect(r).toMatchObject({ enviadas: 1, pendientes: 2, proximo: reloj + 2000 });
     expect(r.estado.fase).toBe('esperando');
-    expect(r.proximo).toBe(reloj + 2000);
-    // Not due yet: nothing is sent, and B does not overtake A.
+    expect([...server.decas.values()].map((d) => d.referencia)).toEqual(['b']);
+    // Not due yet: nothing is sent.
     reloj += 1000;
     r = await s.drain();
-    expect(server.llamadas).toHaveLength(1);
+    expect(server.llamadas).toHaveLength(2);
     reloj += 1000;
-    r = await s.drain();
-    expect(r.proximo).toBe(reloj + 4000);
-    reloj += 4000;
     r = await s.drain();
     expect(r).toMatchObject({ enviadas: 2, pendientes: 0 });
-    expect(server.decas.size).toBe(2);
-    expect([...server.decas.values()].map((d) => d.referencia)).toEqual(['a', 'b']);
+    expect(server.llamadas.slice(2).map((l) => `${l.method} ${l.path}`)).toEqual(['POST /api/v1/decas', 'PATCH /api/v1/decas/2']);
+    expect([...server.decas.values()].map((d) => d.referencia)).toEqual(['b', 'a2']);
+  });
+
+  it('shows an entry as stuck after repeated server failures, moves the rest, and sends it after «Reintentar»', async () => {
+    const a = await crearDeca(db, datos('a'), { emitir: true });
+    const s = engine();
+    for (let i = 0; i < MAX_FALLOS_SERVIDOR; i++) server.fallos.push({ status: 500, codigo: 'error_interno' });
+    for (let i = 0; i < MAX_FALLOS_SERVIDOR; i++) {
+      await s.drain();
+      reloj += 10 * 60_000;
+    }
+    const [e] = await db.outbox.toArray();
+    expect(e).toMatchObject({ estado: 'atascada', fallosServidor: MAX_FALLOS_SERVIDOR });
+    expect((await db.decas.get(a.clave))!.atascada).toBe(1);
+    // Stuck: no more attempts, and a new DeCA goes through.
+    const b = await crearDeca(db, datos('b'), { emitir: true });
+    const r = await s.drain();
+    expect(r).toMatchObject({ enviadas: 1, pendientes: 1, proximo: null });
+    expect((await db.decas.get(b.clave))!.numero).toBeTruthy();
+    await reintentar(db, e!.seq!);
+    expect(await s.drain()).toMatchObject({ enviadas: 1, pendientes: 0 });
+    expect((await db.decas.get(a.clave))).toMatchObject({ pendientes: 0, estado: 'emitido' });
+    expect((await db.decas.get(a.clave))!.atascada).toBeUndefined();
+  });
+
+  it('treats 409 conflicto with Retry-After as temporary, not as a refusal', async () => {
+    await crearDeca(db, datos('a'), { emitir: true });
+    server.fallos.push({ status: 409, codigo: 'conflicto', retryAfter: 3 });
+    const s = engine();
+    const r = await s.drain();
+    expect(r).toMatchObject({ enviadas: 0, rechazadas: 0, proximo: reloj + 3000 });
+    reloj += 3000;
+    expect(await s.drain()).toMatchObject({ enviadas: 1, rechazadas: 0, pendientes: 0 });
+  });
+
+  it('a tab that finds the queue busy looks again later', async () => {
+    await crearDeca(db, datos('a'), { emitir: true });
+    await db.meta.put({ clave: 'sync-lease', valor: { owner: 'otra-pestaña', hasta: reloj + 30_000 } });
+    const r = await engine().drain();
+    expect(r).toMatchObject({ ocupado: true, enviadas: 0 });
+    expect(r.proximo).toBeGreaterThan(reloj);
+    // A lease that is someone else's is never released by this engine.
+    expect((await db.meta.get('sync-lease'))!.valor).toMatchObject({ owner: 'otra-pestaña' });
   });
 
   it('grows the delay 2 s, 4 s, 8 s… up to 5 min and honours Retry-After', () => {

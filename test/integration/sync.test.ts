@@ -1,0 +1,184 @@
+/**
+ * The app's sync engine (outbox in IndexedDB, replayed with the session
+ * cookie) against the real server and database: what a phone with a poor
+ * connection meets. Failures the server itself would not produce on demand
+ * (a 5xx for one DeCA, a lost answer, a stalled connection) are injected in
+ * the transport; everything else is the real thing.
+ */
+import 'fake-indexeddb/auto';
+import Dexie from 'dexie';
+import { describe, expect, onTestFinished } from 'vitest';
+import { createApi } from '../../client/data/api';
+import { openDecaDb, type DecaDb } from '../../client/data/db';
+import { crearDeca, reintentar } from '../../client/data/outbox';
+import { MAX_FALLOS_SERVIDOR, SyncEngine } from '../../client/data/sync';
+import { DecaList, type DecaInput } from '../../shared/schemas/deca';
+import { ManualClock } from '../../server/clock';
+import { runMaintenanceOnce } from '../../server/jobs/maintenance';
+import { decaCompleta } from '../support/decas';
+import { iniciarSesion } from '../support/decas-helpers';
+import { it, test, type Fx } from '../support/fixtures';
+
+test.override('opcionesApp', { clock: new ManualClock('2026-11-21T10:00:00+01:00'), apiPoints: 100_000 });
+
+/** What the transport does with one request: null lets it through to the server. */
+type Interceptor = (url: string, init: RequestInit, pasar: () => Promise<Response>) => Promise<Response> | null;
+
+interface Movil {
+  db: DecaDb;
+  motor: SyncEngine;
+  /** The phone's clock (the engine's backoff), apart from the server's. */
+  reloj: { ms: number };
+  interceptar(fn: Interceptor | null): void;
+  llamadas: string[];
+}
+
+let n = 0;
+
+/** A phone signed in as the account's user: its own database, engine and transport. */
+async function movil({ app, c }: Fx, opts: { timeoutMs?: number } = {}): Promise<Movil> {
+  const cookie = await iniciarSesion(app, c.email, c.password);
+  let interceptor: Interceptor | null = null;
+  const llamadas: string[] = [];
+  const fetchFn: typeof fetch = async (input, init = {}) => {
+    const url = String(input);
+    llamadas.push(`${init.method ?? 'GET'} ${url}`);
+    const headers = new Headers(init.headers);
+    headers.set('cookie', cookie);
+    const pasar = () => fetch(app.url + url, { ...init, headers });
+    return (await interceptor?.(url, init, pasar)) ?? pasar();
+  };
+  const db = openDecaDb(`sync-real-${++n}`);
+  onTestFinished(async () => {
+    db.close();
+    await Dexie.delete(db.name);
+  });
+  const reloj = { ms: Date.parse('2026-11-21T09:00:00Z') };
+  const motor = new SyncEngine({
+    db,
+    api: createApi('produccion', fetchFn, { timeoutMs: opts.timeoutMs }),
+    now: () => reloj.ms,
+    random: () => 0.5,
+    locks: null,
+    isOnline: () => true,
+  });
+  return { db, motor, reloj, llamadas, interceptar: (fn) => (interceptor = fn) };
+}
+
+function datos(referencia: string): Record<string, unknown> {
+  const { emitir: _e, ...d } = decaCompleta({ referencia } as Partial<DecaInput>);
+  return d;
+}
+
+async function enServidor({ app, c }: Fx): Promise<{ id: number; referencia: string | null; observaciones: string | null }[]> {
+  const res = await app.request('GET', '/api/v1/decas?limite=100', { key: c.live });
+  expect(res.status, res.text).toBe(200);
+  return DecaList.parse(res.body).decas.map((d) => ({ id: d.id, referencia: d.referencia, observaciones: d.observaciones }));
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+const errorBody = (codigo: string, mensaje: string) => ({ error: { codigo, mensaje, campos: {}, avisos: [], request_id: 'req_inyectado' } });
+
+describe('the outbox against the real server', () => {
+  it('a DeCA the server fails every time never holds the others back; it is shown as stuck and goes after «Reintentar»', async ({ app, cuentaNueva: c }) => {
+    const m = await movil({ app, c });
+    m.interceptar((_url, init) => (typeof init.body === 'string' && init.body.includes('"veneno"') ? Promise.resolve(json(500, errorBody('error_interno', 'Fallo del servidor'))) : null));
+    const veneno = await crearDeca(m.db, datos('veneno'), { emitir: true });
+    const buena = await crearDeca(m.db, datos('buena'), { emitir: true });
+
+    await m.motor.drain();
+    expect((await enServidor({ app, c })).map((d) => d.referencia)).toEqual(['buena']);
+    expect(await m.db.decas.get(buena.clave)).toMatchObject({ pendientes: 0, estado: 'emitido' });
+
+    // It keeps failing: retried with backoff, then stuck (never retried blindly forever).
+    for (let i = 1; i < MAX_FALLOS_SERVIDOR; i++) {
+      m.reloj.ms += 10 * 60_000;
+      await m.motor.drain();
+    }
+    expect((await m.db.outbox.toArray()).map((e) => e.estado)).toEqual(['atascada']);
+    expect((await m.db.decas.get(veneno.clave))!.atascada).toBe(1);
+    const intentos = m.llamadas.length;
+    m.reloj.ms += 60 * 60_000;
+    await m.motor.drain();
+    expect(m.llamadas).toHaveLength(intentos);
+
+    // Fixed on the server: «Reintentar» sends it, once.
+    m.interceptar(null);
+    await reintentar(m.db, (await m.db.outbox.toArray())[0]!.seq!);
+    expect(await m.motor.drain()).toMatchObject({ enviadas: 1, pendientes: 0 });
+    expect((await enServidor({ app, c })).map((d) => d.referencia).sort()).toEqual(['buena', 'veneno']);
+  });
+
+  it('a create whose answer was lost, replayed 9 days later after the office changed it, is that DeCA and no refusal', async ({ app, cuentaNueva: c }) => {
+    const antes = app.clock.now();
+    onTestFinished(() => app.clock.set(antes));
+    const m = await movil({ app, c });
+    let perdidas = 0;
+    m.interceptar((url, init, pasar) => {
+      if (url !== '/api/v1/decas' || init.method !== 'POST' || perdidas > 0) return null;
+      perdidas++;
+      // It reaches the server and is done there; the answer never comes back.
+      return pasar().then(() => Promise.reject(new TypeError('fetch failed')));
+    });
+    const local = await crearDeca(m.db, { ...datos('sin-respuesta'), ref_externa: 'ALB-77' }, { emitir: true });
+    await m.motor.drain();
+    const [creada] = await enServidor({ app, c });
+    expect(creada).toMatchObject({ referencia: 'sin-respuesta' });
+    expect(await m.db.outbox.count()).toBe(1);
+
+    // The office corrects it; the phone stays offline for 9 days; the server purges its keys.
+    const patch = await app.request('PATCH', `/api/v1/decas/${creada!.id}`, { key: c.live, body: { observaciones: 'Corregida en la oficina', motivo: 'Dato corregido' } });
+    expect(patch.status, patch.text).toBe(200);
+    app.clock.advance(9 * 86_400_000);
+    await runMaintenanceOnce({ db: app.database.db, clock: app.clock });
+    m.reloj.ms += 9 * 86_400_000;
+
+    expect(await m.motor.drain()).toMatchObject({ enviadas: 1, rechazadas: 0, pendientes: 0 });
+    expect(await enServidor({ app, c })).toEqual([{ id: creada!.id, referencia: 'sin-respuesta', observaciones: 'Corregida en la oficina' }]);
+    const rec = await m.db.decas.get(local.clave);
+    expect(rec).toMatchObject({ id: creada!.id, rechazo: null, pendientes: 0 });
+    expect(rec!.datos.observaciones).toBe('Corregida en la oficina');
+  });
+
+  it('retries a 409 conflicto sent with Retry-After instead of keeping it as a refusal', async ({ app, cuentaNueva: c }) => {
+    const m = await movil({ app, c });
+    let una = true;
+    m.interceptar(() => {
+      if (!una) return null;
+      una = false;
+      return Promise.resolve(json(409, errorBody('conflicto', 'Otra petición ha cambiado lo mismo a la vez.'), { 'Retry-After': '2' }));
+    });
+    await crearDeca(m.db, datos('conflicto'), { emitir: true });
+    expect(await m.motor.drain()).toMatchObject({ enviadas: 0, rechazadas: 0, proximo: m.reloj.ms + 2000 });
+    m.reloj.ms += 2000;
+    expect(await m.motor.drain()).toMatchObject({ enviadas: 1, rechazadas: 0, pendientes: 0 });
+    expect((await enServidor({ app, c })).map((d) => d.referencia)).toEqual(['conflicto']);
+  });
+
+  it('gives up on a stalled request at its deadline and sends it again with the same key: one DeCA', async ({ app, cuentaNueva: c }) => {
+    const m = await movil({ app, c }, { timeoutMs: 300 });
+    let colgada = true;
+    m.interceptar((_url, init, pasar) => {
+      if (!colgada) return null;
+      colgada = false;
+      // The request reaches the server, and the connection then hangs with no answer.
+      return pasar().then(
+        () =>
+          new Promise<Response>((_, reject) => {
+            init.signal?.addEventListener('abort', () => reject(init.signal!.reason), { once: true });
+          }),
+      );
+    });
+    await crearDeca(m.db, datos('colgada'), { emitir: true });
+    const t0 = performance.now();
+    const r = await m.motor.drain();
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    expect(r).toMatchObject({ enviadas: 0, pendientes: 1 });
+    expect((await m.db.outbox.toArray())[0]!.ultimoError).toBe('Sin conexión');
+    m.reloj.ms += 10_000;
+    expect(await m.motor.drain()).toMatchObject({ enviadas: 1, pendientes: 0 });
+    expect((await enServidor({ app, c })).map((d) => d.referencia)).toEqual(['colgada']);
+  });
+});
