@@ -22,15 +22,29 @@ async function porToken(ctx: Services, token: string): Promise<DecaConRefs> {
   return row;
 }
 
-/** Log an open (deduplicated and limited, see registrarApertura); the DeCA's cached copy shows the new count. */
+/** How long the answer waits for the download log; past it, the page goes out and the write finishes on its own. */
+const ESPERA_APERTURA_MS = 2_000;
+
+/**
+ * Log an open (deduplicated and limited, see registrarApertura) after the
+ * document was read, best-effort: a failed write or a lock never keeps an
+ * inspector from the document. The DeCA's cached copy shows the new count.
+ */
 async function anotarApertura(ctx: Contexto<'publico'>, row: DecaConRefs, recurso: Apertura['recurso']): Promise<void> {
   const v = ctx.quien;
-  const r = await registrarApertura(
+  const escritura = registrarApertura(
     { db: ctx.db, clock: ctx.clock, siteUrl: ctx.siteUrl, aperturasIp: ctx.limits.aperturasIp, vistas: ctx.caches.aperturas },
     row,
     { recurso, ip: v.ip, navegador: v.navegador || '(sin navegador)', robot: v.robot },
+  ).then(
+    (r) => {
+      if (r === 'contada') ctx.caches.decas.invalidate(row.id);
+    },
+    (err: unknown) => ctx.log.warn({ err, deca: row.id, recurso }, 'public open not logged'),
   );
-  if (r === 'contada') ctx.caches.decas.invalidate(row.id);
+  let plazo: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([escritura, new Promise<void>((r) => (plazo = setTimeout(r, ESPERA_APERTURA_MS)))]);
+  clearTimeout(plazo);
 }
 
 /** What the inspector's page and the driver's page show. */
@@ -46,8 +60,9 @@ export const verFicha = command({
   entrada: Token,
   run: async (ctx, { token }): Promise<FichaPublica> => {
     const row = await porToken(ctx, token);
+    const ficha = { row, ultimo: await ultimoCambio(ctx.db, row) };
     await anotarApertura(ctx, row, 'ficha');
-    return { row, ultimo: await ultimoCambio(ctx.db, row) };
+    return ficha;
   },
 });
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { describe, expect } from 'vitest';
 import { DescargasList } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
@@ -67,6 +68,21 @@ describe('public pages under a flood', () => {
     expect(statuses.every((s) => s === 200)).toBe(true);
     const contadas = await app.database.db.selectFrom('descargas').select('deca_id').where('ip', '=', '203.0.113.12').execute();
     expect(contadas).toHaveLength(60);
+  });
+
+  it('serves the ficha and the PDF when the download log cannot be written', async ({ app, c }) => {
+    const deca = await crearDeca(app, c.live, decaCompleta());
+    await sql`alter table descargas rename to descargas_fuera`.execute(app.database.db);
+    try {
+      const ficha = await abrir(app, deca.urls.ficha, '203.0.113.15');
+      expect(ficha.status).toBe(200);
+      expect(await ficha.text()).toContain(deca.numero);
+      const pdf = await abrir(app, deca.urls.pdf, '203.0.113.15');
+      expect(pdf.status).toBe(200);
+      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    } finally {
+      await sql`alter table descargas_fuera rename to descargas`.execute(app.database.db);
+    }
   });
 
   it('answers 429 with Retry-After past 600 pages a minute from one address, and serves other addresses', async ({ app, c }) => {
