@@ -4,11 +4,11 @@ import { AppError } from '../../shared/errors';
 import { Deca } from '../../shared/schemas/deca';
 import { ejecutar } from '../../server/commands/command';
 import { crearClave } from '../../server/commands/cuenta';
-import { archivarDeca, crearDeca, verDeca } from '../../server/commands/decas';
+import { archivarDeca, crearDeca, sustituirDeca, verDeca } from '../../server/commands/decas';
 import { crearWebhook } from '../../server/commands/webhooks';
 import type { Actor } from '../../server/domain/actor';
 import { decaCompleta } from '../support/decas';
-import { contarDecas } from '../support/decas-http';
+import { contarDecas, numerosTomados } from '../support/decas-http';
 import { buildCuenta } from '../support/factories';
 import { it, type Fx } from '../support/fixtures';
 
@@ -118,5 +118,31 @@ describe('the presented-DeCA cache of a process', () => {
     // Another account asking for the same id is not served from it.
     const otra = await buildCuenta(app);
     expect((await app.request('GET', `/api/v1/decas/${id}`, { key: otra.live })).status).toBe(404);
+  });
+});
+
+describe('a replacement that meets a concurrent change', () => {
+  it('retries with the number it took: no number is burned', async ({ app, cuentaNueva: c }) => {
+    const creada = await ejecutar(app.services, crearDeca, actor({ app, c }), decaCompleta({ referencia: 'original' }));
+    if (creada.valor.tipo !== 'creada') throw new Error('not created');
+    const id = String(creada.valor.deca.id);
+    // While the new DeCA's PDF renders (outside the transaction), the office changes the old one.
+    let cambios = 0;
+    const services = {
+      ...app.services,
+      renderPdf: async (...args: Parameters<typeof app.services.renderPdf>) => {
+        if (cambios++ === 0) {
+          const patch = await app.request('PATCH', `/api/v1/decas/${id}`, { key: c.live, body: { observaciones: 'Cambio a la vez', motivo: 'Oficina' } });
+          expect(patch.status, patch.text).toBe(200);
+        }
+        return app.services.renderPdf(...args);
+      },
+    };
+    const r = await ejecutar(services, sustituirDeca, actor({ app, c }), { id, motivo: 'Otro camión', matricula: '5678FGH' });
+    expect(cambios).toBe(2); // rendered again after the conflict
+    expect(r.valor.numero).toBe(`${creada.valor.deca.numero.slice(0, 5)}000002`);
+    expect(r.valor.sustituye_a?.numero).toBe(creada.valor.deca.numero);
+    expect(r.valor.observaciones).toBe('Cambio a la vez'); // built on the changed DeCA
+    expect(await numerosTomados(app, c.account.id)).toBe(2);
   });
 });

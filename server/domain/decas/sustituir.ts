@@ -28,6 +28,9 @@ export async function sustituirDeca(
   opts: { antesDeConfirmar?: AntesDeConfirmar } = {},
 ): Promise<Deca> {
   const account = actor.cuenta;
+  // Taken once: a retry after a concurrent change reuses it instead of burning another number.
+  let numero: string | null = null;
+  const tokenPublico = randomToken(24);
   return conReintentos(async () => {
     const old = await obtenerDeca(ctx.db, actor, ref);
     exigirEstado(old, 'sustituir');
@@ -43,10 +46,10 @@ export async function sustituirDeca(
 
     const now = ctx.clock.now();
     await exigirCuentaConfirmada(ctx.db, actor);
-    const numero = await asignarNumero(ctx.db, actor, now);
-    const tokenPublico = randomToken(24);
+    numero ??= await asignarNumero(ctx.db, actor, now);
+    const nuevoNumero = numero;
     const pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, datos, {
-      numero,
+      numero: nuevoNumero,
       version: 1,
       tokenPublico,
       emitidoAt: now,
@@ -63,7 +66,7 @@ export async function sustituirDeca(
         .values({
           account_id: actor.accountId,
           entorno: actor.entorno,
-          numero,
+          numero: nuevoNumero,
           estado: 'emitido',
           ref_externa: nuevaRef,
           emisor_rol: old.emisor_rol,
