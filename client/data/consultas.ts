@@ -1,4 +1,4 @@
-import type { Cambio, CambiosList, Deca, DecaList, Estado } from '../../shared/schemas/deca';
+import type { Cambio, CambiosList, Deca, DecaList, DocumentosCamino, Estado } from '../../shared/schemas/deca';
 import { normalizarMatricula } from '../../shared/rules/matricula';
 import type { Api } from './api';
 import type { DecaDb, DecaLocal, Documento } from './db';
@@ -129,29 +129,63 @@ export function fechaRelativa(dias: number, hoy = new Date()): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
+/** Bytes from base64 (the road documents travel as JSON). */
+function desdeBase64(b64: string): ArrayBuffer {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out.buffer;
+}
+
+/** `id.version` of the documents already on the device, within what one query string may carry. */
+async function yaGuardados(db: DecaDb): Promise<string> {
+  const docs = (await db.documentos.toArray()).sort((a, b) => b.id - a.id);
+  let tengo = '';
+  for (const d of docs) {
+    const par = `${d.id}.${d.version}`;
+    if (tengo.length + par.length + 1 > 5_900) break;
+    tengo = tengo ? `${tengo},${par}` : par;
+  }
+  return tengo;
+}
+
 /**
  * For the road: every issued DeCA with a transport date from 7 days ago to
  * 7 days ahead is kept on the device with its PDF and QR, so the driver can
  * show it to an inspector with no coverage (Orden FOM/2861/2012 art. 6).
- * Documents outside the window are let go.
+ * One request (`GET /camino`) brings what is missing; the window is the
+ * server's, so a phone whose date is wrong neither skips nor drops today's
+ * documents. A copy is let go only when its transport date is outside that
+ * window; the server's date is kept as the last one known.
  */
-export async function guardarParaElCamino(api: Api, db: DecaDb, hoy = new Date()): Promise<number> {
-  const desde = fechaRelativa(-7, hoy);
-  const hasta = fechaRelativa(7, hoy);
-  const decas: Deca[] = [];
-  let cursor: string | null = null;
-  for (let i = 0; i < 10; i++) {
-    const q = new URLSearchParams({ estado: 'emitido', desde, hasta, limite: '100' });
-    if (cursor) q.set('despues_de', cursor);
-    const r: { data: DecaList } = await api.request<DecaList>('GET', `/decas?${q}`);
-    decas.push(...r.data.decas);
-    cursor = r.data.siguiente;
-    if (!cursor) break;
-  }
-  await guardarDelServidor(db, decas);
-  for (const d of decas) await obtenerDocumentos(api, db, d);
-  const vigentes = new Set(decas.map((d) => d.id));
-  const fuera = await db.documentos.filter((doc) => !vigentes.has(doc.id) && (!doc.fecha_transporte || doc.fecha_transporte < desde || doc.fecha_transporte > hasta)).primaryKeys();
-  await db.documentos.bulkDelete(fuera);
-  return decas.length;
+export async function guardarParaElCamino(api: Api, db: DecaDb): Promise<number> {
+  const tengo = await yaGuardados(db);
+  const r = await api.request<DocumentosCamino>('GET', `/camino${tengo ? `?${new URLSearchParams({ tengo })}` : ''}`);
+  const { hoy, desde, hasta, documentos } = r.data;
+  await guardarDelServidor(
+    db,
+    documentos.map((d) => d.deca),
+  );
+  await db.transaction('rw', db.documentos, db.meta, async () => {
+    for (const { deca, pdf, qr } of documentos) {
+      if (pdf && qr) {
+        await db.documentos.put({
+          id: deca.id,
+          version: deca.version,
+          pdf_sha256: deca.pdf_sha256,
+          pdf: desdeBase64(pdf),
+          qr: desdeBase64(qr),
+          fecha_transporte: deca.fecha_transporte,
+          guardado: Date.now(),
+        });
+      } else {
+        await db.documentos.update(deca.id, { fecha_transporte: deca.fecha_transporte });
+      }
+    }
+    const vigentes = new Set(documentos.map((d) => d.deca.id));
+    const fuera = await db.documentos.filter((doc) => !vigentes.has(doc.id) && (!doc.fecha_transporte || doc.fecha_transporte < desde || doc.fecha_transporte > hasta)).primaryKeys();
+    await db.documentos.bulkDelete(fuera);
+    await db.meta.put({ clave: 'fecha-servidor', valor: hoy });
+  });
+  return documentos.length;
 }

@@ -3,6 +3,7 @@ import { cadena } from '../../shared/schemas/envio';
 import type { Aviso } from '../../shared/errors';
 import {
   ArchivarInput,
+  CaminoQuery,
   DecaInput,
   DecaListQuery,
   DecaPatch,
@@ -16,6 +17,7 @@ import {
 import { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
 import { encolarPedirDatos, enviarDeca as enviarDecaPorCorreo, pedirDatos as pedirDatosDeca } from '../domain/correo/enviar';
+import { documentosParaElCamino } from '../domain/decas/camino';
 import { camposDesconocidos, crearDeca as crear, problemasDeCreacion, validarDeca as validar } from '../domain/decas/crear';
 import { emitirDeca as emitir } from '../domain/decas/emitir';
 import { archivarDeca as archivar, eliminarDeca as eliminar, finalizarServicio, type Eliminada } from '../domain/decas/finalizar';
@@ -95,6 +97,17 @@ export const crearDeca = command({
       antesDeConfirmar: pedirA ? (trx, decaId) => encolarPedirDatos(trx, ctx, actor, decaId, pedirA) : undefined,
     });
     return { tipo: 'creada', ...r };
+  },
+});
+
+export const documentosCamino = command({
+  nombre: 'documentos_camino',
+  descripcion: 'Las DeCA emitidas con fecha de transporte de 7 días atrás a 7 adelante (fecha del servidor), con PDF y QR, para llevarlas en el dispositivo sin cobertura.',
+  acceso: 'lectura',
+  entrada: CaminoQuery,
+  run: (ctx, { tengo }) => {
+    const ya = new Map((tengo ? tengo.split(',') : []).map((p) => p.split('.').map(Number) as [number, number]));
+    return documentosParaElCamino(ctx, ctx.quien, ya);
   },
 });
 

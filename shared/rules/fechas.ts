@@ -143,3 +143,9 @@ export function diasEntre(a: string, b: string): number {
   const tb = Date.parse(`${b}T00:00:00Z`);
   return Math.round((tb - ta) / 86_400_000);
 }
+
+/** The calendar day `dias` after `fecha` (`YYYY-MM-DD`; negative goes back). */
+export function sumarDias(fecha: string, dias: number): string {
+  const t = new Date(Date.parse(`${fecha}T12:00:00Z`) + dias * 86_400_000);
+  return t.toISOString().slice(0, 10);
+}

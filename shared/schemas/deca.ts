@@ -223,6 +223,29 @@ export const DecaList = z.object({
 });
 export type DecaList = z.infer<typeof DecaList>;
 
+/** `GET /camino` (extension): what a device keeps for the road, by the server's date. */
+export const DocumentosCamino = z.object({
+  hoy: z.string().meta({ description: 'La fecha del servidor (Madrid), YYYY-MM-DD' }),
+  desde: z.string(),
+  hasta: z.string(),
+  documentos: z.array(
+    z.object({
+      deca: Deca,
+      pdf: z.string().nullable().meta({ description: 'PDF vigente en base64; null si el dispositivo ya tiene esta versión' }),
+      qr: z.string().nullable().meta({ description: 'QR (PNG) en base64; null si el dispositivo ya tiene esta versión' }),
+    }),
+  ),
+});
+export type DocumentosCamino = z.infer<typeof DocumentosCamino>;
+
+/** `tengo` of `GET /camino`: `id.version` pairs, comma-separated. */
+export const CaminoQuery = z.object({
+  tengo: cadena()
+    .max(6000)
+    .regex(/^(\d{1,15}\.\d{1,6})(,\d{1,15}\.\d{1,6})*$/, 'Lista de id.versión separados por comas')
+    .optional(),
+});
+
 /** Who made a change. */
 export const Autor = z.object({
   tipo: z.enum(['usuario', 'clave', 'enlace', 'sistema']),

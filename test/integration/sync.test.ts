@@ -7,12 +7,14 @@
  */
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
+import { createHash } from 'node:crypto';
 import { describe, expect, onTestFinished } from 'vitest';
-import { createApi } from '../../client/data/api';
+import { createApi, type Api } from '../../client/data/api';
 import { openDecaDb, type DecaDb } from '../../client/data/db';
+import { guardarParaElCamino } from '../../client/data/consultas';
 import { crearDeca, reintentar } from '../../client/data/outbox';
 import { MAX_FALLOS_SERVIDOR, SyncEngine } from '../../client/data/sync';
-import { DecaList, type DecaInput } from '../../shared/schemas/deca';
+import { DecaCreada, DecaList, DocumentosCamino, type DecaInput } from '../../shared/schemas/deca';
 import { ManualClock } from '../../server/clock';
 import { runMaintenanceOnce } from '../../server/jobs/maintenance';
 import { decaCompleta } from '../support/decas';
@@ -27,6 +29,8 @@ type Interceptor = (url: string, init: RequestInit, pasar: () => Promise<Respons
 interface Movil {
   db: DecaDb;
   motor: SyncEngine;
+  /** The API the engine uses (the same transport). */
+  motor_api: Api;
   /** The phone's clock (the engine's backoff), apart from the server's. */
   reloj: { ms: number };
   interceptar(fn: Interceptor | null): void;
@@ -54,15 +58,16 @@ async function movil({ app, c }: Fx, opts: { timeoutMs?: number } = {}): Promise
     await Dexie.delete(db.name);
   });
   const reloj = { ms: Date.parse('2026-11-21T09:00:00Z') };
+  const api = createApi('produccion', fetchFn, { timeoutMs: opts.timeoutMs });
   const motor = new SyncEngine({
     db,
-    api: createApi('produccion', fetchFn, { timeoutMs: opts.timeoutMs }),
+    api,
     now: () => reloj.ms,
     random: () => 0.5,
     locks: null,
     isOnline: () => true,
   });
-  return { db, motor, reloj, llamadas, interceptar: (fn) => (interceptor = fn) };
+  return { db, motor, motor_api: api, reloj, llamadas, interceptar: (fn) => (interceptor = fn) };
 }
 
 function datos(referencia: string): Record<string, unknown> {
@@ -180,5 +185,52 @@ describe('the outbox against the real server', () => {
     m.reloj.ms += 10_000;
     expect(await m.motor.drain()).toMatchObject({ enviadas: 1, pendientes: 0 });
     expect((await enServidor({ app, c })).map((d) => d.referencia)).toEqual(['colgada']);
+  });
+});
+
+describe('documents for the road', () => {
+  it('keeps what is within 7 days of the server’s date, in one request, and is sent only what it is missing', async ({ app, cuentaNueva: c }) => {
+    // The server's date is 21 Nov 2026 (its clock); the phone's own date is never read.
+    const m = await movil({ app, c });
+    const crear = async (fecha: string, referencia: string) => {
+      const res = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta({ fecha_transporte: fecha, referencia }) });
+      expect(res.status, res.text).toBe(201);
+      return DecaCreada.parse(res.body).deca;
+    };
+    const hoy = await crear('2026-11-21', 'hoy');
+    const haceSeis = await crear('2026-11-15', 'hace seis días');
+    await crear('2026-11-10', 'hace once días');
+    await crear('2026-12-01', 'dentro de diez días');
+    // A copy kept from before whose DeCA the server no longer lists (archived elsewhere) but dated inside the window, and an old one.
+    const vacio = new ArrayBuffer(1);
+    await m.db.documentos.bulkPut([
+      { id: 999_001, version: 1, pdf_sha256: null, pdf: vacio, qr: vacio, fecha_transporte: '2026-11-20', guardado: 0 },
+      { id: 999_002, version: 1, pdf_sha256: null, pdf: vacio, qr: vacio, fecha_transporte: '2026-10-01', guardado: 0 },
+    ]);
+
+    expect(await guardarParaElCamino(m.motor_api, m.db)).toBe(2);
+    expect(m.llamadas).toEqual([expect.stringMatching(/^GET \/api\/v1\/camino\?tengo=/)]);
+    const docs = await m.db.documentos.orderBy('id').toArray();
+    expect(docs.map((d) => d.id)).toEqual([hoy.id, haceSeis.id, 999_001].sort((a, b) => a - b));
+    const pdf = docs.find((d) => d.id === hoy.id)!;
+    expect(Buffer.from(pdf.pdf).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(createHash('sha256').update(Buffer.from(pdf.pdf)).digest('hex')).toBe(hoy.pdf_sha256);
+    expect(Buffer.from(pdf.qr).subarray(1, 4).toString()).toBe('PNG');
+    expect((await m.db.meta.get('fecha-servidor'))?.valor).toBe('2026-11-21');
+
+    // Again: the server sends no bytes for what the phone already holds at that version.
+    const respuestas: DocumentosCamino[] = [];
+    m.interceptar((_url, _init, pasar) =>
+      pasar().then(async (res) => {
+        respuestas.push(DocumentosCamino.parse(await res.clone().json()));
+        return res;
+      }),
+    );
+    expect(await guardarParaElCamino(m.motor_api, m.db)).toBe(2);
+    expect(respuestas[0]!.documentos.map((d) => [d.pdf, d.qr])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
+    expect((await m.db.documentos.toArray()).map((d) => d.id).sort((a, b) => a - b)).toEqual([hoy.id, haceSeis.id, 999_001].sort((a, b) => a - b));
   });
 });

@@ -4,6 +4,7 @@ import {
   archivarDeca,
   crearDeca,
   descargasDeca,
+  documentosCamino,
   eliminarDeca,
   emitirDeca,
   enviarDeca,
@@ -43,6 +44,12 @@ export function decasRoutes(router: Router<AppState>, { config, services }: AppD
 
   router.get('/decas', async (ctx) => {
     ctx.body = await correr(ctx, services, listarDecas, ctx.query);
+  });
+
+  // Extension: a device's documents for the road in one request (the window by the server's date).
+  router.get('/camino', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await correr(ctx, services, documentosCamino, ctx.query);
   });
 
   router.get('/decas/:id', async (ctx) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { limiteMensual } from '../../../shared/rules/cuota';
-import { diasEntre, fechaMadrid, formatMadrid, inicioDiaMadrid, instanteMadrid, isFechaValida, isoMadrid, mesMadrid, primerDiaMesSiguiente } from '../../../shared/rules/fechas';
+import { diasEntre, fechaMadrid, formatMadrid, inicioDiaMadrid, instanteMadrid, isFechaValida, isoMadrid, mesMadrid, primerDiaMesSiguiente, sumarDias } from '../../../shared/rules/fechas';
 
 describe('Madrid time', () => {
   it.each([
@@ -88,5 +88,25 @@ describe('Madrid time from the hourly offset cache', () => {
     }
     expect(isoMadrid(new Date(Date.UTC(2026, 9, 25, 0, 59, 59)))).toBe('2026-10-25T02:59:59+02:00');
     expect(isoMadrid(new Date(Date.UTC(2026, 9, 25, 1)))).toBe('2026-10-25T02:00:00+01:00');
+  });
+});
+
+describe('sumarDias', () => {
+  it('moves across month and year ends, leap days and the clock changes', () => {
+    expect(sumarDias('2026-11-21', -7)).toBe('2026-11-14');
+    expect(sumarDias('2026-11-28', 7)).toBe('2026-12-05');
+    expect(sumarDias('2026-12-29', 7)).toBe('2027-01-05');
+    expect(sumarDias('2028-02-25', 4)).toBe('2028-02-29');
+    expect(sumarDias('2027-03-28', 1)).toBe('2027-03-29'); // the spring change in Madrid
+    expect(sumarDias('2026-10-25', -1)).toBe('2026-10-24'); // the autumn change
+  });
+
+  it('is the inverse of diasEntre for any day and offset', () => {
+    fc.assert(
+      fc.property(fc.date({ min: new Date('2000-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }), fc.integer({ min: -400, max: 400 }), (d, n) => {
+        const f = d.toISOString().slice(0, 10);
+        expect(diasEntre(f, sumarDias(f, n))).toBe(n);
+      }),
+    );
   });
 });
