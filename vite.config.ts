@@ -23,6 +23,9 @@ export default defineConfig({
       injectRegister: false,
       registerType: 'prompt',
       injectManifest: {
+        // A classic script (every browser runs it as a service worker): dynamic imports are inlined,
+        // and no `import.meta` reaches it (a syntax error outside modules).
+        rollupFormat: 'iife',
         // The shell; the manifest's icons are added once by the plugin (a png glob would add them twice).
         globPatterns: ['**/*.{js,css,html,svg}'],
       },

@@ -1,6 +1,7 @@
 import type { Cuenta, Entorno, RegistroInput, SesionInput, SesionResponse, Usuario } from '../../shared/schemas/cuenta';
 import { ApiError, createApi, pedirJson, type Api } from '../data/api';
 import { dbName, onDbAviso, openDecaDb, type DecaDb } from '../data/db';
+import { pedirEnvioEnSegundoPlano } from '../data/cola-fondo';
 import { guardarParaElCamino } from '../data/consultas';
 import { alEncolar } from '../data/outbox';
 import { SyncEngine, type EstadoSync } from '../data/sync';
@@ -84,13 +85,25 @@ function montar(): void {
     sync.onEstado((st) => {
       estadoSync.set(st);
       if (st.fase === 'sesion') sesionCaducada.set(true);
+      // Work waits for the network or for time: let the browser move it even if the app is closed by then.
+      if (st.fase === 'esperando' || st.fase === 'sin-conexion') void pedirEnvioEnSegundoPlano();
       // Just finished sending: newly issued DeCAs should be kept for the road at once.
       if (st.fase === 'inactivo' && actual?.db === db) void paraElCamino(actual, antes === 'enviando');
       antes = st.fase;
     });
     alEncolar(() => void sync.drain());
     actual = ctx;
-    sync.start();
+    sync.start((wake) => {
+      const onVisible = () => {
+        if (document.visibilityState === 'visible') wake();
+      };
+      window.addEventListener('online', wake);
+      document.addEventListener('visibilitychange', onVisible);
+      return () => {
+        window.removeEventListener('online', wake);
+        document.removeEventListener('visibilitychange', onVisible);
+      };
+    });
   }
   contexto.set(actual);
 }

@@ -145,19 +145,15 @@ export class SyncEngine {
     for (const fn of this.oyentes) fn(e);
   }
 
-  /** Drain on start, when the network comes back, when the app is shown again, and on the backoff timer. */
-  start(): void {
-    const wake = () => void this.drain();
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') wake();
-    };
-    window.addEventListener('online', wake);
-    document.addEventListener('visibilitychange', onVisible);
-    this.quitar.push(
-      () => window.removeEventListener('online', wake),
-      () => document.removeEventListener('visibilitychange', onVisible),
-    );
-    wake();
+  /**
+   * Drain now and on `despertar`'s signals (the page passes the network
+   * coming back and the app shown again; the service worker, nothing), and
+   * on the backoff timer. Kept free of page globals so the service worker
+   * runs the same engine for Background Sync.
+   */
+  start(despertar: (wake: () => void) => () => void = () => () => {}): void {
+    this.quitar.push(despertar(() => void this.drain()));
+    void this.drain();
   }
 
   stop(): void {
@@ -196,7 +192,8 @@ export class SyncEngine {
   private programar(proximo: number | null): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (proximo === null || typeof window === 'undefined') return;
+    // Only a page keeps timers (the service worker is woken by the browser; tests drain by hand).
+    if (proximo === null || !('document' in globalThis)) return;
     this.timer = setTimeout(() => void this.drain(), Math.max(0, proximo - this.now()));
   }
 

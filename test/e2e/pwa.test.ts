@@ -463,6 +463,40 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     });
     await expect.poll(() => new URL(page.url()).search, { timeout: 10_000 }).toBe('');
   });
+  it('sends what was queued offline with the app closed, when the browser wakes the service worker (Background Sync)', async () => {
+    await page.goto(env.url);
+    await esperarServiceWorker(page);
+    const antes = (await numerosEnServidor()).length;
+    await env.context.setOffline(true);
+    await rellenarDeca(page, { cargador: 'Segundo Plano SL', matricula: '3333DDD', origen: 'Soria', destino: 'Burgos' });
+    await page.getByRole('button', { name: 'Emitir ahora' }).click();
+    await page.locator('h1', { hasText: /LOCAL-[0-9A-F]{6}/ }).waitFor();
+    await page.getByTestId('cola').waitFor();
+
+    // The app is closed; the network comes back; the browser fires the queue's sync event.
+    await page.goto('about:blank');
+    await env.context.setOffline(false);
+    const cdp = await env.context.newCDPSession(page);
+    onTestFinished(() => cdp.detach().catch(() => {}));
+    const registro = new Promise<{ registrationId: string }>((resolve) => {
+      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }: { registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] }) => {
+        const r = registrations.find((x) => x.scopeURL.startsWith(env.url) && !x.isDeleted);
+        if (r) resolve(r);
+      });
+    });
+    await cdp.send('ServiceWorker.enable');
+    const { registrationId } = await registro;
+    expect((await numerosEnServidor()).length).toBe(antes);
+    await cdp.send('ServiceWorker.dispatchSyncEvent', { origin: new URL(env.url).origin, registrationId, tag: 'deca-cola', lastChance: false });
+    await expect.poll(async () => (await numerosEnServidor()).length, { timeout: 20_000 }).toBe(antes + 1);
+
+    // Opened again, the app shows it numbered, with nothing left to send.
+    await page.goto(env.url);
+    await expect.poll(() => page.getByTestId('pendiente-sync').count(), { timeout: 20_000 }).toBe(0);
+    const [ultimo] = (await numerosEnServidor()).slice(-1);
+    await expect.poll(async () => (await page.getByTestId('lista-decas').textContent()) ?? '', { timeout: 20_000 }).toContain(ultimo!);
+  });
+
   it('offers a new version when one is deployed, and reloads into it', async () => {
     await page.goto(env.url);
     await esperarServiceWorker(page);
