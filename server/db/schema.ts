@@ -176,6 +176,10 @@ export interface IdempotenciaTable {
   respuesta: ColumnType<unknown, string | null | undefined, string | null>;
   created_at: Timestamp;
   expires_at: Timestamp;
+  /** The claim's owner: only it completes or releases the claim. */
+  dueno: string | null;
+  /** When the claim was taken, by the database's clock (takeovers compare with the database's `now()`). */
+  reclamada_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 /** Transactional outbox of domain events (delivered by the webhook worker). */

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { createHash, randomUUID } from 'node:crypto';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { AppError } from '../../shared/errors';
 import type { Clock } from '../clock';
 import type { DB } from '../db/schema';
@@ -68,8 +68,9 @@ export async function reclamar(
   clock: Clock,
   actor: Pick<Actor, 'accountId' | 'entorno'>,
   r: Reclamo,
-): Promise<{ reclamada: true } | { reclamada: false; repeticion: Repeticion }> {
+): Promise<{ reclamada: true; dueno: string } | { reclamada: false; repeticion: Repeticion }> {
   const deadline = Date.now() + ESPERA_MS;
+  const dueno = randomUUID();
   let pausa = 20;
   for (;;) {
     const now = clock.now();
@@ -83,11 +84,12 @@ export async function reclamar(
         estado: 'en_curso',
         created_at: now,
         expires_at: new Date(now.getTime() + IDEMPOTENCIA_DIAS * 86_400_000),
+        dueno,
       })
       .onConflict((oc) => oc.columns(['account_id', 'entorno', 'clave']).doNothing())
       .returning('clave')
       .executeTakeFirst();
-    if (inserted) return { reclamada: true };
+    if (inserted) return { reclamada: true, dueno };
 
     const row = await db
       .selectFrom('idempotencia')
@@ -106,10 +108,18 @@ export async function reclamar(
       return { reclamada: false, repeticion: { decaId: row.deca_id, status: row.status ?? 200, respuesta: row.respuesta, distinta } };
     }
     if (distinta && !r.esperarSiDistinta) return { reclamada: false, repeticion: { decaId: null, status: 0, respuesta: null, distinta } };
-    if (now.getTime() - row.created_at.getTime() > ABANDONO_MS) {
-      await borrar(db, actor, r.clave, row.created_at);
-      continue;
-    }
+    // Abandoned by the database's clock (never by this process's, which may be ahead): take it over, atomically.
+    const relevo = await db
+      .updateTable('idempotencia')
+      .set({ dueno, huella: r.huella, reclamada_at: sql<Date>`now()` })
+      .where('account_id', '=', actor.accountId)
+      .where('entorno', '=', actor.entorno)
+      .where('clave', '=', r.clave)
+      .where('estado', '=', 'en_curso')
+      .where('reclamada_at', '<', sql<Date>`now() - make_interval(secs => ${ABANDONO_MS / 1000})`)
+      .returning('clave')
+      .executeTakeFirst();
+    if (relevo) return { reclamada: true, dueno };
     if (Date.now() >= deadline) {
       throw new AppError('en_curso', 'Una petición igual aún se está procesando. Reintente en unos segundos con la misma clave.', {
         headers: { 'Retry-After': '2' },
@@ -136,25 +146,37 @@ export interface RegistroIdempotencia {
   respuesta?: unknown;
 }
 
-/** Record the result under the key, inside the transaction of the change itself. */
-export async function completar(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, clave: string, r: RegistroIdempotencia): Promise<void> {
-  await trx
+/**
+ * Record the result under the key, inside the transaction of the change
+ * itself, only as the claim's owner: a claim another request took over
+ * (this one was too slow) is not ours to complete, and the change rolls back.
+ */
+export async function completar(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, clave: string, dueno: string, r: RegistroIdempotencia): Promise<void> {
+  const hecho = await trx
     .updateTable('idempotencia')
     .set({ estado: 'completada', deca_id: r.decaId ?? null, status: 200, respuesta: r.respuesta === undefined ? null : JSON.stringify(r.respuesta) })
     .where('account_id', '=', actor.accountId)
     .where('entorno', '=', actor.entorno)
     .where('clave', '=', clave)
-    .execute();
+    .where('estado', '=', 'en_curso')
+    .where('dueno', '=', dueno)
+    .executeTakeFirst();
+  if (Number(hecho.numUpdatedRows) === 0) {
+    throw new AppError('en_curso', 'Otra petición con la misma clave tomó el relevo de esta. Reintente con la misma clave para ver su resultado.', {
+      headers: { 'Retry-After': '1' },
+    });
+  }
 }
 
-/** Give the key back when the request failed, so a retry can run it again. */
-export async function liberar(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, clave: string): Promise<void> {
+/** Give the key back when the request failed, so a retry can run it again (only the claim's owner does). */
+export async function liberar(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, clave: string, dueno: string): Promise<void> {
   await db
     .deleteFrom('idempotencia')
     .where('account_id', '=', actor.accountId)
     .where('entorno', '=', actor.entorno)
     .where('clave', '=', clave)
     .where('estado', '=', 'en_curso')
+    .where('dueno', '=', dueno)
     .execute();
 }
 
@@ -195,16 +217,17 @@ export async function conIdempotencia<T>(
 ): Promise<{ hecho: T } | { repeticion: Repeticion }> {
   const res = await reclamar(db, clock, actor, reclamo);
   if (!res.reclamada) return { repeticion: res.repeticion };
+  const { dueno } = res;
   let registrada = false;
   try {
     const hecho = await accion(async (trx, r) => {
-      await completar(trx, actor, reclamo.clave, r);
+      await completar(trx, actor, reclamo.clave, dueno, r);
       registrada = true;
     });
-    if (!registrada) await liberar(db, actor, reclamo.clave);
+    if (!registrada) await liberar(db, actor, reclamo.clave, dueno);
     return { hecho };
   } catch (err) {
-    await liberar(db, actor, reclamo.clave).catch(() => {});
+    await liberar(db, actor, reclamo.clave, dueno).catch(() => {});
     throw err;
   }
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { describe, expect, onTestFinished } from 'vitest';
 import { Deca, DecaCreada } from '../../shared/schemas/deca';
 import { ManualClock } from '../../server/clock';
 import { runMaintenanceOnce } from '../../server/jobs/maintenance';
+import { completar, huella } from '../../server/domain/idempotencia';
 import type { TestResponse } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { contarDecas, decaMinima, errorDe, numerosTomados, postDeca, usoDecas } from '../support/decas-http';
@@ -147,6 +149,41 @@ describe('POST /decas with Idempotency-Key', () => {
     expect(errorDe(otra).campos).toHaveProperty('Idempotency-Key');
     expect(await contarDecas(app, c.account.id)).toBe(1);
   });
+
+  it('takes over a claim left by a dead request only when the database’s clock says so, and only the owner completes it', async ({ app, cuentaNueva: c }) => {
+    const key = randomUUID();
+    const body = decaMinima(1);
+    const db = app.database.db;
+    const ahora = app.clock.now();
+    // The same request's claim, left by a process that died mid-way.
+    await db
+      .insertInto('idempotencia')
+      .values({ account_id: c.account.id, entorno: 'produccion', clave: `hdr:${key}`, huella: huella('crear_deca', body), estado: 'en_curso', created_at: ahora, expires_at: new Date(ahora.getTime() + 8 * 86_400_000), dueno: 'muerto' })
+      .execute();
+
+    // This process's clock runs 10 minutes ahead: the claim is still young by the database's, so it is not taken.
+    onTestFinished(() => app.clock.set(ahora));
+    app.clock.advance(10 * 60_000);
+    const pronto = await postDeca(app, c.live, body, conClave(key));
+    expect(pronto.status, pronto.text).toBe(409);
+    expect(errorDe(pronto).codigo).toBe('en_curso');
+    expect(pronto.headers.get('retry-after')).toBeTruthy();
+    expect(await contarDecas(app, c.account.id)).toBe(0);
+
+    // Two minutes old by the database's clock: abandoned, taken over, run once.
+    await sql`update idempotencia set reclamada_at = now() - interval '2 minutes' where clave = ${`hdr:${key}`}`.execute(db);
+    const relevo = await postDeca(app, c.live, body, conClave(key));
+    expect(relevo.status, relevo.text).toBe(201);
+    expect(await contarDecas(app, c.account.id)).toBe(1);
+
+    // The dead request cannot complete the claim it lost.
+    await expect(
+      db.transaction().execute((trx) => completar(trx, { accountId: c.account.id, entorno: 'produccion' }, `hdr:${key}`, 'muerto', { decaId: null })),
+    ).rejects.toMatchObject({ codigo: 'en_curso' });
+    const again = await postDeca(app, c.live, body, conClave(key));
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.deca.id).toBe(relevo.body.deca.id);
+  }, 20_000);
 
   it('refuses a malformed key with 422 validacion naming Idempotency-Key, and creates nothing', async ({ app, cuentaNueva: c }) => {
     for (const bad of ['k'.repeat(300), 'con espacio dentro']) {

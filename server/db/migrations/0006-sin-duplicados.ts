@@ -7,6 +7,10 @@ import { sql, type Kysely } from 'kysely';
  *   replayed after any time — a phone offline for weeks — returns the same
  *   DeCA instead of a second one. `huella_cliente` is the fingerprint of
  *   that request, to tell a replay from another request reusing the key.
+ * - Idempotency claims carry their owner's token and the time they were
+ *   taken by the database's clock: a claim is taken over only when the
+ *   database says it is abandoned (never by a process whose clock is ahead),
+ *   and only its owner completes or releases it.
  * - Indexes for what is deleted or purged by column: each `deca_id` foreign
  *   key (a cascade from `decas` must not scan its children), `eventos` by
  *   age (purged hourly) and `sessions` by user.
@@ -22,6 +26,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .where(sql.ref('clave_cliente'), 'is not', null)
     .execute();
 
+  await db.schema.alterTable('idempotencia').addColumn('dueno', 'text').execute();
+  await db.schema.alterTable('idempotencia').addColumn('reclamada_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`)).execute();
+
   await db.schema.createIndex('deca_versiones_deca_idx').on('deca_versiones').column('deca_id').execute();
   await db.schema.createIndex('deca_cambios_deca_fk_idx').on('deca_cambios').column('deca_id').execute();
   await db.schema.createIndex('descargas_deca_fk_idx').on('descargas').column('deca_id').execute();
@@ -34,6 +41,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const i of ['sessions_user_idx', 'eventos_created_idx', 'completar_borradores_deca_idx', 'descargas_deca_fk_idx', 'deca_cambios_deca_fk_idx', 'deca_versiones_deca_idx', 'decas_clave_cliente_uq']) {
     await db.schema.dropIndex(i).ifExists().execute();
   }
+  await db.schema.alterTable('idempotencia').dropColumn('reclamada_at').execute();
+  await db.schema.alterTable('idempotencia').dropColumn('dueno').execute();
   await db.schema.alterTable('decas').dropColumn('huella_cliente').execute();
   await db.schema.alterTable('decas').dropColumn('clave_cliente').execute();
 }
