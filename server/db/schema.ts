@@ -240,6 +240,8 @@ export interface CorreosTable {
   intentos: ColumnType<number, number | undefined, number>;
   proximo_intento_at: Timestamp;
   bloqueado_hasta: NullableTimestamp;
+  /** The token of the pass that holds the lease: only it records the result. */
+  bloqueado_por: string | null;
   ultimo_error: string | null;
   /** Logged once while no SMTP_URL is set (kept, never lost). */
   registrado: ColumnType<boolean, boolean | undefined, boolean>;

@@ -1,4 +1,5 @@
-import type { Kysely } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
 import nodemailer from 'nodemailer';
 import type { Clock } from '../clock';
 import type { AdjuntoPdf, DB } from '../db/schema';
@@ -54,13 +55,16 @@ export async function runMailOnce(deps: MailDeps): Promise<{ enviados: number; f
     return { enviados: 0, fallidos: 0, guardados: nuevos.length };
   }
 
+  // The lease is judged by the database's clock (every process sees the same now()) and
+  // carries this pass's token: only the holder records the result.
+  const token = randomUUID();
   const claimed = await deps.db.transaction().execute(async (trx) => {
     const rows = await trx
       .selectFrom('correos')
       .selectAll()
       .where('estado', '=', 'pendiente')
       .where('proximo_intento_at', '<=', now)
-      .where((eb) => eb.or([eb('bloqueado_hasta', 'is', null), eb('bloqueado_hasta', '<', now)]))
+      .where((eb) => eb.or([eb('bloqueado_hasta', 'is', null), eb('bloqueado_hasta', '<', sql<Date>`now()`)]))
       .orderBy('id')
       .limit(BATCH)
       .forUpdate()
@@ -69,7 +73,7 @@ export async function runMailOnce(deps: MailDeps): Promise<{ enviados: number; f
     if (rows.length) {
       await trx
         .updateTable('correos')
-        .set({ bloqueado_hasta: new Date(now.getTime() + LEASE_MS) })
+        .set({ bloqueado_hasta: sql<Date>`now() + make_interval(secs => ${LEASE_MS / 1000})`, bloqueado_por: token })
         .where(
           'id',
           'in',
@@ -86,11 +90,13 @@ export async function runMailOnce(deps: MailDeps): Promise<{ enviados: number; f
     try {
       const attachments = await loadAttachments(deps.db, m.account_id, m.entorno, m.adjuntos);
       await deps.transport.sendMail({ from: deps.from, to: m.destinatario, subject: m.asunto, text: m.texto, html: m.html, attachments });
-      await deps.db
+      const hecho = await deps.db
         .updateTable('correos')
-        .set({ estado: 'enviado', enviado_at: deps.clock.now(), bloqueado_hasta: null, intentos: m.intentos + 1, ultimo_error: null })
+        .set({ estado: 'enviado', enviado_at: deps.clock.now(), bloqueado_hasta: null, bloqueado_por: null, intentos: m.intentos + 1, ultimo_error: null })
         .where('id', '=', m.id)
-        .execute();
+        .where('bloqueado_por', '=', token)
+        .executeTakeFirst();
+      if (Number(hecho.numUpdatedRows) === 0) deps.log.warn({ correo: m.id }, 'mail sent after its lease was taken over by another process');
       enviados++;
     } catch (err) {
       const intentos = m.intentos + 1;
@@ -102,10 +108,12 @@ export async function runMailOnce(deps: MailDeps): Promise<{ enviados: number; f
           intentos,
           ultimo_error: error.slice(0, 500),
           bloqueado_hasta: null,
+          bloqueado_por: null,
           estado: wait === undefined ? 'fallido' : 'pendiente',
           proximo_intento_at: new Date(deps.clock.now().getTime() + (wait ?? 0) * 60_000),
         })
         .where('id', '=', m.id)
+        .where('bloqueado_por', '=', token)
         .execute();
       deps.log.warn({ correo: m.id, intentos, error }, wait === undefined ? 'mail failed for good' : 'mail failed, will retry');
       fallidos++;

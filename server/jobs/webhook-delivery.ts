@@ -117,7 +117,7 @@ export async function startWebhookWorker(opts: WebhookWorkerOptions): Promise<We
   };
 
   if (database.kind === 'pglite') {
-    const n = await liberarEnCurso(db, clock);
+    const n = await liberarEnCurso(db);
     if (n) log.info({ entregas: n }, 'webhook deliveries interrupted by the last stop will be sent again');
     await sql`analyze webhook_entregas, webhook_intentos, webhooks`.execute(db);
     lastAnalyze = Date.now();

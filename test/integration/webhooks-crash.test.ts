@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EntregaList } from '../../shared/schemas/webhook';
 import { verifySignature } from '../../shared/webhook-signature';
@@ -74,11 +75,24 @@ describe('webhook delivery survives a crash', () => {
     const enVuelo = new Set(rx.recibidos.map((r) => r.entrega));
     rx.responder(() => 200);
 
-    // On PostgreSQL another process would take over after the 60 s lease: start the
-    // new one with its clock 2 min ahead instead of waiting. PGlite releases at start.
+    // PGlite releases the dead process's leases at start. On PostgreSQL another process takes
+    // them over when they end by the database's clock: a new process whose own clock runs
+    // 2 min ahead must not take them early; then the 60 s pass (the leases are moved back).
     server = await startServerProcess(
       testDatabaseKind() === 'postgres' ? { ...env, FAKE_NOW: new Date(Date.now() + 2 * 60_000).toISOString() } : env,
     );
+    if (testDatabaseKind() === 'postgres') {
+      await new Promise((r) => setTimeout(r, 2_000));
+      const reenviadas = rx.recibidos.filter((r) => enVuelo.has(r.entrega));
+      expect(reenviadas).toHaveLength(enVuelo.size); // each in-flight one only once: its lease still holds
+      const c = new pg.Client({ connectionString: env.DATABASE_URL });
+      await c.connect();
+      try {
+        await c.query(`update webhook_entregas set en_curso_hasta = now() - interval '1 second' where en_curso_hasta > now()`);
+      } finally {
+        await c.end();
+      }
+    }
 
     const distinct = () => new Set(rx.recibidos.map((r) => r.entrega)).size;
     await expect.poll(distinct, { timeout: 60_000, interval: 100 }).toBe(expected);

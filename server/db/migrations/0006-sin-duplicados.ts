@@ -10,7 +10,9 @@ import { sql, type Kysely } from 'kysely';
  * - Idempotency claims carry their owner's token and the time they were
  *   taken by the database's clock: a claim is taken over only when the
  *   database says it is abandoned (never by a process whose clock is ahead),
- *   and only its owner completes or releases it.
+ *   and only its owner completes or releases it. Mail and webhook leases
+ *   are judged by the database's clock too, and a mail's result is recorded
+ *   only by the pass that holds its lease (`correos.bloqueado_por`).
  * - Indexes for what is deleted or purged by column: each `deca_id` foreign
  *   key (a cascade from `decas` must not scan its children), `eventos` by
  *   age (purged hourly) and `sessions` by user.
@@ -27,6 +29,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   await db.schema.alterTable('idempotencia').addColumn('dueno', 'text').execute();
+  await db.schema.alterTable('correos').addColumn('bloqueado_por', 'text').execute();
   await db.schema.alterTable('idempotencia').addColumn('reclamada_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`)).execute();
 
   await db.schema.createIndex('deca_versiones_deca_idx').on('deca_versiones').column('deca_id').execute();
@@ -41,6 +44,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   for (const i of ['sessions_user_idx', 'eventos_created_idx', 'completar_borradores_deca_idx', 'descargas_deca_fk_idx', 'deca_cambios_deca_fk_idx', 'deca_versiones_deca_idx', 'decas_clave_cliente_uq']) {
     await db.schema.dropIndex(i).ifExists().execute();
   }
+  await db.schema.alterTable('correos').dropColumn('bloqueado_por').execute();
   await db.schema.alterTable('idempotencia').dropColumn('reclamada_at').execute();
   await db.schema.alterTable('idempotencia').dropColumn('dueno').execute();
   await db.schema.alterTable('decas').dropColumn('huella_cliente').execute();

@@ -108,7 +108,6 @@ interface ClaimRow {
 export async function reclamarEntregas(db: Kysely<DB>, clock: Clock, limit: number, leaseMs = LEASE_MS): Promise<Reclamada[]> {
   if (limit <= 0) return [];
   const now = clock.now();
-  const hasta = new Date(now.getTime() + leaseMs);
   const token = randomToken(12);
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<ClaimRow>`
@@ -118,7 +117,7 @@ export async function reclamarEntregas(db: Kysely<DB>, clock: Clock, limit: numb
         join webhooks w on w.id = e.webhook_id
         where e.estado = 'pendiente'
           and e.proximo_intento_at <= ${now}
-          and (e.en_curso_hasta is null or e.en_curso_hasta <= ${now})
+          and (e.en_curso_hasta is null or e.en_curso_hasta <= now())
           and w.activo
           and not exists (
             select 1 from webhook_entregas p
@@ -130,7 +129,7 @@ export async function reclamarEntregas(db: Kysely<DB>, clock: Clock, limit: numb
         for update of e skip locked
       )
       update webhook_entregas e
-      set en_curso_desde = ${now}, en_curso_hasta = ${hasta}, en_curso_token = ${token},
+      set en_curso_desde = ${now}, en_curso_hasta = ${hastaLease(leaseMs)}, en_curso_token = ${token},
           intentos = e.intentos + 1, intentos_auto = e.intentos_auto + 1
       from due, webhooks w
       where e.id = due.id and w.id = e.webhook_id
@@ -184,15 +183,23 @@ export async function reclamarEntregas(db: Kysely<DB>, clock: Clock, limit: numb
  * so at start every lease is a dead one: release them so interrupted
  * deliveries go again now instead of after the lease. Returns how many.
  */
-export async function liberarEnCurso(db: Kysely<DB>, clock: Clock): Promise<number> {
-  const now = clock.now();
+export async function liberarEnCurso(db: Kysely<DB>): Promise<number> {
   const r = await db
     .updateTable('webhook_entregas')
-    .set({ en_curso_hasta: now })
+    .set({ en_curso_hasta: sql<Date>`now()` })
     .where('estado', '=', 'pendiente')
-    .where('en_curso_hasta', '>', now)
+    .where('en_curso_hasta', '>', sql<Date>`now()`)
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
+}
+
+/**
+ * The end of a lease, by the database's clock: every process compares
+ * leases with the same `now()`, so one whose own clock runs ahead never
+ * takes a live lease over (delivery schedules stay on the service's clock).
+ */
+function hastaLease(leaseMs: number) {
+  return sql<Date>`now() + make_interval(secs => ${leaseMs / 1000})`;
 }
 
 function textoStatus(status: number): string | null {
@@ -416,7 +423,7 @@ export async function probarWebhook(deps: EnvioDeps, actor: Actor, ref: string):
         intentos: 1,
         proximo_intento_at: null,
         en_curso_desde: now,
-        en_curso_hasta: new Date(now.getTime() + (deps.leaseMs ?? LEASE_MS)),
+        en_curso_hasta: hastaLease(deps.leaseMs ?? LEASE_MS),
         en_curso_token: token,
         created_at: now,
       })
@@ -465,10 +472,11 @@ export async function reenviarEntrega(deps: EnvioDeps, actor: Actor, ref: string
       .where('entorno', '=', actor.entorno)
       .where('entrega_id', '=', entregaId)
       .where('webhook_id', '=', wh.id)
+      .select(sql<boolean>`coalesce(en_curso_hasta > now(), false)`.as('leased'))
       .forUpdate()
       .executeTakeFirst();
     if (!e) throw noEncontrada();
-    if (e.en_curso_hasta && e.en_curso_hasta > now) {
+    if (e.leased) {
       throw new AppError('en_curso', 'Esta entrega se está enviando ahora mismo. Espere unos segundos y consulte las entregas.', {
         headers: { 'Retry-After': '10' },
       });
@@ -477,7 +485,7 @@ export async function reenviarEntrega(deps: EnvioDeps, actor: Actor, ref: string
       .updateTable('webhook_entregas')
       .set({
         en_curso_desde: now,
-        en_curso_hasta: new Date(now.getTime() + (deps.leaseMs ?? LEASE_MS)),
+        en_curso_hasta: hastaLease(deps.leaseMs ?? LEASE_MS),
         en_curso_token: token,
         intentos: e.intentos + 1,
       })
