@@ -35,6 +35,9 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
   const escritorio = useMedia(ESCRITORIO);
   const enLinea = useEnLinea();
   const [f, setF] = useState<Filtros>(() => leerFiltros(query));
+  // What is typed in the plate box until it is committed (Enter or leaving the box): the list
+  // re-renders as pages arrive, and must never wipe a plate being typed.
+  const [matriculaEscrita, setMatriculaEscrita] = useState(f.matricula ?? '');
   const [mostrar, setMostrar] = useState(PASO);
   const pag = useRef<{ siguiente: string | null; techo: number | null; agotada: boolean; cargando: boolean; clave: string }>({ siguiente: null, techo: null, agotada: false, cargando: false, clave: '' });
   const [estadoCarga, setEstadoCarga] = useState<'cargando' | 'listo' | 'sin-red' | 'error'>('cargando');
@@ -151,7 +154,16 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
           </div>
           <div class="campo">
             <label for="f-matricula">Matrícula</label>
-            <input id="f-matricula" value={f.matricula} onChange={set('matricula')} autoCapitalize="characters" />
+            <input
+              id="f-matricula"
+              value={matriculaEscrita}
+              onInput={(e) => setMatriculaEscrita(e.currentTarget.value)}
+              onChange={(e) => {
+                setMatriculaEscrita(e.currentTarget.value);
+                set('matricula')(e);
+              }}
+              autoCapitalize="characters"
+            />
           </div>
           <div class="campo">
             <label for="f-desde">Desde</label>

@@ -448,6 +448,11 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await expect.poll(() => filas.count()).toBe(1);
     await page.fill('#f-texto', '');
     await page.fill('#f-matricula', '7777 jjj');
+    // The list re-renders while the plate is being typed (here: the connection flickers): it stays typed.
+    await page.evaluate(() => dispatchEvent(new Event('offline')));
+    await page.getByText('Sin conexión').first().waitFor();
+    await page.evaluate(() => dispatchEvent(new Event('online')));
+    expect(await page.inputValue('#f-matricula')).toBe('7777 jjj');
     await page.press('#f-matricula', 'Enter');
     await page.locator('#f-estado').selectOption('pendiente');
     await expect.poll(() => filas.count(), { timeout: 10_000 }).toBe(16);
