@@ -502,6 +502,53 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await expect.poll(async () => (await page.getByTestId('lista-decas').textContent()) ?? '', { timeout: 20_000 }).toContain(ultimo!);
   });
 
+  it('one DeCA the server keeps failing never holds back another; it is shown as stuck and goes after «Reintentar»', async () => {
+    const p = await env.context.newPage();
+    onTestFinished(async () => {
+      await env.context.unroute('**/api/v1/decas');
+      await p.close();
+    });
+    await p.clock.install(); // the engine's backoff runs on the page's clock, advanced below
+    await p.goto(env.url);
+    await p.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
+    const antes = (await numerosEnServidor()).length;
+    await env.context.setOffline(true);
+    for (const cargador of ['Veneno SL', 'Buena SL']) {
+      await rellenarDeca(p, { cargador, matricula: '4444EEE', origen: 'Jaén', destino: 'Almería' });
+      await p.getByRole('button', { name: 'Emitir ahora' }).click();
+      await p.locator('h1', { hasText: /LOCAL-[0-9A-F]{6}/ }).waitFor();
+    }
+    // The server fails every create of «Veneno SL» (a bug on its side); the rest goes through.
+    // (On the context, so the service worker's Background Sync meets the same server.)
+    await env.context.route('**/api/v1/decas', (route) =>
+      route.request().method() === 'POST' && (route.request().postData() ?? '').includes('Veneno SL')
+        ? route.fulfill({
+            status: 500,
+            contentType: 'application/json',
+            body: JSON.stringify({ error: { codigo: 'error_interno', mensaje: 'Error interno del servidor.', campos: {}, avisos: [], request_id: 'req_e2e' } }),
+          })
+        : route.continue(),
+    );
+    await env.context.setOffline(false);
+    await expect.poll(async () => (await numerosEnServidor()).length, { timeout: 20_000 }).toBe(antes + 1);
+
+    // A day of failures later it is stuck: shown as such, no longer retried on its own.
+    await p.clock.fastForward('25:00:00');
+    await p.click('a[href="/"]');
+    const fila = p.locator('[data-clave]', { has: p.getByTestId('atascada') });
+    await fila.waitFor({ timeout: 40_000 });
+    await fila.getByRole('link').first().click();
+    const atasco = p.getByTestId('atasco');
+    await atasco.waitFor();
+    expect(await atasco.textContent()).toContain('No se ha podido enviar «Crear»');
+
+    // Fixed on the server: «Reintentar» sends it, once.
+    await env.context.unroute('**/api/v1/decas');
+    await atasco.getByRole('button', { name: 'Reintentar' }).click();
+    await expect.poll(async () => (await numerosEnServidor()).length, { timeout: 20_000 }).toBe(antes + 2);
+    await expect.poll(() => atasco.count(), { timeout: 20_000 }).toBe(0);
+  });
+
   it('offers a new version when one is deployed, and reloads into it', async () => {
     await page.goto(env.url);
     await esperarServiceWorker(page);
