@@ -12,7 +12,8 @@ export interface TestSmtp {
 
 export { freePort } from './processes';
 
-export async function startSmtp(port = 0): Promise<TestSmtp> {
+/** `delayMs` holds each message before accepting it, so deliveries stay in flight a while. */
+export async function startSmtp(port = 0, opts: { delayMs?: number } = {}): Promise<TestSmtp> {
   const mails: ParsedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -20,7 +21,8 @@ export async function startSmtp(port = 0): Promise<TestSmtp> {
     logger: false,
     onData(stream, _session, cb) {
       simpleParser(stream)
-        .then((m) => {
+        .then(async (m) => {
+          if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
           mails.push(m);
           cb();
         })
