@@ -85,7 +85,7 @@ async function primeraPantalla(url: string, conSesion: boolean): Promise<Medida>
     if (conSesion) {
       const res = await context.request.post(`${url}/app/api/registro`, {
         headers: { 'X-DeCA-CSRF': '1' },
-        data: { nombre: 'Transportes Banco SL', nif: 'B12345674', email: `banco-${Date.now()}@example.com`, password: 'una-clave-larga-1' },
+        data: { nombre: 'Transportes Banco SL', nif: 'B12345674', domicilio: 'Calle del Banco 1, Madrid', email: `banco-${Date.now()}@example.com`, password: 'una-clave-larga-1' },
       });
       if (!res.ok()) throw new Error(`registro: ${res.status()} ${await res.text()}`);
       // The session cookie is in the context now; the app remembers who is signed in on the

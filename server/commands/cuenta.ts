@@ -4,6 +4,8 @@ import { AppError } from '../../shared/errors';
 import { formatMadrid } from '../../shared/rules/fechas';
 import {
   ClaveCreateInput,
+  EmpresaPatch,
+  NifEmpresa,
   Plan,
   RegistroInput,
   Rol,
@@ -16,7 +18,7 @@ import {
 } from '../../shared/schemas/cuenta';
 import { z } from '../../shared/schemas/zod';
 import { crearClave as crearClaveEn, listarClaves as listarClavesDe, revocarClave as revocarClaveEn } from '../domain/accounts/api-keys';
-import { cambiarPlan as cambiarPlanDe, confirmarEmail as confirmarEmailCon, crearCuenta, enviarConfirmacion } from '../domain/accounts/cuentas';
+import { cambiarPlan as cambiarPlanDe, editarEmpresa as editarEmpresaDe, confirmarEmail as confirmarEmailCon, crearCuenta, enviarConfirmacion } from '../domain/accounts/cuentas';
 import { cuentaSinConfirmar, obtenerCuota } from '../domain/accounts/cuota';
 import { abrirSesion, cerrarSesion as cerrarSesionDe, comprobarCredenciales } from '../domain/accounts/sessions';
 import { presentClave, presentCuenta, presentUsuario } from '../domain/presenters/cuenta';
@@ -184,6 +186,18 @@ export const revocarClave = command({
   },
 });
 
+export const editarEmpresa = command({
+  nombre: 'editar_empresa',
+  descripcion: 'Cambia el nombre, el NIF o el domicilio de la empresa: figuran en las DeCA que se emitan a partir de ahora.',
+  acceso: 'admin',
+  entrada: EmpresaPatch,
+  run: async (ctx, patch): Promise<{ cuenta: Cuenta }> => {
+    const account = await ctx.db.transaction().execute((trx) => editarEmpresaDe(trx, ctx.quien.accountId, patch));
+    ctx.caches.claves.invalidateWhere((c) => c.account.id === account.id);
+    return { cuenta: presentCuenta(account) };
+  },
+});
+
 // ——— The operator's commands (the CLI) ———
 
 const Id = z.coerce.number().int().positive();
@@ -195,7 +209,7 @@ export const crearCuentaOperador = command({
   entrada: z
     .object({
       company: cadena().trim().min(1, 'Obligatorio'),
-      nif: cadena().trim().min(1, 'Obligatorio'),
+      nif: NifEmpresa,
       address: cadena().trim().optional(),
       role: Rol.default('transportista'),
       plan: Plan.default('free'),

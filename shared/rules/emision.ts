@@ -1,7 +1,9 @@
 import type { Aviso, Campos } from '../errors';
+import type { Rol } from '../schemas/cuenta';
 import type { CampoDatos, DecaDatos } from '../schemas/deca';
 import { clasificarMatricula } from './matricula';
 import { validarNif } from './nif';
+import { cargaInverosimil } from './peso';
 
 /** Which party supplies each field (spec: the «Set by» column). */
 export const LADO_CAMPO: Record<CampoDatos, 'cargador' | 'transportista' | 'ambos'> = {
@@ -29,12 +31,15 @@ const OBLIGATORIO = 'Obligatorio para emitir';
  * What is still missing to issue, by field path (Orden FOM/2861/2012 art. 6:
  * shipper name, NIF and address; carrier name and NIF; origin, destination,
  * nature and weight of each shipment; transport date; vehicle plate).
+ * The carrier's address is asked for too when the carrier issues: it is its
+ * own company's address (from the account), so it is always at hand.
  * Empty when the DeCA can be issued.
  */
-export function faltaParaEmitir(d: DecaDatos): Campos {
+export function faltaParaEmitir(d: DecaDatos, emisorRol?: Rol): Campos {
   const faltan: Campos = {};
   const simples = ['cargador_nombre', 'cargador_nif', 'cargador_domicilio', 'transp_nombre', 'transp_nif', 'fecha_transporte', 'matricula'] as const;
   for (const campo of simples) if (!d[campo]) faltan[campo] = OBLIGATORIO;
+  if (emisorRol === 'transportista' && !d.transp_domicilio) faltan.transp_domicilio = 'Obligatorio para emitir: el domicilio de su empresa';
   if (d.envios.length === 0) faltan.envios = 'Añada al menos un envío (origen, destino, mercancía y peso)';
   d.envios.forEach((e, i) => {
     if (!e.origen) faltan[`envios[${i}].origen`] = OBLIGATORIO;
@@ -54,10 +59,11 @@ export function derivarTipoVehiculo(d: Pick<DecaDatos, 'tipo_vehiculo' | 'matric
 
 /**
  * Soft problems: the DeCA is accepted, but someone should look. A NIF whose
- * check character fails, a plate of no known series, the carrier's address
+ * check character fails, a plate of no known series, a load no road vehicle
+ * carries (usually the wrong unit), the carrier's address
  * missing (art. 6 asks for it; the spec has no field, so ours is optional).
  */
-export function avisosDeca(d: DecaDatos, entrada?: { tipo_vehiculo?: string | null }): Aviso[] {
+export function avisosDeca(d: DecaDatos, entrada?: { tipo_vehiculo?: string | null; emisorRol?: Rol }): Aviso[] {
   const avisos: Aviso[] = [];
   for (const campo of ['cargador_nif', 'transp_nif'] as const) {
     const v = d[campo];
@@ -74,7 +80,12 @@ export function avisosDeca(d: DecaDatos, entrada?: { tipo_vehiculo?: string | nu
       avisos.push({ campo, codigo: 'matricula_dudosa', mensaje: `La matrícula ${v} no parece de remolque (R-0000-BBB).` });
     }
   }
-  if (!d.transp_domicilio) {
+  d.envios.forEach((e, i) => {
+    if (e.peso === null) return;
+    const motivo = cargaInverosimil(e.peso, e.unidad, { autorizacionEspecial: Boolean(d.autorizacion_especial) });
+    if (motivo) avisos.push({ campo: `envios[${i}].peso`, codigo: 'carga_inverosimil', mensaje: motivo });
+  });
+  if (!d.transp_domicilio && entrada?.emisorRol !== 'transportista') {
     avisos.push({
       campo: 'transp_domicilio',
       codigo: 'falta_domicilio_transportista',

@@ -110,3 +110,31 @@ export function formatPeso(valor: number): string {
   // A tiny negative rounds to «0»; never print «-0».
   return valor < 0 && cuerpo !== '0' ? `-${cuerpo}` : cuerpo;
 }
+
+/**
+ * The most a road vehicle carries in Spain without a special permit: 44 t of
+ * gross mass for the heaviest combination (RD 2822/1998, annex IX), so the
+ * load is always less. Exceptional transports go far beyond, with a permit.
+ */
+export const CARGA_MAXIMA_KG = 44_000;
+const CARGA_MAXIMA_ESPECIAL_KG = 300_000;
+
+const KG_POR_UNIDAD: Partial<Record<UnidadCantidad, number>> = { kg: 1, t: 1000 };
+
+/**
+ * Why a load is implausible for the vehicle, or null: more than a road
+ * vehicle carries (more with a special permit). When the number read in the
+ * other weight unit fits, the message suggests it (`23.800 t` → kg).
+ */
+export function cargaInverosimil(valor: number, unidad: UnidadCantidad | null | undefined, opciones: { autorizacionEspecial?: boolean } = {}): string | null {
+  const u = unidad ?? 'kg';
+  const factor = KG_POR_UNIDAD[u];
+  if (factor === undefined) return null; // volume or count: no mass to judge
+  const limite = opciones.autorizacionEspecial ? CARGA_MAXIMA_ESPECIAL_KG : CARGA_MAXIMA_KG;
+  if (valor * factor <= limite) return null;
+  const escrito = `${formatPeso(valor)} ${u}`;
+  const maximo = `${formatPeso(limite / 1000)} t`;
+  const otra = u === 't' ? 'kg' : 't';
+  const sugerencia = valor * KG_POR_UNIDAD[otra]! <= limite ? ` ¿Quería decir ${formatPeso(valor)} ${otra}? Cambie la unidad a «${otra}».` : '';
+  return `${escrito} es más de lo que lleva un vehículo por carretera (${opciones.autorizacionEspecial ? 'incluso con autorización especial, ' : ''}hasta ${maximo}).${sugerencia}`;
+}

@@ -1,3 +1,4 @@
+import { normalizarNif, validarNif } from '../rules/nif';
 import { cadena } from './envio';
 import { z } from './zod';
 
@@ -12,14 +13,38 @@ export type Entorno = z.infer<typeof Entorno>;
 
 const texto = (max: number) => cadena().trim().min(1, 'Obligatorio').max(max, `Máximo ${max} caracteres`);
 
+/**
+ * The company's own NIF: it goes on every DeCA the account issues, so unlike
+ * a party's NIF on a DeCA (a warning), a wrong check character is refused.
+ */
+export const NifEmpresa = texto(20)
+  .transform((s) => normalizarNif(s))
+  .check((ctx) => {
+    const r = validarNif(ctx.value);
+    if (!r.valido) ctx.issues.push({ code: 'custom', message: `NIF no válido: ${r.motivo ?? 'revíselo'}`, input: ctx.value });
+  })
+  .meta({ description: 'NIF de la empresa (DNI, NIE o CIF con su carácter de control)' });
+
+const domicilioEmpresa = texto(300).meta({ description: 'Domicilio de la empresa (art. 6: figura en cada DeCA)' });
+
 /** Company data of an account: it fills the caller's side of a DeCA when left empty. */
 export const EmpresaInput = z.object({
   nombre: texto(200).meta({ description: 'Nombre o razón social' }),
-  nif: texto(20).meta({ description: 'NIF de la empresa' }),
-  domicilio: texto(300).optional().meta({ description: 'Domicilio de la empresa' }),
+  nif: NifEmpresa,
+  domicilio: domicilioEmpresa.optional(),
   rol: Rol.default('transportista'),
 });
 export type EmpresaInput = z.infer<typeof EmpresaInput>;
+
+/** An administrator's change to the company data (what is sent changes; the address cannot be emptied). */
+export const EmpresaPatch = z
+  .object({
+    nombre: texto(200).optional(),
+    nif: NifEmpresa.optional(),
+    domicilio: domicilioEmpresa.optional(),
+  })
+  .refine((p) => p.nombre !== undefined || p.nif !== undefined || p.domicilio !== undefined, { message: 'No ha cambiado ningún dato' });
+export type EmpresaPatch = z.input<typeof EmpresaPatch>;
 
 /** The account as the API and the CLI show it. */
 export const Cuenta = z
@@ -58,6 +83,7 @@ export const PASSWORD_MIN = 10;
 
 /** Web-app sign-up: the company and its first (admin) user. */
 export const RegistroInput = EmpresaInput.extend({
+  domicilio: domicilioEmpresa,
   email: z.email('Correo electrónico no válido').max(254).transform((s) => s.toLowerCase()),
   password: cadena()
     .min(PASSWORD_MIN, `La contraseña debe tener al menos ${PASSWORD_MIN} caracteres`)

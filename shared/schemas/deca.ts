@@ -45,25 +45,42 @@ const fecha = cadena()
 const nif = (max: number) => textoOpcional(max).transform((s) => (s === undefined ? s : normalizarNif(s)));
 const matricula = textoOpcional(20).transform((s) => (s === undefined ? s : normalizarMatricula(s)));
 
+/** Longest text each field takes (the form shows a counter as the text nears it). */
+export const LONGITUD_MAXIMA = {
+  cargador_nombre: 200,
+  cargador_nif: 20,
+  cargador_domicilio: 300,
+  transp_nombre: 200,
+  transp_nif: 20,
+  transp_domicilio: 300,
+  autorizacion_especial: 200,
+  observaciones: 2000,
+  conductor_nombre: 200,
+  conductor_tel: 40,
+  referencia: 100,
+  ref_externa: 100,
+} as const;
+const L = LONGITUD_MAXIMA;
+
 /** Field shapes shared by create and modify (descriptions feed OpenAPI and the MCP tools). */
 const camposEntrada = {
-  cargador_nombre: textoOpcional(200).meta({ description: 'Cargador contractual: nombre o razón social' }),
-  cargador_nif: nif(20).meta({ description: 'Cargador contractual: NIF' }),
-  cargador_domicilio: textoOpcional(300).meta({ description: 'Cargador contractual: domicilio' }),
-  transp_nombre: textoOpcional(200).meta({ description: 'Transportista efectivo: nombre o razón social' }),
-  transp_nif: nif(20).meta({ description: 'Transportista efectivo: NIF' }),
-  transp_domicilio: textoOpcional(300).meta({
+  cargador_nombre: textoOpcional(L.cargador_nombre).meta({ description: 'Cargador contractual: nombre o razón social' }),
+  cargador_nif: nif(L.cargador_nif).meta({ description: 'Cargador contractual: NIF' }),
+  cargador_domicilio: textoOpcional(L.cargador_domicilio).meta({ description: 'Cargador contractual: domicilio' }),
+  transp_nombre: textoOpcional(L.transp_nombre).meta({ description: 'Transportista efectivo: nombre o razón social' }),
+  transp_nif: nif(L.transp_nif).meta({ description: 'Transportista efectivo: NIF' }),
+  transp_domicilio: textoOpcional(L.transp_domicilio).meta({
     description: 'Transportista efectivo: domicilio (extensión: el art. 6 lo pide; si falta se avisa)',
   }),
   fecha_transporte: fecha.optional().meta({ description: 'Fecha del transporte, AAAA-MM-DD' }),
   tipo_vehiculo: TipoVehiculo.optional().meta({ description: 'rigido o articulado; con remolque es articulado' }),
   matricula: matricula.meta({ description: 'Matrícula del tractor o del vehículo rígido' }),
   matricula_remolque: matricula.meta({ description: 'Matrícula del remolque o semirremolque' }),
-  autorizacion_especial: textoOpcional(200).meta({ description: 'Autorización especial de circulación' }),
-  observaciones: textoOpcional(2000, { multilinea: true }).meta({ description: 'Observaciones' }),
-  conductor_nombre: textoOpcional(200).meta({ description: 'Conductor' }),
-  conductor_tel: textoOpcional(40).meta({ description: 'Teléfono del conductor (no aparece en la página pública)' }),
-  referencia: textoOpcional(100).meta({ description: 'Referencia interna' }),
+  autorizacion_especial: textoOpcional(L.autorizacion_especial).meta({ description: 'Autorización especial de circulación' }),
+  observaciones: textoOpcional(L.observaciones, { multilinea: true }).meta({ description: 'Observaciones' }),
+  conductor_nombre: textoOpcional(L.conductor_nombre).meta({ description: 'Conductor' }),
+  conductor_tel: textoOpcional(L.conductor_tel).meta({ description: 'Teléfono del conductor (no aparece en la página pública)' }),
+  referencia: textoOpcional(L.referencia).meta({ description: 'Referencia interna' }),
   envios: z
     .array(EnvioInput)
     .max(MAX_ENVIOS, `Máximo ${MAX_ENVIOS} envíos por DeCA`)
@@ -74,7 +91,7 @@ const camposEntrada = {
 /** Request body of POST /decas. All fields optional at schema level; completeness is checked on issue. */
 export const DecaInput = z
   .object({
-    ref_externa: textoOpcional(100).meta({ description: 'Referencia propia, única por cuenta: reenviarla no duplica' }),
+    ref_externa: textoOpcional(L.ref_externa).meta({ description: 'Referencia propia, única por cuenta: reenviarla no duplica' }),
     emisor_rol: Rol.optional().meta({ description: 'Lado que ocupa quien llama; por defecto el de la cuenta' }),
     ...camposEntrada,
     emitir: z.boolean().default(true).meta({ description: 'false: queda pendiente y se devuelve el enlace para la otra parte' }),
@@ -103,7 +120,7 @@ function nullableShape<T extends Record<string, z.ZodType>>(shape: T): { [K in k
  */
 export const DecaPatch = z
   .object({
-    ref_externa: textoOpcional(100).nullable(),
+    ref_externa: textoOpcional(L.ref_externa).nullable(),
     ...nullableShape(camposEntrada),
     motivo: textoOpcional(500, { multilinea: true }).meta({ description: 'Motivo del cambio; obligatorio si la DeCA está emitida' }),
     emitir: z.boolean().optional().meta({ description: 'true: emitir tras aplicar los cambios (DeCA pendiente)' }),
@@ -115,7 +132,7 @@ export type DecaPatchParsed = z.output<typeof DecaPatch>;
 /** Body of POST /decas/{id}/sustituir: the changes for the new DeCA, and the reason. */
 export const SustituirInput = z
   .object({
-    ref_externa: textoOpcional(100).nullable(),
+    ref_externa: textoOpcional(L.ref_externa).nullable(),
     ...nullableShape(camposEntrada),
     motivo: textoOpcional(500, { multilinea: true }).meta({ description: 'Motivo de la sustitución (obligatorio)' }),
   })

@@ -41,6 +41,9 @@ export const Peso = z
   })
   .meta({ description: 'Número, o texto como se escribe: 24.500, 24.500,5, «1,5 t»' });
 
+/** Longest text of each shipment field. */
+export const LONGITUD_ENVIO = { origen: 300, destino: 300, naturaleza: 300, nota: 1000 } as const;
+
 /**
  * One shipment (`envios[]`) as sent. Fields are optional here so a pending
  * DeCA can hold a half-filled shipment; the ready-to-issue rules name what is
@@ -48,12 +51,12 @@ export const Peso = z
  */
 export const EnvioInput = z
   .object({
-    origen: textoOpcional(300).meta({ description: 'Lugar de origen' }),
-    destino: textoOpcional(300).meta({ description: 'Lugar de destino' }),
-    naturaleza: textoOpcional(300).meta({ description: 'Naturaleza de la mercancía' }),
+    origen: textoOpcional(LONGITUD_ENVIO.origen).meta({ description: 'Lugar de origen' }),
+    destino: textoOpcional(LONGITUD_ENVIO.destino).meta({ description: 'Lugar de destino' }),
+    naturaleza: textoOpcional(LONGITUD_ENVIO.naturaleza).meta({ description: 'Naturaleza de la mercancía' }),
     peso: Peso.optional(),
     unidad: Unidad.optional(),
-    nota: cadena({ multilinea: true }).max(1000, 'Máximo 1000 caracteres').nullish(),
+    nota: cadena({ multilinea: true }).max(LONGITUD_ENVIO.nota, `Máximo ${LONGITUD_ENVIO.nota} caracteres`).nullish(),
   })
   .transform((e, ctx) => {
     const written = e.peso?.unidad;

@@ -50,7 +50,7 @@ describe('sign-up', () => {
     const { email } = await registrar(app);
     const again = await app.request('POST', '/app/api/registro', {
       headers: CSRF,
-      body: { nombre: 'Otra', nif: 'A58818501', email: email.toUpperCase(), password: 'otra-clave-larga' },
+      body: { nombre: 'Otra', nif: 'A58818501', domicilio: 'Calle Otra 1', email: email.toUpperCase(), password: 'otra-clave-larga' },
     });
     expect(again.status).toBe(409);
     expect(ErrorBody.parse(again.body).error.campos).toHaveProperty('email');
@@ -74,6 +74,26 @@ describe('sign-up', () => {
     const { res } = await registrar(app, { password: 'corta' });
     expect(res.status).toBe(422);
     expect(ErrorBody.parse(res.body).error.campos.password).toMatch(/al menos 10/);
+  });
+
+  it.for([
+    ['B1234', /formato no reconocido/],
+    ['12345', /formato no reconocido/],
+    ['B12345678', /debería ser 4/],
+    ['12345678A', /debería ser Z/],
+  ] as const)('refuses the company NIF %s with 422 naming nif, and creates nothing', async ([nif, motivo], { app }) => {
+    const { res, email } = await registrar(app, { nif });
+    expect(res.status).toBe(422);
+    const err = ErrorBody.parse(res.body).error;
+    expect(err.codigo).toBe('validacion');
+    expect(err.campos.nif).toMatch(motivo);
+    expect(await app.database.db.selectFrom('users').select('id').where('email', '=', email.toLowerCase()).execute()).toEqual([]);
+  });
+
+  it('requires the company address: it goes on every DeCA', async ({ app }) => {
+    const { res } = await registrar(app, { domicilio: '  ' });
+    expect(res.status).toBe(422);
+    expect(ErrorBody.parse(res.body).error.campos).toHaveProperty('domicilio');
   });
 
   it('requires the CSRF header on writes', async ({ app }) => {
@@ -251,6 +271,31 @@ describe('web session on the API routes', () => {
     const write = await app.request('POST', '/api/v1/decas', { cookie, body: { emitir: false } });
     expect(write.status).toBe(403);
     expect(ErrorBody.parse(write.body).error.codigo).toBe('csrf');
+  });
+});
+
+describe('company data', () => {
+  it('an administrator changes name, NIF and address: the API shows them at once and new DeCAs carry them', async ({ app }) => {
+    const { res, email } = await registrar(app, { rol: 'transportista' });
+    const cookie = cookieOf(res);
+    await confirmar(app, email);
+    const { key } = ClaveCreada.parse((await app.request('POST', '/app/api/claves', { headers: CSRF, cookie, body: { entorno: 'produccion' } })).body);
+    expect(CuentaResponse.parse((await app.request('GET', '/api/v1/cuenta', { key })).body).cuenta.nif).toBe('B12345674'); // cached by the key
+
+    const bad = await app.request('PATCH', '/app/api/cuenta', { headers: CSRF, cookie, body: { nif: 'B12345678' } });
+    expect(bad.status).toBe(422);
+    expect(ErrorBody.parse(bad.body).error.campos.nif).toMatch(/debería ser 4/);
+
+    const ok = await app.request('PATCH', '/app/api/cuenta', { headers: CSRF, cookie, body: { nombre: 'Peñalara Logística, S.L.', nif: 'a-58818501', domicilio: 'Nave 4, 40006 Segovia' } });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.cuenta).toMatchObject({ nombre: 'Peñalara Logística, S.L.', nif: 'A58818501', domicilio: 'Nave 4, 40006 Segovia' });
+    expect(CuentaResponse.parse((await app.request('GET', '/api/v1/cuenta', { key })).body).cuenta).toMatchObject({ nif: 'A58818501', domicilio: 'Nave 4, 40006 Segovia' });
+    const deca = await app.request('POST', '/api/v1/decas', { key, body: { emitir: false } });
+    expect(deca.body.deca).toMatchObject({ transp_nombre: 'Peñalara Logística, S.L.', transp_nif: 'A58818501', transp_domicilio: 'Nave 4, 40006 Segovia' });
+
+    expect((await app.request('PATCH', '/app/api/cuenta', { headers: CSRF, cookie, body: { domicilio: '' } })).status).toBe(422);
+    expect((await app.request('PATCH', '/app/api/cuenta', { headers: CSRF, cookie, body: {} })).status).toBe(422);
+    expect((await app.request('PATCH', '/app/api/cuenta', { headers: CSRF, body: { nombre: 'Sin sesión' } })).status).toBe(401);
   });
 });
 

@@ -255,3 +255,18 @@ describe('cuenta_incompleta', () => {
     expectApiError(await app.request('POST', `${API}/decas/${deca.id}/emitir`, { key: k.live, body: {} }), 409, 'cuenta_incompleta');
   });
 });
+
+describe('the carrier’s own address', () => {
+  it('a carrier account with no address cannot issue until it has one: 409 cuenta_incompleta naming transp_domicilio', async ({ app }) => {
+    const k = await buildCuenta(app, { rol: 'transportista', nombre: 'Transportista Sin Domicilio, S.L.', domicilio: '' });
+    const { transp_domicilio: _d, transp_nombre: _n, transp_nif: _f, ...body } = decaCompleta();
+    const err = expectApiError(await app.request('POST', `${API}/decas`, { key: k.live, body }), 409, 'cuenta_incompleta');
+    expect(Object.keys(err.campos)).toEqual(['transp_domicilio']);
+    expect(err.mensaje).toMatch(/domicilio/);
+    // Pending is fine; sending the address issues it.
+    const { deca } = await crearDecaOk(app, k.live, { ...body, emitir: false });
+    expectApiError(await app.request('POST', `${API}/decas/${deca.id}/emitir`, { key: k.live, body: {} }), 409, 'cuenta_incompleta');
+    const issued = await crearDecaOk(app, k.live, { ...body, transp_domicilio: 'Calle del Puerto 2, Vigo' });
+    expect(issued.deca).toMatchObject({ estado: 'emitido', transp_domicilio: 'Calle del Puerto 2, Vigo' });
+  });
+});

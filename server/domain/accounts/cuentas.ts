@@ -107,6 +107,18 @@ export async function confirmarEmail(trx: Transaction<DB>, token: string, now: D
 }
 
 /** Change an account's plan. */
+/** Change the company data; DeCAs already issued keep what they were issued with. */
+export async function editarEmpresa(trx: Transaction<DB>, accountId: number, patch: { nombre?: string; nif?: string; domicilio?: string }): Promise<AccountRow> {
+  const row = await trx
+    .updateTable('accounts')
+    .set({ ...(patch.nombre !== undefined && { nombre: patch.nombre }), ...(patch.nif !== undefined && { nif: patch.nif }), ...(patch.domicilio !== undefined && { domicilio: patch.domicilio }) })
+    .where('id', '=', accountId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new AppError('no_encontrado', `No existe la cuenta ${accountId}.`);
+  return row;
+}
+
 export async function cambiarPlan(trx: Transaction<DB>, accountId: number, plan: Plan): Promise<AccountRow> {
   const row = await trx.updateTable('accounts').set({ plan }).where('id', '=', accountId).returningAll().executeTakeFirst();
   if (!row) throw new AppError('no_encontrado', `No existe la cuenta ${accountId}.`);

@@ -20,7 +20,7 @@ import type { DB } from '../../db/schema';
 /** Fields of the caller's side that come from the account when left empty. */
 const CAMPOS_DE_CUENTA: Record<Rol, readonly (keyof DecaDatos)[]> = {
   cargador: ['cargador_nombre', 'cargador_nif', 'cargador_domicilio'],
-  transportista: ['transp_nombre', 'transp_nif'],
+  transportista: ['transp_nombre', 'transp_nif', 'transp_domicilio'],
 };
 
 const CAMPOS_ENTRADA = new Set(Object.keys(DecaInput.shape));
@@ -47,11 +47,11 @@ export function camposDesconocidos(body: unknown): string[] {
 export function prepararDeca(account: AccountRow, input: DecaInputParsed, desconocidos: string[] = []): DecaPreparada {
   const emisorRol = input.emisor_rol ?? account.rol;
   const datos = completarDatos(datosDeEntrada(input), emisorRol, account);
-  const avisos = avisosDeca(datos, { tipo_vehiculo: input.tipo_vehiculo ?? null });
+  const avisos = avisosDeca(datos, { tipo_vehiculo: input.tipo_vehiculo ?? null, emisorRol });
   for (const campo of desconocidos) {
     avisos.push({ campo, codigo: 'campo_desconocido', mensaje: `El campo «${campo}» no existe y se ha ignorado.` });
   }
-  return { emisorRol, datos, faltan: faltaParaEmitir(datos), avisos };
+  return { emisorRol, datos, faltan: faltaParaEmitir(datos, emisorRol), avisos };
 }
 
 /**

@@ -15,7 +15,7 @@ export async function emitirDeca(ctx: DomainContext, actor: Actor, ref: string, 
     const row = await obtenerDeca(ctx.db, actor, ref);
     exigirEstado(row, 'emitir');
     const datos = datosDeRow(row);
-    exigirCompleta({ faltan: faltaParaEmitir(datos), emisorRol: row.emisor_rol }, actor.cuenta);
+    exigirCompleta({ faltan: faltaParaEmitir(datos, row.emisor_rol), emisorRol: row.emisor_rol }, actor.cuenta);
     const now = ctx.clock.now();
     const pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, datos, {
       numero: row.numero,

@@ -64,7 +64,7 @@ export async function modificarDeca(
     if (emitida && !datosCambian) {
       throw new AppError('sin_cambios', `Los datos de la DeCA ${row.numero} no cambian: no se crea una versión nueva.`);
     }
-    if (emitida || emitir) exigirCompleta({ faltan: faltaParaEmitir(despues), emisorRol: row.emisor_rol }, account);
+    if (emitida || emitir) exigirCompleta({ faltan: faltaParaEmitir(despues, row.emisor_rol), emisorRol: row.emisor_rol }, account);
     if (cambiaRef && nuevaRef) {
       const usada = await ctx.db
         .selectFrom('decas')

@@ -41,7 +41,7 @@ export async function sustituirDeca(
     }
     const antes = datosDeRow(old);
     const datos = datosModificados(antes, input, enviados);
-    exigirCompleta({ faltan: faltaParaEmitir(datos), emisorRol: old.emisor_rol }, account);
+    exigirCompleta({ faltan: faltaParaEmitir(datos, old.emisor_rol), emisorRol: old.emisor_rol }, account);
     const nuevaRef = enviados.has('ref_externa') ? (input.ref_externa ?? null) : null;
 
     const now = ctx.clock.now();

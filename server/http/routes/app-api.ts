@@ -1,7 +1,7 @@
 import Router from '@koa/router';
 import { AppError } from '../../../shared/errors';
 import { ejecutar } from '../../commands/command';
-import { cerrarSesion, crearClave, iniciarSesion, listarClaves, reenviarConfirmacion, registrarCuenta, revocarClave, verSesion, type SesionAbierta } from '../../commands/cuenta';
+import { cerrarSesion, crearClave, editarEmpresa, iniciarSesion, listarClaves, reenviarConfirmacion, registrarCuenta, revocarClave, verSesion, type SesionAbierta } from '../../commands/cuenta';
 import type { AppDeps } from '../../deps';
 import { leerSesion } from '../../domain/accounts/sessions';
 import { visitanteOf, type AppContext, type AppMiddleware, type AppState } from '../context';
@@ -65,6 +65,10 @@ export function createAppApiRouter({ config, services }: AppDeps): Router<AppSta
     const { valor } = await ejecutar(services, cerrarSesion, visitanteOf(ctx, config.trustProxy), { token: ctx.cookies.get(SESSION_COOKIE) });
     clearSessionCookie(ctx, secure);
     ctx.body = valor;
+  });
+
+  router.patch('/cuenta', session, async (ctx) => {
+    ctx.body = await correr(ctx, services, editarEmpresa, ctx.state.body);
   });
 
   router.post('/confirmacion', session, async (ctx) => {

@@ -1,5 +1,7 @@
 import { describe, it, expect } from 'vitest';
-import { formatPeso, parsePeso } from '../../../shared/rules/peso';
+import { avisosDeca } from '../../../shared/rules/emision';
+import { cargaInverosimil, formatPeso, parsePeso } from '../../../shared/rules/peso';
+import { CAMPOS_DATOS, DecaInput, type DecaDatos } from '../../../shared/schemas/deca';
 
 describe('parsePeso: accepted input', () => {
   it.each([
@@ -147,4 +149,46 @@ describe('formatPeso', () => {
       if (r.ok) expect(formatPeso(r.valor)).toBe(texto);
     },
   );
+});
+
+describe('cargaInverosimil: a load no road vehicle carries', () => {
+  it('warns of 23.800 t and suggests kg, where 23.800 kg fits', () => {
+    const m = cargaInverosimil(23800, 't');
+    expect(m).toContain('23.800 t es más de lo que lleva un vehículo por carretera');
+    expect(m).toContain('hasta 44 t');
+    expect(m).toContain('¿Quería decir 23.800 kg?');
+  });
+  it('warns of 240.000 kg with no unit to suggest (in t it would be worse)', () => {
+    const m = cargaInverosimil(240000, 'kg');
+    expect(m).toContain('240.000 kg');
+    expect(m).not.toContain('Quería decir');
+  });
+  it('takes a missing unit as kg', () => {
+    expect(cargaInverosimil(50000, null)).toContain('50.000 kg');
+  });
+  it.each([
+    [24500, 'kg'],
+    [44000, 'kg'],
+    [44, 't'],
+    [0.5, 't'],
+    [90000, 'l'],
+    [2000, 'palets'],
+  ] as const)('accepts %s %s', (valor, unidad) => {
+    expect(cargaInverosimil(valor, unidad)).toBeNull();
+  });
+  it('accepts an exceptional load with a special permit, up to its own limit', () => {
+    expect(cargaInverosimil(120, 't', { autorizacionEspecial: true })).toBeNull();
+    expect(cargaInverosimil(120, 't')).toContain('120 t');
+    expect(cargaInverosimil(23800, 't', { autorizacionEspecial: true })).toContain('incluso con autorización especial');
+  });
+});
+
+describe('avisosDeca names the shipment whose load is implausible', () => {
+  it('gives carga_inverosimil on envios[1].peso only', () => {
+    const base = DecaInput.parse({ envios: [{ peso: '24.500', unidad: 'kg' }, { peso: '23.800', unidad: 't' }], emitir: false });
+    const datos = { ...Object.fromEntries(CAMPOS_DATOS.map((c) => [c, null])), transp_domicilio: 'Calle Mayor 1', envios: base.envios } as unknown as DecaDatos;
+    const avisos = avisosDeca(datos).filter((a) => a.codigo === 'carga_inverosimil');
+    expect(avisos).toHaveLength(1);
+    expect(avisos[0]?.campo).toBe('envios[1].peso');
+  });
 });
