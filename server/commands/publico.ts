@@ -8,7 +8,7 @@ import { leerPdf } from '../domain/decas/listar';
 import type { DecaConRefs } from '../domain/decas/queries';
 import { fichaUrl } from '../domain/decas/urls';
 import { completarPorEnlace, erroresDeTexto, guardarBorrador, leerBorrador, valoresIniciales, valoresPermitidos, validarFormulario } from '../domain/publico/completar';
-import { obtenerPorToken, registrarApertura, ultimoCambio, type Apertura } from '../domain/publico/descargas';
+import { obtenerPorToken, registrarApertura, ultimoCambio, type Apertura, type UltimoCambio } from '../domain/publico/descargas';
 import { gastar } from '../limits';
 import { renderQrPng } from '../documents/qr';
 import { command, type Contexto } from './command';
@@ -50,7 +50,7 @@ async function anotarApertura(ctx: Contexto<'publico'>, row: DecaConRefs, recurs
 /** What the inspector's page and the driver's page show. */
 export interface FichaPublica {
   row: DecaConRefs;
-  ultimo: { at: Date; motivo: string | null } | null;
+  ultimo: UltimoCambio | null;
 }
 
 export const verFicha = command({

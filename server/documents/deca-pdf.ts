@@ -58,8 +58,8 @@ const NO_CONSTA = 'no consta';
 
 const ESTADO_LABEL: Record<DecaPdfData['estado'], string> = {
   pendiente: 'Pendiente',
-  emitido: 'Emitido',
-  sustituido: 'Sustituido',
+  emitido: 'Emitida',
+  sustituido: 'Sustituida',
 };
 
 const TIPO_VEHICULO_LABEL: Record<NonNullable<DecaPdfData['tipo_vehiculo']>, string> = {

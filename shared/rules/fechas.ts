@@ -149,3 +149,16 @@ export function sumarDias(fecha: string, dias: number): string {
   const t = new Date(Date.parse(`${fecha}T12:00:00Z`) + dias * 86_400_000);
   return t.toISOString().slice(0, 10);
 }
+
+/**
+ * A date or timestamp as people read them in Spain: `2026-11-24` →
+ * `24/11/2026`, `2026-11-24 21:57:03` → `24/11/2026 21:57`. Anything else is
+ * returned as it came (never a wrong date).
+ */
+export function fechaEs(s: string | null | undefined): string {
+  if (!s) return '';
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}))?/.exec(s);
+  if (!m) return s;
+  const [, a, mes, d, h, min] = m;
+  return h === undefined ? `${d}/${mes}/${a}` : `${d}/${mes}/${a} ${h}:${min}`;
+}

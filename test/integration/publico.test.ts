@@ -77,6 +77,13 @@ describe('public ficha (the QR page)', () => {
     ]) {
       expect(text, dato).toContain(dato);
     }
+    // What the inspector checks first comes first: the state, the plates and the date, before the parties.
+    const enOrden = ['EMITIDA y en vigor', 'Matrículas', '1234BCD + R1234BCD', 'Fecha del transporte', '23/11/2026', 'Cargador contractual'].map((x) => text.indexOf(x));
+    expect(enOrden.every((i) => i >= 0), text.slice(0, 400)).toBe(true);
+    expect(enOrden).toEqual([...enOrden].sort((a, b) => a - b));
+    // One Spanish date-time format.
+    expect(text).toMatch(/emitida el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
     // Never the driver's phone.
     expect(res.text).not.toContain('600 000 000');
     expect(doc.querySelector(`a[href="${ruta(deca.urls.pdf)}"]`)).not.toBeNull();
@@ -153,10 +160,15 @@ describe('public ficha (the QR page)', () => {
     const deca = await crear({ app, c });
     const patch = await app.request('PATCH', `/api/v1/decas/${deca.id}`, { key: c.live, body: { matricula: '9999 ZZZ', motivo: 'Avería del camión' } });
     expect(patch.status, patch.text).toBe(200);
-    const ficha = textoDe((await abrir({ app, c }, deca.urls.ficha)).text);
+    const html = (await abrir({ app, c }, deca.urls.ficha)).text;
+    const ficha = textoDe(html);
     expect(ficha).toContain('Versión 2');
     expect(ficha).toContain('Avería del camión');
-    expect(ficha).toContain('9999ZZZ');
+    // Says it was modified, when, and what changed (old → new), near the top: before the parties.
+    const cambio = parseHtml(html).querySelector('.cambio')?.textContent.replace(/\s+/g, ' ') ?? '';
+    expect(cambio).toMatch(/^MODIFICADA — versión 2, el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}\. Motivo: Avería del camión/);
+    expect(cambio).toContain(`Matrícula (tractora o rígido): ${deca.matricula} → 9999ZZZ`);
+    expect(ficha.indexOf('MODIFICADA')).toBeLessThan(ficha.indexOf('Cargador contractual'));
     const pdf = await abrir({ app, c }, deca.urls.pdf);
     expect(createHash('sha256').update(pdf.buf).digest('hex')).toBe(patch.body.deca.pdf_sha256);
     expect(patch.body.deca.pdf_sha256).not.toBe(deca.pdf_sha256);
@@ -178,7 +190,9 @@ describe('public ficha (the QR page)', () => {
   it('says when the service ended and when a DeCA is still pending', async ({ app, c }) => {
     const deca = await crear({ app, c });
     await app.request('POST', `/api/v1/decas/${deca.id}/fin`, { key: c.live, body: {} });
-    expect(textoDe((await abrir({ app, c }, deca.urls.ficha)).text)).toContain('FINALIZADO');
+    const fin = textoDe((await abrir({ app, c }, deca.urls.ficha)).text);
+    expect(fin).toMatch(/SERVICIO FINALIZADO el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}: este documento ya NO ampara al vehículo/);
+    expect(fin).not.toContain('en vigor');
     const pend = await app.request('POST', '/api/v1/decas', { key: c.live, body: { ...decaCompleta(), emitir: false } });
     const ficha = await abrir({ app, c }, pend.body.deca.urls.ficha);
     expect(textoDe(ficha.text)).toContain('PENDIENTE');

@@ -43,7 +43,7 @@ function expectComunes(h: Headers): void {
   const permisos = (h.get('permissions-policy') ?? '').split(/,\s*/);
   expect(permisos).toContain('camera=(self)');
   for (const f of ['geolocation', 'microphone', 'payment', 'usb']) expect(permisos).toContain(`${f}=()`);
-  expect(permisos.filter((p) => !p.endsWith('=()'))).toEqual(['camera=(self)']);
+  expect(permisos.filter((p) => !p.endsWith('=()'))).toEqual(['camera=(self)', 'screen-wake-lock=(self)']);
 }
 
 const BEARER = (key: string) => ({ authorization: `Bearer ${key}` });

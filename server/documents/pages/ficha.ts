@@ -1,16 +1,14 @@
 import { formatPeso } from '../../../shared/rules/peso';
-import { formatMadrid } from '../../../shared/rules/fechas';
+import { fechaEs, formatMadrid } from '../../../shared/rules/fechas';
 import type { Envio } from '../../../shared/schemas/envio';
 import type { DecaConRefs } from '../../domain/decas/queries';
+import type { UltimoCambio } from '../../domain/publico/descargas';
+import { nombreCampo, valorLegible } from '../../../shared/rules/presentacion';
 import { decaUrls, fichaUrl } from '../../domain/decas/urls';
 import { html, layout, type SafeHtml } from './html';
 import { PUBLIC_STYLE } from './styles';
 
-/** What the public pages show besides the row: the last method-1 change. */
-export interface UltimoCambio {
-  at: Date;
-  motivo: string | null;
-}
+export type { UltimoCambio };
 
 const NO_CONSTA = 'no consta';
 
@@ -19,8 +17,9 @@ export const rel = (url: string): string => {
   const u = new URL(url);
   return u.pathname + u.search;
 };
-const fecha = (d: Date | null) => (d ? formatMadrid(d).slice(0, 16) : NO_CONSTA);
-const dmy = (iso: string | null) => (iso ? iso.split('-').reverse().join('/') : NO_CONSTA);
+/** One Spanish format on every page: `24/11/2026 21:57` (Madrid time) and `24/11/2026`. */
+const fecha = (d: Date | null) => (d ? fechaEs(formatMadrid(d)) : NO_CONSTA);
+const dmy = (iso: string | null) => (iso ? fechaEs(iso) : NO_CONSTA);
 
 function campo(nombre: string, valor: string | null | undefined): SafeHtml {
   return html`<dt>${nombre}</dt><dd>${valor || NO_CONSTA}</dd>`;
@@ -43,9 +42,25 @@ export function estadoBanner(row: DecaConRefs, siteUrl: string): SafeHtml {
     return html`<div class="banner warn" role="alert">PENDIENTE: aún no se ha emitido; no ampara el transporte.</div>`;
   }
   if (row.fin_servicio_at) {
-    return html`<div class="banner info" role="status">Emitida. Servicio FINALIZADO el ${fecha(row.fin_servicio_at)}.</div>`;
+    return html`<div class="banner info" role="status">SERVICIO FINALIZADO el ${fecha(row.fin_servicio_at)}: este documento ya NO ampara al vehículo en un transporte en curso.</div>`;
   }
   return html`<div class="banner ok" role="status">EMITIDA y en vigor.</div>`;
+}
+
+/** What the inspector checks first: the vehicle and the date, in large type. */
+function resumenHtml(row: DecaConRefs): SafeHtml {
+  const placas = [row.matricula, row.matricula_remolque].filter(Boolean).join(' + ');
+  return html`<dl class="resumen"><dt>Matrícula${row.matricula_remolque ? 's' : ''}</dt><dd>${placas || NO_CONSTA}</dd><dt>Fecha del transporte</dt><dd>${dmy(row.fecha_transporte)}</dd></dl>`;
+}
+
+/** A modified DeCA says so, with when, why and each old → new value. */
+function cambioHtml(ultimo: UltimoCambio | null, version: number): SafeHtml | '' {
+  if (!ultimo) return '';
+  return html`<div class="banner warn cambio" role="note">MODIFICADA — versión ${version}, el ${fecha(ultimo.at)}${ultimo.motivo ? html`. Motivo: ${ultimo.motivo}` : ''}${
+    ultimo.campos.length
+      ? html`<ul>${ultimo.campos.map((c) => html`<li>${nombreCampo(c.campo)}: <del>${valorLegible(c.campo, c.antes)}</del> → <ins>${valorLegible(c.campo, c.despues)}</ins></li>`)}</ul>`
+      : ''
+  }</div>`;
 }
 
 /** The data of every art. 6 datum, shared by the inspector's and the driver's pages. Never the driver's phone. */
@@ -58,9 +73,12 @@ export function datosHtml(row: DecaConRefs): SafeHtml {
 ${row.observaciones || row.referencia ? html`<h2>Otros datos</h2><dl>${row.observaciones ? campo('Observaciones', row.observaciones) : ''}${row.referencia ? campo('Referencia', row.referencia) : ''}</dl>` : ''}`;
 }
 
-function cabecera(row: DecaConRefs, ultimo: UltimoCambio | null): SafeHtml {
-  return html`<h1>Documento de control (DeCA)</h1><p class="num">Nº ${row.numero}</p>
-<p class="sub">Versión ${row.version}${row.emitido_at ? html` · emitida ${fecha(row.emitido_at)}` : ''}${ultimo ? html`<br>Última modificación ${fecha(ultimo.at)}${ultimo.motivo ? html`: ${ultimo.motivo}` : ''}` : ''}${row.sa_numero ? html`<br>Sustituye a la DeCA ${row.sa_numero}` : ''}</p>`;
+function cabecera(row: DecaConRefs): SafeHtml {
+  return html`<h1>Documento de control (DeCA)</h1><p class="num">Nº ${row.numero}</p>`;
+}
+
+function versionHtml(row: DecaConRefs): SafeHtml {
+  return html`<p class="sub">Versión ${row.version}${row.emitido_at ? html` · emitida el ${fecha(row.emitido_at)}` : ''}${row.sa_numero ? html`<br>Sustituye a la DeCA ${row.sa_numero}` : ''}</p>`;
 }
 
 /** The page an inspector opens from the QR: server-rendered, no JavaScript, a few KB. */
@@ -69,7 +87,7 @@ export function renderFicha(row: DecaConRefs, ultimo: UltimoCambio | null, siteU
   return layout({
     title: `DeCA ${row.numero}`,
     style: PUBLIC_STYLE,
-    body: html`<main>${cabecera(row, ultimo)}${estadoBanner(row, siteUrl)}${datosHtml(row)}
+    body: html`<main>${cabecera(row)}${estadoBanner(row, siteUrl)}${resumenHtml(row)}${cambioHtml(ultimo, row.version)}${versionHtml(row)}${datosHtml(row)}
 ${row.estado !== 'pendiente' ? html`<a class="btn" href="${rel(urls.pdf)}">Ver el PDF (versión ${row.version})</a>` : ''}
 <footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.</footer></main>`,
   });
@@ -84,7 +102,7 @@ export function renderConductor(row: DecaConRefs, ultimo: UltimoCambio | null, s
     head: html`<link rel="manifest" href="${rel(urls.conductor)}/manifest.webmanifest"><meta name="theme-color" content="#000000"><meta name="apple-mobile-web-app-capable" content="yes"><meta name="mobile-web-app-capable" content="yes"><meta name="apple-mobile-web-app-title" content="DeCA ${row.numero}"><link rel="apple-touch-icon" href="/icons/icon-192.png">`,
     body: html`<main><p class="num">DeCA ${row.numero}</p>${estadoBanner(row, siteUrl)}
 <img class="qr" src="${rel(urls.qr_png)}" width="352" height="352" alt="Código QR de la DeCA ${row.numero}: enséñelo al agente para que lo escanee">
-<p class="sub">Muestre este código al agente. Versión ${row.version}${ultimo ? html`, modificada ${fecha(ultimo.at)}` : ''}.</p>
+<p class="sub">Muestre este código al agente. Versión ${row.version}${ultimo ? html`, modificada el ${fecha(ultimo.at)}` : ''}.</p>${resumenHtml(row)}
 ${row.estado !== 'pendiente' ? html`<a class="btn" href="${rel(urls.pdf)}">Abrir el PDF</a>` : ''}<a class="btn sec" href="${rel(urls.ficha)}">Ficha pública</a>
 ${datosHtml(row)}<footer>Para tenerla a mano sin buscar el enlace: «Añadir a pantalla de inicio» en el menú del navegador.</footer></main>`,
   });

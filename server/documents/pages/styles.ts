@@ -19,6 +19,13 @@ export const PUBLIC_STYLE = inlineStyle(`
   .warn{background:#fff1b8;border-color:#8a6100}
   .info{background:#e3ecff;border-color:#0b3b8c}
   .banner a{color:#000}
+  .resumen{display:grid;grid-template-columns:1fr 1fr;gap:4px 12px;margin:6px 0 4px}
+  .resumen dt{margin-top:0}
+  .resumen dd{font-size:1.5em;font-weight:800}
+  .cambio{font-weight:700;font-size:1em}
+  .cambio ul{margin:.4em 0 0;padding-left:1.1em;font-weight:400}
+  .cambio del{color:#a30000}
+  .cambio ins{text-decoration:none;font-weight:800}
   dl{margin:0}
   dt{font-weight:700;font-size:.8em;text-transform:uppercase;letter-spacing:.04em;margin-top:.5em}
   dd{margin:0;font-size:1.05em;word-wrap:break-word}

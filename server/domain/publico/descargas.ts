@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { formatMadrid } from '../../../shared/rules/fechas';
-import type { Descarga } from '../../../shared/schemas/deca';
+import type { CampoCambiado, Descarga } from '../../../shared/schemas/deca';
 import type { DB, DescargasTable } from '../../db/schema';
 import type { Actor } from '../actor';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -15,12 +15,20 @@ export async function obtenerPorToken(db: Kysely<DB>, token: string): Promise<De
   return ((await selectDecasSinCuenta(db).where('d.token_publico', '=', token).executeTakeFirst()) as DecaConRefs | undefined) ?? null;
 }
 
-/** The last method-1 change (time and reason) for the "last change" line of the public pages. */
-export async function ultimoCambio(db: Kysely<DB>, row: DecaConRefs): Promise<{ at: Date; motivo: string | null } | null> {
+/** What the public pages show besides the row: the last method-1 change. */
+export interface UltimoCambio {
+  at: Date;
+  motivo: string | null;
+  /** Each changed field with its old and new value. */
+  campos: CampoCambiado[];
+}
+
+/** The last method-1 change (time, reason, old → new values) for the public pages. */
+export async function ultimoCambio(db: Kysely<DB>, row: DecaConRefs): Promise<UltimoCambio | null> {
   if (row.version <= 1) return null;
   const c = await db
     .selectFrom('deca_cambios')
-    .select(['motivo', 'created_at'])
+    .select(['motivo', 'created_at', 'campos'])
     .where('account_id', '=', row.account_id)
     .where('entorno', '=', row.entorno)
     .where('deca_id', '=', row.id)
@@ -28,7 +36,7 @@ export async function ultimoCambio(db: Kysely<DB>, row: DecaConRefs): Promise<{ 
     .where('version', '=', row.version)
     .orderBy('id', 'desc')
     .executeTakeFirst();
-  return c ? { at: c.created_at, motivo: c.motivo } : null;
+  return c ? { at: c.created_at, motivo: c.motivo, campos: c.campos ?? [] } : null;
 }
 
 export interface Apertura {

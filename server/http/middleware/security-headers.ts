@@ -1,8 +1,9 @@
 import type { AppMiddleware } from '../context';
 
 /**
- * Powerful features the pages may use: the camera, for the app's own origin
- * only (photographing a delivery note), and none of the others. Only names
+ * Powerful features the pages may use, for the app's own origin only: the
+ * camera (photographing a delivery note) and the screen wake lock (the QR
+ * shown to an agent stays on); none of the others. Only names
  * Chromium knows (156 has no `bluetooth` here): an unknown one is logged as a
  * console warning on every page. A feature the app starts to use is enabled here.
  */
@@ -23,7 +24,7 @@ export const PERMISSIONS_POLICY = [
   'local-fonts=()',
   'window-management=()',
   'xr-spatial-tracking=()',
-  'screen-wake-lock=()',
+  'screen-wake-lock=(self)',
   'clipboard-read=()',
   'encrypted-media=()',
   'publickey-credentials-get=()',

@@ -116,7 +116,7 @@ describe('renderDecaPdf', () => {
       'Documento de control (DeCA)',
       'Orden FOM/2861/2012, art. 6',
       data.numero,
-      'Emitido',
+      'Emitida',
       '20/11/2025 18:05:09',
       '21/11/2025 07:45:00',
       data.motivo_modificacion!,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { limiteMensual } from '../../../shared/rules/cuota';
-import { diasEntre, fechaMadrid, formatMadrid, inicioDiaMadrid, instanteMadrid, isFechaValida, isoMadrid, mesMadrid, primerDiaMesSiguiente, sumarDias } from '../../../shared/rules/fechas';
+import { diasEntre, fechaEs, fechaMadrid, formatMadrid, inicioDiaMadrid, instanteMadrid, isFechaValida, isoMadrid, mesMadrid, primerDiaMesSiguiente, sumarDias } from '../../../shared/rules/fechas';
 
 describe('Madrid time', () => {
   it.each([
@@ -108,5 +108,18 @@ describe('sumarDias', () => {
         expect(diasEntre(f, sumarDias(f, n))).toBe(n);
       }),
     );
+  });
+});
+
+describe('fechaEs: one Spanish format everywhere', () => {
+  it.each([
+    ['2026-11-24', '24/11/2026'],
+    ['2026-11-24 21:57:03', '24/11/2026 21:57'],
+    ['2026-01-05T08:04:00+01:00', '05/01/2026 08:04'],
+    ['', ''],
+    [null, ''],
+    ['mañana', 'mañana'],
+  ])('%s → %s', (entrada, salida) => {
+    expect(fechaEs(entrada)).toBe(salida);
   });
 });
