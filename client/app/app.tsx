@@ -1,4 +1,4 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import ListaDecas from '../views/deca-list';
 import { AvisoActualizacion, Layout } from './layout';
 import { navegar, resolver, useModulo, useUbicacion, type Ruta } from './router';
@@ -9,6 +9,7 @@ import { useStore } from './store';
 const RUTAS: Ruta[] = [
   { patron: /^\/decas\/nueva$/, cargar: () => import('../views/deca-form') },
   { patron: /^\/decas\/([^/]+)\/(editar|sustituir)$/, cargar: () => import('../views/deca-form') },
+  { patron: /^\/decas\/([^/]+)\/agente$/, cargar: () => import('../views/agente') },
   { patron: /^\/decas\/([^/]+)$/, cargar: () => import('../views/deca-detail') },
   { patron: /^\/cuenta$/, cargar: () => import('../views/cuenta') },
 ];
@@ -21,6 +22,24 @@ function Pantalla() {
   const mod = useModulo(r?.ruta.cargar ?? null);
   useEffect(() => {
     if (path === '/entrar' || path === '/registro') navegar('/', { replace: true });
+  }, [path]);
+  // After a navigation, focus goes to the new screen's heading (screen readers announce it; Tab starts there).
+  const primera = useRef(true);
+  useEffect(() => {
+    if (primera.current) {
+      primera.current = false;
+      return;
+    }
+    let intentos = 0;
+    const t = setInterval(() => {
+      const h = document.querySelector<HTMLElement>('.agente h1, main h1');
+      if (!h && ++intentos < 40) return;
+      clearInterval(t);
+      if (!h || h.contains(document.activeElement)) return;
+      if (!h.hasAttribute('tabindex')) h.tabIndex = -1;
+      h.focus({ preventScroll: true });
+    }, 25);
+    return () => clearInterval(t);
   }, [path]);
   if (!ctx) return null;
   if (path === '/' || path === '/entrar' || path === '/registro') return <ListaDecas params={[]} query={new URLSearchParams(query)} />;

@@ -50,14 +50,15 @@ export function resolver(rutas: Ruta[], path: string): { ruta: Ruta; params: str
 
 /** Load a route's screen on demand (one chunk per screen keeps the first screen small). */
 export function useModulo<T>(cargar: (() => Promise<T>) | null): T | null | Error {
-  const [mod, setMod] = useState<T | null | Error>(null);
+  // The module is kept with the loader it came from: after a navigation, the previous screen is
+  // never rendered with the new route's params while the new one loads.
+  const [mod, setMod] = useState<{ de: (() => Promise<T>) | null; m: T | Error } | null>(null);
   useEffect(() => {
     let vivo = true;
-    setMod(null);
-    if (cargar) cargar().then((m) => vivo && setMod(m), (e: Error) => vivo && setMod(e));
+    if (cargar) cargar().then((m) => vivo && setMod({ de: cargar, m }), (e: Error) => vivo && setMod({ de: cargar, m: e }));
     return () => {
       vivo = false;
     };
   }, [cargar]);
-  return mod;
+  return mod && mod.de === cargar ? mod.m : null;
 }

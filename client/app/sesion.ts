@@ -1,4 +1,4 @@
-import type { Cuenta, Entorno, RegistroInput, SesionInput, SesionResponse, Usuario } from '../../shared/schemas/cuenta';
+import type { Cuenta, EmpresaPatch, Entorno, RegistroInput, SesionInput, SesionResponse, Usuario } from '../../shared/schemas/cuenta';
 import { ApiError, createApi, pedirJson, type Api } from '../data/api';
 import { dbName, onDbAviso, openDecaDb, type DecaDb } from '../data/db';
 import { pedirEnvioEnSegundoPlano } from '../data/cola-fondo';
@@ -142,6 +142,13 @@ export async function entrar(input: SesionInput): Promise<void> {
 /** Create the company account and its first user, signed in. */
 export async function registrar(input: RegistroInput): Promise<void> {
   await abierta((await pedirJson<SesionResponse>(f, 'POST', '/app/api/registro', { body: input })).data);
+}
+
+/** An administrator changes the company data; the session's copy follows at once. */
+export async function editarEmpresa(patch: EmpresaPatch): Promise<void> {
+  const r = await pedirJson<{ cuenta: Cuenta }>(f, 'PATCH', '/app/api/cuenta', { body: patch });
+  const s = sesion.get();
+  if (s) guardar({ ...s, cuenta: r.data.cuenta });
 }
 
 /** Sign out. Unsent changes stay in this device's database and are sent at the next sign-in of the same user. */

@@ -11,7 +11,13 @@ interface Props {
   valor: string;
   onInput: (v: string) => void;
   error?: string | undefined;
+  /** A soft problem (check digit, plate, implausible load): shown as the user types, never blocking. */
+  advertencia?: string | undefined;
   pista?: string | undefined;
+  /** Maximum length: a counter shows how much is left once the text is long. */
+  max?: number;
+  /** Shown right after the input (the unit of a quantity). */
+  sufijo?: string | undefined;
   tipo?: string;
   opciones?: [string, string][];
   multilinea?: boolean;
@@ -19,9 +25,11 @@ interface Props {
 }
 
 /** A labelled input whose error (local schema or server `campos`) is announced and tied to it. */
-export function Campo({ path, etiqueta, valor, onInput, error, pista, tipo = 'text', opciones, multilinea, extra }: Props) {
+export function Campo({ path, etiqueta, valor, onInput, error, advertencia, pista, max, sufijo, tipo = 'text', opciones, multilinea, extra }: Props) {
   const id = idCampo(path);
-  const desc = [error ? `${id}-error` : '', pista ? `${id}-pista` : ''].filter(Boolean).join(' ') || undefined;
+  const aviso = error ? undefined : advertencia;
+  const contador = max !== undefined && valor.length >= max * 0.6;
+  const desc = [sufijo ? `${id}-sufijo` : '', error ? `${id}-error` : '', aviso ? `${id}-aviso` : '', pista ? `${id}-pista` : '', contador ? `${id}-contador` : ''].filter(Boolean).join(' ') || undefined;
   const comun = {
     id,
     name: path,
@@ -43,6 +51,13 @@ export function Campo({ path, etiqueta, valor, onInput, error, pista, tipo = 'te
         </select>
       ) : multilinea ? (
         <textarea {...comun} rows={3} />
+      ) : sufijo ? (
+        <span class="con-sufijo">
+          <input type={tipo as 'text'} {...comun} {...extra} />
+          <span class="sufijo" id={`${id}-sufijo`} data-testid="sufijo">
+            {sufijo}
+          </span>
+        </span>
       ) : (
         <input type={tipo as 'text'} {...comun} {...extra} />
       )}
@@ -51,9 +66,20 @@ export function Campo({ path, etiqueta, valor, onInput, error, pista, tipo = 'te
           {error}
         </p>
       )}
+      {aviso && (
+        <p class="aviso-campo" id={`${id}-aviso`} data-aviso={path}>
+          <span aria-hidden="true">⚠ </span>
+          {aviso}
+        </p>
+      )}
       {pista && (
         <p class="pista" id={`${id}-pista`}>
           {pista}
+        </p>
+      )}
+      {contador && (
+        <p class={`pista contador ${valor.length > max ? 'excedido' : ''}`} id={`${id}-contador`} aria-live="polite">
+          {valor.length} de {max} caracteres
         </p>
       )}
     </div>

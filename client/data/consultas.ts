@@ -60,7 +60,13 @@ export function cumple(r: DecaLocal, f: Filtros): boolean {
 /** Items on this device that match, newest first (items made here, not yet numbered, on top). */
 export async function listarLocal(db: DecaDb, f: Filtros): Promise<DecaLocal[]> {
   const todas = await db.decas.orderBy('orden').reverse().toArray();
-  return todas.filter((r) => cumple(r, f));
+  return todas.filter((r) => cumple(r, f)).sort(porFechaTransporte);
+}
+
+/** The list's order: transport date, newest first; on one date, the newest DeCA first (made here before numbered). */
+export function porFechaTransporte(a: DecaLocal, b: DecaLocal): number {
+  if (a.fecha_transporte !== b.fecha_transporte) return a.fecha_transporte < b.fecha_transporte ? 1 : -1;
+  return b.orden - a.orden;
 }
 
 /**

@@ -39,6 +39,8 @@ export interface DecaLocal {
   pendientes: number;
   /** One of its queued changes is stuck (the server kept failing): the user decides. */
   atascada?: 1;
+  /** Meant to be issued, but the server has not issued it yet (no coverage): the truck is not covered. */
+  porEmitir?: 1;
   /** Set once a pending delete is queued: hidden from lists. */
   eliminada?: 1;
   rechazo: Rechazo | null;

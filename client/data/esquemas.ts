@@ -6,6 +6,6 @@
 // chunk, so validation still works offline.
 import './zod-sin-eval'; // first: zod must be configured before a schema is built
 export { ErrorBody, issuesToCampos } from '../../shared/errors';
-export { PASSWORD_MIN, RegistroInput, SesionInput } from '../../shared/schemas/cuenta';
-export { DecaInput } from '../../shared/schemas/deca';
-export { UNIDADES } from '../../shared/schemas/envio';
+export { EmpresaPatch, PASSWORD_MIN, RegistroInput, SesionInput } from '../../shared/schemas/cuenta';
+export { DecaInput, LONGITUD_MAXIMA } from '../../shared/schemas/deca';
+export { LONGITUD_ENVIO, UNIDADES } from '../../shared/schemas/envio';

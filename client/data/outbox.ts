@@ -80,6 +80,10 @@ export function vistaLocal(rec: DecaLocal, entradas: EntradaOutbox[]): DecaLocal
   };
   if (propias.some((e) => e.estado === 'atascada')) v.atascada = 1;
   else delete v.atascada;
+  // A replacement made here stands for a DeCA to issue until the server answers (its entry is on the old item).
+  const emitira = propias.some((e) => e.tipo === 'emitir' || ((e.tipo === 'crear' || e.tipo === 'modificar') && e.body.emitir === true)) || (rec.porEmitir === 1 && !rec.deca);
+  if (emitira && v.estado !== 'emitido' && v.estado !== 'sustituido') v.porEmitir = 1;
+  else delete v.porEmitir;
   if (eliminada) v.eliminada = 1;
   else delete v.eliminada;
   return v;
@@ -199,6 +203,7 @@ export async function sustituirDeca(db: DecaDb, clave: string, cambios: DatosDec
       orden: ORDEN_LOCAL + Date.now(),
       // Counted as pending through the old item's entry until the server answers.
       pendientes: 1,
+      porEmitir: 1,
       rechazo: null,
       actualizado: Date.now(),
     });

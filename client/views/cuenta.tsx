@@ -3,16 +3,25 @@ import type { ClaveApi, ClaveCreada, Entorno } from '../../shared/schemas/cuenta
 import { ApiError, pedirJson } from '../data/api';
 import { guardarParaElCamino } from '../data/consultas';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
-import { cambiarEntorno, contexto, salir } from '../app/sesion';
+import { cambiarEntorno, contexto, editarEmpresa, salir } from '../app/sesion';
 import { useStore } from '../app/store';
+import { Campo } from '../components/campo';
+import { useConfirmacion } from '../components/dialogo';
+import { fechaEs } from '../../shared/rules/fechas';
+import type { Cuenta as CuentaDatos } from '../../shared/schemas/cuenta';
 
 const f: typeof fetch = (...a) => fetch(...a);
 
+const NOMBRE_ENTORNO: Record<Entorno, string> = { produccion: 'producción', pruebas: 'pruebas' };
+
+/** API keys: created with a name, listed with their use, revoked only after a question that names the key. */
 function Claves() {
   const enLinea = useEnLinea();
   const [claves, setClaves] = useState<ClaveApi[] | null>(null);
   const [nueva, setNueva] = useState<string | null>(null);
+  const [nombre, setNombre] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const { confirmar, dialogo } = useConfirmacion();
   const cargar = () =>
     pedirJson<{ claves: ClaveApi[] }>(f, 'GET', '/app/api/claves').then(
       (r) => setClaves(r.data.claves),
@@ -24,20 +33,43 @@ function Claves() {
   async function crear(entorno: Entorno) {
     setError(null);
     try {
-      const r = await pedirJson<ClaveCreada>(f, 'POST', '/app/api/claves', { body: { entorno } });
+      const r = await pedirJson<ClaveCreada>(f, 'POST', '/app/api/claves', { body: { entorno, ...(nombre.trim() ? { nombre: nombre.trim() } : {}) } });
       setNueva(r.data.key);
+      setNombre('');
       await cargar();
     } catch (e) {
       setError((e as ApiError).message);
     }
   }
-  async function revocar(id: number) {
-    await pedirJson(f, 'DELETE', `/app/api/claves/${id}`).catch((e: Error) => setError(e.message));
+  async function revocar(c: ClaveApi) {
+    const ok = await confirmar({
+      titulo: `¿Revocar la clave ${c.prefijo}…?`,
+      cuerpo: (
+        <p>
+          Clave de <strong>{NOMBRE_ENTORNO[c.entorno]}</strong>
+          {c.nombre ? (
+            <>
+              {' '}
+              «<strong>{c.nombre}</strong>»
+            </>
+          ) : null}
+          , {c.last_used_at ? `usada por última vez el ${fechaEs(c.last_used_at)}` : 'nunca usada'}. Los programas que la usan dejarán de funcionar al
+          momento, en todos los servidores. No se puede deshacer.
+        </p>
+      ),
+      aceptar: `Revocar ${c.prefijo}…`,
+      peligro: true,
+    });
+    if (!ok) return;
+    await pedirJson(f, 'DELETE', `/app/api/claves/${c.id}`).catch((e: Error) => setError(e.message));
     await cargar();
   }
   if (!enLinea) return <p class="pista">Las claves de API se gestionan con conexión.</p>;
+  const activas = (claves ?? []).filter((c) => !c.revocada_at);
+  const revocadas = (claves ?? []).filter((c) => c.revocada_at);
   return (
     <>
+      {dialogo}
       {nueva && (
         <div class="aviso ok" role="status">
           <p>Copie la clave ahora: no se volverá a mostrar.</p>
@@ -47,20 +79,39 @@ function Claves() {
         </div>
       )}
       {error && <p class="aviso error">{error}</p>}
-      <ul>
-        {(claves ?? []).map((c) => (
-          <li key={c.id}>
-            <code>{c.prefijo}…</code> · {c.entorno === 'pruebas' ? 'pruebas' : 'producción'} {c.solo_lectura ? '· solo lectura' : ''} ·{' '}
-            {c.revocada_at ? (
-              `revocada ${c.revocada_at}`
-            ) : (
-              <button type="button" class="peligro" onClick={() => revocar(c.id)}>
+      {activas.length === 0 ? (
+        <p class="pista">No hay claves activas.</p>
+      ) : (
+        <ul class="claves" data-testid="claves">
+          {activas.map((c) => (
+            <li key={c.id} data-prefijo={c.prefijo}>
+              <div>
+                <strong>{c.nombre ?? 'Sin nombre'}</strong> · <code>{c.prefijo}…</code> · {NOMBRE_ENTORNO[c.entorno]}
+                {c.solo_lectura ? ' · solo lectura' : ''}
+                <div class="pista">
+                  Creada el {fechaEs(c.created_at)} · {c.last_used_at ? `último uso ${fechaEs(c.last_used_at)}` : 'sin usar'}
+                </div>
+              </div>
+              <button type="button" class="peligro" onClick={() => void revocar(c)} aria-label={`Revocar la clave ${c.prefijo}… de ${NOMBRE_ENTORNO[c.entorno]}`}>
                 Revocar
               </button>
-            )}
-          </li>
-        ))}
-      </ul>
+            </li>
+          ))}
+        </ul>
+      )}
+      {revocadas.length > 0 && (
+        <details>
+          <summary>Revocadas ({revocadas.length})</summary>
+          <ul>
+            {revocadas.map((c) => (
+              <li key={c.id}>
+                {c.nombre ?? 'Sin nombre'} · <code>{c.prefijo}…</code> · {NOMBRE_ENTORNO[c.entorno]} · revocada el {fechaEs(c.revocada_at)}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      <Campo path="clave_nombre" etiqueta="Nombre de la nueva clave (opcional)" valor={nombre} onInput={setNombre} pista="Para reconocerla: «ERP», «Integración almacén»…" max={100} />
       <div class="acciones">
         <button type="button" onClick={() => crear('produccion')}>
           Nueva clave de producción
@@ -69,6 +120,117 @@ function Claves() {
           Nueva clave de pruebas
         </button>
       </div>
+    </>
+  );
+}
+
+/** The company's data as shown on every DeCA; an administrator edits it (online). */
+function Empresa({ cuenta, admin }: { cuenta: CuentaDatos; admin: boolean }) {
+  const enLinea = useEnLinea();
+  const [editando, setEditando] = useState(false);
+  const [v, setV] = useState({ nombre: cuenta.nombre, nif: cuenta.nif, domicilio: cuenta.domicilio ?? '' });
+  const [campos, setCampos] = useState<Record<string, string>>({});
+  const [estado, setEstado] = useState<string | null>(null);
+  const [enviando, setEnviando] = useState(false);
+  const set = (k: keyof typeof v) => (x: string) => setV({ ...v, [k]: x });
+
+  async function guardar(ev: Event) {
+    ev.preventDefault();
+    const { EmpresaPatch, issuesToCampos } = await import('../data/esquemas');
+    const cambios = Object.fromEntries(
+      (['nombre', 'nif', 'domicilio'] as const).filter((k) => v[k].trim() !== (cuenta[k] ?? '')).map((k) => [k, v[k]]),
+    );
+    const p = EmpresaPatch.safeParse(cambios);
+    if (!p.success) {
+      setCampos(issuesToCampos(p.error.issues));
+      setEstado(Object.keys(cambios).length === 0 ? 'No ha cambiado ningún dato.' : 'Revise los campos marcados.');
+      return;
+    }
+    setEnviando(true);
+    try {
+      await editarEmpresa(p.data);
+      setCampos({});
+      setEditando(false);
+      setEstado('Datos guardados: figurarán en las DeCA que emita a partir de ahora.');
+    } catch (e) {
+      setCampos((e as ApiError).campos ?? {});
+      setEstado((e as Error).message);
+    } finally {
+      setEnviando(false);
+    }
+  }
+
+  if (editando) {
+    return (
+      <form onSubmit={guardar} noValidate data-testid="empresa-form">
+        <fieldset>
+          <legend>Datos de la empresa</legend>
+          <Campo path="nombre" etiqueta="Nombre o razón social" valor={v.nombre} onInput={set('nombre')} error={campos.nombre} max={200} />
+          <Campo path="nif" etiqueta="NIF" valor={v.nif} onInput={set('nif')} error={campos.nif} />
+          <Campo path="domicilio" etiqueta="Domicilio" valor={v.domicilio} onInput={set('domicilio')} error={campos.domicilio} max={300} pista="Figura en cada DeCA que emita." />
+        </fieldset>
+        {estado && (
+          <p class="aviso error" role="alert">
+            {estado}
+          </p>
+        )}
+        <div class="acciones">
+          <button type="submit" class="primario" disabled={enviando || !enLinea}>
+            Guardar
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              setEditando(false);
+              setEstado(null);
+              setCampos({});
+            }}
+          >
+            Cancelar
+          </button>
+        </div>
+        {!enLinea && <p class="pista">Los datos de la empresa se cambian con conexión.</p>}
+      </form>
+    );
+  }
+  return (
+    <>
+      {!cuenta.domicilio && (
+        <p class="aviso error" role="alert" data-testid="falta-domicilio">
+          Falta el domicilio de la empresa: las DeCA lo necesitan para emitirse.{admin ? ' Añádalo con «Editar datos de la empresa».' : ' Pida a un administrador que lo añada.'}
+        </p>
+      )}
+      {estado && (
+        <p class="aviso ok" role="status">
+          {estado}
+        </p>
+      )}
+      <dl class="datos">
+        <dt>Empresa</dt>
+        <dd>{cuenta.nombre}</dd>
+        <dt>NIF</dt>
+        <dd>{cuenta.nif}</dd>
+        <dt>Domicilio</dt>
+        <dd>{cuenta.domicilio ?? '—'}</dd>
+        <dt>Lado</dt>
+        <dd>{cuenta.rol === 'cargador' ? 'Cargador' : 'Transportista'}</dd>
+        <dt>Plan</dt>
+        <dd>{cuenta.plan === 'pro' ? 'Plan Pro' : 'Plan gratuito'}</dd>
+      </dl>
+      {admin && (
+        <div class="acciones">
+          <button
+            type="button"
+            onClick={() => {
+              setV({ nombre: cuenta.nombre, nif: cuenta.nif, domicilio: cuenta.domicilio ?? '' });
+              setEstado(null);
+              setEditando(true);
+            }}
+          >
+            Editar datos de la empresa
+          </button>
+        </div>
+      )}
     </>
   );
 }
@@ -86,28 +248,18 @@ export default function Cuenta() {
   }, []);
   return (
     <section>
-      <h1>Cuenta</h1>
-      <dl class="datos">
-        <dt>Empresa</dt>
-        <dd>{cuenta.nombre}</dd>
-        <dt>NIF</dt>
-        <dd>{cuenta.nif}</dd>
-        <dt>Domicilio</dt>
-        <dd>{cuenta.domicilio ?? '—'}</dd>
-        <dt>Lado</dt>
-        <dd>{cuenta.rol === 'cargador' ? 'Cargador' : 'Transportista'}</dd>
-        <dt>Usuario</dt>
-        <dd>{usuario.email}</dd>
-        <dt>Plan</dt>
-        <dd>{cuenta.plan}</dd>
-      </dl>
+      <h1 tabIndex={-1}>Cuenta</h1>
+      <Empresa cuenta={cuenta} admin={usuario.rol === 'admin'} />
+      <p>
+        Usuario: <strong>{usuario.email}</strong> ({usuario.rol === 'admin' ? 'administrador' : 'miembro'})
+      </p>
 
       <h2>Entorno</h2>
       <fieldset>
         <legend>Datos con los que trabaja</legend>
         {(['produccion', 'pruebas'] as const).map((e) => (
-          <label key={e} style={{ fontWeight: 400 }}>
-            <input type="radio" name="entorno" value={e} checked={ctx.entorno === e} onChange={() => cambiarEntorno(e)} style={{ width: 'auto', minHeight: 0, marginRight: '0.5rem' }} />
+          <label key={e}>
+            <input type="radio" name="entorno" value={e} checked={ctx.entorno === e} onChange={() => cambiarEntorno(e)} />
             {e === 'produccion' ? 'Producción: DeCA reales' : 'Pruebas: datos sin validez, separados de los reales'}
           </label>
         ))}

@@ -8,8 +8,11 @@ import { useEnLinea, useLiveQuery } from '../app/hooks';
 import { navegar } from '../app/router';
 import { contexto, sesionCaducada } from '../app/sesion';
 import { useStore } from '../app/store';
-import { Insignias, nombreDeca, rutaDeca } from '../components/insignias';
-import { nombreCampo } from '../components/nombres';
+import { Insignias, SinEmitir, nombreDeca, rutaDeca } from '../components/insignias';
+import { nombreCampo, valorLegible } from '../components/nombres';
+import { useConfirmacion } from '../components/dialogo';
+import { fechaEs } from '../../shared/rules/fechas';
+import { formatPeso } from '../../shared/rules/peso';
 
 const OPERACION: Record<EntradaOutbox['tipo'], string> = {
   crear: 'Crear',
@@ -67,7 +70,7 @@ function Documentos({ rec }: { rec: DecaLocal }) {
   return (
     <div class="documentos">
       <img class="qr" src={urls.qr} alt={`Código QR de la DeCA ${d.numero}, versión ${d.version}`} width={380} height={380} data-testid="qr" />
-      <p class="pista" style={{ textAlign: 'center' }}>
+      <p class="pista centrado">
         El inspector escanea este código para ver la ficha pública.
       </p>
       <div class="acciones">
@@ -98,9 +101,17 @@ function Historial({ rec }: { rec: DecaLocal }) {
     <ol class="historial">
       {cambios.map((c, i) => (
         <li key={i}>
-          <strong>{TIPO_CAMBIO[c.tipo] ?? c.tipo}</strong> · v{c.version} · {c.created_at} · {c.autor.nombre}
+          <strong>{TIPO_CAMBIO[c.tipo] ?? c.tipo}</strong> · versión {c.version} · {fechaEs(c.created_at)} · {c.autor.nombre}
           {c.motivo && <> · «{c.motivo}»</>}
-          {c.campos.length > 0 && c.tipo === 'modificacion' && <div class="pista">{c.campos.map((x) => nombreCampo(x.campo)).join(', ')}</div>}
+          {c.campos.length > 0 && (c.tipo === 'modificacion' || c.tipo === 'completado') && (
+            <ul class="cambios-campos">
+              {c.campos.map((x) => (
+                <li key={x.campo}>
+                  {nombreCampo(x.campo)}: <del>{valorLegible(x.campo, x.antes)}</del> → <ins>{valorLegible(x.campo, x.despues)}</ins>
+                </li>
+              ))}
+            </ul>
+          )}
         </li>
       ))}
     </ol>
@@ -122,33 +133,12 @@ function Aperturas({ rec }: { rec: DecaLocal }) {
     <ol class="historial" data-testid="aperturas">
       {lista.slice(0, 50).map((x, i) => (
         <li key={i}>
-          <strong>{x.recurso === 'pdf' ? 'PDF' : 'Ficha'}</strong> · {x.fecha} · {x.ip}
+          <strong>{x.recurso === 'pdf' ? 'PDF' : 'Ficha'}</strong> · {fechaEs(x.fecha)} · {x.ip}
           {x.robot && <> · robot ({x.motivo_robot})</>}
           <div class="pista">{x.navegador}</div>
         </li>
       ))}
     </ol>
-  );
-}
-
-function Confirmar({ texto, si, onSi, peligro }: { texto: string; si: string; onSi: () => void; peligro?: boolean }) {
-  const [abierto, setAbierto] = useState(false);
-  if (!abierto)
-    return (
-      <button type="button" class={peligro ? 'peligro' : ''} onClick={() => setAbierto(true)}>
-        {texto}
-      </button>
-    );
-  return (
-    <span class="aviso" role="group" aria-label={texto}>
-      ¿Seguro?{' '}
-      <button type="button" class={peligro ? 'peligro' : 'primario'} onClick={() => (setAbierto(false), onSi())}>
-        {si}
-      </button>{' '}
-      <button type="button" onClick={() => setAbierto(false)}>
-        Cancelar
-      </button>
-    </span>
   );
 }
 
@@ -162,6 +152,7 @@ export default function DetalleDeca({ params }: { params: string[] }) {
   const rec = useLiveQuery(async () => (await buscarLocal(ctx.db, ref)) ?? null, [ctx.db, ref]);
   const cola = useLiveQuery(async () => (rec ? ctx.db.outbox.where('clave').equals(rec.clave).sortBy('seq') : []), [ctx.db, rec?.clave, rec?.pendientes, rec?.rechazo]);
   const [noEsta, setNoEsta] = useState<string | null>(null);
+  const { confirmar, dialogo } = useConfirmacion();
 
   // Refresh from the server when online (the other party may have completed it, etc.).
   useEffect(() => {
@@ -171,6 +162,11 @@ export default function DetalleDeca({ params }: { params: string[] }) {
       if (err instanceof ApiError && err.status === 404) setNoEsta('Esta DeCA no existe en su cuenta (o se eliminó).');
     });
   }, [ref, enLinea]);
+
+  // Once the server numbers a DeCA made here, the address shows its number (shareable), not the local key.
+  useEffect(() => {
+    if (rec?.numero && ref && ref !== rec.numero && location.pathname === `/decas/${encodeURIComponent(ref)}`) navegar(rutaDeca(rec), { replace: true });
+  }, [rec?.numero, ref]);
 
   if (rec === undefined) return <p aria-busy="true">Cargando…</p>;
   if (!rec) {
@@ -188,16 +184,32 @@ export default function DetalleDeca({ params }: { params: string[] }) {
   const envios = Array.isArray(datos.envios) ? (datos.envios as Record<string, unknown>[]) : [];
   const fin = d?.fin_servicio_at ?? (cola?.some((e) => e.tipo === 'fin') ? 'pendiente de enviar' : null);
   const accion = (p: Promise<unknown>) => void p.catch((err: Error) => alert(err.message));
+  const nombre = nombreDeca(rec);
+  const preguntar = async (p: Parameters<typeof confirmar>[0], hacer: () => Promise<unknown>) => {
+    if (await confirmar(p)) accion(hacer());
+  };
+  const descartarEntrada = (e: EntradaOutbox) =>
+    preguntar(
+      {
+        titulo: e.tipo === 'crear' ? `¿Descartar la DeCA ${nombre}?` : `¿Descartar «${OPERACION[e.tipo]}» de la DeCA ${nombre}?`,
+        cuerpo: <p>{e.tipo === 'crear' ? 'No llegó al servidor: se borrará de este dispositivo y no se podrá recuperar.' : 'El cambio no llegó al servidor y se perderá.'}</p>,
+        aceptar: e.tipo === 'crear' ? 'Descartar la DeCA' : 'Descartar el cambio',
+        peligro: true,
+      },
+      () => descartar(ctx.db, e.seq!).then(() => e.tipo === 'crear' && navegar('/')),
+    );
 
   return (
     <section>
-      <h1>
-        DeCA {nombreDeca(rec)} {d && <small>· versión {d.version}</small>}
+      {dialogo}
+      <h1 tabIndex={-1}>
+        DeCA {nombre} {d && <small>· versión {d.version}</small>}
       </h1>
       <p>
         <Insignias r={rec} />
         {!rec.numero && <span class="pista"> Referencia temporal hasta que el servidor le dé número.</span>}
       </p>
+      {rec.porEmitir && <SinEmitir />}
       {rechazada && rec.rechazo && (
         <div class="aviso error" role="alert" data-testid="rechazo">
           <p>
@@ -218,7 +230,9 @@ export default function DetalleDeca({ params }: { params: string[] }) {
                 Corregir y reenviar
               </a>
             )}
-            <Confirmar texto="Descartar este cambio" si="Sí, descartar" peligro onSi={() => accion(descartar(ctx.db, rechazada.seq!).then(() => rechazada.tipo === 'crear' && navegar('/')))} />
+            <button type="button" class="peligro" onClick={() => void descartarEntrada(rechazada)}>
+              Descartar este cambio
+            </button>
           </div>
         </div>
       )}
@@ -233,19 +247,16 @@ export default function DetalleDeca({ params }: { params: string[] }) {
             <button type="button" class="primario" onClick={() => accion(reintentar(ctx.db, atascada.seq!))}>
               Reintentar
             </button>
-            <Confirmar
-              texto="Descartar"
-              si={atascada.tipo === 'crear' ? 'Sí, descartar esta DeCA' : 'Sí, descartar este cambio'}
-              peligro
-              onSi={() => accion(descartar(ctx.db, atascada.seq!).then(() => atascada.tipo === 'crear' && navegar('/')))}
-            />
+            <button type="button" class="peligro" onClick={() => void descartarEntrada(atascada)}>
+              Descartar
+            </button>
           </div>
         </div>
       )}
       {cola && cola.some((e) => e.estado === 'pendiente') && (
         <div class="aviso" role="status" data-testid="cola">
           <p>
-            <strong>Pendiente de enviar:</strong> {cola.filter((e) => e.estado === 'pendiente').map((e) => OPERACION[e.tipo]).join(', ')}.
+            <strong>Sin enviar:</strong> {cola.filter((e) => e.estado === 'pendiente').map((e) => OPERACION[e.tipo]).join(', ')}.
           </p>
           <p class="pista">Está guardado en este dispositivo; se enviará solo cuando haya conexión.</p>
         </div>
@@ -257,7 +268,12 @@ export default function DetalleDeca({ params }: { params: string[] }) {
       )}
       <div class="detalle">
         <div>
-          <div class="acciones">
+          <div class="acciones no-imprimir">
+            {d && d.estado === 'emitido' && (
+              <a class="boton primario" href={`${rutaDeca(rec)}/agente`} data-testid="mostrar-agente">
+                Mostrar al agente
+              </a>
+            )}
             {(rec.estado === 'pendiente' || rec.estado === 'borrador') && (
               <a class="boton" href={`${rutaDeca(rec)}/editar`}>
                 Editar
@@ -272,16 +288,59 @@ export default function DetalleDeca({ params }: { params: string[] }) {
                 <a class="boton" href={`${rutaDeca(rec)}/sustituir`}>
                   Sustituir
                 </a>
-                {!fin && <Confirmar texto="Fin de servicio" si="Sí, marcar fin" onSi={() => accion(finalizarServicio(ctx.db, rec.clave))} />}
+                {!fin && (
+                  <button
+                    type="button"
+                    onClick={() =>
+                      void preguntar(
+                        {
+                          titulo: `¿Marcar el fin del servicio de la DeCA ${nombre}?`,
+                          cuerpo: (
+                            <p>
+                              Indica que el transporte {v(datos.matricula)} del {fechaEs(String(datos.fecha_transporte ?? ''))} ha terminado. La DeCA sigue
+                              consultable, pero deja de amparar un transporte en curso. No se puede deshacer.
+                            </p>
+                          ),
+                          aceptar: 'Marcar fin de servicio',
+                        },
+                        () => finalizarServicio(ctx.db, rec.clave),
+                      )
+                    }
+                  >
+                    Fin de servicio
+                  </button>
+                )}
               </>
             )}
+            <a class="boton" href={`/decas/nueva?desde=${encodeURIComponent(rec.numero ?? rec.clave)}`}>
+              Duplicar
+            </a>
+            <button type="button" onClick={() => print()}>
+              Imprimir
+            </button>
             {rec.id !== undefined && (
               <button type="button" onClick={() => accion(archivarDeca(ctx.db, rec.clave, !rec.archivado))}>
                 {rec.archivado ? 'Desarchivar' : 'Archivar'}
               </button>
             )}
             {rec.estado === 'pendiente' && !rec.eliminada && (
-              <Confirmar texto="Eliminar" si="Sí, eliminar" peligro onSi={() => accion(eliminarDeca(ctx.db, rec.clave).then(() => navegar('/')))} />
+              <button
+                type="button"
+                class="peligro"
+                onClick={() =>
+                  void preguntar(
+                    {
+                      titulo: `¿Eliminar la DeCA ${nombre}?`,
+                      cuerpo: <p>Aún no está emitida: se borrará con sus datos y no se podrá recuperar.</p>,
+                      aceptar: 'Eliminar la DeCA',
+                      peligro: true,
+                    },
+                    () => eliminarDeca(ctx.db, rec.clave).then(() => navegar('/')),
+                  )
+                }
+              >
+                Eliminar
+              </button>
             )}
           </div>
           <h2>Datos</h2>
@@ -299,11 +358,11 @@ export default function DetalleDeca({ params }: { params: string[] }) {
               {v(datos.transp_domicilio)}
             </dd>
             <dt>Fecha</dt>
-            <dd>{v(datos.fecha_transporte)}</dd>
+            <dd>{v(fechaEs(String(datos.fecha_transporte ?? '')))}</dd>
             <dt>Vehículo</dt>
             <dd>
               {v(datos.matricula)}
-              {datos.matricula_remolque ? ` + ${String(datos.matricula_remolque)}` : ''} {datos.tipo_vehiculo ? `(${String(datos.tipo_vehiculo)})` : ''}
+              {datos.matricula_remolque ? ` + ${String(datos.matricula_remolque)}` : ''} {datos.tipo_vehiculo ? `(${valorLegible('tipo_vehiculo', datos.tipo_vehiculo)})` : ''}
             </dd>
             <dt>Conductor</dt>
             <dd>
@@ -313,7 +372,7 @@ export default function DetalleDeca({ params }: { params: string[] }) {
               <>
                 <dt key={`t${i}`}>Envío {i + 1}</dt>
                 <dd key={`d${i}`}>
-                  {v(e.origen)} → {v(e.destino)} · {v(e.naturaleza)} · {v(e.peso)} {v(e.unidad)}
+                  {v(e.origen)} → {v(e.destino)} · {v(e.naturaleza)} · {typeof e.peso === 'number' ? `${formatPeso(e.peso)} ${String(e.unidad ?? 'kg')}` : v(e.peso)}
                 </dd>
               </>
             ))}
@@ -330,9 +389,9 @@ export default function DetalleDeca({ params }: { params: string[] }) {
             {d && (
               <>
                 <dt>Emitida</dt>
-                <dd>{v(d.emitido_at)}</dd>
+                <dd>{v(fechaEs(d.emitido_at))}</dd>
                 <dt>Fin de servicio</dt>
-                <dd>{v(fin)}</dd>
+                <dd>{v(fin && fechaEs(fin))}</dd>
                 <dt>Aperturas públicas</dt>
                 <dd>{d.descargas}</dd>
               </>

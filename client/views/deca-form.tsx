@@ -1,15 +1,18 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { derivarTipoVehiculo, faltaParaEmitir } from '../../shared/rules/emision';
+import { avisosDeca, derivarTipoVehiculo, faltaParaEmitir } from '../../shared/rules/emision';
+import type { Aviso } from '../../shared/errors';
 import type { CampoDatos, DecaDatos } from '../../shared/schemas/deca';
+import { parsePeso } from '../../shared/rules/peso';
 import { buscarLocal, fechaRelativa } from '../data/consultas';
 import type { DatosDeca, DecaLocal, EntradaOutbox } from '../data/db';
-import { DecaInput, UNIDADES, issuesToCampos } from '../data/esquemas';
+import { DecaInput, LONGITUD_ENVIO, LONGITUD_MAXIMA, UNIDADES, issuesToCampos } from '../data/esquemas';
 import { CAMPOS_DATOS, crearDeca, datosDeDeca, limpiar, modificarDeca, reenviar, sustituirDeca } from '../data/outbox';
 import { ESCRITORIO, useLiveQuery, useMedia } from '../app/hooks';
 import { navegar } from '../app/router';
 import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
 import { Campo, idCampo } from '../components/campo';
+import { useConfirmacion } from '../components/dialogo';
 import { nombreDeca, rutaDeca } from '../components/insignias';
 import { ETIQUETAS, nombreCampo } from '../components/nombres';
 
@@ -80,6 +83,9 @@ export default function FormularioDeca({ params, query }: { params: string[]; qu
   const modo: Modo = !ref ? 'crear' : params[1] === 'sustituir' ? 'sustituir' : 'editar';
   const rec = useLiveQuery(async () => (ref ? ((await buscarLocal(ctx.db, ref)) ?? null) : null), [ctx.db, ref]);
   const seqCorregir = Number(query.get('corregir')) || null;
+  // «Duplicar»: a new DeCA that starts from another one's data.
+  const desde = !ref ? query.get('desde') : null;
+  const plantilla = useLiveQuery(async () => (desde ? ((await buscarLocal(ctx.db, desde)) ?? null) : null), [ctx.db, desde]);
   const entrada = useLiveQuery(async () => (seqCorregir ? ((await ctx.db.outbox.get(seqCorregir)) ?? null) : null), [ctx.db, seqCorregir]);
   if (ref && rec === undefined) return <p aria-busy="true">Cargando…</p>;
   if (ref && !rec) {
@@ -90,10 +96,11 @@ export default function FormularioDeca({ params, query }: { params: string[]; qu
     );
   }
   if (seqCorregir && entrada === undefined) return <p aria-busy="true">Cargando…</p>;
-  return <Formulario key={`${ref}-${modo}-${seqCorregir}`} modo={modo} rec={rec ?? null} entrada={entrada ?? null} />;
+  if (desde && plantilla === undefined) return <p aria-busy="true">Cargando…</p>;
+  return <Formulario key={`${ref}-${modo}-${seqCorregir}-${desde}`} modo={modo} rec={rec ?? null} entrada={entrada ?? null} plantilla={plantilla ?? null} />;
 }
 
-function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null; entrada: EntradaOutbox | null }) {
+function Formulario({ modo, rec, entrada, plantilla }: { modo: Modo; rec: DecaLocal | null; entrada: EntradaOutbox | null; plantilla: DecaLocal | null }) {
   const ctx = useStore(contexto)!;
   const cuenta = ctx.sesion.cuenta;
   const escritorio = useMedia(ESCRITORIO);
@@ -101,6 +108,10 @@ function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null;
 
   // The form starts from the local view (queued changes included); a correction starts from what was refused.
   const base = useMemo<Estado>(() => {
+    if (!rec && plantilla) {
+      // Everything but what identifies the other DeCA: today's date, no ref_externa (unique per account).
+      return aFormulario({ ...plantilla.datos, fecha_transporte: fechaRelativa(0), ref_externa: null });
+    }
     if (!rec) {
       const inicial: DatosDeca = { fecha_transporte: fechaRelativa(0), envios: [{}] };
       const lado = cuenta.rol === 'cargador' ? 'cargador' : 'transp';
@@ -126,7 +137,7 @@ function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null;
   const emitida = rec?.estado === 'emitido';
   const pideMotivo = modo === 'sustituir' || (modo === 'editar' && emitida) || Boolean(corrigiendo && (corrigiendo.tipo === 'sustituir' || corrigiendo.body.motivo));
 
-  const { campos, faltan } = useMemo(() => {
+  const { campos, faltan, avisos } = useMemo(() => {
     const body = cuerpo(e);
     const p = DecaInput.safeParse({ ...body, emitir: false });
     const campos = p.success ? {} : issuesToCampos(p.error.issues);
@@ -136,13 +147,16 @@ function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null;
       d.envios = p.data.envios ?? [];
     }
     // The server fills the caller's side from the account when left empty: so do we.
-    const lado = (rec?.deca?.emisor_rol ?? cuenta.rol) === 'cargador' ? 'cargador' : 'transp';
+    const emisorRol = rec?.deca?.emisor_rol ?? cuenta.rol;
+    const lado = emisorRol === 'cargador' ? 'cargador' : 'transp';
     const dd = d as Record<string, unknown>;
     dd[`${lado}_nombre`] ??= cuenta.nombre;
     dd[`${lado}_nif`] ??= cuenta.nif;
     dd[`${lado}_domicilio`] ??= cuenta.domicilio;
     d.tipo_vehiculo = derivarTipoVehiculo(d);
-    return { campos, faltan: p.success ? faltaParaEmitir(d) : {} };
+    // The same warnings the server returns, by field, as the user types (informational ones aside).
+    const avisos = p.success ? avisosDeca(d, { tipo_vehiculo: p.data.tipo_vehiculo ?? null, emisorRol }).filter((a) => a.codigo !== 'vehiculo_articulado') : [];
+    return { campos, faltan: p.success ? faltaParaEmitir(d, emisorRol) : {}, avisos };
   }, [e]);
 
   useEffect(() => {
@@ -156,6 +170,8 @@ function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null;
     setFoco(path.replace(/^envios$/, 'envios[0].origen'));
   }
 
+  const { confirmar, dialogo } = useConfirmacion();
+  const advertencia = (path: string): string | undefined => avisos.find((a) => a.campo === path)?.mensaje;
   const error = (path: string): string | undefined => camposServidor[path] ?? campos[path] ?? (intento ? faltan[path] : undefined);
   const setV = (k: string) => (x: string) => {
     setE({ ...e, v: { ...e.v, [k]: x } as Valores });
@@ -168,7 +184,16 @@ function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null;
   };
 
   const campo = (k: string, extra: Partial<Parameters<typeof Campo>[0]> = {}) => (
-    <Campo path={k} etiqueta={ETIQUETAS[k] ?? k} valor={e.v[k] ?? ''} onInput={setV(k)} error={error(k)} {...extra} />
+    <Campo
+      path={k}
+      etiqueta={ETIQUETAS[k] ?? k}
+      valor={e.v[k] ?? ''}
+      onInput={setV(k)}
+      error={error(k)}
+      advertencia={advertencia(k)}
+      max={(LONGITUD_MAXIMA as Record<string, number>)[k]}
+      {...extra}
+    />
   );
 
   async function guardar(accion: 'emitir' | 'pendiente' | 'guardar') {
@@ -192,6 +217,18 @@ function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null;
       setIntento(true);
       setAviso(`Faltan datos para emitir (${Object.keys(faltan).length}). Puede dejarla pendiente o completarlos.`);
       return ir(falta);
+    }
+    if (emitiendo && avisos.length > 0) {
+      const seguir = await confirmar({
+        titulo: avisos.length === 1 ? 'Un dato merece revisión' : `${avisos.length} datos merecen revisión`,
+        cuerpo: <ListaAvisos avisos={avisos} />,
+        aceptar: modo === 'crear' || accion === 'emitir' ? 'Emitir de todos modos' : 'Guardar de todos modos',
+        cancelar: 'Revisar los datos',
+      });
+      if (!seguir) {
+        setAviso('Revise los datos señalados con ⚠ antes de emitir.');
+        return ir(avisos[0]!.campo ?? 'envios');
+      }
     }
     setEnviando(true);
     try {
@@ -229,11 +266,13 @@ function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null;
   const titulo = corrigiendo
     ? `Corregir y reenviar ${rec ? nombreDeca(rec) : ''}`
     : modo === 'crear'
-      ? 'Nueva DeCA'
+      ? plantilla
+        ? `Nueva DeCA a partir de ${nombreDeca(plantilla)}`
+        : 'Nueva DeCA'
       : modo === 'sustituir'
-        ? `Sustituir ${nombreDeca(rec!)} (método 2)`
+        ? `Sustituir ${nombreDeca(rec!)}`
         : emitida
-          ? `Modificar ${nombreDeca(rec!)} (método 1)`
+          ? `Modificar ${nombreDeca(rec!)}`
           : `Editar ${nombreDeca(rec!)}`;
   const ver = (i: number) => escritorio || paso === i;
   const nFaltan = Object.keys(faltan).length;
@@ -241,7 +280,8 @@ function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null;
 
   return (
     <section>
-      <h1>{titulo}</h1>
+      <h1 tabIndex={-1}>{titulo}</h1>
+      {dialogo}
       {corrigiendo && rec?.rechazo && (
         <div class="aviso error" role="alert">
           <p>
@@ -250,13 +290,25 @@ function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null;
           <p>Corrija los campos marcados y pulse «Reenviar».</p>
         </div>
       )}
-      {modo === 'sustituir' && <p>Se creará una DeCA nueva, con otro número y QR, y esta quedará como sustituida.</p>}
-      {modo === 'editar' && emitida && <p>La DeCA conserva su número y su QR; su versión sube y el cambio queda en el historial con el motivo.</p>}
+      {modo === 'sustituir' && (
+        <p class="explicacion">
+          <strong>Sustituir</strong> crea una DeCA nueva, con otro número y otro QR, y esta queda como sustituida. Úselo cuando cambia el
+          transporte (otro cargador, otra mercancía); para corregir un dato del mismo transporte, use «Modificar».
+        </p>
+      )}
+      {modo === 'editar' && emitida && (
+        <p class="explicacion">
+          <strong>Modificar</strong> conserva el número y el QR de la DeCA: su versión sube y el cambio queda en el historial con el motivo (por
+          ejemplo, otra matrícula o la fecha). Si cambia el transporte en sí, use «Sustituir».
+        </p>
+      )}
       {!escritorio && (
         <ol class="pasos" aria-label="Pasos">
           {PASOS.map((p, i) => (
-            <li key={p} aria-current={i === paso ? 'step' : undefined}>
-              {i + 1}. {p}
+            <li key={p}>
+              <button type="button" aria-current={i === paso ? 'step' : undefined} onClick={() => setPaso(i)}>
+                {i + 1}. {p}
+              </button>
             </li>
           ))}
         </ol>
@@ -307,11 +359,21 @@ function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null;
                 <legend>Envío {i + 1}</legend>
                 <div class="rejilla tres">
                   {(['origen', 'destino', 'naturaleza'] as const).map((k) => (
-                    <Campo key={k} path={`envios[${i}].${k}`} etiqueta={ETIQUETAS[k]!} valor={en[k]} onInput={setEnvio(i, k)} error={error(`envios[${i}].${k}`)} />
+                    <Campo key={k} path={`envios[${i}].${k}`} etiqueta={ETIQUETAS[k]!} valor={en[k]} onInput={setEnvio(i, k)} error={error(`envios[${i}].${k}`)} max={LONGITUD_ENVIO[k]} />
                   ))}
-                  <Campo path={`envios[${i}].peso`} etiqueta={ETIQUETAS.peso!} valor={en.peso} onInput={setEnvio(i, 'peso')} error={error(`envios[${i}].peso`)} extra={{ inputMode: 'decimal' }} pista="Por ejemplo 24.500 o 1,5 t" />
+                  <Campo
+                    path={`envios[${i}].peso`}
+                    etiqueta={ETIQUETAS.peso!}
+                    valor={en.peso}
+                    onInput={setEnvio(i, 'peso')}
+                    error={error(`envios[${i}].peso`)}
+                    advertencia={advertencia(`envios[${i}].peso`)}
+                    sufijo={unidadEscrita(en) ?? 'kg'}
+                    extra={{ inputMode: 'decimal' }}
+                    pista="Por ejemplo 24.500 o 1,5 t"
+                  />
                   <Campo path={`envios[${i}].unidad`} etiqueta={ETIQUETAS.unidad!} valor={en.unidad} onInput={setEnvio(i, 'unidad')} error={error(`envios[${i}].unidad`)} opciones={[['', 'Según el peso (kg)'], ...UNIDADES.map((u): [string, string] => [u, u])]} />
-                  <Campo path={`envios[${i}].nota`} etiqueta={ETIQUETAS.nota!} valor={en.nota} onInput={setEnvio(i, 'nota')} error={error(`envios[${i}].nota`)} />
+                  <Campo path={`envios[${i}].nota`} etiqueta={ETIQUETAS.nota!} valor={en.nota} onInput={setEnvio(i, 'nota')} error={error(`envios[${i}].nota`)} max={LONGITUD_ENVIO.nota} />
                 </div>
                 {e.envios.length > 1 && (
                   <button type="button" class="peligro" onClick={() => setE({ ...e, envios: e.envios.filter((_, j) => j !== i) })}>
@@ -351,9 +413,13 @@ function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null;
                 <ListaCampos campos={campos} ir={ir} />
               </>
             ) : nFaltan === 0 ? (
-              <p>
-                <strong>Lista para emitir.</strong>
-              </p>
+              <>
+                <p>
+                  <strong>{emitida || modo === 'sustituir' ? 'Datos completos.' : 'Lista para emitir.'}</strong>
+                  {avisos.length > 0 && ` Revise antes ${avisos.length === 1 ? 'este aviso' : `estos ${avisos.length} avisos`}:`}
+                </p>
+                {avisos.length > 0 && <ListaAvisos avisos={avisos} ir={ir} />}
+              </>
             ) : (
               <>
                 <p>
@@ -416,6 +482,33 @@ function Formulario({ modo, rec, entrada }: { modo: Modo; rec: DecaLocal | null;
         <p class="pista">Se guarda primero en este dispositivo y se envía en cuanto haya conexión.</p>
       </form>
     </section>
+  );
+}
+
+/** The unit a shipment's quantity is in: the one chosen, else the one written after the number («1,5 t»). */
+function unidadEscrita(en: EnvioForm): string | null {
+  if (en.unidad) return en.unidad;
+  const r = en.peso.trim() ? parsePeso(en.peso) : null;
+  return r?.ok && r.unidad ? r.unidad : null;
+}
+
+/** Warnings by field: each names the field and, in the form, takes the user to it. */
+function ListaAvisos({ avisos, ir }: { avisos: Aviso[]; ir?: (campo: string) => void }) {
+  return (
+    <ul class="lista-avisos" data-testid="avisos">
+      {avisos.map((a) => (
+        <li key={`${a.campo}-${a.codigo}`}>
+          {ir && a.campo ? (
+            <a href={`#${idCampo(a.campo)}`} onClick={(ev) => (ev.preventDefault(), ir(a.campo!))}>
+              {nombreCampo(a.campo)}
+            </a>
+          ) : (
+            <strong>{a.campo ? nombreCampo(a.campo) : 'Aviso'}</strong>
+          )}
+          : {a.mensaje}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, NetworkError } from '../data/api';
-import { cargarPagina, listarLocal, type Filtros } from '../data/consultas';
+import { cargarPagina, fechaRelativa, listarLocal, obtenerDocumentos, porFechaTransporte, type Filtros } from '../data/consultas';
+import { archivarDeca } from '../data/outbox';
+import { fechaEs } from '../../shared/rules/fechas';
 import type { DecaLocal } from '../data/db';
 import { ESCRITORIO, useEnLinea, useLiveQuery, useMedia } from '../app/hooks';
 import { contexto, sesionCaducada } from '../app/sesion';
 import { useStore } from '../app/store';
-import { Insignias, nombreDeca, rutaDeca } from '../components/insignias';
+import { Insignias, SinEmitir, nombreDeca, rutaDeca } from '../components/insignias';
 
 const PASO = 30;
 
@@ -17,6 +19,29 @@ function envios(r: DecaLocal): string {
 }
 
 const txt = (v: unknown) => (typeof v === 'string' && v ? v : '—');
+
+/** Desktop columns that sort (the list's own order is by transport date, newest first). */
+const COLUMNAS = {
+  numero: { titulo: 'Número', valor: (r: DecaLocal) => nombreDeca(r) },
+  estado: { titulo: 'Estado', valor: (r: DecaLocal) => (r.porEmitir ? ' ' : r.estado) },
+  fecha: { titulo: 'Fecha', valor: (r: DecaLocal) => r.fecha_transporte },
+  matricula: { titulo: 'Matrícula', valor: (r: DecaLocal) => txt(r.datos.matricula) },
+  cargador: { titulo: 'Cargador', valor: (r: DecaLocal) => txt(r.datos.cargador_nombre) },
+  transportista: { titulo: 'Transportista', valor: (r: DecaLocal) => txt(r.datos.transp_nombre) },
+  conductor: { titulo: 'Conductor', valor: (r: DecaLocal) => txt(r.datos.conductor_nombre) },
+  referencia: { titulo: 'Referencia', valor: (r: DecaLocal) => txt(r.datos.referencia) },
+} as const;
+type Columna = keyof typeof COLUMNAS;
+type Orden = { col: Columna; asc: boolean };
+const ORDEN_INICIAL: Orden = { col: 'fecha', asc: false };
+
+function ordenar(filas: DecaLocal[], o: Orden): DecaLocal[] {
+  if (o.col === 'fecha') return o.asc ? [...filas].sort(porFechaTransporte).reverse() : filas;
+  const valor = COLUMNAS[o.col].valor;
+  return [...filas].sort((a, b) => valor(a).localeCompare(valor(b), 'es', { numeric: true }) * (o.asc ? 1 : -1) || porFechaTransporte(a, b));
+}
+
+const K_MI_MATRICULA = 'deca-mi-matricula';
 
 function leerFiltros(q: URLSearchParams): Filtros {
   return {
@@ -48,6 +73,12 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
   const { texto: _t, ...servidor } = f;
   const claveServidor = JSON.stringify(servidor) + ctx.entorno;
   const filas = useLiveQuery(() => listarLocal(ctx.db, f), [ctx.db, JSON.stringify(f)]);
+  const [orden, setOrden] = useState<Orden>(ORDEN_INICIAL);
+  const [seleccion, setSeleccion] = useState<Set<string>>(new Set());
+  const [progreso, setProgreso] = useState<string | null>(null);
+  const [miMatricula, setMiMatricula] = useState(() => localStorage.getItem(K_MI_MATRICULA) ?? '');
+  const [pidiendoMatricula, setPidiendoMatricula] = useState(false);
+  const sinEmitir = useLiveQuery(() => ctx.db.decas.filter((r) => r.porEmitir === 1 && !r.eliminada).count(), [ctx.db]) ?? 0;
 
   async function cargarMas(): Promise<void> {
     const p = pag.current;
@@ -130,12 +161,109 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
     setF((prev) => ({ ...prev, [k]: valor }));
   };
 
-  const visibles = (filas ?? []).slice(0, mostrar);
+  const ordenadas = escritorio ? ordenar(filas ?? [], orden) : (filas ?? []);
+  const visibles = ordenadas.slice(0, mostrar);
   const hayMas = (filas?.length ?? 0) > mostrar || !pag.current.agotada;
+  const elegidas = (filas ?? []).filter((r) => seleccion.has(r.clave));
+  const alternar = (clave: string) =>
+    setSeleccion((prev) => {
+      const s = new Set(prev);
+      if (s.has(clave)) s.delete(clave);
+      else s.add(clave);
+      return s;
+    });
+
+  async function archivarElegidas() {
+    const archivables = elegidas.filter((r) => r.id !== undefined);
+    for (const r of archivables) await archivarDeca(ctx.db, r.clave, !f.archivado);
+    setProgreso(`${archivables.length} DeCA ${f.archivado ? 'desarchivada(s)' : 'archivada(s)'}.`);
+    setSeleccion(new Set());
+  }
+
+  async function descargarElegidas() {
+    const conPdf = elegidas.filter((r) => r.deca && r.deca.estado !== 'pendiente');
+    let hechas = 0;
+    const fallos: string[] = [];
+    for (const r of conPdf) {
+      setProgreso(`Descargando PDF ${hechas + 1} de ${conPdf.length}…`);
+      try {
+        const doc = await obtenerDocumentos(ctx.api, ctx.db, r.deca!);
+        const url = URL.createObjectURL(new Blob([doc.pdf], { type: 'application/pdf' }));
+        const a = document.createElement('a');
+        a.href = url;
+        a.download = `DeCA-${r.deca!.numero}-v${r.deca!.version}.pdf`;
+        a.click();
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+        hechas++;
+      } catch (err) {
+        fallos.push(`${nombreDeca(r)}: ${(err as Error).message}`);
+      }
+    }
+    const sinPdf = elegidas.length - conPdf.length;
+    setProgreso(
+      `${hechas} PDF descargado(s).${sinPdf ? ` ${sinPdf} sin PDF (no emitidas).` : ''}${fallos.length ? ` No se pudieron descargar: ${fallos.join('; ')}.` : ''}`,
+    );
+  }
+
+  const hoy = fechaRelativa(0);
+  const vista = f.desde === hoy && f.hasta === hoy && !f.matricula ? 'hoy' : f.matricula && miMatricula && f.matricula === miMatricula && !f.desde && !f.hasta ? 'mia' : !f.desde && !f.hasta && !f.matricula ? 'todas' : null;
+  const ver = (v: 'todas' | 'hoy' | 'mia') => {
+    if (v === 'mia' && !miMatricula) return setPidiendoMatricula(true);
+    setPidiendoMatricula(false);
+    const m = v === 'mia' ? miMatricula : '';
+    setMatriculaEscrita(m);
+    setF((prev) => ({ ...prev, desde: v === 'hoy' ? hoy : '', hasta: v === 'hoy' ? hoy : '', matricula: m }));
+  };
+  const th = (c: Columna) => (
+    <th scope="col" aria-sort={orden.col === c ? (orden.asc ? 'ascending' : 'descending') : undefined}>
+      <button type="button" class="ordenar" onClick={() => setOrden((o) => (o.col === c ? { col: c, asc: !o.asc } : { col: c, asc: c !== 'fecha' }))}>
+        {COLUMNAS[c].titulo}
+        <span aria-hidden="true">{orden.col === c ? (orden.asc ? ' ▲' : ' ▼') : ''}</span>
+      </button>
+    </th>
+  );
 
   return (
     <section>
-      <h1>{f.archivado ? 'DeCA archivadas' : 'Sus DeCA'}</h1>
+      <h1 tabIndex={-1}>{f.archivado ? 'DeCA archivadas' : 'Sus DeCA'}</h1>
+      {!escritorio && (
+        <div class="vistas" role="group" aria-label="Qué DeCA ver">
+          {(
+            [
+              ['todas', 'Todas'],
+              ['hoy', 'Hoy'],
+              ['mia', miMatricula ? `Mi matrícula (${miMatricula})` : 'Mi matrícula'],
+            ] as const
+          ).map(([v, t]) => (
+            <button key={v} type="button" aria-pressed={vista === v} onClick={() => ver(v)}>
+              {t}
+            </button>
+          ))}
+        </div>
+      )}
+      {pidiendoMatricula && (
+        <form
+          class="mi-matricula"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const m = ((e.currentTarget as HTMLFormElement).elements.namedItem('mi-matricula') as HTMLInputElement).value.toUpperCase().replace(/[\s-]/g, '');
+            if (!m) return;
+            localStorage.setItem(K_MI_MATRICULA, m);
+            setMiMatricula(m);
+            setPidiendoMatricula(false);
+            setMatriculaEscrita(m);
+            setF((prev) => ({ ...prev, desde: '', hasta: '', matricula: m }));
+          }}
+        >
+          <label for="mi-matricula">¿Qué matrícula lleva?</label>
+          <div class="fila-form">
+            <input id="mi-matricula" name="mi-matricula" autoCapitalize="characters" placeholder="1234BCD" />
+            <button type="submit" class="primario">
+              Ver
+            </button>
+          </div>
+        </form>
+      )}
       <details class="filtros" open={escritorio}>
         <summary>Filtros</summary>
         <form class="rejilla" role="search" onSubmit={(e) => e.preventDefault()}>
@@ -175,12 +303,13 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
           </div>
           <div class="campo ancho">
             <label>
-              <input type="checkbox" checked={f.archivado} onChange={set('archivado')} style={{ width: 'auto', minHeight: 0, marginRight: '0.4rem' }} />
+              <input type="checkbox" checked={f.archivado} onChange={set('archivado')} />
               Ver archivadas
             </label>
           </div>
         </form>
       </details>
+      {sinEmitir > 0 && <SinEmitir n={sinEmitir} />}
       {estadoCarga === 'sin-red' && (
         <p class="aviso" role="status">
           Sin conexión: se muestran las DeCA guardadas en este dispositivo.
@@ -196,32 +325,76 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
           No hay DeCA{f.texto || f.estado || f.matricula || f.desde || f.hasta ? ' con estos filtros' : ''}. <a href="/decas/nueva">Crear una</a>
         </p>
       )}
+      {filas && filas.length > 0 && (
+        <p class="recuento" role="status" data-testid="recuento">
+          {filas.length} DeCA{hayMas && estadoCarga === 'listo' ? ' cargadas; hay más al bajar' : ''}
+        </p>
+      )}
+      {escritorio && elegidas.length > 0 && (
+        <div class="barra-seleccion" role="region" aria-label="Acciones con las seleccionadas">
+          <strong>{elegidas.length} seleccionada(s)</strong>
+          <button type="button" onClick={() => void archivarElegidas()}>
+            {f.archivado ? 'Desarchivar' : 'Archivar'}
+          </button>
+          <button type="button" onClick={() => void descargarElegidas()}>
+            Descargar PDF
+          </button>
+          <button type="button" onClick={() => setSeleccion(new Set())}>
+            Quitar selección
+          </button>
+        </div>
+      )}
+      {progreso && (
+        <p class="aviso" role="status" data-testid="progreso">
+          {progreso}
+        </p>
+      )}
       {escritorio ? (
         <table class="tabla" data-testid="lista-decas">
           <thead>
             <tr>
-              <th scope="col">Número</th>
-              <th scope="col">Estado</th>
-              <th scope="col">Fecha</th>
-              <th scope="col">Matrícula</th>
-              <th scope="col">Cargador</th>
-              <th scope="col">Transportista</th>
+              <th scope="col">
+                <label class="sr-check">
+                  <input
+                    type="checkbox"
+                    checked={visibles.length > 0 && visibles.every((r) => seleccion.has(r.clave))}
+                    onChange={(e) => setSeleccion(e.currentTarget.checked ? new Set(visibles.map((r) => r.clave)) : new Set())}
+                  />
+                  <span class="sr">Seleccionar todas</span>
+                </label>
+              </th>
+              {th('numero')}
+              {th('estado')}
+              {th('fecha')}
+              {th('matricula')}
+              {th('cargador')}
+              {th('transportista')}
+              {th('conductor')}
+              {th('referencia')}
               <th scope="col">Envío</th>
             </tr>
           </thead>
           <tbody>
             {visibles.map((r) => (
-              <tr key={r.clave} data-clave={r.clave}>
+              <tr key={r.clave} data-clave={r.clave} class={seleccion.has(r.clave) ? 'elegida' : ''}>
+                <td>
+                  <label class="sr-check">
+                    <input type="checkbox" checked={seleccion.has(r.clave)} onChange={() => alternar(r.clave)} />
+                    <span class="sr">Seleccionar {nombreDeca(r)}</span>
+                  </label>
+                </td>
                 <td>
                   <a href={rutaDeca(r)}>{nombreDeca(r)}</a>
                 </td>
                 <td>
                   <Insignias r={r} />
                 </td>
-                <td>{txt(r.fecha_transporte)}</td>
+                <td>{fechaEs(r.fecha_transporte) || '—'}</td>
                 <td>{txt(r.datos.matricula)}</td>
                 <td>{txt(r.datos.cargador_nombre)}</td>
                 <td>{txt(r.datos.transp_nombre)}</td>
+                <td>{txt(r.datos.conductor_nombre)}</td>
+                <td>{txt(r.datos.referencia)}</td>
                 <td>{envios(r)}</td>
               </tr>
             ))}
@@ -237,10 +410,16 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
                   <Insignias r={r} />
                 </div>
                 <div class="det">
-                  {txt(r.fecha_transporte)} · {txt(r.datos.matricula)}
+                  {fechaEs(r.fecha_transporte) || '—'} · {txt(r.datos.matricula)}
                 </div>
+                <div class="det">{txt(r.datos.cargador_nombre)}</div>
                 <div class="det">{envios(r)}</div>
               </a>
+              {r.deca?.estado === 'emitido' && !r.porEmitir && (
+                <a class="boton agente-enlace" href={`${rutaDeca(r)}/agente`}>
+                  Mostrar al agente
+                </a>
+              )}
             </li>
           ))}
         </ul>

@@ -341,7 +341,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     expect((await api<D>('GET', `/decas/${primera}`)).deca).toMatchObject({ estado: 'sustituido', sustituido_por: { numero: nueva } });
 
     await page.getByRole('button', { name: 'Fin de servicio' }).click();
-    await page.getByRole('button', { name: 'Sí, marcar fin' }).click();
+    await page.getByRole('button', { name: 'Marcar fin de servicio' }).click();
     await expect.poll(async () => (await api<D>('GET', `/decas/${nueva}`)).deca.fin_servicio_at, { timeout: 20_000 }).not.toBeNull();
     await page.getByRole('button', { name: 'Archivar' }).click();
     await expect.poll(async () => (await api<D>('GET', `/decas/${nueva}`)).deca.archivado, { timeout: 20_000 }).toBe(true);
@@ -351,7 +351,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     const pendiente = (await api<{ deca: { numero: string } }>('POST', '/decas', { emitir: false, referencia: 'borrar' })).deca.numero;
     await page.goto(`${env.url}/decas/${pendiente}`);
     await page.getByRole('button', { name: 'Eliminar' }).click();
-    await page.getByRole('button', { name: 'Sí, eliminar' }).click();
+    await page.getByRole('button', { name: 'Eliminar la DeCA' }).click();
     await page.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
     await expect.poll(async () => (await fetch(`${env.url}/api/v1/decas/${pendiente}`, { headers: { Authorization: `Bearer ${clave}` } })).status, { timeout: 20_000 }).toBe(404);
   });
@@ -514,7 +514,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     const antes = (await numerosEnServidor()).length;
     await env.context.setOffline(true);
     for (const cargador of ['Veneno SL', 'Buena SL']) {
-      await rellenarDeca(p, { cargador, matricula: '4444EEE', origen: 'Jaén', destino: 'Almería' });
+      await rellenarDeca(p, { cargador, matricula: '4444FFF', origen: 'Jaén', destino: 'Almería' });
       await p.getByRole('button', { name: 'Emitir ahora' }).click();
       await p.locator('h1', { hasText: /LOCAL-[0-9A-F]{6}/ }).waitFor();
     }

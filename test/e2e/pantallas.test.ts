@@ -1,0 +1,355 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditarAccesibilidad } from './axe';
+import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, type Entorno } from './browser';
+
+/**
+ * The screens as their users meet them: a driver on a 390×844 phone, a
+ * dispatcher on a 1440×900 desktop, an inspector opening the QR. Every
+ * screen is checked with axe-core (WCAG 2.2 A and AA) as it is shown.
+ */
+let env: Entorno;
+let movil: Page;
+let clave: string;
+const EMAIL = 'flota@example.com';
+const PASSWORD = 'una-clave-larga-2';
+
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${env.url}/api/v1${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${clave}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as T;
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** Today in Madrid, `YYYY-MM-DD` (the browser runs on Madrid time too). */
+const hoy = () => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Madrid' }).format(new Date());
+
+/** No WCAG A/AA violation on what the page shows now. */
+async function sinInfracciones(page: Page, pantalla: string): Promise<void> {
+  expect(await auditarAccesibilidad(page), pantalla).toEqual([]);
+}
+
+async function numeroEnCabecera(p: Page): Promise<string> {
+  const h1 = p.locator('h1', { hasText: /DeCA \d{4}-\d{6}/ });
+  await h1.waitFor({ timeout: 20_000 });
+  return /(\d{4}-\d{6})/.exec((await h1.textContent()) ?? '')![1]!;
+}
+
+/** A complete DeCA typed step by step on the phone; `cambios` overrides field values by id. */
+async function rellenarEnMovil(p: Page, cambios: Record<string, string> = {}): Promise<void> {
+  const v = (id: string, def: string) => cambios[id] ?? def;
+  await p.goto(`${env.url}/decas/nueva`);
+  await p.fill('#f-cargador_nombre', v('cargador_nombre', 'Frutas del Cierzo SL'));
+  await p.fill('#f-cargador_nif', v('cargador_nif', 'B12345674'));
+  await p.fill('#f-cargador_domicilio', v('cargador_domicilio', 'Calle Mayor 1, Zaragoza'));
+  await p.getByRole('button', { name: 'Siguiente: Vehículo' }).click();
+  await p.fill('#f-matricula', v('matricula', '1234BCD'));
+  await p.fill('#f-conductor_nombre', v('conductor_nombre', 'Ana Ruiz'));
+  await p.getByRole('button', { name: 'Siguiente: Envíos' }).click();
+  await p.fill('#f-envios_0__origen', 'Zaragoza');
+  await p.fill('#f-envios_0__destino', 'Teruel');
+  await p.fill('#f-envios_0__naturaleza', 'Melocotón');
+  await p.fill('#f-envios_0__peso', v('peso', '24.500'));
+  if (cambios.unidad) await p.selectOption('#f-envios_0__unidad', cambios.unidad);
+}
+
+/** How many DeCAs have their PDF and QR kept on the device (the app's IndexedDB, read directly). */
+function documentosEnElDispositivo(p: Page): Promise<number> {
+  return p.evaluate(async () => {
+    const nombre = (await indexedDB.databases()).map((d) => d.name).find((n) => n?.startsWith('deca-u') && n.endsWith('produccion'));
+    if (!nombre) return 0;
+    const db = await new Promise<IDBDatabase>((ok, mal) => {
+      const r = indexedDB.open(nombre);
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => mal(r.error);
+    });
+    try {
+      return await new Promise<number>((ok, mal) => {
+        const r = db.transaction('documentos').objectStore('documentos').count();
+        r.onsuccess = () => ok(r.result);
+        r.onerror = () => mal(r.error);
+      });
+    } finally {
+      db.close();
+    }
+  });
+}
+
+describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspectors meet them', () => {
+  beforeAll(async () => {
+    env = await arrancar({ width: 390, height: 844 });
+    movil = await env.context.newPage();
+  }, 120_000);
+
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  it('refuses sign-up with a company NIF whose check digit is wrong, saying the right one', async () => {
+    await movil.goto(`${env.url}/registro`);
+    await movil.getByRole('heading', { name: 'Crear cuenta' }).waitFor();
+    await sinInfracciones(movil, 'alta');
+    await movil.fill('#f-nombre', 'Transportes del Cierzo SL');
+    await movil.fill('#f-nif', 'B12345678');
+    await movil.fill('#f-email', EMAIL);
+    await movil.fill('#f-password', PASSWORD);
+    await movil.getByRole('button', { name: 'Crear cuenta' }).click();
+    await expect.poll(() => movil.locator('[data-campo="nif"]').textContent()).toContain('debería ser 4');
+    expect(await movil.locator('[data-campo="domicilio"]').count()).toBe(1); // the address is required too
+    await sinInfracciones(movil, 'alta con errores');
+
+    await movil.fill('#f-nif', 'B12345674');
+    await movil.fill('#f-domicilio', 'Polígono Malpica 4, Zaragoza');
+    await movil.getByRole('button', { name: 'Crear cuenta' }).click();
+    await movil.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
+    await sinInfracciones(movil, 'lista vacía (móvil)');
+
+    // Confirmed, so production keys can be made; one for the checks below.
+    const enlace = await enlaceDelCorreo(env, EMAIL, /^\/confirmar\//);
+    const correo = await env.context.newPage();
+    await correo.goto(`${env.url}${enlace}`);
+    await correo.getByRole('button', { name: 'Confirmar el correo' }).click();
+    await correo.getByRole('heading', { name: 'Correo confirmado' }).waitFor();
+    await correo.close();
+    const r = await movil.evaluate(async () => {
+      const res = await fetch('/app/api/claves', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-DeCA-CSRF': '1' }, body: JSON.stringify({ entorno: 'produccion', nombre: 'Pruebas e2e' }) });
+      return (await res.json()) as { key: string };
+    });
+    clave = r.key;
+  });
+
+  it('warns at each field as the driver types, and asks before issuing with warnings', async () => {
+    await rellenarEnMovil(movil, { cargador_nif: 'B12345678' });
+    await movil.getByRole('button', { name: '1. Partes' }).click(); // the step tabs can be tapped
+    await expect.poll(() => movil.locator('[data-aviso="cargador_nif"]').textContent()).toContain('debería ser 4');
+    await movil.getByRole('button', { name: '2. Vehículo' }).click();
+    await movil.fill('#f-matricula', 'XX');
+    await expect.poll(() => movil.locator('[data-aviso="matricula"]').textContent()).toContain('Revise la matrícula XX');
+    await movil.getByRole('button', { name: '3. Envíos' }).click();
+    // 23.800 with the unit left at tonnes: the unit is shown beside the number and kg is suggested.
+    await movil.selectOption('#f-envios_0__unidad', 't');
+    await movil.fill('#f-envios_0__peso', '23.800');
+    await expect.poll(() => movil.getByTestId('sufijo').textContent()).toBe('t');
+    await expect.poll(() => movil.locator('[data-aviso="envios[0].peso"]').textContent()).toContain('¿Quería decir 23.800 kg?');
+    await sinInfracciones(movil, 'formulario con avisos');
+
+    await movil.getByRole('button', { name: 'Siguiente: Revisión' }).click();
+    expect(await movil.getByTestId('avisos').locator('li').count()).toBe(3);
+    await movil.getByRole('button', { name: 'Emitir ahora' }).click();
+    const dialogo = movil.getByRole('dialog');
+    await dialogo.waitFor();
+    expect(await dialogo.textContent()).toContain('3 datos merecen revisión');
+    expect(await dialogo.textContent()).toContain('Cargador · NIF');
+    await sinInfracciones(movil, 'confirmación de emisión');
+    // Escape is «review»: nothing is issued, and the first field with a warning has the focus.
+    await movil.keyboard.press('Escape');
+    await dialogo.waitFor({ state: 'detached' });
+    await expect.poll(() => movil.evaluate(() => document.activeElement?.id)).toBe('f-cargador_nif');
+    expect((await api<{ decas: unknown[] }>('GET', '/decas')).decas).toHaveLength(0);
+
+    await movil.fill('#f-cargador_nif', 'B12345674');
+    await movil.getByRole('button', { name: '3. Envíos' }).click();
+    await movil.selectOption('#f-envios_0__unidad', 'kg');
+    await movil.getByRole('button', { name: '4. Revisión' }).click();
+    await movil.getByRole('button', { name: 'Emitir ahora' }).click();
+    await dialogo.waitFor();
+    expect(await dialogo.textContent()).toContain('Un dato merece revisión');
+    await movil.getByRole('button', { name: 'Emitir de todos modos' }).click();
+    const numero = await numeroEnCabecera(movil);
+    // The address shows the number, not the local key.
+    await expect.poll(() => new URL(movil.url()).pathname).toBe(`/decas/${numero}`);
+    const { deca } = await api<{ deca: { matricula: string; envios: { peso: number; unidad: string }[] } }>('GET', `/decas/${numero}`);
+    expect(deca.matricula).toBe('XX');
+    expect(deca.envios[0]).toMatchObject({ peso: 23800, unidad: 'kg' });
+  });
+
+  it('says unmistakably that a DeCA made with no coverage is not issued yet, until it is', async () => {
+    await esperarServiceWorker(movil);
+    await env.context.setOffline(true);
+    await rellenarEnMovil(movil, { cargador_nombre: 'Sin Cobertura SL', matricula: '4321CCC' });
+    await movil.getByRole('button', { name: 'Siguiente: Revisión' }).click();
+    await movil.getByRole('button', { name: 'Emitir ahora' }).click();
+    const banda = movil.getByTestId('sin-emitir');
+    await banda.waitFor();
+    expect(await banda.textContent()).toContain('Aún no emitida: se emitirá al recuperar cobertura.');
+    await sinInfracciones(movil, 'detalle sin emitir');
+    await movil.getByRole('link', { name: 'DeCAs' }).click();
+    await movil.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
+    expect(await movil.getByTestId('sin-emitir').textContent()).toContain('Una DeCA aún no emitida');
+    const tarjeta = movil.locator('[data-clave]', { hasText: 'Sin Cobertura SL' });
+    expect(await tarjeta.getByTestId('no-emitida').textContent()).toBe('Aún no emitida');
+    expect(await tarjeta.getByTestId('pendiente-sync').textContent()).toBe('Sin enviar');
+    await sinInfracciones(movil, 'lista sin conexión');
+
+    await env.context.setOffline(false);
+    await expect.poll(() => movil.getByTestId('sin-emitir').count(), { timeout: 20_000 }).toBe(0);
+    await expect.poll(() => tarjeta.getByText('Emitida', { exact: true }).count(), { timeout: 20_000 }).toBe(1);
+  });
+
+  it('shows the road view in one tap from the list, with no coverage, the QR as large as the screen', async () => {
+    await movil.goto(env.url);
+    const tarjeta = movil.locator('[data-clave]', { hasText: 'Sin Cobertura SL' });
+    await tarjeta.getByRole('link', { name: 'Mostrar al agente' }).waitFor();
+    // The documents for the road are kept on the device once issued, without opening them.
+    await expect.poll(() => documentosEnElDispositivo(movil), { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    await env.context.setOffline(true);
+    try {
+      await tarjeta.getByRole('link', { name: 'Mostrar al agente' }).click();
+      const vista = movil.getByTestId('vista-agente');
+      await vista.waitFor();
+      const qr = movil.getByTestId('agente-qr');
+      await qr.waitFor({ timeout: 20_000 });
+      await expect.poll(() => qr.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBeGreaterThan(100);
+      const caja = (await qr.boundingBox())!;
+      expect(caja.width).toBeGreaterThanOrEqual(360); // the phone's width, less a small margin
+      expect(await movil.getByTestId('agente-estado').textContent()).toBe('EMITIDA');
+      const texto = (await vista.textContent()) ?? '';
+      expect(texto).toContain('4321CCC');
+      expect(texto).toMatch(/\d{2}\/\d{2}\/\d{4}/);
+      expect(texto).toMatch(/\d{4}-\d{6}/);
+      await sinInfracciones(movil, 'vista para el agente');
+    } finally {
+      await env.context.setOffline(false);
+    }
+  });
+
+  it('the inspector’s page of a modified DeCA says what changed, and of an ended one that it no longer covers', async () => {
+    const { deca } = await api<{ deca: { id: number; numero: string; urls: { ficha: string } } }>('POST', '/decas', {
+      cargador_nombre: 'Cargas Moncayo SA',
+      cargador_nif: 'A58818501',
+      cargador_domicilio: 'Calle Alta 2, Tarazona',
+      matricula: '5555DDD',
+      fecha_transporte: hoy(),
+      envios: [{ origen: 'Tarazona', destino: 'Soria', naturaleza: 'Pienso', peso: 20000 }],
+    });
+    await api('PATCH', `/decas/${deca.id}`, { matricula: '6666FFF', motivo: 'Avería de la tractora' });
+    const inspector = await env.context.newPage();
+    await inspector.goto(`${env.url}${new URL(deca.urls.ficha).pathname}`);
+    const cambio = (await inspector.locator('.cambio').textContent())?.replace(/\s+/g, ' ') ?? '';
+    expect(cambio).toMatch(/^MODIFICADA — versión 2, el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
+    expect(cambio).toContain('5555DDD → 6666FFF');
+    await sinInfracciones(inspector, 'ficha pública modificada');
+
+    // The driver ends the service from the app: a question first (Escape keeps it running).
+    await movil.goto(`${env.url}/decas/${deca.numero}`);
+    await movil.getByRole('button', { name: 'Fin de servicio' }).click();
+    await movil.getByRole('dialog').waitFor();
+    await movil.keyboard.press('Escape');
+    await expect.poll(() => movil.evaluate(() => document.activeElement?.textContent)).toBe('Fin de servicio');
+    await movil.getByRole('button', { name: 'Fin de servicio' }).click();
+    await movil.getByRole('button', { name: 'Marcar fin de servicio' }).click();
+    await expect.poll(async () => (await api<{ deca: { fin_servicio_at: string | null } }>('GET', `/decas/${deca.id}`)).deca.fin_servicio_at, { timeout: 20_000 }).not.toBeNull();
+    await inspector.reload();
+    const banner = (await inspector.locator('.banner').first().textContent()) ?? '';
+    expect(banner).toMatch(/SERVICIO FINALIZADO el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}: este documento ya NO ampara al vehículo/);
+    await sinInfracciones(inspector, 'ficha pública finalizada');
+    await inspector.close();
+
+    // The app's history shows old → new values.
+    await movil.goto(`${env.url}/decas/${deca.numero}`);
+    await expect.poll(async () => (await movil.locator('.cambios-campos').first().textContent()) ?? '', { timeout: 20_000 }).toContain('5555DDD → 6666FFF');
+    await sinInfracciones(movil, 'detalle con historial');
+  });
+
+  it('on a desktop: counts, sorts, selects and archives in bulk, and duplicates a DeCA', async () => {
+    for (const [ref, matricula, conductor] of [
+      ['PED-3', '7777GGG', 'Berta'],
+      ['PED-1', '1111AAA', 'Carlos'],
+      ['PED-2', '9999ZZZ', 'Dolores'],
+    ]) {
+      await api('POST', '/decas', {
+        cargador_nombre: 'Escritorio SA',
+        cargador_nif: 'A58818501',
+        cargador_domicilio: 'Paseo 1, Huesca',
+        matricula,
+        fecha_transporte: hoy(),
+        conductor_nombre: conductor,
+        referencia: ref,
+        envios: [{ origen: 'Huesca', destino: 'Jaca', naturaleza: 'Cemento', peso: 10000 }],
+      });
+    }
+    const mesa = await env.context.newPage();
+    await mesa.setViewportSize({ width: 1440, height: 900 });
+    await mesa.goto(env.url);
+    const filas = mesa.getByTestId('lista-decas').locator('tbody tr');
+    await expect.poll(() => filas.count(), { timeout: 20_000 }).toBe(6);
+    expect(await mesa.getByTestId('recuento').textContent()).toContain('6 DeCA');
+    const cabeceras = (await mesa.locator('thead th').allTextContents()).map((t) => t.trim());
+    expect(cabeceras).toEqual(expect.arrayContaining(['Referencia', 'Conductor', 'Cargador']));
+    await sinInfracciones(mesa, 'lista (escritorio)');
+
+    await mesa.getByRole('button', { name: 'Referencia' }).click();
+    const referencias = async () => (await filas.allTextContents()).map((t) => /PED-\d/.exec(t)?.[0]).filter(Boolean);
+    await expect.poll(referencias).toEqual(['PED-1', 'PED-2', 'PED-3']);
+    await mesa.getByRole('button', { name: 'Referencia' }).click();
+    await expect.poll(referencias).toEqual(['PED-3', 'PED-2', 'PED-1']);
+    expect(await mesa.locator('th[aria-sort="descending"]').textContent()).toContain('Referencia');
+
+    await mesa.getByRole('checkbox', { name: /Seleccionar .*/ }).first().waitFor();
+    for (const ref of ['PED-1', 'PED-2']) await filas.filter({ hasText: ref }).getByRole('checkbox').check();
+    await mesa.getByRole('region', { name: 'Acciones con las seleccionadas' }).getByRole('button', { name: 'Archivar', exact: true }).click();
+    await expect.poll(() => filas.count(), { timeout: 20_000 }).toBe(4);
+    await expect.poll(async () => (await api<{ decas: unknown[] }>('GET', '/decas?archivado=true')).decas.length, { timeout: 20_000 }).toBe(2);
+
+    // «Duplicar» starts a new DeCA from another one's data, with today's date.
+    await filas.filter({ hasText: 'PED-3' }).getByRole('link').first().click();
+    await mesa.getByRole('link', { name: 'Duplicar' }).click();
+    await mesa.getByRole('heading', { name: /Nueva DeCA a partir de \d{4}-\d{6}/ }).waitFor();
+    expect(await mesa.inputValue('#f-cargador_nombre')).toBe('Escritorio SA');
+    expect(await mesa.inputValue('#f-matricula')).toBe('7777GGG');
+    expect(await mesa.inputValue('#f-fecha_transporte')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await sinInfracciones(mesa, 'formulario (escritorio)');
+    await mesa.close();
+  });
+
+  it('revokes an API key only after a question that names it; Escape keeps it, and focus returns', async () => {
+    await movil.goto(`${env.url}/cuenta`);
+    await movil.getByRole('heading', { name: 'Cuenta' }).waitFor();
+    await movil.fill('#f-clave_nombre', 'ERP');
+    await movil.getByRole('button', { name: 'Nueva clave de pruebas' }).click();
+    await movil.getByTestId('clave-nueva').waitFor();
+    const lista = movil.getByTestId('claves');
+    await expect.poll(() => lista.locator('li').count()).toBe(2);
+    expect(await lista.textContent()).toContain('ERP');
+    expect(await lista.textContent()).toMatch(/último uso \d{2}\/\d{2}\/\d{4}/); // the e2e key has been used
+    await sinInfracciones(movil, 'cuenta');
+
+    const erp = lista.locator('li', { hasText: 'ERP' });
+    const prefijo = (await erp.getAttribute('data-prefijo'))!;
+    const revocar = erp.getByRole('button', { name: /Revocar/ });
+    await revocar.click();
+    const dialogo = movil.getByRole('dialog');
+    await dialogo.waitFor();
+    expect(await dialogo.textContent()).toContain(`${prefijo}…`);
+    expect(await dialogo.textContent()).toContain('pruebas');
+    await sinInfracciones(movil, 'confirmación de revocación');
+    await movil.keyboard.press('Escape');
+    await dialogo.waitFor({ state: 'detached' });
+    await expect.poll(() => revocar.evaluate((b) => b === document.activeElement)).toBe(true);
+    expect(await lista.locator('li').count()).toBe(2);
+
+    await revocar.click();
+    await movil.getByRole('button', { name: `Revocar ${prefijo}…` }).click();
+    await expect.poll(() => lista.locator('li').count()).toBe(1);
+    expect(await lista.textContent()).toContain('Pruebas e2e'); // the other key is untouched
+  });
+
+  it('lets the administrator correct the company data, which new DeCAs then carry', async () => {
+    await movil.goto(`${env.url}/cuenta`);
+    await movil.getByRole('button', { name: 'Editar datos de la empresa' }).click();
+    await movil.fill('#f-nif', 'B12345678');
+    await movil.fill('#f-domicilio', 'Avenida Cataluña 10, Zaragoza');
+    await movil.getByRole('button', { name: 'Guardar', exact: true }).click();
+    await expect.poll(() => movil.locator('[data-campo="nif"]').textContent()).toContain('debería ser 4');
+    await movil.fill('#f-nif', 'B12345674');
+    await movil.getByRole('button', { name: 'Guardar', exact: true }).click();
+    await movil.getByText('Datos guardados').waitFor();
+    expect(await movil.locator('.datos').textContent()).toContain('Avenida Cataluña 10, Zaragoza');
+    await movil.goto(`${env.url}/decas/nueva`);
+    expect(await movil.inputValue('#f-transp_domicilio')).toBe('Avenida Cataluña 10, Zaragoza');
+  });
+});
