@@ -33,7 +33,13 @@ try {
         ],
       }),
     });
-    const { deca } = (await res.json()) as { deca: { urls: { ficha: string; conductor: string } } };
+    const { deca } = (await res.json()) as { deca: { id: number; urls: { ficha: string; conductor: string } } };
+    // A method-1 change: the inspector's page says what changed and when.
+    await fetch(`${server.url}/api/v1/decas/${deca.id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ matricula: '4321 BCF', motivo: 'Avería de la tractora en Fraga' }),
+    });
     const local = (u: string) => `${server.url}${new URL(u).pathname}`;
     const browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',

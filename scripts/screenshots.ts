@@ -29,20 +29,74 @@ try {
   await crear({ ...base, cargador_nombre: 'Cementos del Moncayo SL', cargador_domicilio: 'Ctra. N-122 km 74, Tarazona', matricula: '9087 GHJ', emitir: false, envios: [{ origen: 'Tarazona', destino: 'Logroño', naturaleza: 'Cemento a granel', peso: '25 t' }] });
   const numero = await crear({ ...base, cargador_nombre: 'Papelera del Ebro SA', cargador_domicilio: 'Camino del Vado 3, Zaragoza', matricula: '3345 LBC', conductor_nombre: 'Andrés Gil', envios: [{ origen: 'Zaragoza', destino: 'Pamplona', naturaleza: 'Bobinas de papel', peso: '18.250' }, { origen: 'Pamplona', destino: 'Vitoria', naturaleza: 'Palés vacíos', peso: '30', unidad: 'palets' }] });
 
+  // A method-1 change, so the history shows old → new values.
+  await page.evaluate(async (n) => {
+    await fetch(`/api/v1/decas/${n}`, { method: 'PATCH', headers: { 'Content-Type': 'application/json', 'X-DeCA-CSRF': '1' }, body: JSON.stringify({ matricula: '3345 LBD', motivo: 'Cambio de tractora por avería' }) });
+  }, numero);
+
   await page.goto(env.url);
   await page.getByTestId('lista-decas').locator('[data-clave]').nth(2).waitFor();
   await page.screenshot({ path: path.join(docs, 'movil-lista.png') });
   await page.goto(`${env.url}/decas/${numero}`);
   await page.getByTestId('qr').waitFor();
   await page.screenshot({ path: path.join(docs, 'movil-deca.png') });
+  await page.goto(`${env.url}/decas/${numero}/agente`);
+  await page.getByTestId('agente-qr').waitFor();
+  await page.screenshot({ path: path.join(docs, 'movil-agente.png') });
 
-  await page.setViewportSize({ width: 1280, height: 800 });
+  // Warnings where the driver types, and the question before issuing.
+  await page.goto(`${env.url}/decas/nueva`);
+  await page.fill('#f-cargador_nombre', 'Frutas Cinca SL');
+  await page.fill('#f-cargador_nif', 'B12345678');
+  await page.fill('#f-cargador_domicilio', 'Calle Mayor 8, Fraga');
+  await page.getByRole('button', { name: 'Siguiente: Vehículo' }).click();
+  await page.fill('#f-matricula', '5566 KLM');
+  await page.getByRole('button', { name: 'Siguiente: Envíos' }).click();
+  await page.fill('#f-envios_0__origen', 'Fraga');
+  await page.fill('#f-envios_0__destino', 'Lleida');
+  await page.fill('#f-envios_0__naturaleza', 'Melocotón');
+  await page.selectOption('#f-envios_0__unidad', 't');
+  await page.fill('#f-envios_0__peso', '23.800');
+  await page.locator('[data-aviso="envios[0].peso"]').waitFor();
+  await page.screenshot({ path: path.join(docs, 'movil-aviso-peso.png') });
+  await page.getByRole('button', { name: 'Siguiente: Revisión' }).click();
+  await page.getByRole('button', { name: 'Emitir ahora' }).click();
+  await page.getByRole('dialog').waitFor();
+  await page.screenshot({ path: path.join(docs, 'movil-confirmar-avisos.png') });
+  await page.keyboard.press('Escape');
+
+  // Issued with no coverage: nothing may suggest the truck is covered yet.
+  await env.context.setOffline(true);
+  await page.fill('#f-cargador_nif', 'B12345674');
+  await page.getByRole('button', { name: '3. Envíos' }).click();
+  await page.selectOption('#f-envios_0__unidad', 'kg');
+  await page.getByRole('button', { name: '4. Revisión' }).click();
+  await page.getByRole('button', { name: 'Emitir ahora' }).click();
+  await page.getByTestId('sin-emitir').waitFor();
+  await page.screenshot({ path: path.join(docs, 'movil-sin-emitir.png') });
+  await env.context.setOffline(false);
+  await page.getByTestId('sin-emitir').waitFor({ state: 'detached', timeout: 20_000 });
+
+  await page.goto(`${env.url}/cuenta`);
+  await page.getByRole('heading', { name: 'Cuenta' }).waitFor();
+  await page.screenshot({ path: path.join(docs, 'movil-cuenta.png') });
+
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(env.url);
-  await page.getByTestId('lista-decas').locator('[data-clave]').nth(2).waitFor();
+  const filas = page.getByTestId('lista-decas').locator('tbody tr');
+  await filas.nth(3).waitFor();
+  for (const i of [1, 2]) await filas.nth(i).getByRole('checkbox').check();
   await page.screenshot({ path: path.join(docs, 'escritorio-lista.png') });
   await page.goto(`${env.url}/decas/${numero}`);
   await page.getByTestId('qr').waitFor();
+  await page.locator('.cambios-campos').first().waitFor();
   await page.screenshot({ path: path.join(docs, 'escritorio-deca.png') });
+  await page.goto(`${env.url}/cuenta`);
+  await page.getByRole('button', { name: 'Nueva clave de pruebas' }).click();
+  await page.getByTestId('claves').waitFor();
+  await page.getByTestId('claves').getByRole('button', { name: /Revocar/ }).first().click();
+  await page.getByRole('dialog').waitFor();
+  await page.screenshot({ path: path.join(docs, 'escritorio-revocar.png') });
   console.log(`capturas en ${docs}`);
 } finally {
   await env.close();

@@ -352,4 +352,66 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     await movil.goto(`${env.url}/decas/nueva`);
     expect(await movil.inputValue('#f-transp_domicilio')).toBe('Avenida Cataluña 10, Zaragoza');
   });
+
+  it('details: 44 px targets, focus on the new heading, a counter on long fields, paper without buttons, and room at 200% zoom', async () => {
+    await movil.goto(env.url);
+    await movil.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
+    const alto = async (l: ReturnType<Page['locator']>) => (await l.boundingBox())!.height;
+    expect(await alto(movil.locator('.cabecera a').first())).toBeGreaterThanOrEqual(44);
+    expect(await alto(movil.locator('.filtros summary'))).toBeGreaterThanOrEqual(44);
+    await movil.locator('.filtros summary').click();
+    expect(await alto(movil.locator('label', { hasText: 'Ver archivadas' }))).toBeGreaterThanOrEqual(44);
+
+    // After a navigation the new screen's heading has the focus.
+    await movil.getByRole('link', { name: 'Cuenta' }).click();
+    await expect.poll(() => movil.evaluate(() => (document.activeElement?.tagName === 'H1' ? document.activeElement.textContent : null))).toBe('Cuenta');
+    for (const radio of await movil.locator('label:has(input[type=radio])').all()) expect(await alto(radio)).toBeGreaterThanOrEqual(44);
+
+    // A long field counts its characters as it nears the limit.
+    await movil.goto(`${env.url}/decas/nueva`);
+    await movil.getByRole('button', { name: '4. Revisión' }).click();
+    await movil.fill('#f-referencia', 'R'.repeat(70));
+    await expect.poll(() => movil.locator('#f-referencia-contador').textContent()).toBe('70 de 100 caracteres');
+
+    // On paper, the detail without navigation or buttons.
+    const { decas } = await api<{ decas: { numero: string; estado: string }[] }>('GET', '/decas?estado=emitido');
+    await movil.goto(`${env.url}/decas/${decas[0]!.numero}`);
+    await movil.getByTestId('qr').waitFor();
+    await movil.emulateMedia({ media: 'print' });
+    for (const sel of ['.nav', '.cabecera', '.acciones']) expect(await movil.locator(sel).first().isVisible(), sel).toBe(false);
+    expect(await movil.locator('.datos').isVisible()).toBe(true);
+    await movil.emulateMedia({ media: 'screen' });
+
+    // 200% zoom on this phone is a 195×422 CSS viewport: what stays on screen takes under a fifth of it.
+    await movil.setViewportSize({ width: 195, height: 422 });
+    try {
+      await movil.goto(env.url);
+      await movil.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
+      await movil.mouse.wheel(0, 400);
+      const fijo = await movil.evaluate(() =>
+        ['.cabecera', '.nav']
+          .map((s) => document.querySelector<HTMLElement>(s)!)
+          .filter((el) => ['fixed', 'sticky'].includes(getComputedStyle(el).position))
+          .reduce((t, el) => t + el.getBoundingClientRect().height, 0),
+      );
+      expect(fijo).toBeLessThan(422 / 5);
+      await sinInfracciones(movil, 'lista al 200 %');
+    } finally {
+      await movil.setViewportSize({ width: 390, height: 844 });
+    }
+  });
+
+  it('the sign-in screen and the other party’s completion page pass axe too', async () => {
+    const { deca } = await api<{ deca: { urls: { completar: string } } }>('POST', '/decas', { emitir: false, matricula: '2468BCD' });
+    const otra = await env.context.newPage();
+    await otra.goto(`${env.url}${new URL(deca.urls.completar).pathname}`);
+    await otra.locator('form').first().waitFor();
+    await sinInfracciones(otra, 'completar datos');
+    await otra.close();
+
+    await movil.goto(`${env.url}/cuenta`);
+    await movil.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await movil.getByRole('heading', { name: 'Entrar' }).waitFor();
+    await sinInfracciones(movil, 'entrar');
+  });
 });
