@@ -211,6 +211,8 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
       expect(texto).toContain('4321CCC');
       expect(texto).toMatch(/\d{2}\/\d{2}\/\d{4}/);
       expect(texto).toMatch(/\d{4}-\d{6}/);
+      // The screen is kept on while the QR is shown (Screen Wake Lock).
+      await expect.poll(() => vista.textContent()).toContain('pantalla encendida');
       await sinInfracciones(movil, 'vista para el agente');
     } finally {
       await env.context.setOffline(false);
@@ -295,6 +297,17 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     await expect.poll(() => filas.count(), { timeout: 20_000 }).toBe(4);
     await expect.poll(async () => (await api<{ decas: unknown[] }>('GET', '/decas?archivado=true')).decas.length, { timeout: 20_000 }).toBe(2);
 
+    // The PDFs of the selected issued DeCAs, one file each, with a count of what had none.
+    const descargas: string[] = [];
+    mesa.on('download', (d) => descargas.push(d.suggestedFilename()));
+    for (const ref of ['PED-3']) await filas.filter({ hasText: ref }).getByRole('checkbox').check();
+    await filas.filter({ hasText: 'Sin Cobertura SL' }).getByRole('checkbox').check();
+    await mesa.getByRole('region', { name: 'Acciones con las seleccionadas' }).getByRole('button', { name: 'Descargar PDF' }).click();
+    await expect.poll(() => descargas.length, { timeout: 20_000 }).toBe(2);
+    for (const n of descargas) expect(n).toMatch(/^DeCA-\d{4}-\d{6}-v\d+\.pdf$/);
+    expect(await mesa.getByTestId('progreso').textContent()).toContain('2 PDF descargado(s)');
+    await mesa.getByRole('button', { name: 'Quitar selección' }).click();
+
     // «Duplicar» starts a new DeCA from another one's data, with today's date.
     await filas.filter({ hasText: 'PED-3' }).getByRole('link').first().click();
     await mesa.getByRole('link', { name: 'Duplicar' }).click();
@@ -362,10 +375,24 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     await movil.locator('.filtros summary').click();
     expect(await alto(movil.locator('label', { hasText: 'Ver archivadas' }))).toBeGreaterThanOrEqual(44);
 
+    // «Hoy» and «Mi matrícula» on the phone.
+    await movil.getByRole('button', { name: 'Hoy' }).click();
+    await expect.poll(() => new URL(movil.url()).searchParams.get('desde')).toBe(hoy());
+    await movil.getByRole('button', { name: 'Mi matrícula' }).click();
+    await movil.fill('#mi-matricula', '4321 ccc');
+    await movil.getByRole('button', { name: 'Ver', exact: true }).click();
+    const tarjetas = movil.getByTestId('lista-decas').locator('[data-clave]');
+    await expect.poll(async () => (await tarjetas.allTextContents()).length).toBe(1);
+    expect(await tarjetas.first().textContent()).toContain('Sin Cobertura SL'); // the cargador is on the card
+    expect(await movil.getByRole('button', { name: 'Mi matrícula (4321CCC)' }).getAttribute('aria-pressed')).toBe('true');
+    await movil.getByRole('button', { name: 'Todas' }).click();
+    await expect.poll(async () => (await tarjetas.allTextContents()).length).toBeGreaterThan(1);
+
     // After a navigation the new screen's heading has the focus.
     await movil.getByRole('link', { name: 'Cuenta' }).click();
     await expect.poll(() => movil.evaluate(() => (document.activeElement?.tagName === 'H1' ? document.activeElement.textContent : null))).toBe('Cuenta');
     for (const radio of await movil.locator('label:has(input[type=radio])').all()) expect(await alto(radio)).toBeGreaterThanOrEqual(44);
+    expect(await movil.locator('.datos').first().textContent()).toContain('Plan gratuito');
 
     // A long field counts its characters as it nears the limit.
     await movil.goto(`${env.url}/decas/nueva`);
@@ -377,6 +404,10 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     const { decas } = await api<{ decas: { numero: string; estado: string }[] }>('GET', '/decas?estado=emitido');
     await movil.goto(`${env.url}/decas/${decas[0]!.numero}`);
     await movil.getByTestId('qr').waitFor();
+    const datos = (await movil.locator('.datos').textContent()) ?? '';
+    expect(datos).toMatch(/Fecha\d{2}\/\d{2}\/\d{4}/);
+    expect(datos).toMatch(/\(rígido\)/);
+    expect(datos).toMatch(/\d{1,3}(\.\d{3})* kg/);
     await movil.emulateMedia({ media: 'print' });
     for (const sel of ['.nav', '.cabecera', '.acciones']) expect(await movil.locator(sel).first().isVisible(), sel).toBe(false);
     expect(await movil.locator('.datos').isVisible()).toBe(true);
