@@ -276,7 +276,7 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
             <select id="f-estado" value={f.estado} onChange={set('estado')}>
               <option value="">Todos</option>
               <option value="emitido">Emitidas</option>
-              <option value="pendiente">Pendientes</option>
+              <option value="pendiente">Faltan datos</option>
               <option value="sustituido">Sustituidas</option>
             </select>
           </div>

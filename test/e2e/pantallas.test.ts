@@ -250,6 +250,7 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     expect(banner).toMatch(/SERVICIO FINALIZADO el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}: este documento ya NO ampara al vehículo/);
     await sinInfracciones(inspector, 'ficha pública finalizada');
     await inspector.close();
+    await movil.getByText('Fin de servicio', { exact: true }).and(movil.locator('.insignia')).waitFor(); // a status of its own
 
     // The app's history shows old → new values.
     await movil.goto(`${env.url}/decas/${deca.numero}`);
@@ -412,6 +413,28 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     for (const sel of ['.nav', '.cabecera', '.acciones']) expect(await movil.locator(sel).first().isVisible(), sel).toBe(false);
     expect(await movil.locator('.datos').isVisible()).toBe(true);
     await movil.emulateMedia({ media: 'screen' });
+
+    // The edit form of an issued DeCA: no «Lista para emitir», and modify vs replace in plain words.
+    await movil.goto(`${env.url}/decas/${decas[0]!.numero}/editar`);
+    await movil.getByRole('button', { name: '4. Revisión' }).click();
+    const faltan = (await movil.getByTestId('faltan').textContent()) ?? '';
+    expect(faltan).toContain('Datos completos.');
+    expect(faltan).not.toContain('Lista para emitir');
+    const explicacion = (await movil.locator('.explicacion').textContent()) ?? '';
+    expect(explicacion).toContain('conserva el número y el QR');
+    expect(explicacion).not.toMatch(/método/i);
+
+    // A jump to a missing field (from the bottom of the one-page desktop form) leaves it clear of the sticky header.
+    const mesa = await env.context.newPage();
+    await mesa.setViewportSize({ width: 1440, height: 600 });
+    await mesa.goto(`${env.url}/decas/nueva`);
+    await mesa.mouse.wheel(0, 5_000);
+    await mesa.getByTestId('faltan').getByRole('link', { name: 'Cargador · Nombre o razón social' }).click();
+    await expect.poll(() => mesa.evaluate(() => document.activeElement?.id)).toBe('f-cargador_nombre');
+    const cabecera = (await mesa.locator('.cabecera').boundingBox())!;
+    const etiqueta = (await mesa.locator('label[for="f-cargador_nombre"]').boundingBox())!;
+    expect(etiqueta.y).toBeGreaterThanOrEqual(cabecera.y + cabecera.height);
+    await mesa.close();
 
     // 200% zoom on this phone is a 195×422 CSS viewport: what stays on screen takes under a fifth of it.
     await movil.setViewportSize({ width: 195, height: 422 });
