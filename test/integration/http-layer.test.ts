@@ -47,7 +47,7 @@ describe('request bodies and the documented error body', () => {
     expect(res.status).toBe(422);
     const body = ErrorBody.parse(res.body);
     expect(body.error.codigo).toBe('validacion');
-    expect(Object.keys(body.error.campos).sort()).toEqual(['email', 'nif', 'nombre', 'password']);
+    expect(Object.keys(body.error.campos).sort()).toEqual(['domicilio', 'email', 'nif', 'nombre', 'password']);
     expect(body.error.campos.password).toMatch(/10 caracteres/);
   });
 
