@@ -220,7 +220,7 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
   });
 
   it('the inspector’s page of a modified DeCA says what changed, and of an ended one that it no longer covers', async () => {
-    const { deca } = await api<{ deca: { id: number; numero: string; urls: { ficha: string } } }>('POST', '/decas', {
+    const { deca } = await api<{ deca: { id: number; numero: string; urls: { ficha: string; conductor: string } } }>('POST', '/decas', {
       cargador_nombre: 'Cargas Moncayo SA',
       cargador_nif: 'A58818501',
       cargador_domicilio: 'Calle Alta 2, Tarazona',
@@ -235,6 +235,10 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     expect(cambio).toMatch(/^MODIFICADA — versión 2, el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
     expect(cambio).toContain('5555DDD → 6666FFF');
     await sinInfracciones(inspector, 'ficha pública modificada');
+    await inspector.goto(`${env.url}${new URL(deca.urls.conductor).pathname}`);
+    await inspector.locator('img.qr').waitFor();
+    await sinInfracciones(inspector, 'página del conductor');
+    await inspector.goto(`${env.url}${new URL(deca.urls.ficha).pathname}`);
 
     // The driver ends the service from the app: a question first (Escape keeps it running).
     await movil.goto(`${env.url}/decas/${deca.numero}`);
@@ -359,6 +363,7 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     await movil.fill('#f-domicilio', 'Avenida Cataluña 10, Zaragoza');
     await movil.getByRole('button', { name: 'Guardar', exact: true }).click();
     await expect.poll(() => movil.locator('[data-campo="nif"]').textContent()).toContain('debería ser 4');
+    await sinInfracciones(movil, 'datos de la empresa');
     await movil.fill('#f-nif', 'B12345674');
     await movil.getByRole('button', { name: 'Guardar', exact: true }).click();
     await movil.getByText('Datos guardados').waitFor();
