@@ -17,8 +17,7 @@
  *
  * Plain figures, no pass/fail. Run: npx tsx bench/decas.ts
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DecaInput } from '../shared/schemas/deca';
@@ -31,7 +30,7 @@ import type { DecaPdfData } from '../server/documents/deca-pdf-data';
 import { createPdfPool } from '../server/documents/pdf-pool';
 import { decaCompleta } from '../test/support/decas';
 import { ROOT } from '../test/support/processes';
-import { fmt, load, median, postgresDatabaseUrl, runCliIn, startScript, type LoadResult } from './lib';
+import { checkout, fmt, load, median, postgresDatabaseUrl, revisionAnterior, runCliIn, startScript, type LoadResult } from './lib';
 
 const RENDER_RUNS = 30;
 const POOL_SECONDS = 5;
@@ -161,29 +160,7 @@ async function benchAll(tag: string, root: string, pgUrl: string | undefined): P
   return out;
 }
 
-/** A checkout of `rev` next to this one, sharing its node_modules. */
-function checkout(rev: string): { root: string; remove(): void } {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'deca-antes-'));
-  execFileSync('git', ['worktree', 'add', '--detach', root, rev], { cwd: ROOT, stdio: 'ignore' });
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
-  return {
-    root,
-    remove: () => {
-      execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: ROOT, stdio: 'ignore' });
-      rmSync(root, { recursive: true, force: true });
-    },
-  };
-}
-
-const rev = process.env.BENCH_ANTES;
-if (rev) {
-  try {
-    execFileSync('git', ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { cwd: ROOT, stdio: 'ignore' });
-  } catch {
-    console.error(`BENCH_ANTES=${rev} no es un commit de este repositorio (git log --oneline lo muestra).`);
-    process.exit(2);
-  }
-}
+const rev = revisionAnterior();
 
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`machine: ${os.availableParallelism()} cores, Node ${process.versions.node}, load average at start ${loadAverage()}`);

@@ -1,5 +1,8 @@
 import autocannon from 'autocannon';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { ROOT, childEnv } from '../test/support/processes';
 
@@ -117,4 +120,31 @@ export function runCliIn(cwd: string, args: string[], env: Record<string, string
 
 export function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+
+/** A checkout of `rev` next to this one, sharing its node_modules (what a bench compares against). */
+export function checkout(rev: string): { root: string; remove(): void } {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'deca-antes-'));
+  execFileSync('git', ['worktree', 'add', '--detach', root, rev], { cwd: ROOT, stdio: 'ignore' });
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
+  return {
+    root,
+    remove: () => {
+      execFileSync('git', ['worktree', 'remove', '--force', root], { cwd: ROOT, stdio: 'ignore' });
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** BENCH_ANTES, checked to be a commit of this repository (the run stops with a clear line if not). */
+export function revisionAnterior(): string | undefined {
+  const rev = process.env.BENCH_ANTES;
+  if (!rev) return undefined;
+  try {
+    execFileSync('git', ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { cwd: ROOT, stdio: 'ignore' });
+  } catch {
+    console.error(`BENCH_ANTES=${rev} no es un commit de este repositorio (git log --oneline lo muestra).`);
+    process.exit(2);
+  }
+  return rev;
 }

@@ -8,6 +8,9 @@
  * kept below only to be measured against it in the same run (the two
  * alternate, so drift in the machine's load hits both alike).
  *
+ * With BENCH_ANTES=<git revision> the renderer of that revision is timed in
+ * the same runs (alternating), e.g. before PDF/A: BENCH_ANTES=c74cbe6.
+ *
  * Run: npx tsx bench/pdf-render.ts  (or node --import tsx bench/pdf-render.ts)
  */
 import os from 'node:os';
@@ -15,6 +18,7 @@ import { renderDecaPdf, type QrDrawer } from '../server/documents/deca-pdf';
 import type { DecaPdfData, DecaPdfEnvio } from '../server/documents/deca-pdf-data';
 import { createPdfPool } from '../server/documents/pdf-pool';
 import { renderQrPng } from '../server/documents/qr';
+import { checkout, median, revisionAnterior } from './lib';
 
 const RUNS = 50;
 const POOL_SECONDS = 5;
@@ -71,38 +75,41 @@ function buildDeca(envios: number, numero = '2025-000123'): DecaPdfData {
   };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 interface Timing {
   medianMs: number;
   bytes: number;
 }
 
-const QR_WAYS = [
-  ['QR as vectors (current)', undefined],
-  ['QR as PNG image (previous, for comparison)', drawQrPngAnterior],
-] as const;
+type Render = (data: DecaPdfData) => Promise<Uint8Array>;
+const WAYS: [string, Render][] = [
+  ['current (PDF/A-2b, embedded fonts, QR as vectors)', (d) => renderDecaPdf(d)],
+  ['QR as PNG image (previous QR, for comparison)', (d) => renderDecaPdf(d, drawQrPngAnterior)],
+];
 
-/** Median render time of each way of drawing the QR, runs alternating between them. */
+// The renderer of an earlier revision, timed alternately with this one.
+const rev = revisionAnterior();
+const antes = rev ? checkout(rev) : null;
+if (antes) {
+  const mod = (await import(`${antes.root}/server/documents/deca-pdf.ts`)) as { renderDecaPdf: Render };
+  WAYS.push([`renderer at ${rev} (before)`, (d) => mod.renderDecaPdf(d)]);
+}
+
+/** Median render time of each way, runs alternating between them (drift in the machine's load hits all alike). */
 async function timeInProcess(data: DecaPdfData): Promise<Timing[]> {
-  const bytes = QR_WAYS.map(() => 0);
-  const times: number[][] = QR_WAYS.map(() => []);
+  const bytes = WAYS.map(() => 0);
+  const times: number[][] = WAYS.map(() => []);
   for (let i = 0; i < 5; i++) {
     // warm-up (JIT, font tables)
-    for (const [w, [, drawQr]] of QR_WAYS.entries()) bytes[w] = (await renderDecaPdf(data, drawQr)).byteLength;
+    for (const [w, [, render]] of WAYS.entries()) bytes[w] = (await render(data)).byteLength;
   }
   for (let i = 0; i < RUNS; i++) {
-    for (const [w, [, drawQr]] of QR_WAYS.entries()) {
+    for (const [w, [, render]] of WAYS.entries()) {
       const start = performance.now();
-      await renderDecaPdf(data, drawQr);
+      await render(data);
       times[w]!.push(performance.now() - start);
     }
   }
-  return QR_WAYS.map((_, w) => ({ medianMs: median(times[w]!), bytes: bytes[w]! }));
+  return WAYS.map((_, w) => ({ medianMs: median(times[w]!), bytes: bytes[w]! }));
 }
 
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
@@ -111,12 +118,15 @@ for (const envios of [1, 48]) {
   const timings = await timeInProcess(buildDeca(envios));
   timings.forEach(({ medianMs, bytes }, w) => {
     console.log(
-      `render ${envios} envío${envios === 1 ? '' : 's'}, in-process, ${QR_WAYS[w]![0]}: ` +
+      `render ${envios} envío${envios === 1 ? '' : 's'}, in-process, ${WAYS[w]![0]}: ` +
         `${medianMs.toFixed(2)} ms per document (median of ${RUNS}), ${(1000 / medianMs).toFixed(0)} documents/s, ${bytes} bytes`,
     );
   });
-  const [vectors, png] = timings as [Timing, Timing];
+  const [vectors, png, anterior] = timings as [Timing, Timing, Timing | undefined];
   console.log(`  vectors vs PNG, ${envios} envío${envios === 1 ? '' : 's'}: ${(png.medianMs / vectors.medianMs).toFixed(1)}× faster, ${(png.medianMs - vectors.medianMs).toFixed(2)} ms less per document`);
+  if (anterior) {
+    console.log(`  current vs ${rev}, ${envios} envío${envios === 1 ? '' : 's'}: ${(vectors.medianMs - anterior.medianMs).toFixed(2)} ms more per document (${((vectors.medianMs / anterior.medianMs - 1) * 100).toFixed(0)}%)`);
+  }
 }
 
 const workers = os.availableParallelism();
@@ -141,4 +151,5 @@ try {
 } finally {
   await pool.close();
 }
+antes?.remove();
 console.log(`load average (1, 5, 15 min) at end: ${loadAverage()}`);

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { jsPDF } from 'jspdf';
 import { formatPeso } from '../../shared/rules/peso';
 import type { DecaPdfData, DecaPdfEnvio, DecaPdfUnidad } from './deca-pdf-data';
+import { imprimible } from '../../shared/rules/texto';
+import { declararPdfA, FAMILIA, incrustarFuentes } from './pdfa';
 import { darkRuns, qrModules } from './qr';
 
 // A4 portrait, millimetres.
@@ -67,7 +69,7 @@ const TIPO_VEHICULO_LABEL: Record<NonNullable<DecaPdfData['tipo_vehiculo']>, str
   articulado: 'Articulado',
 };
 
-/** [plural, singular]: «1 palet», «2 palets». m³ is in WinAnsi, so it prints as such. */
+/** [plural, singular]: «1 palet», «2 palets». */
 const UNIDAD_LABEL: Record<DecaPdfUnidad, readonly [string, string]> = {
   kg: ['kg', 'kg'],
   t: ['t', 't'],
@@ -101,14 +103,20 @@ export async function renderDecaPdf(data: DecaPdfData, drawQr: QrDrawer = drawQr
   // default 16 decimals would make the QR's few hundred rectangles the
   // largest part of the file.
   const doc = new jsPDF({ orientation: 'portrait', unit: 'mm', format: 'a4', compress: true, putOnlyUsedFonts: true, floatPrecision: 2 });
-  doc.setDocumentProperties({
-    title: `DeCA ${data.numero} v${data.version}`,
-    subject: 'Documento de control (DeCA), Orden FOM/2861/2012, art. 6',
-    creator: 'DeCA',
-  });
-  doc.setLanguage('es-ES');
-  doc.setCreationDate(pdfCreationDate(versionTimestamp(data)));
+  // PDF/A-2b: embedded fonts, sRGB output intent, XMP equal to the Info dictionary.
+  const metadatos = {
+    titulo: `DeCA ${data.numero} v${data.version}`,
+    asunto: cleanLine(`Documento de control (DeCA), Orden FOM/2861/2012, art. 6. Cargador: ${data.cargador_nombre}. Transportista: ${data.transp_nombre}.`),
+    creador: 'DeCA',
+    creacion: pdfCreationDate(versionTimestamp(data)),
+    idioma: 'es-ES' as const,
+  };
+  doc.setDocumentProperties({ title: metadatos.titulo, subject: metadatos.asunto, creator: metadatos.creador });
+  doc.setLanguage(metadatos.idioma);
+  doc.setCreationDate(metadatos.creacion);
   doc.setFileId(pdfFileId(data.numero, data.version));
+  incrustarFuentes(doc);
+  declararPdfA(doc, metadatos);
   doc.setTextColor(0);
   doc.setDrawColor(0);
 
@@ -374,7 +382,7 @@ interface Field {
 }
 
 function setFont(doc: jsPDF, sizePt: number, style: 'normal' | 'bold'): void {
-  doc.setFont('helvetica', style);
+  doc.setFont(FAMILIA, style);
   doc.setFontSize(sizePt);
 }
 
@@ -390,7 +398,7 @@ function wrap(doc: jsPDF, text: string, width: number): string[] {
 /** Draws lines whose top edge starts at `top` and returns the y below the last one. */
 function drawLines(doc: jsPDF, lines: readonly string[], x: number, top: number, sizePt: number, align: 'left' | 'right' | 'center' = 'left'): number {
   const lineHeight = lineHeightOf(sizePt);
-  // Helvetica's ascender is ~0.72 em; placing the baseline there (plus the
+  // The capitals' top is ~0.72 em above the baseline; placing the baseline there (plus the
   // half-leading) keeps `top` a true top edge for rules and table cells.
   const ascent = sizePt * MM_PER_PT * (0.72 + 0.125);
   lines.forEach((line, i) => {
@@ -578,33 +586,22 @@ function pad(n: number): string {
 }
 
 // ---------------------------------------------------------------------------
-// WinAnsi
+// Printable text
 
-/** The cp1252 characters between 0x80 and 0x9F; with ASCII and Latin-1 they make up WinAnsiEncoding. */
-const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
-
-/** Letters without a Unicode decomposition that still have an obvious Latin-1 stand-in. */
+/** Letters without a Unicode decomposition that still have an obvious stand-in the font has. */
 const FALLBACK: Record<string, string> = {
-  ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ħ: 'h', Ħ: 'H', ı: 'i', ŀ: 'l·', Ŀ: 'L·',
-  '\u2010': '-', '\u2011': '-', '\u2212': '-', '\u2032': "'", '\u2033': '"',
+  '\u2032': "'", '\u2033': '"',
 };
 
-function isWinAnsi(ch: string): boolean {
-  const code = ch.codePointAt(0) ?? 0;
-  return (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(ch);
-}
-
 /**
- * Keeps text inside WinAnsiEncoding, the only encoding of the built-in
- * Helvetica. jsPDF switches a whole string to two-byte codes as soon as one
- * character falls outside it (a Polish «ł», an emoji), which garbles the line
- * on paper and in text extraction; so such characters become their base
- * letter (Ő → O), a stand-in (ł → l) or «?».
+ * Keeps text to what the embedded font can print. The shared schemas refuse
+ * anything else on input, so this only guards rows stored before that rule:
+ * such characters become their base letter (Ő → O), a stand-in, or «?».
  */
-function toWinAnsi(text: string): string {
+function toImprimible(text: string): string {
   let out = '';
   for (const ch of text.normalize('NFC')) {
-    if (ch === '\n' || isWinAnsi(ch)) {
+    if (ch === '\n' || imprimible(ch)) {
       out += ch;
     } else if (ch in FALLBACK) {
       out += FALLBACK[ch];
@@ -612,7 +609,7 @@ function toWinAnsi(text: string): string {
       // invisible: zero-width spaces, joiners, soft hyphen
     } else {
       const base = ch.normalize('NFD').replace(/\p{M}/gu, '');
-      out += base && [...base].every(isWinAnsi) ? base : '?';
+      out += base && [...base].every(imprimible) ? base : '?';
     }
   }
   return out;
@@ -620,12 +617,12 @@ function toWinAnsi(text: string): string {
 
 /** One line of text: any run of whitespace (tabs, newlines, NBSP) becomes one space. */
 function cleanLine(text: string): string {
-  return toWinAnsi(text.replace(/\s+/g, ' ').trim());
+  return toImprimible(text.replace(/\s+/g, ' ').trim());
 }
 
 /** Free text that keeps its line breaks (observaciones). */
 function cleanParagraphs(text: string): string {
-  return toWinAnsi(
+  return toImprimible(
     text
       .replace(/\r\n?/g, '\n')
       .split('\n')

@@ -1,3 +1,5 @@
+import { GLIFOS } from './glifos';
+
 /**
  * Text that may go on a legal document and on the inspector's page. Refused:
  * - control characters (C0, DEL, C1): invisible, unprintable, and NUL is not
@@ -7,7 +9,9 @@
  *   U+2066–U+2069): they make a reader see characters in another order than
  *   the one stored (a name printed reversed);
  * - lone UTF-16 surrogates: not Unicode text at all (invalid UTF-8 bytes in a
- *   request are refused before they become a string).
+ *   request are refused before they become a string);
+ * - in text printed on the DeCA (`imprimible`), characters its embedded font
+ *   has no glyph for (emoji, other scripts): the PDF would show «?».
  * Pure, shared by the app (live validation) and the server.
  */
 
@@ -17,10 +21,28 @@ const SALTO = /[\t\n\r]/;
 const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
 const SURROGATE_SUELTO = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-const codigo = (c: string): string => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+const codigo = (c: string): string => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+function enGlifos(cp: number): boolean {
+  let lo = 0;
+  let hi = GLIFOS.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [a, b] = GLIFOS[mid]!;
+    if (cp < a) hi = mid - 1;
+    else if (cp > b) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+/** True when the DeCA's PDF can print `ch` (one code point; line breaks and tabs count as spacing). */
+export function imprimible(ch: string): boolean {
+  return ch === '\n' || ch === '\r' || ch === '\t' || enGlifos(ch.codePointAt(0) ?? 0);
+}
 
 /** Why `s` cannot be accepted as the text of a field, in Spanish; `null` when it can. */
-export function problemaDeTexto(s: string, opciones: { multilinea?: boolean } = {}): string | null {
+export function problemaDeTexto(s: string, opciones: { multilinea?: boolean; imprimible?: boolean } = {}): string | null {
   const surrogate = SURROGATE_SUELTO.exec(s);
   if (surrogate) return `Contiene un carácter que no es texto Unicode válido (${codigo(surrogate[0])} suelto).`;
   const bidi = BIDI.exec(s);
@@ -31,5 +53,13 @@ export function problemaDeTexto(s: string, opciones: { multilinea?: boolean } = 
   }
   const control = (opciones.multilinea ? CONTROL_VARIAS_LINEAS : CONTROL_UNA_LINEA).exec(s);
   if (control) return `Contiene un carácter de control que no se puede imprimir (${codigo(control[0])}): quítelo.`;
+  if (opciones.imprimible) {
+    // Invisible format characters (zero-width space, soft hyphen…) are dropped when printing, never refused.
+    for (const ch of s.normalize('NFC')) {
+      if (!imprimible(ch) && !/[\u200b-\u200d\u2060\ufeff\u00ad]/.test(ch)) {
+        return `El documento no puede imprimir «${ch}» (${codigo(ch)}): use letras del alfabeto latino, números y signos de puntuación habituales.`;
+      }
+    }
+  }
   return null;
 }

@@ -11,7 +11,8 @@ export type Plan = z.infer<typeof Plan>;
 export const Entorno = z.enum(['produccion', 'pruebas']);
 export type Entorno = z.infer<typeof Entorno>;
 
-const texto = (max: number) => cadena().trim().min(1, 'Obligatorio').max(max, `Máximo ${max} caracteres`);
+/** Company data: printed on every DeCA the account issues. */
+const texto = (max: number) => cadena({ imprimible: true }).trim().min(1, 'Obligatorio').max(max, `Máximo ${max} caracteres`);
 
 /**
  * The company's own NIF: it goes on every DeCA the account issues, so unlike

@@ -11,15 +11,15 @@ export type Unidad = z.infer<typeof Unidad>;
  * no control characters (tab and line breaks only when `multilinea`), no
  * bidirectional overrides, no lone surrogates (rules/texto.ts).
  */
-export const cadena = (opciones: { multilinea?: boolean; error?: string } = {}) =>
+export const cadena = (opciones: { multilinea?: boolean; imprimible?: boolean; error?: string } = {}) =>
   z.string(opciones.error ? { error: opciones.error } : undefined).check((ctx) => {
     const problema = problemaDeTexto(ctx.value, opciones);
     if (problema) ctx.issues.push({ code: 'custom', message: problema, input: ctx.value });
   });
 
-/** Optional text: trimmed, and an empty string counts as not given. */
+/** Optional text printed on the DeCA: trimmed, and an empty string counts as not given. */
 export const textoOpcional = (max: number, opciones: { multilinea?: boolean } = {}) =>
-  cadena(opciones)
+  cadena({ ...opciones, imprimible: true })
     .max(max, `Máximo ${max} caracteres`)
     .transform((s) => s.trim())
     .transform((s) => (s === '' ? undefined : s))
@@ -56,7 +56,7 @@ export const EnvioInput = z
     naturaleza: textoOpcional(LONGITUD_ENVIO.naturaleza).meta({ description: 'Naturaleza de la mercancía' }),
     peso: Peso.optional(),
     unidad: Unidad.optional(),
-    nota: cadena({ multilinea: true }).max(LONGITUD_ENVIO.nota, `Máximo ${LONGITUD_ENVIO.nota} caracteres`).nullish(),
+    nota: cadena({ multilinea: true, imprimible: true }).max(LONGITUD_ENVIO.nota, `Máximo ${LONGITUD_ENVIO.nota} caracteres`).nullish(),
   })
   .transform((e, ctx) => {
     const written = e.peso?.unidad;

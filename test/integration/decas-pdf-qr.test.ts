@@ -113,3 +113,36 @@ describe.skipIf(!pdftoppm)('the QR printed on the DeCA PDF', () => {
     expect(code!.location.bottomLeftCorner.y).toBeLessThan(page.height / 4);
   });
 });
+
+/** Another poppler-utils program, next to pdftoppm. */
+const poppler = (programa: string) => path.join(path.dirname(pdftoppm!), programa);
+
+describe.skipIf(!pdftoppm)('the issued PDF is PDF/A-2b', () => {
+  it('embeds every font, declares PDF/A-2b in XMP with the number, version and parties, and carries an sRGB output intent', async ({ documento }) => {
+    const fuentes = (await run(poppler('pdffonts'), [documento.pdfPath])).stdout.trim().split('\n').slice(2);
+    expect(fuentes.length).toBeGreaterThan(0);
+    for (const linea of fuentes) {
+      const [, , , , emb] = /^(\S+)\s+(CID TrueType|TrueType|Type 1|Type 1C|CID Type 0C)\s+(\S+)\s+(yes|no)\s/.exec(linea) ?? [];
+      expect(emb, linea).toBe('yes');
+    }
+
+    const meta = (await run(poppler('pdfinfo'), ['-meta', documento.pdfPath])).stdout;
+    expect(meta).toContain('<pdfaid:part>2</pdfaid:part>');
+    expect(meta).toContain('<pdfaid:conformance>B</pdfaid:conformance>');
+    const info = (await run(poppler('pdfinfo'), [documento.pdfPath])).stdout;
+    const titulo = /^Title:\s+(.*)$/m.exec(info)?.[1] ?? '';
+    const asunto = /^Subject:\s+(.*)$/m.exec(info)?.[1] ?? '';
+    expect(titulo).toMatch(/^DeCA \d{4}-\d{6} v1$/);
+    expect(meta).toContain(`<dc:title><rdf:Alt><rdf:li xml:lang="x-default">${titulo}</rdf:li>`);
+    expect(asunto).toContain(`Cargador: ${decaCompleta().cargador_nombre}`);
+    expect(asunto).toContain(`Transportista: ${decaCompleta().transp_nombre}`);
+    expect(meta).toContain(asunto.replace(/&/g, '&amp;'));
+    expect(info).toMatch(/^Encrypted:\s+no$/m);
+
+    const bytes = (await readFile(documento.pdfPath)).toString('latin1');
+    expect(bytes).toMatch(/\/OutputIntents \[\d+ 0 R\]/);
+    expect(bytes).toContain('/S /GTS_PDFA1 /OutputConditionIdentifier (sRGB IEC61966-2.1)');
+    expect(bytes).not.toMatch(/\/JavaScript|\/JS\b|\/Encrypt/);
+    expect(bytes).toMatch(/\/ID \[ <[0-9A-F]{32}> <[0-9A-F]{32}> \]/i);
+  });
+});

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DecaInput } from '../../../shared/schemas/deca';
 import { problemaDeTexto } from '../../../shared/rules/texto';
 
 describe('text that can be printed and shown to an inspector', () => {
@@ -55,5 +56,30 @@ describe('text that can be printed and shown to an inspector', () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+});
+
+describe('text printed on the DeCA: only what its embedded font can print', () => {
+  it.each(['Łukasz Wałęsa', 'Ştefan Ţară', 'Ærø Œuvre ß', 'Piñones «extra» – “bio” … 24 € ™ № →'])('accepts %s', (t) => {
+    expect(problemaDeTexto(t, { imprimible: true })).toBeNull();
+  });
+  it.each([
+    ['Carga 😀', '😀', 'U+1F600'],
+    ['Ωμέγα', 'Ω', 'U+03A9'],
+    ['Жук', 'Ж', 'U+0416'],
+    ['北京', '北', 'U+5317'],
+  ])('refuses %s naming the character', (t, ch, cp) => {
+    const m = problemaDeTexto(t, { imprimible: true });
+    expect(m).toContain(`«${ch}» (${cp})`);
+  });
+  it('leaves text that is not printed alone (passwords, webhook descriptions)', () => {
+    expect(problemaDeTexto('contraseña 😀 Ωμέγα')).toBeNull();
+  });
+  it('the API answers 422 naming the field, and the PDF never meets such text', () => {
+    const r = DecaInput.safeParse({ emitir: false, observaciones: 'ok 😀', envios: [{ nota: 'Жук' }] });
+    expect(r.success).toBe(false);
+    const campos = r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message]));
+    expect(campos.observaciones).toContain('U+1F600');
+    expect(campos['envios.0.nota']).toContain('U+0416');
   });
 });
