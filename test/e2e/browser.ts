@@ -98,3 +98,10 @@ export async function esperarServiceWorker(page: Page): Promise<void> {
     }
   });
 }
+
+/**
+ * How often a test polls the API with its key: the server allows 120
+ * requests a minute per key (the product's limit), and a poll at the default
+ * 50 ms would spend it in seconds and get 429s instead of answers.
+ */
+export const POLL_API_MS = 500;

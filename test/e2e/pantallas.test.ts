@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditarAccesibilidad } from './axe';
-import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, type Entorno } from './browser';
+import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, POLL_API_MS, type Entorno } from './browser';
 
 /**
  * The screens as their users meet them: a driver on a 390×844 phone, a
@@ -248,7 +248,7 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     await expect.poll(() => movil.evaluate(() => document.activeElement?.textContent)).toBe('Fin de servicio');
     await movil.getByRole('button', { name: 'Fin de servicio' }).click();
     await movil.getByRole('button', { name: 'Marcar fin de servicio' }).click();
-    await expect.poll(async () => (await api<{ deca: { fin_servicio_at: string | null } }>('GET', `/decas/${deca.id}`)).deca.fin_servicio_at, { timeout: 20_000 }).not.toBeNull();
+    await expect.poll(async () => (await api<{ deca: { fin_servicio_at: string | null } }>('GET', `/decas/${deca.id}`)).deca.fin_servicio_at, { timeout: 20_000, interval: POLL_API_MS }).not.toBeNull();
     await inspector.reload();
     const banner = (await inspector.locator('.banner').first().textContent()) ?? '';
     expect(banner).toMatch(/SERVICIO FINALIZADO el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}: este documento ya NO ampara al vehículo/);
@@ -300,7 +300,7 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     for (const ref of ['PED-1', 'PED-2']) await filas.filter({ hasText: ref }).getByRole('checkbox').check();
     await mesa.getByRole('region', { name: 'Acciones con las seleccionadas' }).getByRole('button', { name: 'Archivar', exact: true }).click();
     await expect.poll(() => filas.count(), { timeout: 20_000 }).toBe(4);
-    await expect.poll(async () => (await api<{ decas: unknown[] }>('GET', '/decas?archivado=true')).decas.length, { timeout: 20_000 }).toBe(2);
+    await expect.poll(async () => (await api<{ decas: unknown[] }>('GET', '/decas?archivado=true')).decas.length, { timeout: 20_000, interval: POLL_API_MS }).toBe(2);
 
     // The PDFs of the selected issued DeCAs, one file each, with a count of what had none.
     const descargas: string[] = [];

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ROOT } from '../support/processes';
-import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, type Entorno } from './browser';
+import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, POLL_API_MS, type Entorno } from './browser';
 
 let env: Entorno;
 let page: Page;
@@ -246,7 +246,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await page.goto(env.url);
     const filas = page.getByTestId('lista-decas').locator('[data-clave]');
     // The reopened app replays both: the first with its original key (answered again, not made twice).
-    await expect.poll(async () => (await numerosEnServidor()).length, { timeout: 30_000 }).toBe(3);
+    await expect.poll(async () => (await numerosEnServidor()).length, { timeout: 30_000, interval: POLL_API_MS }).toBe(3);
     await expect.poll(() => filas.count(), { timeout: 20_000 }).toBe(3);
     await expect.poll(() => page.getByTestId('pendiente-sync').count(), { timeout: 20_000 }).toBe(0);
     const numeros = await numerosEnServidor();
@@ -316,7 +316,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await campo.fill('PEDIDO-78');
     await page.getByRole('button', { name: 'Reenviar' }).click();
     await expect.poll(() => page.getByTestId('ref-externa').textContent()).toBe('PEDIDO-78');
-    await expect.poll(async () => (await api<{ deca: { ref_externa: string } }>('GET', `/decas/${numero}`)).deca.ref_externa, { timeout: 20_000 }).toBe('PEDIDO-78');
+    await expect.poll(async () => (await api<{ deca: { ref_externa: string } }>('GET', `/decas/${numero}`)).deca.ref_externa, { timeout: 20_000, interval: POLL_API_MS }).toBe('PEDIDO-78');
     await expect.poll(() => page.getByTestId('rechazo').count()).toBe(0);
   });
 
@@ -342,18 +342,18 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
 
     await page.getByRole('button', { name: 'Fin de servicio' }).click();
     await page.getByRole('button', { name: 'Marcar fin de servicio' }).click();
-    await expect.poll(async () => (await api<D>('GET', `/decas/${nueva}`)).deca.fin_servicio_at, { timeout: 20_000 }).not.toBeNull();
+    await expect.poll(async () => (await api<D>('GET', `/decas/${nueva}`)).deca.fin_servicio_at, { timeout: 20_000, interval: POLL_API_MS }).not.toBeNull();
     await page.getByRole('button', { name: 'Archivar' }).click();
-    await expect.poll(async () => (await api<D>('GET', `/decas/${nueva}`)).deca.archivado, { timeout: 20_000 }).toBe(true);
+    await expect.poll(async () => (await api<D>('GET', `/decas/${nueva}`)).deca.archivado, { timeout: 20_000, interval: POLL_API_MS }).toBe(true);
     await page.getByRole('button', { name: 'Desarchivar' }).click();
-    await expect.poll(async () => (await api<D>('GET', `/decas/${nueva}`)).deca.archivado, { timeout: 20_000 }).toBe(false);
+    await expect.poll(async () => (await api<D>('GET', `/decas/${nueva}`)).deca.archivado, { timeout: 20_000, interval: POLL_API_MS }).toBe(false);
 
     const pendiente = (await api<{ deca: { numero: string } }>('POST', '/decas', { emitir: false, referencia: 'borrar' })).deca.numero;
     await page.goto(`${env.url}/decas/${pendiente}`);
     await page.getByRole('button', { name: 'Eliminar' }).click();
     await page.getByRole('button', { name: 'Eliminar la DeCA' }).click();
     await page.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
-    await expect.poll(async () => (await fetch(`${env.url}/api/v1/decas/${pendiente}`, { headers: { Authorization: `Bearer ${clave}` } })).status, { timeout: 20_000 }).toBe(404);
+    await expect.poll(async () => (await fetch(`${env.url}/api/v1/decas/${pendiente}`, { headers: { Authorization: `Bearer ${clave}` } })).status, { timeout: 20_000, interval: POLL_API_MS }).toBe(404);
   });
 
   it('keeps work queued while the session is over, and sends it after signing in again', async () => {
@@ -493,7 +493,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     const { registrationId } = await registro;
     expect((await numerosEnServidor()).length).toBe(antes);
     await cdp.send('ServiceWorker.dispatchSyncEvent', { origin: new URL(env.url).origin, registrationId, tag: 'deca-cola', lastChance: false });
-    await expect.poll(async () => (await numerosEnServidor()).length, { timeout: 20_000 }).toBe(antes + 1);
+    await expect.poll(async () => (await numerosEnServidor()).length, { timeout: 20_000, interval: POLL_API_MS }).toBe(antes + 1);
 
     // Opened again, the app shows it numbered, with nothing left to send.
     await page.goto(env.url);
@@ -530,7 +530,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
         : route.continue(),
     );
     await env.context.setOffline(false);
-    await expect.poll(async () => (await numerosEnServidor()).length, { timeout: 20_000 }).toBe(antes + 1);
+    await expect.poll(async () => (await numerosEnServidor()).length, { timeout: 20_000, interval: POLL_API_MS }).toBe(antes + 1);
 
     // A day of failures later it is stuck: shown as such, no longer retried on its own.
     await p.clock.fastForward('25:00:00');
@@ -545,7 +545,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     // Fixed on the server: «Reintentar» sends it, once.
     await env.context.unroute('**/api/v1/decas');
     await atasco.getByRole('button', { name: 'Reintentar' }).click();
-    await expect.poll(async () => (await numerosEnServidor()).length, { timeout: 20_000 }).toBe(antes + 2);
+    await expect.poll(async () => (await numerosEnServidor()).length, { timeout: 20_000, interval: POLL_API_MS }).toBe(antes + 2);
     await expect.poll(() => atasco.count(), { timeout: 20_000 }).toBe(0);
   });
 
