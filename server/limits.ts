@@ -28,6 +28,8 @@ export interface RateLimits {
    * in 10 minutes. Past it the page is still served, the open is not written.
    */
   aperturasIp: RateLimiterAbstract;
+  /** Authenticity checks (a PDF uploaded and hashed) per IP: 30 in 10 minutes. */
+  verificarIp: RateLimiterAbstract;
   /** Release the limiters' own connections. */
   close(): Promise<void>;
 }
@@ -67,6 +69,7 @@ export function createRateLimits(database: Database, opts: { apiPoints?: number 
     registroIp: make('registro_ip', 5, 60 * 60),
     publicoIp: make('publico_ip', 600, 60),
     aperturasIp: make('aperturas_ip', 60, 10 * 60),
+    verificarIp: make('verificar_ip', 30, 10 * 60),
     close: async () => {
       await pool?.end();
     },

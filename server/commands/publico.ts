@@ -8,6 +8,7 @@ import { leerPdf } from '../domain/decas/listar';
 import type { DecaConRefs } from '../domain/decas/queries';
 import { fichaUrl } from '../domain/decas/urls';
 import { completarPorEnlace, erroresDeTexto, guardarBorrador, leerBorrador, valoresIniciales, valoresPermitidos, validarFormulario } from '../domain/publico/completar';
+import { versionPorHuella, type Autenticidad } from '../domain/publico/autenticidad';
 import { obtenerPorToken, registrarApertura, ultimoCambio, type Apertura, type UltimoCambio } from '../domain/publico/descargas';
 import { gastar } from '../limits';
 import { renderQrPng } from '../documents/qr';
@@ -182,5 +183,28 @@ export const completarDeca = command({
     const deca = await completarPorEnlace(ctx, row, r.patch, r.enviados);
     ctx.caches.decas.invalidate(deca.id);
     return { tipo: 'emitida', deca, solicitante };
+  },
+});
+
+
+export const verificarPdf = command({
+  nombre: 'verificar_pdf',
+  descripcion: 'Comprueba si un PDF es una versión auténtica de una DeCA de este servicio, cuál, y si sigue vigente.',
+  acceso: 'publico',
+  entrada: z.object({
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+    bytes: z.number().int().nonnegative(),
+    esPdf: z.boolean(),
+  }),
+  run: async (ctx, f): Promise<Autenticidad> => {
+    const espera = await gastar(ctx.limits.verificarIp, ctx.quien.ip);
+    if (espera !== null) {
+      throw new AppError('demasiadas_peticiones', `Ha comprobado muchos archivos seguidos. Espere ${Math.ceil(espera / 60)} min y vuelva a probar.`, {
+        headers: { 'Retry-After': String(espera) },
+      });
+    }
+    if (f.bytes === 0) throw new AppError('validacion', 'El archivo está vacío: elija el PDF de la DeCA.', { campos: { pdf: 'Archivo vacío' } });
+    if (!f.esPdf) throw new AppError('validacion', 'El archivo no es un PDF: elija el PDF de la DeCA tal como lo descargó.', { campos: { pdf: 'No es un PDF' } });
+    return { sha256: f.sha256, encontrada: await versionPorHuella(ctx.db, f.sha256) };
   },
 });

@@ -5,6 +5,7 @@ import * as m0003 from './0003-publico-correo';
 import * as m0004 from './0004-webhooks';
 import * as m0005 from './0005-exacto-rapido';
 import * as m0006 from './0006-sin-duplicados';
+import * as m0007 from './0007-autenticidad';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   '0004-webhooks': m0004,
   '0005-exacto-rapido': m0005,
   '0006-sin-duplicados': m0006,
+  '0007-autenticidad': m0007,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -81,6 +81,12 @@ function versionHtml(row: DecaConRefs): SafeHtml {
   return html`<p class="sub">Versión ${row.version}${row.emitido_at ? html` · emitida el ${fecha(row.emitido_at)}` : ''}${row.sa_numero ? html`<br>Sustituye a la DeCA ${row.sa_numero}` : ''}</p>`;
 }
 
+/** The current version's fingerprint, and where to check a PDF against it. */
+function huellaHtml(row: DecaConRefs): SafeHtml | '' {
+  if (!row.pdf_sha256) return '';
+  return html`<p class="sub">Huella SHA-256 del PDF vigente (versión ${row.version}): <code class="huella" data-huella>${row.pdf_sha256}</code><br><a href="/verificar">Comprobar si un PDF es auténtico</a></p>`;
+}
+
 /** The page an inspector opens from the QR: server-rendered, no JavaScript, a few KB. */
 export function renderFicha(row: DecaConRefs, ultimo: UltimoCambio | null, siteUrl: string): string {
   const urls = decaUrls(siteUrl, row);
@@ -88,7 +94,7 @@ export function renderFicha(row: DecaConRefs, ultimo: UltimoCambio | null, siteU
     title: `DeCA ${row.numero}`,
     style: PUBLIC_STYLE,
     body: html`<main>${cabecera(row)}${estadoBanner(row, siteUrl)}${resumenHtml(row)}${cambioHtml(ultimo, row.version)}${versionHtml(row)}${datosHtml(row)}
-${row.estado !== 'pendiente' ? html`<a class="btn" href="${rel(urls.pdf)}">Ver el PDF (versión ${row.version})</a>` : ''}
+${row.estado !== 'pendiente' ? html`<a class="btn" href="${rel(urls.pdf)}">Ver el PDF (versión ${row.version})</a>${huellaHtml(row)}` : ''}
 <footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.</footer></main>`,
   });
 }

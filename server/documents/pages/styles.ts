@@ -23,6 +23,7 @@ export const PUBLIC_STYLE = inlineStyle(`
   .resumen dt{margin-top:0}
   .resumen dd{font-size:1.5em;font-weight:800}
   .cambio{font-weight:700;font-size:1em}
+  .huella{word-break:break-all;font-size:.85em}
   .cambio ul{margin:.4em 0 0;padding-left:1.1em;font-weight:400}
   .cambio del{color:#a30000}
   .cambio ins{text-decoration:none;font-weight:800}

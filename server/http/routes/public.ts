@@ -2,7 +2,9 @@ import Router from '@koa/router';
 import { AppError } from '../../../shared/errors';
 import { ejecutar, type Command } from '../../commands/command';
 import { confirmarEmail } from '../../commands/cuenta';
-import { abrirCompletar, completarDeca, manifiestoConductor, pdfPublico, qrPublico, verConductor, verFicha, type PasoCompletar } from '../../commands/publico';
+import { abrirCompletar, completarDeca, manifiestoConductor, pdfPublico, qrPublico, verConductor, verFicha, verificarPdf, type PasoCompletar } from '../../commands/publico';
+import { renderVerificar, RUTA_VERIFICAR } from '../../documents/pages/verificar';
+import { leerArchivoSubido } from '../middleware/subida';
 import type { AppDeps } from '../../deps';
 import { fichaUrl } from '../../domain/decas/urls';
 import { COMPLETAR_JS, renderCompletarFormulario, renderCompletarInicio } from '../../documents/pages/completar';
@@ -149,6 +151,27 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
         );
       case 'inicio':
         return sendPage(ctx, renderCompletarInicio(p.row, p.solicitante, ctx.path));
+    }
+  });
+
+  // The authenticity check: a form that takes the PDF (no JavaScript); the file is hashed as it arrives, never stored.
+  router.get(RUTA_VERIFICAR, (ctx) => sendPage(ctx, renderVerificar({ siteUrl: site })));
+
+  router.post(RUTA_VERIFICAR, async (ctx) => {
+    let subido;
+    try {
+      subido = await leerArchivoSubido(ctx.req);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      return sendPage(ctx, renderVerificar({ siteUrl: site, error: err.message }), err.status);
+    }
+    try {
+      const { valor } = await ejecutar(services, verificarPdf, visitanteOf(ctx, config.trustProxy), subido);
+      sendPage(ctx, renderVerificar({ siteUrl: site, resultado: valor }));
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
+      sendPage(ctx, renderVerificar({ siteUrl: site, error: err.message }), err.status);
     }
   });
 
