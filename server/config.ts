@@ -18,6 +18,7 @@ const ConfigSchema = z
       .optional(),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'debe empezar por smtp:// o smtps://').optional(),
     MAIL_FROM: z.string().min(3).optional(),
+    SEDE_CONTROL_URL: z.url({ protocol: /^https?$/ }).default('https://sede.transportes.gob.es/'),
     WEBHOOK_ALLOW_INSECURE: flag,
     TRUST_PROXY: flag,
     FAKE_NOW: z.iso.datetime({ offset: true }).optional(),
@@ -41,6 +42,8 @@ export interface Config {
   readonly smtpUrl: string | null;
   /** Sender of the service's mail; defaults to no-responder@<site host>. */
   readonly mailFrom: string;
+  /** The Ministry's electronic office where a company sends the PDF/A after a roadside check. */
+  readonly sedeControlUrl: string;
   readonly webhookAllowInsecure: boolean;
   readonly trustProxy: boolean;
   readonly fakeNow: string | null;
@@ -73,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: c.DATABASE_URL ?? null,
     smtpUrl: c.SMTP_URL ?? null,
     mailFrom: c.MAIL_FROM ?? `DeCA <no-responder@${new URL(siteUrl).hostname}>`,
+    sedeControlUrl: c.SEDE_CONTROL_URL,
     webhookAllowInsecure: c.WEBHOOK_ALLOW_INSECURE,
     trustProxy: c.TRUST_PROXY,
     fakeNow: c.FAKE_NOW ?? null,

@@ -23,6 +23,8 @@ export interface Services {
   log: Logger;
   /** Public site root, for the URLs printed on documents and sent in mail. */
   siteUrl: string;
+  /** SEDE_CONTROL_URL: where the PDF/A goes after a roadside check. */
+  sedeControlUrl: string;
   renderPdf: DecaPdfRenderer;
   limits: RateLimits;
   /** WEBHOOK_ALLOW_INSECURE and the SSRF-safe transport `probar` and `reenviar` send through. */

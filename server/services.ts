@@ -10,7 +10,7 @@ import type { Logger } from './log';
 import { createWebhookFetch } from './net/webhook-request';
 
 export interface ServicesOptions {
-  config: Pick<Config, 'siteUrl' | 'webhookAllowInsecure' | 'apiRateLimit'>;
+  config: Pick<Config, 'siteUrl' | 'sedeControlUrl' | 'webhookAllowInsecure' | 'apiRateLimit'>;
   database: Database;
   clock: Clock;
   log: Logger;
@@ -44,6 +44,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services & 
     clock: opts.clock,
     log,
     siteUrl: config.siteUrl,
+    sedeControlUrl: config.sedeControlUrl,
     renderPdf: opts.renderPdf,
     limits,
     webhookPolicy: { allowInsecure: config.webhookAllowInsecure },

@@ -2,6 +2,8 @@ import { AppError } from '../../shared/errors';
 import { cadena } from '../../shared/schemas/envio';
 import type { Aviso } from '../../shared/errors';
 import {
+  ControlInput,
+  ControlRegistrado,
   ArchivarInput,
   CaminoQuery,
   DecaInput,
@@ -20,6 +22,7 @@ import { encolarPedirDatos, enviarDeca as enviarDecaPorCorreo, pedirDatos as ped
 import { documentosParaElCamino } from '../domain/decas/camino';
 import { camposDesconocidos, crearDeca as crear, problemasDeCreacion, validarDeca as validar } from '../domain/decas/crear';
 import { emitirDeca as emitir } from '../domain/decas/emitir';
+import { registrarControl } from '../domain/decas/control';
 import { archivarDeca as archivar, eliminarDeca as eliminar, finalizarServicio, type Eliminada } from '../domain/decas/finalizar';
 import { leerPdf, listarCambios, listarDecas as listar } from '../domain/decas/listar';
 import { modificarDeca as modificar } from '../domain/decas/modificar';
@@ -185,6 +188,22 @@ export const finServicio = command({
     const deca = await finalizarServicio(ctx, ctx.quien, id, { antesDeConfirmar: (trx, decaId) => ctx.registrar(trx, { decaId }) });
     tocadas(ctx, deca.id);
     return deca;
+  },
+});
+
+export const controlCarretera = command({
+  nombre: 'control_carretera',
+  descripcion:
+    'Anota el código numérico que un agente dio al conductor en un control en carretera (extensión): queda en el historial y sale el evento deca.control; después hay que enviar el PDF/A a la sede electrónica (sede_url) con ese código.',
+  acceso: 'escritura',
+  entrada: ControlInput.extend(Ref.shape),
+  idempotencia: { repetir: async (_ctx, anterior) => ControlRegistrado.parse(anterior.respuesta) },
+  run: async (ctx, { id, codigo }): Promise<ControlRegistrado> => {
+    const sede_url = ctx.sedeControlUrl;
+    const r = await registrarControl(ctx, ctx.quien, id, codigo, {
+      antesDeConfirmar: (trx, hecho) => ctx.registrar(trx, { decaId: hecho.deca.id, respuesta: { ...hecho, sede_url } }),
+    });
+    return { ...r, sede_url };
   },
 });
 

@@ -271,7 +271,7 @@ export const Autor = z.object({
 });
 export type Autor = z.infer<typeof Autor>;
 
-export const TipoCambio = z.enum(['creacion', 'modificacion', 'emision', 'completado', 'sustitucion', 'fin_servicio', 'archivado', 'desarchivado']);
+export const TipoCambio = z.enum(['creacion', 'modificacion', 'emision', 'completado', 'sustitucion', 'fin_servicio', 'archivado', 'desarchivado', 'control']);
 export type TipoCambio = z.infer<typeof TipoCambio>;
 
 export const CampoCambiado = z.object({ campo: z.string(), antes: z.unknown(), despues: z.unknown() });
@@ -309,3 +309,31 @@ export const Descarga = z
 export type Descarga = z.infer<typeof Descarga>;
 export const DescargasList = z.object({ descargas: z.array(Descarga) });
 export type DescargasList = z.infer<typeof DescargasList>;
+
+/** POST /decas/{id}/control (extension): the code an agent gave the driver at a roadside check. */
+export const ControlInput = z.object({
+  codigo: z
+    .string({ error: 'Indique el código que le dio el agente' })
+    .trim()
+    .regex(/^\d{4,20}$/, 'El código del agente son solo cifras (entre 4 y 20)')
+    .meta({ description: 'Código numérico que el agente da al conductor' }),
+});
+export type ControlInput = z.input<typeof ControlInput>;
+
+/** A roadside check as recorded: the code, when, and which version of the DeCA was shown. */
+export const ControlCarretera = z
+  .object({
+    codigo: z.string(),
+    registrado_at: z.string().meta({ description: 'YYYY-MM-DD HH:MM:SS (hora de Madrid)' }),
+    version: z.number().int(),
+  })
+  .meta({ id: 'ControlCarretera' });
+export type ControlCarretera = z.infer<typeof ControlCarretera>;
+
+/** The answer of POST /decas/{id}/control: the DeCA, the check, and where the PDF/A must go. */
+export const ControlRegistrado = z.object({
+  deca: Deca,
+  control: ControlCarretera,
+  sede_url: z.string().meta({ description: 'Sede electrónica del Ministerio a la que enviar el PDF/A con el código' }),
+});
+export type ControlRegistrado = z.infer<typeof ControlRegistrado>;

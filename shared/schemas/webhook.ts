@@ -12,6 +12,8 @@ export const EVENTOS = [
   'deca.completado',
   'deca.fin_servicio',
   'deca.descargado',
+  // Extension: a roadside check recorded (POST /decas/{id}/control); `data.control` carries the agent's code.
+  'deca.control',
 ] as const;
 export const Evento = z.enum(EVENTOS);
 export type Evento = z.infer<typeof Evento>;

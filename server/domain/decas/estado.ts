@@ -24,6 +24,11 @@ const MENSAJES: Record<string, Record<Estado, string>> = {
     emitido: '',
     sustituido: 'Esta DeCA fue sustituida: marque el fin del servicio en la que la sustituye.',
   },
+  control: {
+    pendiente: 'La DeCA está pendiente: no ampara el transporte, así que no hay documento que enviar. Emítala.',
+    emitido: '',
+    sustituido: 'Esta DeCA fue sustituida: anote el control en la que la sustituye y envíe esa.',
+  },
   eliminar: {
     pendiente: '',
     emitido: 'Las DeCA emitidas no se borran: se conservan un año. Puede archivarla.',

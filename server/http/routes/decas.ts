@@ -8,6 +8,7 @@ import {
   eliminarDeca,
   emitirDeca,
   enviarDeca,
+  controlCarretera,
   finServicio,
   historialDeca,
   listarDecas,
@@ -71,6 +72,11 @@ export function decasRoutes(router: Router<AppState>, { config, services }: AppD
 
   router.post('/decas/:id/sustituir', body, async (ctx) => {
     ctx.body = { deca: await correr(ctx, services, sustituirDeca, entrada(ctx)) };
+  });
+
+  // Extension: a roadside check's code (answers { deca, control, sede_url }).
+  router.post('/decas/:id/control', small, async (ctx) => {
+    ctx.body = await correr(ctx, services, controlCarretera, entrada(ctx));
   });
 
   router.post('/decas/:id/fin', small, async (ctx) => {
