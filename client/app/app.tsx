@@ -10,6 +10,7 @@ const RUTAS: Ruta[] = [
   { patron: /^\/decas\/nueva$/, cargar: () => import('../views/deca-form') },
   { patron: /^\/decas\/([^/]+)\/(editar|sustituir)$/, cargar: () => import('../views/deca-form') },
   { patron: /^\/decas\/([^/]+)\/agente$/, cargar: () => import('../views/agente') },
+  { patron: /^\/decas\/([^/]+)\/control$/, cargar: () => import('../views/control') },
   { patron: /^\/decas\/([^/]+)$/, cargar: () => import('../views/deca-detail') },
   { patron: /^\/cuenta$/, cargar: () => import('../views/cuenta') },
 ];

@@ -11,6 +11,8 @@ import { store } from './store';
 export interface Sesion {
   usuario: Usuario;
   cuenta: Cuenta;
+  /** Where the PDF/A goes after a roadside check, as the server is configured (kept for offline use). */
+  sede_control_url?: string;
 }
 
 /** What a signed-in screen works with: this user's and environment's database, API and sync engine. */
@@ -128,7 +130,7 @@ const f: typeof fetch = (...a) => fetch(...a);
 
 async function abierta(r: SesionResponse): Promise<void> {
   const antes = sesion.get();
-  guardar({ usuario: r.usuario, cuenta: r.cuenta });
+  guardar({ usuario: r.usuario, cuenta: r.cuenta, ...(r.sede_control_url ? { sede_control_url: r.sede_control_url } : {}) });
   sesionCaducada.set(false);
   // Same user after an expiry: replay what waited for the sign-in.
   if (antes?.usuario.id === r.usuario.id) await actual?.sync.reanudar();
@@ -176,7 +178,7 @@ export async function comprobarSesion(): Promise<void> {
   ultimaComprobacion = Date.now();
   try {
     const r = await pedirJson<SesionResponse>(f, 'GET', '/app/api/sesion');
-    guardar({ usuario: r.data.usuario, cuenta: r.data.cuenta });
+    guardar({ usuario: r.data.usuario, cuenta: r.data.cuenta, ...(r.data.sede_control_url ? { sede_control_url: r.data.sede_control_url } : {}) });
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) sesionCaducada.set(true);
   }

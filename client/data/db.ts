@@ -48,7 +48,7 @@ export interface DecaLocal {
   actualizado: number;
 }
 
-export type TipoOperacion = 'crear' | 'modificar' | 'emitir' | 'sustituir' | 'fin' | 'archivar' | 'eliminar';
+export type TipoOperacion = 'crear' | 'modificar' | 'emitir' | 'sustituir' | 'fin' | 'archivar' | 'eliminar' | 'control';
 
 /** One queued change, replayed in `seq` order with its own Idempotency-Key. */
 export interface EntradaOutbox {

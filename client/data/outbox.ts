@@ -171,6 +171,11 @@ export function finalizarServicio(db: DecaDb, clave: string): Promise<DecaLocal>
   return encolar(db, clave, entrada(clave, 'fin', {}));
 }
 
+/** The code an agent gave at a roadside check: kept here at once (no coverage at the roadside), sent when there is. */
+export function anotarControl(db: DecaDb, clave: string, codigo: string): Promise<DecaLocal> {
+  return encolar(db, clave, entrada(clave, 'control', { codigo }));
+}
+
 /** Archive (true) or unarchive (false). */
 export function archivarDeca(db: DecaDb, clave: string, archivado: boolean): Promise<DecaLocal> {
   return encolar(db, clave, entrada(clave, 'archivar', { archivado }));

@@ -343,6 +343,7 @@ export class SyncEngine {
           return await this.aplicar(e, e.clave, (await this.api.request<{ deca: Deca }>('PATCH', ruta, opts)).data.deca);
         case 'emitir':
         case 'fin':
+        case 'control':
           return await this.aplicar(e, e.clave, (await this.api.request<{ deca: Deca }>('POST', `${ruta}/${e.tipo}`, opts)).data.deca);
         case 'archivar':
           return await this.aplicar(e, e.clave, (await this.api.request<{ deca: Deca }>('POST', `${ruta}/archivar`, opts)).data.deca);

@@ -22,6 +22,7 @@ const OPERACION: Record<EntradaOutbox['tipo'], string> = {
   fin: 'Fin de servicio',
   archivar: 'Archivar / desarchivar',
   eliminar: 'Eliminar',
+  control: 'Control en carretera',
 };
 const TIPO_CAMBIO: Record<string, string> = {
   creacion: 'Creada',
@@ -32,6 +33,7 @@ const TIPO_CAMBIO: Record<string, string> = {
   fin_servicio: 'Fin de servicio',
   archivado: 'Archivada',
   desarchivado: 'Desarchivada',
+  control: 'Control en carretera',
 };
 
 function Documentos({ rec }: { rec: DecaLocal }) {
@@ -95,7 +97,7 @@ function Historial({ rec }: { rec: DecaLocal }) {
   useEffect(() => {
     if (!enLinea || !rec.id) return;
     cargarCambios(ctx.api, ctx.db, rec).then(setCambios, () => {});
-  }, [rec.id, rec.deca?.version, rec.deca?.archivado, rec.deca?.fin_servicio_at, enLinea]);
+  }, [rec.id, rec.deca?.version, rec.deca?.archivado, rec.deca?.fin_servicio_at, rec.pendientes, enLinea]);
   if (!cambios) return <p class="pista">{enLinea ? 'Cargando historial…' : 'El historial se verá con conexión.'}</p>;
   return (
     <ol class="historial">
@@ -103,6 +105,7 @@ function Historial({ rec }: { rec: DecaLocal }) {
         <li key={i}>
           <strong>{TIPO_CAMBIO[c.tipo] ?? c.tipo}</strong> · versión {c.version} · {fechaEs(c.created_at)} · {c.autor.nombre}
           {c.motivo && <> · «{c.motivo}»</>}
+          {c.tipo === 'control' && c.campos[0] && <> · código del agente {String(c.campos[0].despues)}</>}
           {c.campos.length > 0 && (c.tipo === 'modificacion' || c.tipo === 'completado') && (
             <ul class="cambios-campos">
               {c.campos.map((x) => (
@@ -272,6 +275,11 @@ export default function DetalleDeca({ params }: { params: string[] }) {
             {d && d.estado === 'emitido' && (
               <a class="boton primario" href={`${rutaDeca(rec)}/agente`} data-testid="mostrar-agente">
                 Mostrar al agente
+              </a>
+            )}
+            {d && d.estado === 'emitido' && (
+              <a class="boton" href={`${rutaDeca(rec)}/control`}>
+                Control en carretera
               </a>
             )}
             {(rec.estado === 'pendiente' || rec.estado === 'borrador') && (

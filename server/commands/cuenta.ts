@@ -59,7 +59,7 @@ export const registrarCuenta = command({
     const { account, user } = await ctx.db.transaction().execute((trx) => crearCuenta(trx, { ...input, confirmar: { siteUrl: ctx.siteUrl, now } }));
     if (!user) throw new Error('registro sin usuario');
     const sesion = await abrirSesion(ctx.db, user, now);
-    return { respuesta: { usuario: presentUsuario(user), cuenta: presentCuenta(account) }, sesion };
+    return { respuesta: { usuario: presentUsuario(user), cuenta: presentCuenta(account), sede_control_url: ctx.sedeControlUrl }, sesion };
   },
 });
 
@@ -91,7 +91,7 @@ export const iniciarSesion = command({
     }
     await loginEmail.delete(email);
     const sesion = await abrirSesion(ctx.db, found.user, ctx.clock.now());
-    return { respuesta: { usuario: presentUsuario(found.user), cuenta: presentCuenta(found.account) }, sesion };
+    return { respuesta: { usuario: presentUsuario(found.user), cuenta: presentCuenta(found.account), sede_control_url: ctx.sedeControlUrl }, sesion };
   },
 });
 
@@ -119,7 +119,7 @@ export const verSesion = command({
   entrada: z.object({}),
   run: async (ctx): Promise<SesionResponse> => {
     const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', usuarioDe(ctx.quien)).executeTakeFirstOrThrow();
-    return { usuario: presentUsuario(user), cuenta: presentCuenta(ctx.quien.cuenta) };
+    return { usuario: presentUsuario(user), cuenta: presentCuenta(ctx.quien.cuenta), sede_control_url: ctx.sedeControlUrl };
   },
 });
 

@@ -107,7 +107,12 @@ export const Usuario = z.object({
 export type Usuario = z.infer<typeof Usuario>;
 
 /** GET /app/api/sesion: who is signed in. */
-export const SesionResponse = z.object({ usuario: Usuario, cuenta: Cuenta });
+export const SesionResponse = z.object({
+  usuario: Usuario,
+  cuenta: Cuenta,
+  /** Where a company sends the PDF/A after a roadside check (SEDE_CONTROL_URL). */
+  sede_control_url: z.string().optional(),
+});
 export type SesionResponse = z.infer<typeof SesionResponse>;
 
 /** An API key as listed (never the secret itself). */

@@ -219,6 +219,35 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     }
   });
 
+  it('records the agent’s code at a roadside check with no coverage, and has the PDF/A, the steps and the office ready', async () => {
+    await movil.goto(env.url);
+    const tarjeta = movil.locator('[data-clave]', { hasText: 'Sin Cobertura SL' });
+    await tarjeta.getByRole('link').first().click();
+    const numero = await numeroEnCabecera(movil);
+    await env.context.setOffline(true);
+    try {
+      await movil.getByRole('link', { name: 'Control en carretera' }).click();
+      await movil.getByRole('heading', { name: /Control en carretera/ }).waitFor();
+      await movil.fill('#f-codigo_control', '12-34');
+      await movil.getByRole('button', { name: 'Guardar el código' }).click();
+      await expect.poll(() => movil.locator('[data-campo="codigo_control"]').textContent()).toContain('solo cifras');
+      await movil.fill('#f-codigo_control', '778899');
+      await movil.getByRole('button', { name: 'Guardar el código' }).click();
+      await expect.poll(() => movil.getByTestId('controles').textContent()).toContain('778899');
+      expect(await movil.getByTestId('controles').textContent()).toContain('Sin enviar');
+      expect(await movil.getByTestId('sede').getAttribute('href')).toBe('https://sede.transportes.gob.es/');
+      await movil.getByTestId('pdf-control').waitFor(); // the PDF/A kept on the phone
+      await sinInfracciones(movil, 'control en carretera');
+    } finally {
+      await env.context.setOffline(false);
+    }
+    type C = { cambios: { tipo: string; campos: { despues: unknown }[] }[] };
+    await expect
+      .poll(async () => (await api<C>('GET', `/decas/${numero}/cambios`)).cambios.filter((c) => c.tipo === 'control').map((c) => c.campos[0]?.despues), { timeout: 20_000, interval: POLL_API_MS })
+      .toEqual(['778899']);
+    await expect.poll(() => movil.getByTestId('controles').textContent(), { timeout: 20_000 }).toMatch(/778899 · anotado el \d{2}\/\d{2}\/\d{4}/);
+  });
+
   it('the inspector’s page of a modified DeCA says what changed, and of an ended one that it no longer covers', async () => {
     const { deca } = await api<{ deca: { id: number; numero: string; urls: { ficha: string; conductor: string } } }>('POST', '/decas', {
       cargador_nombre: 'Cargas Moncayo SA',

@@ -37,7 +37,7 @@ describe('a roadside check (extension: POST /decas/{id}/control)', () => {
     const body = WebhookPayload.parse(llegadas[0]!.body);
     expect(body.evento).toBe('deca.control');
     expect(llegadas[0]!.body.data.control).toEqual(r.control);
-    expect(body.data.deca.id).toBe(deca.id);
+    expect(body.data.deca?.id).toBe(deca.id);
   });
 
   it('replays with the same Idempotency-Key as a replay, never a second entry', async ({ app, c }) => {
