@@ -41,8 +41,13 @@ export interface ResultadoDrenaje {
 }
 
 const LEASE_MS = 30_000;
-/** A tab that finds another one draining looks again after this long (the other may stop early). */
-const OCUPADO_MS = 15_000;
+/**
+ * A tab that finds the queue busy (another tab, or the service worker's
+ * Background Sync) looks again after this long: the other may have read the
+ * queue just before the user's «Reintentar», and must not make them wait.
+ * Looking costs one IndexedDB count.
+ */
+const OCUPADO_MS = 2_000;
 /** Server failures (5xx, 429, conflicts) after which an entry is shown as stuck instead of retried. */
 export const MAX_FALLOS_SERVIDOR = 10;
 /** …or this long after its first server failure. Network errors never make an entry stuck. */

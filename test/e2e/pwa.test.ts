@@ -545,7 +545,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     // Fixed on the server: «Reintentar» sends it, once.
     await env.context.unroute('**/api/v1/decas');
     await atasco.getByRole('button', { name: 'Reintentar' }).click();
-    await expect.poll(async () => (await numerosEnServidor()).length, { timeout: 20_000, interval: POLL_API_MS }).toBe(antes + 2);
+    await expect.poll(async () => (await numerosEnServidor()).length, { timeout: 30_000, interval: POLL_API_MS }).toBe(antes + 2);
     await expect.poll(() => atasco.count(), { timeout: 20_000 }).toBe(0);
   });
 
