@@ -6,11 +6,12 @@
  * stays reproducible.
  */
 import { readFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
 import { jsPDF } from 'jspdf';
 
 const leer = (archivo: string) => readFileSync(new URL(`./fuentes/${archivo}`, import.meta.url));
 
-/** DejaVu Sans cut to what a DeCA can hold (scripts/subset-font.sh); jsPDF embeds only the glyphs a document uses. */
+/** DejaVu Sans cut to what a DeCA can hold (scripts/subset-font.sh), embedded whole in every document. */
 const DEJAVU = { normal: leer('DejaVuSans-DeCA.ttf'), bold: leer('DejaVuSans-Bold-DeCA.ttf') } as const;
 export const FAMILIA = 'DejaVuSans';
 type Estilo = keyof typeof DEJAVU;
@@ -46,11 +47,104 @@ function vistaDe(estilo: Estilo): FuenteTtf {
   return vista;
 }
 
+/**
+ * The font programs as embedded: the whole cut font (376 characters, a few
+ * KB), deflated once per process. jsPDF would re-subset and re-compress them
+ * for every document, which was most of an embedded font's cost.
+ */
+const PROGRAMA = {
+  normal: { crudo: DEJAVU.normal.length, z: deflateSync(DEJAVU.normal, { level: 9 }).toString('latin1') },
+  bold: { crudo: DEJAVU.bold.length, z: deflateSync(DEJAVU.bold, { level: 9 }).toString('latin1') },
+} as const;
+
+/** What jsPDF keeps of a font we registered (its own type definitions leave these out). */
+interface FuenteJspdf {
+  id: string;
+  fontName: string;
+  encoding: string;
+  objectNumber: number;
+  isAlreadyPutted?: boolean;
+  metadata: FuenteTtf & {
+    Unicode: { widths: (number | number[])[] };
+    bbox: number[];
+    flags: number;
+    stemV: number;
+    italicAngle: number;
+    ascender: number;
+    decender: number;
+    capHeight: number;
+  };
+}
+
+/** glyph id → Unicode, as the text's ToUnicode CMap (so every datum extracts as text). */
+function cmapUnicode(mapa: Record<number, number>): string {
+  const filas = Object.keys(mapa)
+    .map(Number)
+    .sort((a, b) => a - b)
+    .map((g) => `<${g.toString(16).padStart(4, '0')}><${mapa[g]!.toString(16).padStart(4, '0')}>`);
+  let bloques = '';
+  for (let i = 0; i < filas.length; i += 100) {
+    const b = filas.slice(i, i + 100);
+    bloques += `\n${b.length} beginbfchar\n${b.join('\n')}\nendbfchar`;
+  }
+  return `/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo <<\n  /Registry (Adobe)\n  /Ordering (UCS)\n  /Supplement 0\n>> def\n/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000><ffff>\nendcodespacerange${bloques}\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend`;
+}
+
+const pdfNum = (n: number) => String(Math.round(n * 1000) / 1000);
+const pdfArray = (a: unknown[]): string => `[${a.map((x) => (Array.isArray(x) ? pdfArray(x) : typeof x === 'number' ? pdfNum(x) : String(x))).join(' ')}]`;
+
+/**
+ * Write our two fonts (Type0 / CIDFontType2, Identity-H) with the font
+ * program deflated once per process. jsPDF's own writer is kept off them by
+ * marking their encoding while the pages are out and the resources go in.
+ */
+function escribirFuentes(doc: jsPDF, nuestras: Map<FuenteJspdf, Estilo>): void {
+  const w = escritor(doc) as unknown as { events: { subscribe(evento: 'postPutPages' | 'putFont', fn: (args: never) => void): void } };
+  const MARCA = 'Identity-H(DeCA)';
+  w.events.subscribe('postPutPages', () => {
+    for (const f of nuestras.keys()) if (f.encoding === 'Identity-H') f.encoding = MARCA;
+  });
+  w.events.subscribe('putFont', (args: { font: FuenteJspdf; out: (s: string) => void; newObject: () => number; putStream: (o: { data: string; addLength1?: boolean; objectId: number }) => void }) => {
+    const f = args.font;
+    const estilo = nuestras.get(f);
+    if (!estilo || f.encoding !== MARCA) return;
+    f.encoding = 'Identity-H';
+    const { out, newObject, putStream } = args;
+    const m = f.metadata;
+    const programa = PROGRAMA[estilo];
+    const archivo = newObject();
+    out(`<</Length ${programa.z.length} /Length1 ${programa.crudo} /Filter /FlateDecode>>`);
+    out('stream');
+    out(programa.z);
+    out('endstream');
+    out('endobj');
+    const cmap = newObject();
+    putStream({ data: cmapUnicode(m.toUnicode), addLength1: true, objectId: cmap });
+    out('endobj');
+    const nombre = f.fontName.replace(/[^\x21-\x7e]|[()<>[\]{}/%#]/g, '');
+    const descriptor = newObject();
+    out(
+      `<</Type /FontDescriptor /FontName /${nombre} /FontFile2 ${archivo} 0 R /FontBBox ${pdfArray(m.bbox)} /Flags ${m.flags} /StemV ${m.stemV} /ItalicAngle ${m.italicAngle} /Ascent ${m.ascender} /Descent ${m.decender} /CapHeight ${m.capHeight}>>`,
+    );
+    out('endobj');
+    const descendiente = newObject();
+    out(
+      `<</Type /Font /BaseFont /${nombre} /FontDescriptor ${descriptor} 0 R /W ${pdfArray(m.Unicode.widths)} /CIDToGIDMap /Identity /DW 1000 /Subtype /CIDFontType2 /CIDSystemInfo <</Supplement 0 /Registry (Adobe) /Ordering (Identity-H)>>>>`,
+    );
+    out('endobj');
+    f.objectNumber = newObject();
+    out(`<</Type /Font /Subtype /Type0 /ToUnicode ${cmap} 0 R /BaseFont /${nombre} /Encoding /Identity-H /DescendantFonts [${descendiente} 0 R]>>`);
+    out('endobj');
+    f.isAlreadyPutted = true;
+  });
+}
+
 /** A valid TrueType header: what jsPDF's virtual file system holds, since the parsed font comes from the cache. */
 const CABECERA_TTF = Buffer.from([0, 1, 0, 0]).toString('base64');
 
 /** Register the embedded fonts on `doc` (regular and bold). */
 export function incrustarFuentes(doc: jsPDF): void {
+  const nuestras = new Map<FuenteJspdf, Estilo>();
   for (const estilo of ['normal', 'bold'] as const) {
     const archivo = `${FAMILIA}-${estilo}.ttf`;
     doc.addFileToVFS(archivo, CABECERA_TTF);
@@ -60,7 +154,9 @@ export function incrustarFuentes(doc: jsPDF): void {
     } finally {
       ttf.open = abrirTtf;
     }
+    nuestras.set((doc.internal as unknown as { getFont(nombre: string, estilo: string): FuenteJspdf }).getFont(FAMILIA, estilo), estilo);
   }
+  escribirFuentes(doc, nuestras);
 }
 
 /** jsPDF's object writer, as its own plugins (XMP metadata, forms) use it; its type definitions leave it out. */
