@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fechaEs } from '../../shared/rules/fechas';
 import { NetworkError } from '../data/api';
-import { buscarLocal, obtenerDocumentos } from '../data/consultas';
+import { buscarLocal } from '../data/consultas';
 import { useLiveQuery } from '../app/hooks';
 import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
+import { useDocumentos } from '../components/documentos';
 import { nombreDeca, rutaDeca } from '../components/insignias';
 
 /**
@@ -55,30 +56,12 @@ export default function Agente({ params }: { params: string[] }) {
   const ctx = useStore(contexto)!;
   const ref = params[0]!;
   const rec = useLiveQuery(async () => (await buscarLocal(ctx.db, ref)) ?? null, [ctx.db, ref]);
-  const [qr, setQr] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const encendida = usePantallaEncendida();
   const titulo = useRef<HTMLHeadingElement>(null);
   const d = rec?.deca ?? null;
 
-  useEffect(() => {
-    if (!d || d.estado === 'pendiente') return;
-    let vivo = true;
-    let url: string | null = null;
-    obtenerDocumentos(ctx.api, ctx.db, d).then(
-      (doc) => {
-        url = URL.createObjectURL(new Blob([doc.qr], { type: 'image/png' }));
-        if (vivo) setQr(url);
-      },
-      (err: unknown) => {
-        if (vivo) setError(err instanceof NetworkError ? 'Sin conexión y sin copia en este dispositivo.' : (err as Error).message);
-      },
-    );
-    return () => {
-      vivo = false;
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [d?.id, d?.version]);
+  const { urls, error } = useDocumentos(d);
+  const qr = urls?.qr ?? null;
 
   useEffect(() => titulo.current?.focus(), [rec === undefined]);
 
@@ -118,7 +101,7 @@ export default function Agente({ params }: { params: string[] }) {
         <img class="agente-qr" src={qr} alt={`Código QR de la DeCA ${d.numero}, versión ${d.version}`} data-testid="agente-qr" />
       ) : (
         <p class="aviso" role="status">
-          {error ?? 'Cargando el QR…'}
+          {error ? (error instanceof NetworkError ? 'Sin conexión y sin copia en este dispositivo.' : (error as Error).message) : 'Cargando el QR…'}
         </p>
       )}
       <p class="agente-num">{d.numero}</p>

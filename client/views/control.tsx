@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { fechaEs } from '../../shared/rules/fechas';
 import { ApiError, NetworkError } from '../data/api';
-import { buscarLocal, cargarCambios, obtenerDocumentos } from '../data/consultas';
+import { buscarLocal, cargarCambios } from '../data/consultas';
 import { anotarControl } from '../data/outbox';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
 import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
 import { Campo } from '../components/campo';
+import { useDocumentos } from '../components/documentos';
 import { nombreDeca, rutaDeca } from '../components/insignias';
 
 /** The Ministry's electronic office when the server has not said another (SEDE_CONTROL_URL). */
@@ -29,7 +30,6 @@ export default function Control({ params }: { params: string[] }) {
   );
   const [codigo, setCodigo] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [pdf, setPdf] = useState<string | null>(null);
   const [email, setEmail] = useState(ctx.sesion.usuario.email);
   const [envio, setEnvio] = useState<string | null>(null);
   const d = rec?.deca ?? null;
@@ -39,22 +39,7 @@ export default function Control({ params }: { params: string[] }) {
     if (enLinea && rec?.id) cargarCambios(ctx.api, ctx.db, rec).catch(() => {});
   }, [rec?.id, rec?.pendientes, enLinea]);
 
-  useEffect(() => {
-    if (!d || d.estado === 'pendiente') return;
-    let url: string | null = null;
-    let vivo = true;
-    obtenerDocumentos(ctx.api, ctx.db, d).then(
-      (doc) => {
-        url = URL.createObjectURL(new Blob([doc.pdf], { type: 'application/pdf' }));
-        if (vivo) setPdf(url);
-      },
-      () => {},
-    );
-    return () => {
-      vivo = false;
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [d?.id, d?.version]);
+  const pdf = useDocumentos(d).urls?.pdf ?? null;
 
   if (rec === undefined) return <p aria-busy="true">Cargando…</p>;
   if (!rec || !d || d.estado !== 'emitido') {

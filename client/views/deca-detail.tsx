@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Cambio, Descarga, DescargasList } from '../../shared/schemas/deca';
 import { ApiError, NetworkError } from '../data/api';
-import { buscarLocal, cargarCambios, obtenerDocumentos, refrescarDeca } from '../data/consultas';
+import { buscarLocal, cargarCambios, refrescarDeca } from '../data/consultas';
 import type { DecaLocal, EntradaOutbox } from '../data/db';
 import { archivarDeca, descartar, eliminarDeca, emitirDeca, finalizarServicio, reintentar } from '../data/outbox';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
@@ -10,6 +10,7 @@ import { contexto, sesionCaducada } from '../app/sesion';
 import { useStore } from '../app/store';
 import { Insignias, SinEmitir, nombreDeca, rutaDeca } from '../components/insignias';
 import { nombreCampo, valorLegible } from '../components/nombres';
+import { useDocumentos } from '../components/documentos';
 import { useConfirmacion } from '../components/dialogo';
 import { fechaEs } from '../../shared/rules/fechas';
 import { formatPeso } from '../../shared/rules/peso';
@@ -37,37 +38,15 @@ const TIPO_CAMBIO: Record<string, string> = {
 };
 
 function Documentos({ rec }: { rec: DecaLocal }) {
-  const ctx = useStore(contexto)!;
   const d = rec.deca!;
-  const [urls, setUrls] = useState<{ pdf: string; qr: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let vivo = true;
-    let hechas: { pdf: string; qr: string } | null = null;
-    setError(null);
-    obtenerDocumentos(ctx.api, ctx.db, d).then(
-      (doc) => {
-        hechas = {
-          pdf: URL.createObjectURL(new Blob([doc.pdf], { type: 'application/pdf' })),
-          qr: URL.createObjectURL(new Blob([doc.qr], { type: 'image/png' })),
-        };
-        if (vivo) setUrls(hechas);
-      },
-      (err: unknown) => {
-        if (!vivo) return;
-        if (err instanceof ApiError && err.status === 401) sesionCaducada.set(true);
-        setError(err instanceof NetworkError ? 'Sin conexión y sin copia en este dispositivo: el PDF y el QR se guardan solos para las DeCA de ±7 días.' : (err as Error).message);
-      },
+  const { urls, error } = useDocumentos(d);
+  if (error) {
+    return (
+      <p class="aviso">
+        {error instanceof NetworkError ? 'Sin conexión y sin copia en este dispositivo: el PDF y el QR se guardan solos para las DeCA de ±7 días.' : (error as Error).message}
+      </p>
     );
-    return () => {
-      vivo = false;
-      if (hechas) {
-        URL.revokeObjectURL(hechas.pdf);
-        URL.revokeObjectURL(hechas.qr);
-      }
-    };
-  }, [d.id, d.version]);
-  if (error) return <p class="aviso">{error}</p>;
+  }
   if (!urls) return <p aria-busy="true">Cargando QR y PDF…</p>;
   return (
     <div class="documentos">

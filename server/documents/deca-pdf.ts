@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { jsPDF } from 'jspdf';
 import { formatPeso } from '../../shared/rules/peso';
 import type { DecaPdfData, DecaPdfEnvio, DecaPdfUnidad } from './deca-pdf-data';
-import { imprimible } from '../../shared/rules/texto';
+import { imprimible, INVISIBLE } from '../../shared/rules/texto';
 import { declararPdfA, FAMILIA, incrustarFuentes } from './pdfa';
 import { darkRuns, qrModules } from './qr';
 
@@ -605,8 +605,7 @@ function toImprimible(text: string): string {
       out += ch;
     } else if (ch in FALLBACK) {
       out += FALLBACK[ch];
-    } else if (/[\u200b-\u200d\u2060\ufeff\u00ad]/.test(ch)) {
-      // invisible: zero-width spaces, joiners, soft hyphen
+    } else if (INVISIBLE.test(ch)) {
     } else {
       const base = ch.normalize('NFD').replace(/\p{M}/gu, '');
       out += base && [...base].every(imprimible) ? base : '?';

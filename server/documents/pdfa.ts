@@ -23,11 +23,11 @@ const SRGB = leer('sRGB.icc').toString('latin1');
  * jsPDF parses a TrueType file on every `addFont` (most of an embedded
  * font's cost). The parsed font only answers questions about itself (glyphs,
  * widths, tables), so it is parsed once per process and each document gets
- * its own view of it, with its own record of the glyphs it used and its own
- * subsetter: the bytes are those of a fresh parse.
+ * its own view of it, with its own record of the glyphs it used (jsPDF's
+ * subsetter is never run: escribirFuentes writes the fonts): the bytes are
+ * those of a fresh parse.
  */
 interface FuenteTtf {
-  subset: { constructor: new (font: FuenteTtf) => unknown };
   toUnicode: Record<number, number>;
 }
 const ttf = (jsPDF.API as unknown as { TTFFont: { open(file: Uint8Array): FuenteTtf } }).TTFFont;
@@ -43,7 +43,6 @@ function vistaDe(estilo: Estilo): FuenteTtf {
   // Own copies of the parsed tables (jsPDF checks them with hasOwnProperty), and fresh per-document state.
   const vista = Object.assign(Object.create(Object.getPrototypeOf(f) as object) as FuenteTtf, f);
   vista.toUnicode = {};
-  vista.subset = new f.subset.constructor(vista) as FuenteTtf['subset'];
   return vista;
 }
 
@@ -99,7 +98,7 @@ const pdfArray = (a: unknown[]): string => `[${a.map((x) => (Array.isArray(x) ? 
  * marking their encoding while the pages are out and the resources go in.
  */
 function escribirFuentes(doc: jsPDF, nuestras: Map<FuenteJspdf, Estilo>): void {
-  const w = escritor(doc) as unknown as { events: { subscribe(evento: 'postPutPages' | 'putFont', fn: (args: never) => void): void } };
+  const w = escritor(doc);
   const MARCA = 'Identity-H(DeCA)';
   w.events.subscribe('postPutPages', () => {
     for (const f of nuestras.keys()) if (f.encoding === 'Identity-H') f.encoding = MARCA;
@@ -163,7 +162,7 @@ export function incrustarFuentes(doc: jsPDF): void {
 interface Escritor {
   newObject(): number;
   write(...partes: string[]): void;
-  events: { subscribe(evento: 'postPutResources' | 'putCatalog', fn: () => void): void };
+  events: { subscribe<A = void>(evento: 'postPutPages' | 'putFont' | 'postPutResources' | 'putCatalog', fn: (args: A) => void): void };
 }
 const escritor = (doc: jsPDF): Escritor => doc.internal as unknown as Escritor;
 

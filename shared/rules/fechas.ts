@@ -162,3 +162,8 @@ export function fechaEs(s: string | null | undefined): string {
   const [, a, mes, d, h, min] = m;
   return h === undefined ? `${d}/${mes}/${a}` : `${d}/${mes}/${a} ${h}:${min}`;
 }
+
+/** An instant as Madrid's wall time the Spanish way: `24/11/2026 21:57`. */
+export function fechaHoraEs(instant: Date): string {
+  return fechaEs(formatMadrid(instant));
+}

@@ -36,6 +36,9 @@ function enGlifos(cp: number): boolean {
   return false;
 }
 
+/** Invisible format characters (zero-width space and joiners, word joiner, BOM, soft hyphen): dropped when printed, never refused. */
+export const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad]/;
+
 /** True when the DeCA's PDF can print `ch` (one code point; line breaks and tabs count as spacing). */
 export function imprimible(ch: string): boolean {
   return ch === '\n' || ch === '\r' || ch === '\t' || enGlifos(ch.codePointAt(0) ?? 0);
@@ -54,9 +57,8 @@ export function problemaDeTexto(s: string, opciones: { multilinea?: boolean; imp
   const control = (opciones.multilinea ? CONTROL_VARIAS_LINEAS : CONTROL_UNA_LINEA).exec(s);
   if (control) return `Contiene un carácter de control que no se puede imprimir (${codigo(control[0])}): quítelo.`;
   if (opciones.imprimible) {
-    // Invisible format characters (zero-width space, soft hyphen…) are dropped when printing, never refused.
     for (const ch of s.normalize('NFC')) {
-      if (!imprimible(ch) && !/[\u200b-\u200d\u2060\ufeff\u00ad]/.test(ch)) {
+      if (!imprimible(ch) && !INVISIBLE.test(ch)) {
         return `El documento no puede imprimir «${ch}» (${codigo(ch)}): use letras del alfabeto latino, números y signos de puntuación habituales.`;
       }
     }

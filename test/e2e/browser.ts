@@ -109,3 +109,19 @@ export async function esperarServiceWorker(page: Page): Promise<void> {
  * second leaves half the budget to everything else the test does that minute.
  */
 export const POLL_API_MS = 1_000;
+
+/**
+ * The public API with a key made in the app, from the test process (not
+ * through the browser, so its offline switch does not apply). Throws on any
+ * answer that is not 2xx, with the status and body.
+ */
+export async function llamarApi<T>(env: Entorno, clave: string, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${env.url}/api/v1${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${clave}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as T;
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}

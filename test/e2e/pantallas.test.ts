@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditarAccesibilidad } from './axe';
-import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, POLL_API_MS, type Entorno } from './browser';
+import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, llamarApi, POLL_API_MS, type Entorno } from './browser';
 
 /**
  * The screens as their users meet them: a driver on a 390×844 phone, a
@@ -14,16 +14,8 @@ let clave: string;
 const EMAIL = 'flota@example.com';
 const PASSWORD = 'una-clave-larga-2';
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${env.url}/api/v1${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${clave}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+/** Through the public API with the key made in the app (see llamarApi). */
+const api = <T>(method: string, path: string, body?: unknown): Promise<T> => llamarApi<T>(env, clave, method, path, body);
 
 /** Today in Madrid, `YYYY-MM-DD` (the browser runs on Madrid time too). */
 const hoy = () => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Madrid' }).format(new Date());

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ROOT } from '../support/processes';
-import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, POLL_API_MS, type Entorno } from './browser';
+import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, llamarApi, POLL_API_MS, type Entorno } from './browser';
 
 let env: Entorno;
 let page: Page;
@@ -11,17 +11,8 @@ let clave: string;
 const EMAIL = 'conductora@example.com';
 const PASSWORD = 'una-clave-larga-1';
 
-/** Through the public API with a key made in the app (not through the browser, so offline does not apply). */
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${env.url}/api/v1${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${clave}`, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+/** Through the public API with the key made in the app (see llamarApi). */
+const api = <T>(method: string, path: string, body?: unknown): Promise<T> => llamarApi<T>(env, clave, method, path, body);
 
 async function numerosEnServidor(): Promise<string[]> {
   const r = await api<{ decas: { numero: string }[] }>('GET', '/decas?limite=100&archivado=false');

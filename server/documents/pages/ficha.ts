@@ -1,5 +1,5 @@
 import { formatPeso } from '../../../shared/rules/peso';
-import { fechaEs, formatMadrid } from '../../../shared/rules/fechas';
+import { fechaEs, fechaHoraEs } from '../../../shared/rules/fechas';
 import type { Envio } from '../../../shared/schemas/envio';
 import type { DecaConRefs } from '../../domain/decas/queries';
 import type { UltimoCambio } from '../../domain/publico/descargas';
@@ -18,7 +18,7 @@ export const rel = (url: string): string => {
   return u.pathname + u.search;
 };
 /** One Spanish format on every page: `24/11/2026 21:57` (Madrid time) and `24/11/2026`. */
-const fecha = (d: Date | null) => (d ? fechaEs(formatMadrid(d)) : NO_CONSTA);
+const fecha = (d: Date | null) => (d ? fechaHoraEs(d) : NO_CONSTA);
 const dmy = (iso: string | null) => (iso ? fechaEs(iso) : NO_CONSTA);
 
 function campo(nombre: string, valor: string | null | undefined): SafeHtml {

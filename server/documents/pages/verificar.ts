@@ -1,4 +1,4 @@
-import { fechaEs, formatMadrid } from '../../../shared/rules/fechas';
+import { fechaHoraEs as fecha } from '../../../shared/rules/fechas';
 import type { Autenticidad } from '../../domain/publico/autenticidad';
 import { fichaUrl } from '../../domain/decas/urls';
 import { rel } from './ficha';
@@ -7,7 +7,6 @@ import { PUBLIC_STYLE } from './styles';
 
 export const RUTA_VERIFICAR = '/verificar';
 
-const fecha = (d: Date) => fechaEs(formatMadrid(d));
 
 function formulario(error?: string): SafeHtml {
   return html`<form method="post" action="${RUTA_VERIFICAR}" enctype="multipart/form-data">

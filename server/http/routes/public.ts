@@ -41,14 +41,21 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
     ctx.body = body;
   };
 
-  /** Run a public command for the visitor; a refusal becomes a page (with Retry-After when it has one). */
-  async function run<S extends z.ZodType, O>(ctx: AppContext, cmd: Command<S, O, 'publico'>, input: unknown): Promise<O | null> {
+  /** A refusal as a page that says what happened. */
+  const paginaDeError = (err: AppError) => renderMensaje(TITULOS[err.codigo] ?? 'No se puede mostrar', err.message);
+
+  /**
+   * Run a public command for the visitor; a refusal becomes a page (by default
+   * the message page; a form shows itself again with the error), with its
+   * status and Retry-After when it has one.
+   */
+  async function run<S extends z.ZodType, O>(ctx: AppContext, cmd: Command<S, O, 'publico'>, input: unknown, pagina = paginaDeError): Promise<O | null> {
     try {
       return (await ejecutar(services, cmd, visitanteOf(ctx, config.trustProxy), input)).valor;
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
-      sendPage(ctx, renderMensaje(TITULOS[err.codigo] ?? 'No se puede mostrar', err.message), err.status);
+      sendPage(ctx, pagina(err), err.status);
       return null;
     }
   }
@@ -165,14 +172,8 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       return sendPage(ctx, renderVerificar({ siteUrl: site, error: err.message }), err.status);
     }
-    try {
-      const { valor } = await ejecutar(services, verificarPdf, visitanteOf(ctx, config.trustProxy), subido);
-      sendPage(ctx, renderVerificar({ siteUrl: site, resultado: valor }));
-    } catch (err) {
-      if (!(err instanceof AppError) || err.status >= 500) throw err;
-      for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
-      sendPage(ctx, renderVerificar({ siteUrl: site, error: err.message }), err.status);
-    }
+    const resultado = await run(ctx, verificarPdf, subido, (err) => renderVerificar({ siteUrl: site, error: err.message }));
+    if (resultado) sendPage(ctx, renderVerificar({ siteUrl: site, resultado }));
   });
 
   // The link only shows a button: mail scanners open links by themselves, and must not confirm for the person.
