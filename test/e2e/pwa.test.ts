@@ -306,7 +306,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
 
     await campo.fill('PEDIDO-78');
     await page.getByRole('button', { name: 'Reenviar' }).click();
-    await expect.poll(() => page.getByTestId('ref-externa').textContent()).toBe('PEDIDO-78');
+    await expect.poll(() => page.getByTestId('ref-externa').textContent(), { timeout: 10_000 }).toBe('PEDIDO-78');
     await expect.poll(async () => (await api<{ deca: { ref_externa: string } }>('GET', `/decas/${numero}`)).deca.ref_externa, { timeout: 20_000, interval: POLL_API_MS }).toBe('PEDIDO-78');
     await expect.poll(() => page.getByTestId('rechazo').count()).toBe(0);
   });
