@@ -28,6 +28,7 @@ import type { AccountRow } from '../server/db/schema';
 import { renderDecaPdf } from '../server/documents/deca-pdf';
 import type { DecaPdfData } from '../server/documents/deca-pdf-data';
 import { createPdfPool } from '../server/documents/pdf-pool';
+import { generarSelloAutofirmado } from '../server/documents/sello';
 import { decaCompleta } from '../test/support/decas';
 import { ROOT } from '../test/support/processes';
 import { checkout, fmt, load, median, postgresDatabaseUrl, revisionAnterior, runCliIn, startScript, type LoadResult } from './lib';
@@ -67,10 +68,10 @@ async function renderMedian(data: DecaPdfData): Promise<number> {
   return median(times);
 }
 
-/** Renders/s on `createPdfPool()` (default size, as the server), workers × 2 jobs in flight. */
+/** Sealed renders/s on `createPdfPool()` (default size and a self-signed seal, as the server), workers × 2 jobs in flight. */
 async function barePdfRate(data: DecaPdfData): Promise<{ rate: number; workers: number }> {
   const workers = os.availableParallelism();
-  const pool = createPdfPool();
+  const pool = createPdfPool({ sello: generarSelloAutofirmado('bench', new Date()) });
   try {
     await Promise.all(Array.from({ length: workers * 2 }, () => pool.render(data))); // workers started and warm
     let done = 0;

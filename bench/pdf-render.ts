@@ -1,7 +1,8 @@
 /**
  * DeCA PDF rendering figures: in-process time per document (median of 50)
- * and documents/s, PDF sizes, and throughput of the worker pool sized to the
- * machine's cores over ~5 s. The machine's load average is printed with them,
+ * and documents/s, PDF sizes, the seal's own time per document (apart from
+ * the render), and throughput of the worker pool (render + seal, as the
+ * server stores them) sized to the machine's cores over ~5 s. The machine's load average is printed with them,
  * since a busy machine slows every figure.
  *
  * The QR is drawn as vectors; the former way, a PNG placed as an image, is
@@ -18,6 +19,7 @@ import { renderDecaPdf, type QrDrawer } from '../server/documents/deca-pdf';
 import type { DecaPdfData, DecaPdfEnvio } from '../server/documents/deca-pdf-data';
 import { createPdfPool } from '../server/documents/pdf-pool';
 import { renderQrPng } from '../server/documents/qr';
+import { crearSellador, generarSelloAutofirmado } from '../server/documents/sello';
 import { checkout, median, revisionAnterior } from './lib';
 
 const RUNS = 50;
@@ -129,8 +131,23 @@ for (const envios of [1, 48]) {
   }
 }
 
+// The seal, timed apart from the render: a self-signed RSA 2048 seal, as a deployment without SEAL_P12 has.
+const sello = generarSelloAutofirmado('bench', new Date());
+const sellador = crearSellador(sello);
+for (const envios of [1, 48]) {
+  const pdf = await renderDecaPdf(buildDeca(envios));
+  for (let i = 0; i < 20; i++) await sellador.sellar(pdf); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < RUNS * 4; i++) {
+    const start = performance.now();
+    await sellador.sellar(pdf);
+    times.push(performance.now() - start);
+  }
+  console.log(`seal ${envios} envío${envios === 1 ? '' : 's'} (PAdES B-B, RSA 2048), in-process: ${median(times).toFixed(2)} ms per document (median of ${RUNS * 4}; target ≤ 3 ms)`);
+}
+
 const workers = os.availableParallelism();
-const pool = createPdfPool(workers);
+const pool = createPdfPool({ sello, size: workers });
 try {
   const data = buildDeca(1);
   await Promise.all(Array.from({ length: workers * 2 }, () => pool.render(data))); // workers started and warm
@@ -147,7 +164,7 @@ try {
     }),
   );
   const seconds = (performance.now() - start) / 1000;
-  console.log(`pool of ${workers} workers, 1 envío, QR as vectors: ${(done / seconds).toFixed(1)} renders/s (${done} in ${seconds.toFixed(1)} s)`);
+  console.log(`pool of ${workers} workers, 1 envío, render + seal: ${(done / seconds).toFixed(1)} documents/s (${done} in ${seconds.toFixed(1)} s)`);
 } finally {
   await pool.close();
 }

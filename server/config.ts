@@ -18,6 +18,8 @@ const ConfigSchema = z
       .optional(),
     SMTP_URL: z.string().regex(/^smtps?:\/\//, 'debe empezar por smtp:// o smtps://').optional(),
     MAIL_FROM: z.string().min(3).optional(),
+    SEAL_P12: z.string().min(1).optional(),
+    SEAL_P12_PASSWORD: z.string().optional(),
     SEDE_CONTROL_URL: z.url({ protocol: /^https?$/ }).default('https://sede.transportes.gob.es/'),
     WEBHOOK_ALLOW_INSECURE: flag,
     TRUST_PROXY: flag,
@@ -26,6 +28,7 @@ const ConfigSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     NODE_ENV: z.string().optional(),
   })
+  .refine((c) => !(c.SEAL_P12_PASSWORD !== undefined && !c.SEAL_P12), { message: 'SEAL_P12_PASSWORD sin SEAL_P12', path: ['SEAL_P12'] })
   .refine((c) => !(c.FAKE_NOW && c.NODE_ENV === 'production'), {
     message: 'FAKE_NOW no se admite con NODE_ENV=production',
     path: ['FAKE_NOW'],
@@ -42,6 +45,8 @@ export interface Config {
   readonly smtpUrl: string | null;
   /** Sender of the service's mail; defaults to no-responder@<site host>. */
   readonly mailFrom: string;
+  /** PKCS#12 file of the service's seal certificate and its password; null: a self-signed seal kept in the database. */
+  readonly sealP12: { path: string; password: string } | null;
   /** The Ministry's electronic office where a company sends the PDF/A after a roadside check. */
   readonly sedeControlUrl: string;
   readonly webhookAllowInsecure: boolean;
@@ -76,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: c.DATABASE_URL ?? null,
     smtpUrl: c.SMTP_URL ?? null,
     mailFrom: c.MAIL_FROM ?? `DeCA <no-responder@${new URL(siteUrl).hostname}>`,
+    sealP12: c.SEAL_P12 ? { path: path.resolve(c.SEAL_P12), password: c.SEAL_P12_PASSWORD ?? '' } : null,
     sedeControlUrl: c.SEDE_CONTROL_URL,
     webhookAllowInsecure: c.WEBHOOK_ALLOW_INSECURE,
     trustProxy: c.TRUST_PROXY,

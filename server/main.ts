@@ -7,6 +7,7 @@ import { ConfigError, loadConfig } from './config';
 import { DataDirLockedError, acquireDataDirLock } from './db/lock';
 import { migrateToLatest, openDatabase } from './db/open';
 import { createPdfPool } from './documents/pdf-pool';
+import { SelloError, cargarSelloDelServicio } from './documents/sello-servicio';
 import { createLogger } from './log';
 import { startWebhookWorker } from './jobs/webhook-delivery';
 import { startMaintenance } from './jobs/maintenance';
@@ -30,7 +31,8 @@ async function main(): Promise<void> {
   const applied = await migrateToLatest(database.db);
   if (applied.length) log.info({ migrations: applied }, 'migrations applied');
 
-  const pdfPool = createPdfPool();
+  const sello = await cargarSelloDelServicio({ db: database.db, config, ahora: clock.now(), log });
+  const pdfPool = createPdfPool({ sello });
   const services = await createServices({ config, database, clock, log, renderPdf: pdfPool.render });
   const mail = startMailWorker({
     db: database.db,
@@ -96,7 +98,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError || err instanceof SelloError) {
     process.stderr.write(`${err.message}\n`);
   } else {
     process.stderr.write(`No se pudo arrancar DeCA: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -314,6 +314,14 @@ export interface WebhookIntentosTable {
   manual: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
+/** The self-made seal (one row), when SEAL_P12 is not configured. */
+export interface SelloServicioTable {
+  id: number;
+  clave_pkcs8: Uint8Array;
+  certificado: Uint8Array;
+  created_at: Timestamp;
+}
+
 export interface DB {
   descargas: DescargasTable;
   completar_borradores: CompletarBorradoresTable;
@@ -322,6 +330,7 @@ export interface DB {
   deca_versiones: DecaVersionesTable;
   deca_cambios: DecaCambiosTable;
   numeradores: NumeradoresTable;
+  sello_servicio: SelloServicioTable;
   idempotencia: IdempotenciaTable;
   eventos: EventosTable;
   accounts: AccountsTable;

@@ -6,6 +6,13 @@
 
 import type { UnidadCantidad } from '../../shared/rules/peso';
 
+/**
+ * Bytes every DeCA PDF reserves for the service's seal (a CMS with the
+ * certificate and its chain; ~1.3 KB with our own certificate, a few KB with
+ * a qualified one), written as twice as many hex digits.
+ */
+export const CAPACIDAD_SELLO = 8192;
+
 /** Units a shipment's quantity can be expressed in ('kg' | 't' | 'm3' | 'l' | 'palets' | 'bultos' | 'unidades' | 'contenedores'). */
 export type DecaPdfUnidad = UnidadCantidad;
 

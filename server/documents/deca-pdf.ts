@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { jsPDF } from 'jspdf';
 import { formatPeso } from '../../shared/rules/peso';
-import type { DecaPdfData, DecaPdfEnvio, DecaPdfUnidad } from './deca-pdf-data';
+import { CAPACIDAD_SELLO, type DecaPdfData, type DecaPdfEnvio, type DecaPdfUnidad } from './deca-pdf-data';
 import { imprimible, INVISIBLE } from '../../shared/rules/texto';
-import { declararPdfA, FAMILIA, incrustarFuentes } from './pdfa';
+import { declararPdfA, FAMILIA, incrustarFuentes, reservarSello } from './pdfa';
 import { darkRuns, qrModules } from './qr';
 
 // A4 portrait, millimetres.
@@ -117,6 +117,7 @@ export async function renderDecaPdf(data: DecaPdfData, drawQr: QrDrawer = drawQr
   doc.setFileId(pdfFileId(data.numero, data.version));
   incrustarFuentes(doc);
   declararPdfA(doc, metadatos);
+  reservarSello(doc, metadatos.creacion, CAPACIDAD_SELLO);
   doc.setTextColor(0);
   doc.setDrawColor(0);
 

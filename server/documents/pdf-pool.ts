@@ -1,10 +1,10 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { renderDecaPdf } from './deca-pdf';
+import { crearSellador, renderYSellar, type MaterialSello } from './sello';
 import type { DecaPdfData } from './deca-pdf-data';
-import type { PdfJobMessage, PdfWorkerMessage } from './pdf-worker';
+import type { PdfJobMessage, PdfWorkerData, PdfWorkerMessage } from './pdf-worker';
 
-/** The signature shared by `renderDecaPdf` and `PdfPool.render`, so callers can take either. */
+/** What the pool's `render` is: a DeCA's data → its PDF/A, sealed with the service's seal. */
 export type DecaPdfRenderer = (data: DecaPdfData, options?: RenderOptions) => Promise<Uint8Array>;
 
 export interface RenderOptions {
@@ -19,6 +19,10 @@ export interface PdfPool {
 }
 
 export interface PdfPoolOptions {
+  /** The service's seal (sello-servicio.ts): every document leaves the pool sealed with it. */
+  sello: MaterialSello;
+  /** Workers; by default one per core. */
+  size?: number;
   /** A job running longer than this is taken as a hung worker: it is terminated and replaced. */
   jobTimeoutMs?: number;
   /** Worker entry; tests point it at a worker that crashes on purpose. */
@@ -67,12 +71,13 @@ interface Slot {
 }
 
 /**
- * A fixed pool of worker threads rendering DeCA PDFs, one job per worker at a
- * time, in FIFO order. A worker that crashes or hangs is replaced and only
- * its own job is rejected. Idle workers are unref'ed, so a forgotten pool
- * does not keep a script alive; the server still calls `close()` on shutdown.
+ * A fixed pool of worker threads rendering and sealing DeCA PDFs, one job per
+ * worker at a time, in FIFO order. A worker that crashes or hangs is replaced
+ * and only its own job is rejected. Idle workers are unref'ed, so a forgotten
+ * pool does not keep a script alive; the server still calls `close()` on shutdown.
  */
-export function createPdfPool(size = os.availableParallelism(), options: PdfPoolOptions = {}): PdfPool {
+export function createPdfPool(options: PdfPoolOptions): PdfPool {
+  const size = options.size ?? os.availableParallelism();
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`PDF pool size must be a positive integer, got ${size}`);
   const workerUrl = options.workerUrl ?? DEFAULT_WORKER_URL;
   const jobTimeoutMs = options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
@@ -86,7 +91,7 @@ export function createPdfPool(size = os.availableParallelism(), options: PdfPool
   function spawn(): void {
     const worker = new Worker(BOOTSTRAP, {
       name: 'deca-pdf',
-      workerData: { entry: workerUrl.href, tsxApi },
+      workerData: { entry: workerUrl.href, tsxApi, sello: options.sello } satisfies PdfWorkerData,
       execArgv: workerExecArgv(process.execArgv),
     });
     const slot: Slot = { worker, ready: false, job: null, timer: null };
@@ -212,13 +217,14 @@ export function createPdfPool(size = os.availableParallelism(), options: PdfPool
  * The same contract as `createPdfPool`, rendering on the calling thread: for
  * tests and one-off scripts where starting workers costs more than it saves.
  */
-export function createInProcessPdfPool(): PdfPool {
+export function createInProcessPdfPool(sello: MaterialSello): PdfPool {
   let closed = false;
+  const sellador = crearSellador(sello);
   return {
     render: (data, { signal } = {}) => {
       if (closed) return Promise.reject(new Error('PDF pool is closed'));
       if (signal?.aborted) return Promise.reject(abortReason(signal));
-      return renderDecaPdf(data);
+      return renderYSellar(data, sellador);
     },
     close: async () => {
       closed = true;

@@ -1,11 +1,19 @@
 /**
- * Worker-thread entry of the PDF pool (see pdf-pool.ts): renders one
- * `DecaPdfData` per message and hands the bytes back by transfer, not copy.
- * Rendering is CPU-bound (~20 ms), so doing it here keeps the HTTP thread free.
+ * Worker-thread entry of the PDF pool (see pdf-pool.ts): renders and seals
+ * one `DecaPdfData` per message and hands the bytes back by transfer, not
+ * copy. Rendering and sealing are CPU-bound (a few ms), so doing them here
+ * keeps the HTTP thread free.
  */
-import { parentPort } from 'node:worker_threads';
-import { renderDecaPdf } from './deca-pdf';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { DecaPdfData } from './deca-pdf-data';
+import { crearSellador, renderYSellar, type MaterialSello } from './sello';
+
+/** What the pool starts each worker with. */
+export interface PdfWorkerData {
+  entry: string;
+  tsxApi: string | null;
+  sello: MaterialSello;
+}
 
 /** What the pool sends: one job at a time per worker. */
 export interface PdfJobMessage {
@@ -21,12 +29,14 @@ export type PdfWorkerMessage =
 
 const port = parentPort;
 if (!port) throw new Error('pdf-worker.ts runs only as a worker thread; use createPdfPool() from pdf-pool.ts');
+// The key and certificates are parsed once, for every document this worker seals.
+const sellador = crearSellador((workerData as PdfWorkerData).sello);
 
 port.on('message', async ({ id, data }: PdfJobMessage) => {
   let reply: PdfWorkerMessage;
   let transfer: ArrayBuffer[] = [];
   try {
-    const bytes = await renderDecaPdf(data);
+    const bytes = await renderYSellar(data, sellador);
     const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
     const buffer = (whole ? bytes.buffer : bytes.slice().buffer) as ArrayBuffer;
     reply = { kind: 'done', id, bytes: buffer };

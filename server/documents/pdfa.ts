@@ -162,7 +162,7 @@ export function incrustarFuentes(doc: jsPDF): void {
 interface Escritor {
   newObject(): number;
   write(...partes: string[]): void;
-  events: { subscribe<A = void>(evento: 'postPutPages' | 'putFont' | 'postPutResources' | 'putCatalog', fn: (args: A) => void): void };
+  events: { subscribe<A = void>(evento: 'postPutPages' | 'putPage' | 'putFont' | 'postPutResources' | 'putCatalog', fn: (args: A) => void): void };
 }
 const escritor = (doc: jsPDF): Escritor => doc.internal as unknown as Escritor;
 
@@ -233,5 +233,33 @@ export function declararPdfA(doc: jsPDF, m: MetadatosPdfA): void {
   });
   w.events.subscribe('putCatalog', () => {
     if (intento) w.write(`/OutputIntents [${intento} 0 R]`);
+  });
+}
+
+/**
+ * The empty seal every DeCA carries: an invisible signature field on the
+ * first page (print flag set, zero rectangle, as PDF/A-2 allows) whose
+ * signature dictionary is PAdES's (`ETSI.CAdES.detached`), signed at
+ * `momento` (the version's issue time, a PDF date), with a byte range and
+ * contents for sello.ts to fill. Written inside the document rather than as
+ * an incremental update, the sealed file stays one revision with its ID.
+ */
+export function reservarSello(doc: jsPDF, momento: string, capacidad: number): void {
+  const w = escritor(doc);
+  const privado = (doc as unknown as { __private__: { newAdditionalObject(): { objId: number; content: string } } }).__private__;
+  let campo = 0;
+  w.events.subscribe('putPage', (args: { objId: number; pageNumber: number }) => {
+    if (args.pageNumber !== 1) return;
+    const firma = privado.newAdditionalObject();
+    const widget = privado.newAdditionalObject();
+    firma.content =
+      `<</Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange [0 /********** /********** /**********] ` +
+      `/Contents <${'0'.repeat(capacidad * 2)}> /M (${momento}) /Reason (Documento de control emitido por el servicio DeCA)>>`;
+    widget.content = `<</Type /Annot /Subtype /Widget /FT /Sig /T (Sello) /F 132 /Rect [0 0 0 0] /V ${firma.objId} 0 R /P ${args.objId} 0 R>>`;
+    w.write(`/Annots [${widget.objId} 0 R]`);
+    campo = widget.objId;
+  });
+  w.events.subscribe('putCatalog', () => {
+    if (campo) w.write(`/AcroForm <</Fields [${campo} 0 R] /SigFlags 3>>`);
   });
 }

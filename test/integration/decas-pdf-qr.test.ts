@@ -12,10 +12,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import jsQR from 'jsqr';
 import { describe, expect } from 'vitest';
+import { formatMadrid } from '../../shared/rules/fechas';
 import { Deca, DecaCreada } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
 import { test } from '../support/fixtures';
 import { herramienta } from '../support/herramientas';
+import { cmsDelPdf } from '../support/sello';
 
 const run = promisify(execFile);
 const pdftoppm = herramienta('pdftoppm');
@@ -80,14 +82,15 @@ const it = test.extend('documento', { scope: 'file' }, async ({ app, c }, { onCl
   // The URL as the API gives it to an integrator, read separately from the PDF.
   const got = await app.request('GET', `/api/v1/decas/${deca.id}`, { key: c.live });
   expect(got.status, got.text).toBe(200);
-  const ficha = Deca.parse(got.body.deca).urls.ficha;
+  const leida = Deca.parse(got.body.deca);
+  const ficha = leida.urls.ficha;
 
   const res = await fetch(`${app.url}/api/v1/decas/${deca.id}/pdf`, { headers: { authorization: `Bearer ${c.live}` } });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('application/pdf');
   const pdfPath = path.join(dir, 'deca.pdf');
   await writeFile(pdfPath, Buffer.from(await res.arrayBuffer()));
-  return { dir, pdfPath, ficha };
+  return { dir, pdfPath, ficha, emitidoAt: leida.emitido_at };
 });
 
 /** The first page in grey at `dpi`, as pdftoppm rasterises it (anti-aliased, like a scan). */
@@ -144,5 +147,67 @@ describe.skipIf(!pdftoppm)('the issued PDF is PDF/A-2b', () => {
     expect(bytes).toContain('/S /GTS_PDFA1 /OutputConditionIdentifier (sRGB IEC61966-2.1)');
     expect(bytes).not.toMatch(/\/JavaScript|\/JS\b|\/Encrypt/);
     expect(bytes).toMatch(/\/ID \[ <[0-9A-F]{32}> <[0-9A-F]{32}> \]/i);
+  });
+});
+
+const openssl = herramienta('openssl');
+
+describe.skipIf(!pdftoppm || !openssl)('the issued PDF carries the service’s PAdES seal', () => {
+  it('pdfsig finds one valid ETSI.CAdES.detached signature over the whole document, signed at the issue time', async ({ documento }) => {
+    const { stdout } = await run(poppler('pdfsig'), [documento.pdfPath]);
+    expect(stdout.match(/^Signature #\d+:/gm)).toHaveLength(1);
+    expect(stdout).toMatch(/Signature Validation: Signature is Valid\./);
+    expect(stdout).toMatch(/Total document signed/);
+    expect(stdout).toMatch(/Signature Type: ETSI\.CAdES\.detached/);
+    expect(stdout).toMatch(/Signing Hash Algorithm: SHA-256/);
+    // The test servers seal with the P12 of test/fixtures/sello.
+    expect(stdout).toMatch(/Signer Certificate Common Name: Sello de pruebas DeCA/);
+
+    // /M is the version's issue time (a DeCA issued at creation: emitido_at, Madrid wall time in the API).
+    expect(documento.emitidoAt).not.toBeNull();
+    const m = /\/M \(D:(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})([+-])(\d{2})'(\d{2})'\)/.exec((await readFile(documento.pdfPath)).toString('latin1'));
+    expect(m, 'the signature dictionary has /M').not.toBeNull();
+    const [, a, mes, d, h, min, s, signo, oh, om] = m!;
+    expect(formatMadrid(new Date(`${a}-${mes}-${d}T${h}:${min}:${s}${signo}${oh}:${om}`))).toBe(documento.emitidoAt);
+  });
+
+  it('is one revision: the seal sits in the document (one %%EOF, the trailer keeps its ID), not in an appended update', async ({ documento }) => {
+    const bytes = (await readFile(documento.pdfPath)).toString('latin1');
+    expect(bytes.match(/%%EOF/g)).toHaveLength(1);
+    expect(bytes.match(/\/ByteRange \[0 (\d+) (\d+) (\d+) *\]/)).not.toBeNull();
+    const [, , inicio, resto] = /\/ByteRange \[0 (\d+) (\d+) (\d+) *\]/.exec(bytes)!.map(Number);
+    expect(inicio! + resto!).toBe(bytes.length);
+    expect(bytes).toMatch(/\/AcroForm <<\/Fields \[\d+ 0 R\] \/SigFlags 3>>/);
+    expect(bytes).toMatch(/\/Annot \/Subtype \/Widget \/FT \/Sig \/T \(Sello\) \/F 132 \/Rect \[0 0 0 0\]/);
+  });
+
+  it('its CMS is PAdES baseline B-B: content-type, message-digest and signing-certificate-v2 of the seal, no signing-time, the chain included', async ({ documento }) => {
+    const dir = documento.dir;
+    const cms = path.join(dir, 'sello.der');
+    await writeFile(cms, cmsDelPdf(await readFile(documento.pdfPath)));
+    const { stdout } = await run(openssl!, ['cms', '-cmsout', '-print', '-inform', 'DER', '-in', cms]);
+    const firmados = stdout.slice(stdout.indexOf('signedAttrs:'), stdout.indexOf('signatureAlgorithm:', stdout.indexOf('signedAttrs:')));
+    expect(firmados).toContain('contentType (1.2.840.113549.1.9.3)');
+    expect(firmados).toContain('messageDigest (1.2.840.113549.1.9.4)');
+    expect(firmados).toContain('id-smime-aa-signingCertificateV2 (1.2.840.113549.1.9.16.2.47)');
+    expect(firmados).not.toContain('signingTime');
+
+    // The certHash of signing-certificate-v2 is the SHA-256 of the seal's certificate.
+    const certs = path.join(dir, 'certs.pem');
+    await run(openssl!, ['pkcs7', '-inform', 'DER', '-in', cms, '-print_certs', '-out', certs]);
+    const pem = await readFile(certs, 'utf8');
+    expect(pem).toMatch(/subject=.*CN ?= ?Sello de pruebas DeCA/);
+    expect(pem).toMatch(/subject=.*CN ?= ?Autoridad de pruebas/);
+    const huella = (await run(openssl!, ['x509', '-in', certs, '-noout', '-fingerprint', '-sha256'])).stdout.replace(/^.*=|:|\s/g, '').toLowerCase();
+    expect(firmados.replace(/\s/g, '').toLowerCase()).toContain(huella);
+
+    // And OpenSSL verifies the detached signature over the byte range against the test CA.
+    const pdf = await readFile(documento.pdfPath);
+    const [, , l1, s2, l2] = /\/ByteRange \[(\d+) (\d+) (\d+) (\d+) *\]/.exec(pdf.toString('latin1'))!.map(Number);
+    const contenido = path.join(dir, 'firmado.bin');
+    await writeFile(contenido, Buffer.concat([pdf.subarray(0, l1), pdf.subarray(s2!, s2! + l2!)]));
+    const ca = new URL('../fixtures/sello/ca.pem', import.meta.url).pathname;
+    const verificado = await run(openssl!, ['cms', '-verify', '-binary', '-inform', 'DER', '-in', cms, '-content', contenido, '-CAfile', ca, '-purpose', 'any', '-out', '/dev/null']);
+    expect(verificado.stderr).toMatch(/Verification successful/);
   });
 });

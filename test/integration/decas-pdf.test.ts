@@ -11,7 +11,8 @@ import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect } from 'vitest';
 import { Deca, DecaCreada, type DecaInput } from '../../shared/schemas/deca';
 import type { EnvioInput } from '../../shared/schemas/envio';
-import { renderDecaPdf } from '../../server/documents/deca-pdf';
+import { crearSellador, renderYSellar } from '../../server/documents/sello';
+import { selloDePrueba } from '../support/sello';
 import type { DecaPdfData } from '../../server/documents/deca-pdf-data';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
@@ -222,7 +223,7 @@ describe('GET /decas/{id}/pdf', () => {
     expect(s2!.pdf_sha256).toBe(v2deca.pdf_sha256);
   });
 
-  it('re-rendering a stored version from its datos_pdf gives the stored bytes', async ({ app, c }) => {
+  it('re-rendering and sealing a stored version from its datos_pdf gives the stored bytes', async ({ app, c }) => {
     expect(deca, 'needs the DeCA of the previous tests').toBeDefined();
     const stored = await versionesGuardadas({ app, c }, deca.id);
     expect(stored).toHaveLength(2);
@@ -230,7 +231,7 @@ describe('GET /decas/{id}/pdf', () => {
       const datos = v.datos_pdf as DecaPdfData;
       expect(datos.version).toBe(v.version);
       expect(datos).not.toHaveProperty('conductor_tel');
-      const again = await renderDecaPdf(datos);
+      const again = await renderYSellar(datos, crearSellador(selloDePrueba()));
       expect(sha256(again), `version ${v.version}`).toBe(v.pdf_sha256);
       expect(again.byteLength).toBe(v.pdf_bytes);
     }

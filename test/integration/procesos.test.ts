@@ -4,6 +4,7 @@ import { ErrorBody } from '../../shared/errors';
 import { decaCompleta } from '../support/decas';
 import { postgresSchemaDeProceso, testDatabaseKind } from '../support/db';
 import { runCli, startServerProcess, type ServerProcess } from '../support/processes';
+import { huellaDelSello } from '../support/sello';
 import { startSmtp, type TestSmtp } from '../support/smtp';
 import { startReceptor, type Receptor } from '../support/webhook-receiver';
 
@@ -69,6 +70,23 @@ describe.runIf(testDatabaseKind() === 'postgres')('two server processes on one P
     expect(((await (await get(a, `/api/v1/decas/${id}`)).json()) as { deca: { referencia: string } }).deca.referencia).toBe('cambiada en A');
     const ms = await tiempoHasta(async () => ((await (await get(b, `/api/v1/decas/${id}`)).json()) as { deca: { referencia: string } }).deca.referencia === 'cambiada en A');
     expect(ms).toBeLessThan(1000);
+  });
+
+  it('seals with one certificate in every process: the self-signed seal the first start made and kept in the database', async () => {
+    const huellas: string[] = [];
+    for (const s of servers) {
+      const created = await fetch(`${s.url}/api/v1/decas`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify(decaCompleta()),
+      });
+      expect(created.status).toBe(201);
+      const id = ((await created.json()) as { deca: { id: number } }).deca.id;
+      const pdf = new Uint8Array(await (await get(s, `/api/v1/decas/${id}/pdf`)).arrayBuffer());
+      huellas.push(huellaDelSello(pdf));
+    }
+    expect(huellas[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(huellas[1]).toBe(huellas[0]);
   });
 
   it('refuses a revoked key in every process within 1 s, though both had it cached', async () => {

@@ -9,6 +9,7 @@ import { createPdfPool, type PdfPool } from '../../server/documents/pdf-pool';
 import type { Services } from '../../server/deps';
 import { createServices } from '../../server/services';
 import { openTestDatabase } from './db';
+import { selloDePrueba } from './sello';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -48,7 +49,7 @@ export interface TestAppOptions {
 let pool: PdfPool | null = null;
 /** One PDF worker pool per test file (process), like the server has one per process. */
 function sharedPdfPool(): PdfPool {
-  pool ??= createPdfPool(2);
+  pool ??= createPdfPool({ sello: selloDePrueba(), size: 2 });
   return pool;
 }
 

@@ -16,6 +16,10 @@ const HERRAMIENTAS = {
     ruta: () => buscarEnPath('pdftoppm'),
     instalar: 'apt-get install poppler-utils',
   },
+  openssl: {
+    ruta: () => buscarEnPath('openssl'),
+    instalar: 'apt-get install openssl',
+  },
 } as const;
 
 export type Herramienta = keyof typeof HERRAMIENTAS;

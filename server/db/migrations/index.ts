@@ -6,6 +6,7 @@ import * as m0004 from './0004-webhooks';
 import * as m0005 from './0005-exacto-rapido';
 import * as m0006 from './0006-sin-duplicados';
 import * as m0007 from './0007-autenticidad';
+import * as m0008 from './0008-sello';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ export const migrations: Record<string, Migration> = {
   '0005-exacto-rapido': m0005,
   '0006-sin-duplicados': m0006,
   '0007-autenticidad': m0007,
+  '0008-sello': m0008,
 };
 
 export const migrationProvider: MigrationProvider = {

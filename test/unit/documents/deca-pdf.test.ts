@@ -13,6 +13,8 @@ import { renderDecaPdf, pdfCreationDate, pdfFileId } from '../../../server/docum
 import type { DecaPdfData, DecaPdfEnvio } from '../../../server/documents/deca-pdf-data';
 import { createPdfPool, createInProcessPdfPool, workerExecArgv } from '../../../server/documents/pdf-pool';
 import { darkRuns, qrModules, renderQrPng } from '../../../server/documents/qr';
+import { crearSellador, renderYSellar } from '../../../server/documents/sello';
+import { selloDePrueba } from '../../support/sello';
 
 // Glyph metrics for the 14 standard fonts; without them pdf.js warns on every document.
 const STANDARD_FONTS = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts') + path.sep;
@@ -357,14 +359,17 @@ describe('renderQrPng', () => {
 });
 
 describe('createPdfPool', () => {
+  const sello = selloDePrueba();
+  const sellador = crearSellador(sello);
+
   it(
-    'renders 8 concurrent jobs on 2 workers, byte-identical to in-process rendering',
+    'renders and seals 8 concurrent jobs on 2 workers, byte-identical to in-process rendering and sealing',
     async () => {
       const datas = Array.from({ length: 8 }, (_, i) =>
         buildDeca({ numero: `2025-00020${i}`, envios: buildEnvios(1 + i * 6) }),
       );
-      const expected = await Promise.all(datas.map((data) => renderDecaPdf(data)));
-      const pool = createPdfPool(2);
+      const expected = await Promise.all(datas.map((data) => renderYSellar(data, sellador)));
+      const pool = createPdfPool({ sello, size: 2 });
       const threadsBefore = countThreads();
       try {
         const results = await Promise.all(datas.map((data) => pool.render(data)));
@@ -381,7 +386,7 @@ describe('createPdfPool', () => {
   it(
     'rejects only the failing job and keeps serving in FIFO order',
     async () => {
-      const pool = createPdfPool(1);
+      const pool = createPdfPool({ sello, size: 1 });
       try {
         const order: number[] = [];
         const [first, bad, third] = await Promise.allSettled([
@@ -433,9 +438,9 @@ describe('createPdfPool', () => {
     it(
       'replaces a crashed worker and rejects only its job',
       async () => {
-        const pool = createPdfPool(1, { workerUrl });
+        const pool = createPdfPool({ sello, size: 1, workerUrl });
         try {
-          const expected = sha256(await renderDecaPdf(buildDeca()));
+          const expected = sha256(await renderYSellar(buildDeca(), sellador));
           const [exited, afterExit, thrown, afterThrow] = await Promise.allSettled([
             pool.render(buildDeca({ numero: 'EXIT' })),
             pool.render(buildDeca()),
@@ -458,7 +463,7 @@ describe('createPdfPool', () => {
   it(
     'replaces a worker that exceeds the job timeout',
     async () => {
-      const pool = createPdfPool(1, { jobTimeoutMs: 1 });
+      const pool = createPdfPool({ sello, size: 1, jobTimeoutMs: 1 });
       try {
         await expect(pool.render(buildDeca())).rejects.toThrow(/longer than 1 ms/);
       } finally {
@@ -471,7 +476,7 @@ describe('createPdfPool', () => {
   it(
     'drops a queued job when its signal aborts',
     async () => {
-      const pool = createPdfPool(1);
+      const pool = createPdfPool({ sello, size: 1 });
       try {
         const controller = new AbortController();
         const running = pool.render(buildDeca());
@@ -487,16 +492,16 @@ describe('createPdfPool', () => {
   );
 
   it('rejects queued work on close', async () => {
-    const pool = createPdfPool(1);
+    const pool = createPdfPool({ sello, size: 1 });
     const pending = Promise.allSettled([pool.render(buildDeca()), pool.render(buildDeca())]);
     await pool.close();
     for (const result of await pending) expect(result.status === 'rejected' && String(result.reason)).toMatch(/closed/);
   });
 
   it('has an in-process twin with the same contract', async () => {
-    const pool = createInProcessPdfPool();
+    const pool = createInProcessPdfPool(sello);
     const data = buildDeca();
-    expect(sha256(await pool.render(data))).toBe(sha256(await renderDecaPdf(data)));
+    expect(sha256(await pool.render(data))).toBe(sha256(await renderYSellar(data, sellador)));
     await pool.close();
     await expect(pool.render(data)).rejects.toThrow(/closed/);
   });
