@@ -10,6 +10,16 @@ import { migrationProvider } from './migrations/index';
 
 const INT8 = 20;
 const NUMERIC = 1700;
+const BYTEA = 17;
+
+/**
+ * bytea to and from PGlite's text form (`\x` and hex) with Node's native hex
+ * codec: PGlite's own builds one string per byte, which made storing a
+ * DeCA's PDF (~60 KB) most of the embedded database's time. Like
+ * node-postgres, a bytea is read as a Buffer.
+ */
+const byteaATexto = (v: Uint8Array): string => `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`;
+const byteaDesdeTexto = (v: string): Buffer => Buffer.from(v.slice(2), 'hex');
 
 /** An open database: Kysely plus the driver underneath (the rate limiter and LISTEN need it). */
 export type Database =
@@ -60,8 +70,11 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     dir = path.join(opts.dataDir, 'pgdata');
     await mkdir(dir, { recursive: true });
   }
-  const pglite = new PGlite(dir, {
-    parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v) },
+  // One options object: `new PGlite(undefined, options)` (in memory) ignores the options.
+  const pglite = new PGlite({
+    dataDir: dir,
+    parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v), [BYTEA]: byteaDesdeTexto },
+    serializers: { [BYTEA]: byteaATexto },
   });
   await pglite.waitReady;
   const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
