@@ -7,9 +7,9 @@
 import type { UnidadCantidad } from '../../shared/rules/peso';
 
 /**
- * Bytes every DeCA PDF reserves for the service's seal (a CMS with the
- * certificate and its chain; ~1.3 KB with our own certificate, a few KB with
- * a qualified one), written as twice as many hex digits.
+ * The most a seal's CMS may take (the certificate and its chain; ~1.3 KB
+ * with our own certificate, a few KB with a qualified one): a PDF rendered
+ * without knowing the seal reserves this, as twice as many hex digits.
  */
 export const CAPACIDAD_SELLO = 8192;
 

@@ -3,7 +3,7 @@ import { jsPDF } from 'jspdf';
 import { formatPeso } from '../../shared/rules/peso';
 import { CAPACIDAD_SELLO, type DecaPdfData, type DecaPdfEnvio, type DecaPdfUnidad } from './deca-pdf-data';
 import { imprimible, INVISIBLE } from '../../shared/rules/texto';
-import { declararPdfA, FAMILIA, incrustarFuentes, reservarSello } from './pdfa';
+import { comprobarEscritura, declararPdfA, FAMILIA, incrustarFuentes, reservarSello } from './pdfa';
 import { darkRuns, qrModules } from './qr';
 
 // A4 portrait, millimetres.
@@ -92,11 +92,16 @@ export type QrDrawer = (doc: jsPDF, url: string, x: number, y: number, size: num
  * regenerated and compared byte for byte, and the pool and in-process
  * rendering are interchangeable.
  *
+ * `capacidadSello` is the room left for the seal's CMS: the sealer's exact
+ * size (sello.ts), so no padding is stored; by default, room for any seal.
  * `drawQr` is there for bench/pdf-render.ts, which times another way of
  * drawing the code against this one in the same run; the server always uses
  * the default.
  */
-export async function renderDecaPdf(data: DecaPdfData, drawQr: QrDrawer = drawQrVectors): Promise<Uint8Array> {
+export async function renderDecaPdf(
+  data: DecaPdfData,
+  { capacidadSello = CAPACIDAD_SELLO, drawQr = drawQrVectors }: { capacidadSello?: number; drawQr?: QrDrawer } = {},
+): Promise<Uint8Array> {
   const fichaUrl = printableUrl(data.ficha_url);
 
   // Coordinates to 1/100 pt (0.004 mm), far finer than any printer: the
@@ -117,7 +122,7 @@ export async function renderDecaPdf(data: DecaPdfData, drawQr: QrDrawer = drawQr
   doc.setFileId(pdfFileId(data.numero, data.version));
   incrustarFuentes(doc);
   declararPdfA(doc, metadatos);
-  reservarSello(doc, metadatos.creacion, CAPACIDAD_SELLO);
+  reservarSello(doc, metadatos.creacion, capacidadSello);
   doc.setTextColor(0);
   doc.setDrawColor(0);
 
@@ -131,7 +136,10 @@ export async function renderDecaPdf(data: DecaPdfData, drawQr: QrDrawer = drawQr
   drawObservaciones(page, data);
   drawFooters(doc, data);
 
-  return new Uint8Array(doc.output('arraybuffer'));
+  // The document as jsPDF's binary string, turned into bytes natively (its own 'arraybuffer' output loops in JS).
+  const salida = Buffer.from(doc.output(), 'latin1');
+  comprobarEscritura(doc);
+  return new Uint8Array(salida.buffer, salida.byteOffset, salida.byteLength);
 }
 
 /** Tracks the vertical position and starts new pages, calling `onNewPage` so a table can repeat its header. */

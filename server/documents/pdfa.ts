@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { jsPDF } from 'jspdf';
+import { leerTtf, recortarTtf } from './recorte-ttf';
 
 const leer = (archivo: string) => readFileSync(new URL(`./fuentes/${archivo}`, import.meta.url));
 
@@ -16,8 +17,18 @@ const DEJAVU = { normal: leer('DejaVuSans-DeCA.ttf'), bold: leer('DejaVuSans-Bol
 export const FAMILIA = 'DejaVuSans';
 type Estilo = keyof typeof DEJAVU;
 
-/** The sRGB IEC 61966-2.1 profile (icc-profiles-free, zlib licence), as the binary string jsPDF writes. */
-const SRGB = leer('sRGB.icc').toString('latin1');
+/** The sRGB IEC 61966-2.1 profile (icc-profiles-free, zlib licence), deflated once, as the binary string jsPDF writes. */
+const SRGB = deflateSync(leer('sRGB.icc'), { level: 9 }).toString('latin1');
+
+/**
+ * jsPDF passes every text, and every width it measures, through its Arabic
+ * shaper; a DeCA holds no Arabic (the schemas refuse what the font cannot
+ * print), so for it the shaper changes nothing but costs ~7% of a render.
+ * Taken out once, for the documents this process renders.
+ */
+const api = jsPDF.API as unknown as { events: [string, unknown][]; processArabic?: unknown };
+api.events = api.events.filter(([evento, fn]) => !(evento === 'preProcessText' && fn === api.processArabic));
+delete api.processArabic;
 
 /**
  * jsPDF parses a TrueType file on every `addFont` (most of an embedded
@@ -47,14 +58,29 @@ function vistaDe(estilo: Estilo): FuenteTtf {
 }
 
 /**
- * The font programs as embedded: the whole cut font (376 characters, a few
- * KB), deflated once per process. jsPDF would re-subset and re-compress them
- * for every document, which was most of an embedded font's cost.
+ * The font programs, read once per process; each document embeds them cut
+ * to the glyphs it uses (recorte-ttf.ts: a quarter of the bytes), where
+ * jsPDF's own subsetter rebuilt every table of the font for every document.
  */
-const PROGRAMA = {
-  normal: { crudo: DEJAVU.normal.length, z: deflateSync(DEJAVU.normal, { level: 9 }).toString('latin1') },
-  bold: { crudo: DEJAVU.bold.length, z: deflateSync(DEJAVU.bold, { level: 9 }).toString('latin1') },
-} as const;
+const PROGRAMA = { normal: leerTtf(DEJAVU.normal), bold: leerTtf(DEJAVU.bold) } as const;
+
+/** Bytes as the binary string jsPDF writes. */
+const binario = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
+
+/**
+ * jsPDF deflates every stream (pages, fonts, the ToUnicode maps) in plain
+ * JavaScript and then rebuilds the result one character at a time; that was
+ * a fifth of a render. Streams are deflated by Node's zlib instead (the same
+ * format, level 6), for the documents this process renders. Other filter
+ * chains, which a DeCA never uses, go to jsPDF's own code.
+ */
+const filtrosJspdf = jsPDF.API as unknown as { processDataByFilters(data: string, filtros: string | string[]): { data: string; reverseChain: string } };
+const filtrarOriginal = filtrosJspdf.processDataByFilters;
+filtrosJspdf.processDataByFilters = (data, filtros) => {
+  const cadena = typeof filtros === 'string' ? [filtros] : (filtros ?? []);
+  if (cadena.length !== 1 || cadena[0]!.replace(/^\//, '') !== 'FlateEncode') return filtrarOriginal(data, filtros);
+  return { data: deflateSync(Buffer.from(data ?? '', 'latin1')).toString('latin1'), reverseChain: '/FlateDecode' };
+};
 
 /** What jsPDF keeps of a font we registered (its own type definitions leave these out). */
 interface FuenteJspdf {
@@ -93,29 +119,26 @@ const pdfNum = (n: number) => String(Math.round(n * 1000) / 1000);
 const pdfArray = (a: unknown[]): string => `[${a.map((x) => (Array.isArray(x) ? pdfArray(x) : typeof x === 'number' ? pdfNum(x) : String(x))).join(' ')}]`;
 
 /**
- * Write our two fonts (Type0 / CIDFontType2, Identity-H) with the font
- * program deflated once per process. jsPDF's own writer is kept off them by
+ * Write our two fonts (Type0 / CIDFontType2, Identity-H), each program cut
+ * to the document's glyphs. jsPDF's own writer is kept off them by
  * marking their encoding while the pages are out and the resources go in.
  */
 function escribirFuentes(doc: jsPDF, nuestras: Map<FuenteJspdf, Estilo>): void {
   const w = escritor(doc);
   const MARCA = 'Identity-H(DeCA)';
-  w.events.subscribe('postPutPages', () => {
+  suscribir(doc, 'postPutPages', () => {
     for (const f of nuestras.keys()) if (f.encoding === 'Identity-H') f.encoding = MARCA;
   });
-  w.events.subscribe('putFont', (args: { font: FuenteJspdf; out: (s: string) => void; newObject: () => number; putStream: (o: { data: string; addLength1?: boolean; objectId: number }) => void }) => {
+  suscribir(doc, 'putFont', (args: { font: FuenteJspdf; out: (s: string) => void; newObject: () => number; putStream: (o: { data: string; filters?: string[]; addLength1?: boolean; objectId: number }) => void }) => {
     const f = args.font;
     const estilo = nuestras.get(f);
     if (!estilo || f.encoding !== MARCA) return;
     f.encoding = 'Identity-H';
     const { out, newObject, putStream } = args;
     const m = f.metadata;
-    const programa = PROGRAMA[estilo];
     const archivo = newObject();
-    out(`<</Length ${programa.z.length} /Length1 ${programa.crudo} /Filter /FlateDecode>>`);
-    out('stream');
-    out(programa.z);
-    out('endstream');
+    const programa = recortarTtf(PROGRAMA[estilo], Object.keys(m.toUnicode).map(Number));
+    putStream({ data: binario(programa), filters: ['FlateEncode'], addLength1: true, objectId: archivo });
     out('endobj');
     const cmap = newObject();
     putStream({ data: cmapUnicode(m.toUnicode), addLength1: true, objectId: cmap });
@@ -158,13 +181,35 @@ export function incrustarFuentes(doc: jsPDF): void {
   escribirFuentes(doc, nuestras);
 }
 
+type Evento = 'postPutPages' | 'putPage' | 'putFont' | 'postPutResources' | 'putCatalog';
 /** jsPDF's object writer, as its own plugins (XMP metadata, forms) use it; its type definitions leave it out. */
 interface Escritor {
   newObject(): number;
   write(...partes: string[]): void;
-  events: { subscribe<A = void>(evento: 'postPutPages' | 'putPage' | 'putFont' | 'postPutResources' | 'putCatalog', fn: (args: A) => void): void };
+  events: { subscribe<A = void>(evento: Evento, fn: (args: A) => void): void };
 }
 const escritor = (doc: jsPDF): Escritor => doc.internal as unknown as Escritor;
+
+/**
+ * jsPDF runs event handlers inside a try/catch that only logs: a handler of
+ * ours that failed would leave a broken file. Their errors are kept here and
+ * thrown by `comprobarEscritura` once the document is out.
+ */
+const fallos = new WeakMap<jsPDF, unknown>();
+function suscribir<A = void>(doc: jsPDF, evento: Evento, fn: (args: A) => void): void {
+  escritor(doc).events.subscribe<A>(evento, (args) => {
+    try {
+      fn(args);
+    } catch (error) {
+      if (!fallos.has(doc)) fallos.set(doc, error);
+    }
+  });
+}
+
+/** Throws what a PDF/A handler of ours failed with while `doc` was written. */
+export function comprobarEscritura(doc: jsPDF): void {
+  if (fallos.has(doc)) throw fallos.get(doc);
+}
 
 const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
@@ -218,9 +263,9 @@ export function declararPdfA(doc: jsPDF, m: MetadatosPdfA): void {
   // The output intent: its ICC profile as a stream, and the intent dictionary pointing at it.
   const w = escritor(doc);
   let intento = 0;
-  w.events.subscribe('postPutResources', () => {
+  suscribir(doc, 'postPutResources', () => {
     const perfil = w.newObject();
-    w.write(`<< /N 3 /Length ${SRGB.length} >>`);
+    w.write(`<< /N 3 /Length ${SRGB.length} /Filter /FlateDecode >>`);
     w.write('stream');
     w.write(SRGB);
     w.write('endstream');
@@ -231,7 +276,7 @@ export function declararPdfA(doc: jsPDF, m: MetadatosPdfA): void {
     );
     w.write('endobj');
   });
-  w.events.subscribe('putCatalog', () => {
+  suscribir(doc, 'putCatalog', () => {
     if (intento) w.write(`/OutputIntents [${intento} 0 R]`);
   });
 }
@@ -248,7 +293,7 @@ export function reservarSello(doc: jsPDF, momento: string, capacidad: number): v
   const w = escritor(doc);
   const privado = (doc as unknown as { __private__: { newAdditionalObject(): { objId: number; content: string } } }).__private__;
   let campo = 0;
-  w.events.subscribe('putPage', (args: { objId: number; pageNumber: number }) => {
+  suscribir(doc, 'putPage', (args: { objId: number; pageNumber: number }) => {
     if (args.pageNumber !== 1) return;
     const firma = privado.newAdditionalObject();
     const widget = privado.newAdditionalObject();
@@ -259,7 +304,7 @@ export function reservarSello(doc: jsPDF, momento: string, capacidad: number): v
     w.write(`/Annots [${widget.objId} 0 R]`);
     campo = widget.objId;
   });
-  w.events.subscribe('putCatalog', () => {
+  suscribir(doc, 'putCatalog', () => {
     if (campo) w.write(`/AcroForm <</Fields [${campo} 0 R] /SigFlags 3>>`);
   });
 }

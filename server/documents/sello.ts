@@ -71,6 +71,8 @@ class SignerSello extends Signer {
 export interface Sellador {
   /** Seals a rendered PDF (one that carries the renderer's empty signature). */
   sellar(pdf: Uint8Array): Promise<Uint8Array>;
+  /** Bytes of this seal's CMS, always the same: the room the renderer leaves for it. */
+  capacidad: number;
   /** The seal's certificate, for logs and the README's «what production must configure». */
   titular: string;
   /** SHA-256 of the seal's certificate (hex). */
@@ -176,6 +178,7 @@ export function crearSellador(material: MaterialSello): Sellador {
     async sellar(pdf) {
       return new Uint8Array(await signpdf.sign(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength), signer));
     },
+    capacidad: tamano,
     titular: x509.subject.replace(/\n/g, ', '),
     huella: createHash('sha256').update(propio).digest('hex'),
     caduca: new Date(x509.validTo),
@@ -184,7 +187,7 @@ export function crearSellador(material: MaterialSello): Sellador {
 
 /** What a stored version is: the rendered PDF/A with the seal the renderer left room for. */
 export async function renderYSellar(data: DecaPdfData, sellador: Sellador): Promise<Uint8Array> {
-  return sellador.sellar(await renderDecaPdf(data));
+  return sellador.sellar(await renderDecaPdf(data, { capacidadSello: sellador.capacidad }));
 }
 
 /**

@@ -10,6 +10,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { inflateSync } from 'node:zlib';
 import jsQR from 'jsqr';
 import { describe, expect } from 'vitest';
 import { formatMadrid } from '../../shared/rules/fechas';
@@ -18,6 +19,7 @@ import { decaCompleta } from '../support/decas';
 import { test } from '../support/fixtures';
 import { herramienta } from '../support/herramientas';
 import { cmsDelPdf } from '../support/sello';
+import { leerTtf } from '../../server/documents/recorte-ttf';
 
 const run = promisify(execFile);
 const pdftoppm = herramienta('pdftoppm');
@@ -147,6 +149,47 @@ describe.skipIf(!pdftoppm)('the issued PDF is PDF/A-2b', () => {
     expect(bytes).toContain('/S /GTS_PDFA1 /OutputConditionIdentifier (sRGB IEC61966-2.1)');
     expect(bytes).not.toMatch(/\/JavaScript|\/JS\b|\/Encrypt/);
     expect(bytes).toMatch(/\/ID \[ <[0-9A-F]{32}> <[0-9A-F]{32}> \]/i);
+  });
+});
+
+describe('the fonts embedded in the issued PDF', () => {
+  /** An object's dictionary and (inflated) stream, by number. */
+  function objeto(pdf: Buffer, n: number): { dict: string; stream: Buffer | null } {
+    const texto = pdf.toString('latin1');
+    const m = new RegExp(`(?:^|\\n)${n} 0 obj\\s*<<([\\s\\S]*?)>>\\s*(stream\\r?\\n|endobj)`).exec(texto);
+    if (!m) throw new Error(`object ${n} not found`);
+    if (m[2] === 'endobj') return { dict: m[1]!, stream: null };
+    const inicio = m.index + m[0].length;
+    const longitud = Number(/\/Length (\d+)/.exec(m[1]!)![1]);
+    return { dict: m[1]!, stream: inflateSync(pdf.subarray(inicio, inicio + longitud)) };
+  }
+  const ref = (dict: string, clave: string) => Number(new RegExp(`/${clave} \\[?(\\d+) 0 R`).exec(dict)![1]);
+
+  it('are cut to the glyphs the document prints: every glyph of its text keeps its outline, no other does', async ({ documento }) => {
+    const pdf = await readFile(documento.pdfPath);
+    const originales = await Promise.all(
+      ['DejaVuSans-DeCA.ttf', 'DejaVuSans-Bold-DeCA.ttf'].map(async (f) => leerTtf(new Uint8Array(await readFile(new URL(`../../server/documents/fuentes/${f}`, import.meta.url))))),
+    );
+    const tipo0 = [...pdf.toString('latin1').matchAll(/(\d+) 0 obj\s*<<\/Type \/Font \/Subtype \/Type0/g)].map((m) => Number(m[1]));
+    expect(tipo0).toHaveLength(2);
+    for (const n of tipo0) {
+      const fuente = objeto(pdf, n).dict;
+      const usados = new Set([...objeto(pdf, ref(fuente, 'ToUnicode')).stream!.toString('latin1').matchAll(/<([0-9a-f]{4})><[0-9a-f]{4}>/g)].map((m) => parseInt(m[1]!, 16)));
+      const descriptor = objeto(pdf, ref(objeto(pdf, ref(fuente, 'DescendantFonts')).dict, 'FontDescriptor')).dict;
+      const programa = objeto(pdf, ref(descriptor, 'FontFile2'));
+      const ttf = leerTtf(new Uint8Array(programa.stream!));
+      // Regular and bold have different glyph counts: the embedded one keeps its font's.
+      const original = originales.find((o) => o.numGlyphs === ttf.numGlyphs)!;
+      expect(original, `${ttf.numGlyphs} glyphs`).toBeDefined();
+      expect(programa.stream!.length).toBeLessThan(12_000);
+      expect([...ttf.tablas.keys()]).toEqual(['glyf', 'head', 'hhea', 'hmtx', 'loca', 'maxp']);
+      const largo = (g: number) => ttf.inicios[g + 1]! - ttf.inicios[g]!;
+      expect(usados.size).toBeGreaterThan(20);
+      const vacioEnOriginal = (g: number) => original.inicios[g + 1] === original.inicios[g]; // the space has no outline
+      for (const g of usados) if (!vacioEnOriginal(g)) expect(largo(g), `glyph ${g} printed but empty`).toBeGreaterThan(0);
+      const conContorno = Array.from({ length: ttf.numGlyphs }, (_, g) => g).filter((g) => largo(g) > 0);
+      expect(conContorno.length).toBeLessThan(usados.size + 20); // the printed glyphs, .notdef and composite parts
+    }
   });
 });
 
