@@ -14,6 +14,7 @@ import { requireContentLength } from './http/middleware/firewall';
 import { serializeJson } from './http/middleware/json';
 import { withRequestId } from './http/middleware/request-id';
 import { withSecurityHeaders } from './http/middleware/security-headers';
+import { agendaRoutes } from './http/routes/agenda';
 import { createAppApiRouter } from './http/routes/app-api';
 import { cuentaRoutes } from './http/routes/cuenta';
 import { decasRoutes } from './http/routes/decas';
@@ -33,6 +34,7 @@ function mountApi(app: Koa<AppState>, deps: AppDeps, prefix: string, entorno: En
   cuentaRoutes(router, deps);
   decasRoutes(router, deps);
   webhooksRoutes(router, deps);
+  agendaRoutes(router, deps);
   const guard = compose([
     authenticate(deps.services, { trustProxy: deps.config.trustProxy, secureCookies: deps.config.siteUrl.startsWith('https:') }, entorno),
     router.routes() as unknown as AppMiddleware,

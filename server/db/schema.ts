@@ -322,7 +322,23 @@ export interface SelloServicioTable {
   created_at: Timestamp;
 }
 
+/** The address book (migration 0009): companies, vehicles and places, learnt and edited. */
+export interface AgendaTable {
+  id: Generated<number>;
+  account_id: number;
+  entorno: Entorno;
+  tipo: 'empresas' | 'vehiculos' | 'lugares';
+  clave: string;
+  datos: Json<Record<string, unknown>>;
+  busqueda: string;
+  usos: ColumnType<number, number | undefined, number>;
+  ultimo_uso_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
+  agenda: AgendaTable;
   descargas: DescargasTable;
   completar_borradores: CompletarBorradoresTable;
   correos: CorreosTable;

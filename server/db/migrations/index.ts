@@ -7,6 +7,7 @@ import * as m0005 from './0005-exacto-rapido';
 import * as m0006 from './0006-sin-duplicados';
 import * as m0007 from './0007-autenticidad';
 import * as m0008 from './0008-sello';
+import * as m0009 from './0009-agenda';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '0006-sin-duplicados': m0006,
   '0007-autenticidad': m0007,
   '0008-sello': m0008,
+  '0009-agenda': m0009,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -11,6 +11,7 @@ import { conIdempotencia, huella, idempotenciaDistinta, type ClaveCliente, type 
 import { presentDeca } from '../presenters/deca';
 import { columnasDeDatos, completarDatos, datosDeEntrada, datosDeRow, diffDatos } from './datos';
 import { renderVersion } from './documento';
+import { aprenderDeDeca, prepararLeccion } from '../agenda/agenda';
 import { guardarVersion, publicarFila, registrarCambio, type AntesDeConfirmar, type CambioNuevo } from './escritura';
 import { asignarNumero } from './numeracion';
 import { selectDecas, sinRefs, type DecaConRefs } from './queries';
@@ -193,6 +194,7 @@ export async function crearDeca(ctx: DomainContext, actor: Actor, input: DecaInp
       ? await renderVersion(ctx.renderPdf, ctx.siteUrl, p.datos, { numero, version: 1, tokenPublico, emitidoAt: now, modificadoAt: null, motivo: null, sustituyeA: null })
       : null;
 
+    const leccion = await prepararLeccion(ctx.db, actor, p.datos);
     const deca = await ctx.db.transaction().execute(async (trx) => {
       const row = await trx
         .insertInto('decas')
@@ -227,11 +229,15 @@ export async function crearDeca(ctx: DomainContext, actor: Actor, input: DecaInp
         historia.push({ version: 1, tipo: 'emision' });
       }
       await registrarCambio(trx, actor, row.id, historia, now);
-      await consumirCuota(trx, actor, now);
       await registrarRef?.(trx, { decaId: row.id });
       await opts.registrar?.(trx, { decaId: row.id });
       await opts.antesDeConfirmar?.(trx, row.id);
-      return publicarFila(trx, actor, sinRefs(row), emitir ? ['deca.creado', 'deca.emitido'] : ['deca.creado'], now, ctx.siteUrl);
+      const creada = await publicarFila(trx, actor, sinRefs(row), emitir ? ['deca.creado', 'deca.emitido'] : ['deca.creado'], now, ctx.siteUrl);
+      // The rows every DeCA of the account shares (the address book, the month's count) are
+      // written last: concurrent creates then wait on each other for little more than the commit.
+      await aprenderDeDeca(trx, actor, leccion, now);
+      await consumirCuota(trx, actor, now);
+      return creada;
     });
     return { deca, avisos: p.avisos, nueva: true };
   };

@@ -8,6 +8,7 @@ import type { Evento } from '../outbox';
 import { exigirCompleta } from './crear';
 import { aplicarCambios, columnasDeDatos, datosDeRow, diffDatos } from './datos';
 import { renderVersion, type PdfVersion } from './documento';
+import { aprenderDeDeca, prepararLeccion } from '../agenda/agenda';
 import { conReintentos, guardarVersion, publicar, registrarCambio, RevisionCambiada, type AntesDeConfirmar, type CambioNuevo } from './escritura';
 import { exigirEstado } from './estado';
 import { liberarRefExterna } from '../idempotencia';
@@ -91,6 +92,7 @@ export async function modificarDeca(
       });
     }
 
+    const leccion = await prepararLeccion(ctx.db, actor, despues);
     return ctx.db.transaction().execute(async (trx) => {
       const locked = await bloquearDeca(trx, actor, row.id);
       if (locked.revision !== row.revision) throw new RevisionCambiada();
@@ -107,7 +109,10 @@ export async function modificarDeca(
       await registrarCambio(trx, actor, row.id, historia, now);
       await opts.antesDeConfirmar?.(trx, row.id);
       const eventos: Evento[] = emitida ? ['deca.modificado'] : emitir ? (opts.completado ? ['deca.completado', 'deca.emitido'] : ['deca.emitido']) : [];
-      return publicar(trx, actor, row.id, eventos, now, ctx.siteUrl);
+      const cambiada = await publicar(trx, actor, row.id, eventos, now, ctx.siteUrl);
+      // What the change names (new or not) counts as used: a completion teaches the other party. Last, as on create.
+      await aprenderDeDeca(trx, actor, leccion, now);
+      return cambiada;
     });
   });
 }

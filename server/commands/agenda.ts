@@ -1,0 +1,33 @@
+import { AgendaEmpresaInput, AgendaLugarInput, AgendaQuery, AgendaVehiculoInput, TipoAgenda, type AgendaList, type EntradaAgenda } from '../../shared/schemas/agenda';
+import { z } from '../../shared/schemas/zod';
+import { buscarAgenda as buscar, guardarEntrada, presentarEntrada } from '../domain/agenda/agenda';
+import { command } from './command';
+
+export const buscarAgenda = command({
+  nombre: 'buscar_agenda',
+  descripcion:
+    'Busca en la agenda de la cuenta (empresas, vehículos o lugares ya usados) por cualquier parte del nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos; las más usadas primero.',
+  acceso: 'lectura',
+  entrada: AgendaQuery.extend({ tipo: TipoAgenda }),
+  run: async (ctx, { tipo, ...q }): Promise<AgendaList> => {
+    const { filas, siguiente } = await buscar(ctx.db, ctx.quien, tipo, q);
+    return { entradas: filas.map(presentarEntrada), siguiente };
+  },
+});
+
+/** POST /agenda/{tipo}: the entry's own schema, chosen by the path. */
+const GuardarAgenda = z.discriminatedUnion('tipo', [
+  AgendaEmpresaInput.extend({ tipo: z.literal('empresas') }),
+  AgendaVehiculoInput.extend({ tipo: z.literal('vehiculos') }),
+  AgendaLugarInput.extend({ tipo: z.literal('lugares') }),
+]);
+
+export const guardarAgenda = command({
+  nombre: 'guardar_agenda',
+  descripcion: 'Crea una entrada de la agenda o cambia los datos de la que tiene el mismo NIF, matrícula o texto.',
+  acceso: 'escritura',
+  entrada: GuardarAgenda,
+  run: async (ctx, { tipo, ...datos }): Promise<{ entrada: EntradaAgenda }> => ({
+    entrada: presentarEntrada(await guardarEntrada(ctx.db, ctx.quien, tipo, datos, ctx.clock.now())),
+  }),
+});

@@ -1,0 +1,215 @@
+/**
+ * The address book of an account and environment: searched by any part of a
+ * name, NIF, plate or place (case, accents and spacing aside), most used
+ * first; written by hand (`guardarEntrada`) and learnt from every DeCA
+ * created, modified or completed, inside that change's transaction
+ * (`aprenderDeDeca`).
+ */
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { AppError } from '../../../shared/errors';
+import { compactar, normalizarTexto, textoDeBusqueda } from '../../../shared/rules/busqueda';
+import { normalizarMatricula } from '../../../shared/rules/matricula';
+import { normalizarNif } from '../../../shared/rules/nif';
+import type { AgendaQuery, EntradaAgenda, TipoAgenda } from '../../../shared/schemas/agenda';
+import type { DecaDatos } from '../../../shared/schemas/deca';
+import type { AgendaTable, DB } from '../../db/schema';
+import type { Actor } from '../actor';
+
+type Tenant = Pick<Actor, 'accountId' | 'entorno'>;
+/** An entry's data as stored: every field of its kind, null when unknown. */
+export type DatosAgenda = Record<string, string | null>;
+type Fila = Selectable<AgendaTable>;
+
+const CAMPOS: Record<TipoAgenda, readonly string[]> = {
+  empresas: ['nombre', 'nif', 'domicilio', 'lado'],
+  vehiculos: ['matricula', 'matricula_remolque', 'tipo_vehiculo', 'autorizacion_especial', 'conductor_nombre', 'conductor_tel'],
+  lugares: ['texto'],
+};
+
+/** Every field of the kind, null where `datos` has none. */
+function completar(tipo: TipoAgenda, datos: Record<string, unknown>): DatosAgenda {
+  return Object.fromEntries(CAMPOS[tipo].map((c) => [c, typeof datos[c] === 'string' && datos[c] !== '' ? (datos[c] as string) : null]));
+}
+
+/** The key an entry is one by (normalised NIF, plate or text) and the text it is found by. */
+function indexar(tipo: TipoAgenda, d: DatosAgenda): { clave: string; busqueda: string } {
+  switch (tipo) {
+    case 'empresas':
+      return { clave: normalizarNif(d.nif ?? ''), busqueda: textoDeBusqueda([d.nombre, d.nif, d.domicilio]) };
+    case 'vehiculos':
+      return { clave: normalizarMatricula(d.matricula ?? ''), busqueda: textoDeBusqueda([d.matricula, d.matricula_remolque, d.conductor_nombre]) };
+    case 'lugares':
+      return { clave: normalizarTexto(d.texto ?? ''), busqueda: textoDeBusqueda([d.texto]) };
+  }
+}
+
+/** The one representation of an entry, whatever front door asks. */
+export function presentarEntrada(fila: Fila): EntradaAgenda {
+  return {
+    id: fila.id,
+    usos: fila.usos,
+    ultimo_uso: fila.ultimo_uso_at ? fila.ultimo_uso_at.toISOString() : null,
+    ...completar(fila.tipo, fila.datos as Record<string, unknown>),
+  } as EntradaAgenda;
+}
+
+/** POST /agenda/{tipo}: creates the entry, or replaces the data of the one with the same key; its use count stays. */
+export async function guardarEntrada(db: Kysely<DB>, actor: Tenant, tipo: TipoAgenda, entrada: Record<string, unknown>, now: Date): Promise<Fila> {
+  const datos = completar(tipo, entrada);
+  const { clave, busqueda } = indexar(tipo, datos);
+  return db
+    .insertInto('agenda')
+    .values({ account_id: actor.accountId, entorno: actor.entorno, tipo, clave, datos: JSON.stringify(datos), busqueda, usos: 0, created_at: now, updated_at: now })
+    .onConflict((oc) =>
+      oc.constraint('agenda_clave_unica').doUpdateSet((eb) => ({ datos: eb.ref('excluded.datos'), busqueda: eb.ref('excluded.busqueda'), updated_at: eb.ref('excluded.updated_at') })),
+    )
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** What one DeCA teaches: its parties (by NIF), its vehicle with its driver, and each place of its shipments. */
+function lecciones(d: DecaDatos): { tipo: TipoAgenda; datos: DatosAgenda }[] {
+  const empresas = new Map<string, DatosAgenda>();
+  for (const [lado, nombre, nif, domicilio] of [
+    ['cargador', d.cargador_nombre, d.cargador_nif, d.cargador_domicilio],
+    ['transportista', d.transp_nombre, d.transp_nif, d.transp_domicilio],
+  ] as const) {
+    if (!nombre || !nif) continue;
+    const clave = normalizarNif(nif);
+    const ya = empresas.get(clave);
+    // The same company on both sides of one DeCA (an own-account transport) is both.
+    empresas.set(clave, ya ? { ...ya, lado: 'ambos' } : { nombre, nif: clave, domicilio, lado });
+  }
+  const out: { tipo: TipoAgenda; datos: DatosAgenda }[] = [...empresas.values()].map((datos) => ({ tipo: 'empresas', datos }));
+  if (d.matricula) {
+    out.push({
+      tipo: 'vehiculos',
+      datos: completar('vehiculos', {
+        matricula: d.matricula,
+        matricula_remolque: d.matricula_remolque,
+        tipo_vehiculo: d.tipo_vehiculo,
+        autorizacion_especial: d.autorizacion_especial,
+        conductor_nombre: d.conductor_nombre,
+        conductor_tel: d.conductor_tel,
+      }),
+    });
+  }
+  const lugares = new Map<string, string>();
+  for (const e of d.envios) for (const texto of [e.origen, e.destino]) if (texto && !lugares.has(normalizarTexto(texto))) lugares.set(normalizarTexto(texto), texto);
+  for (const texto of lugares.values()) out.push({ tipo: 'lugares', datos: { texto } });
+  return out;
+}
+
+/** What a DeCA will teach, merged with what the book knew: read before the DeCA's transaction. */
+export interface Leccion {
+  filas: { tipo: TipoAgenda; clave: string; datos: DatosAgenda; busqueda: string }[];
+}
+
+/**
+ * Reads what the book knows of everything `d` names and merges the DeCA's
+ * data over it: what the DeCA leaves empty keeps what the book knew (a
+ * usual driver's phone is not forgotten because one DeCA lacks it); a
+ * company seen on the other side too becomes «ambos». Done before the
+ * DeCA's transaction, so that transaction only writes.
+ */
+export async function prepararLeccion(db: Kysely<DB>, actor: Tenant, d: DecaDatos): Promise<Leccion> {
+  const nuevas = lecciones(d).map(({ tipo, datos }) => ({ tipo, datos, ...indexar(tipo, datos) }));
+  if (nuevas.length === 0) return { filas: [] };
+  const existentes = await db
+    .selectFrom('agenda')
+    .select(['tipo', 'clave', 'datos'])
+    .where('account_id', '=', actor.accountId)
+    .where('entorno', '=', actor.entorno)
+    .where((eb) => eb.or(nuevas.map((n) => eb.and([eb('tipo', '=', n.tipo), eb('clave', '=', n.clave)]))))
+    .execute();
+  const previas = new Map(existentes.map((e) => [`${e.tipo}\u0000${e.clave}`, e.datos as Record<string, unknown>]));
+  const filas = nuevas
+    .map((n) => {
+      const antes = previas.get(`${n.tipo}\u0000${n.clave}`);
+      const datos = antes ? mezclar(n.tipo, completar(n.tipo, antes), n.datos) : n.datos;
+      return { ...n, datos, busqueda: indexar(n.tipo, datos).busqueda };
+    })
+    .sort((a, b) => (a.tipo === b.tipo ? (a.clave < b.clave ? -1 : a.clave > b.clave ? 1 : 0) : a.tipo < b.tipo ? -1 : 1));
+  return { filas };
+}
+
+/**
+ * Counts one use of everything the DeCA names, inside the DeCA's own
+ * transaction (one statement). Rows are written in key order, so two DeCAs
+ * naming the same entries never wait on each other in a circle; the use
+ * count is added in the database, so concurrent DeCAs each count.
+ */
+export async function aprenderDeDeca(trx: Transaction<DB>, actor: Tenant, leccion: Leccion, now: Date): Promise<void> {
+  if (leccion.filas.length === 0) return;
+  await trx
+    .insertInto('agenda')
+    .values(
+      leccion.filas.map((f) => ({
+        account_id: actor.accountId,
+        entorno: actor.entorno,
+        tipo: f.tipo,
+        clave: f.clave,
+        datos: JSON.stringify(f.datos),
+        busqueda: f.busqueda,
+        usos: 1,
+        ultimo_uso_at: now,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .onConflict((oc) =>
+      oc.constraint('agenda_clave_unica').doUpdateSet((eb) => ({
+        datos: eb.ref('excluded.datos'),
+        busqueda: eb.ref('excluded.busqueda'),
+        usos: sql<number>`agenda.usos + 1`,
+        ultimo_uso_at: eb.ref('excluded.ultimo_uso_at'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    )
+    .execute();
+}
+
+/** A DeCA's data over what the book knew: its values win, its blanks keep the old ones; sides merge. */
+function mezclar(tipo: TipoAgenda, antes: DatosAgenda, ahora: DatosAgenda): DatosAgenda {
+  const out: DatosAgenda = { ...antes };
+  for (const [k, v] of Object.entries(ahora)) if (v !== null) out[k] = v;
+  if (tipo === 'empresas' && antes.lado && ahora.lado && antes.lado !== ahora.lado) out.lado = 'ambos';
+  return out;
+}
+
+/** The opaque `siguiente` cursor: the last entry's place in the order (uses, last use, id). */
+function cursor(f: Fila): string {
+  return Buffer.from(JSON.stringify({ v: 1, u: f.usos, t: f.ultimo_uso_at ? f.ultimo_uso_at.getTime() : 0, id: f.id })).toString('base64url');
+}
+
+function leerCursor(s: string): { u: number; t: number; id: number } {
+  try {
+    const c = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as Record<string, unknown>;
+    if (c.v === 1 && [c.u, c.t, c.id].every((n) => typeof n === 'number' && Number.isInteger(n) && n >= 0)) return c as { u: number; t: number; id: number };
+  } catch {
+    /* fall through */
+  }
+  throw new AppError('validacion', 'El cursor «despues_de» no es válido: use el valor «siguiente» de la página anterior.', { campos: { despues_de: 'Cursor no válido' } });
+}
+
+const comoLike = (s: string) => `%${s.replace(/[\\%_]/g, '\\$&')}%`;
+
+/** GET /agenda/{tipo}: most used first, then most recently used, keyset-paginated like the DeCA list. */
+export async function buscarAgenda(db: Kysely<DB>, actor: Tenant, tipo: TipoAgenda, q: AgendaQuery): Promise<{ filas: Fila[]; siguiente: string | null }> {
+  const ultimo = sql<Date>`coalesce(ultimo_uso_at, 'epoch'::timestamptz)`;
+  let query = db.selectFrom('agenda').selectAll().where('account_id', '=', actor.accountId).where('entorno', '=', actor.entorno).where('tipo', '=', tipo);
+  const texto = q.q ? normalizarTexto(q.q) : '';
+  if (texto) {
+    const compacto = compactar(texto);
+    query = query.where((eb) => eb.or([eb('busqueda', 'like', comoLike(texto)), ...(compacto ? [eb('busqueda', 'like', comoLike(compacto))] : [])]));
+  }
+  if (q.despues_de) {
+    const c = leerCursor(q.despues_de);
+    query = query.where(sql<boolean>`(usos, ${ultimo}, id) < (${c.u}, ${new Date(c.t)}::timestamptz, ${c.id})`);
+  }
+  const filas = await query.orderBy('usos', 'desc').orderBy(ultimo, 'desc').orderBy('id', 'desc').limit(q.limite + 1).execute();
+  const mas = filas.length > q.limite;
+  const pagina = mas ? filas.slice(0, q.limite) : filas;
+  const ultima = pagina[pagina.length - 1];
+  return { filas: pagina, siguiente: mas && ultima ? cursor(ultima) : null };
+}
