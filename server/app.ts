@@ -15,6 +15,7 @@ import { serializeJson } from './http/middleware/json';
 import { withRequestId } from './http/middleware/request-id';
 import { withSecurityHeaders } from './http/middleware/security-headers';
 import { agendaRoutes } from './http/routes/agenda';
+import { importarRoutes } from './http/routes/importar';
 import { createAppApiRouter } from './http/routes/app-api';
 import { cuentaRoutes } from './http/routes/cuenta';
 import { decasRoutes } from './http/routes/decas';
@@ -32,6 +33,7 @@ export type { AppDeps } from './deps';
 function mountApi(app: Koa<AppState>, deps: AppDeps, prefix: string, entorno: Entorno): void {
   const router = new Router<AppState>({ prefix });
   cuentaRoutes(router, deps);
+  importarRoutes(router, deps);
   decasRoutes(router, deps);
   webhooksRoutes(router, deps);
   agendaRoutes(router, deps);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { AppError } from '../../../shared/errors';
-import { MB } from './body';
+import { MB, readBody } from './body';
 
 /** What is kept of an uploaded file: its fingerprint and size, never its bytes. */
 export interface ArchivoSubido {
@@ -65,6 +65,65 @@ export function leerArchivoSubido(req: IncomingMessage, limite = SUBIDA_MAXIMA):
     bb.on('close', () => {
       if (!archivo) reject(new AppError('validacion', 'Elija el PDF de la DeCA que quiere comprobar.', { campos: { pdf: 'Elija un archivo PDF' } }));
       else archivo.then(resolve, reject);
+    });
+    req.pipe(bb);
+  });
+}
+
+/** Spec: the CSV of an import, at most 5 MB. */
+export const CSV_MAXIMO = 5 * MB;
+
+/**
+ * The CSV of an import, whole: the body itself (`text/csv`, or any type but
+ * a form) or the file or text field `csv` of a `multipart/form-data` form.
+ */
+export async function leerCsvSubido(req: IncomingMessage, limite = CSV_MAXIMO): Promise<Buffer> {
+  const grande = () => new AppError('demasiado_grande', `El CSV supera ${limite / MB} MB: divídalo en varios archivos.`);
+  const tipo = req.headers['content-type'] ?? '';
+  if (!tipo.startsWith('multipart/form-data')) {
+    try {
+      return await readBody(req, limite);
+    } catch (error) {
+      throw error instanceof AppError && error.codigo === 'demasiado_grande' ? grande() : error;
+    }
+  }
+  if (Number(req.headers['content-length'] ?? 0) > limite + 64 * 1024) throw grande();
+  return new Promise((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: limite + 1, fields: 10, fieldSize: limite + 1 } });
+    } catch {
+      reject(new AppError('peticion_invalida', 'El formulario no se pudo leer: envíe el archivo en el campo «csv».'));
+      return;
+    }
+    let csv: Promise<Buffer> | null = null;
+    bb.on('file', (nombre, stream) => {
+      if (nombre !== 'csv' || csv) return stream.resume();
+      csv = new Promise<Buffer>((ok, mal) => {
+        const partes: Buffer[] = [];
+        let bytes = 0;
+        stream.on('data', (c: Buffer) => {
+          bytes += c.length;
+          if (bytes > limite) {
+            mal(grande());
+            stream.removeAllListeners('data');
+            stream.resume();
+            return;
+          }
+          partes.push(c);
+        });
+        stream.on('error', mal);
+        stream.on('end', () => ok(Buffer.concat(partes)));
+      });
+      csv.catch(() => {}); // reported when the form ends
+    });
+    bb.on('field', (nombre, valor) => {
+      if (nombre === 'csv' && !csv) csv = Promise.resolve(Buffer.from(valor, 'utf8'));
+    });
+    bb.on('error', () => reject(new AppError('peticion_invalida', 'El formulario llegó incompleto: vuelva a enviarlo.')));
+    bb.on('close', () => {
+      if (!csv) reject(new AppError('validacion', 'Envíe el CSV en el campo «csv» del formulario.', { campos: { csv: 'Falta el archivo' } }));
+      else csv.then(resolve, reject);
     });
     req.pipe(bb);
   });

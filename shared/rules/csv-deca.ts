@@ -1,0 +1,194 @@
+/**
+ * The DeCA CSV format (spec: CSV import), both ways: one row per shipment,
+ * the spec's columns in order, then the optional `emisor_rol` and two
+ * extensions that keep a round trip whole (`transportista_domicilio`, the
+ * shipment's `nota`). Rows with the same `ref_externa` (or, without one, the
+ * same `referencia`) are one DeCA. Pure, so the app can read and write it too.
+ */
+
+/** The spec's columns, in its order. */
+export const COLUMNAS_CSV = [
+  'ref_externa',
+  'referencia',
+  'fecha_transporte',
+  'cargador',
+  'cargador_nif',
+  'cargador_domicilio',
+  'transportista',
+  'transportista_nif',
+  'origen',
+  'destino',
+  'mercancia',
+  'peso',
+  'unidad',
+  'tipo_vehiculo',
+  'matricula',
+  'remolque',
+  'autorizacion_especial',
+  'conductor',
+  'conductor_tel',
+  'observaciones',
+] as const;
+
+/** After the spec's columns, in this order, each optional (a file may stop after any of them). */
+export const COLUMNAS_OPCIONALES = ['emisor_rol', 'transportista_domicilio', 'nota'] as const;
+export const COLUMNAS_EXPORTACION = [...COLUMNAS_CSV, ...COLUMNAS_OPCIONALES] as const;
+export type ColumnaCsv = (typeof COLUMNAS_EXPORTACION)[number];
+
+/** DeCA-level field ← column (the same in every row of one DeCA). */
+const CAMPO_DECA: Partial<Record<ColumnaCsv, string>> = {
+  ref_externa: 'ref_externa',
+  referencia: 'referencia',
+  fecha_transporte: 'fecha_transporte',
+  cargador: 'cargador_nombre',
+  cargador_nif: 'cargador_nif',
+  cargador_domicilio: 'cargador_domicilio',
+  transportista: 'transp_nombre',
+  transportista_nif: 'transp_nif',
+  transportista_domicilio: 'transp_domicilio',
+  tipo_vehiculo: 'tipo_vehiculo',
+  matricula: 'matricula',
+  remolque: 'matricula_remolque',
+  autorizacion_especial: 'autorizacion_especial',
+  conductor: 'conductor_nombre',
+  conductor_tel: 'conductor_tel',
+  observaciones: 'observaciones',
+  emisor_rol: 'emisor_rol',
+};
+
+/** Shipment field ← column (one per row). */
+const CAMPO_ENVIO: Partial<Record<ColumnaCsv, string>> = { origen: 'origen', destino: 'destino', mercancia: 'naturaleza', peso: 'peso', unidad: 'unidad', nota: 'nota' };
+
+/** The column a field of the DeCA input comes from (to name it in an error). */
+export function columnaDeCampo(ruta: readonly PropertyKey[]): ColumnaCsv | null {
+  const [primero, , campo] = ruta;
+  const buscar = (mapa: Partial<Record<ColumnaCsv, string>>, f: unknown) => (Object.entries(mapa).find(([, v]) => v === f)?.[0] as ColumnaCsv | undefined) ?? null;
+  if (primero === 'envios') return typeof campo === 'string' ? buscar(CAMPO_ENVIO, campo) : 'origen';
+  return buscar(CAMPO_DECA, primero);
+}
+
+/**
+ * A spreadsheet runs a cell that starts with = + - @ (or a tab or CR) as a
+ * formula: such a cell is written with a leading apostrophe, and read back
+ * without it.
+ */
+const FORMULA = /^[=+\-@\t\r]/;
+export const neutralizar = (v: string): string => (FORMULA.test(v) ? `'${v}` : v);
+const desneutralizar = (v: string): string => (v.startsWith("'") && FORMULA.test(v.slice(1)) ? v.slice(1) : v);
+
+/** `dd/mm/yyyy` (or `d/m/yyyy`, `dd-mm-yyyy`) as a spreadsheet writes it → `yyyy-mm-dd`; anything else as is (the schema judges it). */
+export function fechaCsv(v: string): string {
+  const m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(v);
+  return m ? `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}` : v;
+}
+
+/** One data row: its line in the file and its cells by column. */
+export interface FilaCsv {
+  linea: number;
+  celdas: Partial<Record<ColumnaCsv, string>>;
+}
+
+/** One DeCA of a file: the lines it came from, and the body a `POST /decas` would take. */
+export interface DecaCsv {
+  lineas: number[];
+  /** What groups its rows: `ref_externa`, else `referencia`, else its only line. */
+  clave: string;
+  ref_externa: string | null;
+  referencia: string | null;
+  cuerpo: Record<string, unknown>;
+  /** The line of each shipment of `cuerpo.envios`, in order. */
+  lineasEnvio: number[];
+  /** A DeCA-level cell that differs between its rows. */
+  conflictos: { linea: number; columna: ColumnaCsv; mensaje: string }[];
+}
+
+/** Rows → DeCAs, in the order they first appear. */
+export function agruparFilas(filas: readonly FilaCsv[]): DecaCsv[] {
+  const grupos = new Map<string, DecaCsv>();
+  for (const fila of filas) {
+    const celda = (c: ColumnaCsv) => desneutralizar((fila.celdas[c] ?? '').trim());
+    const ref = celda('ref_externa');
+    const referencia = celda('referencia');
+    const clave = ref ? `ref:${ref}` : referencia ? `referencia:${referencia}` : `linea:${fila.linea}`;
+    let g = grupos.get(clave);
+    if (!g) {
+      const cuerpo: Record<string, unknown> = { envios: [] };
+      for (const [columna, campo] of Object.entries(CAMPO_DECA) as [ColumnaCsv, string][]) {
+        const v = columna === 'fecha_transporte' ? fechaCsv(celda(columna)) : celda(columna);
+        if (v !== '') cuerpo[campo] = columna === 'tipo_vehiculo' || columna === 'emisor_rol' ? v.toLowerCase() : v;
+      }
+      g = { lineas: [], clave, ref_externa: ref || null, referencia: referencia || null, cuerpo, lineasEnvio: [], conflictos: [] };
+      grupos.set(clave, g);
+    } else {
+      for (const [columna, campo] of Object.entries(CAMPO_DECA) as [ColumnaCsv, string][]) {
+        const v = columna === 'fecha_transporte' ? fechaCsv(celda(columna)) : celda(columna);
+        const antes = (g.cuerpo[campo] as string | undefined) ?? '';
+        const ahora = columna === 'tipo_vehiculo' || columna === 'emisor_rol' ? v.toLowerCase() : v;
+        if (ahora !== '' && ahora !== antes) {
+          g.conflictos.push({ linea: fila.linea, columna, mensaje: `Distinto de la línea ${g.lineas[0]} («${antes}»): una DeCA tiene un solo valor` });
+        }
+      }
+    }
+    g.lineas.push(fila.linea);
+    const envio: Record<string, string> = {};
+    for (const [columna, campo] of Object.entries(CAMPO_ENVIO) as [ColumnaCsv, string][]) {
+      const v = celda(columna);
+      if (v !== '') envio[campo] = columna === 'unidad' ? v.toLowerCase() : v;
+    }
+    if (Object.keys(envio).length > 0) {
+      (g.cuerpo.envios as unknown[]).push(envio);
+      g.lineasEnvio.push(fila.linea);
+    }
+  }
+  return [...grupos.values()];
+}
+
+/** What a DeCA representation holds, as the CSV's rows (one per shipment, at least one). */
+export interface DecaParaCsv {
+  ref_externa: string | null;
+  referencia: string | null;
+  fecha_transporte: string | null;
+  cargador_nombre: string | null;
+  cargador_nif: string | null;
+  cargador_domicilio: string | null;
+  transp_nombre: string | null;
+  transp_nif: string | null;
+  transp_domicilio: string | null;
+  tipo_vehiculo: string | null;
+  matricula: string | null;
+  matricula_remolque: string | null;
+  autorizacion_especial: string | null;
+  conductor_nombre: string | null;
+  conductor_tel: string | null;
+  observaciones: string | null;
+  emisor_rol: string | null;
+  envios: { origen: string | null; destino: string | null; naturaleza: string | null; peso: number | null; unidad: string; nota: string | null }[];
+}
+
+/** A weight as a Spanish spreadsheet writes it: `24500,5` (no thousands dots, which some would read as decimals). */
+const pesoCsv = (n: number | null) => (n === null ? '' : String(n).replace('.', ','));
+
+export function filasDeDeca(d: DecaParaCsv): string[][] {
+  const comun = (c: ColumnaCsv): string => {
+    const campo = CAMPO_DECA[c];
+    const v = campo ? (d as unknown as Record<string, string | null>)[campo] : null;
+    return v ?? '';
+  };
+  const envios = d.envios.length ? d.envios : [null];
+  return envios.map((e) =>
+    COLUMNAS_EXPORTACION.map((c) => {
+      if (c in CAMPO_ENVIO) {
+        if (!e) return '';
+        if (c === 'peso') return pesoCsv(e.peso);
+        const v = (e as unknown as Record<string, string | null>)[CAMPO_ENVIO[c]!];
+        return neutralizar(v ?? '');
+      }
+      return neutralizar(comun(c));
+    }),
+  );
+}
+
+/** One CSV line: `;`-separated, quoted where a cell holds the separator, a quote or a line break. */
+export function lineaCsv(celdas: readonly string[]): string {
+  return celdas.map((c) => (/[;"\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(';');
+}

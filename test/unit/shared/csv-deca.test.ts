@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { agruparFilas, columnaDeCampo, fechaCsv, filasDeDeca, lineaCsv, neutralizar, type DecaParaCsv } from '../../../shared/rules/csv-deca';
+
+describe('fechaCsv', () => {
+  it.each([
+    ['23/11/2026', '2026-11-23'],
+    ['3/1/2026', '2026-01-03'],
+    ['03-01-2026', '2026-01-03'],
+    ['2026-11-23', '2026-11-23'],
+    ['mañana', 'mañana'],
+  ])('%j → %j', (a, b) => expect(fechaCsv(a)).toBe(b));
+});
+
+describe('neutralizar', () => {
+  it('puts an apostrophe before what a spreadsheet would run as a formula, and nothing else', () => {
+    expect(['=1+1', '+34 600', '-Huesca', '@casa', '\tx', '\rx', 'R-1234-BBC', 'Lleida', ''].map(neutralizar)).toEqual([
+      "'=1+1",
+      "'+34 600",
+      "'-Huesca",
+      "'@casa",
+      "'\tx",
+      "'\rx",
+      'R-1234-BBC',
+      'Lleida',
+      '',
+    ]);
+  });
+});
+
+describe('agruparFilas', () => {
+  const fila = (linea: number, celdas: Record<string, string>) => ({ linea, celdas });
+  it('makes one DeCA per ref_externa, else per referencia, else per row; each row a shipment; a differing DeCA cell is a conflict', () => {
+    const decas = agruparFilas([
+      fila(2, { ref_externa: 'A', cargador: 'X', origen: 'Lleida', peso: '1.000', unidad: 'KG' }),
+      fila(3, { ref_externa: 'A', cargador: 'Y', origen: 'Huesca', peso: '2' }),
+      fila(4, { referencia: 'R', origen: 'Tudela', tipo_vehiculo: 'Rigido', fecha_transporte: '1/2/2026' }),
+      fila(5, { origen: 'Suelta' }),
+      fila(6, { ref_externa: "'=A" }),
+    ]);
+    expect(decas.map((d) => [d.clave, d.lineas, d.lineasEnvio])).toEqual([
+      ['ref:A', [2, 3], [2, 3]],
+      ['referencia:R', [4], [4]],
+      ['linea:5', [5], [5]],
+      ['ref:=A', [6], []],
+    ]);
+    expect(decas[0]!.cuerpo).toMatchObject({ ref_externa: 'A', cargador_nombre: 'X', envios: [{ origen: 'Lleida', peso: '1.000', unidad: 'kg' }, { origen: 'Huesca', peso: '2' }] });
+    expect(decas[0]!.conflictos).toEqual([{ linea: 3, columna: 'cargador', mensaje: 'Distinto de la línea 2 («X»): una DeCA tiene un solo valor' }]);
+    expect(decas[1]!.cuerpo).toMatchObject({ referencia: 'R', tipo_vehiculo: 'rigido', fecha_transporte: '2026-02-01' });
+  });
+});
+
+describe('columnaDeCampo', () => {
+  it('names the CSV column of an input field', () => {
+    expect(columnaDeCampo(['transp_nombre'])).toBe('transportista');
+    expect(columnaDeCampo(['envios', 2, 'naturaleza'])).toBe('mercancia');
+    expect(columnaDeCampo(['matricula_remolque'])).toBe('remolque');
+    expect(columnaDeCampo(['envios'])).toBe('origen');
+    expect(columnaDeCampo(['emitir'])).toBeNull();
+  });
+});
+
+describe('filasDeDeca and lineaCsv', () => {
+  it('writes one row per shipment, weights with a decimal comma, quotes what needs it', () => {
+    const d: DecaParaCsv = {
+      ref_externa: 'E-1', referencia: null, fecha_transporte: '2026-11-23', cargador_nombre: 'Frutas; S.A.', cargador_nif: 'A58818501', cargador_domicilio: null,
+      transp_nombre: 'T', transp_nif: 'B12345674', transp_domicilio: 'Zaragoza', tipo_vehiculo: 'rigido', matricula: '1234BCD', matricula_remolque: null,
+      autorizacion_especial: null, conductor_nombre: null, conductor_tel: '+34 600', observaciones: 'dice "hola"\nadiós', emisor_rol: 'transportista',
+      envios: [
+        { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 18250.5, unidad: 'kg', nota: null },
+        { origen: 'Huesca', destino: 'Jaén', naturaleza: 'Cajas', peso: 3, unidad: 'palets', nota: 'ojo' },
+      ],
+    };
+    const filas = filasDeDeca(d).map(lineaCsv);
+    expect(filas).toHaveLength(2);
+    expect(filas[0]).toBe('E-1;;2026-11-23;"Frutas; S.A.";A58818501;;T;B12345674;Lleida;Málaga;Fruta;18250,5;kg;rigido;1234BCD;;;;\'+34 600;"dice ""hola""\nadiós";transportista;Zaragoza;');
+    expect(filas[1]).toContain(';Huesca;Jaén;Cajas;3;palets;');
+    expect(filas[1]!.endsWith(';ojo')).toBe(true);
+  });
+});
