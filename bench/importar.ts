@@ -10,7 +10,6 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import { execFileSync } from 'node:child_process';
 import { COLUMNAS_CSV } from '../shared/rules/csv-deca';
 import { ROOT } from '../test/support/processes';
 import { fmt, postgresDatabaseUrl, runCliIn, startScript } from './lib';
@@ -43,14 +42,21 @@ function hilos(pid: number): Map<string, number> {
   return out;
 }
 
-/** CPU seconds of every PostgreSQL process (backends included). */
+/** CPU seconds (ticks, so to 10 ms) of every PostgreSQL process, backends included, from /proc. */
 function cpuPostgres(): number {
-  try {
-    const out = execFileSync('ps', ['-C', 'postgres', '-o', 'cputimes='], { encoding: 'utf8' });
-    return out.split('\n').filter(Boolean).reduce((a, l) => a + Number(l.trim()), 0);
-  } catch {
-    return NaN;
+  let s = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      const campos = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      s += (Number(campos[11]) + Number(campos[12])) / TICKS_PER_S;
+    } catch {
+      /* the process ended */
+    }
   }
+  return s;
 }
 
 function csv(prefijo: string): string {
@@ -83,14 +89,16 @@ console.log(`machine: ${os.availableParallelism()} cores, Node ${process.version
 const db = await postgresDatabaseUrl(pgUrl, 'bench_importar');
 const env = { DATABASE_URL: db.url };
 try {
-  const cuenta = JSON.parse(await runCliIn(ROOT, ['account:create', '--company', 'Transportes Núñez, S.L.', '--nif', 'B12345674', '--plan', 'pro'], env)) as { cuenta: { id: number } };
+  const cuenta = JSON.parse(await runCliIn(ROOT, ['account:create', '--company', 'Transportes Núñez, S.L.', '--nif', 'B12345674', '--address', 'Avda. de la Ilustración 7, Zaragoza', '--plan', 'pro'], env)) as { cuenta: { id: number } };
   const key = (JSON.parse(await runCliIn(ROOT, ['key:create', '--account', String(cuenta.cuenta.id), '--env', 'live'], env)) as { key: string }).key;
   const server = await startScript('server/main.ts', { ...env, PORT: '0', HOST: '127.0.0.1', API_RATE_LIMIT: '1000000', LOG_LEVEL: 'error' });
   try {
     const enviar = async (cuerpo: string) => {
       const res = await fetch(`${server.url}/api/v1/importar`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'text/csv' }, body: cuerpo });
-      const body = (await res.json()) as { creados: number; repetidos: number; errores: number };
+      const body = (await res.json()) as { creados: number; repetidos: number; errores: number; decas: { errores: unknown[] }[] };
       if (res.status !== 200) throw new Error(`POST /importar answered ${res.status}: ${JSON.stringify(body)}`);
+      const error = body.decas.find((d) => d.errores.length)?.errores;
+      if (error) console.log(`first error: ${JSON.stringify(error)}`);
       return body;
     };
     await enviar(csv('CALENTAR').split('\r\n').slice(0, 1 + 10 * ENVIOS).join('\r\n')); // 10 DeCA: workers started, code warm
