@@ -1,3 +1,4 @@
+import { Aviso } from '../errors';
 import { z } from './zod';
 
 /** Query of POST /importar. */
@@ -27,6 +28,7 @@ export const ResultadoImportacion = z.object({
   numero: z.string().nullable(),
   estado: z.string().nullable(),
   errores: z.array(ErrorCsv),
+  avisos: z.array(Aviso).meta({ description: 'Los de POST /decas: p. ej. una ref_externa ya importada con otros datos (no se cambia)' }),
 });
 export type ResultadoImportacion = z.infer<typeof ResultadoImportacion>;
 

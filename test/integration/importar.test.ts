@@ -99,12 +99,15 @@ describe('POST /importar', () => {
     const otra = Importacion.parse((await importar(fx, csv)).body);
     expect(otra).toMatchObject({ creados: 0, repetidos: 3, errores: 0 });
     expect(otra.decas.map((d) => d.resultado)).toEqual(['repetida', 'repetida', 'repetida']);
+    // The same ref_externa with other data: the DeCA stays as it was, and the answer says so.
+    const cambiada = Importacion.parse((await importar(fx, `${CABECERA}\n${fila({ mercancia: 'Otra cosa' })}\n`)).body);
+    expect(cambiada.decas[0]).toMatchObject({ resultado: 'repetida', avisos: [expect.objectContaining({ codigo: 'ref_externa_repetida' })] });
     expect(await lista(fx)).toHaveLength(3);
 
     const pendientes = Importacion.parse((await importar(fx, `${CABECERA}\n${fila({ ref_externa: 'PEND-1', cargador_nif: '' })}\n`, '?emitir=0')).body);
     expect(pendientes.decas[0]).toMatchObject({ resultado: 'creada', estado: 'pendiente' });
-    const cuenta = (await app.request('GET', '/api/v1/cuenta', { key: c.live })).body;
-    expect(JSON.stringify(cuenta)).toMatch(/4/); // four created this month, each counted
+    // Each DeCA created counts against the month's quota; checks and repeats do not.
+    expect((await app.request('GET', '/api/v1/cuenta', { key: c.live })).body.cuenta.cuota.usadas).toBe(4);
   });
 
   it('names each error by line and column; the good DeCAs are stored unless todo_o_nada=1', async ({ app, cuentaNueva: c }) => {
@@ -151,6 +154,10 @@ describe('POST /importar', () => {
     expect(r.status).toBe(422);
     expect(r.body.error.mensaje).toMatch(/501 DeCA y el máximo por importación es 500/);
     expect(await lista(fx)).toHaveLength(0);
+
+    const enorme = await importar(fx, `${CABECERA}\n${'x'.repeat(5 * 1024 * 1024)}\n`);
+    expect(enorme.status).toBe(413);
+    expect(enorme.body.error.mensaje).toMatch(/El CSV supera 5 MB/);
 
     // Multipart with the field «csv», as a browser form sends it.
     const form = new FormData();

@@ -107,7 +107,7 @@ function revisar(actor: Actor, g: DecaCsv, emitir: boolean): Revisada {
 }
 
 function resultado(g: DecaCsv, r: Partial<ResultadoImportacion> & Pick<ResultadoImportacion, 'resultado'>): ResultadoImportacion {
-  return { lineas: g.lineas, ref_externa: g.ref_externa, referencia: g.referencia, id: null, numero: null, estado: null, errores: [], ...r };
+  return { lineas: g.lineas, ref_externa: g.ref_externa, referencia: g.referencia, id: null, numero: null, estado: null, errores: [], avisos: [], ...r };
 }
 
 /** Checks the whole file, then (unless `validar`) creates each good DeCA; one bad DeCA stops the rest only with `todo_o_nada`. */
@@ -141,7 +141,7 @@ export async function importarCsv(ctx: DomainContext, actor: Actor, bytes: Uint8
         // group's key and content are kept on the DeCA as its client reference, for good.
         const cliente = g.ref_externa ? null : { clave: `importacion:${g.clave}`, huella: huella(g.cuerpo, q.emitir) };
         const r = await crearDeca(ctx, importador, entrada, { cliente });
-        decas[i] = resultado(g, { resultado: r.nueva ? 'creada' : 'repetida', id: r.deca.id, numero: r.deca.numero, estado: r.deca.estado });
+        decas[i] = resultado(g, { resultado: r.nueva ? 'creada' : 'repetida', id: r.deca.id, numero: r.deca.numero, estado: r.deca.estado, avisos: r.avisos });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         const campos = Object.entries(error.campos);
