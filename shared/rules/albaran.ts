@@ -1,0 +1,449 @@
+/**
+ * What a delivery note, order or consignment note says, read from its text
+ * (as OCR gives it) into the data of a DeCA for review: parties with their
+ * NIF, vehicle and trailer plates, date, places, goods and weights, each
+ * with a confidence from 0 to 1. Pure functions, for the server and, later,
+ * the app. Nothing here decides: the user reviews the proposal before
+ * anything is created.
+ */
+import { clasificarMatricula, normalizarMatricula } from './matricula';
+import { validarNif } from './nif';
+import { parsePeso, type UnidadCantidad } from './peso';
+
+// ————— NIF —————
+
+export interface NifLeido {
+  nif: string;
+  /** 0.95 with a right check digit as read; 0.8 once usual OCR slips were undone; 0.3 if still wrong. */
+  confianza: number;
+  /** Where in the text it starts. */
+  posicion: number;
+}
+
+// Letters OCR reads in place of digits, and digits in place of letters.
+const COMO_CIFRA: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', L: '1', '|': '1', Z: '2', S: '5', G: '6', B: '8', T: '7' };
+const COMO_LETRA: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B' };
+
+// A NIF as printed: DNI 8 digits + letter, NIE X/Y/Z + 7 + letter, CIF letter + 7 + check; optional «ES», dots, dashes and spaces inside.
+const RE_NIF = /(?<![A-Z0-9])(?:ES[\s-]?)?([A-Z0-9][\s.-]?(?:[0-9OQDILZSGBT|][\s.-]?){7}[A-Z0-9])(?![A-Z0-9])/g;
+
+/** Every NIF/NIE/CIF in the text, corrected where a usual OCR slip breaks the check digit; best first per position. */
+export function buscarNifs(texto: string): NifLeido[] {
+  const out: NifLeido[] = [];
+  const vistos = new Set<string>();
+  for (const m of texto.toUpperCase().matchAll(RE_NIF)) {
+    const bruto = m[1]!.replace(/[\s.-]/g, '');
+    // Most of the middle must be real digits («SOLIDOS» between two letters is a word), and a NIF
+    // starts or ends with a letter (nine digits are a phone number).
+    if ((bruto.slice(1, 8).match(/\d/g)?.length ?? 0) < 5) continue;
+    if (!/[A-Z]/.test(bruto[0]!) && !/[A-Z]/.test(bruto[8]!)) continue;
+    const leido = leerNif(bruto);
+    if (!leido || vistos.has(leido.nif)) continue;
+    vistos.add(leido.nif);
+    out.push({ ...leido, posicion: m.index! });
+  }
+  return out;
+}
+
+function leerNif(bruto: string): Omit<NifLeido, 'posicion'> | null {
+  if (validarNif(bruto).valido) return { nif: bruto, confianza: 0.95 };
+  // The middle seven are digits in every form; the first is a digit (DNI) or a letter (NIE, CIF).
+  const medio = [...bruto.slice(1, 8)].map((c) => COMO_CIFRA[c] ?? c).join('');
+  const candidatos = new Set<string>();
+  for (const primero of new Set([bruto[0]!, COMO_CIFRA[bruto[0]!] ?? bruto[0]!, COMO_LETRA[bruto[0]!] ?? bruto[0]!])) {
+    for (const ultimo of new Set([bruto[8]!, COMO_CIFRA[bruto[8]!] ?? bruto[8]!, COMO_LETRA[bruto[8]!] ?? bruto[8]!])) candidatos.add(`${primero}${medio}${ultimo}`);
+  }
+  for (const c of candidatos) if (/^[A-Z0-9]\d{7}[A-Z0-9]$/.test(c) && validarNif(c).valido) return { nif: c, confianza: 0.8 };
+  return /^[A-Z0-9]\d{7}[A-Z0-9]$/.test(`${bruto[0]}${medio}${bruto[8]}`) ? { nif: `${bruto[0]}${medio}${bruto[8]}`, confianza: 0.3 } : null;
+}
+
+// ————— Matrículas —————
+
+export interface MatriculasLeidas {
+  matricula: string | null;
+  remolque: string | null;
+  confianza: { matricula: number; remolque: number };
+}
+
+// Current (1234 BCD), trailer (R 1234 BCD, or 1234 BCD-R as some notes write it) and provincial (M-1234-AB) plates.
+const RE_MATRICULA = /(?<![A-Z0-9])(R[\s-]?)?(\d{4}[\s-]?[BCDFGHJKLMNPRSTVWXYZ]{3}|(?:[A-Z]{1,2})[\s-]?\d{4}[\s-]?[A-Z]{1,2})([\s-]?R)?(?![A-Z0-9])/g;
+
+/** The tractor's (or rigid vehicle's) plate and the trailer's, told apart by the `R`. */
+export function buscarMatriculas(texto: string): MatriculasLeidas {
+  let matricula: string | null = null;
+  let remolque: string | null = null;
+  for (const m of texto.toUpperCase().matchAll(RE_MATRICULA)) {
+    const esRemolque = Boolean(m[1] || m[3]);
+    const placa = normalizarMatricula(`${esRemolque ? 'R' : ''}${m[2]}`);
+    const c = clasificarMatricula(placa);
+    if (!c.valida) continue;
+    if (c.tipo === 'remolque') remolque ??= c.normalizada;
+    else matricula ??= c.normalizada;
+  }
+  return { matricula, remolque, confianza: { matricula: matricula ? 0.9 : 0, remolque: remolque ? 0.9 : 0 } };
+}
+
+// ————— Fechas —————
+
+const MESES: Record<string, number> = {
+  ene: 1, enero: 1, feb: 2, febrero: 2, mar: 3, marzo: 3, abr: 4, abril: 4, may: 5, mayo: 5, jun: 6, junio: 6,
+  jul: 7, julio: 7, ago: 8, agosto: 8, sep: 9, sept: 9, septiembre: 9, setiembre: 9, oct: 10, octubre: 10,
+  nov: 11, noviembre: 11, dic: 12, diciembre: 12,
+};
+
+const dosCifras = (n: number) => String(n).padStart(2, '0');
+
+function fechaValida(a: number, m: number, d: number): string | null {
+  if (a < 100) a += 2000;
+  if (m < 1 || m > 12 || d < 1 || a < 2000 || a > 2099) return null;
+  const dias = new Date(Date.UTC(a, m, 0)).getUTCDate();
+  return d <= dias ? `${a}-${dosCifras(m)}-${dosCifras(d)}` : null;
+}
+
+export interface FechaLeida {
+  fecha: string;
+  posicion: number;
+}
+
+/** Dates as notes print them: `23/11/2026`, `3-1-26`, `23.11.2026`, `2026-11-23`, `23 de noviembre de 2026`, `23-nov-2026`. */
+export function buscarFechas(texto: string): FechaLeida[] {
+  const out: FechaLeida[] = [];
+  const t = texto.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
+  for (const m of t.matchAll(/(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)/g)) {
+    const f = fechaValida(Number(m[1]), Number(m[2]), Number(m[3]));
+    if (f) out.push({ fecha: f, posicion: m.index! });
+  }
+  for (const m of t.matchAll(/(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?![\d/.-])/g)) {
+    const f = fechaValida(Number(m[3]), Number(m[2]), Number(m[1]));
+    if (f) out.push({ fecha: f, posicion: m.index! });
+  }
+  for (const m of t.matchAll(/(?<!\d)(\d{1,2})(?:\s+de\s+|[\s.-]+)([a-z]{3,10})\.?(?:\s+de\s+|[\s.-]+)(\d{4}|\d{2})(?!\d)/g)) {
+    const mes = MESES[m[2]!];
+    const f = mes ? fechaValida(Number(m[3]), mes, Number(m[1])) : null;
+    if (f) out.push({ fecha: f, posicion: m.index! });
+  }
+  return out.sort((a, b) => a.posicion - b.posicion);
+}
+
+// ————— Pesos —————
+
+export interface PesoLeido {
+  valor: number;
+  unidad: UnidadCantidad;
+  posicion: number;
+}
+
+const UNIDAD_PESO: Record<string, UnidadCantidad> = { kg: 'kg', kgs: 'kg', kilos: 'kg', kilogramos: 'kg', t: 't', tn: 't', tm: 't', toneladas: 't' };
+
+/** Weights with their unit (`24.500 kg`, `18.250,5 kgs`, `1,5 t`, `24 500 kilos`); a bare number is not a weight. */
+export function buscarPesos(texto: string): PesoLeido[] {
+  const out: PesoLeido[] = [];
+  const re = /(?<![\d.,])(\d{1,3}(?:[.\s]\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?)\s?(kilogramos|toneladas|kilos|kgs|kg|tn|tm|t)\.?(?![a-z])/gi;
+  for (const m of texto.matchAll(re)) {
+    const unidad = UNIDAD_PESO[m[2]!.toLowerCase()]!;
+    const r = parsePeso(m[1]!.replace(/\s(?=\d{3})/g, '.'));
+    if (r.ok) out.push({ valor: r.valor, unidad, posicion: m.index! });
+  }
+  return out;
+}
+
+// ————— Bloques con etiqueta —————
+
+export type Etiqueta = 'cargador' | 'transportista' | 'origen' | 'destino' | 'destinatario' | 'mercancia' | 'peso' | 'matricula' | 'conductor' | 'telefono' | 'fecha';
+
+// The words notes put before each datum (first match wins, so longer phrases come first).
+const ETIQUETAS: [RegExp, Etiqueta][] = [
+  [/^(?:cargador(?:\s+contractual)?|remitente|expedidor|cliente\s+cargador)\b/, 'cargador'],
+  [/^(?:transportista(?:\s+efectivo)?|porteador|empresa\s+de\s+transporte|agencia)\b/, 'transportista'],
+  [/^(?:lugar\s+(?:y\s+fecha\s+)?de\s+carga(?:\s+de\s+la\s+mercancia)?|punto\s+de\s+carga|origen|carga|recogida)\b/, 'origen'],
+  [/^(?:lugar\s+(?:previsto\s+)?(?:de|para\s+la)\s+(?:descarga|entrega)(?:\s+de\s+la\s+mercancia)?|punto\s+de\s+(?:descarga|entrega)|destino|descarga|entrega)\b/, 'destino'],
+  [/^(?:destinatario|consignatario|receptor)\b/, 'destinatario'],
+  [/^(?:mercancias?|naturaleza(?:\s+de\s+la\s+mercancia)?|descripcion|producto|articulo)\b/, 'mercancia'],
+  [/^(?:peso(?:\s+bruto|\s+neto|\s+total)?|kilos|cantidad)\b/, 'peso'],
+  [/^(?:matriculas?|vehiculo|tractora?|camion|remolque|semirremolque)\b/, 'matricula'],
+  [/^(?:conductor|chofer|transportista\s+conductor)\b/, 'conductor'],
+  [/^(?:tel(?:efono|f)?\.?|movil|tlf\.?)\b/, 'telefono'],
+  [/^(?:fecha(?:\s+de\s+(?:carga|transporte|salida|emision))?)\b/, 'fecha'],
+];
+
+const sinAcentos = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+
+/** A line that opens a labelled block: which label, and what follows it on the same line. */
+function etiquetaDe(linea: string): { etiqueta: Etiqueta; resto: string } | null {
+  const limpia = linea.replace(/^[\s\d.)\-–•*|]+(?=[A-Za-zÁÉÍÓÚÑáéíóúñ])/, ''); // «1.», «(3)», bullets and table bars before a CMR box label
+  const base = sinAcentos(limpia);
+  for (const [re, etiqueta] of ETIQUETAS) {
+    const m = re.exec(base);
+    if (m) {
+      // What follows the label on its line, without a form's caption in brackets («(nombre, domicilio)»).
+      const resto = limpia.slice(m[0].length).replace(/^[\s:.\-–/)|]+/, '').replace(/^\([^)]*\)[\s:.]*/, '').trim();
+      return { etiqueta, resto };
+    }
+  }
+  return null;
+}
+
+export interface Bloque {
+  etiqueta: Etiqueta;
+  /** The text after the label on its line, then the lines under it up to the next label or a blank line. */
+  lineas: string[];
+  /** Offset of the block in the text. */
+  posicion: number;
+}
+
+/** The labelled blocks of a note, in order. */
+export function leerBloques(texto: string): Bloque[] {
+  const bloques: Bloque[] = [];
+  let actual: Bloque | null = null;
+  let offset = 0;
+  for (const linea of texto.split(/\r?\n/)) {
+    const posicion = offset;
+    offset += linea.length + 1;
+    const e = etiquetaDe(linea.trim());
+    if (e) {
+      actual = { etiqueta: e.etiqueta, lineas: e.resto ? [e.resto] : [], posicion };
+      bloques.push(actual);
+      continue;
+    }
+    if (linea.trim() === '') {
+      // A blank line right after a label (the value on the next line) does not close it.
+      if (actual && actual.lineas.length > 0) actual = null;
+      continue;
+    }
+    if (actual && actual.lineas.length < 4) actual.lineas.push(linea.trim());
+  }
+  return bloques;
+}
+
+// ————— Propuesta —————
+
+/** The account reading the note: its own company is recognised as its side. */
+export interface CuentaLectora {
+  nif: string;
+  nombre: string;
+  domicilio: string | null;
+  rol: 'cargador' | 'transportista';
+}
+
+export interface EnvioPropuesto {
+  origen?: string;
+  destino?: string;
+  naturaleza?: string;
+  peso?: number;
+  unidad?: UnidadCantidad;
+}
+
+/** A DeCA input for `POST /decas` after review (only what was read). */
+export interface PropuestaDeca {
+  cargador_nombre?: string;
+  cargador_nif?: string;
+  cargador_domicilio?: string;
+  transp_nombre?: string;
+  transp_nif?: string;
+  transp_domicilio?: string;
+  fecha_transporte?: string;
+  matricula?: string;
+  matricula_remolque?: string;
+  conductor_nombre?: string;
+  conductor_tel?: string;
+  envios: EnvioPropuesto[];
+}
+
+export interface Lectura {
+  propuesta: PropuestaDeca;
+  /** Field (as in the proposal; shipments as `envios[0].peso`) → 0..1. */
+  confianza: Record<string, number>;
+  avisos: string[];
+}
+
+interface Parte {
+  nombre?: string;
+  nif?: string;
+  domicilio?: string;
+  confianza: number;
+}
+
+/** A party's block: the NIF wherever it is, the first other line its name, the rest its address. */
+function parteDe(b: Bloque): Parte {
+  const parte: Parte = { confianza: 0.6 };
+  const resto: string[] = [];
+  for (const linea of b.lineas) {
+    const nif = buscarNifs(linea)[0];
+    if (nif && !parte.nif) {
+      parte.nif = nif.nif;
+      parte.confianza = nif.confianza;
+      const sinNif = linea.replace(/(?:N\.?\s?I\.?\s?F\.?|C\.?\s?I\.?\s?F\.?|NIE)[\s:.]*/i, '').replace(/(?:ES[\s-]?)?[A-Z0-9][\s.-]?(?:[0-9OQDILZSGBT|][\s.-]?){7}[A-Z0-9]/i, '').replace(/^[\s,;:\-–]+|[\s,;:\-–]+$/g, '');
+      if (sinNif) resto.push(sinNif);
+      continue;
+    }
+    resto.push(linea);
+  }
+  if (resto[0]) parte.nombre = resto[0];
+  if (resto.length > 1) parte.domicilio = resto.slice(1).join(', ');
+  return parte;
+}
+
+const primerValor = (b: Bloque | undefined) => b?.lineas.find((l) => l.trim() !== '')?.trim();
+
+/** Reads a note's text into a DeCA proposal. */
+export function leerAlbaran(texto: string, cuenta?: CuentaLectora): Lectura {
+  const bloques = leerBloques(texto);
+  const de = (e: Etiqueta) => bloques.filter((b) => b.etiqueta === e);
+  const confianza: Record<string, number> = {};
+  const avisos: string[] = [];
+  const propuesta: PropuestaDeca = { envios: [] };
+
+  // Parties: from their labelled blocks; the account's own NIF, wherever it appears, is its side.
+  const partes: Record<'cargador' | 'transportista', Parte | undefined> = { cargador: de('cargador').map(parteDe)[0], transportista: de('transportista').map(parteDe)[0] };
+  const nifs = buscarNifs(texto);
+  if (cuenta) {
+    const propia = nifs.find((n) => n.nif === cuenta.nif);
+    const otroLado = cuenta.rol === 'cargador' ? 'transportista' : 'cargador';
+    if (propia || !partes[cuenta.rol]?.nif) {
+      partes[cuenta.rol] = { nombre: cuenta.nombre, nif: cuenta.nif, domicilio: cuenta.domicilio ?? undefined, confianza: propia ? 0.95 : 0.7 };
+    }
+    // The other side: its block, else the one other NIF the note holds.
+    if (partes[otroLado]?.nif === cuenta.nif) partes[otroLado] = undefined;
+    if (!partes[otroLado]?.nif) {
+      const otros = nifs.filter((n) => n.nif !== cuenta.nif);
+      if (otros.length === 1) partes[otroLado] = { ...partes[otroLado], nif: otros[0]!.nif, confianza: Math.min(0.7, otros[0]!.confianza) };
+    }
+  }
+  for (const [lado, prefijo] of [['cargador', 'cargador'], ['transportista', 'transp']] as const) {
+    const p = partes[lado];
+    if (!p) continue;
+    for (const campo of ['nombre', 'nif', 'domicilio'] as const) {
+      const v = p[campo];
+      if (!v) continue;
+      (propuesta as unknown as Record<string, string>)[`${prefijo}_${campo}`] = v;
+      confianza[`${prefijo}_${campo}`] = campo === 'nif' ? p.confianza : Math.min(p.confianza, 0.8);
+    }
+  }
+  if (nifs.some((n) => n.confianza < 0.5)) avisos.push('Hay un NIF cuyo carácter de control no cuadra: revíselo.');
+
+  // Date: the labelled one, else the first in the note.
+  const etiquetaFecha = de('fecha')[0];
+  const fechas = buscarFechas(texto);
+  const fecha = (etiquetaFecha && buscarFechas(etiquetaFecha.lineas.join(' '))[0]) ?? fechas[0];
+  if (fecha) {
+    propuesta.fecha_transporte = fecha.fecha;
+    confianza.fecha_transporte = etiquetaFecha || fechas.length === 1 ? 0.9 : 0.7;
+  }
+
+  // Plates: the labelled ones first.
+  const textoMatriculas = de('matricula').flatMap((b) => b.lineas).join('\n');
+  const placas = buscarMatriculas(textoMatriculas);
+  const todas = buscarMatriculas(texto);
+  const matricula = placas.matricula ?? todas.matricula;
+  const remolque = placas.remolque ?? todas.remolque;
+  if (matricula) {
+    propuesta.matricula = matricula;
+    confianza.matricula = placas.matricula ? 0.95 : 0.75;
+  }
+  if (remolque) {
+    propuesta.matricula_remolque = remolque;
+    confianza.matricula_remolque = placas.remolque ? 0.95 : 0.75;
+  }
+
+  const conductor = primerValor(de('conductor')[0]);
+  if (conductor) {
+    const tel = /(\+?\d[\d\s]{7,14}\d)/.exec(conductor);
+    const nombre = conductor.replace(tel?.[0] ?? '', '').replace(/\b(?:tel(?:efono|f)?|movil|tlf)\.?[:\s]*/i, '').replace(/[\s,;:\-–]+$/, '').trim();
+    if (nombre && /[A-Za-zÁÉÍÓÚÑáéíóúñ]{2}/.test(nombre)) {
+      propuesta.conductor_nombre = nombre;
+      confianza.conductor_nombre = 0.7;
+    }
+    if (tel) propuesta.conductor_tel = tel[1]!.replace(/\s+/g, ' ');
+  }
+  const telefono = primerValor(de('telefono')[0]);
+  const tel = telefono ? /(\+?\d[\d\s]{7,14}\d)/.exec(telefono) : null;
+  if (tel && !propuesta.conductor_tel) propuesta.conductor_tel = tel[1]!.replace(/\s+/g, ' ');
+  if (propuesta.conductor_tel) confianza.conductor_tel = 0.7;
+
+  // Places: a loading/unloading block; else the recipient's address as the destination.
+  // A place's block, without NIFs and dates («Peñíscola, 12.11.2026» in a CMR's «place and date of loading»).
+  const lugar = (e: Etiqueta) => {
+    const b = de(e)[0];
+    const lineas = (b?.lineas ?? [])
+      .filter((l) => !buscarNifs(l).length)
+      .map((l) => l.replace(/(?<!\d)\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})(?!\d)/g, '').replace(/^[\s,;]+|[\s,;]+$/g, ''))
+      .filter(Boolean);
+    return lineas.join(', ') || undefined;
+  };
+  const origen = lugar('origen') ?? (partes.cargador?.domicilio || undefined);
+  const destinatario = de('destinatario').map(parteDe)[0];
+  const destino = lugar('destino') ?? destinatario?.domicilio ?? destinatario?.nombre;
+
+  // Shipments: each line of a goods table that carries a weight; else the labelled goods and weight.
+  const envios = filasDeEnvio(texto);
+  if (envios.length === 0) {
+    const naturaleza = primerValor(de('mercancia')[0]);
+    const pesoEtiquetado = de('peso').flatMap((b) => buscarPesos(b.lineas.join(' ')))[0] ?? buscarPesos(texto)[0];
+    if (naturaleza || pesoEtiquetado) envios.push({ naturaleza, peso: pesoEtiquetado?.valor, unidad: pesoEtiquetado?.unidad });
+  }
+  envios.forEach((e, i) => {
+    const envio: EnvioPropuesto = { ...(origen ? { origen } : {}), ...(destino ? { destino } : {}) };
+    if (e.naturaleza) envio.naturaleza = e.naturaleza;
+    if (e.peso !== undefined) {
+      envio.peso = e.peso;
+      envio.unidad = e.unidad ?? 'kg';
+    }
+    propuesta.envios.push(envio);
+    if (envio.origen) confianza[`envios[${i}].origen`] = lugar('origen') ? 0.7 : 0.5;
+    if (envio.destino) confianza[`envios[${i}].destino`] = lugar('destino') ? 0.7 : 0.5;
+    if (envio.naturaleza) confianza[`envios[${i}].naturaleza`] = 0.7;
+    if (envio.peso !== undefined) confianza[`envios[${i}].peso`] = 0.85;
+  });
+  if (propuesta.envios.length > 48) {
+    propuesta.envios.length = 48;
+    avisos.push('La nota tiene más de 48 líneas de envío: solo se proponen las 48 primeras.');
+  }
+  if (!matricula) avisos.push('No se ha leído ninguna matrícula.');
+  if (propuesta.envios.every((e) => e.peso === undefined)) avisos.push('No se ha leído ningún peso.');
+  return { propuesta, confianza, avisos };
+}
+
+/**
+ * The goods table: after a header line naming the goods and the weight, each
+ * line holding a weight is one shipment (its text before the weight, without
+ * a leading line number or quantity, is the goods), up to the first line
+ * without one after at least one row.
+ */
+export function filasDeEnvio(texto: string): { naturaleza?: string; peso?: number; unidad?: UnidadCantidad }[] {
+  const lineas = texto.split(/\r?\n/);
+  const cabecera = lineas.findIndex((l) => {
+    const b = sinAcentos(l);
+    return /(mercancia|descripcion|producto|articulo|concepto)/.test(b) && /(peso|kg|kilos)/.test(b);
+  });
+  if (cabecera < 0) return [];
+  const unidadCabecera: UnidadCantidad | undefined = /\b(kg|kilos)\b/.test(sinAcentos(lineas[cabecera]!)) ? 'kg' : undefined;
+  const filas: { naturaleza?: string; peso?: number; unidad?: UnidadCantidad }[] = [];
+  for (const linea of lineas.slice(cabecera + 1)) {
+    if (linea.trim() === '') {
+      if (filas.length) break;
+      continue;
+    }
+    // The weight column is the last: a weight inside the description («sacos de 25 kg») is not the row's.
+    let peso: PesoLeido | undefined = buscarPesos(linea).at(-1);
+    // A table whose header says «kg»: its rows may carry the bare number as the last column.
+    if (unidadCabecera) {
+      const m = /(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?)\s*$/.exec(linea.trimEnd());
+      const r = m ? parsePeso(m[1]!) : null;
+      const posicion = m ? linea.trimEnd().length - m[0].length : -1;
+      if (m && r?.ok && (!peso || posicion > peso.posicion)) peso = { valor: r.valor, unidad: unidadCabecera, posicion };
+    }
+    if (!peso) {
+      if (filas.length) break;
+      continue;
+    }
+    if (/^\s*(?:total|suma)\b/i.test(linea)) break;
+    const naturaleza = linea
+      .slice(0, peso.posicion)
+      .replace(/^\s*\d{1,3}[.)]?\s+/, '')
+      .replace(/\s+\d+(?:[.,]\d+)?\s*(?:uds?|unidades|bultos|cajas|palets?)?\s*$/i, '')
+      .replace(/[\s|;:\-–]+$/, '')
+      .trim();
+    filas.push({ ...(naturaleza ? { naturaleza } : {}), peso: peso.valor, unidad: peso.unidad });
+  }
+  return filas;
+}

@@ -1,0 +1,176 @@
+import { describe, expect, it } from 'vitest';
+import { buscarFechas, buscarMatriculas, buscarNifs, buscarPesos, filasDeEnvio, leerAlbaran, leerBloques } from '../../../shared/rules/albaran';
+
+describe('buscarNifs', () => {
+  it('finds NIF, NIE and CIF as printed (ES prefix, dots, dashes, spaces) with the check digit right', () => {
+    const t = 'CIF: ES-B12.345.674  ·  NIF 12345678Z  ·  NIE X-1234567-L  ·  A58818501';
+    expect(buscarNifs(t).map((n) => [n.nif, n.confianza])).toEqual([
+      ['B12345674', 0.95],
+      ['12345678Z', 0.95],
+      ['X1234567L', 0.95],
+      ['A58818501', 0.95],
+    ]);
+  });
+
+  it('undoes the usual OCR slips (O for 0, I or l for 1, S for 5) when that makes the check digit right, with less confidence', () => {
+    expect(buscarNifs('C.I.F. B1234S674')).toEqual([{ nif: 'B12345674', confianza: 0.8, posicion: 7 }]);
+    expect(buscarNifs('NIF: A588I85O1').map((n) => [n.nif, n.confianza])).toEqual([['A58818501', 0.8]]);
+  });
+
+  it('keeps a NIF whose check digit is wrong with low confidence, and ignores words and phone numbers', () => {
+    expect(buscarNifs('NIF B12345678').map((n) => [n.nif, n.confianza])).toEqual([['B12345678', 0.3]]);
+    expect(buscarNifs('ASOLIDOSX, Tel. 976 123 456, pedido 2026/000123')).toEqual([]);
+  });
+});
+
+describe('buscarMatriculas', () => {
+  it('tells the tractor from the trailer by the R, written before or after', () => {
+    expect(buscarMatriculas('Matrícula: 1234-BCD   Remolque: R-5678-BBC')).toMatchObject({ matricula: '1234BCD', remolque: 'R5678BBC' });
+    expect(buscarMatriculas('Tractora 9876 FGH / semirremolque 4321 DFG-R')).toMatchObject({ matricula: '9876FGH', remolque: 'R4321DFG' });
+    expect(buscarMatriculas('Vehículo M-1234-AB')).toMatchObject({ matricula: 'M1234AB', remolque: null });
+  });
+  it('does not take a postcode, a vowel series or a reference for a plate', () => {
+    expect(buscarMatriculas('50012 Zaragoza, pedido 1234 ABC, albarán 2026-1234')).toMatchObject({ matricula: null, remolque: null });
+  });
+});
+
+describe('buscarFechas', () => {
+  it('reads the forms notes use, and refuses impossible dates', () => {
+    expect(buscarFechas('Fecha: 23/11/2026').map((f) => f.fecha)).toEqual(['2026-11-23']);
+    expect(buscarFechas('carga 3-1-26').map((f) => f.fecha)).toEqual(['2026-01-03']);
+    expect(buscarFechas('Zaragoza, 23 de noviembre de 2026').map((f) => f.fecha)).toEqual(['2026-11-23']);
+    expect(buscarFechas('salida 5-Dic-2026 y llegada 2026-12-06').map((f) => f.fecha)).toEqual(['2026-12-05', '2026-12-06']);
+    expect(buscarFechas('31/02/2026 y 12/13/2026')).toEqual([]);
+  });
+});
+
+describe('buscarPesos', () => {
+  it('reads weights with a unit and Spanish separators; a bare number is not a weight', () => {
+    expect(buscarPesos('Peso bruto: 24.500 kg, 18.250,5 kgs, 1,5 t y 24 500 kilos; 12 palets; 300').map((p) => [p.valor, p.unidad])).toEqual([
+      [24500, 'kg'],
+      [18250.5, 'kg'],
+      [1.5, 't'],
+      [24500, 'kg'],
+    ]);
+  });
+});
+
+describe('leerBloques', () => {
+  it('takes each labelled block: the rest of its line and the lines under it, up to the next label or a blank line', () => {
+    const b = leerBloques('1. Remitente:\nFrutas Peñalara, S.A.\nNIF A58818501\n\n2. Destinatario\nMercamálaga, puesto 7\n3) Lugar de carga: Lleida');
+    expect(b.map((x) => [x.etiqueta, x.lineas])).toEqual([
+      ['cargador', ['Frutas Peñalara, S.A.', 'NIF A58818501']],
+      ['destinatario', ['Mercamálaga, puesto 7']],
+      ['origen', ['Lleida']],
+    ]);
+  });
+});
+
+describe('filasDeEnvio', () => {
+  it('reads the rows of a goods table, each with its weight, up to the total', () => {
+    const t = ['Nº  Descripción de la mercancía          Bultos   Peso (kg)', '1   Piñones en sacos de 25 kg             40       1.000', '2   Ñoras secas                           12       300,5', 'Total                                              1.300,5'].join('\n');
+    expect(filasDeEnvio(t)).toEqual([
+      { naturaleza: 'Piñones en sacos de 25 kg', peso: 1000, unidad: 'kg' },
+      { naturaleza: 'Ñoras secas', peso: 300.5, unidad: 'kg' },
+    ]);
+  });
+});
+
+describe('leerAlbaran', () => {
+  const ALBARAN = `ALBARÁN DE ENTREGA Nº 4711
+Fecha: 23/11/2026
+
+Remitente:
+Frutas Peñalara, S.A.
+NIF: A58818501
+Camí Vell 3, 25001 Lleida
+
+Transportista:
+Transportes Núñez, S.L.
+CIF B-12345674
+Avda. de la Ilustración 7, 50012 Zaragoza
+
+Lugar de carga: Polígono El Segre, Lleida
+Lugar de descarga: Mercamálaga, puesto 7, Málaga
+
+Matrícula: 1234 BCD    Remolque: R-5678-BBC
+Conductor: José Ángel Muñoz  Tel. 600 111 222
+
+Descripción de la mercancía                Peso (kg)
+Piñones en sacos                           18.250,5
+Ñoras secas                                2.000
+`;
+
+  it('proposes every datum of a table delivery note, with confidences', () => {
+    const { propuesta, confianza, avisos } = leerAlbaran(ALBARAN);
+    expect(propuesta).toEqual({
+      cargador_nombre: 'Frutas Peñalara, S.A.',
+      cargador_nif: 'A58818501',
+      cargador_domicilio: 'Camí Vell 3, 25001 Lleida',
+      transp_nombre: 'Transportes Núñez, S.L.',
+      transp_nif: 'B12345674',
+      transp_domicilio: 'Avda. de la Ilustración 7, 50012 Zaragoza',
+      fecha_transporte: '2026-11-23',
+      matricula: '1234BCD',
+      matricula_remolque: 'R5678BBC',
+      conductor_nombre: 'José Ángel Muñoz',
+      conductor_tel: '600 111 222',
+      envios: [
+        { origen: 'Polígono El Segre, Lleida', destino: 'Mercamálaga, puesto 7, Málaga', naturaleza: 'Piñones en sacos', peso: 18250.5, unidad: 'kg' },
+        { origen: 'Polígono El Segre, Lleida', destino: 'Mercamálaga, puesto 7, Málaga', naturaleza: 'Ñoras secas', peso: 2000, unidad: 'kg' },
+      ],
+    });
+    expect(confianza.cargador_nif).toBe(0.95);
+    expect(confianza['envios[1].peso']).toBeGreaterThan(0.8);
+    expect(avisos).toEqual([]);
+  });
+
+  it('recognises the account’s own company as its side and the other NIF as the other party', () => {
+    const texto = 'PEDIDO DE TRANSPORTE\nCliente: Hortalizas del Ebro SL (NIF B65410011)\nFecha de carga 5-dic-2026\nMercancía: alcachofas\nPeso: 8.000 kg\nDestino: Bilbao';
+    const { propuesta, confianza, avisos } = leerAlbaran(texto, { nif: 'B12345674', nombre: 'Transportes Núñez, S.L.', domicilio: 'Zaragoza', rol: 'transportista' });
+    expect(propuesta).toMatchObject({
+      transp_nif: 'B12345674',
+      transp_nombre: 'Transportes Núñez, S.L.',
+      cargador_nif: 'B65410011',
+      fecha_transporte: '2026-12-05',
+      envios: [{ naturaleza: 'alcachofas', peso: 8000, unidad: 'kg', destino: 'Bilbao' }],
+    });
+    expect(confianza.transp_nif).toBe(0.7);
+    expect(avisos).toContain('No se ha leído ninguna matrícula.');
+  });
+
+  it('reads a CMR-like form with numbered boxes', () => {
+    const cmr = `CARTA DE PORTE
+1 Expedidor (nombre, domicilio)
+Cooperativa Agrícola de Peñíscola
+CIF F12345671
+Peñíscola (Castellón)
+16 Porteador
+Transportes Núñez, S.L.   B12345674
+3 Lugar de entrega de la mercancía
+Valencia, Muelle 3
+4 Lugar y fecha de carga
+Peñíscola, 12.11.2026
+Matrícula 1234-BCD
+11 Peso bruto kg
+24.500 kg`;
+    const { propuesta } = leerAlbaran(cmr);
+    expect(propuesta).toMatchObject({
+      cargador_nombre: 'Cooperativa Agrícola de Peñíscola',
+      cargador_nif: 'F12345671',
+      transp_nif: 'B12345674',
+      transp_nombre: 'Transportes Núñez, S.L.',
+      fecha_transporte: '2026-11-12',
+      matricula: '1234BCD',
+    });
+    expect(propuesta.envios[0]).toMatchObject({ peso: 24500, unidad: 'kg', origen: 'Peñíscola', destino: 'Valencia, Muelle 3' });
+  });
+
+  it('reads a note with the usual OCR slips, flagging only what it could not fix', () => {
+    const ruido = ALBARAN.replace('A58818501', 'A588l85O1').replace('B-12345674', 'B-1234S674').replace('18.250,5', '18.250,5 ');
+    const { propuesta, confianza } = leerAlbaran(ruido);
+    expect(propuesta).toMatchObject({ cargador_nif: 'A58818501', transp_nif: 'B12345674' });
+    expect(confianza.cargador_nif).toBe(0.8);
+    expect(propuesta.envios.map((e) => e.peso)).toEqual([18250.5, 2000]);
+  });
+});
