@@ -11,7 +11,7 @@ module.exports = {
       name: 'dominio-sin-transporte',
       comment: 'The domain never imports a transport (HTTP, CLI, MCP), Koa, or the command layer above it.',
       severity: 'error',
-      from: { path: '^server/(domain|db|documents|jobs|net)/' },
+      from: { path: '^server/(domain|db|documents|jobs|net|ocr)/' },
       to: { path: ['^server/(http|admin|mcp|commands)/', '^server/(app|main|cli)\\.ts$', '^node_modules/(@types/)?(koa|@koa|koa__[\\w-]+|koa-[\\w-]+)/'] },
     },
     {

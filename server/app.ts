@@ -16,6 +16,7 @@ import { withRequestId } from './http/middleware/request-id';
 import { withSecurityHeaders } from './http/middleware/security-headers';
 import { agendaRoutes } from './http/routes/agenda';
 import { importarRoutes } from './http/routes/importar';
+import { fotosRoutes } from './http/routes/fotos';
 import { createAppApiRouter } from './http/routes/app-api';
 import { cuentaRoutes } from './http/routes/cuenta';
 import { decasRoutes } from './http/routes/decas';
@@ -37,6 +38,7 @@ function mountApi(app: Koa<AppState>, deps: AppDeps, prefix: string, entorno: En
   decasRoutes(router, deps);
   webhooksRoutes(router, deps);
   agendaRoutes(router, deps);
+  fotosRoutes(router, deps);
   const guard = compose([
     authenticate(deps.services, { trustProxy: deps.config.trustProxy, secureCookies: deps.config.siteUrl.startsWith('https:') }, entorno),
     router.routes() as unknown as AppMiddleware,

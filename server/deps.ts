@@ -8,6 +8,7 @@ import type { Caches } from './domain/cache';
 import type { DecaPdfRenderer } from './documents/pdf-pool';
 import type { RateLimits } from './limits';
 import type { Logger } from './log';
+import type { LectorFotos } from './ocr/lector';
 import type { TargetPolicy } from './net/webhook-target';
 import type { WebhookFetch } from './net/webhook-request';
 
@@ -26,6 +27,8 @@ export interface Services {
   /** SEDE_CONTROL_URL: where the PDF/A goes after a roadside check. */
   sedeControlUrl: string;
   renderPdf: DecaPdfRenderer;
+  /** OCR of delivery-note photos (POST /fotos): workers started on first use, one queue per process. */
+  fotos: LectorFotos;
   limits: RateLimits;
   /** WEBHOOK_ALLOW_INSECURE and the SSRF-safe transport `probar` and `reenviar` send through. */
   webhookPolicy: TargetPolicy;

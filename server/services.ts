@@ -8,6 +8,7 @@ import type { DecaPdfRenderer } from './documents/pdf-pool';
 import { createRateLimits } from './limits';
 import type { Logger } from './log';
 import { createWebhookFetch } from './net/webhook-request';
+import { crearLectorFotos } from './ocr/lector';
 
 export interface ServicesOptions {
   config: Pick<Config, 'siteUrl' | 'sedeControlUrl' | 'webhookAllowInsecure' | 'apiRateLimit'>;
@@ -38,6 +39,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services & 
   const limits = createRateLimits(database, { apiPoints: config.apiRateLimit });
   const caches = createCaches(listener);
   const webhookFetch = createWebhookFetch({ allowInsecure: config.webhookAllowInsecure, keepAlive: false });
+  const fotos = crearLectorFotos();
   return {
     db: database.db,
     database,
@@ -46,6 +48,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services & 
     siteUrl: config.siteUrl,
     sedeControlUrl: config.sedeControlUrl,
     renderPdf: opts.renderPdf,
+    fotos,
     limits,
     webhookPolicy: { allowInsecure: config.webhookAllowInsecure },
     webhookFetch,
@@ -54,6 +57,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services & 
     async close() {
       caches.close();
       webhookFetch.close();
+      await fotos.cerrar();
       await limits.close();
       if (own) await listener?.close();
     },

@@ -185,7 +185,7 @@ function etiquetaDe(linea: string): { etiqueta: Etiqueta; resto: string } | null
 
 export interface Bloque {
   etiqueta: Etiqueta;
-  /** The text after the label on its line, then the lines under it up to the next label or a blank line. */
+  /** The text after the label on its line, then the lines under it up to the next label (four at most). */
   lineas: string[];
   /** Offset of the block in the text. */
   posicion: number;
@@ -205,12 +205,11 @@ export function leerBloques(texto: string): Bloque[] {
       bloques.push(actual);
       continue;
     }
-    if (linea.trim() === '') {
-      // A blank line right after a label (the value on the next line) does not close it.
-      if (actual && actual.lineas.length > 0) actual = null;
-      continue;
-    }
+    // OCR puts blank lines between most lines, so a blank line closes nothing: a block runs to the
+    // next label, at most four lines (a name, a NIF and an address of two lines).
+    if (linea.trim() === '') continue;
     if (actual && actual.lineas.length < 4) actual.lineas.push(linea.trim());
+    else actual = null;
   }
   return bloques;
 }

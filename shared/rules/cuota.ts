@@ -17,3 +17,11 @@ export function limiteMensual(plan: Plan, entorno: Entorno, mes: string): number
   if (plan === 'pro') return null;
   return mes <= ULTIMO_MES_SIN_LIMITE ? null : CUOTA_FREE_MENSUAL;
 }
+
+/** Spec: photo reads a month on the free plan. */
+export const FOTOS_FREE_MENSUAL = 20;
+
+/** Photo reads allowed a month, or null when unlimited (Pro, and the test environment). */
+export function limiteFotos(plan: Plan, entorno: Entorno): number | null {
+  return entorno === 'pruebas' || plan === 'pro' ? null : FOTOS_FREE_MENSUAL;
+}

@@ -71,6 +71,13 @@ export const Cuota = z.object({
   usadas: z.number().int().meta({ description: 'DeCA creadas este mes en este entorno' }),
   restantes: z.number().int().nullable(),
   reinicia: z.string().meta({ description: 'Día en que empieza el siguiente periodo, YYYY-MM-DD' }),
+  fotos: z
+    .object({
+      limite: z.number().int().nullable().meta({ description: 'Lecturas de fotos por mes; null = sin límite' }),
+      usadas: z.number().int(),
+      restantes: z.number().int().nullable(),
+    })
+    .meta({ description: 'Lecturas de fotos de albaranes (POST /fotos) este mes en este entorno' }),
 });
 export type Cuota = z.infer<typeof Cuota>;
 

@@ -18,10 +18,10 @@ describe('GET /cuenta', () => {
 
     const live = CuentaResponse.parse((await app.request('GET', '/api/v1/cuenta', { key: c.live })).body);
     expect(live.cuenta).toMatchObject({ nombre: 'Frutas Ñoño, S.A.', nif: 'A58818501', domicilio: 'Camí Vell 3, Lleida', plan: 'free', rol: 'transportista' });
-    expect(live.cuenta.cuota).toEqual({ periodo: '2027-03', limite: 100, usadas: 3, restantes: 97, reinicia: '2027-04-01' });
+    expect(live.cuenta.cuota).toEqual({ periodo: '2027-03', limite: 100, usadas: 3, restantes: 97, reinicia: '2027-04-01', fotos: { limite: 20, usadas: 0, restantes: 20 } });
 
     const test = CuentaResponse.parse((await app.request('GET', '/demo/api/v1/cuenta', { key: c.test })).body);
-    expect(test.cuenta.cuota).toEqual({ periodo: '2027-03', limite: null, usadas: 1, restantes: null, reinicia: '2027-04-01' });
+    expect(test.cuenta.cuota).toEqual({ periodo: '2027-03', limite: null, usadas: 1, restantes: null, reinicia: '2027-04-01', fotos: { limite: null, usadas: 0, restantes: null } });
   });
 
   it('shows the free plan unlimited in 2026 and a Pro account unlimited', async ({ app }) => {

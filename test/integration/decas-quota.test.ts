@@ -46,7 +46,7 @@ describe('monthly DeCA quota (free plan from 2027)', () => {
     ].entries()) {
       expect(r.status, `issued #${i}: ${r.text}`).toBe(201);
     }
-    expect(await cuotaDe(app, c.live)).toEqual({ periodo: '2027-02', limite: 100, usadas: 100, restantes: 0, reinicia: '2027-03-01' });
+    expect(await cuotaDe(app, c.live)).toEqual({ periodo: '2027-02', limite: 100, usadas: 100, restantes: 0, reinicia: '2027-03-01', fotos: { limite: 20, usadas: 0, restantes: 20 } });
 
     expectLimitePlan(await postDeca(app, c.live, decaMinima(101)), '2027-03-01');
     expectLimitePlan(await postDeca(app, c.live, decaCompleta({ ref_externa: 'PED-NUEVO' })), '2027-03-01');
@@ -101,7 +101,7 @@ describe('monthly DeCA quota (free plan from 2027)', () => {
       app.clock.set('2027-03-01T00:00:30+01:00');
       const res = await postDeca(app, c.live, decaMinima(102));
       expect(res.status, res.text).toBe(201);
-      expect(await cuotaDe(app, c.live)).toEqual({ periodo: '2027-03', limite: 100, usadas: 1, restantes: 99, reinicia: '2027-04-01' });
+      expect(await cuotaDe(app, c.live)).toEqual({ periodo: '2027-03', limite: 100, usadas: 1, restantes: 99, reinicia: '2027-04-01', fotos: { limite: 20, usadas: 0, restantes: 20 } });
     } finally {
       app.clock.set(INICIO);
     }
@@ -138,7 +138,7 @@ describe('accounts and environments without limit', () => {
   it('never limits a Pro account', async ({ app }) => {
     const c = await buildCuenta(app, { plan: 'pro' });
     await crearPendientes(app, c.live, 105);
-    expect(await cuotaDe(app, c.live)).toEqual({ periodo: '2027-02', limite: null, usadas: 105, restantes: null, reinicia: '2027-03-01' });
+    expect(await cuotaDe(app, c.live)).toEqual({ periodo: '2027-02', limite: null, usadas: 105, restantes: null, reinicia: '2027-03-01', fotos: { limite: null, usadas: 0, restantes: null } });
     expect(await contarDecas(app, c.account.id)).toBe(105);
   });
 
@@ -160,11 +160,11 @@ describe('accounts and environments without limit', () => {
     try {
       const c = await buildCuenta(dec);
       await crearPendientes(dec, c.live, 105);
-      expect(await cuotaDe(dec, c.live)).toEqual({ periodo: '2026-12', limite: null, usadas: 105, restantes: null, reinicia: '2027-01-01' });
+      expect(await cuotaDe(dec, c.live)).toEqual({ periodo: '2026-12', limite: null, usadas: 105, restantes: null, reinicia: '2027-01-01', fotos: { limite: 20, usadas: 0, restantes: 20 } });
       expect(await contarDecas(dec, c.account.id)).toBe(105);
 
       clock.set('2027-01-01T00:00:30+01:00');
-      expect(await cuotaDe(dec, c.live)).toEqual({ periodo: '2027-01', limite: 100, usadas: 0, restantes: 100, reinicia: '2027-02-01' });
+      expect(await cuotaDe(dec, c.live)).toEqual({ periodo: '2027-01', limite: 100, usadas: 0, restantes: 100, reinicia: '2027-02-01', fotos: { limite: 20, usadas: 0, restantes: 20 } });
     } finally {
       await dec.close();
     }

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import { AppError } from '../../../shared/errors';
-import { limiteMensual } from '../../../shared/rules/cuota';
+import { limiteFotos, limiteMensual } from '../../../shared/rules/cuota';
 import { mesMadrid, primerDiaMesSiguiente } from '../../../shared/rules/fechas';
 import type { Cuota, Entorno } from '../../../shared/schemas/cuenta';
 import type { AccountRow, DB } from '../../db/schema';
@@ -19,7 +19,7 @@ export async function obtenerCuota(db: Kysely<DB>, account: AccountRow, entorno:
   const mes = mesMadrid(now);
   const uso = await db
     .selectFrom('uso_mensual')
-    .select('decas')
+    .select(['decas', 'fotos'])
     .where('account_id', '=', account.id)
     .where('entorno', '=', entorno)
     .where('mes', '=', mes)
@@ -32,7 +32,40 @@ export async function obtenerCuota(db: Kysely<DB>, account: AccountRow, entorno:
     usadas,
     restantes: limite === null ? null : Math.max(0, limite - usadas),
     reinicia: primerDiaMesSiguiente(mes),
+    fotos: cuentaFotos(limiteFotos(account.plan, entorno), uso?.fotos ?? 0),
   };
+}
+
+const cuentaFotos = (limite: number | null, usadas: number) => ({ limite, usadas, restantes: limite === null ? null : Math.max(0, limite - usadas) });
+
+/** 429 `limite_plan` for photo reads. */
+function limiteFotosAgotado(limite: number, mes: string): AppError {
+  return new AppError('limite_plan', `Ha usado las ${limite} lecturas de fotos de este mes del plan gratuito. Pase al plan Pro o espere al ${primerDiaMesSiguiente(mes)}.`);
+}
+
+/** Before reading a photo: refuses (429) when the month's reads are spent, so no work is done for nothing. */
+export async function comprobarFotos(db: Kysely<DB>, actor: Pick<Actor, 'cuenta' | 'entorno'>, now: Date): Promise<void> {
+  const limite = limiteFotos(actor.cuenta.plan, actor.entorno);
+  if (limite === null) return;
+  const mes = mesMadrid(now);
+  const uso = await db.selectFrom('uso_mensual').select('fotos').where('account_id', '=', actor.cuenta.id).where('entorno', '=', actor.entorno).where('mes', '=', mes).executeTakeFirst();
+  if ((uso?.fotos ?? 0) >= limite) throw limiteFotosAgotado(limite, mes);
+}
+
+/** After a photo was read: counts it, refusing (429) the one past the limit even when several finish at once. */
+export async function gastarFoto(db: Kysely<DB>, actor: Pick<Actor, 'cuenta' | 'entorno'>, now: Date): Promise<void> {
+  const mes = mesMadrid(now);
+  const limite = limiteFotos(actor.cuenta.plan, actor.entorno);
+  const row = await db
+    .insertInto('uso_mensual')
+    .values({ account_id: actor.cuenta.id, entorno: actor.entorno, mes, decas: 0, fotos: 1 })
+    .onConflict((oc) => oc.columns(['account_id', 'entorno', 'mes']).doUpdateSet({ fotos: sql`uso_mensual.fotos + 1` }))
+    .returning('fotos')
+    .executeTakeFirstOrThrow();
+  if (limite !== null && row.fotos > limite) {
+    await db.updateTable('uso_mensual').set({ fotos: sql`fotos - 1` }).where('account_id', '=', actor.cuenta.id).where('entorno', '=', actor.entorno).where('mes', '=', mes).execute();
+    throw limiteFotosAgotado(limite, mes);
+  }
 }
 
 /**

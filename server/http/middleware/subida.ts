@@ -128,3 +128,67 @@ export async function leerCsvSubido(req: IncomingMessage, limite = CSV_MAXIMO): 
     req.pipe(bb);
   });
 }
+
+/** Spec: a photo of at most 2 MB as a file, about 6 MB as base64. */
+export const FOTO_MAXIMA = 2 * MB;
+const BASE64_MAXIMO = Math.ceil((FOTO_MAXIMA * 4) / 3) + 64 * 1024;
+
+/**
+ * The photo of POST /fotos: the file field `foto` of a form, or JSON
+ * `{"imagen_base64": "…"}` with or without a `data:image/…;base64,` prefix.
+ */
+export async function leerFotoSubida(req: IncomingMessage): Promise<Buffer> {
+  const grande = () => new AppError('demasiado_grande', 'La foto supera 2 MB: una de 1800 px de lado basta para leerla.');
+  const tipo = req.headers['content-type'] ?? '';
+  if (tipo.startsWith('multipart/form-data')) {
+    if (Number(req.headers['content-length'] ?? 0) > FOTO_MAXIMA + 64 * 1024) throw grande();
+    return new Promise((resolve, reject) => {
+      let bb: busboy.Busboy;
+      try {
+        bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: FOTO_MAXIMA + 1, fields: 10, fieldSize: 1024 } });
+      } catch {
+        reject(new AppError('peticion_invalida', 'El formulario no se pudo leer: envíe la foto en el campo «foto».'));
+        return;
+      }
+      let foto: Promise<Buffer> | null = null;
+      bb.on('file', (nombre, stream) => {
+        if (nombre !== 'foto' || foto) return stream.resume();
+        foto = new Promise<Buffer>((ok, mal) => {
+          const partes: Buffer[] = [];
+          stream.on('data', (c: Buffer) => partes.push(c));
+          stream.on('limit', () => mal(grande()));
+          stream.on('error', mal);
+          stream.on('end', () => ok(Buffer.concat(partes)));
+        });
+        foto.catch(() => {});
+      });
+      bb.on('error', () => reject(new AppError('peticion_invalida', 'El formulario llegó incompleto: vuelva a enviarlo.')));
+      bb.on('close', () => {
+        if (!foto) reject(new AppError('validacion', 'Envíe la foto en el campo «foto» del formulario.', { campos: { foto: 'Falta la foto' } }));
+        else foto.then(resolve, reject);
+      });
+      req.pipe(bb);
+    });
+  }
+  let raw: Buffer;
+  try {
+    raw = await readBody(req, BASE64_MAXIMO);
+  } catch (error) {
+    throw error instanceof AppError && error.codigo === 'demasiado_grande' ? grande() : error;
+  }
+  let cuerpo: unknown;
+  try {
+    cuerpo = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new AppError('json_invalido', 'Envíe la foto en un formulario (campo «foto») o como JSON {"imagen_base64": "…"}.');
+  }
+  const b64 = cuerpo && typeof cuerpo === 'object' ? (cuerpo as Record<string, unknown>).imagen_base64 : undefined;
+  if (typeof b64 !== 'string' || b64.trim() === '') {
+    throw new AppError('validacion', 'Falta la foto: envíe imagen_base64.', { campos: { imagen_base64: 'Obligatorio' } });
+  }
+  const datos = b64.trim().replace(/^data:[\w/+.-]+;base64,/, '').replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(datos)) throw new AppError('validacion', 'imagen_base64 no es base64.', { campos: { imagen_base64: 'No es base64' } });
+  const bytes = Buffer.from(datos, 'base64');
+  if (bytes.length > FOTO_MAXIMA) throw grande();
+  return bytes;
+}

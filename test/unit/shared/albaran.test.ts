@@ -56,8 +56,8 @@ describe('buscarPesos', () => {
 });
 
 describe('leerBloques', () => {
-  it('takes each labelled block: the rest of its line and the lines under it, up to the next label or a blank line', () => {
-    const b = leerBloques('1. Remitente:\nFrutas Peñalara, S.A.\nNIF A58818501\n\n2. Destinatario\nMercamálaga, puesto 7\n3) Lugar de carga: Lleida');
+  it('takes each labelled block: the rest of its line and the lines under it (blank ones skipped, as OCR leaves them), up to the next label', () => {
+    const b = leerBloques('1. Remitente:\n\nFrutas Peñalara, S.A.\n\nNIF A58818501\n\n2. Destinatario\nMercamálaga, puesto 7\n3) Lugar de carga: Lleida');
     expect(b.map((x) => [x.etiqueta, x.lineas])).toEqual([
       ['cargador', ['Frutas Peñalara, S.A.', 'NIF A58818501']],
       ['destinatario', ['Mercamálaga, puesto 7']],

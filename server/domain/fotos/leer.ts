@@ -1,0 +1,62 @@
+/**
+ * POST /fotos: a photo of a delivery note, order or consignment note → a DeCA
+ * proposal for review. Nothing is created; a successful read spends one of
+ * the month's photo reads, a refused upload none.
+ */
+import type { Kysely } from 'kysely';
+import { AppError } from '../../../shared/errors';
+import { leerAlbaran, type Lectura } from '../../../shared/rules/albaran';
+import type { DB } from '../../db/schema';
+import { ImagenNoValida, prepararImagen, type LectorFotos } from '../../ocr/lector';
+import type { Clock } from '../../clock';
+import { comprobarFotos, gastarFoto } from '../accounts/cuota';
+import type { Actor } from '../actor';
+
+export interface FotoLeida extends Lectura {
+  /** The recognised text, for the user to compare. */
+  texto: string;
+}
+
+/** A company named by NIF only: its name and address from the address book, if it is there. */
+async function completarDesdeAgenda(db: Kysely<DB>, actor: Actor, l: Lectura): Promise<void> {
+  for (const prefijo of ['cargador', 'transp'] as const) {
+    const p = l.propuesta;
+    const nif = p[`${prefijo}_nif`];
+    if (!nif || p[`${prefijo}_nombre`]) continue;
+    const fila = await db
+      .selectFrom('agenda')
+      .select('datos')
+      .where('account_id', '=', actor.accountId)
+      .where('entorno', '=', actor.entorno)
+      .where('tipo', '=', 'empresas')
+      .where('clave', '=', nif)
+      .executeTakeFirst();
+    const datos = fila?.datos as { nombre?: string | null; domicilio?: string | null } | undefined;
+    if (datos?.nombre) {
+      p[`${prefijo}_nombre`] = datos.nombre;
+      l.confianza[`${prefijo}_nombre`] = 0.9;
+    }
+    if (datos?.domicilio && !p[`${prefijo}_domicilio`]) {
+      p[`${prefijo}_domicilio`] = datos.domicilio;
+      l.confianza[`${prefijo}_domicilio`] = 0.85;
+    }
+  }
+}
+
+export async function leerFoto(ctx: { db: Kysely<DB>; clock: Clock; fotos: LectorFotos }, actor: Actor, foto: Uint8Array): Promise<FotoLeida> {
+  await comprobarFotos(ctx.db, actor, ctx.clock.now());
+  let imagen: Buffer;
+  try {
+    imagen = await prepararImagen(foto);
+  } catch (error) {
+    if (!(error instanceof ImagenNoValida)) throw error;
+    throw new AppError('validacion', 'El archivo no es una foto que se pueda leer (JPEG, PNG, WebP o HEIC).', { campos: { foto: `No es una imagen válida: ${error.message}` } });
+  }
+  const { texto } = await ctx.fotos.leer(imagen);
+  const c = actor.cuenta;
+  const lectura = leerAlbaran(texto, { nif: c.nif, nombre: c.nombre, domicilio: c.domicilio, rol: c.rol });
+  await completarDesdeAgenda(ctx.db, actor, lectura);
+  await gastarFoto(ctx.db, actor, ctx.clock.now());
+  if (texto.trim() === '') lectura.avisos.unshift('No se ha reconocido texto en la foto: repítala con más luz, de frente y sin sombras.');
+  return { ...lectura, texto };
+}

@@ -1,0 +1,114 @@
+/**
+ * POST /fotos over HTTP on the real database: a phone-like photo of a printed
+ * delivery note (typeset with the DeCA's own font, rasterised by poppler,
+ * tilted and saved as JPEG 60) read by sharp + tesseract.js into the known
+ * NIFs, plates, date and weight; multipart and base64; the limits, the
+ * monthly photo quota and bad input, none of which spends a read.
+ */
+import { beforeAll, describe, expect } from 'vitest';
+import { FotoLeida } from '../../shared/schemas/fotos';
+import { fotoDeAlbaran } from '../support/foto-albaran';
+import { it, type Fx } from '../support/fixtures';
+import { herramienta } from '../support/herramientas';
+
+const pdftoppm = herramienta('pdftoppm');
+
+const LINEAS = [
+  'ALBARÁN DE ENTREGA Nº 4711',
+  'Fecha: 23/11/2026',
+  '',
+  'Remitente:',
+  'Frutas Peñalara, S.A.',
+  'NIF: A58818501',
+  'Camí Vell 3, 25001 Lleida',
+  '',
+  'Transportista:',
+  'Transportes Núñez, S.L.',
+  'CIF B-12345674',
+  '',
+  'Lugar de descarga: Mercamálaga, Málaga',
+  'Matrícula: 1234 BCD   Remolque: R-5678-BBC',
+  'Mercancía: Piñones',
+  'Peso bruto: 18.250 kg',
+];
+
+async function enviarFoto({ app, c }: Fx, foto: Uint8Array, key = c.live, base = '/api/v1') {
+  const form = new FormData();
+  form.append('foto', new Blob([foto as BlobPart], { type: 'image/jpeg' }), 'albaran.jpg');
+  const res = await fetch(`${app.url}${base}/fotos`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+const fotosUsadas = async ({ app, c }: Fx) => (await app.request('GET', '/api/v1/cuenta', { key: c.live })).body.cuenta.cuota.fotos as { limite: number | null; usadas: number };
+
+describe.skipIf(!pdftoppm)('POST /fotos', () => {
+  let foto: Buffer;
+  beforeAll(async () => {
+    foto = await fotoDeAlbaran(pdftoppm!, LINEAS, { grados: 2, calidad: 60 });
+  });
+
+  it('reads a photographed delivery note into a DeCA proposal with the known NIFs, plates, date and weight, and spends one read', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
+    const fx = { app, c } as Fx;
+    expect(await fotosUsadas(fx)).toEqual({ limite: 20, usadas: 0, restantes: 20 });
+    const r = await enviarFoto(fx, foto);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const leida = FotoLeida.parse(r.body);
+    expect(leida.propuesta).toMatchObject({
+      cargador_nif: 'A58818501',
+      cargador_nombre: 'Frutas Peñalara, S.A.',
+      transp_nif: 'B12345674',
+      fecha_transporte: '2026-11-23',
+      matricula: '1234BCD',
+      matricula_remolque: 'R5678BBC',
+      envios: [expect.objectContaining({ peso: 18250, unidad: 'kg', naturaleza: 'Piñones' })],
+    });
+    expect(leida.confianza.cargador_nif).toBeGreaterThanOrEqual(0.8);
+    expect(leida.texto).toMatch(/Remitente/);
+    expect((await fotosUsadas(fx)).usadas).toBe(1);
+    // Nothing was created.
+    expect((await app.request('GET', '/api/v1/decas', { key: c.live })).body.decas).toHaveLength(0);
+
+    // The same photo as JSON base64, with a data: prefix.
+    const b64 = await app.request('POST', '/api/v1/fotos', { key: c.live, body: { imagen_base64: `data:image/jpeg;base64,${foto.toString('base64')}` } });
+    expect(b64.status).toBe(200);
+    expect(b64.body.propuesta.transp_nif).toBe('B12345674');
+    expect((await fotosUsadas(fx)).usadas).toBe(2);
+  });
+
+  it('refuses what is not a readable photo, or too big, with a clear error and without spending a read', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
+    const fx = { app, c } as Fx;
+    const texto = await enviarFoto(fx, new TextEncoder().encode('Esto es un albarán escrito en un .txt'));
+    expect(texto.status).toBe(422);
+    expect(texto.body.error.codigo).toBe('validacion');
+    expect(texto.body.error.campos.foto).toMatch(/No es una imagen válida/);
+    const truncada = await enviarFoto(fx, foto.subarray(0, Math.floor(foto.length / 2)));
+    expect(truncada.status).toBe(422);
+    expect(truncada.body.error.campos).toHaveProperty('foto');
+    const vacia = await app.request('POST', '/api/v1/fotos', { key: c.live, body: {} });
+    expect(vacia.status).toBe(422);
+    expect(vacia.body.error.campos).toHaveProperty('imagen_base64');
+    const grande = await enviarFoto(fx, new Uint8Array(3 * 1024 * 1024));
+    expect(grande.status).toBe(413);
+    expect(grande.body.error.mensaje).toMatch(/2 MB/);
+    const grandeB64 = await app.request('POST', '/api/v1/fotos', { key: c.live, body: { imagen_base64: Buffer.alloc(3 * 1024 * 1024).toString('base64') } });
+    expect(grandeB64.status).toBe(413);
+    const noBase64 = await app.request('POST', '/api/v1/fotos', { key: c.live, body: { imagen_base64: '¡esto no!' } });
+    expect(noBase64.status).toBe(422);
+    expect((await fotosUsadas(fx)).usadas).toBe(0);
+    const soloLectura = await enviarFoto(fx, foto, c.liveReadOnly);
+    expect(soloLectura.status).toBe(403);
+  });
+
+  it('stops at 20 reads a month on the free plan (429 limite_plan, no work done); the test environment has no limit', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
+    const fx = { app, c } as Fx;
+    const mes = (await app.request('GET', '/api/v1/cuenta', { key: c.live })).body.cuenta.cuota.periodo as string;
+    await app.database.db.insertInto('uso_mensual').values({ account_id: c.account.id, entorno: 'produccion', mes, decas: 0, fotos: 20 }).execute();
+    const r = await enviarFoto(fx, foto);
+    expect(r.status).toBe(429);
+    expect(r.body.error.codigo).toBe('limite_plan');
+    expect(r.body.error.mensaje).toMatch(/20 lecturas de fotos/);
+    expect((await fotosUsadas(fx)).usadas).toBe(20);
+    const pruebas = await enviarFoto(fx, foto, c.test, '/demo/api/v1');
+    expect(pruebas.status).toBe(200);
+  });
+});
