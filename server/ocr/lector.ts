@@ -59,7 +59,8 @@ export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.avail
       Array.from({ length: trabajadores }, () => createWorker('spa', OEM.LSTM_ONLY, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' })),
     );
     for (const w of workers) {
-      await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
+      // debug_file: tesseract's own notes («Detected 22 diacritics») would otherwise go to the process's output.
+      await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO, debug_file: '/dev/null' } as Parameters<typeof w.setParameters>[0]);
       s.addWorker(w);
     }
     return s;

@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect } from 'vitest';
 import { FotoLeida } from '../../shared/schemas/fotos';
-import { fotoDeAlbaran } from '../support/foto-albaran';
+import { fotografiar } from '../fixtures/albaranes';
 import { it, type Fx } from '../support/fixtures';
 import { herramienta } from '../support/herramientas';
 
@@ -44,7 +44,7 @@ const fotosUsadas = async ({ app, c }: Fx) => (await app.request('GET', '/api/v1
 describe.skipIf(!pdftoppm)('POST /fotos', () => {
   let foto: Buffer;
   beforeAll(async () => {
-    foto = await fotoDeAlbaran(pdftoppm!, LINEAS, { grados: 2, calidad: 60 });
+    foto = await fotografiar(pdftoppm!, LINEAS, { grados: 2, cizalla: 0.01, desenfoque: 0.6, ruido: 10, luz: 0.2, calidad: 60 });
   });
 
   it('reads a photographed delivery note into a DeCA proposal with the known NIFs, plates, date and weight, and spends one read', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
