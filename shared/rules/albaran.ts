@@ -33,10 +33,12 @@ export function buscarNifs(texto: string): NifLeido[] {
   const vistos = new Set<string>();
   for (const m of texto.toUpperCase().matchAll(RE_NIF)) {
     const bruto = m[1]!.replace(/[\s.-]/g, '');
-    // Most of the middle must be real digits («SOLIDOS» between two letters is a word), and a NIF
-    // starts or ends with a letter (nine digits are a phone number).
+    // Most of the middle must be real digits («SOLIDOS» between two letters is a word).
     if ((bruto.slice(1, 8).match(/\d/g)?.length ?? 0) < 5) continue;
-    if (!/[A-Z]/.test(bruto[0]!) && !/[A-Z]/.test(bruto[8]!)) continue;
+    // Nine digits are a phone number, unless a NIF label stands right before them: then the first
+    // is a CIF's letter misread (G as 6, B as 8, S as 5).
+    const etiquetado = /(?:N\.?\s?I\.?\s?F|C\.?\s?I\.?\s?F|NIE)\.?[\s:.-]*$/.test(texto.toUpperCase().slice(Math.max(0, m.index! - 14), m.index!));
+    if (!/[A-Z]/.test(bruto[0]!) && !/[A-Z]/.test(bruto[8]!) && !etiquetado) continue;
     const leido = leerNif(bruto);
     if (!leido || vistos.has(leido.nif)) continue;
     vistos.add(leido.nif);

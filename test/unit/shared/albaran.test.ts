@@ -17,6 +17,11 @@ describe('buscarNifs', () => {
     expect(buscarNifs('NIF: A588I85O1').map((n) => [n.nif, n.confianza])).toEqual([['A58818501', 0.8]]);
   });
 
+  it('reads a CIF whose letter came out as a digit (G as 6) only where a NIF label stands before it', () => {
+    expect(buscarNifs('N.I.F.: 604317764').map((n) => [n.nif, n.confianza])).toEqual([['G04317764', 0.8]]);
+    expect(buscarNifs('Tel. 604317764')).toEqual([]);
+  });
+
   it('keeps a NIF whose check digit is wrong with low confidence, and ignores words and phone numbers', () => {
     expect(buscarNifs('NIF B12345678').map((n) => [n.nif, n.confianza])).toEqual([['B12345678', 0.3]]);
     expect(buscarNifs('ASOLIDOSX, Tel. 976 123 456, pedido 2026/000123')).toEqual([]);
