@@ -8,15 +8,13 @@
  *
  * Run: TEST_DATABASE_URL=postgres://… npx tsx bench/importar.ts
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { COLUMNAS_CSV } from '../shared/rules/csv-deca';
 import { ROOT } from '../test/support/processes';
-import { fmt, postgresDatabaseUrl, runCliIn, startScript } from './lib';
+import { fmt, postgresDatabaseUrl, postgresSeconds, runCliIn, startScript, threadTimes } from './lib';
 
 const DECAS = 500;
 const ENVIOS = 3;
-const TICKS_PER_S = 100;
 
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (!pgUrl) {
@@ -24,39 +22,14 @@ if (!pgUrl) {
   process.exit(0);
 }
 
-/** utime+stime (s) of each thread of `pid`, by name. */
+/** CPU seconds of `pid`'s threads, summed by kind: the main thread, the worker threads, V8's own. */
 function hilos(pid: number): Map<string, number> {
   const out = new Map<string, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const nombre = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const campos = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const s = (Number(campos[11]) + Number(campos[12])) / TICKS_PER_S;
-      const clave = tid === String(pid) ? 'main thread' : nombre === 'node' ? 'worker threads (PDF pool, libuv)' : nombre;
-      out.set(clave, (out.get(clave) ?? 0) + s);
-    } catch {
-      /* the thread ended */
-    }
+  for (const [tid, { name, s }] of threadTimes(pid)) {
+    const clave = tid === pid ? 'main thread' : name === 'node' ? 'worker threads (PDF pool, libuv)' : name;
+    out.set(clave, (out.get(clave) ?? 0) + s);
   }
   return out;
-}
-
-/** CPU seconds (ticks, so to 10 ms) of every PostgreSQL process, backends included, from /proc. */
-function cpuPostgres(): number {
-  let s = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-      const campos = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      s += (Number(campos[11]) + Number(campos[12])) / TICKS_PER_S;
-    } catch {
-      /* the process ended */
-    }
-  }
-  return s;
 }
 
 function csv(prefijo: string): string {
@@ -104,12 +77,12 @@ try {
     await enviar(csv('CALENTAR').split('\r\n').slice(0, 1 + 10 * ENVIOS).join('\r\n')); // 10 DeCA: workers started, code warm
     const archivo = csv('BENCH');
     const antesHilos = hilos(server.pid);
-    const antesPg = cpuPostgres();
+    const antesPg = postgresSeconds();
     const inicio = performance.now();
     const r = await enviar(archivo);
     const s = (performance.now() - inicio) / 1000;
     const despuesHilos = hilos(server.pid);
-    const pg = cpuPostgres() - antesPg;
+    const pg = postgresSeconds() - antesPg;
     console.log(`POST /importar, ${DECAS} DeCA × ${ENVIOS} envíos (${fmt(archivo.length / 1024)} KB), issued: ${s.toFixed(2)} s, ${fmt(DECAS / s, 1)} DeCA/s (target < 6 s); creados ${r.creados}, repetidos ${r.repetidos}, errores ${r.errores}`);
     console.log('CPU seconds during the request (2 cores = 2 CPU-s per s):');
     for (const [nombre, t] of despuesHilos) {

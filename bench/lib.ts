@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -147,4 +147,42 @@ export function revisionAnterior(): string | undefined {
     process.exit(2);
   }
   return rev;
+}
+
+const TICKS_PER_S = 100; // USER_HZ on Linux
+
+/** utime+stime in seconds of every thread of `pid`, by thread id, with the thread's name. */
+export function threadTimes(pid: number): Map<number, { name: string; s: number }> {
+  const out = new Map<number, { name: string; s: number }>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), { name, s: (Number(f[11]) + Number(f[12])) / TICKS_PER_S });
+    } catch {
+      /* thread ended */
+    }
+  }
+  return out;
+}
+
+/**
+ * CPU seconds of all processes named `postgres` (the backends serving the
+ * pool, and the server's own). Counts other clients of the cluster too: run on a quiet machine.
+ */
+export function postgresSeconds(): number {
+  let total = 0;
+  for (const p of readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(f[11]) + Number(f[12])) / TICKS_PER_S;
+    } catch {
+      /* process ended */
+    }
+  }
+  return total;
 }

@@ -24,49 +24,12 @@ import { openDatabase } from '../server/db/open';
 import { createRateLimits } from '../server/limits';
 import { decaCompleta } from '../test/support/decas';
 import { ROOT, runCli, startServerProcess } from '../test/support/processes';
-import { fmt, load, postgresDatabaseUrl, startScript } from './lib';
+import { fmt, load, postgresDatabaseUrl, postgresSeconds, startScript, threadTimes } from './lib';
 
 const phase = (['get', 'floor', 'statements'] as const).find((p) => p === process.argv[2]) ?? 'create';
 const dbKind = process.argv[3] === 'postgres' ? 'postgres' : 'pglite';
-const TICKS_PER_S = 100; // USER_HZ on Linux
 /** DeCAs created before measuring, so reads look among a realistic number of rows. */
 const SEED_DECAS = 200;
-
-/** utime+stime in seconds of every thread of `pid`, by thread id, with the thread's name. */
-function threadTimes(pid: number): Map<number, { name: string; s: number }> {
-  const out = new Map<number, { name: string; s: number }>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(Number(tid), { name, s: (Number(f[11]) + Number(f[12])) / TICKS_PER_S });
-    } catch {
-      /* thread ended */
-    }
-  }
-  return out;
-}
-
-/**
- * CPU seconds of all processes named `postgres` (the backends serving the
- * pool, and the server's own). Counts other clients of the cluster too: run on a quiet machine.
- */
-function postgresSeconds(): number {
-  let total = 0;
-  for (const p of readdirSync('/proc')) {
-    if (!/^\d+$/.test(p)) continue;
-    try {
-      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
-      if (!stat.includes('(postgres)')) continue;
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(f[11]) + Number(f[12])) / TICKS_PER_S;
-    } catch {
-      /* process ended */
-    }
-  }
-  return total;
-}
 
 /** Counters of the bench database and of the WAL (PostgreSQL only), to count commits and syncs per request. */
 async function pgCounters(url: string): Promise<Record<string, number>> {

@@ -102,6 +102,11 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   return out;
 }
 
+/** The inverse of `formatPath`: `envios[2].peso` → `['envios', 2, 'peso']`. */
+export function parsePath(campo: string): PropertyKey[] {
+  return (campo.match(/[^.[\]]+/g) ?? []).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+}
+
 /**
  * Every zod issue as `campos`, keyed by field path. All issues are reported,
  * not just the first; the first message for a path wins.

@@ -6,6 +6,8 @@
  * same `referencia`) are one DeCA. Pure, so the app can read and write it too.
  */
 
+import type { Deca } from '../schemas/deca';
+
 /** The spec's columns, in its order. */
 export const COLUMNAS_CSV = [
   'ref_externa',
@@ -110,21 +112,21 @@ export function agruparFilas(filas: readonly FilaCsv[]): DecaCsv[] {
     const ref = celda('ref_externa');
     const referencia = celda('referencia');
     const clave = ref ? `ref:${ref}` : referencia ? `referencia:${referencia}` : `linea:${fila.linea}`;
+    // The DeCA-level values of this row, as the input takes them (dates ISO, enums in lower case).
+    const valores = (Object.entries(CAMPO_DECA) as [ColumnaCsv, string][]).map(([columna, campo]) => {
+      const v = columna === 'fecha_transporte' ? fechaCsv(celda(columna)) : celda(columna);
+      return { columna, campo, valor: columna === 'tipo_vehiculo' || columna === 'emisor_rol' ? v.toLowerCase() : v };
+    });
     let g = grupos.get(clave);
     if (!g) {
       const cuerpo: Record<string, unknown> = { envios: [] };
-      for (const [columna, campo] of Object.entries(CAMPO_DECA) as [ColumnaCsv, string][]) {
-        const v = columna === 'fecha_transporte' ? fechaCsv(celda(columna)) : celda(columna);
-        if (v !== '') cuerpo[campo] = columna === 'tipo_vehiculo' || columna === 'emisor_rol' ? v.toLowerCase() : v;
-      }
+      for (const { campo, valor } of valores) if (valor !== '') cuerpo[campo] = valor;
       g = { lineas: [], clave, ref_externa: ref || null, referencia: referencia || null, cuerpo, lineasEnvio: [], conflictos: [] };
       grupos.set(clave, g);
     } else {
-      for (const [columna, campo] of Object.entries(CAMPO_DECA) as [ColumnaCsv, string][]) {
-        const v = columna === 'fecha_transporte' ? fechaCsv(celda(columna)) : celda(columna);
+      for (const { columna, campo, valor } of valores) {
         const antes = (g.cuerpo[campo] as string | undefined) ?? '';
-        const ahora = columna === 'tipo_vehiculo' || columna === 'emisor_rol' ? v.toLowerCase() : v;
-        if (ahora !== '' && ahora !== antes) {
+        if (valor !== '' && valor !== antes) {
           g.conflictos.push({ linea: fila.linea, columna, mensaje: `Distinto de la línea ${g.lineas[0]} («${antes}»): una DeCA tiene un solo valor` });
         }
       }
@@ -143,27 +145,13 @@ export function agruparFilas(filas: readonly FilaCsv[]): DecaCsv[] {
   return [...grupos.values()];
 }
 
-/** What a DeCA representation holds, as the CSV's rows (one per shipment, at least one). */
-export interface DecaParaCsv {
-  ref_externa: string | null;
-  referencia: string | null;
-  fecha_transporte: string | null;
-  cargador_nombre: string | null;
-  cargador_nif: string | null;
-  cargador_domicilio: string | null;
-  transp_nombre: string | null;
-  transp_nif: string | null;
-  transp_domicilio: string | null;
-  tipo_vehiculo: string | null;
-  matricula: string | null;
-  matricula_remolque: string | null;
-  autorizacion_especial: string | null;
-  conductor_nombre: string | null;
-  conductor_tel: string | null;
-  observaciones: string | null;
-  emisor_rol: string | null;
-  envios: { origen: string | null; destino: string | null; naturaleza: string | null; peso: number | null; unidad: string; nota: string | null }[];
-}
+/** What the CSV's rows take from a DeCA representation (one row per shipment, at least one). */
+export type DecaParaCsv = Pick<
+  Deca,
+  | 'ref_externa' | 'referencia' | 'fecha_transporte' | 'cargador_nombre' | 'cargador_nif' | 'cargador_domicilio' | 'transp_nombre' | 'transp_nif'
+  | 'transp_domicilio' | 'tipo_vehiculo' | 'matricula' | 'matricula_remolque' | 'autorizacion_especial' | 'conductor_nombre' | 'conductor_tel'
+  | 'observaciones' | 'emisor_rol' | 'envios'
+>;
 
 /** A weight as a Spanish spreadsheet writes it: `24500,5` (no thousands dots, which some would read as decimals). */
 const pesoCsv = (n: number | null) => (n === null ? '' : String(n).replace('.', ','));

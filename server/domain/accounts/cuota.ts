@@ -56,16 +56,17 @@ export async function comprobarFotos(db: Kysely<DB>, actor: Pick<Actor, 'cuenta'
 export async function gastarFoto(db: Kysely<DB>, actor: Pick<Actor, 'cuenta' | 'entorno'>, now: Date): Promise<void> {
   const mes = mesMadrid(now);
   const limite = limiteFotos(actor.cuenta.plan, actor.entorno);
+  // The count only moves while it is under the limit: no row back means the reads were spent.
   const row = await db
     .insertInto('uso_mensual')
     .values({ account_id: actor.cuenta.id, entorno: actor.entorno, mes, decas: 0, fotos: 1 })
-    .onConflict((oc) => oc.columns(['account_id', 'entorno', 'mes']).doUpdateSet({ fotos: sql`uso_mensual.fotos + 1` }))
+    .onConflict((oc) => {
+      const sumar = oc.columns(['account_id', 'entorno', 'mes']).doUpdateSet({ fotos: sql`uso_mensual.fotos + 1` });
+      return limite === null ? sumar : sumar.where('uso_mensual.fotos', '<', limite);
+    })
     .returning('fotos')
-    .executeTakeFirstOrThrow();
-  if (limite !== null && row.fotos > limite) {
-    await db.updateTable('uso_mensual').set({ fotos: sql`fotos - 1` }).where('account_id', '=', actor.cuenta.id).where('entorno', '=', actor.entorno).where('mes', '=', mes).execute();
-    throw limiteFotosAgotado(limite, mes);
-  }
+    .executeTakeFirst();
+  if (!row && limite !== null) throw limiteFotosAgotado(limite, mes);
 }
 
 /**

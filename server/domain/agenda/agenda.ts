@@ -67,6 +67,19 @@ export async function guardarEntrada(db: Kysely<DB>, actor: Tenant, tipo: TipoAg
     .executeTakeFirstOrThrow();
 }
 
+/** The book's company with this NIF (normalised), if it holds one. */
+export async function empresaPorNif(db: Kysely<DB>, actor: Tenant, nif: string): Promise<DatosAgenda | null> {
+  const fila = await db
+    .selectFrom('agenda')
+    .select('datos')
+    .where('account_id', '=', actor.accountId)
+    .where('entorno', '=', actor.entorno)
+    .where('tipo', '=', 'empresas')
+    .where('clave', '=', normalizarNif(nif))
+    .executeTakeFirst();
+  return fila ? completar('empresas', fila.datos as Record<string, unknown>) : null;
+}
+
 /** What one DeCA teaches: its parties (by NIF), its vehicle with its driver, and each place of its shipments. */
 function lecciones(d: DecaDatos): { tipo: TipoAgenda; datos: DatosAgenda }[] {
   const empresas = new Map<string, DatosAgenda>();

@@ -5,7 +5,7 @@
  */
 import { CsvError, parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
-import { AppError } from '../../../shared/errors';
+import { AppError, parsePath } from '../../../shared/errors';
 import { agruparFilas, columnaDeCampo, COLUMNAS_CSV, COLUMNAS_OPCIONALES, type ColumnaCsv, type DecaCsv, type FilaCsv } from '../../../shared/rules/csv-deca';
 import { DecaInput } from '../../../shared/schemas/deca';
 import type { ErrorCsv, Importacion, ImportarQuery, ResultadoImportacion } from '../../../shared/schemas/importar';
@@ -68,14 +68,11 @@ export function leerCsv(bytes: Uint8Array): FilaCsv[] {
   });
 }
 
-/** `envios[2].peso` (an error's field, as the API names it) → `['envios', 2, 'peso']`. */
-const ruta = (clave: string): PropertyKey[] => (clave.match(/[^.[\]]+/g) ?? []).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-
 /** A schema or completeness problem of one DeCA, at its line and column. */
 function aCsv(g: DecaCsv, issues: readonly { path: readonly PropertyKey[]; message: string }[]): ErrorCsv[] {
   return issues.map((i) => {
     // Paths come as parts or, from the completeness check, as the API's `envios[0].peso`.
-    const partes = i.path.flatMap((p) => (typeof p === 'string' ? ruta(p) : [p]));
+    const partes = i.path.flatMap((p) => (typeof p === 'string' ? parsePath(p) : [p]));
     const [primero, indice] = partes;
     const linea = primero === 'envios' && typeof indice === 'number' ? (g.lineasEnvio[indice] ?? g.lineas[0]!) : g.lineas[0]!;
     return { linea, columna: columnaDeCampo(partes), mensaje: i.message };
@@ -100,7 +97,7 @@ function revisar(actor: Actor, g: DecaCsv, emitir: boolean): Revisada {
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const campos = error.campos;
-    errores.push(...aCsv(g, Object.entries(campos).map(([clave, message]) => ({ path: ruta(clave), message }))));
+    errores.push(...aCsv(g, Object.entries(campos).map(([clave, message]) => ({ path: [clave], message }))));
     if (Object.keys(campos).length === 0) errores.push({ linea: g.lineas[0]!, columna: null, mensaje: error.message });
   }
   return { g, entrada: errores.length ? null : r.data, errores };
@@ -148,7 +145,7 @@ export async function importarCsv(ctx: DomainContext, actor: Actor, bytes: Uint8
         decas[i] = resultado(g, {
           resultado: 'error',
           errores: campos.length
-            ? aCsv(g, campos.map(([clave, message]) => ({ path: ruta(clave), message })))
+            ? aCsv(g, campos.map(([clave, message]) => ({ path: [clave], message })))
             : [{ linea: g.lineas[0]!, columna: null, mensaje: error.message }],
         });
       }

@@ -10,6 +10,7 @@ import type { DB } from '../../db/schema';
 import { ImagenNoValida, prepararImagen, type LectorFotos } from '../../ocr/lector';
 import type { Clock } from '../../clock';
 import { comprobarFotos, gastarFoto } from '../accounts/cuota';
+import { empresaPorNif } from '../agenda/agenda';
 import type { Actor } from '../actor';
 
 export interface FotoLeida extends Lectura {
@@ -23,15 +24,7 @@ async function completarDesdeAgenda(db: Kysely<DB>, actor: Actor, l: Lectura): P
     const p = l.propuesta;
     const nif = p[`${prefijo}_nif`];
     if (!nif || p[`${prefijo}_nombre`]) continue;
-    const fila = await db
-      .selectFrom('agenda')
-      .select('datos')
-      .where('account_id', '=', actor.accountId)
-      .where('entorno', '=', actor.entorno)
-      .where('tipo', '=', 'empresas')
-      .where('clave', '=', nif)
-      .executeTakeFirst();
-    const datos = fila?.datos as { nombre?: string | null; domicilio?: string | null } | undefined;
+    const datos = await empresaPorNif(db, actor, nif);
     if (datos?.nombre) {
       p[`${prefijo}_nombre`] = datos.nombre;
       l.confianza[`${prefijo}_nombre`] = 0.9;

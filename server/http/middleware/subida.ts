@@ -70,6 +70,64 @@ export function leerArchivoSubido(req: IncomingMessage, limite = SUBIDA_MAXIMA):
   });
 }
 
+/** What one upload field is, for `campoDeFormulario`. */
+interface CampoSubido {
+  nombre: string;
+  limite: number;
+  /** The 413 when it is larger than `limite`. */
+  grande: () => AppError;
+  /** The 422 when the form lacks it. */
+  falta: () => AppError;
+  /** A text field of that name counts too (a CSV pasted into a form). */
+  textoTambien?: boolean;
+}
+
+/** The body's bytes up to `limite`, with the field's own 413 past it. */
+async function cuerpoHasta(req: IncomingMessage, limite: number, grande: () => AppError): Promise<Buffer> {
+  try {
+    return await readBody(req, limite);
+  } catch (error) {
+    throw error instanceof AppError && error.codigo === 'demasiado_grande' ? grande() : error;
+  }
+}
+
+/** The one file (or text) field `c.nombre` of a `multipart/form-data` body, whole, refused past its limit. */
+function campoDeFormulario(req: IncomingMessage, c: CampoSubido): Promise<Buffer> {
+  if (Number(req.headers['content-length'] ?? 0) > c.limite + 64 * 1024) return Promise.reject(c.grande());
+  return new Promise((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: c.limite, fields: 10, fieldSize: c.textoTambien ? c.limite : 1024 } });
+    } catch {
+      reject(new AppError('peticion_invalida', `El formulario no se pudo leer: envíe el archivo en el campo «${c.nombre}».`));
+      return;
+    }
+    let leido: Promise<Buffer> | null = null;
+    bb.on('file', (nombre, stream) => {
+      if (nombre !== c.nombre || leido) return stream.resume();
+      leido = new Promise<Buffer>((ok, mal) => {
+        const partes: Buffer[] = [];
+        stream.on('data', (trozo: Buffer) => partes.push(trozo));
+        stream.on('limit', () => mal(c.grande()));
+        stream.on('error', mal);
+        stream.on('end', () => ok(Buffer.concat(partes)));
+      });
+      leido.catch(() => {}); // reported when the form ends
+    });
+    bb.on('field', (nombre, valor) => {
+      if (c.textoTambien && nombre === c.nombre && !leido) leido = Promise.resolve(Buffer.from(valor, 'utf8'));
+    });
+    bb.on('error', () => reject(new AppError('peticion_invalida', 'El formulario llegó incompleto: vuelva a enviarlo.')));
+    bb.on('close', () => {
+      if (!leido) reject(c.falta());
+      else leido.then(resolve, reject);
+    });
+    req.pipe(bb);
+  });
+}
+
+const esFormulario = (req: IncomingMessage) => (req.headers['content-type'] ?? '').startsWith('multipart/form-data');
+
 /** Spec: the CSV of an import, at most 5 MB. */
 export const CSV_MAXIMO = 5 * MB;
 
@@ -77,55 +135,15 @@ export const CSV_MAXIMO = 5 * MB;
  * The CSV of an import, whole: the body itself (`text/csv`, or any type but
  * a form) or the file or text field `csv` of a `multipart/form-data` form.
  */
-export async function leerCsvSubido(req: IncomingMessage, limite = CSV_MAXIMO): Promise<Buffer> {
+export function leerCsvSubido(req: IncomingMessage, limite = CSV_MAXIMO): Promise<Buffer> {
   const grande = () => new AppError('demasiado_grande', `El CSV supera ${limite / MB} MB: divídalo en varios archivos.`);
-  const tipo = req.headers['content-type'] ?? '';
-  if (!tipo.startsWith('multipart/form-data')) {
-    try {
-      return await readBody(req, limite);
-    } catch (error) {
-      throw error instanceof AppError && error.codigo === 'demasiado_grande' ? grande() : error;
-    }
-  }
-  if (Number(req.headers['content-length'] ?? 0) > limite + 64 * 1024) throw grande();
-  return new Promise((resolve, reject) => {
-    let bb: busboy.Busboy;
-    try {
-      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: limite + 1, fields: 10, fieldSize: limite + 1 } });
-    } catch {
-      reject(new AppError('peticion_invalida', 'El formulario no se pudo leer: envíe el archivo en el campo «csv».'));
-      return;
-    }
-    let csv: Promise<Buffer> | null = null;
-    bb.on('file', (nombre, stream) => {
-      if (nombre !== 'csv' || csv) return stream.resume();
-      csv = new Promise<Buffer>((ok, mal) => {
-        const partes: Buffer[] = [];
-        let bytes = 0;
-        stream.on('data', (c: Buffer) => {
-          bytes += c.length;
-          if (bytes > limite) {
-            mal(grande());
-            stream.removeAllListeners('data');
-            stream.resume();
-            return;
-          }
-          partes.push(c);
-        });
-        stream.on('error', mal);
-        stream.on('end', () => ok(Buffer.concat(partes)));
-      });
-      csv.catch(() => {}); // reported when the form ends
-    });
-    bb.on('field', (nombre, valor) => {
-      if (nombre === 'csv' && !csv) csv = Promise.resolve(Buffer.from(valor, 'utf8'));
-    });
-    bb.on('error', () => reject(new AppError('peticion_invalida', 'El formulario llegó incompleto: vuelva a enviarlo.')));
-    bb.on('close', () => {
-      if (!csv) reject(new AppError('validacion', 'Envíe el CSV en el campo «csv» del formulario.', { campos: { csv: 'Falta el archivo' } }));
-      else csv.then(resolve, reject);
-    });
-    req.pipe(bb);
+  if (!esFormulario(req)) return cuerpoHasta(req, limite, grande);
+  return campoDeFormulario(req, {
+    nombre: 'csv',
+    limite,
+    grande,
+    falta: () => new AppError('validacion', 'Envíe el CSV en el campo «csv» del formulario.', { campos: { csv: 'Falta el archivo' } }),
+    textoTambien: true,
   });
 }
 
@@ -139,43 +157,15 @@ const BASE64_MAXIMO = Math.ceil((FOTO_MAXIMA * 4) / 3) + 64 * 1024;
  */
 export async function leerFotoSubida(req: IncomingMessage): Promise<Buffer> {
   const grande = () => new AppError('demasiado_grande', 'La foto supera 2 MB: una de 1800 px de lado basta para leerla.');
-  const tipo = req.headers['content-type'] ?? '';
-  if (tipo.startsWith('multipart/form-data')) {
-    if (Number(req.headers['content-length'] ?? 0) > FOTO_MAXIMA + 64 * 1024) throw grande();
-    return new Promise((resolve, reject) => {
-      let bb: busboy.Busboy;
-      try {
-        bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: FOTO_MAXIMA + 1, fields: 10, fieldSize: 1024 } });
-      } catch {
-        reject(new AppError('peticion_invalida', 'El formulario no se pudo leer: envíe la foto en el campo «foto».'));
-        return;
-      }
-      let foto: Promise<Buffer> | null = null;
-      bb.on('file', (nombre, stream) => {
-        if (nombre !== 'foto' || foto) return stream.resume();
-        foto = new Promise<Buffer>((ok, mal) => {
-          const partes: Buffer[] = [];
-          stream.on('data', (c: Buffer) => partes.push(c));
-          stream.on('limit', () => mal(grande()));
-          stream.on('error', mal);
-          stream.on('end', () => ok(Buffer.concat(partes)));
-        });
-        foto.catch(() => {});
-      });
-      bb.on('error', () => reject(new AppError('peticion_invalida', 'El formulario llegó incompleto: vuelva a enviarlo.')));
-      bb.on('close', () => {
-        if (!foto) reject(new AppError('validacion', 'Envíe la foto en el campo «foto» del formulario.', { campos: { foto: 'Falta la foto' } }));
-        else foto.then(resolve, reject);
-      });
-      req.pipe(bb);
+  if (esFormulario(req)) {
+    return campoDeFormulario(req, {
+      nombre: 'foto',
+      limite: FOTO_MAXIMA,
+      grande,
+      falta: () => new AppError('validacion', 'Envíe la foto en el campo «foto» del formulario.', { campos: { foto: 'Falta la foto' } }),
     });
   }
-  let raw: Buffer;
-  try {
-    raw = await readBody(req, BASE64_MAXIMO);
-  } catch (error) {
-    throw error instanceof AppError && error.codigo === 'demasiado_grande' ? grande() : error;
-  }
+  const raw = await cuerpoHasta(req, BASE64_MAXIMO, grande);
   let cuerpo: unknown;
   try {
     cuerpo = JSON.parse(raw.toString('utf8'));
