@@ -1,16 +1,18 @@
 /**
  * Reading a photo of a delivery note on our own server: sharp prepares the
- * picture (EXIF rotation, grey, long side ≤ 1800 px; a plain stretch of the
- * contrast was measured to lose lines of a clean print, so none is applied),
- * tesseract.js reads it with the Spanish model from npm (nothing downloaded
- * at run time). Workers start on the first photo and are reused, at most one
- * per core; photos beyond them wait in the scheduler's queue, so a burst of
- * calls never starts a burst of workers.
+ * picture (EXIF rotation, grey, long side ≤ 1800 px, then the light evened
+ * out: each pixel divided by the paper's own brightness around it, so a
+ * shadow or a lamp's falloff does not swallow whole lines — a plain global
+ * stretch of the contrast was measured to lose lines, and deskewing to gain
+ * nothing over tesseract's own), tesseract.js reads it with the Spanish model
+ * from npm (nothing downloaded at run time). Workers start on the first photo
+ * and are reused, at most one per core; photos beyond them wait in the
+ * scheduler's queue, so a burst of calls never starts a burst of workers.
  */
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
+import sharp, { type OutputInfo } from 'sharp';
 import { createScheduler, createWorker, OEM, PSM, type Scheduler } from 'tesseract.js';
 
 const require = createRequire(import.meta.url);
@@ -24,35 +26,70 @@ export class ImagenNoValida extends Error {
   override name = 'ImagenNoValida';
 }
 
+// HEIF brands of a photo coded in HEVC, as iPhones save them (ISO/IEC 23008-12): sharp's own
+// libheif reads AV1-coded HEIF (AVIF) only, HEVC being left out of its prebuilt binaries.
+const MARCAS_HEVC = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis']);
+const esHeicHevc = (b: Uint8Array) => b.length >= 12 && Buffer.from(b.subarray(4, 8)).toString('latin1') === 'ftyp' && MARCAS_HEVC.has(Buffer.from(b.subarray(8, 12)).toString('latin1'));
+const NO_HEVC = 'foto HEIC en formato HEVC, que este servidor no descodifica: envíela como JPEG (en el iPhone, Ajustes › Cámara › Formatos › «Más compatible»)';
+
 /** The picture ready for OCR, or ImagenNoValida when the bytes are not an image sharp reads. */
 export async function prepararImagen(bytes: Uint8Array): Promise<Buffer> {
   let formato: string | undefined;
   try {
     formato = (await sharp(bytes, { failOn: 'error', limitInputPixels: 50_000_000 }).metadata()).format;
   } catch {
-    throw new ImagenNoValida('no es una imagen');
+    throw new ImagenNoValida(esHeicHevc(bytes) ? NO_HEVC : 'no es una imagen');
   }
   if (!formato || !FORMATOS.has(formato)) throw new ImagenNoValida(`formato ${formato ?? 'desconocido'}`);
+  let gris: { data: Buffer; info: OutputInfo };
   try {
-    return await sharp(bytes, { failOn: 'error', limitInputPixels: 50_000_000 })
+    gris = await sharp(bytes, { failOn: 'error', limitInputPixels: 50_000_000 })
       .rotate()
-      .grayscale()
+      .flatten({ background: '#ffffff' }) // a transparent PNG's clear parts are paper
       .resize({ width: LADO_MAXIMO, height: LADO_MAXIMO, fit: 'inside', withoutEnlargement: true })
-      .png({ compressionLevel: 1 })
-      .toBuffer();
+      .toColourspace('b-w')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
   } catch {
-    throw new ImagenNoValida('imagen dañada o incompleta');
+    throw new ImagenNoValida(esHeicHevc(bytes) ? NO_HEVC : 'imagen dañada o incompleta');
   }
+  const { width, height } = gris.info;
+  const papel = await brilloDelPapel(gris.data, width, height);
+  const plano = Buffer.allocUnsafe(gris.data.length);
+  // Paper (≥ 88% of the brightness around it) becomes white; ink keeps its contrast to the paper.
+  for (let i = 0; i < plano.length; i++) plano[i] = Math.min(255, Math.round((gris.data[i]! * 290) / Math.max(1, papel[i]!)));
+  return sharp(plano, { raw: { width, height, channels: 1 } }).png({ compressionLevel: 1 }).toBuffer();
+}
+
+/**
+ * The paper's brightness at each pixel: the picture at a quarter of its size, a median wide enough
+ * (about 36 px of the full picture) to take the ink out, blurred, and brought back to full size.
+ * Each step is its own pipeline: sharp would otherwise run the median at full size, 15× slower.
+ */
+async function brilloDelPapel(gris: Buffer, width: number, height: number): Promise<Buffer> {
+  const raw = (data: Buffer, w: number, h: number) => sharp(data, { raw: { width: w, height: h, channels: 1 } });
+  const pequena = await raw(gris, width, height)
+    .resize({ width: Math.max(8, Math.round(width / 4)) })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const { width: w, height: h } = pequena.info;
+  const sinTinta = await raw(pequena.data, w, h).median(9).raw().toBuffer();
+  const suave = await raw(sinTinta, w, h).blur(4).raw().toBuffer();
+  return raw(suave, w, h).resize(width, height, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
 }
 
 export interface LectorFotos {
   /** The text of a prepared picture, and tesseract's mean confidence (0..1). */
   leer(imagen: Buffer): Promise<{ texto: string; confianza: number }>;
+  /** Workers started so far and photos waiting for one (for health checks and tests). */
+  estado(): { trabajadores: number; enCola: number };
   cerrar(): Promise<void>;
 }
 
 export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.availableParallelism()))): LectorFotos {
   let scheduler: Promise<Scheduler> | null = null;
+  let listo: Scheduler | null = null;
+  let esperando = 0; // photos waiting for the workers to start
   const arrancar = async (): Promise<Scheduler> => {
     const s = createScheduler();
     const workers = await Promise.all(
@@ -63,6 +100,7 @@ export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.avail
       await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO, debug_file: '/dev/null' } as Parameters<typeof w.setParameters>[0]);
       s.addWorker(w);
     }
+    listo = s;
     return s;
   };
   return {
@@ -71,13 +109,23 @@ export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.avail
         scheduler = null; // the next photo tries again
         throw error;
       });
-      const s = await scheduler;
+      esperando++;
+      let s: Scheduler;
+      try {
+        s = await scheduler;
+      } finally {
+        esperando--;
+      }
       const r = await s.addJob('recognize', imagen, { rotateAuto: true });
       return { texto: r.data.text, confianza: (r.data.confidence ?? 0) / 100 };
+    },
+    estado() {
+      return { trabajadores: listo?.getNumWorkers() ?? 0, enCola: esperando + (listo?.getQueueLen() ?? 0) };
     },
     async cerrar() {
       const s = scheduler;
       scheduler = null;
+      listo = null;
       if (s) await (await s).terminate();
     },
   };
