@@ -20,9 +20,9 @@ export interface NifLeido {
   posicion: number;
 }
 
-// Letters OCR reads in place of digits, and digits in place of letters.
+// Letters OCR reads in place of digits, and the letters a digit may stand for (a DNI's L read as 1, a CIF's B as 8).
 const COMO_CIFRA: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', L: '1', '|': '1', Z: '2', S: '5', G: '6', B: '8', T: '7' };
-const COMO_LETRA: Record<string, string> = { '0': 'O', '1': 'I', '2': 'Z', '5': 'S', '6': 'G', '8': 'B' };
+const COMO_LETRA: Record<string, string[]> = { '0': ['O', 'D', 'Q'], '1': ['I', 'L', 'T', 'J'], '2': ['Z'], '4': ['A'], '5': ['S'], '6': ['G'], '7': ['T', 'Z'], '8': ['B'] };
 
 // A NIF as printed: DNI 8 digits + letter, NIE X/Y/Z + 7 + letter, CIF letter + 7 + check; optional «ES», dots, dashes and spaces inside.
 const RE_NIF = /(?<![A-Z0-9])(?:ES[\s-]?)?([A-Z0-9][\s.-]?(?:[0-9OQDILZSGBT|][\s.-]?){7}[A-Z0-9])(?![A-Z0-9])/g;
@@ -35,9 +35,11 @@ export function buscarNifs(texto: string): NifLeido[] {
     const bruto = m[1]!.replace(/[\s.-]/g, '');
     // Most of the middle must be real digits («SOLIDOS» between two letters is a word).
     if ((bruto.slice(1, 8).match(/\d/g)?.length ?? 0) < 5) continue;
-    // Nine digits are a phone number, unless a NIF label stands right before them: then the first
-    // is a CIF's letter misread (G as 6, B as 8, S as 5).
-    const etiquetado = /(?:N\.?\s?I\.?\s?F|C\.?\s?I\.?\s?F|NIE)\.?[\s:.-]*$/.test(texto.toUpperCase().slice(Math.max(0, m.index! - 14), m.index!));
+    // Nine digits are a phone number, unless a NIF label or a company's name («…, S.L.») stands right
+    // before them, or the first stands apart by a dash as a CIF's letter does: then a letter was
+    // misread as a digit (a CIF's G as 6, B as 8; a DNI's L as 1, Z as 7).
+    const antes = texto.toUpperCase().slice(Math.max(0, m.index! - 14), m.index!);
+    const etiquetado = /(?:N\.?\s?I\.?\s?F|C\.?\s?I\.?\s?F|NIE)\.?[\s:.-]*$/.test(antes) || /\bS\.?\s?(?:L|A|COOP)\.?(?:\s?U\.?)?[\s,;]*$/.test(antes) || /^\d-\d/.test(m[1]!);
     if (!/[A-Z]/.test(bruto[0]!) && !/[A-Z]/.test(bruto[8]!) && !etiquetado) continue;
     const leido = leerNif(bruto);
     if (!leido || vistos.has(leido.nif)) continue;
@@ -51,11 +53,16 @@ function leerNif(bruto: string): Omit<NifLeido, 'posicion'> | null {
   if (validarNif(bruto).valido) return { nif: bruto, confianza: 0.95 };
   // The middle seven are digits in every form; the first is a digit (DNI) or a letter (NIE, CIF).
   const medio = [...bruto.slice(1, 8)].map((c) => COMO_CIFRA[c] ?? c).join('');
-  const candidatos = new Set<string>();
-  for (const primero of new Set([bruto[0]!, COMO_CIFRA[bruto[0]!] ?? bruto[0]!, COMO_LETRA[bruto[0]!] ?? bruto[0]!])) {
-    for (const ultimo of new Set([bruto[8]!, COMO_CIFRA[bruto[8]!] ?? bruto[8]!, COMO_LETRA[bruto[8]!] ?? bruto[8]!])) candidatos.add(`${primero}${medio}${ultimo}`);
+  const lecturas = (c: string) => new Set([c, COMO_CIFRA[c] ?? c, ...(COMO_LETRA[c] ?? [])]);
+  const validos: string[] = [];
+  for (const primero of lecturas(bruto[0]!)) {
+    for (const ultimo of lecturas(bruto[8]!)) {
+      const c = `${primero}${medio}${ultimo}`;
+      if (/^[A-Z0-9]\d{7}[A-Z0-9]$/.test(c) && validarNif(c).valido && !validos.includes(c)) validos.push(c);
+    }
   }
-  for (const c of candidatos) if (/^[A-Z0-9]\d{7}[A-Z0-9]$/.test(c) && validarNif(c).valido) return { nif: c, confianza: 0.8 };
+  // One reading that fits is a likely fix; two that fit (a DNI and a CIF) need the user's eye.
+  if (validos.length) return { nif: validos[0]!, confianza: validos.length === 1 ? 0.8 : 0.45 };
   return /^[A-Z0-9]\d{7}[A-Z0-9]$/.test(`${bruto[0]}${medio}${bruto[8]}`) ? { nif: `${bruto[0]}${medio}${bruto[8]}`, confianza: 0.3 } : null;
 }
 
@@ -68,7 +75,8 @@ export interface MatriculasLeidas {
 }
 
 // Current (1234 BCD), trailer (R 1234 BCD, or 1234 BCD-R as some notes write it) and provincial (M-1234-AB) plates.
-const RE_MATRICULA = /(?<![A-Z0-9])(R[\s-]?)?(\d{4}[\s-]?[BCDFGHJKLMNPRSTVWXYZ]{3}|(?:[A-Z]{1,2})[\s-]?\d{4}[\s-]?[A-Z]{1,2})([\s-]?R)?(?![A-Z0-9])/g;
+// A trailing R stays on the plate's line and is not the start of the next plate («1234 BCD R-5678-BBC»).
+const RE_MATRICULA = /(?<![A-Z0-9])(R[\s-]?)?(\d{4}[\s-]?[BCDFGHJKLMNPRSTVWXYZ]{3}|(?:[A-Z]{1,2})[\s-]?\d{4}[\s-]?[A-Z]{1,2})([ \t-]?R(?![ \t-]?\d))?(?![A-Z0-9])/g;
 
 /** The tractor's (or rigid vehicle's) plate and the trailer's, told apart by the `R`. */
 export function buscarMatriculas(texto: string): MatriculasLeidas {
@@ -83,6 +91,28 @@ export function buscarMatriculas(texto: string): MatriculasLeidas {
     else matricula ??= c.normalizada;
   }
   return { matricula, remolque, confianza: { matricula: matricula ? 0.9 : 0, remolque: remolque ? 0.9 : 0 } };
+}
+
+// What OCR makes of a plate's consonants: J as «)», «]» or I; D as O or 0; V as U; B, S, Z as 8, 5, 2.
+const CONSONANTE_LEIDA: Record<string, string> = { ')': 'J', ']': 'J', I: 'J', O: 'D', '0': 'D', U: 'V', '8': 'B', '5': 'S', '2': 'Z' };
+
+/**
+ * The plates of a line labelled «Matrícula»: as {@link buscarMatriculas}, and where it finds none,
+ * again after undoing the usual slips in the three letters (Spanish series use no vowels), with less confidence.
+ */
+export function buscarMatriculasEtiquetadas(texto: string): MatriculasLeidas {
+  const leidas = buscarMatriculas(texto);
+  if (leidas.matricula && leidas.remolque) return leidas;
+  // «N)JG»: one J read twice.
+  const corregido = texto.toUpperCase().replace(/[)\]]J|J[)\]]/g, 'J').replace(/(?<![A-Z0-9])(R[\s-]?)?(\d{4}[\s-]?)([A-Z0-9)\]]{3})(?![A-Z0-9])/g, (_, r: string | undefined, cifras: string, letras: string) => `${r ?? ''}${cifras}${[...letras].map((c) => CONSONANTE_LEIDA[c] ?? c).join('')}`);
+  const otra = buscarMatriculas(corregido);
+  const matricula = leidas.matricula ?? otra.matricula;
+  const remolque = leidas.remolque ?? otra.remolque;
+  return {
+    matricula,
+    remolque,
+    confianza: { matricula: leidas.matricula ? 0.9 : matricula ? 0.6 : 0, remolque: leidas.remolque ? 0.9 : remolque ? 0.6 : 0 },
+  };
 }
 
 // ————— Fechas —————
@@ -105,6 +135,8 @@ function fechaValida(a: number, m: number, d: number): string | null {
 export interface FechaLeida {
   fecha: string;
   posicion: number;
+  /** How many characters of the text it takes. */
+  longitud: number;
 }
 
 /** Dates as notes print them: `23/11/2026`, `3-1-26`, `23.11.2026`, `2026-11-23`, `23 de noviembre de 2026`, `23-nov-2026`. */
@@ -113,18 +145,24 @@ export function buscarFechas(texto: string): FechaLeida[] {
   const t = texto.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
   for (const m of t.matchAll(/(?<!\d)(\d{4})-(\d{1,2})-(\d{1,2})(?!\d)/g)) {
     const f = fechaValida(Number(m[1]), Number(m[2]), Number(m[3]));
-    if (f) out.push({ fecha: f, posicion: m.index! });
+    if (f) out.push({ fecha: f, posicion: m.index!, longitud: m[0].length });
   }
-  for (const m of t.matchAll(/(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?![\d/.-])/g)) {
+  // A full stop may end the sentence after it («la carga para el 25/05/2026.»).
+  for (const m of t.matchAll(/(?<![\d/.-])(\d{1,2})[/.-](\d{1,2})[/.-](\d{4}|\d{2})(?![\d/-]|\.\d)/g)) {
     const f = fechaValida(Number(m[3]), Number(m[2]), Number(m[1]));
-    if (f) out.push({ fecha: f, posicion: m.index! });
+    if (f) out.push({ fecha: f, posicion: m.index!, longitud: m[0].length });
   }
   for (const m of t.matchAll(/(?<!\d)(\d{1,2})(?:\s+de\s+|[\s.-]+)([a-z]{3,10})\.?(?:\s+de\s+|[\s.-]+)(\d{4}|\d{2})(?!\d)/g)) {
     const mes = MESES[m[2]!];
     const f = mes ? fechaValida(Number(m[3]), mes, Number(m[1])) : null;
-    if (f) out.push({ fecha: f, posicion: m.index! });
+    if (f) out.push({ fecha: f, posicion: m.index!, longitud: m[0].length });
   }
   return out.sort((a, b) => a.posicion - b.posicion);
+}
+
+/** The text with its dates taken out. */
+function sinFechas(texto: string): string {
+  return buscarFechas(texto).reduceRight((t, f) => t.slice(0, f.posicion) + t.slice(f.posicion + f.longitud), texto);
 }
 
 // ————— Pesos —————
@@ -273,7 +311,12 @@ function parteDe(b: Bloque): Parte {
     if (nif && !parte.nif) {
       parte.nif = nif.nif;
       parte.confianza = nif.confianza;
-      const sinNif = linea.replace(/(?:N\.?\s?I\.?\s?F\.?|C\.?\s?I\.?\s?F\.?|NIE)[\s:.]*/i, '').replace(/(?:ES[\s-]?)?[A-Z0-9][\s.-]?(?:[0-9OQDILZSGBT|][\s.-]?){7}[A-Z0-9]/i, '').replace(/^[\s,;:\-–]+|[\s,;:\-–]+$/g, '');
+      // The line without the NIF, its label and the brackets that held them («Papelera, S.A. (NIF A…)»).
+      const sinNif = linea
+        .replace(/(?:N\.?\s?I\.?\s?F\.?|C\.?\s?I\.?\s?F\.?|NIE)[\s:.]*/i, '')
+        .replace(/(?:ES[\s-]?)?[A-Z0-9][\s.-]?(?:[0-9OQDILZSGBT|][\s.-]?){7}[A-Z0-9]/i, '')
+        .replace(/[([]\s*[)\]]/g, '')
+        .replace(/^[\s,;:\-–]+|[\s,;:\-–]+$/g, '');
       if (sinNif) resto.push(sinNif);
       continue;
     }
@@ -333,17 +376,17 @@ export function leerAlbaran(texto: string, cuenta?: CuentaLectora): Lectura {
 
   // Plates: the labelled ones first.
   const textoMatriculas = de('matricula').flatMap((b) => b.lineas).join('\n');
-  const placas = buscarMatriculas(textoMatriculas);
+  const placas = buscarMatriculasEtiquetadas(textoMatriculas);
   const todas = buscarMatriculas(texto);
   const matricula = placas.matricula ?? todas.matricula;
   const remolque = placas.remolque ?? todas.remolque;
   if (matricula) {
     propuesta.matricula = matricula;
-    confianza.matricula = placas.matricula ? 0.95 : 0.75;
+    confianza.matricula = placas.matricula ? Math.min(0.95, placas.confianza.matricula + 0.05) : 0.75;
   }
   if (remolque) {
     propuesta.matricula_remolque = remolque;
-    confianza.matricula_remolque = placas.remolque ? 0.95 : 0.75;
+    confianza.matricula_remolque = placas.remolque ? Math.min(0.95, placas.confianza.remolque + 0.05) : 0.75;
   }
 
   const conductor = primerValor(de('conductor')[0]);
@@ -362,12 +405,12 @@ export function leerAlbaran(texto: string, cuenta?: CuentaLectora): Lectura {
   if (propuesta.conductor_tel) confianza.conductor_tel = 0.7;
 
   // Places: a loading/unloading block; else the recipient's address as the destination.
-  // A place's block, without NIFs and dates («Peñíscola, 12.11.2026» in a CMR's «place and date of loading»).
+  // A place's block, without NIFs and dates («Peñíscola, 12 de noviembre de 2026» in a CMR's «place and date of loading»).
   const lugar = (e: Etiqueta) => {
     const b = de(e)[0];
     const lineas = (b?.lineas ?? [])
       .filter((l) => !buscarNifs(l).length)
-      .map((l) => l.replace(/(?<!\d)\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})(?!\d)/g, '').replace(/^[\s,;]+|[\s,;]+$/g, ''))
+      .map((l) => sinFechas(l).replace(/^[\s,;]+|[\s,;]+$/g, ''))
       .filter(Boolean);
     return lineas.join(', ') || undefined;
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buscarFechas, buscarMatriculas, buscarNifs, buscarPesos, filasDeEnvio, leerAlbaran, leerBloques } from '../../../shared/rules/albaran';
+import { buscarFechas, buscarMatriculas, buscarMatriculasEtiquetadas, buscarNifs, buscarPesos, filasDeEnvio, leerAlbaran, leerBloques } from '../../../shared/rules/albaran';
 
 describe('buscarNifs', () => {
   it('finds NIF, NIE and CIF as printed (ES prefix, dots, dashes, spaces) with the check digit right', () => {
@@ -22,6 +22,18 @@ describe('buscarNifs', () => {
     expect(buscarNifs('Tel. 604317764')).toEqual([]);
   });
 
+  it('reads a DNI whose letter came out as a digit (L as 1, Z as 7) where a label stands before it', () => {
+    expect(buscarNifs('NIF: 484470121').map((n) => [n.nif, n.confianza])).toEqual([['48447012L', 0.8]]);
+    expect(buscarNifs('NIF 216539857').map((n) => n.nif)).toEqual(['21653985Z']);
+    expect(buscarNifs('Tel. 484470121')).toEqual([]);
+  });
+
+  it('reads nine digits after a company’s name, or with the first set apart by a dash, as a CIF whose letter was misread', () => {
+    expect(buscarNifs('Transportes Núñez, S.L. 895432118').map((n) => n.nif)).toEqual(['B95432118']);
+    expect(buscarNifs('Transportes Núñez 8-95432118').map((n) => n.nif)).toEqual(['B95432118']);
+    expect(buscarNifs('Transportes Núñez, llame al 895432118')).toEqual([]);
+  });
+
   it('keeps a NIF whose check digit is wrong with low confidence, and ignores words and phone numbers', () => {
     expect(buscarNifs('NIF B12345678').map((n) => [n.nif, n.confianza])).toEqual([['B12345678', 0.3]]);
     expect(buscarNifs('ASOLIDOSX, Tel. 976 123 456, pedido 2026/000123')).toEqual([]);
@@ -33,6 +45,14 @@ describe('buscarMatriculas', () => {
     expect(buscarMatriculas('Matrícula: 1234-BCD   Remolque: R-5678-BBC')).toMatchObject({ matricula: '1234BCD', remolque: 'R5678BBC' });
     expect(buscarMatriculas('Tractora 9876 FGH / semirremolque 4321 DFG-R')).toMatchObject({ matricula: '9876FGH', remolque: 'R4321DFG' });
     expect(buscarMatriculas('Vehículo M-1234-AB')).toMatchObject({ matricula: 'M1234AB', remolque: null });
+    expect(buscarMatriculas('Matrícula: 1670 NYS\nRemolque: R-7472-LTK')).toMatchObject({ matricula: '1670NYS', remolque: 'R7472LTK' });
+    expect(buscarMatriculas('1670 NYS R-7472-LTK')).toMatchObject({ matricula: '1670NYS', remolque: 'R7472LTK' });
+  });
+  it('undoes the usual slips in a labelled plate’s letters (J as «)» or I, D as 0), with less confidence', () => {
+    expect(buscarMatriculasEtiquetadas('Matrícula: 8118 P)Y Remolque: R-3016-SPS')).toEqual({ matricula: '8118PJY', remolque: 'R3016SPS', confianza: { matricula: 0.6, remolque: 0.9 } });
+    expect(buscarMatriculasEtiquetadas('MATRICULA: 4364 SIM REMOLQUE: R-8782-RF0')).toMatchObject({ matricula: '4364SJM', remolque: 'R8782RFD' });
+    expect(buscarMatriculasEtiquetadas('Matrícula: 9204 N)JG').matricula).toBe('9204NJG');
+    expect(buscarMatriculas('Matrícula: 8118 P)Y').matricula).toBeNull();
   });
   it('does not take a postcode, a vowel series or a reference for a plate', () => {
     expect(buscarMatriculas('50012 Zaragoza, pedido 1234 ABC, albarán 2026-1234')).toMatchObject({ matricula: null, remolque: null });
@@ -46,6 +66,8 @@ describe('buscarFechas', () => {
     expect(buscarFechas('Zaragoza, 23 de noviembre de 2026').map((f) => f.fecha)).toEqual(['2026-11-23']);
     expect(buscarFechas('salida 5-Dic-2026 y llegada 2026-12-06').map((f) => f.fecha)).toEqual(['2026-12-05', '2026-12-06']);
     expect(buscarFechas('31/02/2026 y 12/13/2026')).toEqual([]);
+    expect(buscarFechas('Les confirmamos la carga para el 25/05/2026.').map((f) => f.fecha)).toEqual(['2026-05-25']);
+    expect(buscarFechas('versión 1.2.2026.4')).toEqual([]);
   });
 });
 
@@ -169,6 +191,25 @@ Matrícula 1234-BCD
       matricula: '1234BCD',
     });
     expect(propuesta.envios[0]).toMatchObject({ peso: 24500, unidad: 'kg', origen: 'Peñíscola', destino: 'Valencia, Muelle 3' });
+  });
+
+  it('reads an order e-mail: the date in a sentence, a NIF in brackets after the name, a place with a written date', () => {
+    const correo = `Asunto: Pedido de transporte 593
+Les confirmamos la carga para el 25/05/2026.
+Cargador: Distribuciones Muñoz Ortega, S.L. (NIF B46318085)
+Transportista: Autotransportes Pérez Sanz, S.L. 873336257
+Origen: Puerto Seco de Coslada, Madrid, 24 de mayo de 2026
+Destino: Mercazaragoza, Zaragoza`;
+    const { propuesta } = leerAlbaran(correo);
+    expect(propuesta).toMatchObject({
+      fecha_transporte: '2026-05-25',
+      cargador_nombre: 'Distribuciones Muñoz Ortega, S.L.',
+      cargador_nif: 'B46318085',
+      transp_nombre: 'Autotransportes Pérez Sanz, S.L.',
+      transp_nif: 'B73336257',
+    });
+    expect(propuesta.envios).toEqual([]);
+    expect(leerAlbaran(`${correo}\nPeso: 11.000 kg`).propuesta.envios[0]).toMatchObject({ origen: 'Puerto Seco de Coslada, Madrid', destino: 'Mercazaragoza, Zaragoza', peso: 11000 });
   });
 
   it('reads a note with the usual OCR slips, flagging only what it could not fix', () => {
