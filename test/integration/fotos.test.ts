@@ -5,6 +5,7 @@
  * NIFs, plates, date and weight; multipart and base64; the limits, the
  * monthly photo quota and bad input, none of which spends a read.
  */
+import sharp from 'sharp';
 import { beforeAll, describe, expect } from 'vitest';
 import { FotoLeida } from '../../shared/schemas/fotos';
 import { fotografiar } from '../fixtures/albaranes';
@@ -43,8 +44,11 @@ const fotosUsadas = async ({ app, c }: Fx) => (await app.request('GET', '/api/v1
 
 describe.skipIf(!pdftoppm)('POST /fotos', () => {
   let foto: Buffer;
+  /** The top of the note (title, date, sender and its NIF): quick to read. */
+  let cabecera: Buffer;
   beforeAll(async () => {
-    foto = await fotografiar(pdftoppm!, LINEAS, { grados: 2, cizalla: 0.01, desenfoque: 0.6, ruido: 10, luz: 0.2, calidad: 60 });
+    foto = await fotografiar(pdftoppm!, LINEAS, { grados: 2, cizalla: 0.01, desenfoque: 0.6, ruido: 10, luz: 0.2, calidad: 60, perspectiva: 0.02 });
+    cabecera = await sharp(foto).extract({ left: 0, top: 0, width: 1000, height: 330 }).jpeg({ quality: 80 }).toBuffer();
   });
 
   it('reads a photographed delivery note into a DeCA proposal with the known NIFs, plates, date and weight, and spends one read', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
@@ -97,6 +101,47 @@ describe.skipIf(!pdftoppm)('POST /fotos', () => {
     expect((await fotosUsadas(fx)).usadas).toBe(0);
     const soloLectura = await enviarFoto(fx, foto, c.liveReadOnly);
     expect(soloLectura.status).toBe(403);
+  });
+
+  it('reads PNG, WebP and HEIF (AV1) as well as JPEG; a HEIC coded in HEVC gets its own explanation', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
+    const fx = { app, c } as Fx;
+    for (const formato of ['png', 'webp', 'heif'] as const) {
+      const bytes = await sharp(cabecera).toFormat(formato, formato === 'heif' ? { compression: 'av1' } : {}).toBuffer();
+      const r = await enviarFoto(fx, bytes, c.test, '/demo/api/v1');
+      expect(r.status, `${formato}: ${JSON.stringify(r.body)}`).toBe(200);
+      expect(r.body.propuesta.cargador_nif, formato).toBe('A58818501');
+    }
+    // iPhones save HEIC coded in HEVC, which sharp's prebuilt libheif does not decode. No HEVC
+    // encoder ships with sharp, so the HEIC here is an AV1 HEIF relabelled with HEVC's brand and codec.
+    const heic = Buffer.from(await sharp(cabecera).heif({ compression: 'av1' }).toBuffer());
+    for (const [de, a] of [['avif', 'heic'], ['av01', 'hvc1'], ['av1C', 'hvcC']]) {
+      for (let i = heic.indexOf(de!, 0, 'latin1'); i >= 0; i = heic.indexOf(de!, i + 1, 'latin1')) heic.write(a!, i, 'latin1');
+    }
+    const r = await enviarFoto(fx, heic, c.test, '/demo/api/v1');
+    expect(r.status).toBe(422);
+    expect(r.body.error.campos.foto).toMatch(/HEIC en formato HEVC.*envíela como JPEG/);
+  });
+
+  it('queues a burst of 20 photos on the reader’s two workers instead of starting 20', { timeout: 120_000 }, async ({ app, cuentaNueva: c }) => {
+    const fx = { app, c } as Fx;
+    const visto = { trabajadores: 0, enCola: 0 };
+    const muestreo = setInterval(() => {
+      const e = app.services.fotos.estado();
+      visto.trabajadores = Math.max(visto.trabajadores, e.trabajadores);
+      visto.enCola = Math.max(visto.enCola, e.enCola);
+    }, 5);
+    try {
+      const respuestas = await Promise.all(Array.from({ length: 20 }, () => enviarFoto(fx, cabecera, c.test, '/demo/api/v1')));
+      expect(respuestas.map((r) => r.status)).toEqual(Array(20).fill(200));
+      expect(new Set(respuestas.map((r) => r.body.propuesta.cargador_nif))).toEqual(new Set(['A58818501']));
+    } finally {
+      clearInterval(muestreo);
+    }
+    expect(visto.trabajadores).toBeLessThanOrEqual(2);
+    expect(visto.trabajadores).toBeGreaterThan(0);
+    // All but the two being read waited their turn.
+    expect(visto.enCola).toBeGreaterThanOrEqual(15);
+    expect(app.services.fotos.estado()).toEqual({ trabajadores: visto.trabajadores, enCola: 0 });
   });
 
   it('stops at 20 reads a month on the free plan (429 limite_plan, no work done); the test environment has no limit', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
