@@ -9,6 +9,7 @@ import type { Entorno } from '../shared/schemas/cuenta';
 import type { AppDeps } from './deps';
 import type { AppMiddleware, AppState } from './http/context';
 import { authenticate } from './http/middleware/auth';
+import { mountMcp } from './http/mcp';
 import { withErrors } from './http/middleware/errors';
 import { requireContentLength } from './http/middleware/firewall';
 import { serializeJson } from './http/middleware/json';
@@ -70,6 +71,8 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   });
   app.use(health.routes());
 
+  app.use(mountMcp(deps, '/mcp', 'produccion'));
+  app.use(mountMcp(deps, '/demo/mcp', 'pruebas'));
   mountApi(app, deps, '/api/v1', 'produccion');
   mountApi(app, deps, '/demo/api/v1', 'pruebas');
   app.use(createPublicRouter(deps).routes());

@@ -205,6 +205,26 @@ export type Deca = z.infer<typeof Deca>;
 export const DecaCreada = z.object({ deca: Deca, avisos: z.array(Aviso) });
 export type DecaCreada = z.infer<typeof DecaCreada>;
 
+/** The answer of every call that acts on one DeCA (GET /decas/{id}, PATCH, emitir, sustituir, fin, archivar). */
+export const DecaRespuesta = z.object({ deca: Deca });
+export type DecaRespuesta = z.infer<typeof DecaRespuesta>;
+
+/** POST /decas/{id}/pedir-datos: the completion link, and to whom it was e-mailed. */
+export const DatosPedidos = z.object({
+  completar: z.string().meta({ description: 'Enlace para que la otra parte complete sus datos' }),
+  enviado_a: z.string().nullable().meta({ description: 'Correo al que se envió el enlace, o null' }),
+});
+export type DatosPedidos = z.infer<typeof DatosPedidos>;
+
+/** POST /decas/{id}/enviar: to whom it was e-mailed, and the text for the driver's messaging app. */
+export const DecaEnviada = z.object({
+  enviado_a: z.string(),
+  conductor: z.string().meta({ description: 'Página del conductor con el PDF y el QR' }),
+  texto: z.string().meta({ description: 'Texto corto para la aplicación de mensajería del conductor' }),
+  whatsapp_url: z.string(),
+});
+export type DecaEnviada = z.infer<typeof DecaEnviada>;
+
 /** POST /decas with solo_validar: what would be created, and what is missing to issue. */
 export const DecaValidada = z.object({
   valida: z.boolean(),

@@ -1,4 +1,5 @@
 import { AppError } from '../../../shared/errors';
+import type { DatosPedidos, DecaEnviada } from '../../../shared/schemas/deca';
 import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
 import { bloquearDeca, obtenerDeca, releerDeca } from '../decas/queries';
@@ -21,7 +22,7 @@ export async function pedirDatos(
   actor: Actor,
   ref: string,
   email: string | null,
-): Promise<{ completar: string; enviado_a: string | null }> {
+): Promise<DatosPedidos> {
   const { id } = await obtenerDeca(ctx.db, actor, ref);
   return ctx.db.transaction().execute(async (trx) => {
     const locked = await bloquearDeca(trx, actor, id);
@@ -44,7 +45,7 @@ export async function enviarDeca(
   actor: Actor,
   ref: string,
   email: string,
-): Promise<{ enviado_a: string; conductor: string; texto: string; whatsapp_url: string }> {
+): Promise<DecaEnviada> {
   const { id } = await obtenerDeca(ctx.db, actor, ref);
   return ctx.db.transaction().execute(async (trx) => {
     const locked = await bloquearDeca(trx, actor, id);

@@ -3,7 +3,7 @@ import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { Services } from '../../deps';
 import { autenticarClave, marcarClaveUsada } from '../../domain/accounts/api-keys';
 import { leerSesion } from '../../domain/accounts/sessions';
-import type { Actor } from '../../domain/actor';
+import type { Actor, Canal } from '../../domain/actor';
 import { clientIp } from '../client-ip';
 import type { AppContext, AppMiddleware } from '../context';
 import { rateLimitHeaders } from '../rate-limit-headers';
@@ -27,6 +27,12 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 export interface AuthOptions {
   trustProxy: boolean;
   secureCookies: boolean;
+  /**
+   * A front door for API keys only (MCP): no session cookie is read, the
+   * actor's `canal` is this one, and a refusal names the scheme in
+   * `WWW-Authenticate` (RFC 9110 §11.6.1), as MCP clients expect.
+   */
+  soloClave?: { canal: Canal };
 }
 
 /**
@@ -74,20 +80,18 @@ export function authenticate(services: Services, opts: AuthOptions, entorno: Ent
   return async (ctx, next) => {
     ctx.state.entorno = entorno;
     const key = presentedKey(ctx);
+    const noAutenticado = (mensaje: string) =>
+      new AppError('no_autenticado', mensaje, opts.soloClave ? { headers: { 'WWW-Authenticate': `Bearer realm="DeCA ${entorno}"` } } : {});
 
     if (key !== null) {
       const found = key ? await autenticarClave(services, key) : null;
       if (!found || found.key.revocada_at) {
         await spend(ctx, services, `ip:${clientIp(ctx, opts.trustProxy)}`);
-        throw new AppError(
-          'no_autenticado',
-          found ? 'Esta clave de API está revocada. Cree otra en Integraciones.' : 'La clave de API no es válida. Revise que la ha copiado entera.',
-        );
+        throw noAutenticado(found ? 'Esta clave de API está revocada. Cree otra en Integraciones.' : 'La clave de API no es válida. Revise que la ha copiado entera.');
       }
       if (found.key.entorno !== entorno) {
         await spend(ctx, services, `ip:${clientIp(ctx, opts.trustProxy)}`);
-        throw new AppError(
-          'no_autenticado',
+        throw noAutenticado(
           `Esta clave es del entorno de ${ENTORNO_TEXTO[found.key.entorno]}, no del de ${ENTORNO_TEXTO[entorno]}. Use una clave ${entorno === 'produccion' ? 'dg_live_' : 'dg_test_'} o la ruta de su entorno.`,
         );
       }
@@ -97,7 +101,7 @@ export function authenticate(services: Services, opts: AuthOptions, entorno: Ent
         accountId: found.account.id,
         cuenta: found.account,
         entorno,
-        canal: 'api',
+        canal: opts.soloClave?.canal ?? 'api',
         keyId: found.key.id,
         userId: null,
         rol: null,
@@ -107,6 +111,10 @@ export function authenticate(services: Services, opts: AuthOptions, entorno: Ent
       return next();
     }
 
+    if (opts.soloClave) {
+      await spend(ctx, services, `ip:${clientIp(ctx, opts.trustProxy)}`);
+      throw noAutenticado('Falta la clave de API: envíela en «Authorization: Bearer <clave>» o en «X-API-Key».');
+    }
     const token = ctx.cookies.get(SESSION_COOKIE);
     const session = token ? await leerSesion(services.db, token, services.clock.now()) : null;
     if (!session || !token) {

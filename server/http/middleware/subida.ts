@@ -149,14 +149,16 @@ export function leerCsvSubido(req: IncomingMessage, limite = CSV_MAXIMO): Promis
 
 /** Spec: a photo of at most 2 MB as a file, about 6 MB as base64. */
 export const FOTO_MAXIMA = 2 * MB;
-const BASE64_MAXIMO = Math.ceil((FOTO_MAXIMA * 4) / 3) + 64 * 1024;
+export const BASE64_MAXIMO = Math.ceil((FOTO_MAXIMA * 4) / 3) + 64 * 1024;
+
+const fotoGrande = () => new AppError('demasiado_grande', 'La foto supera 2 MB: una de 1800 px de lado basta para leerla.');
 
 /**
  * The photo of POST /fotos: the file field `foto` of a form, or JSON
  * `{"imagen_base64": "…"}` with or without a `data:image/…;base64,` prefix.
  */
 export async function leerFotoSubida(req: IncomingMessage): Promise<Buffer> {
-  const grande = () => new AppError('demasiado_grande', 'La foto supera 2 MB: una de 1800 px de lado basta para leerla.');
+  const grande = fotoGrande;
   if (esFormulario(req)) {
     return campoDeFormulario(req, {
       nombre: 'foto',
@@ -172,13 +174,18 @@ export async function leerFotoSubida(req: IncomingMessage): Promise<Buffer> {
   } catch {
     throw new AppError('json_invalido', 'Envíe la foto en un formulario (campo «foto») o como JSON {"imagen_base64": "…"}.');
   }
-  const b64 = cuerpo && typeof cuerpo === 'object' ? (cuerpo as Record<string, unknown>).imagen_base64 : undefined;
+  return fotoDeBase64(cuerpo && typeof cuerpo === 'object' ? (cuerpo as Record<string, unknown>).imagen_base64 : undefined);
+}
+
+/** The bytes of `imagen_base64` (with or without a `data:image/…;base64,` prefix), at most 2 MB. */
+export function fotoDeBase64(b64: unknown): Buffer {
   if (typeof b64 !== 'string' || b64.trim() === '') {
     throw new AppError('validacion', 'Falta la foto: envíe imagen_base64.', { campos: { imagen_base64: 'Obligatorio' } });
   }
+  if (b64.length > BASE64_MAXIMO) throw fotoGrande();
   const datos = b64.trim().replace(/^data:[\w/+.-]+;base64,/, '').replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(datos)) throw new AppError('validacion', 'imagen_base64 no es base64.', { campos: { imagen_base64: 'No es base64' } });
   const bytes = Buffer.from(datos, 'base64');
-  if (bytes.length > FOTO_MAXIMA) throw grande();
+  if (bytes.length > FOTO_MAXIMA) throw fotoGrande();
   return bytes;
 }

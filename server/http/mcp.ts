@@ -1,0 +1,432 @@
+/**
+ * The MCP endpoint (spec: Authentication, point 6): streamable HTTP, JSON-RPC
+ * 2.0, at `/mcp` (production) and `/demo/mcp` (test environment), with the
+ * same API keys, permissions, rate limit and quota as the REST API. Stateless:
+ * each POST gets its own server and transport, so any number of processes
+ * can serve it. Every tool is a command of the one command layer; its input
+ * schema is the command's shared zod schema, its result the same object the
+ * REST call answers, and a refusal is a tool result with `isError` carrying
+ * the REST error body (`codigo`, `mensaje`, `campos`) so that a model can
+ * correct its input. Each DeCA is also a resource: `deca://{numero}` (JSON)
+ * and `deca://{numero}/pdf` (the PDF).
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+  type Resource,
+  type Tool,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
+import compose from 'koa-compose';
+import { AppError, type ErrorBody } from '../../shared/errors';
+import { AgendaList } from '../../shared/schemas/agenda';
+import { CuentaResponse, type Entorno } from '../../shared/schemas/cuenta';
+import { CambiosList, DatosPedidos, DecaCreada, DecaEnviada, DecaInput, DecaList, DecaRespuesta, DecaValidada, DescargasList } from '../../shared/schemas/deca';
+import { FotoLeida } from '../../shared/schemas/fotos';
+import { z } from '../../shared/schemas/zod';
+import { buscarAgenda } from '../commands/agenda';
+import { ejecutar, type AnyCommand } from '../commands/command';
+import { verCuenta } from '../commands/cuenta';
+import {
+  crearDeca,
+  descargasDeca,
+  emitirDeca,
+  enviarDeca,
+  finServicio,
+  historialDeca,
+  listarDecas,
+  modificarDeca,
+  pdfDeca,
+  pedirDatos,
+  sustituirDeca,
+  validarDeca,
+  verDeca,
+  type ResultadoCrear,
+} from '../commands/decas';
+import { leerAlbaran } from '../commands/fotos';
+import type { AppDeps } from '../deps';
+import type { Actor } from '../domain/actor';
+import { actorOf, type AppContext, type AppMiddleware } from './context';
+import { authenticate } from './middleware/auth';
+import { jsonBody, MB } from './middleware/body';
+import { fotoDeBase64 } from './middleware/subida';
+
+type Json = Record<string, unknown>;
+
+interface Herramienta {
+  nombre: string;
+  titulo: string;
+  /** For a language model: what it does, when to use it, what it returns, what to ask the user first. */
+  descripcion: string;
+  /** In the read-only set of the spec (a read-only key lists and calls only these). */
+  lectura: boolean;
+  comando: AnyCommand;
+  /** The tool's input as JSON Schema, when it is not the command's own schema. */
+  entrada?: Json;
+  /** The command's input from the tool's arguments, and the idempotency key they carry. */
+  adaptar?: (args: Json) => { input: unknown; clave?: string | null };
+  salida: z.ZodType;
+  /** The REST answer of the command's result. */
+  responder?: (valor: never) => Json;
+  anotaciones: ToolAnnotations;
+}
+
+const CONSULTA: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const conDeca = (deca: unknown) => ({ deca });
+
+/** JSON Schema of a shared zod schema as a tool input or output (what a client sends / receives). */
+function esquema(s: z.ZodType, io: 'input' | 'output'): Json {
+  const { $schema: _, $ref, $defs, ...json } = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json & { $ref?: string; $defs?: Record<string, Json> };
+  // A schema with its own id comes as a reference to its definition: clients want the object itself.
+  const propio = typeof $ref === 'string' ? /^#\/\$defs\/(.+)$/.exec($ref)?.[1] : undefined;
+  const raiz = propio && $defs?.[propio] ? $defs[propio] : json;
+  return { type: 'object', ...raiz, ...($defs && Object.keys($defs).length ? { $defs } : {}) };
+}
+
+const CLAVE_IDEMPOTENCIA = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 255,
+  description: 'Clave única de este intento de creación (p. ej. un UUID). Si reintenta con la misma clave, recibe la misma DeCA en vez de crear otra.',
+};
+
+const HERRAMIENTAS: Herramienta[] = [
+  {
+    nombre: 'ver_cuenta',
+    titulo: 'Ver la cuenta',
+    descripcion:
+      'Devuelve la empresa de la cuenta (nombre, NIF, domicilio, si es transportista o cargador), su plan y la cuota del mes: DeCA emitidas y lecturas de fotos usadas y restantes. Úsela antes de crear DeCA para saber qué lado ocupa la cuenta (sus datos se ponen solos) y si queda cuota.',
+    lectura: true,
+    comando: verCuenta,
+    salida: CuentaResponse,
+    anotaciones: CONSULTA,
+  },
+  {
+    nombre: 'listar_decas',
+    titulo: 'Listar DeCA',
+    descripcion:
+      'Lista las DeCA de la cuenta, la más reciente primero, con filtros por estado (pendiente, emitido, sustituido), fechas de transporte (desde/hasta, AAAA-MM-DD), matrícula, ref_externa o archivadas. Devuelve {decas, siguiente}: si «siguiente» no es null, páselo como despues_de para la página siguiente.',
+    lectura: true,
+    comando: listarDecas,
+    salida: DecaList,
+    anotaciones: CONSULTA,
+  },
+  {
+    nombre: 'ver_deca',
+    titulo: 'Ver una DeCA',
+    descripcion:
+      'Devuelve una DeCA completa por su id numérico o su número (AAAA-NNNNNN): partes, vehículo, envíos, estado, versión y URL (ficha pública, PDF, QR). Úsela para comprobar datos antes de modificar, emitir o enviar.',
+    lectura: true,
+    comando: verDeca,
+    salida: DecaRespuesta,
+    responder: conDeca,
+    anotaciones: CONSULTA,
+  },
+  {
+    nombre: 'historial_deca',
+    titulo: 'Historial de una DeCA',
+    descripcion: 'Devuelve los cambios de una DeCA, del primero al último: versión, tipo de cambio, motivo, quién lo hizo, por qué canal y qué campos cambiaron (antes y después).',
+    lectura: true,
+    comando: historialDeca,
+    salida: CambiosList,
+    anotaciones: CONSULTA,
+  },
+  {
+    nombre: 'descargas_deca',
+    titulo: 'Aperturas de una DeCA',
+    descripcion: 'Devuelve cada vez que alguien (por ejemplo un inspector con el QR) abrió la ficha pública de una DeCA: fecha, IP y navegador.',
+    lectura: true,
+    comando: descargasDeca,
+    salida: DescargasList,
+    anotaciones: CONSULTA,
+  },
+  {
+    nombre: 'buscar_agenda',
+    titulo: 'Buscar en la agenda',
+    descripcion:
+      'Busca en la agenda de la cuenta empresas (tipo «empresas»: nombre, NIF, domicilio), vehículos («vehiculos»: matrícula, remolque, conductor) o lugares («lugares») ya usados en DeCA anteriores, por cualquier parte del texto y sin importar acentos. Úsela para completar los datos de una DeCA a partir de lo que diga el usuario («la de siempre a Mercabarna») en vez de inventarlos.',
+    lectura: true,
+    comando: buscarAgenda,
+    salida: AgendaList,
+    anotaciones: CONSULTA,
+  },
+  {
+    nombre: 'leer_albaran',
+    titulo: 'Leer la foto de un albarán',
+    descripcion:
+      'Lee la foto de un albarán, pedido o carta de porte (JPEG, PNG, WebP o HEIC, hasta 2 MB, en base64) y devuelve una propuesta de DeCA: partes con NIF, fecha, matrículas, lugares, mercancía y pesos, con la confianza de cada dato (0 a 1), el texto reconocido y avisos. No crea nada: enseñe la propuesta al usuario, pídale que confirme o corrija sobre todo los datos de confianza baja, y después use crear_deca. Gasta una lectura de fotos del mes.',
+    lectura: false,
+    comando: leerAlbaran,
+    entrada: {
+      type: 'object',
+      properties: { imagen_base64: { type: 'string', description: 'La foto en base64, con o sin el prefijo data:image/…;base64,' } },
+      required: ['imagen_base64'],
+    },
+    adaptar: (args) => ({ input: { foto: fotoDeBase64(args.imagen_base64) } }),
+    salida: FotoLeida,
+    anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  },
+  {
+    nombre: 'validar_deca',
+    titulo: 'Validar una DeCA',
+    descripcion:
+      'Comprueba los datos de una DeCA sin guardar nada y devuelve qué faltaría para emitirla y los avisos. Acepta lo mismo que crear_deca. Úsela para saber qué preguntar al usuario antes de crear.',
+    lectura: false,
+    comando: validarDeca,
+    salida: DecaValidada,
+    anotaciones: CONSULTA,
+  },
+  {
+    nombre: 'crear_deca',
+    titulo: 'Crear una DeCA',
+    descripcion:
+      'Crea un documento de control administrativo (DeCA, Orden FOM/2861/2012) y, con emitir: true (por defecto), lo emite: número, PDF, QR y ficha pública que el conductor enseña en un control. Los datos de la empresa de la cuenta se ponen solos; hacen falta los de la otra parte (nombre y NIF), la fecha de transporte, la matrícula y al menos un envío (origen, destino, naturaleza de la mercancía y peso). Si faltan datos de la otra parte, cree con emitir: false y pedir_datos_email para que los complete ella. Pregunte al usuario lo que no sepa en vez de inventarlo. Envíe siempre clave_idempotencia: si reintenta tras un error de red con la misma clave, recibe la misma DeCA y no se crea otra. Devuelve {deca, avisos}.',
+    lectura: false,
+    comando: crearDeca,
+    entrada: (() => {
+      const e = esquema(DecaInput, 'input');
+      const { solo_validar: _, ...propiedades } = (e.properties ?? {}) as Json;
+      return { ...e, properties: { ...propiedades, clave_idempotencia: CLAVE_IDEMPOTENCIA } };
+    })(),
+    adaptar: ({ clave_idempotencia, solo_validar: _, ...input }) => ({ input, clave: typeof clave_idempotencia === 'string' ? clave_idempotencia : null }),
+    salida: DecaCreada,
+    responder: (r: ResultadoCrear) => {
+      if (r.tipo !== 'creada') throw new Error('crear_deca sin solo_validar no valida');
+      return { deca: r.deca, avisos: r.avisos };
+    },
+    anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  },
+  {
+    nombre: 'modificar_deca',
+    titulo: 'Modificar una DeCA',
+    descripcion:
+      'Cambia datos de una DeCA (solo los campos que envíe; null o "" borra un campo opcional). Pendiente: se cambian y, con emitir: true, se emite. Emitida: hace falta «motivo»; conserva número, URL y QR y crea una versión nueva. Para cambiar de vehículo o de partes de forma que deba ser otro documento, use sustituir_deca. Devuelve {deca}.',
+    lectura: false,
+    comando: modificarDeca,
+    salida: DecaRespuesta,
+    responder: conDeca,
+    anotaciones: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  },
+  {
+    nombre: 'sustituir_deca',
+    titulo: 'Sustituir una DeCA',
+    descripcion:
+      'Crea una DeCA nueva (número, URL y QR nuevos) con los cambios dados y marca la anterior como sustituida, que deja de valer. «motivo» es obligatorio. Confirme con el usuario antes: no se puede deshacer. Devuelve {deca} con la nueva.',
+    lectura: false,
+    comando: sustituirDeca,
+    salida: DecaRespuesta,
+    responder: conDeca,
+    anotaciones: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  },
+  {
+    nombre: 'emitir_deca',
+    titulo: 'Emitir una DeCA',
+    descripcion: 'Emite una DeCA pendiente cuyos datos ya están completos: le da PDF, QR y ficha pública. Si faltan datos, el error dice cuáles (campos). Devuelve {deca}.',
+    lectura: false,
+    comando: emitirDeca,
+    salida: DecaRespuesta,
+    responder: conDeca,
+    anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    nombre: 'enviar_deca',
+    titulo: 'Enviar una DeCA por correo',
+    descripcion:
+      'Envía por correo una DeCA emitida (con el PDF) a la dirección dada y devuelve el texto y el enlace para mandarla al conductor por su aplicación de mensajería (whatsapp_url). Confirme la dirección con el usuario antes.',
+    lectura: false,
+    comando: enviarDeca,
+    salida: DecaEnviada,
+    anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  },
+  {
+    nombre: 'pedir_datos',
+    titulo: 'Pedir datos a la otra parte',
+    descripcion:
+      'Para una DeCA pendiente: devuelve el enlace con el que la otra parte completa sus datos y, si se da «email», se lo envía por correo. Cuando los complete, la DeCA se emite. Confirme la dirección con el usuario antes.',
+    lectura: false,
+    comando: pedirDatos,
+    salida: DatosPedidos,
+    anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  },
+  {
+    nombre: 'fin_servicio',
+    titulo: 'Finalizar el servicio',
+    descripcion: 'Marca que el transporte de una DeCA emitida terminó (fin del servicio); queda en su historial. Devuelve {deca}.',
+    lectura: false,
+    comando: finServicio,
+    salida: DecaRespuesta,
+    responder: conDeca,
+    anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+];
+
+/** The tool list of each kind of key, built once. */
+const LISTA: Record<'lectura' | 'todas', Tool[]> = (() => {
+  const tools = HERRAMIENTAS.map((h): Tool & { lectura: boolean } => ({
+    name: h.nombre,
+    title: h.titulo,
+    description: h.descripcion,
+    inputSchema: (h.entrada ?? esquema(h.comando.entrada, 'input')) as Tool['inputSchema'],
+    outputSchema: esquema(h.salida, 'output') as Tool['outputSchema'],
+    annotations: { title: h.titulo, ...h.anotaciones },
+    lectura: h.lectura,
+  }));
+  const sinMarca = ({ lectura: _, ...t }: Tool & { lectura: boolean }): Tool => t;
+  return { lectura: tools.filter((t) => t.lectura).map(sinMarca), todas: tools.map(sinMarca) };
+})();
+const POR_NOMBRE = new Map(HERRAMIENTAS.map((h) => [h.nombre, h]));
+
+/** A refusal as the tool result a model reads: the REST error body, as JSON text. */
+function resultadoDeError(err: AppError, requestId: string): CallToolResult {
+  const body: ErrorBody = { error: { codigo: err.codigo, mensaje: err.message, campos: err.campos, avisos: err.avisos, request_id: requestId } };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+}
+
+const RECURSO = /^deca:\/\/(\d{4}-\d{6})(\/pdf)?$/;
+const noEncontrado = (uri: string) => new McpError(-32002, `No existe el recurso ${uri} en esta cuenta y entorno.`, { uri });
+
+/** One MCP server for one request of `actor`. */
+function servidor(deps: AppDeps, actor: Actor, { log, requestId }: Pick<AppContext['state'], 'log' | 'requestId'>): Server {
+  const { services } = deps;
+  const server = new Server(
+    { name: 'deca', title: 'DeCA — documentos de control del transporte', version: '1.0.0' },
+    {
+      capabilities: { tools: {}, resources: {} },
+      instructions:
+        'Servicio de documentos de control administrativo (DeCA) del transporte de mercancías por carretera en España. Use ver_cuenta para saber qué lado ocupa la cuenta, buscar_agenda para datos ya usados, validar_deca para saber qué falta y crear_deca (con clave_idempotencia) para crear y emitir. Pregunte al usuario lo que no sepa; nunca invente NIF, matrículas ni pesos.',
+    },
+  );
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: actor.soloLectura ? LISTA.lectura : LISTA.todas }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
+    const h = POR_NOMBRE.get(req.params.name);
+    if (!h) throw new McpError(ErrorCode.InvalidParams, `No existe la herramienta ${req.params.name}.`);
+    const args = (req.params.arguments ?? {}) as Json;
+    try {
+      if (actor.soloLectura && !h.lectura) {
+        throw new AppError('solo_lectura', `Esta clave es de solo lectura: ${h.nombre} necesita una clave de lectura y escritura.`);
+      }
+      const { input, clave } = h.adaptar ? h.adaptar(args) : { input: args, clave: null };
+      const r = await ejecutar(services, h.comando, actor, input, { idempotencyKey: clave ?? null });
+      const body = h.responder ? (h.responder as (v: unknown) => Json)(r.valor) : (r.valor as Json);
+      return { structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
+    } catch (err) {
+      if (err instanceof AppError) return resultadoDeError(err, requestId);
+      log.error({ err, herramienta: h.nombre }, 'MCP tool failed');
+      return resultadoDeError(new AppError('error_interno', `Error interno. Si se repite, escríbanos con el identificador ${requestId}.`), requestId);
+    }
+  });
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [
+      { uriTemplate: 'deca://{numero}', name: 'deca', title: 'DeCA (JSON)', description: 'Una DeCA de la cuenta por su número AAAA-NNNNNN, como la devuelve ver_deca.', mimeType: 'application/json' },
+      { uriTemplate: 'deca://{numero}/pdf', name: 'deca_pdf', title: 'PDF de una DeCA', description: 'El PDF/A sellado de la versión vigente de una DeCA emitida.', mimeType: 'application/pdf' },
+    ],
+  }));
+
+  server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
+    const { valor } = await ejecutar(services, listarDecas, actor, { limite: 50, ...(req.params?.cursor ? { despues_de: req.params.cursor } : {}) }).catch((err: unknown) => {
+      if (err instanceof AppError) throw new McpError(ErrorCode.InvalidParams, err.message);
+      throw err;
+    });
+    const resources: Resource[] = valor.decas.flatMap((d) => [
+      { uri: `deca://${d.numero}`, name: `DeCA ${d.numero}`, mimeType: 'application/json', description: `${d.estado}, transporte del ${d.fecha_transporte ?? '—'}` },
+      ...(d.estado === 'pendiente' ? [] : [{ uri: `deca://${d.numero}/pdf`, name: `PDF de la DeCA ${d.numero}`, mimeType: 'application/pdf' }]),
+    ]);
+    return { resources, ...(valor.siguiente ? { nextCursor: valor.siguiente } : {}) };
+  });
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    const uri = req.params.uri;
+    const m = RECURSO.exec(uri);
+    if (!m) throw noEncontrado(uri);
+    try {
+      if (m[2]) {
+        const { valor } = await ejecutar(services, pdfDeca, actor, { id: m[1] });
+        return { contents: [{ uri, mimeType: 'application/pdf', blob: Buffer.from(valor.pdf).toString('base64') }] };
+      }
+      const { valor } = await ejecutar(services, verDeca, actor, { id: m[1] });
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ deca: valor }) }] };
+    } catch (err) {
+      if (err instanceof AppError && (err.codigo === 'no_encontrado' || err.codigo === 'pendiente')) throw noEncontrado(uri);
+      throw err;
+    }
+  });
+  return server;
+}
+
+/** Hosts this server answers to: SITE_URL's, and loopback (a local client). */
+function hostsPermitidos(siteUrl: string): (host: string) => boolean {
+  const propio = new URL(siteUrl).hostname.toLowerCase();
+  const locales = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+  return (host) => {
+    const nombre = host.toLowerCase().replace(/:\d+$/, '');
+    return nombre === propio || locales.has(nombre);
+  };
+}
+
+/**
+ * `Host` and `Origin` checked against SITE_URL (DNS-rebinding protection: a
+ * web page on another name must not reach a local server through a browser).
+ */
+function comprobarOrigen(siteUrl: string): AppMiddleware {
+  const permitido = hostsPermitidos(siteUrl);
+  return async (ctx, next) => {
+    const host = ctx.get('host');
+    const origin = ctx.get('origin');
+    let origenBueno = true;
+    if (origin) {
+      try {
+        origenBueno = permitido(new URL(origin).host);
+      } catch {
+        origenBueno = false;
+      }
+    }
+    if (!host || !permitido(host) || !origenBueno) {
+      throw new AppError('prohibido', `Este servidor MCP solo atiende a ${new URL(siteUrl).host} (cabeceras Host y Origin).`);
+    }
+    await next();
+  };
+}
+
+/** `/mcp` and `/demo/mcp`: POST only (stateless: no stream to resume, no session to close). */
+export function mountMcp(deps: AppDeps, ruta: string, entorno: Entorno): AppMiddleware {
+  const { config, services } = deps;
+  const cadena = compose([
+    comprobarOrigen(config.siteUrl),
+    async (ctx: AppContext, next: () => Promise<void>) => {
+      if (ctx.method !== 'POST') {
+        ctx.set('Allow', 'POST');
+        throw new AppError('metodo_no_permitido', 'Este servidor MCP no guarda sesiones: envíe cada mensaje JSON-RPC por POST.');
+      }
+      await next();
+    },
+    authenticate(services, { trustProxy: config.trustProxy, secureCookies: false, soloClave: { canal: 'mcp' } }, entorno),
+    // A photo for leer_albaran travels as base64 (2 MB → 2.7 MB) inside the JSON-RPC message.
+    jsonBody(4 * MB),
+    async (ctx: AppContext) => {
+      const server = servidor(deps, actorOf(ctx), ctx.state);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      ctx.respond = false;
+      ctx.res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(ctx.req, ctx.res, ctx.state.body);
+    },
+  ] as AppMiddleware[]);
+  return async (ctx, next) => {
+    if (ctx.path === ruta) return cadena(ctx, next);
+    return next();
+  };
+}

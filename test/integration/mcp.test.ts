@@ -1,0 +1,192 @@
+/**
+ * The MCP endpoint through the SDK's own Client over streamable HTTP, on the
+ * real database: the tool sets of read-only and read-write keys, a create →
+ * view → modify → history round trip, refusals as tool errors with the REST
+ * error body, an idempotent crear_deca, resources (JSON and the PDF blob),
+ * the 401s, the Host/Origin check, and the test environment's own endpoint.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect } from 'vitest';
+import { DecaCreada, DecaRespuesta } from '../../shared/schemas/deca';
+import { decaCompleta } from '../support/decas';
+import { it, type TestApp } from '../support/fixtures';
+
+const LECTURA = ['buscar_agenda', 'descargas_deca', 'historial_deca', 'listar_decas', 'ver_cuenta', 'ver_deca'];
+const ESCRITURA = ['crear_deca', 'emitir_deca', 'enviar_deca', 'fin_servicio', 'leer_albaran', 'modificar_deca', 'pedir_datos', 'sustituir_deca', 'validar_deca'];
+
+async function conectar(app: TestApp, key: string, ruta = '/mcp', cabecera: 'bearer' | 'x-api-key' = 'bearer'): Promise<Client> {
+  const headers: Record<string, string> = cabecera === 'bearer' ? { Authorization: `Bearer ${key}` } : { 'X-API-Key': key };
+  const client = new Client({ name: 'prueba', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}${ruta}`), { requestInit: { headers } }));
+  return client;
+}
+
+/** The REST error body a refused tool call carries. */
+function errorDe(r: CallToolResult): { codigo: string; mensaje: string; campos: Record<string, string> } {
+  expect(r.isError).toBe(true);
+  const c = r.content[0];
+  if (c?.type !== 'text') throw new Error('sin texto');
+  return (JSON.parse(c.text) as { error: { codigo: string; mensaje: string; campos: Record<string, string> } }).error;
+}
+
+/** A raw JSON-RPC POST, for what the SDK client would not send. */
+async function rpc(app: TestApp, headers: Record<string, string>, ruta = '/mcp', method = 'POST') {
+  const res = await fetch(`${app.url}${ruta}`, {
+    method,
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: method === 'POST' ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) : undefined,
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, any> };
+}
+
+describe('MCP', () => {
+  it('lists exactly the read-only tools to a read-only key and every tool to a read-write key, each with title, schemas and annotations', async ({ app, c }) => {
+    const rw = await conectar(app, c.live);
+    expect(rw.getServerVersion()?.name).toBe('deca');
+    const todas = (await rw.listTools()).tools;
+    expect(todas.map((t) => t.name).sort()).toEqual([...LECTURA, ...ESCRITURA].sort());
+    for (const t of todas) {
+      expect(t.title, t.name).toMatch(/\S/);
+      expect(t.description!.length, t.name).toBeGreaterThan(60);
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.outputSchema?.type, t.name).toBe('object');
+      expect(t.annotations?.readOnlyHint, t.name).toBe(LECTURA.includes(t.name) || t.name === 'validar_deca');
+    }
+    const crear = todas.find((t) => t.name === 'crear_deca')!;
+    expect(Object.keys(crear.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['cargador_nif', 'envios', 'ref_externa', 'clave_idempotencia']));
+    expect(crear.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(todas.find((t) => t.name === 'sustituir_deca')!.annotations?.destructiveHint).toBe(true);
+    await rw.close();
+
+    const ro = await conectar(app, c.liveReadOnly, '/mcp', 'x-api-key');
+    expect((await ro.listTools()).tools.map((t) => t.name).sort()).toEqual(LECTURA);
+    const negada = await ro.callTool({ name: 'crear_deca', arguments: decaCompleta() });
+    expect(errorDe(negada as CallToolResult)).toMatchObject({ codigo: 'solo_lectura', mensaje: expect.stringMatching(/solo lectura/) });
+    await ro.close();
+  });
+
+  it('creates, views, modifies and reads the history of a DeCA, as the REST API does, with canal mcp', async ({ app, cuentaNueva: c }) => {
+    const client = await conectar(app, c.live);
+    const creada = DecaCreada.parse((await client.callTool({ name: 'crear_deca', arguments: { ...decaCompleta(), clave_idempotencia: 'mcp-1' } })).structuredContent);
+    expect(creada.deca).toMatchObject({ estado: 'emitido', canal: 'mcp', version: 1 });
+
+    const vista = await client.callTool({ name: 'ver_deca', arguments: { id: creada.deca.numero } });
+    const rest = await app.request('GET', `/api/v1/decas/${creada.deca.id}`, { key: c.live });
+    expect(vista.structuredContent).toEqual(rest.body);
+
+    const modificada = DecaRespuesta.parse(
+      (await client.callTool({ name: 'modificar_deca', arguments: { id: String(creada.deca.id), matricula: '5678 FGH', motivo: 'Cambio de camión' } })).structuredContent,
+    );
+    expect(modificada.deca).toMatchObject({ matricula: '5678FGH', version: 2 });
+
+    const historial = (await client.callTool({ name: 'historial_deca', arguments: { id: creada.deca.numero } })).structuredContent as { cambios: { tipo: string; motivo: string | null; canal: string }[] };
+    expect(historial.cambios.map((x) => x.tipo)).toEqual(['creacion', 'emision', 'modificacion'].filter((t) => historial.cambios.some((x) => x.tipo === t)));
+    expect(historial.cambios.at(-1)).toMatchObject({ tipo: 'modificacion', motivo: 'Cambio de camión', canal: 'mcp' });
+
+    const cuenta = (await client.callTool({ name: 'ver_cuenta', arguments: {} })).structuredContent as { cuenta: { cuota: { usadas: number } } };
+    expect(cuenta.cuenta.cuota.usadas).toBe(1);
+    await client.close();
+  });
+
+  it('answers invalid input with a tool error carrying codigo, mensaje and campos, so a model can correct it', async ({ app, cuentaNueva: c }) => {
+    const client = await conectar(app, c.live);
+    const r = await client.callTool({ name: 'crear_deca', arguments: decaCompleta({ fecha_transporte: '31/02/2026', envios: [] }) });
+    const e = errorDe(r as CallToolResult);
+    expect(e.codigo).toBe('validacion');
+    expect(Object.keys(e.campos)).toEqual(expect.arrayContaining(['fecha_transporte', 'envios']));
+    const noExiste = errorDe((await client.callTool({ name: 'ver_deca', arguments: { id: '2020-999999' } })) as CallToolResult);
+    expect(noExiste.codigo).toBe('no_encontrado');
+    expect(await app.database.db.selectFrom('decas').select('id').where('account_id', '=', c.account.id).execute()).toEqual([]);
+    await client.close();
+  });
+
+  it('never duplicates a crear_deca retried with the same idempotency key', async ({ app, cuentaNueva: c }) => {
+    const client = await conectar(app, c.live);
+    const args = { ...decaCompleta(), ref_externa: 'PED-77', clave_idempotencia: 'reintento-1' };
+    const [a, b] = await Promise.all([client.callTool({ name: 'crear_deca', arguments: args }), client.callTool({ name: 'crear_deca', arguments: args })]);
+    const b2 = await client.callTool({ name: 'crear_deca', arguments: args });
+    const ids = [a, b, b2].map((r) => DecaCreada.parse(r.structuredContent).deca.id);
+    expect(new Set(ids).size).toBe(1);
+    expect(await app.database.db.selectFrom('decas').select('id').where('account_id', '=', c.account.id).execute()).toHaveLength(1);
+    const otra = errorDe((await client.callTool({ name: 'crear_deca', arguments: { ...args, matricula: '9999 ZZZ' } })) as CallToolResult);
+    expect(otra.campos).toHaveProperty('Idempotency-Key');
+    await client.close();
+  });
+
+  it('offers each DeCA as deca://{numero} (JSON) and deca://{numero}/pdf (the PDF), of its own account and environment only', async ({ app, cuentaNueva: c, c: otra }) => {
+    const client = await conectar(app, c.live);
+    const { deca } = DecaCreada.parse((await client.callTool({ name: 'crear_deca', arguments: decaCompleta() })).structuredContent);
+    const plantillas = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+    expect(plantillas).toEqual(['deca://{numero}', 'deca://{numero}/pdf']);
+    const lista = await client.listResources();
+    expect(lista.resources.map((r) => r.uri)).toEqual([`deca://${deca.numero}`, `deca://${deca.numero}/pdf`]);
+
+    const json = await client.readResource({ uri: `deca://${deca.numero}` });
+    expect(JSON.parse((json.contents[0] as { text: string }).text)).toEqual((await app.request('GET', `/api/v1/decas/${deca.id}`, { key: c.live })).body);
+    const pdf = await client.readResource({ uri: `deca://${deca.numero}/pdf` });
+    expect(pdf.contents[0]).toMatchObject({ mimeType: 'application/pdf' });
+    const bytes = Buffer.from((pdf.contents[0] as { blob: string }).blob, 'base64');
+    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const rest = await fetch(`${app.url}/api/v1/decas/${deca.id}/pdf`, { headers: { authorization: `Bearer ${c.live}` } });
+    expect(bytes.equals(Buffer.from(await rest.arrayBuffer()))).toBe(true);
+
+    // Another account's client sees nothing of it.
+    const ajena = await conectar(app, otra.live);
+    await expect(ajena.readResource({ uri: `deca://${deca.numero}` })).rejects.toThrow(/No existe el recurso/);
+    expect((await ajena.listResources()).resources.map((r) => r.uri)).not.toContain(`deca://${deca.numero}`);
+    await ajena.close();
+    await client.close();
+  });
+
+  it('refuses with 401 and WWW-Authenticate without a key, with a bad or revoked key, or a key of the other environment', async ({ app, cuentaNueva: c }) => {
+    for (const headers of [{}, { authorization: 'Bearer dg_live_no_existe' }, { authorization: `Bearer ${c.test}` }] as Record<string, string>[]) {
+      const r = await rpc(app, headers);
+      expect(r.status).toBe(401);
+      expect(r.headers.get('www-authenticate')).toMatch(/^Bearer realm=/);
+      expect(r.body.error.codigo).toBe('no_autenticado');
+    }
+    await app.database.db.updateTable('api_keys').set({ revocada_at: new Date() }).where('id', '=', c.keyIds.liveReadOnly).execute();
+    app.services.caches.claves.invalidate(c.keyIds.liveReadOnly);
+    const revocada = await rpc(app, { authorization: `Bearer ${c.liveReadOnly}` });
+    expect(revocada.status).toBe(401);
+    expect(revocada.body.error.mensaje).toMatch(/revocada/);
+    expect((await rpc(app, { authorization: `Bearer ${c.live}` }, '/demo/mcp')).status).toBe(401);
+    const get = await rpc(app, { authorization: `Bearer ${c.live}` }, '/mcp', 'GET');
+    expect(get.status).toBe(405);
+  });
+
+  it('answers only to its own host and origin (DNS-rebinding protection)', async ({ app, c }) => {
+    const ok = await rpc(app, { authorization: `Bearer ${c.live}` });
+    expect(ok.status).toBe(200);
+    const origen = await rpc(app, { authorization: `Bearer ${c.live}`, origin: 'http://atacante.example' });
+    expect(origen.status).toBe(403);
+    expect(origen.body.error.codigo).toBe('prohibido');
+    // fetch does not let a caller forge Host; node:http does.
+    const { request } = await import('node:http');
+    const u = new URL(app.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: u.hostname, port: u.port, path: '/mcp', method: 'POST', headers: { host: 'atacante.example', 'content-type': 'application/json', authorization: `Bearer ${c.live}` } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end('{}');
+    });
+    expect(status).toBe(403);
+  });
+
+  it('serves the test environment at /demo/mcp with dg_test_ keys, seeing only test data', async ({ app, cuentaNueva: c }) => {
+    const prod = await conectar(app, c.live);
+    await prod.callTool({ name: 'crear_deca', arguments: decaCompleta() });
+    const demo = await conectar(app, c.test, '/demo/mcp');
+    expect(((await demo.callTool({ name: 'listar_decas', arguments: {} })).structuredContent as { decas: unknown[] }).decas).toEqual([]);
+    const { deca } = DecaCreada.parse((await demo.callTool({ name: 'crear_deca', arguments: decaCompleta() })).structuredContent);
+    expect(deca.canal).toBe('mcp');
+    expect(((await demo.callTool({ name: 'listar_decas', arguments: {} })).structuredContent as { decas: { id: number }[] }).decas.map((d) => d.id)).toEqual([deca.id]);
+    expect(((await prod.callTool({ name: 'listar_decas', arguments: {} })).structuredContent as { decas: { id: number }[] }).decas.map((d) => d.id)).not.toContain(deca.id);
+    await demo.close();
+    await prod.close();
+  });
+});
