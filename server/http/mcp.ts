@@ -18,7 +18,6 @@ import {
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
   type Resource,
@@ -291,7 +290,13 @@ function resultadoDeError(err: AppError, requestId: string): CallToolResult {
 }
 
 const RECURSO = /^deca:\/\/(\d{4}-\d{6})(\/pdf)?$/;
-const noEncontrado = (uri: string) => new McpError(-32002, `No existe el recurso ${uri} en esta cuenta y entorno.`, { uri });
+/**
+ * A JSON-RPC error answer. Not an McpError: the SDK sends an error's message as it is, and
+ * McpError's already carries «MCP error <code>:», which the client adds again.
+ */
+const errorRpc = (code: number, mensaje: string, data?: Json) => Object.assign(new Error(mensaje), { code, data });
+/** MCP's «resource not found». */
+const noEncontrado = (uri: string) => errorRpc(-32002, `No existe el recurso ${uri} en esta cuenta y entorno.`, { uri });
 
 /** One MCP server for one request of `actor`. */
 function servidor(deps: AppDeps, actor: Actor, { log, requestId }: Pick<AppContext['state'], 'log' | 'requestId'>): Server {
@@ -309,7 +314,7 @@ function servidor(deps: AppDeps, actor: Actor, { log, requestId }: Pick<AppConte
 
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
     const h = POR_NOMBRE.get(req.params.name);
-    if (!h) throw new McpError(ErrorCode.InvalidParams, `No existe la herramienta ${req.params.name}.`);
+    if (!h) throw errorRpc(ErrorCode.InvalidParams, `No existe la herramienta ${req.params.name}.`);
     const args = (req.params.arguments ?? {}) as Json;
     try {
       if (actor.soloLectura && !h.lectura) {
@@ -335,7 +340,7 @@ function servidor(deps: AppDeps, actor: Actor, { log, requestId }: Pick<AppConte
 
   server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
     const { valor } = await ejecutar(services, listarDecas, actor, { limite: 50, ...(req.params?.cursor ? { despues_de: req.params.cursor } : {}) }).catch((err: unknown) => {
-      if (err instanceof AppError) throw new McpError(ErrorCode.InvalidParams, err.message);
+      if (err instanceof AppError) throw errorRpc(ErrorCode.InvalidParams, err.message, { campos: err.campos });
       throw err;
     });
     const resources: Resource[] = valor.decas.flatMap((d) => [

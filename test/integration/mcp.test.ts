@@ -10,7 +10,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect } from 'vitest';
 import { DecaCreada, DecaRespuesta } from '../../shared/schemas/deca';
+import { FotoLeida } from '../../shared/schemas/fotos';
+import { fotografiar } from '../fixtures/albaranes';
 import { decaCompleta } from '../support/decas';
+import { herramienta } from '../support/herramientas';
 import { it, type TestApp } from '../support/fixtures';
 
 const LECTURA = ['buscar_agenda', 'descargas_deca', 'historial_deca', 'listar_decas', 'ver_cuenta', 'ver_deca'];
@@ -175,6 +178,25 @@ describe('MCP', () => {
       req.end('{}');
     });
     expect(status).toBe(403);
+  });
+
+  it.skipIf(!herramienta('pdftoppm'))('reads a delivery note’s photo sent as base64 with leer_albaran, creating nothing', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
+    const foto = await fotografiar(herramienta('pdftoppm')!, ['ALBARÁN 12', 'Fecha: 24/11/2026', 'Remitente: Frutas Peñalara, S.A.', 'NIF: A58818501', 'Matrícula: 1234 BCD'], {
+      grados: 1,
+      cizalla: 0,
+      desenfoque: 0.5,
+      ruido: 8,
+      luz: 0.2,
+      calidad: 70,
+    });
+    const client = await conectar(app, c.live);
+    const r = await client.callTool({ name: 'leer_albaran', arguments: { imagen_base64: `data:image/jpeg;base64,${foto.toString('base64')}` } });
+    const leida = FotoLeida.parse(r.structuredContent);
+    expect(leida.propuesta).toMatchObject({ cargador_nif: 'A58818501', fecha_transporte: '2026-11-24', matricula: '1234BCD' });
+    const mala = errorDe((await client.callTool({ name: 'leer_albaran', arguments: { imagen_base64: '¡no!' } })) as CallToolResult);
+    expect(mala.campos).toHaveProperty('imagen_base64');
+    expect(await app.database.db.selectFrom('decas').select('id').where('account_id', '=', c.account.id).execute()).toEqual([]);
+    await client.close();
   });
 
   it('serves the test environment at /demo/mcp with dg_test_ keys, seeing only test data', async ({ app, cuentaNueva: c }) => {

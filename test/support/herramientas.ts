@@ -20,6 +20,18 @@ const HERRAMIENTAS = {
     ruta: () => buscarEnPath('openssl'),
     instalar: 'apt-get install openssl',
   },
+  // Not a Debian package: the MCP inspector from npm, run by a Node ≥ 22.19 (what .ci/run installs under .tmp/).
+  'mcp-inspector': {
+    ruta: () => path.resolve('.tmp/inspector/node_modules/.bin/mcp-inspector'),
+    instalar: 'npm install --prefix .tmp/inspector --no-save @modelcontextprotocol/inspector@2.12.0',
+  },
+  'node-22': {
+    ruta: () => {
+      const [mayor = 0, menor = 0] = process.versions.node.split('.').map(Number);
+      return mayor > 22 || (mayor === 22 && menor >= 19) ? process.execPath : path.resolve('.tmp/node22/node_modules/.bin/node');
+    },
+    instalar: 'npm install --prefix .tmp/node22 --no-save node@22',
+  },
 } as const;
 
 export type Herramienta = keyof typeof HERRAMIENTAS;
