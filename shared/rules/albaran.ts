@@ -447,6 +447,42 @@ export function leerAlbaran(texto: string, cuenta?: CuentaLectora): Lectura {
   return { propuesta, confianza, avisos };
 }
 
+const CABECERA_MERCANCIA = /^(?:descripcion|mercancias?|producto|articulo|concepto)\b[^0-9]*$/;
+const CABECERA_PESO = /^(?:peso\b|kg\b|kilos\b)[^0-9]*$/;
+const CIFRA_SOLA = /^(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?)\s*(kg|kgs|kilos)?\.?$/i;
+
+/**
+ * A goods table whose columns OCR gave one after the other: a goods header
+ * with its rows (up to «Total» or the first blank), and apart a weight header
+ * with as many numbers (one more when the last is the total). Rows pair in
+ * order; counts that do not fit give nothing, rather than a wrong pairing.
+ */
+function columnasSeparadas(lineas: string[]): { naturaleza?: string; peso?: number; unidad?: UnidadCantidad }[] {
+  const columna = (cabecera: RegExp, fila: (l: string) => boolean) => {
+    const i = lineas.findIndex((l) => cabecera.test(sinAcentos(l.trim())));
+    if (i < 0) return null;
+    const filas: string[] = [];
+    for (const l of lineas.slice(i + 1)) {
+      const t = l.trim();
+      if (t === '' && filas.length === 0) continue;
+      if (t === '' || !fila(t)) break;
+      filas.push(t);
+    }
+    return filas;
+  };
+  const pesos = columna(CABECERA_PESO, (t) => CIFRA_SOLA.test(t));
+  const mercancias = columna(CABECERA_MERCANCIA, (t) => !/^(?:total|suma)\b/i.test(t) && !CIFRA_SOLA.test(t));
+  if (!pesos?.length || !mercancias?.length || (pesos.length !== mercancias.length && pesos.length !== mercancias.length + 1)) return [];
+  const filas: { naturaleza?: string; peso?: number; unidad?: UnidadCantidad }[] = [];
+  for (const [i, naturaleza] of mercancias.entries()) {
+    const m = CIFRA_SOLA.exec(pesos[i]!)!;
+    const r = parsePeso(m[1]!);
+    if (!r.ok) return [];
+    filas.push({ naturaleza: naturaleza.replace(/[\s|;:\-–]+$/, ''), peso: r.valor, unidad: 'kg' });
+  }
+  return filas;
+}
+
 /**
  * The goods table: after a header line naming the goods and the weight, each
  * line holding a weight is one shipment (its text before the weight, without
@@ -459,7 +495,7 @@ export function filasDeEnvio(texto: string): { naturaleza?: string; peso?: numbe
     const b = sinAcentos(l);
     return /(mercancia|descripcion|producto|articulo|concepto)/.test(b) && /(peso|kg|kilos)/.test(b);
   });
-  if (cabecera < 0) return [];
+  if (cabecera < 0) return columnasSeparadas(lineas);
   const unidadCabecera: UnidadCantidad | undefined = /\b(kg|kilos)\b/.test(sinAcentos(lineas[cabecera]!)) ? 'kg' : undefined;
   const filas: { naturaleza?: string; peso?: number; unidad?: UnidadCantidad }[] = [];
   for (const linea of lineas.slice(cabecera + 1)) {

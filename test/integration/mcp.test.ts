@@ -163,6 +163,10 @@ describe('MCP', () => {
   it('answers only to its own host and origin (DNS-rebinding protection)', async ({ app, c }) => {
     const ok = await rpc(app, { authorization: `Bearer ${c.live}` });
     expect(ok.status).toBe(200);
+    // The REST API's per-key rate limit, with its headers.
+    expect(ok.headers.get('ratelimit-limit')).toBe(String(app.services.limits.api.points));
+    expect(Number(ok.headers.get('ratelimit-remaining'))).toBeLessThan(app.services.limits.api.points);
+    expect(ok.headers.get('x-request-id')).toMatch(/\S/);
     const origen = await rpc(app, { authorization: `Bearer ${c.live}`, origin: 'http://atacante.example' });
     expect(origen.status).toBe(403);
     expect(origen.body.error.codigo).toBe('prohibido');

@@ -220,3 +220,16 @@ Destino: Mercazaragoza, Zaragoza`;
     expect(propuesta.envios.map((e) => e.peso)).toEqual([18250.5, 2000]);
   });
 });
+
+describe('filasDeEnvio with the columns read apart', () => {
+  it('pairs the goods and the weights in order when OCR gave the columns one after the other', () => {
+    const texto = 'Peso (kg)\n22.600\n1.500,5\n24.100,5\n\nDescripción de la mercancía\nVino embotellado\nAlcachofas frescas\nTotal';
+    expect(filasDeEnvio(texto)).toEqual([
+      { naturaleza: 'Vino embotellado', peso: 22600, unidad: 'kg' },
+      { naturaleza: 'Alcachofas frescas', peso: 1500.5, unidad: 'kg' },
+    ]);
+  });
+  it('pairs nothing when the counts do not fit', () => {
+    expect(filasDeEnvio('Peso (kg)\n22.600\n\nDescripción de la mercancía\nVino embotellado\nAlcachofas frescas\nPiñones\nTotal')).toEqual([]);
+  });
+});
