@@ -64,6 +64,24 @@ async function paraElCamino(ctx: Contexto, forzar = false): Promise<void> {
   }
 }
 
+let ultimaAgenda = 0;
+
+/**
+ * Refresh the device's copy of the address book (the form's suggestions, offline too): at most
+ * every 10 minutes, or at once after something was sent. Its code loads only when needed.
+ */
+async function paraLaAgenda(ctx: Contexto, forzar = false): Promise<void> {
+  if (!navigator.onLine || sesionCaducada.get() || (!forzar && Date.now() - ultimaAgenda < 600_000)) return;
+  ultimaAgenda = Date.now();
+  try {
+    const { refrescarAgenda } = await import('../data/agenda');
+    await refrescarAgenda(ctx.api, ctx.db);
+  } catch (err) {
+    ultimaAgenda = 0; // try again on the next chance
+    if (err instanceof ApiError && err.status === 401) sesionCaducada.set(true);
+  }
+}
+
 /** (Re)build the context when the user or the environment changes; data of another user or environment is never mixed in. */
 function montar(): void {
   const s = sesion.get();
@@ -80,6 +98,7 @@ function montar(): void {
   actual = null;
   if (s) {
     const db = openDecaDb(dbName(s.usuario.id, e));
+    ultimaAgenda = 0; // another user's or environment's address book: fetch it at the first chance
     const api = createApi(e);
     const sync = new SyncEngine({ db, api });
     const ctx: Contexto = { sesion: s, entorno: e, db, api, sync };
@@ -90,7 +109,10 @@ function montar(): void {
       // Work waits for the network or for time: let the browser move it even if the app is closed by then.
       if (st.fase === 'esperando' || st.fase === 'sin-conexion') void pedirEnvioEnSegundoPlano();
       // Just finished sending: newly issued DeCAs should be kept for the road at once.
-      if (st.fase === 'inactivo' && actual?.db === db) void paraElCamino(actual, antes === 'enviando');
+      if (st.fase === 'inactivo' && actual?.db === db) {
+        void paraElCamino(actual, antes === 'enviando');
+        void paraLaAgenda(actual, antes === 'enviando');
+      }
       antes = st.fase;
     });
     alEncolar(() => void sync.drain());

@@ -82,6 +82,18 @@ export interface Documento {
   guardado: number;
 }
 
+/** One address-book entry on the device (client/data/agenda.ts): the server's copy, or learned here. */
+export interface EntradaAgendaLocal {
+  tipo: 'empresas' | 'vehiculos' | 'lugares';
+  /** NIF, plate or normalised text: unique within its type. */
+  clave: string;
+  datos: Record<string, string | null>;
+  usos: number;
+  ultimo: string | null;
+  /** Learned on this device from a DeCA the server may not have yet. */
+  local?: 1;
+}
+
 export interface Meta {
   clave: string;
   valor: unknown;
@@ -93,6 +105,7 @@ export class DecaDb extends Dexie {
   outbox!: EntityTable<EntradaOutbox, 'seq'>;
   documentos!: EntityTable<Documento, 'id'>;
   meta!: EntityTable<Meta, 'clave'>;
+  agenda!: Dexie.Table<EntradaAgendaLocal, [string, string]>;
 
   constructor(name: string) {
     super(name);
@@ -102,6 +115,8 @@ export class DecaDb extends Dexie {
       documentos: 'id, fecha_transporte',
       meta: 'clave',
     });
+    // The address book for the form's suggestions, offline too.
+    this.version(2).stores({ agenda: '[tipo+clave], tipo' });
   }
 }
 

@@ -3,8 +3,9 @@ import { avisosDeca, derivarTipoVehiculo, faltaParaEmitir } from '../../shared/r
 import type { Aviso } from '../../shared/errors';
 import type { CampoDatos, DecaDatos } from '../../shared/schemas/deca';
 import { parsePeso } from '../../shared/rules/peso';
+import { aprenderEnDispositivo, claveAgenda, entradasAgenda } from '../data/agenda';
 import { buscarLocal, fechaRelativa } from '../data/consultas';
-import type { DatosDeca, DecaLocal, EntradaOutbox } from '../data/db';
+import type { DatosDeca, DecaLocal, EntradaAgendaLocal, EntradaOutbox } from '../data/db';
 import { DecaInput, LONGITUD_ENVIO, LONGITUD_MAXIMA, UNIDADES, issuesToCampos } from '../data/esquemas';
 import { CAMPOS_DATOS, crearDeca, datosDeDeca, limpiar, modificarDeca, reenviar, sustituirDeca } from '../data/outbox';
 import { ESCRITORIO, useLiveQuery, useMedia } from '../app/hooks';
@@ -177,6 +178,35 @@ function Formulario({ modo, rec, entrada, plantilla }: { modo: Modo; rec: DecaLo
     setE({ ...e, v: { ...e.v, [k]: x } as Valores });
     if (camposServidor[k]) setCamposServidor(({ [k]: _, ...rest }) => rest);
   };
+  // The address book: suggestions in every party, vehicle and place field, from the device's copy (offline too).
+  const empresas = useLiveQuery(() => entradasAgenda(ctx.db, 'empresas'), [ctx.db]) ?? [];
+  const vehiculos = useLiveQuery(() => entradasAgenda(ctx.db, 'vehiculos'), [ctx.db]) ?? [];
+  const lugares = useLiveQuery(() => entradasAgenda(ctx.db, 'lugares'), [ctx.db]) ?? [];
+  /**
+   * A party's name or NIF, or a plate, that is an address-book entry fills the fields of the same
+   * party or vehicle that are still empty (what the user typed is never overwritten).
+   */
+  const conAgenda = (k: string) => (x: string) => {
+    let v: Valores = { ...e.v, [k]: x } as Valores;
+    const m = /^(cargador|transp)_(nombre|nif)$/.exec(k);
+    let entrada: EntradaAgendaLocal | undefined;
+    if (m) {
+      entrada = empresas.find((a) => (m[2] === 'nif' ? a.clave === claveAgenda('empresas', { nif: x }) && x.trim() !== '' : a.datos.nombre === x));
+      if (entrada) {
+        for (const campo of ['nombre', 'nif', 'domicilio'] as const) {
+          const destino = `${m[1]}_${campo}`;
+          if (destino !== k && !v[destino]?.trim() && entrada.datos[campo]) v = { ...v, [destino]: entrada.datos[campo]! } as Valores;
+        }
+      }
+    } else if (k === 'matricula' && x.trim()) {
+      entrada = vehiculos.find((a) => a.clave === claveAgenda('vehiculos', { matricula: x }));
+      for (const campo of ['matricula_remolque', 'conductor_nombre', 'conductor_tel'] as const) {
+        if (entrada && !v[campo]?.trim() && entrada.datos[campo]) v = { ...v, [campo]: entrada.datos[campo]! } as Valores;
+      }
+    }
+    setE({ ...e, v });
+    if (camposServidor[k]) setCamposServidor(({ [k]: _, ...rest }) => rest);
+  };
   const setEnvio = (i: number, k: keyof EnvioForm) => (x: string) => {
     setE({ ...e, envios: e.envios.map((en, j) => (j === i ? { ...en, [k]: x } : en)) });
     const p = `envios[${i}].${k}`;
@@ -255,6 +285,8 @@ function Formulario({ modo, rec, entrada, plantilla }: { modo: Modo; rec: DecaLo
         }
         destino = await modificarDeca(ctx.db, rec!.clave, cambios, { motivo: emitida ? motivo.trim() : undefined, emitir: accion === 'emitir' });
       }
+      // What it says goes into the device's address book at once (the server learns it when the DeCA arrives).
+      await aprenderEnDispositivo(ctx.db, cuerpo(e)).catch(() => {});
       if (destino) navegar(rutaDeca(destino), { replace: true });
     } catch (err) {
       setAviso(`No se pudo guardar en este dispositivo: ${(err as Error).message}`);
@@ -318,14 +350,14 @@ function Formulario({ modo, rec, entrada, plantilla }: { modo: Modo; rec: DecaLo
           <div class="rejilla dos">
             <fieldset>
               <legend>Cargador</legend>
-              {campo('cargador_nombre')}
-              {campo('cargador_nif')}
+              {campo('cargador_nombre', { onInput: conAgenda('cargador_nombre'), extra: { list: 'agenda-nombres', autoComplete: 'off' } })}
+              {campo('cargador_nif', { onInput: conAgenda('cargador_nif'), extra: { list: 'agenda-nifs', autoComplete: 'off' } })}
               {campo('cargador_domicilio')}
             </fieldset>
             <fieldset>
               <legend>Transportista</legend>
-              {campo('transp_nombre')}
-              {campo('transp_nif')}
+              {campo('transp_nombre', { onInput: conAgenda('transp_nombre'), extra: { list: 'agenda-nombres', autoComplete: 'off' } })}
+              {campo('transp_nif', { onInput: conAgenda('transp_nif'), extra: { list: 'agenda-nifs', autoComplete: 'off' } })}
               {campo('transp_domicilio')}
             </fieldset>
           </div>
@@ -335,8 +367,8 @@ function Formulario({ modo, rec, entrada, plantilla }: { modo: Modo; rec: DecaLo
             <legend>Vehículo y conductor</legend>
             <div class="rejilla tres">
               {campo('fecha_transporte', { tipo: 'date' })}
-              {campo('matricula', { extra: { autoCapitalize: 'characters' } })}
-              {campo('matricula_remolque', { extra: { autoCapitalize: 'characters' }, pista: 'Con remolque, el vehículo es articulado.' })}
+              {campo('matricula', { onInput: conAgenda('matricula'), extra: { autoCapitalize: 'characters', list: 'agenda-matriculas', autoComplete: 'off' } })}
+              {campo('matricula_remolque', { extra: { autoCapitalize: 'characters', list: 'agenda-remolques', autoComplete: 'off' }, pista: 'Con remolque, el vehículo es articulado.' })}
               {campo('tipo_vehiculo', {
                 opciones: [
                   ['', 'Según las matrículas'],
@@ -359,7 +391,16 @@ function Formulario({ modo, rec, entrada, plantilla }: { modo: Modo; rec: DecaLo
                 <legend>Envío {i + 1}</legend>
                 <div class="rejilla tres">
                   {(['origen', 'destino', 'naturaleza'] as const).map((k) => (
-                    <Campo key={k} path={`envios[${i}].${k}`} etiqueta={ETIQUETAS[k]!} valor={en[k]} onInput={setEnvio(i, k)} error={error(`envios[${i}].${k}`)} max={LONGITUD_ENVIO[k]} />
+                    <Campo
+                      key={k}
+                      path={`envios[${i}].${k}`}
+                      etiqueta={ETIQUETAS[k]!}
+                      valor={en[k]}
+                      onInput={setEnvio(i, k)}
+                      error={error(`envios[${i}].${k}`)}
+                      max={LONGITUD_ENVIO[k]}
+                      extra={k === 'naturaleza' ? undefined : { list: 'agenda-lugares', autoComplete: 'off' }}
+                    />
                   ))}
                   <Campo
                     path={`envios[${i}].peso`}
@@ -480,6 +521,31 @@ function Formulario({ modo, rec, entrada, plantilla }: { modo: Modo; rec: DecaLo
           )}
         </div>
         <p class="pista">Se guarda primero en este dispositivo y se envía en cuanto haya conexión.</p>
+        <datalist id="agenda-nombres">
+          {empresas.map((a) => (
+            <option key={a.clave} value={a.datos.nombre ?? ''} label={a.datos.nif ?? ''} />
+          ))}
+        </datalist>
+        <datalist id="agenda-nifs">
+          {empresas.map((a) => (
+            <option key={a.clave} value={a.datos.nif ?? ''} label={a.datos.nombre ?? ''} />
+          ))}
+        </datalist>
+        <datalist id="agenda-matriculas">
+          {vehiculos.map((a) => (
+            <option key={a.clave} value={a.datos.matricula ?? ''} label={a.datos.conductor_nombre ?? ''} />
+          ))}
+        </datalist>
+        <datalist id="agenda-remolques">
+          {[...new Set(vehiculos.map((a) => a.datos.matricula_remolque).filter((r): r is string => Boolean(r)))].map((r) => (
+            <option key={r} value={r} />
+          ))}
+        </datalist>
+        <datalist id="agenda-lugares">
+          {lugares.map((a) => (
+            <option key={a.clave} value={a.datos.texto ?? ''} />
+          ))}
+        </datalist>
       </form>
     </section>
   );

@@ -1,0 +1,111 @@
+/**
+ * The address book on the device: a copy of the account's agenda (companies,
+ * vehicles, places), refreshed while online, and entries learned here from
+ * the DeCAs made on this device (also with no coverage, before the server has
+ * learned them from the same DeCAs). The form's suggestions read only this
+ * copy, so they work in a cab with no network.
+ */
+import type { AgendaEmpresa, AgendaList, AgendaLugar, AgendaVehiculo, TipoAgenda } from '../../shared/schemas/agenda';
+import { normalizarTexto } from '../../shared/rules/busqueda';
+import { normalizarMatricula } from '../../shared/rules/matricula';
+import type { Api } from './api';
+import type { DatosDeca, DecaDb, EntradaAgendaLocal } from './db';
+
+// The schema module's TIPOS_AGENDA would bring zod into the chunk that refreshes the copy.
+const TIPOS: readonly TipoAgenda[] = ['empresas', 'vehiculos', 'lugares'];
+
+/** Entries kept per type: the most used first, as the server orders them. */
+export const AGENDA_MAXIMA = 500;
+
+/** The key that makes an entry unique in its type, as the server's agenda does (NIF, plate, text). */
+export function claveAgenda(tipo: TipoAgenda, datos: { nif?: string | null; matricula?: string | null; texto?: string | null }): string {
+  if (tipo === 'empresas') return (datos.nif ?? '').replace(/[\s.-]/g, '').toUpperCase();
+  if (tipo === 'vehiculos') return normalizarMatricula(datos.matricula ?? '');
+  return normalizarTexto(datos.texto ?? '');
+}
+
+function desdeServidor(tipo: TipoAgenda, e: AgendaEmpresa | AgendaVehiculo | AgendaLugar): EntradaAgendaLocal {
+  const { id: _, usos, ultimo_uso, ...datos } = e;
+  return { tipo, clave: claveAgenda(tipo, datos as Record<string, string>), datos: datos as Record<string, string | null>, usos, ultimo: ultimo_uso };
+}
+
+/**
+ * Replace this device's copy with the server's (up to AGENDA_MAXIMA per
+ * type). Entries learned here that the server does not list yet are kept:
+ * their DeCA may still be waiting in the outbox.
+ */
+export async function refrescarAgenda(api: Api, db: DecaDb): Promise<void> {
+  for (const tipo of TIPOS) {
+    const filas: EntradaAgendaLocal[] = [];
+    let despues: string | null = null;
+    do {
+      const q: string = despues ? `&despues_de=${encodeURIComponent(despues)}` : '';
+      const r = await api.request<AgendaList>('GET', `/agenda/${tipo}?limite=100${q}`);
+      filas.push(...r.data.entradas.map((e) => desdeServidor(tipo, e)));
+      despues = r.data.siguiente;
+    } while (despues && filas.length < AGENDA_MAXIMA);
+    await db.transaction('rw', db.agenda, async () => {
+      const delServidor = new Set(filas.map((f) => f.clave));
+      await db.agenda
+        .where('tipo')
+        .equals(tipo)
+        .filter((e) => !e.local || delServidor.has(e.clave))
+        .delete();
+      await db.agenda.bulkPut(filas.slice(0, AGENDA_MAXIMA));
+    });
+  }
+}
+
+const texto = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
+
+/** What a DeCA's data teaches the address book: both parties, the vehicle, every place. */
+export function leccionDe(datos: DatosDeca): EntradaAgendaLocal[] {
+  const out: EntradaAgendaLocal[] = [];
+  const ahora = new Date().toISOString();
+  for (const lado of ['cargador', 'transp'] as const) {
+    const nombre = texto(datos[`${lado}_nombre`]);
+    const nif = texto(datos[`${lado}_nif`]);
+    if (nombre && nif) out.push({ tipo: 'empresas', clave: claveAgenda('empresas', { nif }), datos: { nombre, nif: claveAgenda('empresas', { nif }), domicilio: texto(datos[`${lado}_domicilio`]) }, usos: 1, ultimo: ahora, local: 1 });
+  }
+  const matricula = texto(datos.matricula);
+  if (matricula) {
+    const remolque = texto(datos.matricula_remolque);
+    out.push({
+      tipo: 'vehiculos',
+      clave: claveAgenda('vehiculos', { matricula }),
+      datos: {
+        matricula: normalizarMatricula(matricula),
+        matricula_remolque: remolque ? normalizarMatricula(remolque) : null,
+        conductor_nombre: texto(datos.conductor_nombre),
+        conductor_tel: texto(datos.conductor_tel),
+      },
+      usos: 1,
+      ultimo: ahora,
+      local: 1,
+    });
+  }
+  const envios = Array.isArray(datos.envios) ? (datos.envios as Record<string, unknown>[]) : [];
+  for (const lugar of new Set(envios.flatMap((e) => [texto(e.origen), texto(e.destino)]).filter((l): l is string => Boolean(l)))) {
+    out.push({ tipo: 'lugares', clave: claveAgenda('lugares', { texto: lugar }), datos: { texto: lugar }, usos: 1, ultimo: ahora, local: 1 });
+  }
+  return out;
+}
+
+/** Learn from a DeCA made on this device: new entries are added, known ones count one more use and take the newer data. */
+export async function aprenderEnDispositivo(db: DecaDb, datos: DatosDeca): Promise<void> {
+  const leccion = leccionDe(datos);
+  if (!leccion.length) return;
+  await db.transaction('rw', db.agenda, async () => {
+    for (const e of leccion) {
+      const antes = await db.agenda.get([e.tipo, e.clave]);
+      const limpios = Object.fromEntries(Object.entries(e.datos).filter(([, v]) => v !== null));
+      await db.agenda.put(antes ? { ...antes, datos: { ...antes.datos, ...limpios }, usos: antes.usos + 1, ultimo: e.ultimo } : e);
+    }
+  });
+}
+
+/** A type's entries, the most used first, then the most recent. */
+export async function entradasAgenda(db: DecaDb, tipo: TipoAgenda): Promise<EntradaAgendaLocal[]> {
+  const todas = await db.agenda.where('tipo').equals(tipo).toArray();
+  return todas.sort((a, b) => b.usos - a.usos || (b.ultimo ?? '').localeCompare(a.ultimo ?? ''));
+}
