@@ -13,6 +13,7 @@ const RUTAS: Ruta[] = [
   { patron: /^\/decas\/([^/]+)\/control$/, cargar: () => import('../views/control') },
   { patron: /^\/decas\/([^/]+)$/, cargar: () => import('../views/deca-detail') },
   { patron: /^\/cuenta$/, cargar: () => import('../views/cuenta') },
+  { patron: /^\/importar$/, cargar: () => import('../views/importar') },
 ];
 const cargarAcceso = () => import('../views/acceso');
 

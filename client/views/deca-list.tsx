@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, NetworkError } from '../data/api';
-import { cargarPagina, fechaRelativa, listarLocal, obtenerDocumentos, porFechaTransporte, type Filtros } from '../data/consultas';
+import { cargarPagina, fechaRelativa, listarLocal, obtenerDocumentos, porFechaTransporte, queryServidor, type Filtros } from '../data/consultas';
 import { archivarDeca } from '../data/outbox';
 import { fechaEs } from '../../shared/rules/fechas';
 import type { DecaLocal } from '../data/db';
@@ -226,6 +226,16 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
   return (
     <section>
       <h1 tabIndex={-1}>{f.archivado ? 'DeCA archivadas' : 'Sus DeCA'}</h1>
+      {escritorio && (
+        <p class="acciones-lista">
+          <a href="/importar">Importar CSV</a>
+          {' · '}
+          {/* The list's server filters, in the import's columns (the export streams every match, not a page). */}
+          <a href={`${ctx.api.base}/decas.csv?${queryServidor(f, null).replace(/&?limite=\d+/, '')}`} download="decas.csv">
+            Exportar CSV
+          </a>
+        </p>
+      )}
       {!escritorio && (
         <div class="vistas" role="group" aria-label="Qué DeCA ver">
           {(

@@ -415,6 +415,58 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await page.getByTestId('qr').waitFor();
   });
 
+  it('suggests and fills parties and vehicles from the address book with no network', async () => {
+    await api('POST', '/agenda/empresas', { nombre: 'Agenda Sin Red, S.L.', nif: 'A58818501', domicilio: 'Camí Vell 3, 25001 Lleida' });
+    await api('POST', '/agenda/vehiculos', { matricula: '4321 DFG', matricula_remolque: 'R-5678-BBC', conductor_nombre: 'Lucía Fernández', conductor_tel: '600 111 222' });
+    // A reopened app refreshes its copy of the address book at the first idle moment.
+    await page.goto(`${env.url}/decas/nueva`);
+    await expect.poll(() => page.locator('#agenda-nombres option[value="Agenda Sin Red, S.L."]').count(), { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => page.locator('#agenda-matriculas option[value="4321DFG"]').count()).toBe(1);
+
+    await env.context.setOffline(true);
+    onTestFinished(() => env.context.setOffline(false));
+    await page.reload();
+    await page.getByRole('heading', { name: 'Nueva DeCA' }).waitFor();
+    expect(await page.locator('#f-cargador_nombre').getAttribute('list')).toBe('agenda-nombres');
+    await expect.poll(() => page.locator('#agenda-nombres option[value="Agenda Sin Red, S.L."]').count()).toBe(1);
+    // Picking the company by name fills its NIF and address; picking the plate fills the trailer and the driver.
+    await page.fill('#f-cargador_nombre', 'Agenda Sin Red, S.L.');
+    expect(await page.inputValue('#f-cargador_nif')).toBe('A58818501');
+    expect(await page.inputValue('#f-cargador_domicilio')).toBe('Camí Vell 3, 25001 Lleida');
+    await page.fill('#f-matricula', '4321DFG');
+    expect(await page.inputValue('#f-matricula_remolque')).toBe('R5678BBC');
+    expect(await page.inputValue('#f-conductor_nombre')).toBe('Lucía Fernández');
+    // What the user typed is never overwritten.
+    await page.fill('#f-transp_domicilio', 'Otra dirección 1');
+    await page.fill('#f-transp_nif', '');
+    await page.fill('#f-transp_nif', 'A58818501');
+    expect(await page.inputValue('#f-transp_domicilio')).toBe('Otra dirección 1');
+    await page.goto(env.url).catch(() => {});
+  });
+
+  it('imports a CSV: checks it first and shows an error at its line, then imports the fixed file with progress', async () => {
+    const cabecera = 'ref_externa;referencia;fecha_transporte;cargador;cargador_nif;cargador_domicilio;transportista;transportista_nif;origen;destino;mercancia;peso;unidad;tipo_vehiculo;matricula;remolque;autorizacion_especial;conductor;conductor_tel;observaciones';
+    const fila = (ref: string, fecha: string) => `${ref};;${fecha};Importadora Sur, S.A.;A58818501;Calle Real 1, Sevilla;;;Sevilla;Huelva;Fresas;12.000;kg;;9999 KLM;;;;;`;
+    const archivo = (lineas: string[]) => ({ name: 'decas.csv', mimeType: 'text/csv', buffer: Buffer.from([cabecera, ...lineas].join('\r\n'), 'utf8') });
+    await page.goto(`${env.url}/importar`);
+    await page.getByRole('heading', { name: 'Importar DeCA desde un CSV' }).waitFor();
+    const plantilla = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Descargar la plantilla' }).click()]);
+    expect(readFileSync((await plantilla[0].path())!, 'utf8').split('\r\n')[0]).toBe(`\ufeff${cabecera}`);
+
+    await page.setInputFiles('input[type=file]', archivo([fila('IMP-E2E-1', '24/11/2026'), fila('IMP-E2E-2', '31/02/2026')]));
+    await page.getByTestId('resumen-importacion').filter({ hasText: '1 de 2 DeCA tienen errores' }).waitFor();
+    expect(await page.getByTestId('resultado-importacion').textContent()).toMatch(/Línea 3, columna «fecha_transporte»/);
+    expect(await page.getByRole('button', { name: /^Importar/ }).count()).toBe(0);
+    expect((await api<{ decas: unknown[] }>('GET', '/decas?ref_externa=IMP-E2E-1')).decas).toEqual([]);
+
+    await page.setInputFiles('input[type=file]', archivo([fila('IMP-E2E-1', '24/11/2026'), fila('IMP-E2E-2', '25/11/2026')]));
+    await page.getByRole('button', { name: 'Importar 2 DeCA' }).click();
+    await page.getByTestId('resumen-importacion').filter({ hasText: '2 creadas, 0 ya importadas antes, 0 con errores.' }).waitFor();
+    for (const ref of ['IMP-E2E-1', 'IMP-E2E-2']) {
+      expect((await api<{ decas: { estado: string }[] }>('GET', `/decas?ref_externa=${ref}`)).decas.map((d) => d.estado)).toEqual(['emitido']);
+    }
+  });
+
   it('scrolls the list page by page with the API cursor, and filters it', async () => {
     for (let i = 0; i < 32; i++) await api('POST', '/decas', { emitir: false, referencia: `lote-${i}`, matricula: i % 2 ? '7777JJJ' : '8888KKK' });
     const total = (await numerosEnServidor()).length;
