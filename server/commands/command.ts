@@ -66,6 +66,8 @@ export interface Command<S extends z.ZodType, O, A extends Acceso> {
   idempotencia?: {
     aplica?: (input: z.output<S>) => boolean;
     repetir: (ctx: Contexto<A>, anterior: Repeticion) => Promise<O>;
+    /** What of the input the fingerprint covers, when the input is bytes (a photo's hash, not its 2 MB as JSON). */
+    resumen?: (crudo: unknown) => unknown;
   };
   run(ctx: Contexto<A>, input: z.output<S>): Promise<O>;
 }
@@ -156,7 +158,7 @@ async function ejecutarUnaVez<S extends z.ZodType, O, A extends Acceso>(
     return { valor: await cmd.run(ctx, input), repetida: false };
   }
   const actor = quien as Actor;
-  const claveCliente: ClaveCliente = { clave: key, huella: huella(cmd.nombre, crudo) };
+  const claveCliente: ClaveCliente = { clave: key, huella: huella(cmd.nombre, idem.resumen ? idem.resumen(crudo) : crudo) };
   const r = await conIdempotencia(services.db, services.clock, actor, { clave: `hdr:${key}`, huella: claveCliente.huella }, (registrar) =>
     cmd.run({ ...ctx, registrar, claveCliente }, input),
   );

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from '../../shared/schemas/zod';
 import { leerFoto, type FotoLeida } from '../domain/fotos/leer';
 import { command } from './command';
@@ -8,5 +9,15 @@ export const leerAlbaran = command({
     'Lee la foto de un albarán, pedido o carta de porte y devuelve los datos de una DeCA para revisar (partes con NIF, fecha, matrículas, lugares, mercancía y pesos, cada uno con su confianza). No crea nada; gasta una lectura de fotos del mes.',
   acceso: 'escritura',
   entrada: z.object({ foto: z.instanceof(Uint8Array, { error: 'Envíe la foto' }) }),
-  run: (ctx, { foto }): Promise<FotoLeida> => leerFoto(ctx, ctx.quien, foto),
+  // A photo sent again with the same Idempotency-Key (a phone that lost the answer) gets the same
+  // reading and spends no second read.
+  idempotencia: {
+    // The stored answer is the first request's, byte for byte.
+    repetir: async (_ctx, anterior) => anterior.respuesta as FotoLeida,
+    resumen: (crudo) => {
+      const foto = (crudo as { foto?: unknown } | null)?.foto;
+      return foto instanceof Uint8Array ? createHash('sha256').update(foto).digest('hex') : null;
+    },
+  },
+  run: (ctx, { foto }): Promise<FotoLeida> => leerFoto(ctx, ctx.quien, foto, { antesDeConfirmar: (trx, leida) => ctx.registrar(trx, { respuesta: leida }) }),
 });

@@ -144,6 +144,27 @@ describe.skipIf(!pdftoppm)('POST /fotos', () => {
     expect(app.services.fotos.estado()).toEqual({ trabajadores: visto.trabajadores, enCola: 0 });
   });
 
+  it('answers a photo sent again with the same Idempotency-Key with the first reading, spending one read', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
+    const fx = { app, c } as Fx;
+    const enviar = (foto: Uint8Array, clave: string) => {
+      const form = new FormData();
+      form.append('foto', new Blob([foto as BlobPart], { type: 'image/jpeg' }), 'albaran.jpg');
+      return fetch(`${app.url}/api/v1/fotos`, { method: 'POST', headers: { authorization: `Bearer ${c.live}`, 'idempotency-key': clave }, body: form });
+    };
+    const primera = await enviar(cabecera, 'foto-1');
+    expect(primera.status).toBe(200);
+    const otra = await enviar(cabecera, 'foto-1');
+    expect(otra.status).toBe(200);
+    expect(otra.headers.get('idempotent-replayed')).toBe('true');
+    expect(await otra.json()).toEqual(await primera.json());
+    expect((await fotosUsadas(fx)).usadas).toBe(1);
+    // Another photo under the same key is a mistake, not a repeat.
+    const distinta = await enviar(foto, 'foto-1');
+    expect(distinta.status).toBe(422);
+    expect(((await distinta.json()) as { error: { campos: Record<string, string> } }).error.campos).toHaveProperty('Idempotency-Key');
+    expect((await fotosUsadas(fx)).usadas).toBe(1);
+  });
+
   it('stops at 20 reads a month on the free plan (429 limite_plan, no work done); the test environment has no limit', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
     const fx = { app, c } as Fx;
     const mes = (await app.request('GET', '/api/v1/cuenta', { key: c.live })).body.cuenta.cuota.periodo as string;

@@ -3,7 +3,7 @@
  * proposal for review. Nothing is created; a successful read spends one of
  * the month's photo reads, a refused upload none.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import { leerAlbaran, type Lectura } from '../../../shared/rules/albaran';
 import type { DB } from '../../db/schema';
@@ -36,7 +36,12 @@ async function completarDesdeAgenda(db: Kysely<DB>, actor: Actor, l: Lectura): P
   }
 }
 
-export async function leerFoto(ctx: { db: Kysely<DB>; clock: Clock; fotos: LectorFotos }, actor: Actor, foto: Uint8Array): Promise<FotoLeida> {
+export async function leerFoto(
+  ctx: { db: Kysely<DB>; clock: Clock; fotos: LectorFotos },
+  actor: Actor,
+  foto: Uint8Array,
+  opts: { antesDeConfirmar?: (trx: Transaction<DB>, leida: FotoLeida) => Promise<void> } = {},
+): Promise<FotoLeida> {
   await comprobarFotos(ctx.db, actor, ctx.clock.now());
   let imagen: Buffer;
   try {
@@ -49,7 +54,12 @@ export async function leerFoto(ctx: { db: Kysely<DB>; clock: Clock; fotos: Lecto
   const c = actor.cuenta;
   const lectura = leerAlbaran(texto, { nif: c.nif, nombre: c.nombre, domicilio: c.domicilio, rol: c.rol });
   await completarDesdeAgenda(ctx.db, actor, lectura);
-  await gastarFoto(ctx.db, actor, ctx.clock.now());
   if (texto.trim() === '') lectura.avisos.unshift('No se ha reconocido texto en la foto: repítala con más luz, de frente y sin sombras.');
-  return { ...lectura, texto };
+  const leida: FotoLeida = { ...lectura, texto };
+  // The read is spent, and the answer kept for a repeat of the same request, in one transaction.
+  await ctx.db.transaction().execute(async (trx) => {
+    await gastarFoto(trx, actor, ctx.clock.now());
+    await opts.antesDeConfirmar?.(trx, leida);
+  });
+  return leida;
 }
