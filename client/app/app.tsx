@@ -14,6 +14,7 @@ const RUTAS: Ruta[] = [
   { patron: /^\/decas\/([^/]+)$/, cargar: () => import('../views/deca-detail') },
   { patron: /^\/cuenta$/, cargar: () => import('../views/cuenta') },
   { patron: /^\/importar$/, cargar: () => import('../views/importar') },
+  { patron: /^\/fotos$/, cargar: () => import('../views/fotos') },
 ];
 const cargarAcceso = () => import('../views/acceso');
 

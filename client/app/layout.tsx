@@ -48,6 +48,19 @@ function SesionCaducada() {
  * makes no live API keys: say so, and offer to send the link again. The test
  * environment is usable at once, so the notice is not shown there.
  */
+/** A photo taken with no coverage has been read: say so wherever the user is. */
+function PropuestaLista() {
+  const ctx = useStore(contexto);
+  const listas = useLiveQuery(async () => (ctx ? ctx.db.fotos.where('estado').equals('lista').count() : 0), [ctx]) ?? 0;
+  if (!listas) return null;
+  return (
+    <div class="aviso" role="status" data-testid="propuesta-lista">
+      <p>{listas === 1 ? 'La propuesta de la foto del albarán está lista.' : `Las propuestas de ${listas} fotos de albaranes están listas.`}</p>
+      <a href="/fotos">Revisarla</a>
+    </div>
+  );
+}
+
 function CorreoSinConfirmar() {
   const s = useStore(sesion);
   const ent = useStore(entorno);
@@ -106,6 +119,10 @@ export function Layout({ children }: { children: ComponentChildren }) {
           <span class="icono" aria-hidden="true">+</span>
           Nueva
         </a>
+        <a href="/fotos" aria-current={actual('/fotos')}>
+          <span class="icono" aria-hidden="true">◉</span>
+          Foto
+        </a>
         <a href="/cuenta" aria-current={actual('/cuenta')}>
           <span class="icono" aria-hidden="true">⚙</span>
           Cuenta
@@ -121,6 +138,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
           </div>
         )}
         <SesionCaducada />
+        {path !== '/fotos' && !path.startsWith('/decas/nueva') && <PropuestaLista />}
         <CorreoSinConfirmar />
         {children}
       </main>

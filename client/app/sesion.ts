@@ -82,6 +82,18 @@ async function paraLaAgenda(ctx: Contexto, forzar = false): Promise<void> {
   }
 }
 
+/** Delivery-note photos taken with no coverage: read now that there is a network (their code loads only if there are some). */
+async function fotosPendientes(ctx: Contexto): Promise<void> {
+  if (!navigator.onLine || sesionCaducada.get()) return;
+  try {
+    if ((await ctx.db.fotos.where('estado').equals('pendiente').count()) === 0) return;
+    const { leerPendientes } = await import('../data/fotos');
+    await leerPendientes(ctx.api, ctx.db);
+  } catch {
+    // tried again at the next idle moment
+  }
+}
+
 /** (Re)build the context when the user or the environment changes; data of another user or environment is never mixed in. */
 function montar(): void {
   const s = sesion.get();
@@ -112,6 +124,7 @@ function montar(): void {
       if (st.fase === 'inactivo' && actual?.db === db) {
         void paraElCamino(actual, antes === 'enviando');
         void paraLaAgenda(actual, antes === 'enviando');
+        void fotosPendientes(actual);
       }
       antes = st.fase;
     });

@@ -94,6 +94,22 @@ export interface EntradaAgendaLocal {
   local?: 1;
 }
 
+/**
+ * A delivery note's photo taken on this device (client/data/fotos.ts): kept
+ * with its Idempotency-Key until the server has read it, then its proposal
+ * until the user makes the DeCA from it or discards it.
+ */
+export interface FotoLocal {
+  clave: string;
+  idempotencyKey: string;
+  foto: Blob;
+  creado: number;
+  estado: 'pendiente' | 'lista' | 'error';
+  /** The server's reading (POST /fotos): proposal, confidences, recognised text, notes. */
+  lectura?: { propuesta: Record<string, unknown>; confianza: Record<string, number>; texto: string; avisos: string[] };
+  error?: string;
+}
+
 export interface Meta {
   clave: string;
   valor: unknown;
@@ -106,6 +122,7 @@ export class DecaDb extends Dexie {
   documentos!: EntityTable<Documento, 'id'>;
   meta!: EntityTable<Meta, 'clave'>;
   agenda!: Dexie.Table<EntradaAgendaLocal, [string, string]>;
+  fotos!: EntityTable<FotoLocal, 'clave'>;
 
   constructor(name: string) {
     super(name);
@@ -117,6 +134,8 @@ export class DecaDb extends Dexie {
     });
     // The address book for the form's suggestions, offline too.
     this.version(2).stores({ agenda: '[tipo+clave], tipo' });
+    // Delivery-note photos waiting to be read, and their proposals.
+    this.version(3).stores({ fotos: 'clave, estado, creado' });
   }
 }
 

@@ -5,7 +5,8 @@ import type { CampoDatos, DecaDatos } from '../../shared/schemas/deca';
 import { parsePeso } from '../../shared/rules/peso';
 import { aprenderEnDispositivo, claveAgenda, entradasAgenda } from '../data/agenda';
 import { buscarLocal, fechaRelativa } from '../data/consultas';
-import type { DatosDeca, DecaLocal, EntradaAgendaLocal, EntradaOutbox } from '../data/db';
+import type { DatosDeca, DecaLocal, EntradaAgendaLocal, EntradaOutbox, FotoLocal } from '../data/db';
+import { datosDePropuesta } from '../data/fotos';
 import { DecaInput, LONGITUD_ENVIO, LONGITUD_MAXIMA, UNIDADES, issuesToCampos } from '../data/esquemas';
 import { CAMPOS_DATOS, crearDeca, datosDeDeca, limpiar, modificarDeca, reenviar, sustituirDeca } from '../data/outbox';
 import { ESCRITORIO, useLiveQuery, useMedia } from '../app/hooks';
@@ -88,6 +89,9 @@ export default function FormularioDeca({ params, query }: { params: string[]; qu
   const desde = !ref ? query.get('desde') : null;
   const plantilla = useLiveQuery(async () => (desde ? ((await buscarLocal(ctx.db, desde)) ?? null) : null), [ctx.db, desde]);
   const entrada = useLiveQuery(async () => (seqCorregir ? ((await ctx.db.outbox.get(seqCorregir)) ?? null) : null), [ctx.db, seqCorregir]);
+  // «Leer un albarán»: a new DeCA that starts from a photo's proposal.
+  const claveFoto = !ref ? query.get('foto') : null;
+  const foto = useLiveQuery(async () => (claveFoto ? ((await ctx.db.fotos.get(claveFoto)) ?? null) : null), [ctx.db, claveFoto]);
   if (ref && rec === undefined) return <p aria-busy="true">Cargando…</p>;
   if (ref && !rec) {
     return (
@@ -98,10 +102,32 @@ export default function FormularioDeca({ params, query }: { params: string[]; qu
   }
   if (seqCorregir && entrada === undefined) return <p aria-busy="true">Cargando…</p>;
   if (desde && plantilla === undefined) return <p aria-busy="true">Cargando…</p>;
-  return <Formulario key={`${ref}-${modo}-${seqCorregir}-${desde}`} modo={modo} rec={rec ?? null} entrada={entrada ?? null} plantilla={plantilla ?? null} />;
+  if (claveFoto && foto === undefined) return <p aria-busy="true">Cargando…</p>;
+  return (
+    <Formulario
+      key={`${ref}-${modo}-${seqCorregir}-${desde}-${claveFoto}`}
+      modo={modo}
+      rec={rec ?? null}
+      entrada={entrada ?? null}
+      plantilla={plantilla ?? null}
+      foto={foto?.lectura ? foto : null}
+    />
+  );
 }
 
-function Formulario({ modo, rec, entrada, plantilla }: { modo: Modo; rec: DecaLocal | null; entrada: EntradaOutbox | null; plantilla: DecaLocal | null }) {
+function Formulario({
+  modo,
+  rec,
+  entrada,
+  plantilla,
+  foto,
+}: {
+  modo: Modo;
+  rec: DecaLocal | null;
+  entrada: EntradaOutbox | null;
+  plantilla: DecaLocal | null;
+  foto: FotoLocal | null;
+}) {
   const ctx = useStore(contexto)!;
   const cuenta = ctx.sesion.cuenta;
   const escritorio = useMedia(ESCRITORIO);
@@ -119,6 +145,8 @@ function Formulario({ modo, rec, entrada, plantilla }: { modo: Modo; rec: DecaLo
       inicial[`${lado}_nombre`] = cuenta.nombre;
       inicial[`${lado}_nif`] = cuenta.nif;
       inicial[`${lado}_domicilio`] = cuenta.domicilio ?? '';
+      // What the photo said wins over the defaults; the account's own side stays its own.
+      if (foto?.lectura) return aFormulario({ ...inicial, ...datosDePropuesta(foto.lectura.propuesta) });
       return aFormulario(inicial);
     }
     return aFormulario(rec.datos);
@@ -172,7 +200,18 @@ function Formulario({ modo, rec, entrada, plantilla }: { modo: Modo; rec: DecaLo
   }
 
   const { confirmar, dialogo } = useConfirmacion();
-  const advertencia = (path: string): string | undefined => avisos.find((a) => a.campo === path)?.mensaje;
+  // A datum read from the photo with little certainty is marked until the user changes it.
+  const propuestaFoto = useMemo(() => (foto?.lectura ? aFormulario(datosDePropuesta(foto.lectura.propuesta)) : null), [foto?.clave]);
+  const dudosoDeLaFoto = (path: string): boolean => {
+    const c = foto?.lectura?.confianza[path];
+    if (c === undefined || c >= 0.8 || !propuestaFoto) return false;
+    const m = /^envios\[(\d+)\]\.(\w+)$/.exec(path);
+    const ahora = m ? e.envios[Number(m[1])]?.[m[2] as keyof EnvioForm] : e.v[path];
+    const leido = m ? propuestaFoto.envios[Number(m[1])]?.[m[2] as keyof EnvioForm] : propuestaFoto.v[path];
+    return ahora === leido;
+  };
+  const advertencia = (path: string): string | undefined =>
+    avisos.find((a) => a.campo === path)?.mensaje ?? (dudosoDeLaFoto(path) ? 'Leído de la foto con poca seguridad: compruébelo.' : undefined);
   const error = (path: string): string | undefined => camposServidor[path] ?? campos[path] ?? (intento ? faltan[path] : undefined);
   const setV = (k: string) => (x: string) => {
     setE({ ...e, v: { ...e.v, [k]: x } as Valores });
@@ -287,6 +326,8 @@ function Formulario({ modo, rec, entrada, plantilla }: { modo: Modo; rec: DecaLo
       }
       // What it says goes into the device's address book at once (the server learns it when the DeCA arrives).
       await aprenderEnDispositivo(ctx.db, cuerpo(e)).catch(() => {});
+      // The photo's proposal has become a DeCA: it is not offered again.
+      if (foto) await ctx.db.fotos.delete(foto.clave);
       if (destino) navegar(rutaDeca(destino), { replace: true });
     } catch (err) {
       setAviso(`No se pudo guardar en este dispositivo: ${(err as Error).message}`);
@@ -398,6 +439,7 @@ function Formulario({ modo, rec, entrada, plantilla }: { modo: Modo; rec: DecaLo
                       valor={en[k]}
                       onInput={setEnvio(i, k)}
                       error={error(`envios[${i}].${k}`)}
+                      advertencia={advertencia(`envios[${i}].${k}`)}
                       max={LONGITUD_ENVIO[k]}
                       extra={k === 'naturaleza' ? undefined : { list: 'agenda-lugares', autoComplete: 'off' }}
                     />

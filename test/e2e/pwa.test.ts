@@ -2,6 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import sharp from 'sharp';
+import { fotografiar } from '../fixtures/albaranes';
+import { herramienta } from '../support/herramientas';
 import { ROOT } from '../support/processes';
 import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, llamarApi, POLL_API_MS, type Entorno } from './browser';
 
@@ -465,6 +468,74 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     for (const ref of ['IMP-E2E-1', 'IMP-E2E-2']) {
       expect((await api<{ decas: { estado: string }[] }>('GET', `/decas?ref_externa=${ref}`)).decas.map((d) => d.estado)).toEqual(['emitido']);
     }
+  });
+
+  it('reads a delivery note photographed with no coverage once the network returns, and its proposal becomes an issued DeCA', async () => {
+    const nota = await fotografiar(
+      herramienta('pdftoppm')!,
+      [
+        'ALBARÁN DE ENTREGA Nº 815',
+        'Fecha: 25/11/2026',
+        'Remitente:',
+        'Frutas Peñalara, S.A.',
+        'NIF: A58818501',
+        'Camí Vell 3, 25001 Lleida',
+        'Lugar de carga: Lleida',
+        'Lugar de descarga: Mercamálaga, Málaga',
+        'Matrícula: 1234 BCD',
+        'Mercancía: Piñones',
+        'Peso bruto: 18.250 kg',
+      ],
+      { grados: 1.5, cizalla: 0.01, desenfoque: 0.5, ruido: 10, luz: 0.2, calidad: 60, perspectiva: 0.02 },
+    );
+    // As a phone's camera takes it: larger than the server needs.
+    const foto = await sharp(nota).resize({ height: 2600 }).jpeg({ quality: 80 }).toBuffer();
+    await page.goto(`${env.url}/fotos`);
+    await page.getByRole('heading', { name: 'Leer un albarán' }).waitFor();
+    await page.getByTestId('cuota-fotos').waitFor();
+    expect(await page.locator('input[type=file]').getAttribute('capture')).toBe('environment');
+    await env.context.setOffline(true);
+    onTestFinished(() => env.context.setOffline(false));
+    await page.setInputFiles('input[type=file]', { name: 'albaran.jpg', mimeType: 'image/jpeg', buffer: foto });
+    await page.getByText('se leerá cuando haya conexión.').waitFor();
+    // Kept on the device, shrunk by the worker to 1800 px, with its Idempotency-Key.
+    const guardada = await page.evaluate(async () => {
+      const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))!.name!;
+      const db = await new Promise<IDBDatabase>((ok, mal) => {
+        const r = indexedDB.open(nombre);
+        r.onsuccess = () => ok(r.result);
+        r.onerror = () => mal(r.error);
+      });
+      const fotos = await new Promise<{ foto: Blob; idempotencyKey: string }[]>((ok) => {
+        const r = db.transaction('fotos').objectStore('fotos').getAll();
+        r.onsuccess = () => ok(r.result as { foto: Blob; idempotencyKey: string }[]);
+      });
+      db.close();
+      const bmp = await createImageBitmap(fotos[0]!.foto);
+      return { n: fotos.length, lado: Math.max(bmp.width, bmp.height), tipo: fotos[0]!.foto.type, clave: fotos[0]!.idempotencyKey };
+    });
+    expect(guardada).toMatchObject({ n: 1, lado: 1800, tipo: 'image/jpeg', clave: expect.stringMatching(/^foto-/) });
+    await page.goto(env.url);
+    await env.context.setOffline(false);
+    await page.getByTestId('propuesta-lista').waitFor({ timeout: 60_000 });
+    await page.getByTestId('propuesta-lista').getByRole('link', { name: 'Revisarla' }).click();
+    await page.getByRole('button', { name: 'Revisar y crear la DeCA' }).click();
+    await page.getByRole('heading', { name: 'Nueva DeCA' }).waitFor();
+    expect(await page.inputValue('#f-cargador_nif')).toBe('A58818501');
+    expect(await page.inputValue('#f-cargador_nombre')).toBe('Frutas Peñalara, S.A.');
+    expect(await page.inputValue('#f-fecha_transporte')).toBe('2026-11-25');
+    expect(await page.inputValue('#f-matricula')).toBe('1234BCD');
+    expect(await page.inputValue('#f-envios_0__destino')).toBe('Mercamálaga, Málaga');
+    expect(await page.inputValue('#f-envios_0__peso')).toBe('18250');
+    await page.getByText('Lista para emitir.').waitFor();
+    await page.getByRole('button', { name: 'Emitir ahora' }).click();
+    const numero = await esperarNumero(page);
+    const deca = await api<{ deca: { cargador_nif: string; envios: { peso: number }[] } }>('GET', `/decas/${numero}`);
+    expect(deca.deca).toMatchObject({ cargador_nif: 'A58818501', envios: [expect.objectContaining({ peso: 18250 })] });
+    // The photo's proposal is used up: no longer offered.
+    await page.goto(`${env.url}/fotos`);
+    await page.getByRole('heading', { name: 'Leer un albarán' }).waitFor();
+    expect(await page.getByTestId('fotos').count()).toBe(0);
   });
 
   it('scrolls the list page by page with the API cursor, and filters it', async () => {

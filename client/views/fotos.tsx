@@ -1,0 +1,125 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { Cuota } from '../../shared/schemas/cuenta';
+import { guardarFoto, leerPendientes, reducirFoto } from '../data/fotos';
+import type { FotoLocal } from '../data/db';
+import { useEnLinea, useLiveQuery } from '../app/hooks';
+import { navegar } from '../app/router';
+import { contexto } from '../app/sesion';
+import { useStore } from '../app/store';
+
+const hora = (t: number) => new Date(t).toLocaleTimeString('es-ES', { hour: '2-digit', minute: '2-digit' });
+
+function Miniatura({ foto }: { foto: Blob }) {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    const u = URL.createObjectURL(foto);
+    setUrl(u);
+    return () => URL.revokeObjectURL(u);
+  }, [foto]);
+  return url ? <img class="miniatura" src={url} alt="" width={72} height={96} /> : null;
+}
+
+/** Photo → DeCA: take or pick a delivery note's photo; it is read on our server, now or when coverage returns. */
+export default function Fotos() {
+  const ctx = useStore(contexto)!;
+  const enLinea = useEnLinea();
+  const fotos = useLiveQuery(() => ctx.db.fotos.orderBy('creado').reverse().toArray(), [ctx.db]) ?? [];
+  const [trabajando, setTrabajando] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [cuota, setCuota] = useState<Cuota['fotos'] | null>(null);
+
+  useEffect(() => {
+    if (!enLinea) return;
+    ctx.api.request<{ cuenta: { cuota: Cuota } }>('GET', '/cuenta').then(
+      (r) => setCuota(r.data.cuenta.cuota.fotos),
+      () => {},
+    );
+  }, [enLinea, fotos.length]);
+
+  async function elegida(archivo: File) {
+    setError(null);
+    setTrabajando(true);
+    try {
+      await guardarFoto(ctx.db, await reducirFoto(archivo));
+      if (navigator.onLine) await leerPendientes(ctx.api, ctx.db);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setTrabajando(false);
+    }
+  }
+
+  const descartar = (f: FotoLocal) => ctx.db.fotos.delete(f.clave);
+
+  return (
+    <section>
+      <h1 tabIndex={-1}>Leer un albarán</h1>
+      <p class="explicacion">
+        Haga una foto del albarán, pedido o carta de porte, de frente y con luz. Se lee en nuestro servidor y le proponemos la DeCA: revísela antes de
+        emitirla. Sin cobertura, la foto se guarda y se lee sola cuando vuelva la conexión.
+      </p>
+      {cuota && (
+        <p class="pista" data-testid="cuota-fotos">
+          {cuota.limite === null ? `Lecturas de fotos este mes: ${cuota.usadas} (sin límite).` : `Lecturas de fotos este mes: ${cuota.usadas} de ${cuota.limite}; quedan ${cuota.restantes}.`}
+        </p>
+      )}
+      <label class="soltar">
+        <span>{trabajando ? 'Preparando la foto…' : 'Hacer o elegir una foto'}</span>
+        <input
+          type="file"
+          accept="image/*"
+          capture="environment"
+          disabled={trabajando}
+          onChange={(e) => {
+            const f = (e.currentTarget as HTMLInputElement).files?.[0];
+            (e.currentTarget as HTMLInputElement).value = '';
+            if (f) void elegida(f);
+          }}
+        />
+      </label>
+      {error && (
+        <p class="aviso error" role="alert">
+          {error}
+        </p>
+      )}
+      {fotos.length > 0 && (
+        <ul class="fotos" data-testid="fotos">
+          {fotos.map((f) => (
+            <li key={f.clave} data-estado={f.estado}>
+              <Miniatura foto={f.foto} />
+              <div>
+                <p>
+                  Foto de las {hora(f.creado)}:{' '}
+                  {f.estado === 'pendiente'
+                    ? enLinea
+                      ? 'leyéndose…'
+                      : 'se leerá cuando haya conexión.'
+                    : f.estado === 'lista'
+                      ? 'propuesta lista.'
+                      : `no se pudo leer: ${f.error ?? ''}`}
+                </p>
+                {f.estado === 'lista' && f.lectura && f.lectura.avisos.length > 0 && (
+                  <ul class="pista">
+                    {f.lectura.avisos.map((a) => (
+                      <li key={a}>{a}</li>
+                    ))}
+                  </ul>
+                )}
+                <div class="fila-form">
+                  {f.estado === 'lista' && (
+                    <button type="button" class="primario" onClick={() => navegar(`/decas/nueva?foto=${f.clave}`)}>
+                      Revisar y crear la DeCA
+                    </button>
+                  )}
+                  <button type="button" onClick={() => void descartar(f)}>
+                    Descartar
+                  </button>
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
