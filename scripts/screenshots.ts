@@ -2,6 +2,8 @@
 // with a fresh account and a few DeCAs on the real server. Run: npx tsx scripts/screenshots.ts
 import path from 'node:path';
 import { arrancar } from '../test/e2e/browser';
+import { fotografiar } from '../test/fixtures/albaranes';
+import { herramienta } from '../test/support/herramientas';
 import buildIfStale from '../test/e2e/global-setup';
 import { ROOT } from '../test/support/processes';
 
@@ -80,6 +82,35 @@ try {
   await page.goto(`${env.url}/cuenta`);
   await page.getByRole('heading', { name: 'Cuenta' }).waitFor();
   await page.screenshot({ path: path.join(docs, 'movil-cuenta.png') });
+
+  // Photo → DeCA: a delivery note read on the server, then its proposal in the form.
+  const nota = await fotografiar(
+    herramienta('pdftoppm')!,
+    ['ALBARÁN Nº 2291', `Fecha: ${hoy.split('-').reverse().join('/')}`, 'Remitente:', 'Conservas Garrido e Hijos, S.L.', 'NIF: B72377054', 'Lugar de carga: Calahorra (La Rioja)', 'Lugar de descarga: Mercabarna, Barcelona', 'Matrícula: 7731 HJK   Remolque: R-4410-BBC', 'Mercancía: Conservas vegetales', 'Peso bruto: 16.800 kg'],
+    { grados: 1.5, cizalla: 0.01, desenfoque: 0.5, ruido: 10, luz: 0.25, calidad: 70, perspectiva: 0.02 },
+  );
+  await page.goto(`${env.url}/fotos`);
+  await page.setInputFiles('input[type=file]', { name: 'albaran.jpg', mimeType: 'image/jpeg', buffer: nota });
+  await page.getByRole('button', { name: 'Revisar y crear la DeCA' }).waitFor({ timeout: 60_000 });
+  await page.screenshot({ path: path.join(docs, 'movil-foto.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: path.join(docs, 'escritorio-foto.png') });
+  await page.getByRole('button', { name: 'Revisar y crear la DeCA' }).click();
+  await page.getByRole('heading', { name: 'Nueva DeCA' }).waitFor();
+  await page.screenshot({ path: path.join(docs, 'escritorio-foto-formulario.png') });
+
+  // CSV import: checked line by line before anything is saved.
+  const csv = [
+    'ref_externa;referencia;fecha_transporte;cargador;cargador_nif;cargador_domicilio;transportista;transportista_nif;origen;destino;mercancia;peso;unidad;tipo_vehiculo;matricula;remolque;autorizacion_especial;conductor;conductor_tel;observaciones',
+    `PED-3001;;${hoy};Hortofrutícola del Poniente SA;A58818501;El Ejido;;;El Ejido;Mercazaragoza;Pimiento;21.400;kg;;4821 KLM;;;;;`,
+    `PED-3002;;31/02/2026;Cementos del Moncayo SL;A58818501;Tarazona;;;Tarazona;Logroño;Cemento;25 t;;;9087 GHJ;;;;;`,
+  ].join('\r\n');
+  await page.goto(`${env.url}/importar`);
+  await page.setInputFiles('input[type=file]', { name: 'pedidos.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByTestId('resultado-importacion').waitFor();
+  await page.screenshot({ path: path.join(docs, 'escritorio-importar.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(docs, 'movil-importar.png') });
 
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(env.url);

@@ -202,9 +202,12 @@ function Formulario({
   const { confirmar, dialogo } = useConfirmacion();
   // A datum read from the photo with little certainty is marked until the user changes it.
   const propuestaFoto = useMemo(() => (foto?.lectura ? aFormulario(datosDePropuesta(foto.lectura.propuesta)) : null), [foto?.clave]);
+  const propio = cuenta.rol === 'cargador' ? 'cargador_' : 'transp_';
   const dudosoDeLaFoto = (path: string): boolean => {
     const c = foto?.lectura?.confianza[path];
     if (c === undefined || c >= 0.8 || !propuestaFoto) return false;
+    // The account's own company, put on its side from the account's data, was not read from the photo.
+    if (path.startsWith(propio) && e.v[path] === s({ nombre: cuenta.nombre, nif: cuenta.nif, domicilio: cuenta.domicilio }[path.slice(propio.length)])) return false;
     const m = /^envios\[(\d+)\]\.(\w+)$/.exec(path);
     const ahora = m ? e.envios[Number(m[1])]?.[m[2] as keyof EnvioForm] : e.v[path];
     const leido = m ? propuestaFoto.envios[Number(m[1])]?.[m[2] as keyof EnvioForm] : propuestaFoto.v[path];

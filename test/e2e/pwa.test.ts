@@ -527,6 +527,8 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     expect(await page.inputValue('#f-matricula')).toBe('1234BCD');
     expect(await page.inputValue('#f-envios_0__destino')).toBe('Mercamálaga, Málaga');
     expect(await page.inputValue('#f-envios_0__peso')).toBe('18250');
+    // The account's own side comes from the account, not from the photo: nothing there to check.
+    expect(await page.locator('[data-aviso^="transp_"]').count()).toBe(0);
     await page.getByText('Lista para emitir.').waitFor();
     await page.getByRole('button', { name: 'Emitir ahora' }).click();
     const numero = await esperarNumero(page);
