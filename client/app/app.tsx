@@ -15,6 +15,7 @@ const RUTAS: Ruta[] = [
   { patron: /^\/cuenta$/, cargar: () => import('../views/cuenta') },
   { patron: /^\/importar$/, cargar: () => import('../views/importar') },
   { patron: /^\/fotos$/, cargar: () => import('../views/fotos') },
+  { patron: /^\/webhooks$/, cargar: () => import('../views/webhooks') },
 ];
 const cargarAcceso = () => import('../views/acceso');
 

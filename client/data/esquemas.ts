@@ -9,3 +9,4 @@ export { ErrorBody, issuesToCampos } from '../../shared/errors';
 export { EmpresaPatch, PASSWORD_MIN, RegistroInput, SesionInput } from '../../shared/schemas/cuenta';
 export { DecaInput, LONGITUD_MAXIMA } from '../../shared/schemas/deca';
 export { LONGITUD_ENVIO, UNIDADES } from '../../shared/schemas/envio';
+export { EVENTOS } from '../../shared/schemas/webhook';

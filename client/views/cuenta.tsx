@@ -289,6 +289,11 @@ export default function Cuenta() {
       <h2>Claves de API</h2>
       <Claves />
 
+      <h2>Webhooks</h2>
+      <p>
+        Avisos de cada cambio de sus DeCA a otro programa, firmados: <a href="/webhooks">Gestionar los webhooks</a>.
+      </p>
+
       <h2>Sesión</h2>
       {pendientes > 0 && <p class="aviso">Hay cambios sin enviar: se quedan guardados en este dispositivo y se enviarán cuando vuelva a entrar.</p>}
       <button type="button" class="peligro" onClick={() => void salir()}>

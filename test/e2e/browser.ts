@@ -57,7 +57,8 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
     // The suites drive whole days of use within minutes (a day of failures fast-forwarded, the
     // service worker's Background Sync, lists re-read): the per-user and per-key limit is raised
     // so a flow is never cut by the 120-a-minute budget, whose 429 handling other tests cover.
-    server = await startServerProcess({ DATA_DIR: dataDir, HOST: '127.0.0.1', SMTP_URL: smtp.url, API_RATE_LIMIT: '2000' });
+    // Webhooks to a receiver on loopback over http, as a developer's would be (WEBHOOK_ALLOW_INSECURE).
+    server = await startServerProcess({ DATA_DIR: dataDir, HOST: '127.0.0.1', SMTP_URL: smtp.url, API_RATE_LIMIT: '2000', WEBHOOK_ALLOW_INSECURE: '1' });
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       args: CHROMIUM_ARGS,

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } 
 import sharp from 'sharp';
 import { fotografiar } from '../fixtures/albaranes';
 import { herramienta } from '../support/herramientas';
+import { startReceptor } from '../support/webhook-receiver';
 import { ROOT } from '../support/processes';
 import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, llamarApi, POLL_API_MS, type Entorno } from './browser';
 
@@ -538,6 +539,36 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await page.goto(`${env.url}/fotos`);
     await page.getByRole('heading', { name: 'Leer un albarán' }).waitFor();
     expect(await page.getByTestId('fotos').count()).toBe(0);
+  });
+
+  it('creates a webhook with chosen events, shows its secret once, and a test ping reaches the receiver', async () => {
+    const rx = await startReceptor();
+    onTestFinished(() => rx.close());
+    await page.goto(`${env.url}/cuenta`);
+    await page.getByRole('link', { name: 'Gestionar los webhooks' }).click();
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    await page.fill('#f-webhook-url', `${rx.url}/deca`);
+    await page.fill('#f-webhook-descripcion', 'ERP');
+    await page.getByRole('checkbox', { name: 'Abierta por un agente (QR)' }).uncheck();
+    await page.getByRole('button', { name: 'Crear webhook' }).click();
+    const secreto = (await page.getByTestId('secreto-nuevo').textContent())!;
+    expect(secreto).toMatch(/^whsec_/);
+    const { webhooks } = await api<{ webhooks: { id: number; eventos: string[] }[] }>('GET', '/webhooks');
+    expect(webhooks.at(-1)!.eventos).not.toContain('deca.descargado');
+    expect(webhooks.at(-1)!.eventos).toContain('deca.emitido');
+    await page.getByRole('button', { name: 'Ya lo he guardado' }).click();
+    expect(await page.getByTestId('secreto-nuevo').count()).toBe(0);
+
+    const item = page.getByTestId('webhooks').locator('li').last();
+    await item.getByRole('button', { name: 'Probar' }).click();
+    await page.getByText(/Recibido \(HTTP 200\)/).waitFor();
+    expect(rx.recibidos.at(-1)!.body).toMatchObject({ evento: 'ping' });
+    await item.getByRole('button', { name: 'Entregas' }).click();
+    await item.getByText('Prueba (ping)').waitFor();
+    await item.getByRole('button', { name: 'Pausar' }).click();
+    await item.getByText(/^Pausado/).waitFor();
+    await item.getByRole('button', { name: 'Reanudar' }).click();
+    await item.getByText(/^Activo/).waitFor();
   });
 
   it('scrolls the list page by page with the API cursor, and filters it', async () => {
