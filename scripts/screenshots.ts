@@ -99,6 +99,18 @@ try {
   await page.getByRole('heading', { name: 'Nueva DeCA' }).waitFor();
   await page.screenshot({ path: path.join(docs, 'escritorio-foto-formulario.png') });
 
+  // Webhooks: one that fails (nothing listens there), with its deliveries open.
+  await page.evaluate(async () => {
+    await fetch('/api/v1/webhooks', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-DeCA-CSRF': '1' }, body: JSON.stringify({ url: 'http://127.0.0.1:9/deca', descripcion: 'ERP', eventos: ['deca.emitido', 'deca.modificado', 'deca.fin_servicio'] }) });
+  });
+  await page.goto(`${env.url}/webhooks`);
+  await page.getByTestId('webhooks').waitFor();
+  await page.getByRole('button', { name: 'Probar' }).click();
+  await page.getByText(/No recibido|Recibido/).waitFor({ timeout: 30_000 });
+  await page.getByRole('button', { name: 'Entregas' }).click();
+  await page.getByText('Prueba (ping)').waitFor();
+  await page.screenshot({ path: path.join(docs, 'escritorio-webhooks.png') });
+
   // CSV import: checked line by line before anything is saved.
   const csv = [
     'ref_externa;referencia;fecha_transporte;cargador;cargador_nif;cargador_domicilio;transportista;transportista_nif;origen;destino;mercancia;peso;unidad;tipo_vehiculo;matricula;remolque;autorizacion_especial;conductor;conductor_tel;observaciones',

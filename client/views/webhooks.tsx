@@ -198,7 +198,7 @@ export default function Webhooks() {
                 </p>
                 <p class="pista">
                   {w.activo ? 'Activo' : `Pausado${w.pausa_motivo ? `: ${w.pausa_motivo}` : ''}`} · Eventos:{' '}
-                  {w.eventos.includes('*') ? 'todos' : w.eventos.map((e) => NOMBRE_EVENTO[e as (typeof EVENTOS)[number]] ?? e).join(', ')} · Secreto {w.secreto_prefijo}…
+                  {w.eventos.includes('*') ? 'todos' : w.eventos.map((e) => NOMBRE_EVENTO[e as (typeof EVENTOS)[number]] ?? e).join(', ')} · Secreto {w.secreto_prefijo}
                   {w.fallando_desde ? ` · Fallando desde ${w.fallando_desde}` : ''}
                 </p>
                 <div class="fila-form">
