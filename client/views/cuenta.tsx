@@ -20,6 +20,7 @@ function Claves() {
   const [claves, setClaves] = useState<ClaveApi[] | null>(null);
   const [nueva, setNueva] = useState<string | null>(null);
   const [nombre, setNombre] = useState('');
+  const [soloLectura, setSoloLectura] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const { confirmar, dialogo } = useConfirmacion();
   const cargar = () =>
@@ -33,9 +34,10 @@ function Claves() {
   async function crear(entorno: Entorno) {
     setError(null);
     try {
-      const r = await pedirJson<ClaveCreada>(f, 'POST', '/app/api/claves', { body: { entorno, ...(nombre.trim() ? { nombre: nombre.trim() } : {}) } });
+      const r = await pedirJson<ClaveCreada>(f, 'POST', '/app/api/claves', { body: { entorno, solo_lectura: soloLectura, ...(nombre.trim() ? { nombre: nombre.trim() } : {}) } });
       setNueva(r.data.key);
       setNombre('');
+      setSoloLectura(false);
       await cargar();
     } catch (e) {
       setError((e as ApiError).message);
@@ -74,7 +76,10 @@ function Claves() {
         <div class="aviso ok" role="status">
           <p>Copie la clave ahora: no se volverá a mostrar.</p>
           <p>
-            <code data-testid="clave-nueva">{nueva}</code>
+            <code data-testid="clave-nueva">{nueva}</code>{' '}
+            <button type="button" onClick={() => void navigator.clipboard?.writeText(nueva)}>
+              Copiar
+            </button>
           </p>
         </div>
       )}
@@ -112,6 +117,10 @@ function Claves() {
         </details>
       )}
       <Campo path="clave_nombre" etiqueta="Nombre de la nueva clave (opcional)" valor={nombre} onInput={setNombre} pista="Para reconocerla: «ERP», «Integración almacén»…" max={100} />
+      <label class="casilla">
+        <input type="checkbox" checked={soloLectura} onChange={(e) => setSoloLectura((e.currentTarget as HTMLInputElement).checked)} /> Solo lectura (consultar, sin crear ni
+        cambiar DeCA)
+      </label>
       <div class="acciones">
         <button type="button" onClick={() => crear('produccion')}>
           Nueva clave de producción

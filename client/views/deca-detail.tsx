@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Cambio, Descarga, DescargasList } from '../../shared/schemas/deca';
+import type { Cambio, DatosPedidos, Deca, DecaEnviada, Descarga, DescargasList } from '../../shared/schemas/deca';
 import { ApiError, NetworkError } from '../data/api';
 import { buscarLocal, cargarCambios, refrescarDeca } from '../data/consultas';
 import type { DecaLocal, EntradaOutbox } from '../data/db';
@@ -127,6 +127,90 @@ function Aperturas({ rec }: { rec: DecaLocal }) {
 const v = (x: unknown) => (x === null || x === undefined || x === '' ? '—' : String(x));
 
 /** One DeCA: state, version, QR and PDF (also offline), data, history, actions, and anything waiting to be sent. */
+/**
+ * Sending a DeCA: e-mail the issued one (PDF attached) and pass it to the driver's messaging app
+ * (the phone's share sheet, or WhatsApp's link where there is none); for a pending one, the link
+ * with which the other party completes its data, e-mailed if an address is given.
+ */
+function Enviar({ rec, d }: { rec: DecaLocal; d: Deca }) {
+  const ctx = useStore(contexto)!;
+  const enLinea = useEnLinea();
+  const [email, setEmail] = useState('');
+  const [hecho, setHecho] = useState<{ texto: string; url: string; whatsapp?: string; aviso: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const pendiente = d.estado === 'pendiente';
+  if (!enLinea || rec.id === undefined || d.estado === 'sustituido') return null;
+
+  async function enviar(ev: Event) {
+    ev.preventDefault();
+    setError(null);
+    try {
+      if (pendiente) {
+        const r = await ctx.api.request<DatosPedidos>('POST', `/decas/${d.id}/pedir-datos`, { body: email.trim() ? { email: email.trim() } : {} });
+        setHecho({
+          texto: `Complete sus datos de la DeCA ${d.numero}`,
+          url: r.data.completar,
+          aviso: r.data.enviado_a ? `Enlace enviado a ${r.data.enviado_a}.` : 'Enlace para la otra parte:',
+        });
+      } else {
+        const r = await ctx.api.request<DecaEnviada>('POST', `/decas/${d.id}/enviar`, { body: { email: email.trim() } });
+        setHecho({ texto: r.data.texto, url: r.data.conductor, whatsapp: r.data.whatsapp_url, aviso: `Enviada a ${r.data.enviado_a}, con el PDF.` });
+      }
+      setEmail('');
+    } catch (err) {
+      setError(err instanceof ApiError ? (Object.values(err.campos)[0] ?? err.message) : 'Sin conexión con el servidor: vuelva a intentarlo.');
+    }
+  }
+
+  async function compartir(texto: string, url: string, whatsapp?: string) {
+    if (navigator.share) {
+      await navigator.share({ title: `DeCA ${d.numero}`, text: texto, url }).catch(() => {});
+      return;
+    }
+    open(whatsapp ?? `https://wa.me/?text=${encodeURIComponent(`${texto} ${url}`)}`, '_blank', 'noopener');
+  }
+
+  return (
+    <div class="enviar no-imprimir" data-testid="enviar-deca">
+      <h2>{pendiente ? 'Pedir los datos a la otra parte' : 'Enviar'}</h2>
+      <form class="fila-form" onSubmit={(e) => void enviar(e)} noValidate>
+        <input
+          id="f-enviar-email"
+          type="email"
+          placeholder={pendiente ? 'Correo de la otra parte (opcional)' : 'Correo'}
+          value={email}
+          onInput={(e) => setEmail((e.currentTarget as HTMLInputElement).value)}
+          aria-label={pendiente ? 'Correo de la otra parte (opcional)' : 'Correo al que enviar la DeCA'}
+        />
+        <button type="submit" class="primario" disabled={!pendiente && !email.trim()}>
+          {pendiente ? 'Pedir datos' : 'Enviar por correo'}
+        </button>
+      </form>
+      {!pendiente && (
+        <button type="button" onClick={() => void compartir(`DeCA ${d.numero}`, d.urls.conductor)}>
+          Compartir con el conductor
+        </button>
+      )}
+      {error && (
+        <p class="aviso error" role="alert">
+          {error}
+        </p>
+      )}
+      {hecho && (
+        <div class="aviso" role="status" data-testid="enviado">
+          <p>{hecho.aviso}</p>
+          <p>
+            <a href={hecho.url}>{hecho.url}</a>
+          </p>
+          <button type="button" onClick={() => void compartir(hecho.texto, hecho.url, hecho.whatsapp)}>
+            Compartir
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
+
 export default function DetalleDeca({ params }: { params: string[] }) {
   const ctx = useStore(contexto)!;
   const ref = params[0]!;
@@ -330,6 +414,7 @@ export default function DetalleDeca({ params }: { params: string[] }) {
               </button>
             )}
           </div>
+          {d && <Enviar rec={rec} d={d} />}
           <h2>Datos</h2>
           <dl class="datos">
             <dt>Cargador</dt>

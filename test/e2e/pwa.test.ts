@@ -571,6 +571,34 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await item.getByText(/^Activo/).waitFor();
   });
 
+  it('sends an issued DeCA by e-mail with its PDF and offers it to the driver; asks the other party for the data of a pending one', async () => {
+    const emitida = await api<{ deca: { numero: string } }>('POST', '/decas', {
+      cargador_nombre: 'Envíos Norte, S.A.',
+      cargador_nif: 'A58818501',
+      cargador_domicilio: 'Calle Mayor 1, Burgos',
+      fecha_transporte: new Date().toISOString().slice(0, 10),
+      matricula: '3434 CCC',
+      envios: [{ origen: 'Burgos', destino: 'Bilbao', naturaleza: 'Palés de madera', peso: '8.000' }],
+    });
+    await page.goto(`${env.url}/decas/${emitida.deca.numero}`);
+    const panel = page.getByTestId('enviar-deca');
+    await panel.getByRole('heading', { name: 'Enviar' }).waitFor();
+    await panel.getByLabel('Correo al que enviar la DeCA').fill('trafico@cliente.example');
+    await panel.getByRole('button', { name: 'Enviar por correo' }).click();
+    await panel.getByTestId('enviado').getByText('Enviada a trafico@cliente.example, con el PDF.').waitFor();
+    expect(await enlaceDelCorreo(env, 'trafico@cliente.example', /^\/d\/.+\/conductor$/)).toMatch(/\/conductor$/);
+    expect(await panel.getByTestId('enviado').getByRole('link').getAttribute('href')).toMatch(/\/d\/.+\/conductor$/);
+
+    const { deca } = await api<{ deca: { numero: string } }>('POST', '/decas', { emitir: false, cargador_nombre: 'Falta Su NIF, S.L.', matricula: '1212 BBB' });
+    await page.goto(`${env.url}/decas/${deca.numero}`);
+    await panel.getByRole('heading', { name: 'Pedir los datos a la otra parte' }).waitFor();
+    await panel.getByLabel('Correo de la otra parte (opcional)').fill('cargas@falta.example');
+    await panel.getByRole('button', { name: 'Pedir datos' }).click();
+    await panel.getByText('Enlace enviado a cargas@falta.example.').waitFor();
+    const enlace = await enlaceDelCorreo(env, 'cargas@falta.example', /^\/completar\//);
+    expect(await panel.getByTestId('enviado').getByRole('link').getAttribute('href')).toContain(enlace);
+  });
+
   it('scrolls the list page by page with the API cursor, and filters it', async () => {
     for (let i = 0; i < 32; i++) await api('POST', '/decas', { emitir: false, referencia: `lote-${i}`, matricula: i % 2 ? '7777JJJ' : '8888KKK' });
     const total = (await numerosEnServidor()).length;
