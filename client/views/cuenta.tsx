@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { ClaveApi, ClaveCreada, Entorno } from '../../shared/schemas/cuenta';
+import type { ClaveApi, ClaveCreada, Cuota as CuotaDatos, Entorno } from '../../shared/schemas/cuenta';
 import { ApiError, pedirJson } from '../data/api';
 import { guardarParaElCamino } from '../data/consultas';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
@@ -245,6 +245,41 @@ function Empresa({ cuenta, admin }: { cuenta: CuentaDatos; admin: boolean }) {
 }
 
 /** Account: company, environment switch (test mode), data kept on this device, API keys, sign out. */
+/** A month's use against its limit, as a bar (a limitless plan shows the count alone). */
+function Uso({ que, usadas, limite }: { que: string; usadas: number; limite: number | null }) {
+  return (
+    <div class="uso">
+      <p>
+        {que}: <strong>{usadas}</strong>
+        {limite === null ? ' (sin límite)' : ` de ${limite}`}
+      </p>
+      {limite !== null && <progress max={limite} value={Math.min(usadas, limite)} aria-label={`${que}: ${usadas} de ${limite}`} />}
+    </div>
+  );
+}
+
+/** The plan and this month's quota of the environment in use (online). */
+function Cuota() {
+  const ctx = useStore(contexto)!;
+  const enLinea = useEnLinea();
+  const [cuota, setCuota] = useState<CuotaDatos | null>(null);
+  useEffect(() => {
+    if (!enLinea) return;
+    ctx.api.request<{ cuenta: { cuota: CuotaDatos } }>('GET', '/cuenta').then(
+      (r) => setCuota(r.data.cuenta.cuota),
+      () => {},
+    );
+  }, [enLinea, ctx.entorno]);
+  if (!cuota) return enLinea ? null : <p class="pista">La cuota del mes se ve con conexión.</p>;
+  return (
+    <div data-testid="cuota">
+      <Uso que="DeCA este mes" usadas={cuota.usadas} limite={cuota.limite} />
+      <Uso que="Lecturas de fotos este mes" usadas={cuota.fotos.usadas} limite={cuota.fotos.limite} />
+      <p class="pista">El mes siguiente empieza el {fechaEs(cuota.reinicia)}.</p>
+    </div>
+  );
+}
+
 export default function Cuenta() {
   const ctx = useStore(contexto)!;
   const { cuenta, usuario } = ctx.sesion;
@@ -259,6 +294,8 @@ export default function Cuenta() {
     <section>
       <h1 tabIndex={-1}>Cuenta</h1>
       <Empresa cuenta={cuenta} admin={usuario.rol === 'admin'} />
+      <h2>Plan y cuota</h2>
+      <Cuota />
       <p>
         Usuario: <strong>{usuario.email}</strong> ({usuario.rol === 'admin' ? 'administrador' : 'miembro'})
       </p>

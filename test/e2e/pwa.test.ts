@@ -545,6 +545,9 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     const rx = await startReceptor();
     onTestFinished(() => rx.close());
     await page.goto(`${env.url}/cuenta`);
+    // The plan's monthly quota, as the API counts it.
+    const { cuenta } = await api<{ cuenta: { cuota: { usadas: number; limite: number | null } } }>('GET', '/cuenta');
+    await page.getByTestId('cuota').getByText(`DeCA este mes: ${cuenta.cuota.usadas}${cuenta.cuota.limite === null ? ' (sin límite)' : ` de ${cuenta.cuota.limite}`}`).waitFor();
     await page.getByRole('link', { name: 'Gestionar los webhooks' }).click();
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
     await page.fill('#f-webhook-url', `${rx.url}/deca`);
