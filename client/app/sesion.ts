@@ -124,8 +124,9 @@ function montar(): void {
       if (st.fase === 'inactivo' && actual?.db === db) {
         void paraElCamino(actual, antes === 'enviando');
         void paraLaAgenda(actual, antes === 'enviando');
-        void fotosPendientes(actual);
       }
+      // Photos do not wait behind a DeCA change that is waiting its turn: any sign of a network will do.
+      if (st.fase !== 'sin-conexion' && st.fase !== 'sesion' && actual?.db === db) void fotosPendientes(actual);
       antes = st.fase;
     });
     alEncolar(() => void sync.drain());
