@@ -143,6 +143,23 @@ describe('MCP', () => {
     await client.close();
   });
 
+  it('lists the resources 50 DeCAs a page, with a cursor to the next', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
+    for (let i = 0; i < 51; i++) {
+      const r = await app.request('POST', '/demo/api/v1/decas', { key: c.test, body: { emitir: false, referencia: `pagina-${i}` } });
+      expect(r.status).toBe(201);
+    }
+    const client = await conectar(app, c.test, '/demo/mcp');
+    const primera = await client.listResources();
+    expect(primera.resources).toHaveLength(50);
+    expect(primera.nextCursor).toEqual(expect.any(String));
+    const segunda = await client.listResources({ cursor: primera.nextCursor! });
+    expect(segunda.resources).toHaveLength(1);
+    expect(segunda.nextCursor).toBeUndefined();
+    const uris = [...primera.resources, ...segunda.resources].map((r) => r.uri);
+    expect(new Set(uris).size).toBe(51);
+    await client.close();
+  });
+
   it('refuses with 401 and WWW-Authenticate without a key, with a bad or revoked key, or a key of the other environment', async ({ app, cuentaNueva: c }) => {
     for (const headers of [{}, { authorization: 'Bearer dg_live_no_existe' }, { authorization: `Bearer ${c.test}` }] as Record<string, string>[]) {
       const r = await rpc(app, headers);
