@@ -88,8 +88,10 @@ async function enviar(fetchFn: typeof fetch, method: string, url: string, opts: 
   const headers: Record<string, string> = { Accept: accept };
   if (method !== 'GET' && method !== 'HEAD') headers[CSRF_HEADER] = '1';
   if (opts.idempotencyKey) headers['Idempotency-Key'] = opts.idempotencyKey;
-  let body: string | undefined;
-  if (opts.body !== undefined || method === 'POST') {
+  let body: string | FormData | undefined;
+  // A form (a photo, a file) goes as multipart: the browser writes its Content-Type and boundary.
+  if (opts.body instanceof FormData) body = opts.body;
+  else if (opts.body !== undefined || method === 'POST') {
     // Every POST must carry a body, `{}` at least (spec: Endpoints).
     body = JSON.stringify(opts.body ?? {});
     headers['Content-Type'] = 'application/json';

@@ -5,29 +5,8 @@
  * the same reading and spends no second read). The reading waits on the
  * device until the user opens it in the form.
  */
-import { wrap } from 'comlink';
-import { CSRF_HEADER, type Api } from './api';
+import { ApiError, esTransitorio, type Api } from './api';
 import type { DecaDb, FotoLocal } from './db';
-import type { FotoWorker } from '../workers/foto.worker';
-
-/** The server's limit for a photo (spec: 2 MB). */
-export const FOTO_MAXIMA = 2 * 1024 * 1024;
-
-let trabajador: ReturnType<typeof wrap<FotoWorker>> | null = null;
-
-/** The photo as the server wants it: at most 1800 px, JPEG (in a worker, so the screen never stutters). */
-export async function reducirFoto(foto: Blob): Promise<Blob> {
-  try {
-    trabajador ??= wrap<FotoWorker>(new Worker(new URL('../workers/foto.worker.ts', import.meta.url), { type: 'module' }));
-    // A worker that never loaded would never answer: the photo does not wait for it forever.
-    const plazo = new Promise<never>((_, mal) => setTimeout(() => mal(new Error('sin respuesta')), 20_000));
-    return await Promise.race([trabajador.reducir(foto), plazo]);
-  } catch {
-    // A format this browser cannot draw (HEIC outside Safari): the server may still read it.
-    if (foto.size <= FOTO_MAXIMA) return foto;
-    throw new Error('No se ha podido reducir esta foto y pasa de 2 MB: hágala de nuevo con la cámara de la aplicación.');
-  }
-}
 
 /** Keep a photo to be read (now if there is a network, else when it returns). */
 export async function guardarFoto(db: DecaDb, foto: Blob): Promise<FotoLocal> {
@@ -41,8 +20,9 @@ let leyendo: Promise<void> | null = null;
 
 /**
  * Send every photo still waiting. A refusal (not an image, the month's reads
- * spent) is kept on the photo with its message; no answer leaves it waiting.
- * One pass at a time per page.
+ * spent) is kept on the photo with its message; no answer, or one that clears
+ * by itself (esTransitorio, an expired session), leaves it waiting to be sent
+ * again with the same key. One pass at a time per page.
  */
 export function leerPendientes(api: Api, db: DecaDb): Promise<void> {
   leyendo ??= (async () => {
@@ -50,26 +30,14 @@ export function leerPendientes(api: Api, db: DecaDb): Promise<void> {
       for (const f of await db.fotos.where('estado').equals('pendiente').sortBy('creado')) {
         const form = new FormData();
         form.append('foto', f.foto, 'albaran.jpg');
-        let res: Response;
         try {
-          res = await fetch(`${api.base}/fotos`, {
-            method: 'POST',
-            headers: { [CSRF_HEADER]: '1', 'Idempotency-Key': f.idempotencyKey, Accept: 'application/json' },
-            body: form,
-            credentials: 'same-origin',
-            signal: AbortSignal.timeout(60_000),
-          });
-        } catch {
-          return; // no network: the rest wait too
-        }
-        const body = (await res.json().catch(() => null)) as (FotoLocal['lectura'] & { error?: { codigo: string; mensaje: string; campos?: Record<string, string> } }) | null;
-        if (res.ok && body) {
-          await db.fotos.update(f.clave, { estado: 'lista', lectura: { propuesta: body.propuesta, confianza: body.confianza, texto: body.texto, avisos: body.avisos } });
-        } else if (res.status >= 500 || res.status === 401 || res.status === 409 || !body || body.error?.codigo === 'demasiadas_peticiones') {
-          return; // the server's trouble, the session or the rate: try again later with the same key
-        } else {
-          const campo = body.error?.campos && Object.values(body.error.campos)[0];
-          await db.fotos.update(f.clave, { estado: 'error', error: [body.error?.mensaje, campo].filter(Boolean).join(' ') || `Error ${res.status}` });
+          const r = await api.request<NonNullable<FotoLocal['lectura']>>('POST', '/fotos', { body: form, idempotencyKey: f.idempotencyKey, timeoutMs: 60_000 });
+          const { propuesta, confianza, texto, avisos } = r.data;
+          await db.fotos.update(f.clave, { estado: 'lista', lectura: { propuesta, confianza, texto, avisos } });
+        } catch (err) {
+          if (!(err instanceof ApiError) || esTransitorio(err) || err.status === 401) return;
+          const campo = Object.values(err.campos)[0];
+          await db.fotos.update(f.clave, { estado: 'error', error: [err.message, campo].filter(Boolean).join(' ') });
         }
       }
     } finally {

@@ -7,6 +7,7 @@ import { cambiarEntorno, contexto, editarEmpresa, salir } from '../app/sesion';
 import { useStore } from '../app/store';
 import { Campo } from '../components/campo';
 import { useConfirmacion } from '../components/dialogo';
+import { SecretoUnaVez } from '../components/secreto';
 import { fechaEs } from '../../shared/rules/fechas';
 import type { Cuenta as CuentaDatos } from '../../shared/schemas/cuenta';
 
@@ -73,15 +74,9 @@ function Claves() {
     <>
       {dialogo}
       {nueva && (
-        <div class="aviso ok" role="status">
+        <SecretoUnaVez valor={nueva} testId="clave-nueva" clase="aviso ok">
           <p>Copie la clave ahora: no se volverá a mostrar.</p>
-          <p>
-            <code data-testid="clave-nueva">{nueva}</code>{' '}
-            <button type="button" onClick={() => void navigator.clipboard?.writeText(nueva)}>
-              Copiar
-            </button>
-          </p>
-        </div>
+        </SecretoUnaVez>
       )}
       {error && <p class="aviso error">{error}</p>}
       {activas.length === 0 ? (

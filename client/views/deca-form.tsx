@@ -216,10 +216,12 @@ function Formulario({
   const advertencia = (path: string): string | undefined =>
     avisos.find((a) => a.campo === path)?.mensaje ?? (dudosoDeLaFoto(path) ? 'Leído de la foto con poca seguridad: compruébelo.' : undefined);
   const error = (path: string): string | undefined => camposServidor[path] ?? campos[path] ?? (intento ? faltan[path] : undefined);
-  const setV = (k: string) => (x: string) => {
-    setE({ ...e, v: { ...e.v, [k]: x } as Valores });
+  /** New values for the plain fields, after the user changed `k` (its server refusal is cleared). */
+  const poner = (v: Valores, k: string) => {
+    setE({ ...e, v });
     if (camposServidor[k]) setCamposServidor(({ [k]: _, ...rest }) => rest);
   };
+  const setV = (k: string) => (x: string) => poner({ ...e.v, [k]: x } as Valores, k);
   // The address book: suggestions in every party, vehicle and place field, from the device's copy (offline too).
   const empresas = useLiveQuery(() => entradasAgenda(ctx.db, 'empresas'), [ctx.db]) ?? [];
   const vehiculos = useLiveQuery(() => entradasAgenda(ctx.db, 'vehiculos'), [ctx.db]) ?? [];
@@ -246,8 +248,7 @@ function Formulario({
         if (entrada && !v[campo]?.trim() && entrada.datos[campo]) v = { ...v, [campo]: entrada.datos[campo]! } as Valores;
       }
     }
-    setE({ ...e, v });
-    if (camposServidor[k]) setCamposServidor(({ [k]: _, ...rest }) => rest);
+    poner(v, k);
   };
   const setEnvio = (i: number, k: keyof EnvioForm) => (x: string) => {
     setE({ ...e, envios: e.envios.map((en, j) => (j === i ? { ...en, [k]: x } : en)) });

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Cuota } from '../../shared/schemas/cuenta';
-import { guardarFoto, leerPendientes, reducirFoto } from '../data/fotos';
+import { guardarFoto, leerPendientes } from '../data/fotos';
+import { reducirFoto } from '../data/reducir-foto';
 import type { FotoLocal } from '../data/db';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
 import { navegar } from '../app/router';

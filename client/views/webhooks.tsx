@@ -6,6 +6,7 @@ import { useEnLinea } from '../app/hooks';
 import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
 import { useConfirmacion } from '../components/dialogo';
+import { SecretoUnaVez } from '../components/secreto';
 
 const NOMBRE_EVENTO: Record<(typeof EVENTOS)[number], string> = {
   'deca.creado': 'Creada',
@@ -174,18 +175,12 @@ export default function Webhooks() {
         </p>
       )}
       {nuevo && (
-        <div class="aviso" role="status">
+        <SecretoUnaVez valor={nuevo} testId="secreto-nuevo">
           <p>Copie el secreto ahora: no se volverá a mostrar. Con él se comprueba la firma de cada entrega.</p>
-          <p>
-            <code data-testid="secreto-nuevo">{nuevo}</code>{' '}
-            <button type="button" onClick={() => void navigator.clipboard?.writeText(nuevo)}>
-              Copiar
-            </button>
-          </p>
           <button type="button" onClick={() => setNuevo(null)}>
             Ya lo he guardado
           </button>
-        </div>
+        </SecretoUnaVez>
       )}
       {lista && lista.length === 0 && <p class="pista">No hay webhooks.</p>}
       {lista && lista.length > 0 && (

@@ -25,11 +25,11 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import compose from 'koa-compose';
-import { AppError, type ErrorBody } from '../../shared/errors';
+import { AppError } from '../../shared/errors';
 import { AgendaList } from '../../shared/schemas/agenda';
 import { CuentaResponse, type Entorno } from '../../shared/schemas/cuenta';
 import { CambiosList, DatosPedidos, DecaCreada, DecaEnviada, DecaInput, DecaList, DecaRespuesta, DecaValidada, DescargasList } from '../../shared/schemas/deca';
-import { FotoLeida } from '../../shared/schemas/fotos';
+import { FotoBase64Input, FotoLeida } from '../../shared/schemas/fotos';
 import { z } from '../../shared/schemas/zod';
 import { buscarAgenda } from '../commands/agenda';
 import { ejecutar, type AnyCommand } from '../commands/command';
@@ -56,6 +56,7 @@ import type { Actor } from '../domain/actor';
 import { actorOf, type AppContext, type AppMiddleware } from './context';
 import { authenticate } from './middleware/auth';
 import { jsonBody, MB } from './middleware/body';
+import { errorBody, errorInterno } from './middleware/errors';
 import { fotoDeBase64 } from './middleware/subida';
 
 type Json = Record<string, unknown>;
@@ -90,12 +91,15 @@ function esquema(s: z.ZodType, io: 'input' | 'output'): Json {
   return { type: 'object', ...raiz, ...($defs && Object.keys($defs).length ? { $defs } : {}) };
 }
 
-const CLAVE_IDEMPOTENCIA = {
-  type: 'string',
-  minLength: 1,
-  maxLength: 255,
-  description: 'Clave única de este intento de creación (p. ej. un UUID). Si reintenta con la misma clave, recibe la misma DeCA en vez de crear otra.',
-};
+/** crear_deca's own argument: the Idempotency-Key of REST, as the tool's input. */
+const CrearDecaMcp = z.object({
+  clave_idempotencia: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .meta({ description: 'Clave única de este intento de creación (p. ej. un UUID). Si reintenta con la misma clave, recibe la misma DeCA en vez de crear otra.' }),
+});
 
 const HERRAMIENTAS: Herramienta[] = [
   {
@@ -164,11 +168,7 @@ const HERRAMIENTAS: Herramienta[] = [
       'Lee la foto de un albarán, pedido o carta de porte (JPEG, PNG, WebP o HEIC, hasta 2 MB, en base64) y devuelve una propuesta de DeCA: partes con NIF, fecha, matrículas, lugares, mercancía y pesos, con la confianza de cada dato (0 a 1), el texto reconocido y avisos. No crea nada: enseñe la propuesta al usuario, pídale que confirme o corrija sobre todo los datos de confianza baja, y después use crear_deca. Gasta una lectura de fotos del mes.',
     lectura: false,
     comando: leerAlbaran,
-    entrada: {
-      type: 'object',
-      properties: { imagen_base64: { type: 'string', description: 'La foto en base64, con o sin el prefijo data:image/…;base64,' } },
-      required: ['imagen_base64'],
-    },
+    entrada: esquema(FotoBase64Input, 'input'),
     adaptar: (args) => ({ input: { foto: fotoDeBase64(args.imagen_base64) } }),
     salida: FotoLeida,
     anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -193,7 +193,7 @@ const HERRAMIENTAS: Herramienta[] = [
     entrada: (() => {
       const e = esquema(DecaInput, 'input');
       const { solo_validar: _, ...propiedades } = (e.properties ?? {}) as Json;
-      return { ...e, properties: { ...propiedades, clave_idempotencia: CLAVE_IDEMPOTENCIA } };
+      return { ...e, properties: { ...propiedades, ...(esquema(CrearDecaMcp, 'input').properties as Json) } };
     })(),
     adaptar: ({ clave_idempotencia, solo_validar: _, ...input }) => ({ input, clave: typeof clave_idempotencia === 'string' ? clave_idempotencia : null }),
     salida: DecaCreada,
@@ -285,8 +285,7 @@ const POR_NOMBRE = new Map(HERRAMIENTAS.map((h) => [h.nombre, h]));
 
 /** A refusal as the tool result a model reads: the REST error body, as JSON text. */
 function resultadoDeError(err: AppError, requestId: string): CallToolResult {
-  const body: ErrorBody = { error: { codigo: err.codigo, mensaje: err.message, campos: err.campos, avisos: err.avisos, request_id: requestId } };
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorBody(err, requestId)) }] };
 }
 
 const RECURSO = /^deca:\/\/(\d{4}-\d{6})(\/pdf)?$/;
@@ -327,7 +326,7 @@ function servidor(deps: AppDeps, actor: Actor, { log, requestId }: Pick<AppConte
     } catch (err) {
       if (err instanceof AppError) return resultadoDeError(err, requestId);
       log.error({ err, herramienta: h.nombre }, 'MCP tool failed');
-      return resultadoDeError(new AppError('error_interno', `Error interno. Si se repite, escríbanos con el identificador ${requestId}.`), requestId);
+      return resultadoDeError(errorInterno(requestId), requestId);
     }
   });
 

@@ -8,3 +8,8 @@ export const FotoLeida = z.object({
   avisos: z.array(z.string()),
 });
 export type FotoLeida = z.infer<typeof FotoLeida>;
+
+/** POST /fotos as JSON, and the MCP tool leer_albaran: the photo in base64 (its bytes are checked by the server). */
+export const FotoBase64Input = z.object({
+  imagen_base64: z.string().meta({ description: 'La foto (JPEG, PNG, WebP o HEIC, hasta 2 MB) en base64, con o sin el prefijo data:image/…;base64,' }),
+});

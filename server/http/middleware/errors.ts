@@ -11,20 +11,19 @@ const BY_STATUS: Record<number, [Codigo, string]> = {
   415: ['json_invalido', 'El cuerpo debe ser JSON (application/json).'],
 };
 
+/** The documented error body of an AppError (spec: Errors), whatever front door answers it. */
+export function errorBody(err: AppError, requestId: string): ErrorBody {
+  return { error: { codigo: err.codigo, mensaje: err.message, campos: err.campos, avisos: err.avisos, request_id: requestId } };
+}
+
+/** An unexpected failure, as the user reads it: nothing of its cause, the request id to quote. */
+export const errorInterno = (requestId: string) => new AppError('error_interno', `Error interno. Si se repite, escríbanos con el identificador ${requestId}.`);
+
 /** Write an AppError as the documented error body (spec: Errors). */
 export function writeError(ctx: AppContext, err: AppError): void {
-  const body: ErrorBody = {
-    error: {
-      codigo: err.codigo,
-      mensaje: err.message,
-      campos: err.campos,
-      avisos: err.avisos,
-      request_id: ctx.state.requestId,
-    },
-  };
   ctx.status = err.status;
   for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
-  ctx.body = body;
+  ctx.body = errorBody(err, ctx.state.requestId);
 }
 
 function toAppError(err: unknown): AppError | null {
@@ -57,10 +56,7 @@ export function withErrors(): AppMiddleware {
         return;
       }
       ctx.state.log.error({ err }, 'unhandled error');
-      writeError(
-        ctx,
-        new AppError('error_interno', `Error interno. Si se repite, escríbanos con el identificador ${ctx.state.requestId}.`),
-      );
+      writeError(ctx, errorInterno(ctx.state.requestId));
     }
   };
 }

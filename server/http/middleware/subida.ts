@@ -149,7 +149,7 @@ export function leerCsvSubido(req: IncomingMessage, limite = CSV_MAXIMO): Promis
 
 /** Spec: a photo of at most 2 MB as a file, about 6 MB as base64. */
 export const FOTO_MAXIMA = 2 * MB;
-export const BASE64_MAXIMO = Math.ceil((FOTO_MAXIMA * 4) / 3) + 64 * 1024;
+const BASE64_MAXIMO = Math.ceil((FOTO_MAXIMA * 4) / 3) + 64 * 1024;
 
 const fotoGrande = () => new AppError('demasiado_grande', 'La foto supera 2 MB: una de 1800 px de lado basta para leerla.');
 
@@ -158,16 +158,15 @@ const fotoGrande = () => new AppError('demasiado_grande', 'La foto supera 2 MB: 
  * `{"imagen_base64": "…"}` with or without a `data:image/…;base64,` prefix.
  */
 export async function leerFotoSubida(req: IncomingMessage): Promise<Buffer> {
-  const grande = fotoGrande;
   if (esFormulario(req)) {
     return campoDeFormulario(req, {
       nombre: 'foto',
       limite: FOTO_MAXIMA,
-      grande,
+      grande: fotoGrande,
       falta: () => new AppError('validacion', 'Envíe la foto en el campo «foto» del formulario.', { campos: { foto: 'Falta la foto' } }),
     });
   }
-  const raw = await cuerpoHasta(req, BASE64_MAXIMO, grande);
+  const raw = await cuerpoHasta(req, BASE64_MAXIMO, fotoGrande);
   let cuerpo: unknown;
   try {
     cuerpo = JSON.parse(raw.toString('utf8'));
