@@ -115,6 +115,32 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     politicas = [];
   });
 
+  // Before any flow queues work: an event still running in the old worker (a Background Sync drain)
+  // rightly holds the new one's activation, and that is not what this test is about.
+  it('offers a new version when one is deployed, and reloads into it', async () => {
+    await page.goto(env.url);
+    await esperarServiceWorker(page);
+    const sw = path.join(ROOT, 'dist/client/sw.js');
+    const original = readFileSync(sw);
+    onTestFinished(() => writeFileSync(sw, original));
+    const aviso = page.getByText('Hay una versión nueva de la aplicación.');
+    // A deploy changes the service worker's bytes; the app checks for it (here at once, in use on visibility).
+    // Then the original comes back: a second deploy, offered the same way, and the rest of the file runs on it.
+    for (const version of [Buffer.concat([original, Buffer.from(`\n// versión ${Date.now()}\n`)]), original]) {
+      writeFileSync(sw, version);
+      await page.evaluate(async () => {
+        const reg = await navigator.serviceWorker.getRegistration();
+        await reg?.update();
+      });
+      await aviso.waitFor({ timeout: 30_000 });
+      const recarga = page.waitForEvent('framenavigated', { timeout: 30_000 });
+      await page.getByRole('button', { name: 'Actualizar' }).click();
+      await recarga;
+      await page.locator('main').first().waitFor();
+      expect(await aviso.count()).toBe(0);
+    }
+  });
+
   it('signs up, creates and issues a DeCA, and shows its QR and PDF; the app is installable', async () => {
     await page.goto(env.url);
     await page.getByRole('heading', { name: 'Entrar' }).waitFor();
@@ -725,27 +751,6 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await atasco.getByRole('button', { name: 'Reintentar' }).click();
     await expect.poll(async () => (await numerosEnServidor()).length, { timeout: 30_000, interval: POLL_API_MS }).toBe(antes + 2);
     await expect.poll(() => atasco.count(), { timeout: 20_000 }).toBe(0);
-  });
-
-  it('offers a new version when one is deployed, and reloads into it', async () => {
-    await page.goto(env.url);
-    await esperarServiceWorker(page);
-    const sw = path.join(ROOT, 'dist/client/sw.js');
-    const original = readFileSync(sw);
-    onTestFinished(() => writeFileSync(sw, original));
-    // A deploy changes the service worker's bytes; the app checks for it (here at once, in use on visibility).
-    writeFileSync(sw, Buffer.concat([original, Buffer.from(`\n// versión ${Date.now()}\n`)]));
-    await page.evaluate(async () => {
-      const reg = await navigator.serviceWorker.getRegistration();
-      await reg?.update();
-    });
-    const aviso = page.getByText('Hay una versión nueva de la aplicación.');
-    await aviso.waitFor({ timeout: 30_000 });
-    const recarga = page.waitForEvent('framenavigated', { timeout: 30_000 });
-    await page.getByRole('button', { name: 'Actualizar' }).click();
-    await recarga;
-    await page.locator('main').first().waitFor();
-    expect(await aviso.count()).toBe(0);
   });
 
   it('signs out: the session ends on the server and the sign-in screen shows', async () => {
