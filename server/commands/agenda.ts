@@ -26,6 +26,7 @@ export const guardarAgenda = command({
   nombre: 'guardar_agenda',
   descripcion: 'Crea una entrada de la agenda o cambia los datos de la que tiene el mismo NIF, matrícula o texto.',
   acceso: 'escritura',
+  permiso: 'agenda',
   entrada: GuardarAgenda,
   run: async (ctx, { tipo, ...datos }): Promise<{ entrada: EntradaAgenda }> => ({
     entrada: presentarEntrada(await guardarEntrada(ctx.db, ctx.quien, tipo, datos, ctx.clock.now())),

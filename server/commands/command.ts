@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import { AppError, validationError } from '../../shared/errors';
+import { NOMBRE_ROL, puede, TEXTO_PERMISO, type Permiso } from '../../shared/rules/roles';
 import type { z } from '../../shared/schemas/zod';
 import { violacionUnica } from '../db/errores';
 import type { DB } from '../db/schema';
@@ -51,6 +52,8 @@ export interface Command<S extends z.ZodType, O, A extends Acceso> {
   /** What it does, in Spanish (MCP tools and OpenAPI show it). */
   descripcion: string;
   acceso: A;
+  /** What a signed-in user's role must allow (shared/rules/roles.ts); API keys act for the whole account. */
+  permiso?: Permiso;
   entrada: S;
   /**
    * For a command that honours `Idempotency-Key`: whether this input does
@@ -92,8 +95,8 @@ export interface Ejecucion<O> {
 
 const sinRegistro = async (): Promise<void> => {};
 
-/** Refuse an actor that may not run a command of this access level. */
-export function autorizar(acceso: Acceso, quien: Actor | Visitante | Operador): void {
+/** Refuse an actor that may not run a command of this access level, or whose role does not allow it. */
+export function autorizar(acceso: Acceso, quien: Actor | Visitante | Operador, permiso?: Permiso): void {
   if (acceso === 'publico' || acceso === 'operador') return;
   const actor = quien as Actor;
   if (acceso === 'escritura' && actor.soloLectura) {
@@ -101,6 +104,9 @@ export function autorizar(acceso: Acceso, quien: Actor | Visitante | Operador): 
   }
   if (acceso === 'admin' && (actor.userId === null || actor.rol !== 'admin')) {
     throw new AppError('prohibido', 'Solo un administrador de la cuenta puede hacer esto.');
+  }
+  if (permiso && actor.rol !== null && !puede(actor.rol, permiso)) {
+    throw new AppError('prohibido', `Su función en la cuenta (${NOMBRE_ROL[actor.rol]}) no permite ${TEXTO_PERMISO[permiso]}. Pídaselo a un administrador.`);
   }
 }
 
@@ -145,7 +151,7 @@ async function ejecutarUnaVez<S extends z.ZodType, O, A extends Acceso>(
   crudo: unknown,
   opts: { idempotencyKey?: string | null },
 ): Promise<Ejecucion<O>> {
-  autorizar(cmd.acceso, quien);
+  autorizar(cmd.acceso, quien, cmd.permiso);
   if (cmd.acceso === 'publico') await limitarVisitante(services, quien as Visitante);
   const ctx: Contexto<A> = { ...services, quien, crudo, registrar: sinRegistro, claveCliente: null };
   const parsed = cmd.entrada.safeParse(crudo);

@@ -39,6 +39,7 @@ export const verCuenta = command({
   nombre: 'ver_cuenta',
   descripcion: 'La empresa de la cuenta, su plan y la cuota mensual de DeCA del entorno.',
   acceso: 'lectura',
+  permiso: 'plan',
   entrada: z.object({}),
   run: async (ctx): Promise<CuentaResponse> => {
     const { cuenta, entorno } = ctx.quien;
@@ -155,6 +156,7 @@ export const listarClaves = command({
   nombre: 'listar_claves',
   descripcion: 'Las claves de API de la cuenta (nunca el secreto).',
   acceso: 'lectura',
+  permiso: 'integraciones',
   entrada: z.object({}),
   run: async (ctx): Promise<{ claves: ClaveApi[] }> => ({ claves: (await listarClavesDe(ctx.db, ctx.quien.accountId)).map(presentClave) }),
 });

@@ -167,6 +167,7 @@ export const sustituirDeca = command({
   nombre: 'sustituir_deca',
   descripcion: 'Método 2: crea una DeCA nueva (nueva URL y QR) con los cambios y marca la anterior como sustituida. «motivo» obligatorio.',
   acceso: 'escritura',
+  permiso: 'gestion',
   entrada: SustituirInput.extend(Ref.shape),
   idempotencia: repetirDeca,
   run: async (ctx, { id, ...cambios }) => {
@@ -211,6 +212,7 @@ export const archivarDeca = command({
   nombre: 'archivar_deca',
   descripcion: 'Archiva (archivado true) o desarchiva (false) una DeCA, en cualquier estado.',
   acceso: 'escritura',
+  permiso: 'gestion',
   entrada: ArchivarInput.extend(Ref.shape),
   idempotencia: repetirDeca,
   run: async (ctx, { id, archivado }) => {
@@ -224,6 +226,7 @@ export const eliminarDeca = command({
   nombre: 'eliminar_deca',
   descripcion: 'Borra una DeCA pendiente (las emitidas no se borran: se conservan un año).',
   acceso: 'escritura',
+  permiso: 'gestion',
   entrada: Ref,
   idempotencia: {
     // The stored answer is what a repeat gets: the same body as the first (IETF Idempotency-Key draft).

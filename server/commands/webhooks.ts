@@ -17,6 +17,7 @@ export const listarWebhooks = command({
   nombre: 'listar_webhooks',
   descripcion: 'Los webhooks de la cuenta en este entorno.',
   acceso: 'lectura',
+  permiso: 'integraciones',
   entrada: z.object({}),
   run: async (ctx): Promise<WebhookList> => ({ webhooks: (await listar(ctx.db, ctx.quien)).map(presentWebhook) }),
 });
@@ -25,6 +26,7 @@ export const crearWebhook = command({
   nombre: 'crear_webhook',
   descripcion: 'Crea un webhook (url https, eventos, descripción); devuelve su secreto whsec_ una sola vez.',
   acceso: 'escritura',
+  permiso: 'integraciones',
   entrada: WebhookInput,
   run: async (ctx, input): Promise<WebhookCreado> => {
     const row = await crear(webhookCtx(ctx), ctx.quien, input);
@@ -36,6 +38,7 @@ export const verWebhook = command({
   nombre: 'ver_webhook',
   descripcion: 'Un webhook (sin su secreto).',
   acceso: 'lectura',
+  permiso: 'integraciones',
   entrada: Ref,
   run: async (ctx, { id }): Promise<{ webhook: Webhook }> => ({ webhook: presentWebhook(await obtenerWebhook(ctx.db, ctx.quien, id)) }),
 });
@@ -44,6 +47,7 @@ export const cambiarWebhook = command({
   nombre: 'cambiar_webhook',
   descripcion: 'Pausa o reanuda un webhook (activo), o cambia sus eventos o su descripción.',
   acceso: 'escritura',
+  permiso: 'integraciones',
   entrada: z.intersection(WebhookPatch, Ref),
   run: async (ctx, { id, ...patch }): Promise<{ webhook: Webhook }> => ({ webhook: presentWebhook(await cambiar(webhookCtx(ctx), ctx.quien, id, patch)) }),
 });
@@ -52,6 +56,7 @@ export const eliminarWebhook = command({
   nombre: 'eliminar_webhook',
   descripcion: 'Borra un webhook con sus entregas.',
   acceso: 'escritura',
+  permiso: 'integraciones',
   entrada: Ref,
   run: async (ctx, { id }) => ({ eliminado: true as const, ...(await eliminar(ctx.db, ctx.quien, id)) }),
 });
@@ -60,6 +65,7 @@ export const entregasWebhook = command({
   nombre: 'entregas_webhook',
   descripcion: 'Las 100 últimas entregas de un webhook, con cada intento.',
   acceso: 'lectura',
+  permiso: 'integraciones',
   entrada: Ref,
   run: async (ctx, { id }): Promise<EntregaList> => ({ entregas: (await listarEntregas(ctx.db, ctx.quien, id)).map(presentEntrega) }),
 });
@@ -68,6 +74,7 @@ export const probarWebhook = command({
   nombre: 'probar_webhook',
   descripcion: 'Envía ahora un evento «ping» al webhook y devuelve el resultado.',
   acceso: 'escritura',
+  permiso: 'integraciones',
   entrada: Ref,
   run: async (ctx, { id }): Promise<EntregaResultado> => {
     const r = await probar(envio(ctx), ctx.quien, id);
@@ -79,6 +86,7 @@ export const reenviarEntrega = command({
   nombre: 'reenviar_entrega',
   descripcion: 'Reenvía ahora una entrega (mismo id y cuerpo, firma nueva) y devuelve el resultado.',
   acceso: 'escritura',
+  permiso: 'integraciones',
   entrada: z.object({ id: cadena().max(40), entrega: cadena().max(100) }),
   run: async (ctx, { id, entrega }): Promise<EntregaResultado> => {
     const r = await reenviar(envio(ctx), ctx.quien, id, entrega);

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { RolUsuario } from '../../shared/rules/roles';
 import type { Entorno, Plan, Rol } from '../../shared/schemas/cuenta';
 import type { Canal, CampoCambiado, Estado, TipoCambio, TipoVehiculo } from '../../shared/schemas/deca';
 import type { Envio } from '../../shared/schemas/envio';
@@ -24,11 +25,25 @@ export interface UsersTable {
   account_id: number;
   email: string;
   password_hash: string;
-  rol: ColumnType<'admin' | 'miembro', 'admin' | 'miembro' | undefined, 'admin' | 'miembro'>;
+  rol: ColumnType<RolUsuario, RolUsuario | undefined, RolUsuario>;
   created_at: Timestamp;
   email_confirmado_at: NullableTimestamp;
   /** sha256 of the confirmation link's token, until it is used. */
   confirmacion_hash: string | null;
+}
+
+/** An administrator's invitation to join the account with a role. */
+export interface InvitacionesTable {
+  id: Generated<number>;
+  account_id: number;
+  email: string;
+  rol: RolUsuario;
+  /** sha256 of the link's token; the token is only in the e-mail. */
+  token_hash: string;
+  invitada_por: number | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  aceptada_at: NullableTimestamp;
 }
 
 /** Tenant table: API keys belong to one account and one environment. */
@@ -230,7 +245,7 @@ export interface CorreosTable {
   account_id: number;
   entorno: Entorno;
   deca_id: number | null;
-  tipo: 'pedir_datos' | 'enviar_deca' | 'confirmar_email';
+  tipo: 'pedir_datos' | 'enviar_deca' | 'confirmar_email' | 'invitacion';
   destinatario: string;
   asunto: string;
   texto: string;
@@ -351,6 +366,7 @@ export interface DB {
   eventos: EventosTable;
   accounts: AccountsTable;
   users: UsersTable;
+  invitaciones: InvitacionesTable;
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
   uso_mensual: UsoMensualTable;
@@ -364,6 +380,7 @@ export type AccountRow = Selectable<AccountsTable>;
 export type NewAccount = Insertable<AccountsTable>;
 export type AccountUpdate = Updateable<AccountsTable>;
 export type UserRow = Selectable<UsersTable>;
+export type InvitacionRow = Selectable<InvitacionesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type DecaRow = Selectable<DecasTable>;

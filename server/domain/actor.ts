@@ -1,3 +1,4 @@
+import type { RolUsuario } from '../../shared/rules/roles';
 import type { Entorno } from '../../shared/schemas/cuenta';
 import type { AccountRow } from '../db/schema';
 
@@ -20,7 +21,7 @@ export interface Actor {
   /** Signed-in user, or null for an API key. */
   userId: number | null;
   /** The user's role in the account; null for an API key (keys are never administrators). */
-  rol: 'admin' | 'miembro' | null;
+  rol: RolUsuario | null;
   soloLectura: boolean;
   /** How the actor is named in the change history: the key's prefix or the user's e-mail. */
   etiqueta: string;

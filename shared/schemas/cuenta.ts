@@ -1,4 +1,5 @@
 import { normalizarNif, validarNif } from '../rules/nif';
+import { ROLES_USUARIO } from '../rules/roles';
 import { cadena } from './envio';
 import { z } from './zod';
 
@@ -89,13 +90,16 @@ export type CuentaResponse = z.infer<typeof CuentaResponse>;
 
 export const PASSWORD_MIN = 10;
 
+const Email = z.email('Correo electrónico no válido').max(254).transform((s) => s.toLowerCase());
+const Password = cadena()
+  .min(PASSWORD_MIN, `La contraseña debe tener al menos ${PASSWORD_MIN} caracteres`)
+  .max(200, 'Máximo 200 caracteres');
+
 /** Web-app sign-up: the company and its first (admin) user. */
 export const RegistroInput = EmpresaInput.extend({
   domicilio: domicilioEmpresa,
-  email: z.email('Correo electrónico no válido').max(254).transform((s) => s.toLowerCase()),
-  password: cadena()
-    .min(PASSWORD_MIN, `La contraseña debe tener al menos ${PASSWORD_MIN} caracteres`)
-    .max(200, 'Máximo 200 caracteres'),
+  email: Email,
+  password: Password,
 });
 export type RegistroInput = z.input<typeof RegistroInput>;
 
@@ -105,13 +109,46 @@ export const SesionInput = z.object({
 });
 export type SesionInput = z.input<typeof SesionInput>;
 
+/** A user's role in the account (what they may do: shared/rules/roles.ts). */
+export const RolUsuario = z.enum(ROLES_USUARIO).meta({ description: 'Función del usuario: admin (todo), oficina (DeCA, agenda, importación), conductor (crea y enseña DeCA)' });
+
 export const Usuario = z.object({
   id: z.number().int(),
   email: z.string(),
-  rol: z.enum(['admin', 'miembro']),
+  rol: RolUsuario,
   email_confirmado: z.boolean(),
 });
 export type Usuario = z.infer<typeof Usuario>;
+
+/** A user as the account's administrator lists them. */
+export const UsuarioCuenta = Usuario.extend({ created_at: z.string() });
+export type UsuarioCuenta = z.infer<typeof UsuarioCuenta>;
+
+/** An invitation not yet accepted (its link is only in the e-mail). */
+export const Invitacion = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  rol: RolUsuario,
+  created_at: z.string(),
+  expires_at: z.string(),
+});
+export type Invitacion = z.infer<typeof Invitacion>;
+
+/** GET /app/api/usuarios. */
+export const UsuariosResponse = z.object({ usuarios: z.array(UsuarioCuenta), invitaciones: z.array(Invitacion) });
+export type UsuariosResponse = z.infer<typeof UsuariosResponse>;
+
+export const InvitarInput = z.object({ email: Email, rol: RolUsuario });
+export type InvitarInput = z.input<typeof InvitarInput>;
+
+export const CambiarRolInput = z.object({ id: z.coerce.number().int().positive(), rol: RolUsuario });
+
+/** What an invitation link shows before it is accepted. */
+export const InvitacionPublica = z.object({ empresa: z.string(), email: z.string(), rol: RolUsuario, expires_at: z.string() });
+export type InvitacionPublica = z.infer<typeof InvitacionPublica>;
+
+export const AceptarInvitacionInput = z.object({ token: cadena().max(200), password: Password });
+export type AceptarInvitacionInput = z.input<typeof AceptarInvitacionInput>;
 
 /** GET /app/api/sesion: who is signed in. */
 export const SesionResponse = z.object({

@@ -8,6 +8,7 @@ import * as m0006 from './0006-sin-duplicados';
 import * as m0007 from './0007-autenticidad';
 import * as m0008 from './0008-sello';
 import * as m0009 from './0009-agenda';
+import * as m0010 from './0010-usuarios';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0007-autenticidad': m0007,
   '0008-sello': m0008,
   '0009-agenda': m0009,
+  '0010-usuarios': m0010,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -107,6 +107,20 @@ export function mensajeConfirmacion(account: AccountRow, url: string): Mensaje {
   };
 }
 
+/** An administrator's invitation to join the account with a role. */
+export function mensajeInvitacion(account: AccountRow, invita: string, rol: string, url: string, caduca: string): Mensaje {
+  const parrafos = [
+    'Buenos días:',
+    `${invita} le invita a usar DeCA en ${account.nombre} como ${rol}: documentos de control del transporte, también sin cobertura.`,
+    `Abra el enlace para elegir su contraseña y entrar. Caduca el ${caduca}; si no esperaba esta invitación, no haga nada.`,
+  ];
+  return {
+    asunto: `Invitación a DeCA de ${account.nombre}`,
+    texto: `${parrafos.join('\n\n')}\n\nAceptar la invitación: ${url}\n\n-- \n${PIE}\n`,
+    html: htmlMensaje(parrafos, { texto: 'Aceptar la invitación', url }, PIE),
+  };
+}
+
 /** The short text for the driver's messaging app, and its WhatsApp link. */
 export function textoConductor(account: AccountRow, row: DecaConRefs, siteUrl: string): { texto: string; whatsapp_url: string } {
   const urls = decaUrls(siteUrl, row);

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { AppError } from '../../../shared/errors';
 import { ejecutar } from '../../commands/command';
 import { cerrarSesion, crearClave, editarEmpresa, iniciarSesion, listarClaves, reenviarConfirmacion, registrarCuenta, revocarClave, verSesion, type SesionAbierta } from '../../commands/cuenta';
+import { aceptarInvitacion, anularInvitacion, cambiarRolUsuario, invitarUsuario, listarUsuarios, quitarUsuario, verInvitacion } from '../../commands/usuarios';
 import type { AppDeps } from '../../deps';
 import { leerSesion } from '../../domain/accounts/sessions';
 import { visitanteOf, type AppContext, type AppMiddleware, type AppState } from '../context';
@@ -14,7 +15,8 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Endpoints of the web application (not the public API): sign-up, sign-in,
- * sign-out, current user, e-mail confirmation and API keys, each a command.
+ * sign-out, current user, e-mail confirmation, API keys, the account's users
+ * and invitations, each a command.
  * Every write needs the CSRF header, sign-in included (login CSRF).
  */
 export function createAppApiRouter({ config, services }: AppDeps): Router<AppState> {
@@ -86,6 +88,40 @@ export function createAppApiRouter({ config, services }: AppDeps): Router<AppSta
 
   router.delete('/claves/:id', session, async (ctx) => {
     ctx.body = await correr(ctx, services, revocarClave, entrada(ctx));
+  });
+
+  router.get('/usuarios', session, async (ctx) => {
+    ctx.body = await correr(ctx, services, listarUsuarios, {});
+  });
+
+  router.post('/usuarios', session, async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await correr(ctx, services, invitarUsuario, ctx.state.body);
+  });
+
+  router.patch('/usuarios/:id', session, async (ctx) => {
+    ctx.body = await correr(ctx, services, cambiarRolUsuario, entrada(ctx));
+  });
+
+  router.delete('/usuarios/:id', session, async (ctx) => {
+    ctx.body = await correr(ctx, services, quitarUsuario, entrada(ctx));
+  });
+
+  router.delete('/invitaciones/:id', session, async (ctx) => {
+    ctx.body = await correr(ctx, services, anularInvitacion, entrada(ctx));
+  });
+
+  // The invitation link: what it offers, and accepting it (a new user, signed in).
+  router.get('/invitacion/:token', async (ctx) => {
+    const { valor } = await ejecutar(services, verInvitacion, visitanteOf(ctx, config.trustProxy), { token: ctx.params.token });
+    ctx.body = valor;
+  });
+
+  router.post('/invitacion/:token', async (ctx) => {
+    const { valor } = await ejecutar(services, aceptarInvitacion, visitanteOf(ctx, config.trustProxy), entrada(ctx));
+    abrir(ctx, valor.sesion);
+    ctx.status = 201;
+    ctx.body = valor.respuesta;
   });
 
   return router;

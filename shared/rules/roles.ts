@@ -1,0 +1,56 @@
+/**
+ * What each user of an account may do in the application. API keys are not
+ * users: they act for the whole account (a read-only key only reads) and
+ * never manage users or keys.
+ *
+ * - administrador: everything;
+ * - oficina: DeCAs (all of their life), the address book, CSV import and export;
+ * - conductor: creates, issues and shows DeCAs (and reads delivery-note photos);
+ *   sees no API keys, webhooks, users or plan.
+ */
+export const ROLES_USUARIO = ['admin', 'oficina', 'conductor'] as const;
+export type RolUsuario = (typeof ROLES_USUARIO)[number];
+
+export type Permiso =
+  /** Replace (method 2), archive or delete a DeCA. */
+  | 'gestion'
+  /** Add to and edit the address book (reading it is for everyone: it fills the forms). */
+  | 'agenda'
+  /** Import a spreadsheet, export the list. */
+  | 'importar'
+  /** The plan and its monthly quota. */
+  | 'plan'
+  /** API keys and webhooks. */
+  | 'integraciones'
+  /** The account's users and invitations, and the company data. */
+  | 'usuarios';
+
+const PERMISOS: Record<RolUsuario, readonly Permiso[]> = {
+  admin: ['gestion', 'agenda', 'importar', 'plan', 'integraciones', 'usuarios'],
+  oficina: ['gestion', 'agenda', 'importar', 'plan'],
+  conductor: [],
+};
+
+export const NOMBRE_ROL: Record<RolUsuario, string> = { admin: 'Administrador', oficina: 'Oficina', conductor: 'Conductor' };
+
+/** What the refusal names: «Su función (Conductor) no permite <this>». */
+export const TEXTO_PERMISO: Record<Permiso, string> = {
+  gestion: 'sustituir, archivar ni eliminar DeCA',
+  agenda: 'cambiar la agenda',
+  importar: 'importar ni exportar hojas de cálculo',
+  plan: 'ver el plan de la cuenta',
+  integraciones: 'gestionar las claves de API ni los webhooks',
+  usuarios: 'gestionar los usuarios ni los datos de la empresa',
+};
+
+export function puede(rol: RolUsuario, permiso: Permiso): boolean {
+  return PERMISOS[rol].includes(permiso);
+}
+
+/**
+ * Whether changing `rol` of a user (or removing one, `nuevo` null) leaves
+ * the account with an administrator: the last one cannot step down.
+ */
+export function quedaAdministrador(admins: number, actual: RolUsuario, nuevo: RolUsuario | null): boolean {
+  return actual !== 'admin' || nuevo === 'admin' || admins > 1;
+}
