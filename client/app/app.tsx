@@ -1,9 +1,14 @@
 import { useEffect, useRef } from 'preact/hooks';
+import type { JSX } from 'preact';
 import ListaDecas from '../views/deca-list';
 import { AvisoActualizacion, Layout } from './layout';
 import { navegar, resolver, useModulo, useUbicacion, type Ruta } from './router';
 import { contexto, sesion } from './sesion';
 import { useStore } from './store';
+
+/** An invitation's link opens signed out too (the person invited has no user yet). */
+const INVITACION = /^\/invitacion\/([\w-]+)$/;
+const cargarInvitacion = () => import('../views/invitacion');
 
 /** Screens other than the list load on demand: one chunk each (the first screen stays small). */
 const RUTAS: Ruta[] = [
@@ -16,8 +21,9 @@ const RUTAS: Ruta[] = [
   { patron: /^\/importar$/, cargar: () => import('../views/importar') },
   { patron: /^\/fotos$/, cargar: () => import('../views/fotos') },
   { patron: /^\/webhooks$/, cargar: () => import('../views/webhooks') },
+  { patron: /^\/usuarios$/, cargar: () => import('../views/usuarios') },
+  { patron: INVITACION, cargar: cargarInvitacion },
 ];
-const cargarAcceso = () => import('../views/acceso');
 
 function Pantalla() {
   const { path, query } = useUbicacion();
@@ -69,17 +75,27 @@ function Pantalla() {
   return <Vista params={r.params} query={new URLSearchParams(query)} />;
 }
 
+/** Signed out: the sign-in or sign-up screen, or an invitation's link; each its own chunk. */
+const cargarFuera = async (): Promise<(props: { path: string }) => JSX.Element> => {
+  const { default: Acceso } = await import('../views/acceso');
+  return ({ path }) => <Acceso modo={path === '/registro' ? 'registro' : 'entrar'} />;
+};
+const cargarInvitacionFuera = async (): Promise<(props: { path: string }) => JSX.Element> => {
+  const { default: Invitacion } = await cargarInvitacion();
+  return ({ path }) => <Invitacion params={INVITACION.exec(path)?.slice(1) ?? []} />;
+};
+
 export function App() {
   const s = useStore(sesion);
   const { path } = useUbicacion();
-  const acceso = useModulo(s ? null : cargarAcceso);
+  const fuera = useModulo(s ? null : INVITACION.test(path) ? cargarInvitacionFuera : cargarFuera);
   if (!s) {
-    if (!acceso || acceso instanceof Error) return <main>{acceso instanceof Error ? <p role="alert">No se pudo cargar la aplicación: recargue la página.</p> : <p aria-busy="true">Cargando…</p>}</main>;
-    const Acceso = acceso.default;
+    if (!fuera || fuera instanceof Error) return <main>{fuera instanceof Error ? <p role="alert">No se pudo cargar la aplicación: recargue la página.</p> : <p aria-busy="true">Cargando…</p>}</main>;
+    const Fuera = fuera;
     return (
       <>
         <main>
-          <Acceso modo={path === '/registro' ? 'registro' : 'entrar'} />
+          <Fuera path={path} />
         </main>
         <AvisoActualizacion />
       </>

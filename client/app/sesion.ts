@@ -1,3 +1,4 @@
+import { puede, type Permiso } from '../../shared/rules/roles';
 import type { Cuenta, EmpresaPatch, Entorno, RegistroInput, SesionInput, SesionResponse, Usuario } from '../../shared/schemas/cuenta';
 import { ApiError, createApi, pedirJson, type Api } from '../data/api';
 import { dbName, onDbAviso, openDecaDb, type DecaDb } from '../data/db';
@@ -155,6 +156,15 @@ function guardar(s: Sesion | null): void {
   sesion.set(s);
 }
 
+/**
+ * Whether the signed-in user's role allows something (the server refuses it
+ * anyway: this only keeps the screens from offering it).
+ */
+export function permitido(permiso: Permiso): boolean {
+  const s = sesion.get();
+  return !!s && puede(s.usuario.rol, permiso);
+}
+
 /** Switch between production and the test environment; the screen goes back to the list (a number means another DeCA there). */
 export function cambiarEntorno(e: Entorno): void {
   localStorage.setItem(K_ENTORNO, e);
@@ -180,6 +190,11 @@ export async function entrar(input: SesionInput): Promise<void> {
 /** Create the company account and its first user, signed in. */
 export async function registrar(input: RegistroInput): Promise<void> {
   await abierta((await pedirJson<SesionResponse>(f, 'POST', '/app/api/registro', { body: input })).data);
+}
+
+/** Accept an invitation to an account: the new user, signed in. */
+export async function aceptarInvitacion(token: string, password: string): Promise<void> {
+  await abierta((await pedirJson<SesionResponse>(f, 'POST', `/app/api/invitacion/${encodeURIComponent(token)}`, { body: { password } })).data);
 }
 
 /** An administrator changes the company data; the session's copy follows at once. */

@@ -3,7 +3,8 @@ import type { ClaveApi, ClaveCreada, Cuota as CuotaDatos, Entorno } from '../../
 import { ApiError, pedirJson } from '../data/api';
 import { guardarParaElCamino } from '../data/consultas';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
-import { cambiarEntorno, contexto, editarEmpresa, salir } from '../app/sesion';
+import { cambiarEntorno, contexto, editarEmpresa, permitido, salir } from '../app/sesion';
+import { NOMBRE_ROL } from '../../shared/rules/roles';
 import { useStore } from '../app/store';
 import { Campo } from '../components/campo';
 import { useConfirmacion } from '../components/dialogo';
@@ -239,7 +240,6 @@ function Empresa({ cuenta, admin }: { cuenta: CuentaDatos; admin: boolean }) {
   );
 }
 
-/** Account: company, environment switch (test mode), data kept on this device, API keys, sign out. */
 /** A month's use against its limit, as a bar (a limitless plan shows the count alone). */
 function Uso({ que, usadas, limite }: { que: string; usadas: number; limite: number | null }) {
   return (
@@ -275,6 +275,7 @@ function Cuota() {
   );
 }
 
+/** Account: company, plan, who is signed in, environment switch (test mode), data kept on this device, integrations, sign out; each part as the role allows. */
 export default function Cuenta() {
   const ctx = useStore(contexto)!;
   const { cuenta, usuario } = ctx.sesion;
@@ -288,12 +289,21 @@ export default function Cuenta() {
   return (
     <section>
       <h1 tabIndex={-1}>Cuenta</h1>
-      <Empresa cuenta={cuenta} admin={usuario.rol === 'admin'} />
-      <h2>Plan y cuota</h2>
-      <Cuota />
+      <Empresa cuenta={cuenta} admin={permitido('usuarios')} />
+      {permitido('plan') && (
+        <>
+          <h2>Plan y cuota</h2>
+          <Cuota />
+        </>
+      )}
       <p>
-        Usuario: <strong>{usuario.email}</strong> ({usuario.rol === 'admin' ? 'administrador' : 'miembro'})
+        Usuario: <strong>{usuario.email}</strong> ({NOMBRE_ROL[usuario.rol].toLowerCase()})
       </p>
+      {permitido('usuarios') && (
+        <p>
+          Quién usa la cuenta y qué puede hacer cada uno: <a href="/usuarios">Usuarios e invitaciones</a>.
+        </p>
+      )}
 
       <h2>Entorno</h2>
       <fieldset>
@@ -327,13 +337,17 @@ export default function Cuenta() {
         <li>Almacenamiento persistente: {persistente === null ? '—' : persistente ? 'sí' : 'no concedido por el navegador (instale la aplicación para conseguirlo)'}</li>
       </ul>
 
-      <h2>Claves de API</h2>
-      <Claves />
+      {permitido('integraciones') && (
+        <>
+          <h2>Claves de API</h2>
+          <Claves />
 
-      <h2>Webhooks</h2>
-      <p>
-        Avisos de cada cambio de sus DeCA a otro programa, firmados: <a href="/webhooks">Gestionar los webhooks</a>.
-      </p>
+          <h2>Webhooks</h2>
+          <p>
+            Avisos de cada cambio de sus DeCA a otro programa, firmados: <a href="/webhooks">Gestionar los webhooks</a>.
+          </p>
+        </>
+      )}
 
       <h2>Sesión</h2>
       {pendientes > 0 && <p class="aviso">Hay cambios sin enviar: se quedan guardados en este dispositivo y se enviarán cuando vuelva a entrar.</p>}

@@ -6,7 +6,7 @@ import type { DecaLocal, EntradaOutbox } from '../data/db';
 import { archivarDeca, descartar, eliminarDeca, emitirDeca, finalizarServicio, reintentar } from '../data/outbox';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
 import { navegar } from '../app/router';
-import { contexto, sesionCaducada } from '../app/sesion';
+import { contexto, permitido, sesionCaducada } from '../app/sesion';
 import { useStore } from '../app/store';
 import { Insignias, SinEmitir, nombreDeca, rutaDeca } from '../components/insignias';
 import { nombreCampo, valorLegible } from '../components/nombres';
@@ -356,9 +356,11 @@ export default function DetalleDeca({ params }: { params: string[] }) {
                 <a class="boton" href={`${rutaDeca(rec)}/editar`}>
                   Modificar
                 </a>
-                <a class="boton" href={`${rutaDeca(rec)}/sustituir`}>
-                  Sustituir
-                </a>
+                {permitido('gestion') && (
+                  <a class="boton" href={`${rutaDeca(rec)}/sustituir`}>
+                    Sustituir
+                  </a>
+                )}
                 {!fin && (
                   <button
                     type="button"
@@ -389,7 +391,7 @@ export default function DetalleDeca({ params }: { params: string[] }) {
             <button type="button" onClick={() => print()}>
               Imprimir
             </button>
-            {rec.id !== undefined && (
+            {rec.id !== undefined && permitido('gestion') && (
               <button type="button" onClick={() => accion(archivarDeca(ctx.db, rec.clave, !rec.archivado))}>
                 {rec.archivado ? 'Desarchivar' : 'Archivar'}
               </button>

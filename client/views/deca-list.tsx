@@ -5,7 +5,7 @@ import { archivarDeca } from '../data/outbox';
 import { fechaEs } from '../../shared/rules/fechas';
 import type { DecaLocal } from '../data/db';
 import { ESCRITORIO, useEnLinea, useLiveQuery, useMedia } from '../app/hooks';
-import { contexto, sesionCaducada } from '../app/sesion';
+import { contexto, permitido, sesionCaducada } from '../app/sesion';
 import { useStore } from '../app/store';
 import { Insignias, SinEmitir, nombreDeca, rutaDeca } from '../components/insignias';
 
@@ -226,7 +226,7 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
   return (
     <section>
       <h1 tabIndex={-1}>{f.archivado ? 'DeCA archivadas' : 'Sus DeCA'}</h1>
-      {escritorio && (
+      {escritorio && permitido('importar') && (
         <p class="acciones-lista">
           <a href="/importar">Importar CSV</a>
           {' · '}
@@ -343,9 +343,11 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
       {escritorio && elegidas.length > 0 && (
         <div class="barra-seleccion" role="region" aria-label="Acciones con las seleccionadas">
           <strong>{elegidas.length} seleccionada(s)</strong>
-          <button type="button" onClick={() => void archivarElegidas()}>
-            {f.archivado ? 'Desarchivar' : 'Archivar'}
-          </button>
+          {permitido('gestion') && (
+            <button type="button" onClick={() => void archivarElegidas()}>
+              {f.archivado ? 'Desarchivar' : 'Archivar'}
+            </button>
+          )}
           <button type="button" onClick={() => void descargarElegidas()}>
             Descargar PDF
           </button>

@@ -5,6 +5,7 @@ import { CSRF_HEADER } from '../data/api';
 import { useEnLinea } from '../app/hooks';
 import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
+import { ConPermiso } from '../components/sin-permiso';
 
 /** The template: the spec's columns in order, and one example row (two shipments of one DeCA would share its ref_externa). */
 const PLANTILLA = `\ufeff${COLUMNAS_CSV.join(';')}\r\n${[
@@ -66,7 +67,7 @@ function subir(url: string, archivo: File, progreso: (parte: number) => void): P
 type Fase = { tipo: 'elegir' } | { tipo: 'comprobando' } | { tipo: 'comprobado'; r: Importacion } | { tipo: 'importando'; parte: number } | { tipo: 'importado'; r: Importacion };
 
 /** CSV import: pick or drop a file, see it checked line by line, then import it with progress. */
-export default function Importar() {
+function ImportarCsv() {
   const ctx = useStore(contexto)!;
   const enLinea = useEnLinea();
   const [archivo, setArchivo] = useState<File | null>(null);
@@ -204,5 +205,13 @@ export default function Importar() {
         </>
       )}
     </section>
+  );
+}
+
+export default function Importar() {
+  return (
+    <ConPermiso permiso="importar" titulo="Importar DeCA desde un CSV">
+      <ImportarCsv />
+    </ConPermiso>
   );
 }

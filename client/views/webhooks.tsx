@@ -7,6 +7,7 @@ import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
 import { useConfirmacion } from '../components/dialogo';
 import { SecretoUnaVez } from '../components/secreto';
+import { ConPermiso } from '../components/sin-permiso';
 
 const NOMBRE_EVENTO: Record<(typeof EVENTOS)[number], string> = {
   'deca.creado': 'Creada',
@@ -83,7 +84,7 @@ function Entregas({ webhook }: { webhook: Webhook }) {
 }
 
 /** Webhooks of the environment: create with an event picker (secret shown once), pause, resume, test, delete, deliveries. */
-export default function Webhooks() {
+function GestionWebhooks() {
   const ctx = useStore(contexto)!;
   const enLinea = useEnLinea();
   const { confirmar, dialogo } = useConfirmacion();
@@ -246,5 +247,13 @@ export default function Webhooks() {
         </button>
       </form>
     </section>
+  );
+}
+
+export default function Webhooks() {
+  return (
+    <ConPermiso permiso="integraciones" titulo="Webhooks">
+      <GestionWebhooks />
+    </ConPermiso>
   );
 }

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import { AppError, validationError } from '../../shared/errors';
-import { NOMBRE_ROL, puede, TEXTO_PERMISO, type Permiso } from '../../shared/rules/roles';
+import { mensajeSinPermiso, puede, type Permiso } from '../../shared/rules/roles';
 import type { z } from '../../shared/schemas/zod';
 import { violacionUnica } from '../db/errores';
 import type { DB } from '../db/schema';
@@ -106,7 +106,7 @@ export function autorizar(acceso: Acceso, quien: Actor | Visitante | Operador, p
     throw new AppError('prohibido', 'Solo un administrador de la cuenta puede hacer esto.');
   }
   if (permiso && actor.rol !== null && !puede(actor.rol, permiso)) {
-    throw new AppError('prohibido', `Su función en la cuenta (${NOMBRE_ROL[actor.rol]}) no permite ${TEXTO_PERMISO[permiso]}. Pídaselo a un administrador.`);
+    throw new AppError('prohibido', mensajeSinPermiso(actor.rol, permiso));
   }
 }
 

@@ -226,7 +226,6 @@ export const eliminarDeca = command({
   nombre: 'eliminar_deca',
   descripcion: 'Borra una DeCA pendiente (las emitidas no se borran: se conservan un año).',
   acceso: 'escritura',
-  permiso: 'gestion',
   entrada: Ref,
   idempotencia: {
     // The stored answer is what a repeat gets: the same body as the first (IETF Idempotency-Key draft).

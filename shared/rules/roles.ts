@@ -5,14 +5,15 @@
  *
  * - administrador: everything;
  * - oficina: DeCAs (all of their life), the address book, CSV import and export;
- * - conductor: creates, issues and shows DeCAs (and reads delivery-note photos);
+ * - conductor: creates, issues and shows DeCAs (and reads delivery-note photos, modifies
+ *   one on the road, ends its service, deletes a draft of theirs);
  *   sees no API keys, webhooks, users or plan.
  */
 export const ROLES_USUARIO = ['admin', 'oficina', 'conductor'] as const;
 export type RolUsuario = (typeof ROLES_USUARIO)[number];
 
 export type Permiso =
-  /** Replace (method 2), archive or delete a DeCA. */
+  /** Replace (method 2) or archive a DeCA. */
   | 'gestion'
   /** Add to and edit the address book (reading it is for everyone: it fills the forms). */
   | 'agenda'
@@ -35,13 +36,18 @@ export const NOMBRE_ROL: Record<RolUsuario, string> = { admin: 'Administrador', 
 
 /** What the refusal names: «Su función (Conductor) no permite <this>». */
 export const TEXTO_PERMISO: Record<Permiso, string> = {
-  gestion: 'sustituir, archivar ni eliminar DeCA',
+  gestion: 'sustituir ni archivar DeCA',
   agenda: 'cambiar la agenda',
   importar: 'importar ni exportar hojas de cálculo',
   plan: 'ver el plan de la cuenta',
   integraciones: 'gestionar las claves de API ni los webhooks',
   usuarios: 'gestionar los usuarios ni los datos de la empresa',
 };
+
+/** The refusal a user reads, from the server or from a screen their role does not open. */
+export function mensajeSinPermiso(rol: RolUsuario, permiso: Permiso): string {
+  return `Su función en la cuenta (${NOMBRE_ROL[rol]}) no permite ${TEXTO_PERMISO[permiso]}. Pídaselo a un administrador.`;
+}
 
 export function puede(rol: RolUsuario, permiso: Permiso): boolean {
   return PERMISOS[rol].includes(permiso);

@@ -765,4 +765,58 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     expect((await conCookie()).status).toBe(401);
     expect((await env.context.cookies()).find((c) => c.name === 'deca_sesion')).toBeUndefined();
   });
+
+  it('an administrator invites a driver by e-mail; the driver joins from the link and cannot reach integrations, in the app or the API', async () => {
+    // Signed out by the test above: the administrator signs in and invites.
+    await page.goto(env.url);
+    await page.fill('#f-email', EMAIL);
+    await page.fill('#f-password', PASSWORD);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
+    await page.goto(`${env.url}/cuenta`);
+    await page.getByRole('link', { name: 'Usuarios e invitaciones' }).click();
+    await page.getByRole('heading', { name: 'Usuarios' }).waitFor();
+    await page.fill('#f-invitar_email', 'chofer@example.com');
+    await page.selectOption('#f-invitar_rol', 'conductor');
+    await page.getByRole('button', { name: 'Enviar invitación' }).click();
+    await page.getByText('Invitación enviada a chofer@example.com').waitFor();
+    expect(await page.getByTestId('invitaciones').textContent()).toContain('Conductor');
+    await page.goto(`${env.url}/cuenta`);
+    await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await page.locator('input[type=password]').first().waitFor();
+
+    // The driver opens the link of the e-mail, chooses a password and is in.
+    await page.goto(env.url + (await enlaceDelCorreo(env, 'chofer@example.com', /^\/invitacion\//)));
+    await page.getByRole('heading', { name: 'Únase a Transportes Prueba SL' }).waitFor();
+    expect(await page.locator('main').textContent()).toContain('conductor');
+    await page.fill('#f-password', 'clave-del-chofer-1');
+    await page.getByRole('button', { name: 'Aceptar y entrar' }).click();
+    await page.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
+
+    // No integrations, plan or users offered; typed addresses show the refusal; the API refuses them too.
+    await page.goto(`${env.url}/cuenta`);
+    await page.getByText('chofer@example.com').first().waitFor();
+    const cuenta = (await page.locator('main').textContent()) ?? '';
+    expect(cuenta).toContain('(conductor)');
+    for (const oculto of ['Claves de API', 'Webhooks', 'Plan y cuota', 'Usuarios e invitaciones']) expect(cuenta).not.toContain(oculto);
+    for (const ruta of ['/webhooks', '/usuarios', '/importar']) {
+      await page.goto(env.url + ruta);
+      expect(await page.getByTestId('sin-permiso').textContent()).toMatch(/^Su función en la cuenta \(Conductor\) no permite/);
+    }
+    const estados = await page.evaluate(async () => {
+      const pedir = async (ruta: string, init?: RequestInit) => (await fetch(ruta, { ...init, headers: { 'X-DeCA-CSRF': '1', 'Content-Type': 'application/json' } })).status;
+      return {
+        webhooks: await pedir('/api/v1/webhooks'),
+        crearWebhook: await pedir('/api/v1/webhooks', { method: 'POST', body: JSON.stringify({ url: 'https://93.184.216.34/x', eventos: ['deca.emitido'] }) }),
+        claves: await pedir('/app/api/claves'),
+        usuarios: await pedir('/app/api/usuarios'),
+        decas: await pedir('/api/v1/decas'),
+      };
+    });
+    expect(estados).toEqual({ webhooks: 403, crearWebhook: 403, claves: 403, usuarios: 403, decas: 200 });
+    // What a driver is for: a DeCA, created and issued.
+    await rellenarDeca(page, { cargador: 'Cargas del Chófer SL', matricula: '5555GGG', origen: 'Teruel', destino: 'Cuenca' });
+    await page.getByRole('button', { name: 'Emitir ahora' }).click();
+    await esperarNumero(page);
+  });
 });

@@ -106,7 +106,6 @@ export async function confirmarEmail(trx: Transaction<DB>, token: string, now: D
   return { account, user };
 }
 
-/** Change an account's plan. */
 /** Change the company data; DeCAs already issued keep what they were issued with. */
 export async function editarEmpresa(trx: Transaction<DB>, accountId: number, patch: { nombre?: string; nif?: string; domicilio?: string }): Promise<AccountRow> {
   const row = await trx
@@ -119,6 +118,7 @@ export async function editarEmpresa(trx: Transaction<DB>, accountId: number, pat
   return row;
 }
 
+/** Change an account's plan. */
 export async function cambiarPlan(trx: Transaction<DB>, accountId: number, plan: Plan): Promise<AccountRow> {
   const row = await trx.updateTable('accounts').set({ plan }).where('id', '=', accountId).returningAll().executeTakeFirst();
   if (!row) throw new AppError('no_encontrado', `No existe la cuenta ${accountId}.`);

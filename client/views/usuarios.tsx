@@ -1,0 +1,199 @@
+import { useEffect, useState } from 'preact/hooks';
+import { NOMBRE_ROL, ROLES_USUARIO, type RolUsuario } from '../../shared/rules/roles';
+import { fechaEs } from '../../shared/rules/fechas';
+import type { Invitacion, UsuarioCuenta, UsuariosResponse } from '../../shared/schemas/cuenta';
+import { ApiError, pedirJson } from '../data/api';
+import { useEnLinea } from '../app/hooks';
+import { contexto } from '../app/sesion';
+import { useStore } from '../app/store';
+import { Campo } from '../components/campo';
+import { useConfirmacion } from '../components/dialogo';
+import { ConPermiso } from '../components/sin-permiso';
+
+const f: typeof fetch = (...a) => fetch(...a);
+
+const OPCIONES_ROL = ROLES_USUARIO.map((r) => [r, NOMBRE_ROL[r]] as [string, string]);
+
+/** What each role may do, next to the picker. */
+const QUE_PUEDE: Record<RolUsuario, string> = {
+  admin: 'todo, también usuarios, claves de API, webhooks y plan',
+  oficina: 'DeCA, agenda e importación; no ve claves, webhooks ni usuarios',
+  conductor: 'crea, emite y enseña DeCA; no ve claves, webhooks, usuarios ni plan',
+};
+
+/**
+ * The account's users (administrators only): each with their role, changed
+ * or removed after a question; open invitations, withdrawn the same way; and
+ * an invitation by e-mail with a role. Online only: it is the server's list.
+ */
+function GestionUsuarios() {
+  const ctx = useStore(contexto)!;
+  const enLinea = useEnLinea();
+  const [datos, setDatos] = useState<UsuariosResponse | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [estado, setEstado] = useState<string | null>(null);
+  const [email, setEmail] = useState('');
+  const [rol, setRol] = useState<RolUsuario>('conductor');
+  const [campos, setCampos] = useState<Record<string, string>>({});
+  const [enviando, setEnviando] = useState(false);
+  const { confirmar, dialogo } = useConfirmacion();
+  const yo = ctx.sesion.usuario.id;
+
+  const cargar = () =>
+    pedirJson<UsuariosResponse>(f, 'GET', '/app/api/usuarios').then(
+      (r) => setDatos(r.data),
+      (e: Error) => setError(e.message),
+    );
+  useEffect(() => {
+    if (enLinea) void cargar();
+  }, [enLinea]);
+
+  /** Run a change; its refusal (e.g. the last administrator) is shown, and the list is read again. */
+  async function cambio(hecho: string, p: Promise<unknown>) {
+    setError(null);
+    setEstado(null);
+    try {
+      await p;
+      setEstado(hecho);
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+    }
+    await cargar();
+  }
+
+  async function invitar(ev: Event) {
+    ev.preventDefault();
+    setCampos({});
+    setEnviando(true);
+    try {
+      const r = await pedirJson<{ invitacion: Invitacion }>(f, 'POST', '/app/api/usuarios', { body: { email, rol } });
+      setEstado(`Invitación enviada a ${r.data.invitacion.email}. El enlace caduca el ${fechaEs(r.data.invitacion.expires_at)}.`);
+      setError(null);
+      setEmail('');
+      await cargar();
+    } catch (e) {
+      if (e instanceof ApiError) setCampos(e.campos);
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setEnviando(false);
+    }
+  }
+
+  async function cambiarRol(u: UsuarioCuenta, nuevo: RolUsuario) {
+    const ok = await confirmar({
+      titulo: `¿Cambiar a ${u.email} a ${NOMBRE_ROL[nuevo].toLowerCase()}?`,
+      cuerpo: <p>Podrá {QUE_PUEDE[nuevo]}. Vale desde su siguiente acción, sin cerrar su sesión.</p>,
+      aceptar: `Cambiar a ${NOMBRE_ROL[nuevo].toLowerCase()}`,
+    });
+    if (ok) await cambio(`${u.email} es ahora ${NOMBRE_ROL[nuevo].toLowerCase()}.`, pedirJson(f, 'PATCH', `/app/api/usuarios/${u.id}`, { body: { rol: nuevo } }));
+    else await cargar(); // the picker goes back to the role the user has
+  }
+
+  async function quitar(u: UsuarioCuenta) {
+    const ok = await confirmar({
+      titulo: `¿Quitar a ${u.email} de la cuenta?`,
+      cuerpo: <p>Su sesión se cierra al momento en todos sus dispositivos y ya no podrá entrar. Las DeCA que hizo se quedan en la cuenta.</p>,
+      aceptar: 'Quitar de la cuenta',
+      peligro: true,
+    });
+    if (ok) await cambio(`${u.email} ya no es usuario de la cuenta.`, pedirJson(f, 'DELETE', `/app/api/usuarios/${u.id}`));
+  }
+
+  async function anular(i: Invitacion) {
+    const ok = await confirmar({
+      titulo: `¿Anular la invitación a ${i.email}?`,
+      cuerpo: <p>El enlace que recibió dejará de funcionar.</p>,
+      aceptar: 'Anular la invitación',
+      peligro: true,
+    });
+    if (ok) await cambio(`Invitación a ${i.email} anulada.`, pedirJson(f, 'DELETE', `/app/api/invitaciones/${i.id}`));
+  }
+
+  return (
+    <section>
+      <h1 tabIndex={-1}>Usuarios</h1>
+      {dialogo}
+      {!enLinea && <p class="pista">Los usuarios se gestionan con conexión.</p>}
+      {estado && (
+        <p class="aviso ok" role="status">
+          {estado}
+        </p>
+      )}
+      {error && (
+        <p class="aviso error" role="alert">
+          {error}
+        </p>
+      )}
+      {datos && (
+        <ul class="claves" data-testid="usuarios">
+          {datos.usuarios.map((u) => (
+            <li key={u.id} data-email={u.email}>
+              <div>
+                <strong>{u.email}</strong>
+                {u.id === yo ? ' (usted)' : ''}
+                <div class="pista">Desde el {fechaEs(u.created_at)}</div>
+              </div>
+              <select aria-label={`Función de ${u.email}`} value={u.rol} onChange={(e) => void cambiarRol(u, (e.currentTarget as HTMLSelectElement).value as RolUsuario)}>
+                {OPCIONES_ROL.map(([v, t]) => (
+                  <option key={v} value={v}>
+                    {t}
+                  </option>
+                ))}
+              </select>
+              {u.id !== yo && (
+                <button type="button" class="peligro" onClick={() => void quitar(u)} aria-label={`Quitar a ${u.email}`}>
+                  Quitar
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {datos && datos.invitaciones.length > 0 && (
+        <>
+          <h2>Invitaciones pendientes</h2>
+          <ul class="claves" data-testid="invitaciones">
+            {datos.invitaciones.map((i) => (
+              <li key={i.id} data-email={i.email}>
+                <div>
+                  <strong>{i.email}</strong> · {NOMBRE_ROL[i.rol]}
+                  <div class="pista">Caduca el {fechaEs(i.expires_at)}</div>
+                </div>
+                <button type="button" onClick={() => void anular(i)} aria-label={`Anular la invitación a ${i.email}`}>
+                  Anular
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <h2>Invitar a alguien</h2>
+      <form onSubmit={invitar} noValidate>
+        <Campo path="invitar_email" etiqueta="Correo electrónico" tipo="email" valor={email} onInput={setEmail} error={campos.email} extra={{ autoComplete: 'off' }} />
+        <Campo
+          path="invitar_rol"
+          etiqueta="Función"
+          valor={rol}
+          onInput={(v) => setRol(v as RolUsuario)}
+          opciones={OPCIONES_ROL}
+          error={campos.rol}
+          pista={`${NOMBRE_ROL[rol]}: ${QUE_PUEDE[rol]}.`}
+        />
+        <div class="acciones">
+          <button type="submit" class="primario" disabled={enviando || !enLinea}>
+            {enviando ? 'Enviando…' : 'Enviar invitación'}
+          </button>
+        </div>
+      </form>
+      <p class="pista">Recibirá un enlace por correo para elegir su contraseña; caduca a los 7 días.</p>
+    </section>
+  );
+}
+
+export default function Usuarios() {
+  return (
+    <ConPermiso permiso="usuarios" titulo="Usuarios">
+      <GestionUsuarios />
+    </ConPermiso>
+  );
+}
