@@ -1,7 +1,7 @@
 // Screenshots of the PWA for the README: phone (390×844) and desktop (1280×800),
 // with a fresh account and a few DeCAs on the real server. Run: npx tsx scripts/screenshots.ts
 import path from 'node:path';
-import { arrancar } from '../test/e2e/browser';
+import { arrancar, enlaceDelCorreo } from '../test/e2e/browser';
 import { fotografiar } from '../test/fixtures/albaranes';
 import { herramienta } from '../test/support/herramientas';
 import buildIfStale from '../test/e2e/global-setup';
@@ -110,6 +110,9 @@ try {
   await page.getByRole('button', { name: 'Entregas' }).click();
   await page.getByText('Prueba (ping)').waitFor();
   await page.screenshot({ path: path.join(docs, 'escritorio-webhooks.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(docs, 'movil-webhooks.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // CSV import: checked line by line before anything is saved.
   const csv = [
@@ -140,6 +143,39 @@ try {
   await page.getByTestId('claves').getByRole('button', { name: /Revocar/ }).first().click();
   await page.getByRole('dialog').waitFor();
   await page.screenshot({ path: path.join(docs, 'escritorio-revocar.png') });
+  await page.keyboard.press('Escape');
+
+  // Users: a driver who joined, an office invitation still open; then that invitation's link, signed out.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${env.url}/usuarios`);
+  for (const [email, rol] of [
+    ['lucia.martin@transportes-ebro.example', 'conductor'],
+    ['administracion@transportes-ebro.example', 'oficina'],
+  ] as const) {
+    await page.fill('#f-invitar_email', email);
+    await page.selectOption('#f-invitar_rol', rol);
+    await page.getByRole('button', { name: 'Enviar invitación' }).click();
+    await page.getByText(`Invitación enviada a ${email}`).waitFor();
+  }
+  const aceptada = await fetch(env.url + '/app/api' + (await enlaceDelCorreo(env, 'lucia.martin@transportes-ebro.example', /^\/invitacion\//)), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-DeCA-CSRF': '1' },
+    body: JSON.stringify({ password: 'clave-de-lucia-1' }),
+  });
+  if (aceptada.status !== 201) throw new Error(`invitación no aceptada: ${aceptada.status}`);
+  await page.reload();
+  await page.getByTestId('usuarios').locator('[data-email^="lucia"]').waitFor();
+  await page.screenshot({ path: path.join(docs, 'escritorio-usuarios.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(docs, 'movil-usuarios.png') });
+  await page.goto(`${env.url}/cuenta`);
+  await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+  await page.locator('input[type=password]').first().waitFor();
+  await page.goto(env.url + (await enlaceDelCorreo(env, 'administracion@transportes-ebro.example', /^\/invitacion\//)));
+  await page.getByRole('heading', { name: /Únase a/ }).waitFor();
+  await page.screenshot({ path: path.join(docs, 'movil-invitacion.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: path.join(docs, 'escritorio-invitacion.png') });
   console.log(`capturas en ${docs}`);
 } finally {
   await env.close();

@@ -22,6 +22,7 @@ const RUTAS: Ruta[] = [
   { patron: /^\/fotos$/, cargar: () => import('../views/fotos') },
   { patron: /^\/webhooks$/, cargar: () => import('../views/webhooks') },
   { patron: /^\/usuarios$/, cargar: () => import('../views/usuarios') },
+  { patron: /^\/agenda$/, cargar: () => import('../views/agenda') },
   { patron: INVITACION, cargar: cargarInvitacion },
 ];
 

@@ -123,6 +123,10 @@ export function Layout({ children }: { children: ComponentChildren }) {
           <span class="icono" aria-hidden="true">◉</span>
           Foto
         </a>
+        <a href="/agenda" aria-current={actual('/agenda')}>
+          <span class="icono" aria-hidden="true">☷</span>
+          Agenda
+        </a>
         <a href="/cuenta" aria-current={actual('/cuenta')}>
           <span class="icono" aria-hidden="true">⚙</span>
           Cuenta

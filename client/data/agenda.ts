@@ -5,11 +5,11 @@
  * learned them from the same DeCAs). The form's suggestions read only this
  * copy, so they work in a cab with no network.
  */
-import type { AgendaEmpresa, AgendaList, AgendaLugar, AgendaVehiculo, TipoAgenda } from '../../shared/schemas/agenda';
+import type { AgendaEmpresa, AgendaList, AgendaLugar, AgendaVehiculo, EntradaAgenda, TipoAgenda } from '../../shared/schemas/agenda';
 import { normalizarTexto } from '../../shared/rules/busqueda';
 import { normalizarMatricula } from '../../shared/rules/matricula';
 import type { Api } from './api';
-import type { DatosDeca, DecaDb, EntradaAgendaLocal } from './db';
+import type { DatosDeca, DecaDb, EntradaAgendaLocal, EntradaOutbox } from './db';
 
 // The schema module's TIPOS_AGENDA would bring zod into the chunk that refreshes the copy.
 const TIPOS: readonly TipoAgenda[] = ['empresas', 'vehiculos', 'lugares'];
@@ -44,14 +44,16 @@ export async function refrescarAgenda(api: Api, db: DecaDb): Promise<void> {
       filas.push(...r.data.entradas.map((e) => desdeServidor(tipo, e)));
       despues = r.data.siguiente;
     } while (despues && filas.length < AGENDA_MAXIMA);
-    await db.transaction('rw', db.agenda, async () => {
+    await db.transaction('rw', db.agenda, db.outbox, async () => {
+      // An entry edited here and not sent yet keeps the edit: the server's answer to it replaces it.
+      const enCola = new Set((await db.outbox.where('clave').startsWith(`agenda:${tipo}:`).toArray()).map((e) => e.clave.slice(`agenda:${tipo}:`.length)));
       const delServidor = new Set(filas.map((f) => f.clave));
       await db.agenda
         .where('tipo')
         .equals(tipo)
-        .filter((e) => !e.local || delServidor.has(e.clave))
+        .filter((e) => !enCola.has(e.clave) && (!e.local || delServidor.has(e.clave)))
         .delete();
-      await db.agenda.bulkPut(filas.slice(0, AGENDA_MAXIMA));
+      await db.agenda.bulkPut(filas.slice(0, AGENDA_MAXIMA).filter((f) => !enCola.has(f.clave)));
     });
   }
 }
@@ -108,4 +110,41 @@ export async function aprenderEnDispositivo(db: DecaDb, datos: DatosDeca): Promi
 export async function entradasAgenda(db: DecaDb, tipo: TipoAgenda): Promise<EntradaAgendaLocal[]> {
   const todas = await db.agenda.where('tipo').equals(tipo).toArray();
   return todas.sort((a, b) => b.usos - a.usos || (b.ultimo ?? '').localeCompare(a.ultimo ?? ''));
+}
+
+/** The entry an outbox lane `agenda:<tipo>:<clave>` stands for. */
+export function deCarril(carril: string): { tipo: TipoAgenda; clave: string } {
+  const [, tipo, ...resto] = carril.split(':');
+  return { tipo: tipo as TipoAgenda, clave: resto.join(':') };
+}
+
+/**
+ * Send an address-book entry saved on this device (an outbox entry of its
+ * lane): the server keeps it or updates the one with the same key, and its
+ * answer replaces the local copy unless a newer edit of it still waits.
+ */
+export async function enviarAgenda(api: Api, db: DecaDb, e: EntradaOutbox): Promise<void> {
+  const { tipo } = deCarril(e.clave);
+  const r = await api.request<{ entrada: EntradaAgenda }>('POST', `/agenda/${tipo}`, { idempotencyKey: e.idempotencyKey, body: e.body });
+  await db.transaction('rw', db.agenda, db.outbox, async () => {
+    await db.outbox.delete(e.seq!);
+    if ((await db.outbox.where('clave').equals(e.clave).count()) === 0) await db.agenda.put(desdeServidor(tipo, r.data.entrada));
+  });
+}
+
+/**
+ * Drop a refused address-book change at the user's request: the entry as
+ * saved here goes too, and the server's copy (if it has one) comes back with
+ * the next refresh, asked for at once when online.
+ */
+export async function descartarAgenda(api: Api, db: DecaDb, seq: number): Promise<void> {
+  await db.transaction('rw', db.agenda, db.outbox, async () => {
+    const e = await db.outbox.get(seq);
+    if (!e) return;
+    await db.outbox.delete(seq);
+    if ((await db.outbox.where('clave').equals(e.clave).count()) > 0) return;
+    const { tipo, clave } = deCarril(e.clave);
+    await db.agenda.delete([tipo, clave]);
+  });
+  if (navigator.onLine) await refrescarAgenda(api, db).catch(() => {});
 }

@@ -48,7 +48,8 @@ export interface DecaLocal {
   actualizado: number;
 }
 
-export type TipoOperacion = 'crear' | 'modificar' | 'emitir' | 'sustituir' | 'fin' | 'archivar' | 'eliminar' | 'control';
+/** A change to a DeCA, or `agenda`: an address-book entry saved on this device (its lane is `agenda:<tipo>:<clave>`). */
+export type TipoOperacion = 'crear' | 'modificar' | 'emitir' | 'sustituir' | 'fin' | 'archivar' | 'eliminar' | 'control' | 'agenda';
 
 /** One queued change, replayed in `seq` order with its own Idempotency-Key. */
 export interface EntradaOutbox {

@@ -9,4 +9,5 @@ export { ErrorBody, issuesToCampos } from '../../shared/errors';
 export { EmpresaPatch, PASSWORD_MIN, RegistroInput, SesionInput } from '../../shared/schemas/cuenta';
 export { DecaInput, LONGITUD_MAXIMA } from '../../shared/schemas/deca';
 export { LONGITUD_ENVIO, UNIDADES } from '../../shared/schemas/envio';
+export { ENTRADAS_AGENDA } from '../../shared/schemas/agenda';
 export { EVENTOS } from '../../shared/schemas/webhook';

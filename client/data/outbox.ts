@@ -1,5 +1,5 @@
 import type { CAMPOS_DATOS as CamposDelEsquema, Deca } from '../../shared/schemas/deca';
-import type { DatosDeca, DecaDb, DecaLocal, EntradaOutbox, TipoOperacion } from './db';
+import type { DatosDeca, DecaDb, DecaLocal, EntradaAgendaLocal, EntradaOutbox, TipoOperacion } from './db';
 
 /**
  * The fields of the document, in print order: shared/schemas/deca.ts's
@@ -122,6 +122,25 @@ async function encolar(db: DecaDb, clave: string, e: EntradaOutbox): Promise<Dec
   });
   avisarCambio();
   return v;
+}
+
+/** The outbox lane of an address-book entry: its changes go in order, apart from every DeCA's. */
+export function carrilAgenda(tipo: EntradaAgendaLocal['tipo'], clave: string): string {
+  return `agenda:${tipo}:${clave}`;
+}
+
+/**
+ * Save an address-book entry on this device: the local copy (used by the
+ * forms at once, offline too) and its outbox entry in one transaction; the
+ * server gets it when there is a network, like any other change.
+ */
+export async function guardarEnAgenda(db: DecaDb, e: EntradaAgendaLocal): Promise<void> {
+  const body = Object.fromEntries(Object.entries(e.datos).filter(([, v]) => v !== null && v !== ''));
+  await db.transaction('rw', db.agenda, db.outbox, async () => {
+    await db.agenda.put({ ...e, local: 1 });
+    await db.outbox.add(entrada(carrilAgenda(e.tipo, e.clave), 'agenda', body));
+  });
+  avisarCambio();
 }
 
 /** New DeCA: a local item with a temporary reference, and its `crear` entry. */

@@ -326,6 +326,10 @@ export class SyncEngine {
 
   /** Send one entry and apply the answer; throws ApiError/NetworkError as the server or network did. */
   private async enviar(e: EntradaOutbox): Promise<void> {
+    if (e.tipo === 'agenda') {
+      const { enviarAgenda } = await import('./agenda');
+      return enviarAgenda(this.api, this.db, e);
+    }
     const rec = await this.db.decas.get(e.clave);
     const opts = { idempotencyKey: e.idempotencyKey, body: e.body };
     if (e.tipo === 'crear') {

@@ -24,6 +24,7 @@ const OPERACION: Record<EntradaOutbox['tipo'], string> = {
   archivar: 'Archivar / desarchivar',
   eliminar: 'Eliminar',
   control: 'Control en carretera',
+  agenda: 'Guardar en la agenda',
 };
 const TIPO_CAMBIO: Record<string, string> = {
   creacion: 'Creada',

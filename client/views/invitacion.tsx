@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { fechaEs } from '../../shared/rules/fechas';
 import { NOMBRE_ROL } from '../../shared/rules/roles';
 import type { InvitacionPublica } from '../../shared/schemas/cuenta';
 import { Campo } from '../components/campo';
@@ -11,8 +12,8 @@ const f: typeof fetch = (...a) => fetch(...a);
 
 /** What each role may do, as the person invited reads it before joining. */
 const QUE_HACE = {
-  admin: 'todo: DeCA, agenda, importación, usuarios, claves de API, webhooks y plan',
-  oficina: 'las DeCA de la cuenta, la agenda y la importación de hojas de cálculo',
+  admin: 'hacer de todo: DeCA, agenda, importación, usuarios, claves de API, webhooks y plan',
+  oficina: 'llevar las DeCA de la cuenta, la agenda y la importación de hojas de cálculo',
   conductor: 'crear, emitir y enseñar DeCA, también sin cobertura',
 } as const;
 
@@ -113,7 +114,7 @@ export default function Invitacion({ params }: { params: string[] }) {
           </button>
         </div>
       </form>
-      <p>La invitación caduca el {inv.expires_at.slice(0, 16)}.</p>
+      <p>La invitación caduca el {fechaEs(inv.expires_at)}.</p>
     </section>
   );
 }

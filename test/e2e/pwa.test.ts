@@ -474,6 +474,51 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await page.goto(env.url).catch(() => {});
   });
 
+  it('searches the address book, and adds and edits entries with no network; they reach the server when it returns', async () => {
+    await page.goto(`${env.url}/agenda`);
+    await page.getByRole('heading', { name: 'Agenda' }).waitFor();
+    await page.getByTestId('agenda').locator('[data-clave="A58818501"]').waitFor();
+    await env.context.setOffline(true);
+    onTestFinished(() => env.context.setOffline(false));
+
+    // Search: any part, no accents or case.
+    await page.fill('#f-agenda_q', 'cami vell');
+    await expect.poll(() => page.getByTestId('agenda').locator('li').count()).toBe(1);
+    await page.fill('#f-agenda_q', '');
+
+    // Added offline: refused first on a wrong NIF, as the server would; then saved on the device, pending.
+    await page.getByRole('button', { name: 'Añadir a empresas' }).click();
+    await page.fill('#f-agenda_nif', 'B1234567X');
+    await page.fill('#f-agenda_nombre', 'Almacenes del Cierzo SL');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.locator('#f-agenda_nif[aria-invalid="true"]').waitFor();
+    await page.fill('#f-agenda_nif', 'B12345674');
+    await page.fill('#f-agenda_domicilio', 'Calle del Viento 1, Zaragoza');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.getByText('«Almacenes del Cierzo SL» guardado en este dispositivo').waitFor();
+    const nueva = page.getByTestId('agenda').locator('[data-clave="B12345674"]');
+    expect(await nueva.textContent()).toContain('pendiente de enviar');
+    // Edited offline: the key stays, the rest changes.
+    await page.getByRole('button', { name: 'Vehículos' }).click();
+    await page.getByRole('button', { name: 'Editar 4321DFG' }).click();
+    expect(await page.getAttribute('#f-agenda_matricula', 'readonly')).not.toBeNull();
+    await page.fill('#f-agenda_conductor_nombre', 'Marta Ruiz');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.getByTestId('agenda').locator('[data-clave="4321DFG"]', { hasText: 'Marta Ruiz' }).waitFor();
+    // The form suggests the new company at once, still offline.
+    await page.goto(`${env.url}/decas/nueva`);
+    await expect.poll(() => page.locator('#agenda-nombres option[value="Almacenes del Cierzo SL"]').count()).toBe(1);
+
+    await env.context.setOffline(false);
+    await expect
+      .poll(async () => (await api<{ entradas: { nombre: string }[] }>('GET', '/agenda/empresas?q=cierzo')).entradas.map((e) => e.nombre), { timeout: 20_000, interval: POLL_API_MS })
+      .toEqual(['Almacenes del Cierzo SL']);
+    const vehiculo = (await api<{ entradas: { conductor_nombre: string | null; matricula_remolque: string | null }[] }>('GET', '/agenda/vehiculos?q=4321')).entradas[0];
+    expect(vehiculo).toMatchObject({ conductor_nombre: 'Marta Ruiz', matricula_remolque: 'R5678BBC' });
+    await page.goto(`${env.url}/agenda`);
+    await expect.poll(async () => (await page.getByTestId('agenda').locator('[data-clave="B12345674"]').textContent()) ?? '', { timeout: 20_000 }).not.toContain('pendiente');
+  });
+
   it('imports a CSV: checks it first and shows an error at its line, then imports the fixed file with progress', async () => {
     const cabecera = 'ref_externa;referencia;fecha_transporte;cargador;cargador_nif;cargador_domicilio;transportista;transportista_nif;origen;destino;mercancia;peso;unidad;tipo_vehiculo;matricula;remolque;autorizacion_especial;conductor;conductor_tel;observaciones';
     const fila = (ref: string, fecha: string) => `${ref};;${fecha};Importadora Sur, S.A.;A58818501;Calle Real 1, Sevilla;;;Sevilla;Huelva;Fresas;12.000;kg;;9999 KLM;;;;;`;
@@ -814,6 +859,10 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
       };
     });
     expect(estados).toEqual({ webhooks: 403, crearWebhook: 403, claves: 403, usuarios: 403, decas: 200 });
+    // The address book: searched, not changed.
+    await page.goto(`${env.url}/agenda`);
+    await page.getByTestId('agenda').waitFor();
+    expect(await page.getByRole('button', { name: /^Añadir|^Editar/ }).count()).toBe(0);
     // What a driver is for: a DeCA, created and issued.
     await rellenarDeca(page, { cargador: 'Cargas del Chófer SL', matricula: '5555GGG', origen: 'Teruel', destino: 'Cuenca' });
     await page.getByRole('button', { name: 'Emitir ahora' }).click();
