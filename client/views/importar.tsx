@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Importacion, ResultadoImportacion } from '../../shared/schemas/importar';
-import { COLUMNAS_CSV } from '../../shared/rules/csv-deca';
+import { COLUMNAS_CSV, partirCsv, type ParteCsv } from '../../shared/rules/csv-deca';
 import { CSRF_HEADER } from '../data/api';
 import { useEnLinea } from '../app/hooks';
 import { contexto } from '../app/sesion';
@@ -40,11 +40,10 @@ const RESULTADO: Record<ResultadoImportacion['resultado'], string> = {
 };
 
 /**
- * POST /importar with the file, reporting the upload's progress. XMLHttpRequest, because fetch
- * cannot tell how much of a request body has gone. Importing the same file twice never duplicates
- * (the server keys each DeCA by its ref_externa or its content), so a retry after a cut is safe.
+ * POST /importar with a CSV, reporting the upload's progress. XMLHttpRequest, because fetch
+ * cannot tell how much of a request body has gone.
  */
-function subir(url: string, archivo: File, progreso: (parte: number) => void): Promise<Importacion> {
+function subir(url: string, archivo: Blob, nombre: string, progreso: (parte: number) => void): Promise<Importacion> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', url);
@@ -57,11 +56,45 @@ function subir(url: string, archivo: File, progreso: (parte: number) => void): P
       if (xhr.status >= 200 && xhr.status < 300 && body) resolve(body);
       else reject(new Error(body?.error?.mensaje ?? `El servidor respondió ${xhr.status}.`));
     };
-    xhr.onerror = () => reject(new Error('Sin conexión con el servidor: vuelva a intentarlo (importar dos veces el mismo archivo no duplica nada).'));
+    xhr.onerror = () => reject(new SinConexion('Sin conexión con el servidor: vuelva a intentarlo (importar dos veces el mismo archivo no duplica nada).'));
     const form = new FormData();
-    form.append('csv', archivo, archivo.name);
+    form.append('csv', archivo, nombre);
     xhr.send(form);
   });
+}
+
+class SinConexion extends Error {}
+
+/** DeCAs per request: the progress moves every few seconds, and a cut loses little. */
+const POR_PARTE = 20;
+
+/**
+ * Import the file in parts of whole DeCAs (as the check grouped them), one
+ * after another, each answer's line numbers put back as the file's. A part
+ * is idempotent (the server keys each DeCA by its ref_externa or its
+ * content), so one cut by the network is sent again, up to 3 times.
+ */
+async function importarPorPartes(url: string, archivo: File, grupos: number[][], progreso: (hecho: number) => void): Promise<Importacion> {
+  const partes = partirCsv(new Uint8Array(await archivo.arrayBuffer()), grupos, POR_PARTE);
+  const total: Importacion = { validar: false, creados: 0, repetidos: 0, errores: 0, decas: [] };
+  const aFichero = (p: ParteCsv, l: number) => p.lineas.get(l) ?? l;
+  for (const [i, p] of partes.entries()) {
+    let r: Importacion | null = null;
+    for (let intento = 1; !r; intento++) {
+      try {
+        r = await subir(url, new Blob([p.bytes as BlobPart], { type: 'text/csv' }), archivo.name, (parte) => progreso((i + parte * 0.5) / partes.length));
+      } catch (err) {
+        if (!(err instanceof SinConexion) || intento >= 3) throw err;
+        await new Promise((res) => setTimeout(res, 1000 * intento));
+      }
+    }
+    total.creados += r.creados;
+    total.repetidos += r.repetidos;
+    total.errores += r.errores;
+    total.decas.push(...r.decas.map((d) => ({ ...d, lineas: d.lineas.map((l) => aFichero(p, l)), errores: d.errores.map((e) => ({ ...e, linea: aFichero(p, e.linea) })) })));
+    progreso((i + 1) / partes.length);
+  }
+  return total;
 }
 
 type Fase = { tipo: 'elegir' } | { tipo: 'comprobando' } | { tipo: 'comprobado'; r: Importacion } | { tipo: 'importando'; parte: number } | { tipo: 'importado'; r: Importacion };
@@ -81,19 +114,20 @@ function ImportarCsv() {
     setError(null);
     setFase({ tipo: 'comprobando' });
     try {
-      setFase({ tipo: 'comprobado', r: await subir(`${base}/importar?validar=1`, f, () => {}) });
+      setFase({ tipo: 'comprobado', r: await subir(`${base}/importar?validar=1`, f, f.name, () => {}) });
     } catch (err) {
       setError((err as Error).message);
       setFase({ tipo: 'elegir' });
     }
   }
 
-  async function importar() {
+  async function importar(comprobado: Importacion) {
     if (!archivo) return;
     setError(null);
     setFase({ tipo: 'importando', parte: 0 });
     try {
-      const r = await subir(`${base}/importar`, archivo, (parte) => setFase({ tipo: 'importando', parte }));
+      const grupos = comprobado.decas.map((d) => d.lineas);
+      const r = await importarPorPartes(`${base}/importar`, archivo, grupos, (parte) => setFase({ tipo: 'importando', parte }));
       setFase({ tipo: 'importado', r });
       void ctx.sync.drain(); // the new DeCAs show in the list at once
     } catch (err) {
@@ -153,8 +187,8 @@ function ImportarCsv() {
       {fase.tipo === 'comprobando' && <p role="status">Comprobando el archivo…</p>}
       {fase.tipo === 'importando' && (
         <div role="status">
-          <p>{fase.parte < 1 ? 'Enviando el archivo…' : 'Creando y emitiendo las DeCA…'}</p>
-          <progress max={1} value={fase.parte < 1 ? fase.parte : undefined} aria-label="Progreso de la importación" />
+          <p>Creando y emitiendo las DeCA… {Math.round(fase.parte * 100)} %</p>
+          <progress max={1} value={fase.parte} aria-label="Progreso de la importación" />
         </div>
       )}
       {resultado && (
@@ -167,7 +201,7 @@ function ImportarCsv() {
               : `${resultado.creados} creadas, ${resultado.repetidos} ya importadas antes, ${resultado.errores} con errores.`}
           </p>
           {fase.tipo === 'comprobado' && conErrores.length === 0 && (
-            <button type="button" class="primario" onClick={() => void importar()} disabled={!enLinea}>
+            <button type="button" class="primario" onClick={() => void importar(resultado)} disabled={!enLinea}>
               Importar {resultado.decas.length} DeCA
             </button>
           )}

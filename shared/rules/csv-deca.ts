@@ -180,3 +180,91 @@ export function filasDeDeca(d: DecaParaCsv): string[][] {
 export function lineaCsv(celdas: readonly string[]): string {
   return celdas.map((c) => (/[;"\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(';');
 }
+
+/** A piece of a CSV file: the header and some of its DeCAs, and where each of its lines was in the whole file. */
+export interface ParteCsv {
+  bytes: Uint8Array;
+  /** The part's line number (as the server counts them: the header is 1) → the file's. */
+  lineas: Map<number, number>;
+}
+
+const COMILLA = 0x22;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * Cut a CSV file, as its bytes (UTF-8 or Windows-1252: quotes and line breaks
+ * are the same bytes in both, so nothing is decoded), into parts that each
+ * hold the header and `porParte` of its DeCAs, whole: `grupos` are the line
+ * numbers of each DeCA's rows as the server grouped them when it checked the
+ * file (a record's number is the line it ends on). Each part is a CSV the
+ * server reads like the whole file; its line numbers map back to the file's.
+ */
+export function partirCsv(bytes: Uint8Array, grupos: readonly (readonly number[])[], porParte: number): ParteCsv[] {
+  // Records: [start, end) without their line break, and the line each ends on. A break inside quotes is data.
+  const salto = bytes.includes(LF) ? LF : CR;
+  const registros = new Map<number, [number, number]>();
+  let cabecera: [number, number] | null = null;
+  let dentro = false;
+  let linea = 1;
+  let inicio = 0;
+  const cerrar = (fin: number) => {
+    let f = fin;
+    if (salto === LF && f > inicio && bytes[f - 1] === CR) f--;
+    if (f > inicio) {
+      if (!cabecera) cabecera = [inicio, f];
+      else registros.set(linea, [inicio, f]);
+    }
+  };
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b === COMILLA) dentro = !dentro;
+    else if (b === salto) {
+      if (!dentro) {
+        cerrar(i);
+        inicio = i + 1;
+      }
+      linea++;
+    }
+  }
+  cerrar(bytes.length);
+  if (!cabecera) return [];
+  const [hi, hf] = cabecera as [number, number];
+  const cab = bytes.subarray(hi, hf);
+  const partes: ParteCsv[] = [];
+  for (let g = 0; g < grupos.length; g += porParte) {
+    const lineasFichero = grupos
+      .slice(g, g + porParte)
+      .flat()
+      .sort((a, b) => a - b);
+    const trozos: Uint8Array[] = [cab];
+    const lineas = new Map<number, number>([[1, 1]]);
+    let enParte = 1 + contarSaltos(cab, salto);
+    for (const l of lineasFichero) {
+      const r = registros.get(l);
+      if (!r) throw new Error(`La línea ${l} no está en el archivo.`);
+      const trozo = bytes.subarray(r[0], r[1]);
+      enParte += 1 + contarSaltos(trozo, salto);
+      lineas.set(enParte, l);
+      trozos.push(trozo);
+    }
+    const sep = salto === LF ? [CR, LF] : [CR];
+    const total = trozos.reduce((n, t) => n + t.length + sep.length, 0);
+    const out = new Uint8Array(total);
+    let p = 0;
+    for (const t of trozos) {
+      out.set(t, p);
+      p += t.length;
+      out.set(sep, p);
+      p += sep.length;
+    }
+    partes.push({ bytes: out, lineas });
+  }
+  return partes;
+}
+
+function contarSaltos(b: Uint8Array, salto: number): number {
+  let n = 0;
+  for (const x of b) if (x === salto) n++;
+  return n;
+}

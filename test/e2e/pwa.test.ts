@@ -534,10 +534,26 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     expect(await page.getByRole('button', { name: /^Importar/ }).count()).toBe(0);
     expect((await api<{ decas: unknown[] }>('GET', '/decas?ref_externa=IMP-E2E-1')).decas).toEqual([]);
 
-    await page.setInputFiles('input[type=file]', archivo([fila('IMP-E2E-1', '24/11/2026'), fila('IMP-E2E-2', '25/11/2026')]));
-    await page.getByRole('button', { name: 'Importar 2 DeCA' }).click();
-    await page.getByTestId('resumen-importacion').filter({ hasText: '2 creadas, 0 ya importadas antes, 0 con errores.' }).waitFor();
-    for (const ref of ['IMP-E2E-1', 'IMP-E2E-2']) {
+    // The fixed file, 45 DeCAs: sent in parts of 20 whole DeCAs; the network drops the second part once.
+    const refs = Array.from({ length: 45 }, (_, i) => `IMP-E2E-${i + 1}`);
+    const partes: string[] = [];
+    let cortada = false;
+    await page.route('**/api/v1/importar', async (route) => {
+      partes.push(route.request().url());
+      if (!route.request().url().includes('validar') && partes.filter((u) => !u.includes('validar')).length === 2 && !cortada) {
+        cortada = true;
+        return route.abort('internetdisconnected');
+      }
+      return route.continue();
+    });
+    onTestFinished(() => page.unroute('**/api/v1/importar'));
+    await page.setInputFiles('input[type=file]', archivo(refs.map((r) => fila(r, '25/11/2026'))));
+    await page.getByRole('button', { name: 'Importar 45 DeCA' }).click();
+    await page.getByTestId('resumen-importacion').filter({ hasText: '45 creadas, 0 ya importadas antes, 0 con errores.' }).waitFor({ timeout: 60_000 });
+    expect(partes.filter((u) => !u.includes('validar')).length).toBe(4); // 3 parts, one sent twice
+    // Lines are the file's, not the part's: the last DeCA is on line 46.
+    expect(await page.getByTestId('resultado-importacion').locator('tbody tr').last().locator('td').first().textContent()).toBe('46');
+    for (const ref of ['IMP-E2E-1', 'IMP-E2E-21', 'IMP-E2E-45']) {
       expect((await api<{ decas: { estado: string }[] }>('GET', `/decas?ref_externa=${ref}`)).decas.map((d) => d.estado)).toEqual(['emitido']);
     }
   });

@@ -1,0 +1,63 @@
+import iconv from 'iconv-lite';
+import { describe, expect, it } from 'vitest';
+import { agruparFilas, COLUMNAS_CSV, lineaCsv, partirCsv } from '../../../shared/rules/csv-deca';
+import { leerCsv } from '../../../server/domain/decas/importar';
+
+const CABECERA = COLUMNAS_CSV.join(';');
+
+/** A row with its ref_externa, origin and a free text (which may hold quotes and line breaks), quoted as a spreadsheet saves it. */
+function fila(ref: string, origen: string, obs = ''): string {
+  const celdas = Object.fromEntries(COLUMNAS_CSV.map((c) => [c, ''])) as Record<string, string>;
+  Object.assign(celdas, { ref_externa: ref, cargador: 'Cargas Ñandú, S.L.', origen, destino: 'Málaga', observaciones: obs });
+  return lineaCsv(COLUMNAS_CSV.map((c) => celdas[c] ?? ''));
+}
+
+/** The rows as the server reads them: their cells by the file's line. */
+function porLinea(bytes: Uint8Array, mapa?: Map<number, number>): Map<number, Record<string, string | undefined>> {
+  return new Map(leerCsv(bytes).map((f) => [mapa ? mapa.get(f.linea)! : f.linea, f.celdas]));
+}
+
+describe('a CSV cut into parts of whole DeCAs', () => {
+  for (const [nombre, codificar, salto] of [
+    ['UTF-8 with BOM, CRLF', (s: string) => new Uint8Array(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(s, 'utf8')])), '\r\n'],
+    ['Windows-1252, LF', (s: string) => new Uint8Array(iconv.encode(s, 'win1252')), '\n'],
+  ] as const) {
+    it(`gives the server the same rows at the same lines of the file (${nombre})`, () => {
+      const lineas = [
+        CABECERA,
+        fila('A', 'Lleida'),
+        fila('B', 'Huesca', '"Frágil";\nno apilar'),
+        '',
+        fila('A', 'Fraga'),
+        fila('C', 'Teruel'),
+        fila('D', 'Soria', 'con "comillas"'),
+        fila('B', 'Jaca'),
+        fila('E', 'Ávila'),
+      ];
+      const texto = lineas.join(salto) + salto;
+      const bytes = codificar(texto);
+      const todas = porLinea(bytes);
+      const grupos = agruparFilas(leerCsv(bytes)).map((g) => g.lineas);
+      expect(grupos.length).toBe(5);
+
+      const partes = partirCsv(bytes, grupos, 2);
+      expect(partes.length).toBe(3);
+      const vistas = new Map<number, Record<string, string | undefined>>();
+      for (const p of partes) {
+        for (const [l, celdas] of porLinea(p.bytes, p.lineas)) {
+          expect(vistas.has(l)).toBe(false);
+          vistas.set(l, celdas);
+        }
+        // Each DeCA whole in one part: its rows are grouped there as in the whole file.
+        const enParte = agruparFilas(leerCsv(p.bytes)).map((g) => g.lineas.map((l) => p.lineas.get(l)));
+        for (const g of enParte) expect(grupos).toContainEqual(g);
+      }
+      expect(vistas).toEqual(todas);
+      expect([...todas.values()].find((c) => c.ref_externa === 'B' && c.origen === 'Huesca')?.observaciones).toBe('"Frágil";\nno apilar');
+    });
+  }
+
+  it('refuses a line the file does not have', () => {
+    expect(() => partirCsv(new TextEncoder().encode(`${CABECERA}\n${fila('A', 'Lleida')}\n`), [[7]], 1)).toThrow(/línea 7/);
+  });
+});
