@@ -257,12 +257,18 @@ export async function reenviar(db: DecaDb, seq: number, body: Record<string, unk
   avisarCambio();
 }
 
-/** «Reintentar» on a stuck change: back in the queue at once, with the same key (it may have gone through). */
+/**
+ * «Reintentar» on a stuck change, or on a refused one whose cause was fixed
+ * elsewhere (the company's data completed): back in the queue at once, with
+ * the same key (a stuck one may have gone through).
+ */
 export async function reintentar(db: DecaDb, seq: number): Promise<void> {
   await db.transaction('rw', db.decas, db.outbox, async () => {
     const e = await db.outbox.get(seq);
-    if (!e || e.estado !== 'atascada') return;
+    if (!e || e.estado === 'pendiente') return;
     await db.outbox.update(seq, { estado: 'pendiente', intentos: 0, fallosServidor: 0, primerFallo: undefined, proximo: 0 });
+    const rec = await db.decas.get(e.clave);
+    if (rec?.rechazo) await db.decas.put({ ...rec, rechazo: null });
     await recalcular(db, e.clave);
   });
   avisarCambio();

@@ -130,9 +130,10 @@ function Claves() {
 }
 
 /** The company's data as shown on every DeCA; an administrator edits it (online). */
-function Empresa({ cuenta, admin }: { cuenta: CuentaDatos; admin: boolean }) {
+function Empresa({ cuenta, admin, editar }: { cuenta: CuentaDatos; admin: boolean; editar: boolean }) {
   const enLinea = useEnLinea();
-  const [editando, setEditando] = useState(false);
+  // Opened from a refusal that asks for the company's data (`cuenta_incompleta`): straight to the form.
+  const [editando, setEditando] = useState(admin && editar);
   const [v, setV] = useState({ nombre: cuenta.nombre, nif: cuenta.nif, domicilio: cuenta.domicilio ?? '' });
   const [campos, setCampos] = useState<Record<string, string>>({});
   const [estado, setEstado] = useState<string | null>(null);
@@ -276,7 +277,7 @@ function Cuota() {
 }
 
 /** Account: company, plan, who is signed in, environment switch (test mode), data kept on this device, integrations, sign out; each part as the role allows. */
-export default function Cuenta() {
+export default function Cuenta({ query }: { query: URLSearchParams }) {
   const ctx = useStore(contexto)!;
   const { cuenta, usuario } = ctx.sesion;
   const pendientes = useLiveQuery(() => ctx.db.outbox.count(), [ctx.db]) ?? 0;
@@ -289,7 +290,7 @@ export default function Cuenta() {
   return (
     <section>
       <h1 tabIndex={-1}>Cuenta</h1>
-      <Empresa cuenta={cuenta} admin={permitido('usuarios')} />
+      <Empresa cuenta={cuenta} admin={permitido('usuarios')} editar={query.get('editar') === 'empresa'} />
       {permitido('plan') && (
         <>
           <h2>Plan y cuota</h2>

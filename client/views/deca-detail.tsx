@@ -291,7 +291,24 @@ export default function DetalleDeca({ params }: { params: string[] }) {
               ))}
             </ul>
           )}
+          {rec.rechazo.codigo === 'cuenta_incompleta' && (
+            <p>
+              {permitido('usuarios') ? (
+                <a href="/cuenta?editar=empresa" data-testid="completar-empresa">
+                  Complete los datos de la empresa
+                </a>
+              ) : (
+                'Pida a un administrador de la cuenta que complete los datos de la empresa'
+              )}{' '}
+              y luego reenvíe este cambio.
+            </p>
+          )}
           <div class="acciones">
+            {rec.rechazo.codigo === 'cuenta_incompleta' && (
+              <button type="button" class="primario" onClick={() => accion(reintentar(ctx.db, rechazada.seq!))}>
+                Reintentar
+              </button>
+            )}
             {['crear', 'modificar', 'sustituir'].includes(rechazada.tipo) && (
               <a class="boton primario" href={`${rutaDeca(rec)}/editar?corregir=${rechazada.seq}`}>
                 Corregir y reenviar

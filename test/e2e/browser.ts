@@ -29,6 +29,8 @@ export interface Entorno {
   /** Every e-mail the server sent (a real SMTP server on loopback). */
   smtp: TestSmtp;
   context: BrowserContext;
+  /** The server's data directory: the CLI works on it while the server runs. */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -71,7 +73,7 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
     await close();
     throw err;
   }
-  return { server, url: server.url, smtp, context, close };
+  return { server, url: server.url, smtp, context, dataDir, close };
 }
 
 /**

@@ -351,6 +351,11 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     await movil.fill('#f-clave_nombre', 'ERP');
     await movil.getByRole('button', { name: 'Nueva clave de pruebas' }).click();
     await movil.getByTestId('clave-nueva').waitFor();
+    // The key as shown once works at once on the API of its environment.
+    const nueva = (await movil.getByTestId('clave-nueva').textContent())!.trim();
+    const cuenta = await fetch(`${env.url}/demo/api/v1/cuenta`, { headers: { authorization: `Bearer ${nueva}` } });
+    expect(cuenta.status).toBe(200);
+    expect(((await cuenta.json()) as { cuenta: { entorno: string } }).cuenta.entorno).toBe('pruebas');
     const lista = movil.getByTestId('claves');
     await expect.poll(() => lista.locator('li').count()).toBe(2);
     expect(await lista.textContent()).toContain('ERP');
@@ -391,6 +396,18 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     expect(await movil.locator('.datos').textContent()).toContain('Avenida Cataluña 10, Zaragoza');
     await movil.goto(`${env.url}/decas/nueva`);
     expect(await movil.inputValue('#f-transp_domicilio')).toBe('Avenida Cataluña 10, Zaragoza');
+  });
+
+  it('the users screen with an open invitation and the address book pass axe', async () => {
+    await movil.goto(`${env.url}/usuarios`);
+    await movil.fill('#f-invitar_email', 'nuevo.conductor@example.com');
+    await movil.getByRole('button', { name: 'Enviar invitación' }).click();
+    await movil.getByTestId('invitaciones').waitFor();
+    await sinInfracciones(movil, 'usuarios');
+    await movil.goto(`${env.url}/agenda`);
+    await movil.getByRole('button', { name: 'Añadir a empresas' }).click();
+    await movil.getByTestId('agenda-formulario').waitFor();
+    await sinInfracciones(movil, 'agenda');
   });
 
   it('details: 44 px targets, focus on the new heading, a counter on long fields, paper without buttons, and room at 200% zoom', async () => {
@@ -481,7 +498,7 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     }
   });
 
-  it('the sign-in screen and the other party’s completion page pass axe too', async () => {
+  it('the sign-in screen, the other party’s completion page and an invitation’s link pass axe too', async () => {
     const { deca } = await api<{ deca: { urls: { completar: string } } }>('POST', '/decas', { emitir: false, matricula: '2468BCD' });
     const otra = await env.context.newPage();
     await otra.goto(`${env.url}${new URL(deca.urls.completar).pathname}`);
@@ -493,5 +510,10 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     await movil.getByRole('button', { name: 'Cerrar sesión' }).click();
     await movil.getByRole('heading', { name: 'Entrar' }).waitFor();
     await sinInfracciones(movil, 'entrar');
+
+    // Signed out, the link of the invitation sent above.
+    await movil.goto(env.url + (await enlaceDelCorreo(env, 'nuevo.conductor@example.com', /^\/invitacion\//)));
+    await movil.getByRole('heading', { name: /Únase a/ }).waitFor();
+    await sinInfracciones(movil, 'invitación');
   });
 });

@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { fotografiar } from '../fixtures/albaranes';
 import { herramienta } from '../support/herramientas';
 import { startReceptor } from '../support/webhook-receiver';
-import { ROOT } from '../support/processes';
+import { ROOT, runCli } from '../support/processes';
 import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, llamarApi, POLL_API_MS, type Entorno } from './browser';
 
 let env: Entorno;
@@ -883,5 +883,47 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await rellenarDeca(page, { cargador: 'Cargas del Chófer SL', matricula: '5555GGG', origen: 'Teruel', destino: 'Cuenca' });
     await page.getByRole('button', { name: 'Emitir ahora' }).click();
     await esperarNumero(page);
+  });
+
+  it('a refusal for missing company data links to the company form; completed there, the same change goes through', async () => {
+    // An account opened by the operator without an address (the sign-up asks for one).
+    const cli = await runCli(['account:create', '--company', 'Sin Domicilio SL', '--nif', 'A58818501', '--email', 'sin-domicilio@example.com', '--password', 'una-clave-larga-3'], { DATA_DIR: env.dataDir });
+    expect(cli.code, cli.stderr).toBe(0);
+    await page.goto(`${env.url}/cuenta`);
+    await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await page.fill('#f-email', 'sin-domicilio@example.com');
+    await page.fill('#f-password', 'una-clave-larga-3');
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
+
+    // The form says what is missing to issue (its own address); pending, it can wait.
+    await page.click('a[href="/decas/nueva"]');
+    for (const [campo, valor] of <const>[
+      ['#f-cargador_nombre', 'Cargas del Valle SL'],
+      ['#f-cargador_nif', 'B12345674'],
+      ['#f-cargador_domicilio', 'Rúa do Porto 2, Ourense'],
+      ['#f-matricula', '6666HHH'],
+      ['#f-envios_0__origen', 'Lugo'],
+      ['#f-envios_0__destino', 'Ourense'],
+      ['#f-envios_0__naturaleza', 'Castañas'],
+      ['#f-envios_0__peso', '12.000'],
+    ]) {
+      await page.fill(campo, valor);
+    }
+    expect(await page.getByTestId('faltan').textContent()).toMatch(/domicilio/i);
+    await page.getByRole('button', { name: 'Dejar pendiente' }).click();
+    await esperarNumero(page);
+    await page.getByRole('button', { name: 'Emitir', exact: true }).click();
+    const rechazo = page.getByTestId('rechazo');
+    await rechazo.waitFor({ timeout: 20_000 });
+    expect(await rechazo.textContent()).toContain('no tiene domicilio');
+    await rechazo.getByTestId('completar-empresa').click();
+    await page.fill('#f-domicilio', 'Rúa Nova 5, 27001 Lugo');
+    await page.getByRole('button', { name: 'Guardar' }).click();
+    await page.getByText('Rúa Nova 5, 27001 Lugo').first().waitFor();
+    await page.goBack();
+    await page.getByTestId('rechazo').getByRole('button', { name: 'Reintentar' }).click();
+    await page.locator('.insignia.emitido').waitFor({ timeout: 20_000 });
+    await expect.poll(() => page.getByTestId('rechazo').count()).toBe(0);
   });
 });

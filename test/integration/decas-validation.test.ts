@@ -253,6 +253,13 @@ describe('cuenta_incompleta', () => {
     const { deca } = await crearDecaOk(app, k.live, sinCargador({ emitir: false }));
     expect(deca).toMatchObject({ estado: 'pendiente', cargador_domicilio: null });
     expectApiError(await app.request('POST', `${API}/decas/${deca.id}/emitir`, { key: k.live, body: {} }), 409, 'cuenta_incompleta');
+
+    // Once the account has its address, issuing the same pending DeCA takes it.
+    await app.database.db.updateTable('accounts').set({ domicilio: 'Calle Real 8, Soria' }).where('id', '=', k.account.id).execute();
+    app.services.caches.claves.invalidateWhere((x) => x.account.id === k.account.id);
+    const emitida = await app.request('POST', `${API}/decas/${deca.id}/emitir`, { key: k.live, body: {} });
+    expect(emitida.status, emitida.text).toBe(200);
+    expect(emitida.body.deca).toMatchObject({ estado: 'emitido', cargador_nombre: 'Otra Sin Domicilio, S.L.', cargador_domicilio: 'Calle Real 8, Soria' });
   });
 });
 

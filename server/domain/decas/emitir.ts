@@ -3,7 +3,7 @@ import { faltaParaEmitir } from '../../../shared/rules/emision';
 import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
 import { exigirCompleta } from './crear';
-import { columnasDeDatos, datosDeRow } from './datos';
+import { columnasDeDatos, completarDatos, datosDeRow } from './datos';
 import { renderVersion } from './documento';
 import { conReintentos, guardarVersion, publicar, registrarCambio, RevisionCambiada, type AntesDeConfirmar } from './escritura';
 import { exigirEstado } from './estado';
@@ -14,7 +14,8 @@ export async function emitirDeca(ctx: DomainContext, actor: Actor, ref: string, 
   return conReintentos(async () => {
     const row = await obtenerDeca(ctx.db, actor, ref);
     exigirEstado(row, 'emitir');
-    const datos = datosDeRow(row);
+    // The caller's side still empty comes from the account as it is now (its address added since, say).
+    const datos = completarDatos(datosDeRow(row), row.emisor_rol, actor.cuenta);
     exigirCompleta({ faltan: faltaParaEmitir(datos, row.emisor_rol), emisorRol: row.emisor_rol }, actor.cuenta);
     const now = ctx.clock.now();
     const pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, datos, {
