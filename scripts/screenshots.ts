@@ -145,6 +145,15 @@ try {
   await page.screenshot({ path: path.join(docs, 'escritorio-revocar.png') });
   await page.keyboard.press('Escape');
 
+  // The address book: what the DeCAs above taught it, one entry being edited.
+  await page.goto(`${env.url}/agenda`); // a fresh start refreshes the device's copy at the first idle moment
+  await page.getByRole('button', { name: 'Editar Papelera del Ebro SA' }).click({ timeout: 30_000 });
+  await page.getByTestId('agenda-formulario').waitFor();
+  await page.screenshot({ path: path.join(docs, 'escritorio-agenda.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: 'Cancelar' }).click();
+  await page.screenshot({ path: path.join(docs, 'movil-agenda.png') });
+
   // Users: a driver who joined, an office invitation still open; then that invitation's link, signed out.
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`${env.url}/usuarios`);
