@@ -14,10 +14,10 @@ cleanupOutdatedCaches();
 precacheAndRoute(self.__WB_MANIFEST);
 
 // Client routes (deep links such as /decas/2026-000012) open offline: every navigation gets the shell,
-// except the server's own pages and APIs (public DeCA pages, completion and e-mail confirmation links, the authenticity check, API, MCP).
+// except the server's own pages and APIs (public DeCA pages, completion and e-mail confirmation links, the authenticity check, API, MCP, the API reference).
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/index.html'), {
-    denylist: [/^\/(api|demo|app\/api|mcp|healthz|d|p|completar|confirmar|verificar)(\/|$)/],
+    denylist: [/^\/(api|demo|app\/api|mcp|healthz|docs|d|p|completar|confirmar|verificar)(\/|$)/],
   }),
 );
 

@@ -10,6 +10,8 @@ import type { AppDeps } from './deps';
 import type { AppMiddleware, AppState } from './http/context';
 import { authenticate } from './http/middleware/auth';
 import { mountMcp } from './http/mcp';
+import { documentoOpenApi } from './http/openapi';
+import { createDocsRouter } from './http/routes/docs';
 import { withErrors } from './http/middleware/errors';
 import { requireContentLength } from './http/middleware/firewall';
 import { serializeJson } from './http/middleware/json';
@@ -32,7 +34,8 @@ export type { AppDeps } from './deps';
  * under the prefix (unknown ones too), so each answer carries the RateLimit
  * fields and no path reveals anything without a key.
  */
-function mountApi(app: Koa<AppState>, deps: AppDeps, prefix: string, entorno: Entorno): void {
+/** Every route of the API, under `prefix` (what the OpenAPI document describes, one for one). */
+export function routerApi(deps: AppDeps, prefix = ''): Router<AppState> {
   const router = new Router<AppState>({ prefix });
   cuentaRoutes(router, deps);
   importarRoutes(router, deps);
@@ -40,12 +43,27 @@ function mountApi(app: Koa<AppState>, deps: AppDeps, prefix: string, entorno: En
   webhooksRoutes(router, deps);
   agendaRoutes(router, deps);
   fotosRoutes(router, deps);
+  return router;
+}
+
+function mountApi(app: Koa<AppState>, deps: AppDeps, prefix: string, entorno: Entorno): void {
+  const router = routerApi(deps, prefix);
   const guard = compose([
     authenticate(deps.services, { trustProxy: deps.config.trustProxy, secureCookies: deps.config.siteUrl.startsWith('https:') }, entorno),
     router.routes() as unknown as AppMiddleware,
     router.allowedMethods({ throw: true }) as unknown as AppMiddleware,
   ]);
+  // The OpenAPI document needs no key: it is what a developer reads before having one.
+  let documento: string | null = null;
   app.use(async (ctx, next) => {
+    if (ctx.path === `${prefix}/openapi.json` && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
+      documento ??= JSON.stringify(documentoOpenApi(deps.config.siteUrl, entorno));
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.set('Cache-Control', 'public, max-age=300');
+      ctx.set('Access-Control-Allow-Origin', '*');
+      ctx.body = documento;
+      return;
+    }
     if (ctx.path === prefix || ctx.path.startsWith(`${prefix}/`)) return guard(ctx, next);
     return next();
   });
@@ -76,6 +94,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   mountApi(app, deps, '/api/v1', 'produccion');
   mountApi(app, deps, '/demo/api/v1', 'pruebas');
   app.use(createPublicRouter(deps).routes());
+  app.use(createDocsRouter().routes());
 
   const appApi = createAppApiRouter(deps);
   app.use(appApi.routes());

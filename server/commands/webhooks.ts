@@ -1,4 +1,4 @@
-import { WebhookInput, WebhookPatch, type EntregaList, type EntregaResultado, type Webhook, type WebhookCreado, type WebhookList } from '../../shared/schemas/webhook';
+import { WebhookInput, WebhookPatch, type EntregaList, type EntregaResultado, type Webhook, type WebhookCreado, type WebhookEliminado, type WebhookList } from '../../shared/schemas/webhook';
 import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
@@ -58,7 +58,7 @@ export const eliminarWebhook = command({
   acceso: 'escritura',
   permiso: 'integraciones',
   entrada: Ref,
-  run: async (ctx, { id }) => ({ eliminado: true as const, ...(await eliminar(ctx.db, ctx.quien, id)) }),
+  run: async (ctx, { id }): Promise<WebhookEliminado> => ({ eliminado: true as const, ...(await eliminar(ctx.db, ctx.quien, id)) }),
 });
 
 export const entregasWebhook = command({

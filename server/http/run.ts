@@ -1,6 +1,6 @@
 import { AppError } from '../../shared/errors';
 import type { z } from '../../shared/schemas/zod';
-import { ejecutar, type Acceso, type Command, type Quien } from '../commands/command';
+import { autorizar, ejecutar, type Acceso, type Command, type Quien } from '../commands/command';
 import type { Services } from '../deps';
 import { actorOf, type AppContext } from './context';
 
@@ -32,6 +32,15 @@ export async function correr<S extends z.ZodType, O, A extends 'lectura' | 'escr
   const r = await ejecutar(services, cmd, actorOf(ctx) as Quien<A>, input, { idempotencyKey: idempotencyKey(ctx) });
   if (r.repetida) ctx.set('Idempotent-Replayed', 'true');
   return r.valor;
+}
+
+/**
+ * Check that the request's actor may run `cmd` before an upload is read: a
+ * read-only key or a role without the permission gets its 403 at once, and
+ * nothing of a 2 MB body is read for it. The command checks again.
+ */
+export function autorizarAntes(ctx: AppContext, cmd: Command<z.ZodType, unknown, 'lectura' | 'escritura' | 'admin'>): void {
+  autorizar(cmd.acceso, actorOf(ctx), cmd.permiso);
 }
 
 /**

@@ -207,6 +207,10 @@ export type DecaCreada = z.infer<typeof DecaCreada>;
 
 /** The answer of every call that acts on one DeCA (GET /decas/{id}, PATCH, emitir, sustituir, fin, archivar). */
 export const DecaRespuesta = z.object({ deca: Deca });
+
+/** DELETE /decas/{id}: a pending DeCA, gone for good. */
+export const DecaEliminada = z.object({ eliminada: z.literal(true), id: z.number().int(), numero: z.string() });
+export type DecaEliminada = z.infer<typeof DecaEliminada>;
 export type DecaRespuesta = z.infer<typeof DecaRespuesta>;
 
 /** POST /decas/{id}/pedir-datos: the completion link, and to whom it was e-mailed. */

@@ -149,6 +149,10 @@ export type Entrega = z.infer<typeof Entrega>;
 export const EntregaList = z.object({ entregas: z.array(Entrega) });
 export type EntregaList = z.infer<typeof EntregaList>;
 
+/** DELETE /webhooks/{id}: no more deliveries. */
+export const WebhookEliminado = z.object({ eliminado: z.literal(true), id: z.number().int() });
+export type WebhookEliminado = z.infer<typeof WebhookEliminado>;
+
 /** POST /webhooks/{id}/probar and …/reenviar: the attempt made now. */
 export const EntregaResultado = z.object({ ok: z.boolean(), entrega: Entrega });
 export type EntregaResultado = z.infer<typeof EntregaResultado>;

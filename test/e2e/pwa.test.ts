@@ -115,6 +115,19 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     politicas = [];
   });
 
+  it('renders the API reference at /docs from this server, with no CDN, under its CSP', async () => {
+    const externas: string[] = [];
+    const ref = await env.context.newPage();
+    ref.on('request', (r) => {
+      if (!r.url().startsWith(env.url) && !r.url().startsWith('data:')) externas.push(r.url());
+    });
+    await ref.goto(`${env.url}/docs`);
+    await ref.getByText('Crear (y emitir) una DeCA').first().waitFor({ timeout: 30_000 });
+    expect(await ref.getByText('/decas/{id}/sustituir').count()).toBeGreaterThan(0);
+    expect(externas).toEqual([]);
+    await ref.close();
+  });
+
   // Before any flow queues work: an event still running in the old worker (a Background Sync drain)
   // rightly holds the new one's activation, and that is not what this test is about.
   it('offers a new version when one is deployed, and reloads into it', async () => {

@@ -1,36 +1,17 @@
 import { describe, expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
-import type { RolUsuario } from '../../shared/rules/roles';
 import { InvitacionPublica, SesionResponse, UsuariosResponse } from '../../shared/schemas/cuenta';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { iniciarSesion, sessionCookieOf } from '../support/decas-helpers';
 import { it, type CuentaDePrueba } from '../support/fixtures';
+import { tokenInvitacion, usuarioCon } from '../support/usuarios';
 
 const CSRF = { 'X-DeCA-CSRF': '1' };
 let seq = 0;
 
-/** The link of the last invitation e-mailed to `email`, from the mail outbox. */
-async function tokenInvitacion(app: TestApp, email: string): Promise<string> {
-  const correos = await app.database.db.selectFrom('correos').selectAll().where('destinatario', '=', email).where('tipo', '=', 'invitacion').orderBy('id', 'desc').execute();
-  const url = correos[0]?.texto.match(/https?:\/\/\S+\/invitacion\/([\w-]+)/);
-  if (!url?.[1]) throw new Error(`ninguna invitación a ${email}`);
-  return url[1];
-}
-
 async function sesionAdmin(app: TestApp, c: CuentaDePrueba): Promise<string> {
   return iniciarSesion(app, c.email, c.password);
-}
-
-/** Invite an address with a role and accept the link: the new user's session cookie. */
-async function usuarioCon(app: TestApp, admin: string, rol: RolUsuario): Promise<{ cookie: string; email: string; id: number }> {
-  const email = `persona${++seq}-${rol}@example.com`;
-  const inv = await app.request('POST', '/app/api/usuarios', { cookie: admin, headers: CSRF, body: { email, rol } });
-  expect(inv.status).toBe(201);
-  const token = await tokenInvitacion(app, email);
-  const res = await app.request('POST', `/app/api/invitacion/${token}`, { headers: CSRF, body: { password: 'una-clave-bien-larga' } });
-  expect(res.status).toBe(201);
-  return { cookie: sessionCookieOf(res), email, id: SesionResponse.parse(res.body).usuario.id };
 }
 
 describe('users of an account', () => {

@@ -1,5 +1,5 @@
 import { AppError } from '../../../shared/errors';
-import type { Deca } from '../../../shared/schemas/deca';
+import type { Deca, DecaEliminada } from '../../../shared/schemas/deca';
 import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
 import { liberarRefExterna } from '../idempotencia';
@@ -42,11 +42,7 @@ export async function archivarDeca(ctx: DomainContext, actor: Actor, ref: string
 }
 
 /** What DELETE answers (and a repeat of it gets again). */
-export interface Eliminada {
-  eliminada: true;
-  id: number;
-  numero: string;
-}
+export type Eliminada = DecaEliminada;
 
 /** DELETE /decas/{id}: only a pending DeCA, and nothing of it is kept. Issued ones stay a year (spec). */
 export async function eliminarDeca(

@@ -4,11 +4,12 @@ import { exportarCsv, importarCsv } from '../../commands/importar';
 import type { AppDeps } from '../../deps';
 import type { AppState } from '../context';
 import { leerCsvSubido } from '../middleware/subida';
-import { correr } from '../run';
+import { autorizarAntes, correr } from '../run';
 
 /** CSV import (spec: POST /importar) and the list's export in the same columns (GET /decas.csv). */
 export function importarRoutes(router: Router<AppState>, { services }: AppDeps): void {
   router.post('/importar', async (ctx) => {
+    autorizarAntes(ctx, importarCsv);
     const archivo = await leerCsvSubido(ctx.req);
     ctx.body = await correr(ctx, services, importarCsv, { ...ctx.query, archivo });
   });
