@@ -1,15 +1,16 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
-/** JSON logs on stdout (pino); each request logs with its `req_` id. */
-export function createLogger(level: string): Logger {
-  return pino({
+/** JSON logs on stdout (pino), or on `destino`; each request logs with its `req_` id. */
+export function createLogger(level: string, destino?: DestinationStream): Logger {
+  const opciones = {
     level,
     base: undefined,
     redact: {
       paths: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie', '*.password'],
       censor: '[oculto]',
     },
-  });
+  };
+  return destino ? pino(opciones, destino) : pino(opciones);
 }

@@ -30,6 +30,12 @@ export interface RequestOptions {
 
 export interface TestApp {
   url: string;
+  /**
+   * A secret the file made or was given (an API key, a password): it may
+   * never appear in a log line, nor in any answer. Secrets an answer creates
+   * (a key, a webhook secret, a session) are noted by `request` itself.
+   */
+  secreto(valor: string): void;
   database: Database;
   clock: ManualClock;
   config: Config;
@@ -53,6 +59,22 @@ function sharedPdfPool(): PdfPool {
   return pool;
 }
 
+/**
+ * Note the secrets an answer creates: an API key (`key`), a webhook's
+ * `secreto`; and the token of a completion link, which the DeCA's own
+ * representation carries by design but a log line never may.
+ */
+function anotarSecretos(v: unknown, secreto: (s: string) => void, soloRegistro: (s: string) => void): void {
+  if (Array.isArray(v)) for (const x of v) anotarSecretos(x, secreto, soloRegistro);
+  else if (v && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      if ((k === 'key' || k === 'secreto') && typeof x === 'string') secreto(x);
+      else if (k === 'completar' && typeof x === 'string') soloRegistro(x.split('/').pop() ?? '');
+      else anotarSecretos(x, secreto, soloRegistro);
+    }
+  }
+}
+
 /** The real app on a real database, listening on port 0. */
 export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> {
   const ownDatabase = !opts.database;
@@ -64,7 +86,15 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     ...(opts.apiPoints ? { API_RATE_LIMIT: String(opts.apiPoints) } : {}),
     ...opts.env,
   });
-  const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+  // Every log line the app writes is kept (and checked for secrets when the app closes).
+  const lineas: string[] = [];
+  const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'info', { write: (l: string) => void lineas.push(l) });
+  const secretos = new Set<string>();
+  const deRegistro = new Set<string>();
+  const fugas: string[] = [];
+  const secreto = (v: string | null | undefined) => {
+    if (v && v.length >= 12) secretos.add(v);
+  };
   const services = await createServices({ config, database, clock, log, renderPdf: sharedPdfPool().render });
   const app = createApp({ config, services, clientDir: opts.clientDir ?? '/nonexistent' });
   const server = http.createServer(app.callback());
@@ -83,11 +113,27 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
       body = '{}';
       headers['content-type'] ??= 'application/json';
     }
+    if (o.key) secreto(o.key);
+    if (o.body && typeof o.body === 'object') secreto((o.body as { password?: string }).password);
     const res = await fetch(url + path, { method, headers, body });
     const text = await res.text();
+    for (const s of secretos) if (text.includes(s)) fugas.push(`${method} ${path} → ${res.status}: la respuesta lleva el secreto ${s.slice(0, 8)}…`);
     let parsed: unknown = text;
-    if ((res.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+    if ((res.headers.get('content-type') ?? '').includes('json')) {
+      parsed = JSON.parse(text);
+      anotarSecretos(parsed, secreto, (t) => t.length >= 20 && deRegistro.add(t));
+    }
+    for (const c of res.headers.getSetCookie()) secreto(/^deca_sesion=([^;]+)/.exec(c)?.[1]);
     return { status: res.status, headers: res.headers, body: parsed as T, text };
+  }
+
+  /** No secret in any log line of the whole file (its passwords' hashes included), nor in an answer after the one that made it. */
+  async function sinFugas(): Promise<void> {
+    const hashes = await database.db.selectFrom('users').select('password_hash').execute().catch(() => []);
+    for (const h of hashes) secreto(h.password_hash);
+    const enLog = [...secretos, ...deRegistro].filter((s) => lineas.some((l) => l.includes(s)));
+    const todas = [...fugas, ...enLog.map((s) => `un registro del servidor lleva el secreto ${s.slice(0, 8)}…`)];
+    if (todas.length) throw new Error(`Secretos a la vista:\n${todas.join('\n')}`);
   }
 
   return {
@@ -97,11 +143,17 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     config,
     services,
     request,
+    secreto,
     async close() {
+      const fuga = await sinFugas().then(
+        () => null,
+        (e: Error) => e,
+      );
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await services.close();
       if (ownDatabase) await database.close();
+      if (fuga) throw fuga;
     },
   };
 }

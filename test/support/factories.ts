@@ -49,6 +49,7 @@ export async function buildCuenta(
     const live = await crearClave(trx, { accountId: account.id, entorno: 'produccion', soloLectura: false });
     const test = await crearClave(trx, { accountId: account.id, entorno: 'pruebas', soloLectura: false });
     const ro = await crearClave(trx, { accountId: account.id, entorno: 'produccion', soloLectura: true });
+    for (const k of [live.key, test.key, ro.key, password]) app.secreto(k);
     return {
       account,
       email,

@@ -19,6 +19,15 @@ export function newRequestId(): string {
 }
 
 /**
+ * The path as logged: the token of a one-time link (completing a DeCA's
+ * data, confirming an e-mail, accepting an invitation) is a secret, and a
+ * log line is read by people who must not be able to use it.
+ */
+export function rutaParaLog(path: string): string {
+  return path.replace(/^(\/(?:completar|confirmar|invitacion|app\/api\/invitacion)\/)[^/]+/, '$1[oculto]');
+}
+
+/**
  * Outermost middleware: the `X-Request-Id` header is set before anything else
  * runs, so every answer carries it (errors and 404s included), and one log
  * line per request names it.
@@ -34,7 +43,7 @@ export function withRequestId(log: Logger): AppMiddleware {
       await next();
     } finally {
       ctx.state.log.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - start) },
+        { method: ctx.method, path: rutaParaLog(ctx.path), status: ctx.status, ms: Math.round(performance.now() - start) },
         'request',
       );
     }
