@@ -11,7 +11,7 @@ import { SelloError, cargarSelloDelServicio } from './documents/sello-servicio';
 import { createLogger } from './log';
 import { startWebhookWorker } from './jobs/webhook-delivery';
 import { startMaintenance } from './jobs/maintenance';
-import { smtpTransport, startMailWorker } from './jobs/mail-delivery';
+import { liberarCorreos, smtpTransport, startMailWorker } from './jobs/mail-delivery';
 import { createServices } from './services';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -34,6 +34,10 @@ async function main(): Promise<void> {
   const sello = await cargarSelloDelServicio({ db: database.db, config, ahora: clock.now(), log });
   const pdfPool = createPdfPool({ sello });
   const services = await createServices({ config, database, clock, log, renderPdf: pdfPool.render });
+  if (embedded) {
+    const n = await liberarCorreos(database.db);
+    if (n) log.info({ correos: n }, 'mails interrupted by the last stop will be sent again');
+  }
   const mail = startMailWorker({
     db: database.db,
     clock,

@@ -140,6 +140,22 @@ async function loadAttachments(db: Kysely<DB>, accountId: number, entorno: strin
 }
 
 /**
+ * Release the leases of mails being sent when the process stopped. Only for
+ * the embedded database: its one process is this one, so at start every
+ * lease is a dead one, and an interrupted mail goes again now instead of
+ * after LEASE_MS. (On PostgreSQL another process may hold a live one.) Returns how many.
+ */
+export async function liberarCorreos(db: Kysely<DB>): Promise<number> {
+  const r = await db
+    .updateTable('correos')
+    .set({ bloqueado_hasta: null, bloqueado_por: null })
+    .where('estado', '=', 'pendiente')
+    .where('bloqueado_hasta', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+/**
  * The mail worker of a server process: runs when a commit that queued mail
  * NOTIFYs (enqueueCorreo), like the webhook worker, and every few seconds as
  * a fallback. Returns `wake` and `stop`.
