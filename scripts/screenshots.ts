@@ -146,6 +146,7 @@ try {
   await page.keyboard.press('Escape');
 
   // The address book: what the DeCAs above taught it, one entry being edited.
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`${env.url}/agenda`); // a fresh start refreshes the device's copy at the first idle moment
   await page.getByRole('button', { name: 'Editar Papelera del Ebro SA' }).click({ timeout: 30_000 });
   await page.getByTestId('agenda-formulario').waitFor();
