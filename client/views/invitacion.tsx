@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { fechaEs } from '../../shared/rules/fechas';
-import { NOMBRE_ROL } from '../../shared/rules/roles';
+import { NOMBRE_ROL, QUE_PUEDE } from '../../shared/rules/roles';
 import type { InvitacionPublica } from '../../shared/schemas/cuenta';
 import { Campo } from '../components/campo';
 import { ApiError, NetworkError, pedirJson } from '../data/api';
@@ -9,13 +9,6 @@ import { aceptarInvitacion, sesion } from '../app/sesion';
 import { useStore } from '../app/store';
 
 const f: typeof fetch = (...a) => fetch(...a);
-
-/** What each role may do, as the person invited reads it before joining. */
-const QUE_HACE = {
-  admin: 'hacer de todo: DeCA, agenda, importación, usuarios, claves de API, webhooks y plan',
-  oficina: 'llevar las DeCA de la cuenta, la agenda y la importación de hojas de cálculo',
-  conductor: 'crear, emitir y enseñar DeCA, también sin cobertura',
-} as const;
 
 /**
  * The link of an invitation e-mail: who invites, as what, and a password to
@@ -89,7 +82,7 @@ export default function Invitacion({ params }: { params: string[] }) {
     <section class="tarjeta-acceso">
       <h1>Únase a {inv.empresa}</h1>
       <p>
-        Le han invitado a DeCA como <strong>{NOMBRE_ROL[inv.rol].toLowerCase()}</strong>: podrá {QUE_HACE[inv.rol]}.
+        Le han invitado a DeCA como <strong>{NOMBRE_ROL[inv.rol].toLowerCase()}</strong>: podrá {QUE_PUEDE[inv.rol]}.
       </p>
       <form onSubmit={enviar} noValidate>
         <Campo path="email" etiqueta="Correo electrónico" tipo="email" valor={inv.email} onInput={() => {}} extra={{ readOnly: true, autoComplete: 'username' }} />

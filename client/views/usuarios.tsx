@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { NOMBRE_ROL, ROLES_USUARIO, type RolUsuario } from '../../shared/rules/roles';
+import { NOMBRE_ROL, QUE_PUEDE, ROLES_USUARIO, type RolUsuario } from '../../shared/rules/roles';
 import { fechaEs } from '../../shared/rules/fechas';
 import type { Invitacion, UsuarioCuenta, UsuariosResponse } from '../../shared/schemas/cuenta';
 import { ApiError, pedirJson } from '../data/api';
@@ -13,13 +13,6 @@ import { ConPermiso } from '../components/sin-permiso';
 const f: typeof fetch = (...a) => fetch(...a);
 
 const OPCIONES_ROL = ROLES_USUARIO.map((r) => [r, NOMBRE_ROL[r]] as [string, string]);
-
-/** What each role may do, next to the picker. */
-const QUE_PUEDE: Record<RolUsuario, string> = {
-  admin: 'todo, también usuarios, claves de API, webhooks y plan',
-  oficina: 'DeCA, agenda e importación; no ve claves, webhooks ni usuarios',
-  conductor: 'crea, emite y enseña DeCA; no ve claves, webhooks, usuarios ni plan',
-};
 
 /**
  * The account's users (administrators only): each with their role, changed
@@ -177,7 +170,7 @@ function GestionUsuarios() {
           onInput={(v) => setRol(v as RolUsuario)}
           opciones={OPCIONES_ROL}
           error={campos.rol}
-          pista={`${NOMBRE_ROL[rol]}: ${QUE_PUEDE[rol]}.`}
+          pista={`${NOMBRE_ROL[rol]}: podrá ${QUE_PUEDE[rol]}.`}
         />
         <div class="acciones">
           <button type="submit" class="primario" disabled={enviando || !enLinea}>

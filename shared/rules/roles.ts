@@ -34,6 +34,13 @@ const PERMISOS: Record<RolUsuario, readonly Permiso[]> = {
 
 export const NOMBRE_ROL: Record<RolUsuario, string> = { admin: 'Administrador', oficina: 'Oficina', conductor: 'Conductor' };
 
+/** What each role may do, as «podrá …» (the invitation, the role picker). */
+export const QUE_PUEDE: Record<RolUsuario, string> = {
+  admin: 'hacer de todo: DeCA, agenda, importación, usuarios, claves de API, webhooks y plan',
+  oficina: 'llevar las DeCA de la cuenta, la agenda y la importación de hojas de cálculo; no verá claves, webhooks ni usuarios',
+  conductor: 'crear, emitir y enseñar DeCA, también sin cobertura; no verá claves, webhooks, usuarios ni plan',
+};
+
 /** What the refusal names: «Su función (Conductor) no permite <this>». */
 export const TEXTO_PERMISO: Record<Permiso, string> = {
   gestion: 'sustituir ni archivar DeCA',

@@ -6,14 +6,20 @@ import type { AppState } from '../context';
 
 const dist = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
-/** Swagger UI's files, read once, served from here (no CDN): the page works wherever the service does. */
-const ARCHIVOS: Record<string, { tipo: string; cuerpo: Buffer | string }> = {
-  'swagger-ui-bundle.js': { tipo: 'application/javascript; charset=utf-8', cuerpo: readFileSync(path.join(dist, 'swagger-ui-bundle.js')) },
-  'swagger-ui-standalone-preset.js': { tipo: 'application/javascript; charset=utf-8', cuerpo: readFileSync(path.join(dist, 'swagger-ui-standalone-preset.js')) },
-  'swagger-ui.css': { tipo: 'text/css; charset=utf-8', cuerpo: readFileSync(path.join(dist, 'swagger-ui.css')) },
+const JS = 'application/javascript; charset=utf-8';
+
+/**
+ * Swagger UI's files, served from here (no CDN): the page works wherever the
+ * service does. Read at the first request for one (2 MB nobody may ask for
+ * is not read at every start), then kept.
+ */
+const ARCHIVOS: Record<string, { tipo: string; cuerpo: Buffer | string | (() => Buffer) }> = {
+  'swagger-ui-bundle.js': { tipo: JS, cuerpo: () => readFileSync(path.join(dist, 'swagger-ui-bundle.js')) },
+  'swagger-ui-standalone-preset.js': { tipo: JS, cuerpo: () => readFileSync(path.join(dist, 'swagger-ui-standalone-preset.js')) },
+  'swagger-ui.css': { tipo: 'text/css; charset=utf-8', cuerpo: () => readFileSync(path.join(dist, 'swagger-ui.css')) },
   // Our own start-up script (the page has no inline script): both environments' documents, production first.
   'iniciar.js': {
-    tipo: 'application/javascript; charset=utf-8',
+    tipo: JS,
     cuerpo: `window.ui = SwaggerUIBundle({
   urls: [
     { url: '/api/v1/openapi.json', name: 'Producción' },
@@ -58,6 +64,7 @@ export function createDocsRouter(): Router<AppState> {
   router.get('/docs/:archivo', (ctx) => {
     const a = ARCHIVOS[ctx.params.archivo ?? ''];
     if (!a) return;
+    if (typeof a.cuerpo === 'function') a.cuerpo = a.cuerpo();
     ctx.set('Cache-Control', 'public, max-age=3600');
     ctx.type = a.tipo;
     ctx.body = a.cuerpo;
