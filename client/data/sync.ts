@@ -184,7 +184,9 @@ export class SyncEngine {
       do {
         this.otraVez = false;
         r = await this.conCandado(() => this.pasada());
-      } while (this.otraVez && !r.ocupado && r.estado.fase === 'inactivo');
+        // A wake during the pass (the network back, a new change) gets a pass of its own, whatever this one
+        // found: a pass that saw no network must not swallow the «online» that came just after it looked.
+      } while (this.otraVez && !r.ocupado);
       // Another tab (or the service worker) is draining: look again later, in case it stops first.
       if (r.ocupado) this.programar(r.proximo);
       return r;

@@ -251,6 +251,24 @@ describe('sync engine', () => {
     expect(server.llamadas).toHaveLength(0);
   });
 
+  it('sends at once when the network returns during a pass that found none (the wake is not lost)', async () => {
+    await crearDeca(db, datos('a'), { emitir: true });
+    let enLinea = false;
+    const s = engine({
+      isOnline: () => {
+        if (enLinea) return true;
+        // The browser's «online» event, arriving just after this pass looked.
+        enLinea = true;
+        void s.drain();
+        return false;
+      },
+    });
+    const r = await s.drain();
+    expect(r).toMatchObject({ enviadas: 1, pendientes: 0 });
+    expect(s.estado.fase).toBe('inactivo');
+    expect(server.llamadas.map((l) => `${l.method} ${l.path}`)).toEqual(['POST /api/v1/decas']);
+  });
+
   it('lets only one engine drain at a time (lease fallback without Web Locks)', async () => {
     await crearDeca(db, datos('a'), { emitir: true });
     let soltar!: () => void;
