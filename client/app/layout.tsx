@@ -43,11 +43,6 @@ function SesionCaducada() {
   );
 }
 
-/**
- * Until the e-mail is confirmed the account issues only a few live DeCAs and
- * makes no live API keys: say so, and offer to send the link again. The test
- * environment is usable at once, so the notice is not shown there.
- */
 /** A photo taken with no coverage has been read: say so wherever the user is. */
 function PropuestaLista() {
   const ctx = useStore(contexto);
@@ -61,6 +56,11 @@ function PropuestaLista() {
   );
 }
 
+/**
+ * Until the e-mail is confirmed the account issues only a few live DeCAs and
+ * makes no live API keys: say so, and offer to send the link again. The test
+ * environment is usable at once, so the notice is not shown there.
+ */
 function CorreoSinConfirmar() {
   const s = useStore(sesion);
   const ent = useStore(entorno);

@@ -83,16 +83,32 @@ async function paraLaAgenda(ctx: Contexto, forzar = false): Promise<void> {
   }
 }
 
-/** Delivery-note photos taken with no coverage: read now that there is a network (their code loads only if there are some). */
+let otraLectura: ReturnType<typeof setTimeout> | null = null;
+
+/**
+ * Delivery-note photos taken with no coverage: read now that there is a
+ * network (their code loads only if there are some). Started by any sign of a
+ * network (the browser's `online`, the sync engine's states, the app shown
+ * again); one that got no answer is tried again shortly, on its own, since
+ * nothing else may happen to start it.
+ */
 async function fotosPendientes(ctx: Contexto): Promise<void> {
   if (!navigator.onLine || sesionCaducada.get()) return;
+  const pendientes = () => ctx.db.fotos.where('estado').equals('pendiente').count();
   try {
-    if ((await ctx.db.fotos.where('estado').equals('pendiente').count()) === 0) return;
+    if ((await pendientes()) === 0) return;
     const { leerPendientes } = await import('../data/fotos');
     await leerPendientes(ctx.api, ctx.db);
   } catch {
-    // tried again at the next idle moment
+    // tried again below
   }
+  // The same user and environment (the context object itself is renewed when the session is refreshed).
+  const mismo = () => actual?.db === ctx.db;
+  if (otraLectura || !mismo() || (await pendientes().catch(() => 0)) === 0) return;
+  otraLectura = setTimeout(() => {
+    otraLectura = null;
+    if (actual && mismo()) void fotosPendientes(actual);
+  }, 10_000);
 }
 
 /** (Re)build the context when the user or the environment changes; data of another user or environment is never mixed in. */
@@ -136,10 +152,14 @@ function montar(): void {
       const onVisible = () => {
         if (document.visibilityState === 'visible') wake();
       };
-      window.addEventListener('online', wake);
+      const onOnline = () => {
+        wake();
+        void fotosPendientes(ctx);
+      };
+      window.addEventListener('online', onOnline);
       document.addEventListener('visibilitychange', onVisible);
       return () => {
-        window.removeEventListener('online', wake);
+        window.removeEventListener('online', onOnline);
         document.removeEventListener('visibilitychange', onVisible);
       };
     });

@@ -31,6 +31,8 @@ export interface Entorno {
   context: BrowserContext;
   /** The server's data directory: the CLI works on it while the server runs. */
   dataDir: string;
+  /** Stop the server (SIGTERM), run `mientras` while it is down, and start it again on the same port and data. */
+  reiniciarServidor(mientras: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(profile, { recursive: true, force: true });
   };
+  const variables = (correo: TestSmtp) => ({ DATA_DIR: dataDir, HOST: '127.0.0.1', SMTP_URL: correo.url, API_RATE_LIMIT: '2000', WEBHOOK_ALLOW_INSECURE: '1' });
   // Whatever fails on the way up (the browser above all), nothing started is left running.
   try {
     smtp = await startSmtp();
@@ -60,7 +63,7 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
     // service worker's Background Sync, lists re-read): the per-user and per-key limit is raised
     // so a flow is never cut by the 120-a-minute budget, whose 429 handling other tests cover.
     // Webhooks to a receiver on loopback over http, as a developer's would be (WEBHOOK_ALLOW_INSECURE).
-    server = await startServerProcess({ DATA_DIR: dataDir, HOST: '127.0.0.1', SMTP_URL: smtp.url, API_RATE_LIMIT: '2000', WEBHOOK_ALLOW_INSECURE: '1' });
+    server = await startServerProcess(variables(smtp));
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       args: CHROMIUM_ARGS,
@@ -73,7 +76,20 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
     await close();
     throw err;
   }
-  return { server, url: server.url, smtp, context, dataDir, close };
+  const env: Entorno = {
+    server,
+    url: server.url,
+    smtp,
+    context,
+    dataDir,
+    close,
+    async reiniciarServidor(mientras) {
+      await env.server.stop();
+      await mientras();
+      server = env.server = await startServerProcess({ ...variables(env.smtp), PORT: new URL(env.url).port });
+    },
+  };
+  return env;
 }
 
 /**

@@ -63,6 +63,29 @@ async function vigilarPoliticas(context: BrowserContext): Promise<void> {
 }
 
 /** The PDF behind the «Descargar PDF» link (a blob: URL of the stored bytes), as the user gets it. */
+/** The delivery-note photos kept on the device (the signed-in user's production database). */
+function fotosEnDispositivo(p: Page): Promise<{ estado: string; lado: number; tipo: string; clave: string }[]> {
+  return p.evaluate(async () => {
+    const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))!.name!;
+    const db = await new Promise<IDBDatabase>((ok, mal) => {
+      const r = indexedDB.open(nombre);
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => mal(r.error);
+    });
+    const fotos = await new Promise<{ foto: Blob; idempotencyKey: string; estado: string }[]>((ok) => {
+      const r = db.transaction('fotos').objectStore('fotos').getAll();
+      r.onsuccess = () => ok(r.result as { foto: Blob; idempotencyKey: string; estado: string }[]);
+    });
+    db.close();
+    return Promise.all(
+      fotos.map(async (f) => {
+        const bmp = await createImageBitmap(f.foto);
+        return { estado: f.estado, lado: Math.max(bmp.width, bmp.height), tipo: f.foto.type, clave: f.idempotencyKey };
+      }),
+    );
+  });
+}
+
 async function descargarPdf(p: Page): Promise<{ nombre: string; inicio: string; bytes: number }> {
   const [descarga] = await Promise.all([p.waitForEvent('download'), p.getByRole('link', { name: 'Descargar PDF' }).click()]);
   const b = readFileSync((await descarga.path())!);
@@ -600,24 +623,16 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await page.setInputFiles('input[type=file]', { name: 'albaran.jpg', mimeType: 'image/jpeg', buffer: foto });
     await page.getByText('se leerá cuando haya conexión.').waitFor();
     // Kept on the device, shrunk by the worker to 1800 px, with its Idempotency-Key.
-    const guardada = await page.evaluate(async () => {
-      const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))!.name!;
-      const db = await new Promise<IDBDatabase>((ok, mal) => {
-        const r = indexedDB.open(nombre);
-        r.onsuccess = () => ok(r.result);
-        r.onerror = () => mal(r.error);
-      });
-      const fotos = await new Promise<{ foto: Blob; idempotencyKey: string }[]>((ok) => {
-        const r = db.transaction('fotos').objectStore('fotos').getAll();
-        r.onsuccess = () => ok(r.result as { foto: Blob; idempotencyKey: string }[]);
-      });
-      db.close();
-      const bmp = await createImageBitmap(fotos[0]!.foto);
-      return { n: fotos.length, lado: Math.max(bmp.width, bmp.height), tipo: fotos[0]!.foto.type, clave: fotos[0]!.idempotencyKey };
-    });
-    expect(guardada).toMatchObject({ n: 1, lado: 1800, tipo: 'image/jpeg', clave: expect.stringMatching(/^foto-/) });
+    const guardada = await fotosEnDispositivo(page);
+    expect(guardada).toEqual([{ estado: 'pendiente', lado: 1800, tipo: 'image/jpeg', clave: expect.stringMatching(/^foto-/) }]);
     await page.goto(env.url);
-    await env.context.setOffline(false);
+    // The network comes back while the server is restarting (a deploy): the first try gets no answer,
+    // and nothing else happens in the app, yet the photo is read once the server is back.
+    await env.reiniciarServidor(async () => {
+      await env.context.setOffline(false);
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect((await fotosEnDispositivo(page)).map((f) => f.estado)).toEqual(['pendiente']);
+    });
     await page.getByTestId('propuesta-lista').waitFor({ timeout: 60_000 });
     await page.getByTestId('propuesta-lista').getByRole('link', { name: 'Revisarla' }).click();
     await page.getByRole('button', { name: 'Revisar y crear la DeCA' }).click();
