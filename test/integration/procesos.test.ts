@@ -4,6 +4,7 @@ import { ErrorBody } from '../../shared/errors';
 import { decaCompleta } from '../support/decas';
 import { postgresSchemaDeProceso, testDatabaseKind } from '../support/db';
 import { runCli, startServerProcess, type ServerProcess } from '../support/processes';
+import { roundRobin, type RoundRobin } from '../support/proxy';
 import { huellaDelSello } from '../support/sello';
 import { startSmtp, type TestSmtp } from '../support/smtp';
 import { startReceptor, type Receptor } from '../support/webhook-receiver';
@@ -185,5 +186,130 @@ describe.runIf(testDatabaseKind() === 'postgres')('two server processes with clo
     } finally {
       await c.end();
     }
+  });
+});
+
+/**
+ * What a deployment with several processes behind a load balancer promises:
+ * it behaves as one server. Every request here goes through a round-robin
+ * proxy, so consecutive requests land on alternate processes.
+ */
+describe.runIf(testDatabaseKind() === 'postgres')('two server processes behind a round-robin proxy', () => {
+  let db: { url: string; drop(): Promise<void> };
+  let rx: Receptor;
+  let proxy: RoundRobin;
+  const servers: ServerProcess[] = [];
+  let env: Record<string, string>;
+  let cuentaId = 0;
+
+  async function nuevaClave(): Promise<{ key: string; id: number }> {
+    return JSON.parse((await runCli(['key:create', '--account', String(cuentaId), '--env', 'live'], env)).stdout) as { key: string; id: number };
+  }
+  const pedir = (key: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${proxy.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    db = await postgresSchemaDeProceso('balanceo');
+    rx = await startReceptor();
+    // The product's own limit of 120 requests a minute per key (no API_RATE_LIMIT).
+    env = { DATABASE_URL: db.url, WEBHOOK_ALLOW_INSECURE: '1', TRUST_PROXY: '1' };
+    servers.push(...(await Promise.all([startServerProcess(env), startServerProcess(env)])));
+    proxy = await roundRobin(servers.map((s) => s.url));
+    const cuenta = JSON.parse((await runCli(['account:create', '--company', 'Balanceo SL', '--nif', 'B12345674', '--plan', 'pro'], env)).stdout) as {
+      cuenta: { id: number };
+    };
+    cuentaId = cuenta.cuenta.id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await proxy?.close();
+    await Promise.all(servers.map((s) => s.stop()));
+    await rx?.close();
+    await db?.drop();
+  });
+
+  it('shares the rate limit: 120 requests a minute per key in total, whichever process answers', { timeout: 60_000 }, async () => {
+    const { key } = await nuevaClave();
+    const antes = [...proxy.repartidas];
+    const estados: number[] = [];
+    // 130 requests, five at a time: both processes count into one budget.
+    for (let i = 0; i < 130; i += 5) {
+      const tanda = await Promise.all(Array.from({ length: 5 }, () => pedir(key, 'GET', '/api/v1/cuenta')));
+      for (const r of tanda) {
+        estados.push(r.status);
+        if (r.status === 429) {
+          expect(ErrorBody.parse(await r.json()).error.codigo).toBe('demasiadas_peticiones');
+          expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+        } else await r.arrayBuffer();
+      }
+    }
+    expect(estados.filter((s) => s === 200)).toHaveLength(120);
+    expect(estados.filter((s) => s === 429)).toHaveLength(10);
+    expect(proxy.repartidas.map((n, i) => n - antes[i]!)).toEqual([65, 65]);
+    // Another key of the same account has its own budget.
+    expect((await pedir((await nuevaClave()).key, 'GET', '/api/v1/cuenta')).status).toBe(200);
+  });
+
+  it('holds an Idempotency-Key across processes: ten copies sent at once make one DeCA, and every copy that got an answer got that one', { timeout: 60_000 }, async () => {
+    const { key } = await nuevaClave();
+    const cuerpo = decaCompleta({ ref_externa: 'diez-copias' });
+    const copia = () => pedir(key, 'POST', '/api/v1/decas', cuerpo, { 'idempotency-key': 'balanceo-1' });
+    const respuestas = await Promise.all(Array.from({ length: 10 }, copia));
+    const ids = new Set<number>();
+    let creadas = 0;
+    /** 201 for the one that made it, 200 replayed for a repeat after it, 409 en_curso while it runs. */
+    const anotar = async (r: Response) => {
+      const body = (await r.json()) as { deca?: { id: number } };
+      if (r.status === 409) return expect(ErrorBody.parse(body).error.codigo).toBe('en_curso');
+      if (r.status === 201) creadas++;
+      else {
+        expect(r.status).toBe(200);
+        expect(r.headers.get('idempotent-replayed')).toBe('true');
+      }
+      ids.add(body.deca!.id);
+    };
+    for (const r of respuestas) await anotar(r);
+    // Once the first has finished, a repeat through either process answers the same DeCA.
+    for (let i = 0; i < 2; i++) {
+      const r = await copia();
+      expect(r.status).toBe(200);
+      await anotar(r);
+    }
+    expect(creadas).toBe(1);
+    expect(ids.size).toBe(1);
+    const lista = (await (await pedir(key, 'GET', '/api/v1/decas?ref_externa=diez-copias')).json()) as { decas: unknown[] };
+    expect(lista.decas).toHaveLength(1);
+  });
+
+  it('delivers each webhook event once, though both processes run the delivery worker', { timeout: 60_000 }, async () => {
+    const { key } = await nuevaClave();
+    expect((await pedir(key, 'POST', '/api/v1/webhooks', { url: `${rx.url}/balanceo`, eventos: ['deca.emitido'] })).status).toBe(201);
+    const numeros: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const r = await pedir(key, 'POST', '/api/v1/decas', decaCompleta({ referencia: `B-${i}` }));
+      expect(r.status).toBe(201);
+      numeros.push(((await r.json()) as { deca: { numero: string } }).deca.numero);
+    }
+    await rx.esperar(8, 30_000);
+    await new Promise((r) => setTimeout(r, 3_000)); // a second delivery would have arrived by now
+    expect(rx.recibidos.map((r) => (r.body as { data: { deca: { numero: string } } }).data.deca.numero).sort()).toEqual(numeros.sort());
+  });
+
+  it('refuses a revoked key in both processes at once, though both had it cached', { timeout: 30_000 }, async () => {
+    const { key, id } = await nuevaClave();
+    for (let i = 0; i < 4; i++) expect((await pedir(key, 'GET', '/api/v1/cuenta')).status).toBe(200);
+    expect(JSON.parse((await runCli(['key:revoke', '--id', String(id)], env)).stdout)).toEqual({ revocada: true });
+    // Within a second, four requests in a row (two on each process) are all refused.
+    const inicio = performance.now();
+    let seguidas = 0;
+    while (seguidas < 4 && performance.now() - inicio < 1_000) {
+      seguidas = (await pedir(key, 'GET', '/api/v1/cuenta')).status === 401 ? seguidas + 1 : 0;
+    }
+    expect(seguidas).toBe(4);
+    for (let i = 0; i < 4; i++) expect((await pedir(key, 'GET', '/api/v1/cuenta')).status).toBe(401);
   });
 });
