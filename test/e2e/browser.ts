@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { SESSION_COOKIE } from '../../server/http/session-cookie';
 import { herramienta } from '../support/herramientas';
 import { startServerProcess, type ServerProcess } from '../support/processes';
 import { startSmtp, type TestSmtp } from '../support/smtp';
@@ -33,8 +34,20 @@ export interface Entorno {
   dataDir: string;
   /** Stop the server (SIGTERM), run `mientras` while it is down, and start it again on the same port and data. */
   reiniciarServidor(mientras: () => Promise<void>): Promise<void>;
+  /**
+   * The secrets found in the server's log so far (every process of this
+   * environment, at `info`): `conocidos` (the passwords the test typed), the
+   * browser's session cookies, the one-time tokens of every e-mail sent, and
+   * anything shaped like an API key, a webhook secret or a password hash.
+   */
+  fugas(conocidos: string[]): Promise<string[]>;
   close(): Promise<void>;
 }
+
+/** The token of a one-time link in an e-mail (completing a DeCA, confirming an address, an invitation). */
+const ENLACE_DE_UN_SOLO_USO = /\/(?:completar|confirmar|invitacion)\/([\w-]{20,})/g;
+/** An API key, a webhook secret or a password hash, wherever it comes from. */
+const CON_FORMA_DE_SECRETO = /dg_(?:live|test)_[\w-]{16,}|whsec_[\w-]{16,}|scrypt\$\d+\$/g;
 
 /**
  * The real server as a child process on a fresh DATA_DIR (embedded PGlite),
@@ -55,7 +68,16 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(profile, { recursive: true, force: true });
   };
-  const variables = (correo: TestSmtp) => ({ DATA_DIR: dataDir, HOST: '127.0.0.1', SMTP_URL: correo.url, API_RATE_LIMIT: '2000', WEBHOOK_ALLOW_INSECURE: '1' });
+  // At `info`, so that every request line is there to be checked for secrets (fugas).
+  const variables = (correo: TestSmtp) => ({
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    SMTP_URL: correo.url,
+    API_RATE_LIMIT: '2000',
+    WEBHOOK_ALLOW_INSECURE: '1',
+    LOG_LEVEL: 'info',
+  });
+  const procesos: ServerProcess[] = [];
   // Whatever fails on the way up (the browser above all), nothing started is left running.
   try {
     smtp = await startSmtp();
@@ -64,6 +86,7 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
     // so a flow is never cut by the 120-a-minute budget, whose 429 handling other tests cover.
     // Webhooks to a receiver on loopback over http, as a developer's would be (WEBHOOK_ALLOW_INSECURE).
     server = await startServerProcess(variables(smtp));
+    procesos.push(server);
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       args: CHROMIUM_ARGS,
@@ -87,6 +110,18 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
       await env.server.stop();
       await mientras();
       server = env.server = await startServerProcess({ ...variables(env.smtp), PORT: new URL(env.url).port });
+      procesos.push(server);
+    },
+    async fugas(conocidos) {
+      const registro = procesos.map((p) => p.output()).join('\n');
+      // A check of an empty log would pass whatever the server did.
+      if (!registro.includes('"msg":"request"')) return ['el registro no tiene líneas de petición'];
+      const sesiones = (await env.context.cookies()).filter((c) => c.name === SESSION_COOKIE).map((c) => c.value);
+      const deUnSoloUso = env.smtp.mails.flatMap((m) => [...(m.text ?? '').matchAll(ENLACE_DE_UN_SOLO_USO)].map((x) => x[1]!));
+      const secretos = new Set([...conocidos, ...sesiones, ...deUnSoloUso].filter((s) => s.length >= 8));
+      return [...[...secretos].filter((s) => registro.includes(s)), ...[...registro.matchAll(CON_FORMA_DE_SECRETO)].map((m) => m[0])].map(
+        (s) => `${s.slice(0, 10)}…`,
+      );
     },
   };
   return env;

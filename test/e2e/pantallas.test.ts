@@ -516,4 +516,9 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     await movil.getByRole('heading', { name: /Únase a/ }).waitFor();
     await sinInfracciones(movil, 'invitación');
   });
+
+  // Last: every flow above has run against this server, whose every log line is checked.
+  it('wrote no secret to the server’s log: no password, session, key, webhook secret or one-time link', async () => {
+    expect(await env.fugas([PASSWORD])).toEqual([]);
+  });
 });

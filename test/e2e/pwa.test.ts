@@ -62,7 +62,6 @@ async function vigilarPoliticas(context: BrowserContext): Promise<void> {
   });
 }
 
-/** The PDF behind the «Descargar PDF» link (a blob: URL of the stored bytes), as the user gets it. */
 /** The delivery-note photos kept on the device (the signed-in user's production database). */
 function fotosEnDispositivo(p: Page): Promise<{ estado: string; lado: number; tipo: string; clave: string }[]> {
   return p.evaluate(async () => {
@@ -86,6 +85,7 @@ function fotosEnDispositivo(p: Page): Promise<{ estado: string; lado: number; ti
   });
 }
 
+/** The PDF behind the «Descargar PDF» link (a blob: URL of the stored bytes), as the user gets it. */
 async function descargarPdf(p: Page): Promise<{ nombre: string; inicio: string; bytes: number }> {
   const [descarga] = await Promise.all([p.waitForEvent('download'), p.getByRole('link', { name: 'Descargar PDF' }).click()]);
   const b = readFileSync((await descarga.path())!);
@@ -953,5 +953,10 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await page.getByTestId('rechazo').getByRole('button', { name: 'Reintentar' }).click();
     await page.locator('.insignia.emitido').waitFor({ timeout: 20_000 });
     await expect.poll(() => page.getByTestId('rechazo').count()).toBe(0);
+  });
+
+  // Last: every flow above has run against this server, whose every log line is checked.
+  it('wrote no secret to the server’s log: no password, session, key, webhook secret or one-time link', async () => {
+    expect(await env.fugas([PASSWORD, 'clave-del-chofer-1', 'una-clave-larga-3'])).toEqual([]);
   });
 });
