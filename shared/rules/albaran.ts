@@ -22,7 +22,9 @@ export interface NifLeido {
 
 // Letters OCR reads in place of digits, and the letters a digit may stand for (a DNI's L read as 1, a CIF's B as 8).
 const COMO_CIFRA: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', L: '1', '|': '1', Z: '2', S: '5', G: '6', B: '8', T: '7' };
-const COMO_LETRA: Record<string, string[]> = { '0': ['O', 'D', 'Q'], '1': ['I', 'L', 'T', 'J'], '2': ['Z'], '4': ['A'], '5': ['S'], '6': ['G'], '7': ['T', 'Z'], '8': ['B'] };
+const COMO_LETRA: Record<string, string[]> = { '0': ['O', 'D', 'Q'], '1': ['I', 'L', 'T', 'J'], '2': ['Z'], '4': ['A'], '5': ['S'], '6': ['G'], '7': ['T', 'Z', 'J'], '8': ['B'] };
+// Digits a hand writes alike: an open 4 and a 9.
+const OTRA_CIFRA: Record<string, string[]> = { '4': ['9'], '9': ['4'] };
 
 // A NIF as printed: DNI 8 digits + letter, NIE X/Y/Z + 7 + letter, CIF letter + 7 + check; optional «ES», dots, dashes and spaces inside.
 const RE_NIF = /(?<![A-Z0-9])(?:ES[\s-]?)?([A-Z0-9][\s.-]?(?:[0-9OQDILZSGBT|][\s.-]?){7}[A-Z0-9])(?![A-Z0-9])/g;
@@ -53,16 +55,21 @@ function leerNif(bruto: string): Omit<NifLeido, 'posicion'> | null {
   if (validarNif(bruto).valido) return { nif: bruto, confianza: 0.95 };
   // The middle seven are digits in every form; the first is a digit (DNI) or a letter (NIE, CIF).
   const medio = [...bruto.slice(1, 8)].map((c) => COMO_CIFRA[c] ?? c).join('');
-  const lecturas = (c: string) => new Set([c, COMO_CIFRA[c] ?? c, ...(COMO_LETRA[c] ?? [])]);
-  const validos: string[] = [];
+  const lecturas = (c: string) => new Set([c, COMO_CIFRA[c] ?? c, ...(COMO_LETRA[c] ?? []), ...(OTRA_CIFRA[c] ?? [])]);
+  const validos: { nif: string; cambios: number }[] = [];
   for (const primero of lecturas(bruto[0]!)) {
     for (const ultimo of lecturas(bruto[8]!)) {
       const c = `${primero}${medio}${ultimo}`;
-      if (/^[A-Z0-9]\d{7}[A-Z0-9]$/.test(c) && validarNif(c).valido && !validos.includes(c)) validos.push(c);
+      if (/^[A-Z0-9]\d{7}[A-Z0-9]$/.test(c) && validarNif(c).valido && !validos.some((v) => v.nif === c)) {
+        validos.push({ nif: c, cambios: [...c].filter((x, i) => x !== bruto[i]).length });
+      }
     }
   }
+  // The fewest characters changed first; on a tie a company's CIF (a letter first) before a DNI, since the
+  // parties of a transport are mostly companies («835098862»: B35098862 rather than 83509886Z).
+  validos.sort((a, b) => a.cambios - b.cambios || Number(/^\d/.test(a.nif)) - Number(/^\d/.test(b.nif)));
   // One reading that fits is a likely fix; two that fit (a DNI and a CIF) need the user's eye.
-  if (validos.length) return { nif: validos[0]!, confianza: validos.length === 1 ? 0.8 : 0.45 };
+  if (validos.length) return { nif: validos[0]!.nif, confianza: validos.length === 1 ? 0.8 : 0.45 };
   return /^[A-Z0-9]\d{7}[A-Z0-9]$/.test(`${bruto[0]}${medio}${bruto[8]}`) ? { nif: `${bruto[0]}${medio}${bruto[8]}`, confianza: 0.3 } : null;
 }
 
@@ -93,8 +100,10 @@ export function buscarMatriculas(texto: string): MatriculasLeidas {
   return { matricula, remolque, confianza: { matricula: matricula ? 0.9 : 0, remolque: remolque ? 0.9 : 0 } };
 }
 
-// What OCR makes of a plate's consonants: J as «)», «]» or I; D as O or 0; V as U; B, S, Z as 8, 5, 2.
-const CONSONANTE_LEIDA: Record<string, string> = { ')': 'J', ']': 'J', I: 'J', O: 'D', '0': 'D', U: 'V', '8': 'B', '5': 'S', '2': 'Z' };
+// What OCR makes of a plate's consonants: J as «)», «]» or I; D as O or 0; V as U; F as E; B, S, Z as 8, 5, 2.
+const CONSONANTE_LEIDA: Record<string, string> = { ')': 'J', ']': 'J', I: 'J', O: 'D', '0': 'D', U: 'V', E: 'F', '8': 'B', '5': 'S', '2': 'Z' };
+// And of its digits, besides the letters read for digits anywhere: a handwritten 4 as U.
+const CIFRA_LEIDA: Record<string, string> = { ...COMO_CIFRA, U: '4' };
 
 /**
  * The plates of a line labelled «Matrícula»: as {@link buscarMatriculas}, and where it finds none,
@@ -104,7 +113,14 @@ export function buscarMatriculasEtiquetadas(texto: string): MatriculasLeidas {
   const leidas = buscarMatriculas(texto);
   if (leidas.matricula && leidas.remolque) return leidas;
   // «N)JG»: one J read twice.
-  const corregido = texto.toUpperCase().replace(/[)\]]J|J[)\]]/g, 'J').replace(/(?<![A-Z0-9])(R[\s-]?)?(\d{4}[\s-]?)([A-Z0-9)\]]{3})(?![A-Z0-9])/g, (_, r: string | undefined, cifras: string, letras: string) => `${r ?? ''}${cifras}${[...letras].map((c) => CONSONANTE_LEIDA[c] ?? c).join('')}`);
+  const corregido = texto
+    .toUpperCase()
+    .replace(/[)\]]J|J[)\]]/g, 'J')
+    .replace(
+      /(?<![A-Z0-9])(R[\s-]?)?((?=[0-9OQDILZSGBTU|]*\d)[0-9OQDILZSGBTU|]{4})([\s-]?)([A-Z0-9)\]]{3})(?![A-Z0-9])/g,
+      (_, r: string | undefined, cifras: string, espacio: string, letras: string) =>
+        `${r ?? ''}${[...cifras].map((c) => CIFRA_LEIDA[c] ?? c).join('')}${espacio}${[...letras].map((c) => CONSONANTE_LEIDA[c] ?? c).join('')}`,
+    );
   const otra = buscarMatriculas(corregido);
   const matricula = leidas.matricula ?? otra.matricula;
   const remolque = leidas.remolque ?? otra.remolque;

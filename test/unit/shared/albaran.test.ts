@@ -34,6 +34,14 @@ describe('buscarNifs', () => {
     expect(buscarNifs('Transportes Núñez, llame al 895432118')).toEqual([]);
   });
 
+  it('reads a handwritten 9 taken for a 4, and prefers the fewest changes, then a company’s CIF, when several readings fit', () => {
+    expect(buscarNifs('NIF: 627604284').map((n) => n.nif)).toEqual(['G27604289']);
+    // B read as 8 (a CIF) or Z read as 2 (a DNI): both fit; the CIF goes first, for the user to check.
+    expect(buscarNifs('NIF: 835098862').map((n) => [n.nif, n.confianza])).toEqual([['B35098862', 0.45]]);
+    // A right check digit as read is never «corrected».
+    expect(buscarNifs('NIF: B35098862').map((n) => [n.nif, n.confianza])).toEqual([['B35098862', 0.95]]);
+  });
+
   it('keeps a NIF whose check digit is wrong with low confidence, and ignores words and phone numbers', () => {
     expect(buscarNifs('NIF B12345678').map((n) => [n.nif, n.confianza])).toEqual([['B12345678', 0.3]]);
     expect(buscarNifs('ASOLIDOSX, Tel. 976 123 456, pedido 2026/000123')).toEqual([]);
@@ -53,6 +61,13 @@ describe('buscarMatriculas', () => {
     expect(buscarMatriculasEtiquetadas('MATRICULA: 4364 SIM REMOLQUE: R-8782-RF0')).toMatchObject({ matricula: '4364SJM', remolque: 'R8782RFD' });
     expect(buscarMatriculasEtiquetadas('Matrícula: 9204 N)JG').matricula).toBe('9204NJG');
     expect(buscarMatriculas('Matrícula: 8118 P)Y').matricula).toBeNull();
+  });
+  it('undoes a handwritten F read as E, and a 4 read as U, in a labelled plate only', () => {
+    expect(buscarMatriculasEtiquetadas('Matrícula: 8334 MEN').matricula).toBe('8334MFN');
+    expect(buscarMatriculasEtiquetadas('Matrícula: U863 RNB').matricula).toBe('4863RNB');
+    expect(buscarMatriculas('Matrícula: U863 RNB').matricula).toBeNull();
+    // Four letters with no digit are a word, not a plate.
+    expect(buscarMatriculasEtiquetadas('Matrícula: OSLO BCN').matricula).toBeNull();
   });
   it('does not take a postcode, a vowel series or a reference for a plate', () => {
     expect(buscarMatriculas('50012 Zaragoza, pedido 1234 ABC, albarán 2026-1234')).toMatchObject({ matricula: null, remolque: null });
