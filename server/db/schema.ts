@@ -2,6 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type { RolUsuario } from '../../shared/rules/roles';
 import type { Entorno, Plan, Rol } from '../../shared/schemas/cuenta';
 import type { Canal, CampoCambiado, Estado, TipoCambio, TipoVehiculo } from '../../shared/schemas/deca';
+import type { ClavePublica } from '../../shared/schemas/dispositivo';
 import type { Envio } from '../../shared/schemas/envio';
 
 /** A timestamptz column: read as Date, written as Date or SQL. */
@@ -44,6 +45,33 @@ export interface InvitacionesTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   aceptada_at: NullableTimestamp;
+}
+
+/** A signed-in user's device, with the public key of the pair it made (ECDSA P-256, JWK). */
+export interface DispositivosTable {
+  id: Generated<number>;
+  account_id: number;
+  user_id: number;
+  nombre: string;
+  clave_publica: Json<ClavePublica>;
+  /** First 16 hex digits of the SHA-256 of the key's coordinates. */
+  huella: string;
+  created_at: Timestamp;
+  revocado_at: NullableTimestamp;
+}
+
+/** A number and public token held by a device, per environment, for a DeCA issued with no coverage. */
+export interface ReservasTable {
+  id: Generated<number>;
+  account_id: number;
+  entorno: Entorno;
+  dispositivo_id: number;
+  numero: string;
+  token_publico: string;
+  created_at: Timestamp;
+  caduca_at: Timestamp;
+  usada_at: NullableTimestamp;
+  deca_id: number | null;
 }
 
 /** Tenant table: API keys belong to one account and one environment. */
@@ -367,6 +395,8 @@ export interface DB {
   accounts: AccountsTable;
   users: UsersTable;
   invitaciones: InvitacionesTable;
+  dispositivos: DispositivosTable;
+  reservas: ReservasTable;
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
   uso_mensual: UsoMensualTable;
@@ -381,6 +411,8 @@ export type NewAccount = Insertable<AccountsTable>;
 export type AccountUpdate = Updateable<AccountsTable>;
 export type UserRow = Selectable<UsersTable>;
 export type InvitacionRow = Selectable<InvitacionesTable>;
+export type DispositivoRow = Selectable<DispositivosTable>;
+export type ReservaRow = Selectable<ReservasTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type DecaRow = Selectable<DecasTable>;

@@ -3,6 +3,7 @@ import { ErrorBody } from '../../shared/errors';
 import { InvitacionPublica, SesionResponse, UsuariosResponse } from '../../shared/schemas/cuenta';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
+import { clavePublica } from '../support/dispositivos';
 import { iniciarSesion, sessionCookieOf } from '../support/decas-helpers';
 import { it, type CuentaDePrueba } from '../support/fixtures';
 import { tokenInvitacion, usuarioCon } from '../support/usuarios';
@@ -150,6 +151,8 @@ describe('roles, enforced by the server', () => {
     ['GET', '/app/api/usuarios', undefined, [200, 403, 403]],
     ['POST', '/app/api/usuarios', { email: 'quien@example.com', rol: 'conductor' }, [201, 403, 403]],
     ['PATCH', '/app/api/cuenta', { domicilio: 'Calle Nueva 1, Segovia' }, [200, 403, 403]],
+    ['GET', '/app/api/dispositivos', undefined, [200, 200, 200]],
+    ['POST', '/app/api/dispositivos', undefined, [201, 201, 201]],
   ];
 
   it('answers each role as its permissions say, on the API the app uses and on its own endpoints', async ({ app, c }) => {
@@ -165,7 +168,12 @@ describe('roles, enforced by the server', () => {
         ['conductor', conductor.cookie, d],
       ] as const) {
         // The invitation e-mail is unique per account: one address per request.
-        const cuerpo = ruta === '/app/api/usuarios' && metodo === 'POST' ? { email: `m${++seq}@example.com`, rol: 'conductor' } : body;
+        // A device's key is registered once: one key per request.
+        const cuerpo =
+          metodo !== 'POST' ? body
+          : ruta === '/app/api/usuarios' ? { email: `m${++seq}@example.com`, rol: 'conductor' }
+          : ruta === '/app/api/dispositivos' ? { nombre: 'Móvil', clave_publica: await clavePublica() }
+          : body;
         const r = await app.request(metodo, ruta, { cookie, headers: CSRF, body: cuerpo });
         vistos.push(`${metodo} ${ruta} ${quien} → ${r.status}`);
         esperados.push(`${metodo} ${ruta} ${quien} → ${esperado}`);

@@ -9,6 +9,7 @@ import * as m0007 from './0007-autenticidad';
 import * as m0008 from './0008-sello';
 import * as m0009 from './0009-agenda';
 import * as m0010 from './0010-usuarios';
+import * as m0011 from './0011-dispositivos';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ export const migrations: Record<string, Migration> = {
   '0008-sello': m0008,
   '0009-agenda': m0009,
   '0010-usuarios': m0010,
+  '0011-dispositivos': m0011,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { AppError } from '../../../shared/errors';
 import { ejecutar } from '../../commands/command';
 import { cerrarSesion, crearClave, editarEmpresa, iniciarSesion, listarClaves, reenviarConfirmacion, registrarCuenta, revocarClave, verSesion, type SesionAbierta } from '../../commands/cuenta';
+import { listarDispositivos, registrarDispositivo, reservarNumeros, revocarDispositivo } from '../../commands/dispositivos';
 import { aceptarInvitacion, anularInvitacion, cambiarRolUsuario, invitarUsuario, listarUsuarios, quitarUsuario, verInvitacion } from '../../commands/usuarios';
 import type { AppDeps } from '../../deps';
 import { leerSesion } from '../../domain/accounts/sessions';
@@ -16,7 +17,7 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 /**
  * Endpoints of the web application (not the public API): sign-up, sign-in,
  * sign-out, current user, e-mail confirmation, API keys, the account's users
- * and invitations, each a command.
+ * and invitations, the devices that issue with no coverage, each a command.
  * Every write needs the CSRF header, sign-in included (login CSRF).
  */
 export function createAppApiRouter({ config, services }: AppDeps): Router<AppState> {
@@ -109,6 +110,24 @@ export function createAppApiRouter({ config, services }: AppDeps): Router<AppSta
 
   router.delete('/invitaciones/:id', session, async (ctx) => {
     ctx.body = await correr(ctx, services, anularInvitacion, entrada(ctx));
+  });
+
+  // The user's devices, and the numbers each holds to issue with no coverage.
+  router.get('/dispositivos', session, async (ctx) => {
+    ctx.body = await correr(ctx, services, listarDispositivos, {});
+  });
+
+  router.post('/dispositivos', session, async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await correr(ctx, services, registrarDispositivo, ctx.state.body);
+  });
+
+  router.delete('/dispositivos/:id', session, async (ctx) => {
+    ctx.body = await correr(ctx, services, revocarDispositivo, entrada(ctx));
+  });
+
+  router.post('/dispositivos/:id/reservas', session, async (ctx) => {
+    ctx.body = await correr(ctx, services, reservarNumeros, entrada(ctx));
   });
 
   // The invitation link: what it offers, and accepting it (a new user, signed in).

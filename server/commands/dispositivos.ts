@@ -1,0 +1,59 @@
+import { isoMadrid } from '../../shared/rules/fechas';
+import { DispositivoInput, ReservasInput, type Dispositivo, type Reserva, type ReservasRespuesta } from '../../shared/schemas/dispositivo';
+import { z } from '../../shared/schemas/zod';
+import type { DispositivoRow, ReservaRow } from '../db/schema';
+import { fechaHora } from '../domain/presenters/cuenta';
+import { listarDispositivos as listarDe, registrarDispositivo as registrarEn, reservarNumeros as reservarEn, revocarDispositivo as revocarEn } from '../domain/dispositivos/dispositivos';
+import { command } from './command';
+
+const Id = z.coerce.number().int().positive();
+
+function presentDispositivo(row: DispositivoRow & { email: string }): Dispositivo {
+  return { id: row.id, nombre: row.nombre, usuario: row.email, huella: row.huella, created_at: fechaHora(row.created_at)!, revocado_at: fechaHora(row.revocado_at) };
+}
+
+const presentReserva = (r: ReservaRow): Reserva => ({ numero: r.numero, token: r.token_publico, caduca_at: isoMadrid(r.caduca_at) });
+
+export const registrarDispositivo = command({
+  nombre: 'registrar_dispositivo',
+  descripcion: 'Registra la clave pública (ECDSA P-256) del dispositivo del usuario, para emitir sin cobertura; la misma clave otra vez devuelve el mismo dispositivo.',
+  acceso: 'escritura',
+  entrada: DispositivoInput,
+  run: async (ctx, input): Promise<{ dispositivo: Dispositivo }> => {
+    const row = await ctx.db.transaction().execute((trx) => registrarEn(trx, ctx.quien, input, ctx.clock.now()));
+    return { dispositivo: presentDispositivo({ ...row, email: ctx.quien.etiqueta }) };
+  },
+});
+
+export const listarDispositivos = command({
+  nombre: 'listar_dispositivos',
+  descripcion: 'Los dispositivos que emiten sin cobertura: todos los de la cuenta para un administrador, los suyos para los demás.',
+  acceso: 'lectura',
+  entrada: z.object({}),
+  run: async (ctx): Promise<{ dispositivos: Dispositivo[] }> => {
+    const todos = await listarDe(ctx.db, ctx.quien.accountId);
+    const visibles = ctx.quien.rol === 'admin' ? todos : todos.filter((d) => d.user_id === ctx.quien.userId);
+    return { dispositivos: visibles.map(presentDispositivo) };
+  },
+});
+
+export const revocarDispositivo = command({
+  nombre: 'revocar_dispositivo',
+  descripcion: 'Da de baja un dispositivo: no recibe más números, los que tenía sin usar no se darán, y lo que firme después no se verificará.',
+  acceso: 'escritura',
+  entrada: z.object({ id: Id }),
+  run: async (ctx, { id }): Promise<{ dispositivo: Dispositivo }> => ({
+    dispositivo: presentDispositivo(await ctx.db.transaction().execute((trx) => revocarEn(trx, ctx.quien, id, ctx.clock.now()))),
+  }),
+});
+
+export const reservarNumeros = command({
+  nombre: 'reservar_numeros',
+  descripcion: 'Los números y enlaces públicos que el dispositivo guarda para emitir sin cobertura en un entorno, completados cuando quedan pocos.',
+  acceso: 'escritura',
+  entrada: ReservasInput.extend({ id: Id }),
+  run: async (ctx, { id, entorno }): Promise<ReservasRespuesta> => ({
+    entorno,
+    reservas: (await reservarEn(ctx.db, ctx.quien, id, entorno, ctx.clock.now())).map(presentReserva),
+  }),
+});

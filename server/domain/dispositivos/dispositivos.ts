@@ -1,0 +1,152 @@
+/**
+ * Devices of an account's users, and the numbers each holds for DeCAs
+ * issued with no coverage (rules: shared/rules/reservas.ts).
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import { AppError } from '../../../shared/errors';
+import { limiteMensual } from '../../../shared/rules/cuota';
+import { mesMadrid, fechaMadrid } from '../../../shared/rules/fechas';
+import { caducidadReserva, numerosQueFaltan, reservasUsables } from '../../../shared/rules/reservas';
+import type { Entorno } from '../../../shared/schemas/cuenta';
+import type { ClavePublica } from '../../../shared/schemas/dispositivo';
+import type { DB, DispositivoRow, ReservaRow } from '../../db/schema';
+import { randomToken, sha256Hex } from '../accounts/tokens';
+import { cuentaSinConfirmar } from '../accounts/cuota';
+import type { Actor } from '../actor';
+import { formatNumero } from '../decas/numeracion';
+
+/** What tells one device's key from another's at a glance (and makes a key's registration unique). */
+export function huellaClave(k: ClavePublica): string {
+  return sha256Hex(`${k.x}.${k.y}`).slice(0, 16);
+}
+
+const noEncontrado = () => new AppError('no_encontrado', 'Este dispositivo no está registrado en su cuenta.');
+const revocado = () =>
+  new AppError('conflicto', 'Este dispositivo se dio de baja en la cuenta: no puede emitir sin cobertura. Vuelva a iniciar sesión en él para registrarlo de nuevo.');
+
+/**
+ * Register the signed-in user's device key; registering the same key again
+ * returns the same device. A key already registered for another user of the
+ * account, or one that was revoked, is refused (a revoked key stays revoked:
+ * the device makes a new pair).
+ */
+export async function registrarDispositivo(trx: Transaction<DB>, actor: Actor, input: { nombre: string; clave_publica: ClavePublica }, now: Date): Promise<DispositivoRow> {
+  if (actor.userId === null) throw new AppError('prohibido', 'Solo un usuario con sesión iniciada registra dispositivos.');
+  const huella = huellaClave(input.clave_publica);
+  await trx
+    .insertInto('dispositivos')
+    .values({
+      account_id: actor.accountId,
+      user_id: actor.userId,
+      nombre: input.nombre,
+      clave_publica: JSON.stringify({ kty: 'EC', crv: 'P-256', x: input.clave_publica.x, y: input.clave_publica.y }),
+      huella,
+      created_at: now,
+    })
+    .onConflict((oc) => oc.columns(['account_id', 'huella']).doNothing())
+    .execute();
+  const row = await trx.selectFrom('dispositivos').selectAll().where('account_id', '=', actor.accountId).where('huella', '=', huella).executeTakeFirstOrThrow();
+  if (row.user_id !== actor.userId) throw new AppError('conflicto', 'Esta clave ya está registrada para otro usuario de la cuenta.');
+  if (row.revocado_at) throw revocado();
+  return row;
+}
+
+/** The account's devices, newest first, with their user's e-mail. */
+export async function listarDispositivos(db: Kysely<DB>, accountId: number): Promise<(DispositivoRow & { email: string })[]> {
+  return db
+    .selectFrom('dispositivos as d')
+    .innerJoin('users as u', 'u.id', 'd.user_id')
+    .selectAll('d')
+    .select('u.email')
+    .where('d.account_id', '=', accountId)
+    .orderBy('d.id', 'desc')
+    .execute();
+}
+
+/**
+ * Revoke a device: its unused numbers are released (never given again: they
+ * stay gaps) and it gets no more. Its user or an administrator may.
+ */
+export async function revocarDispositivo(trx: Transaction<DB>, actor: Actor, id: number, now: Date): Promise<DispositivoRow & { email: string }> {
+  const row = await trx.selectFrom('dispositivos').selectAll().where('id', '=', id).where('account_id', '=', actor.accountId).forUpdate().executeTakeFirst();
+  if (!row) throw noEncontrado();
+  if (row.user_id !== actor.userId && actor.rol !== 'admin') {
+    throw new AppError('prohibido', 'Solo un administrador o el propio usuario pueden dar de baja un dispositivo.');
+  }
+  const revocadoAt = row.revocado_at ?? now;
+  if (!row.revocado_at) await trx.updateTable('dispositivos').set({ revocado_at: now }).where('id', '=', id).execute();
+  await trx.updateTable('reservas').set({ caduca_at: now }).where('dispositivo_id', '=', id).where('usada_at', 'is', null).where('caduca_at', '>', now).execute();
+  const { email } = await trx.selectFrom('users').select('email').where('id', '=', row.user_id).executeTakeFirstOrThrow();
+  return { ...row, revocado_at: revocadoAt, email };
+}
+
+/**
+ * The numbers a device holds in an environment, refilled when fewer than
+ * RESERVA_MINIMO are usable: the new numbers come from the account's counter
+ * in one statement (so they never collide with another device's or with a
+ * DeCA made online), each with a public token. The device's row is locked
+ * meanwhile, so two refills at once give one refill. On the free plan a
+ * refill never holds more numbers than the month has left; in production the
+ * account must have confirmed its e-mail.
+ */
+export async function reservarNumeros(db: Kysely<DB>, actor: Actor, dispositivoId: number, entorno: Entorno, now: Date): Promise<ReservaRow[]> {
+  if (entorno === 'produccion' && !actor.cuenta.confirmada_at) throw cuentaSinConfirmar('emitir sin cobertura');
+  return db.transaction().execute(async (trx) => {
+    const disp = await trx
+      .selectFrom('dispositivos')
+      .selectAll()
+      .where('id', '=', dispositivoId)
+      .where('account_id', '=', actor.accountId)
+      .where('user_id', '=', actor.userId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!disp) throw noEncontrado();
+    if (disp.revocado_at) throw revocado();
+    const tiene = await trx
+      .selectFrom('reservas')
+      .selectAll()
+      .where('dispositivo_id', '=', dispositivoId)
+      .where('entorno', '=', entorno)
+      .where('usada_at', 'is', null)
+      .where('caduca_at', '>', now)
+      .execute();
+    let faltan = numerosQueFaltan(tiene, now);
+    const limite = limiteMensual(actor.cuenta.plan, entorno, mesMadrid(now));
+    if (faltan > 0 && limite !== null) {
+      const uso = await trx
+        .selectFrom('uso_mensual')
+        .select('decas')
+        .where('account_id', '=', actor.accountId)
+        .where('entorno', '=', entorno)
+        .where('mes', '=', mesMadrid(now))
+        .executeTakeFirst();
+      faltan = Math.min(faltan, Math.max(0, limite - (uso?.decas ?? 0) - reservasUsables(tiene, now).length));
+    }
+    if (faltan > 0) {
+      const anio = Number(fechaMadrid(now).slice(0, 4));
+      const { ultimo } = await trx
+        .insertInto('numeradores')
+        .values({ account_id: actor.accountId, entorno, anio, ultimo: faltan })
+        .onConflict((oc) => oc.columns(['account_id', 'entorno', 'anio']).doUpdateSet({ ultimo: sql`numeradores.ultimo + ${faltan}` }))
+        .returning('ultimo')
+        .executeTakeFirstOrThrow();
+      const nuevas = await trx
+        .insertInto('reservas')
+        .values(
+          Array.from({ length: faltan }, (_, i) => ({
+            account_id: actor.accountId,
+            entorno,
+            dispositivo_id: dispositivoId,
+            numero: formatNumero(anio, ultimo - faltan + 1 + i),
+            token_publico: randomToken(24),
+            created_at: now,
+            caduca_at: caducidadReserva(now),
+          })),
+        )
+        .returningAll()
+        .execute();
+      tiene.push(...nuevas);
+    }
+    return reservasUsables(tiene, now);
+  });
+}
