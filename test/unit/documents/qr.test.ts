@@ -71,7 +71,8 @@ describe('darkRuns', () => {
     expect(darkRuns(matrix(1, [1]))).toEqual([{ row: 0, col: 0, length: 1 }]);
   });
 
-  it('paints back any matrix exactly, with maximal runs', () => {
+  // 300 random matrices up to 40×40: seconds of CPU, more on a loaded machine.
+  it('paints back any matrix exactly, with maximal runs', { timeout: 30_000 }, () => {
     const matrices = fc
       .integer({ min: 1, max: 40 })
       .chain((size) => fc.array(fc.integer({ min: 0, max: 1 }), { minLength: size * size, maxLength: size * size }).map((data) => ({ size, data })));

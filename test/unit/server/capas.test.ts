@@ -28,7 +28,8 @@ function arbol(nombre: string, files: Record<string, string>): string {
 }
 
 describe('layer boundaries (npm run typecheck runs the same check)', () => {
-  it('the repository has no forbidden import', () => {
+  // A whole cruise of the repository: seconds of CPU, more on a loaded machine.
+  it('the repository has no forbidden import', { timeout: 30_000 }, () => {
     const r = cruise(ROOT);
     expect(r.out).toContain('no dependency violations');
     expect(r.status).toBe(0);
