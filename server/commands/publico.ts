@@ -9,6 +9,7 @@ import type { DecaConRefs } from '../domain/decas/queries';
 import { fichaUrl } from '../domain/decas/urls';
 import { completarPorEnlace, erroresDeTexto, guardarBorrador, leerBorrador, valoresIniciales, valoresPermitidos, validarFormulario } from '../domain/publico/completar';
 import { versionPorHuella, type Autenticidad } from '../domain/publico/autenticidad';
+import { verificarOffline, type FichaOffline } from '../domain/publico/offline';
 import { obtenerPorToken, registrarApertura, ultimoCambio, type Apertura, type UltimoCambio } from '../domain/publico/descargas';
 import { gastar } from '../limits';
 import { renderQrPng } from '../documents/qr';
@@ -16,10 +17,12 @@ import { command, type Contexto } from './command';
 
 const Token = z.object({ token: cadena().max(100) });
 
+const sinDeca = () => new AppError('no_encontrado', 'El enlace no corresponde a ninguna DeCA. Compruebe que está completo.');
+
 /** The DeCA behind a public token, or 404 (the adapter shows «documento no encontrado»). */
 async function porToken(ctx: Services, token: string): Promise<DecaConRefs> {
   const row = await obtenerPorToken(ctx.db, token);
-  if (!row) throw new AppError('no_encontrado', 'El enlace no corresponde a ninguna DeCA. Compruebe que está completo.');
+  if (!row) throw sinDeca();
   return row;
 }
 
@@ -54,16 +57,29 @@ export interface FichaPublica {
   ultimo: UltimoCambio | null;
 }
 
+/** The ficha, or what the QR of a DeCA issued with no coverage vouches for until it arrives. */
+export type VistaFicha = ({ tipo: 'deca' } & FichaPublica) | { tipo: 'offline'; offline: FichaOffline };
+
+const NO_VERIFICADA =
+  'No se ha podido verificar este documento: el código no corresponde a ninguna DeCA ni a datos firmados por un dispositivo de una cuenta. Pida al conductor que lo enseñe de nuevo o que muestre el PDF.';
+
 export const verFicha = command({
   nombre: 'ver_ficha',
-  descripcion: 'La ficha pública de una DeCA (la que abre el agente desde el QR); cuenta como descarga.',
+  descripcion:
+    'La ficha pública de una DeCA (la que abre el agente desde el QR); cuenta como descarga. Si la DeCA aún no ha llegado porque se emitió sin cobertura, los datos firmados por el dispositivo que trae el QR (`o`), verificados.',
   acceso: 'publico',
-  entrada: Token,
-  run: async (ctx, { token }): Promise<FichaPublica> => {
-    const row = await porToken(ctx, token);
-    const ficha = { row, ultimo: await ultimoCambio(ctx.db, row) };
-    await anotarApertura(ctx, row, 'ficha');
-    return ficha;
+  entrada: Token.extend({ o: cadena().max(1000).optional() }),
+  run: async (ctx, { token, o }): Promise<VistaFicha> => {
+    const row = await obtenerPorToken(ctx.db, token);
+    if (row) {
+      const ficha = { row, ultimo: await ultimoCambio(ctx.db, row) };
+      await anotarApertura(ctx, row, 'ficha');
+      return { tipo: 'deca', ...ficha };
+    }
+    if (o === undefined) throw sinDeca();
+    const offline = await verificarOffline(ctx.db, token, o);
+    if (!offline) throw new AppError('no_encontrado', NO_VERIFICADA);
+    return { tipo: 'offline', offline };
   },
 });
 

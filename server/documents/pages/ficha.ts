@@ -1,8 +1,9 @@
 import { formatPeso } from '../../../shared/rules/peso';
-import { fechaEs, fechaHoraEs } from '../../../shared/rules/fechas';
+import { fechaEs, fechaHoraEs, formatMadrid } from '../../../shared/rules/fechas';
 import type { Envio } from '../../../shared/schemas/envio';
 import type { DecaConRefs } from '../../domain/decas/queries';
 import type { UltimoCambio } from '../../domain/publico/descargas';
+import type { FichaOffline } from '../../domain/publico/offline';
 import { nombreCampo, valorLegible } from '../../../shared/rules/presentacion';
 import { decaUrls, fichaUrl } from '../../domain/decas/urls';
 import { html, layout, type SafeHtml } from './html';
@@ -95,6 +96,26 @@ export function renderFicha(row: DecaConRefs, ultimo: UltimoCambio | null, siteU
     style: PUBLIC_STYLE,
     body: html`<main>${cabecera(row)}${estadoBanner(row, siteUrl)}${resumenHtml(row)}${cambioHtml(ultimo, row.version)}${versionHtml(row)}${datosHtml(row)}
 ${row.estado !== 'pendiente' ? html`<a class="btn" href="${rel(urls.pdf)}">Ver el PDF (versión ${row.version})</a>${huellaHtml(row)}` : ''}
+<footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.</footer></main>`,
+  });
+}
+
+/**
+ * What the QR of a DeCA issued with no coverage vouches for, until the DeCA
+ * itself arrives: the data the device signed, and whose device it was.
+ */
+export function renderFichaOffline(f: FichaOffline): string {
+  const r = f.resumen;
+  const hora = formatMadrid(r.emitida_at).slice(11, 16);
+  const placas = [r.matricula, r.remolque].filter(Boolean).join(' + ');
+  return layout({
+    title: `DeCA ${r.numero} · emitida sin cobertura`,
+    style: PUBLIC_STYLE,
+    body: html`<main><h1>Documento de control (DeCA)</h1><p class="num">Nº ${r.numero}</p>
+<div class="banner warn" role="status">EMITIDA SIN COBERTURA en un dispositivo de ${f.empresa} el ${dmy(formatMadrid(r.emitida_at).slice(0, 10))} a las ${hora} — datos firmados por el dispositivo; el documento completo llegará cuando el dispositivo tenga cobertura.</div>
+<dl class="resumen"><dt>Matrícula${r.remolque ? 's' : ''}</dt><dd>${placas || NO_CONSTA}</dd><dt>Fecha del transporte</dt><dd>${dmy(r.fecha)}</dd></dl>
+<h2>Datos firmados</h2><dl>${campo('Cargador', r.cargador_nombre)}${campo('NIF del cargador', r.cargador_nif)}${campo('Transportista', r.transp_nombre)}${campo('NIF del transportista', r.transp_nif)}${campo('Origen', r.origen)}${campo('Destino', r.destino)}${campo('Peso total', r.peso_kg === null ? null : `${formatPeso(r.peso_kg)} kg`)}${campo('Dispositivo', f.dispositivo)}</dl>
+<p class="sub">Firma ECDSA P-256 comprobada con la clave que el dispositivo registró en la cuenta. Huella de los datos completos: <code>${r.huella}</code></p>
 <footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.</footer></main>`,
   });
 }

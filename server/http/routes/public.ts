@@ -8,7 +8,7 @@ import { leerArchivoSubido } from '../middleware/subida';
 import type { AppDeps } from '../../deps';
 import { fichaUrl } from '../../domain/decas/urls';
 import { COMPLETAR_JS, renderCompletarFormulario, renderCompletarInicio } from '../../documents/pages/completar';
-import { conductorManifest, rel, renderConductor, renderFicha, renderMensaje } from '../../documents/pages/ficha';
+import { conductorManifest, rel, renderConductor, renderFicha, renderFichaOffline, renderMensaje } from '../../documents/pages/ficha';
 import { html, pageHeaders } from '../../documents/pages/html';
 import { PUBLIC_STYLE } from '../../documents/pages/styles';
 import type { z } from '../../../shared/schemas/zod';
@@ -71,8 +71,10 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
   });
 
   router.get('/d/:token', async (ctx) => {
-    const f = await run(ctx, verFicha, ctx.params);
-    if (f) sendPage(ctx, renderFicha(f.row, f.ultimo, site));
+    const o = typeof ctx.query.o === 'string' ? ctx.query.o : undefined;
+    const f = await run(ctx, verFicha, { ...ctx.params, o });
+    if (f?.tipo === 'deca') sendPage(ctx, renderFicha(f.row, f.ultimo, site));
+    else if (f) sendPage(ctx, renderFichaOffline(f.offline));
   });
 
   router.get('/d/:token/qr.png', async (ctx) => {
