@@ -165,6 +165,10 @@ export interface DecasTable {
   sustituido_por_id: number | null;
   archivado: ColumnType<boolean, boolean | undefined, boolean>;
   descargas: ColumnType<number, number | undefined, number>;
+  /** Issued on this device with no coverage (its name at the time), and received by the server then. */
+  dispositivo_id: ColumnType<number | null, number | null | undefined, number | null>;
+  dispositivo_nombre: ColumnType<string | null, string | null | undefined, string | null>;
+  recibida_at: NullableTimestamp;
   creado_por_key_id: number | null;
   creado_por_user_id: number | null;
 }

@@ -88,6 +88,20 @@ const camposEntrada = {
     .meta({ description: `Envíos (1 a ${MAX_ENVIOS}), todos con el mismo cargador y transportista` }),
 };
 
+/**
+ * Extension: a DeCA the app issued on a device with no coverage, sent when the
+ * network came back. The server issues it with the number and token the
+ * device had reserved, and keeps the device's issue time (its PDF shows it).
+ */
+export const EmisionOfflineInput = z
+  .object({
+    dispositivo_id: z.number().int().positive(),
+    numero: z.string().regex(/^\d{4}-\d{6}$/, 'Número no válido'),
+    token: z.string().regex(/^[\w-]{32}$/, 'Enlace no válido'),
+    emitida_at: z.iso.datetime({ offset: true, message: 'Fecha y hora ISO 8601 con zona' }),
+  })
+  .meta({ description: 'Extensión (aplicación con sesión): emitida en un dispositivo sin cobertura con un número reservado' });
+
 /** Request body of POST /decas. All fields optional at schema level; completeness is checked on issue. */
 export const DecaInput = z
   .object({
@@ -99,6 +113,7 @@ export const DecaInput = z
     pedir_datos_email: z.email('Correo electrónico no válido').optional().meta({
       description: 'Con emitir false, se envía a este correo el enlace para completar',
     }),
+    emision_offline: EmisionOfflineInput.optional(),
   })
   .meta({ id: 'DecaInput' });
 export type DecaInput = z.input<typeof DecaInput>;
@@ -197,6 +212,14 @@ export const Deca = z
     sustituido_por: DecaRef.nullable(),
     archivado: z.boolean(),
     descargas: z.number().int(),
+    emision_offline: z
+      .object({
+        dispositivo: z.string().meta({ description: 'Nombre del dispositivo que la emitió' }),
+        emitida_at: fechaHora.meta({ description: 'Hora del dispositivo al emitirla (la del PDF)' }),
+        recibida_at: fechaHora.meta({ description: 'Cuando la recibió el servidor' }),
+      })
+      .nullable()
+      .meta({ description: 'Extensión: emitida sin cobertura en un dispositivo; null si no' }),
   })
   .meta({ id: 'Deca' });
 export type Deca = z.infer<typeof Deca>;

@@ -1,6 +1,7 @@
 import { randomBytes, webcrypto } from 'node:crypto';
 import { parse as parseHtml } from 'node-html-parser';
 import { describe, expect } from 'vitest';
+import { ErrorBody } from '../../shared/errors';
 import { codificarResumen, datosAFirmar, huellaDatos, urlConResumen, type ResumenOffline } from '../../shared/rules/resumen-offline';
 import { Dispositivo, ReservasRespuesta, type Reserva } from '../../shared/schemas/dispositivo';
 import { fichaUrl } from '../../server/domain/decas/urls';
@@ -127,5 +128,76 @@ describe('the ficha of a DeCA issued with no coverage, before it arrives', () =>
     expect(ficha.status).toBe(200);
     expect(ficha.main).toContain(`Nº ${creada.body.deca.numero}`);
     expect(ficha.main).toContain('EMITIDA y en vigor');
+  });
+});
+
+describe('a DeCA issued with no coverage, when its device syncs', () => {
+  const crearDesde = (app: TestApp, cookie: string, emision: Record<string, unknown>, clave: string) =>
+    app.request('POST', '/api/v1/decas', { cookie, headers: { ...CSRF, 'Idempotency-Key': clave }, body: { ...decaCompleta(), emision_offline: emision } });
+
+  it('is issued with the reserved number and token at the device’s time, once, and marked as such everywhere', async ({ app, cuentaNueva: c }) => {
+    const m = await movil(app, c);
+    const [r] = m.reservas;
+    const emision = { dispositivo_id: m.id, numero: r!.numero, token: r!.token, emitida_at: '2026-11-26T08:41:00+01:00' };
+    // The inspector scanned it before the sync: the signed summary.
+    const qr = await urlFirmada(app, m.privada, r!.token, resumenDe(r!.numero));
+    expect((await abrir(qr)).main).toContain('EMITIDA SIN COBERTURA');
+
+    const res = await crearDesde(app, m.cookie, emision, 'offline-1');
+    expect(res.status, res.text).toBe(201);
+    const deca = res.body.deca;
+    expect(deca).toMatchObject({ numero: r!.numero, estado: 'emitido', emitido_at: '2026-11-26 08:41:00' });
+    expect(deca.urls.ficha).toBe(fichaUrl('http://localhost:8080', r!.token));
+    expect(deca.emision_offline).toMatchObject({ dispositivo: 'Android · Chrome', emitida_at: '2026-11-26 08:41:00' });
+    expect(deca.emision_offline.recibida_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(deca.pdf_sha256).toMatch(/^[0-9a-f]{64}$/);
+
+    // The sync repeated (the answer was lost): the same DeCA, not a second one.
+    const otra = await crearDesde(app, m.cookie, emision, 'offline-1');
+    expect(otra.status).toBe(200);
+    expect(otra.body.deca.id).toBe(deca.id);
+    // The list and the detail carry the mark; the ficha is now the usual one and says how it was issued.
+    const lista = await app.request('GET', '/api/v1/decas', { key: c.live });
+    expect(lista.body.decas.find((d: { id: number }) => d.id === deca.id).emision_offline).toEqual(deca.emision_offline);
+    const ficha = await abrir(qr);
+    expect(ficha.status).toBe(200);
+    expect(ficha.main).toContain('EMITIDA y en vigor');
+    expect(ficha.main).toContain('Emitida sin cobertura en un dispositivo (Android · Chrome); recibida el');
+    // The number is not given again.
+    const despues = await app.request('POST', `/app/api/dispositivos/${m.id}/reservas`, { cookie: m.cookie, headers: CSRF, body: { entorno: 'produccion' } });
+    expect(ReservasRespuesta.parse(despues.body).reservas.map((x) => x.numero)).not.toContain(r!.numero);
+  });
+
+  it('refuses, saying why, a number used already, another device’s, one issued after its device was revoked, a clock far ahead, and an API key', async ({ app, cuentaNueva: c }) => {
+    const m = await movil(app, c);
+    const [r1, r2] = m.reservas;
+    const bien = { dispositivo_id: m.id, numero: r1!.numero, token: r1!.token, emitida_at: new Date().toISOString() };
+    expect((await crearDesde(app, m.cookie, bien, 'a')).status).toBe(201);
+
+    const otro = await movil(app, c); // a second device of the same user
+    const casos: [string, Record<string, unknown>, number, RegExp][] = [
+      ['used', bien, 409, /ya lo usó otra DeCA/],
+      ['another device', { ...bien, numero: r2!.numero, token: r2!.token, dispositivo_id: otro.id }, 409, /no estaba reservado para este dispositivo/],
+      ['wrong token', { ...bien, numero: r2!.numero, token: otro.reservas[0]!.token }, 409, /no estaba reservado/],
+      ['clock ahead', { ...bien, numero: r2!.numero, token: r2!.token, emitida_at: new Date(Date.now() + 3_600_000).toISOString() }, 422, /hora del dispositivo/],
+    ];
+    for (const [i, [caso, emision, status, mensaje]] of casos.entries()) {
+      const res = await crearDesde(app, m.cookie, emision, `k-${i}`);
+      expect(res.status, caso).toBe(status);
+      expect(ErrorBody.parse(res.body).error.mensaje, caso).toMatch(mensaje);
+    }
+    const conClave = await app.request('POST', '/api/v1/decas', { key: c.live, body: { ...decaCompleta(), emision_offline: { ...bien, numero: r2!.numero, token: r2!.token } } });
+    expect(conClave.status).toBe(403);
+
+    // The device is revoked: what it issued before still arrives; what it says it issued after, not.
+    const antes = new Date(Date.now() - 60_000).toISOString();
+    expect((await app.request('DELETE', `/app/api/dispositivos/${m.id}`, { cookie: m.cookie, headers: CSRF })).status).toBe(200);
+    const tarde = await crearDesde(app, m.cookie, { ...bien, numero: r2!.numero, token: r2!.token, emitida_at: new Date(Date.now() + 120_000).toISOString() }, 'tarde');
+    expect(tarde.status).toBe(409);
+    expect(ErrorBody.parse(tarde.body).error.mensaje).toMatch(/ya no era de este dispositivo/);
+    expect((await crearDesde(app, m.cookie, { ...bien, numero: r2!.numero, token: r2!.token, emitida_at: antes }, 'a-tiempo')).status).toBe(201);
+    // None of them took a number: the next DeCA made online gets the next free one.
+    const online = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta() });
+    expect(online.body.deca.numero).toBe(`${r1!.numero.slice(0, 5)}${String(Number(otro.reservas.at(-1)!.numero.slice(5)) + 1).padStart(6, '0')}`);
   });
 });

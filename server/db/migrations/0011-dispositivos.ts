@@ -38,10 +38,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('deca_id', 'bigint', (c) => c.references('decas.id').onDelete('set null'))
     .execute();
   await sql`create unique index reservas_numero_uq on reservas (account_id, entorno, numero)`.execute(db);
+
+  // A DeCA issued on a device with no coverage: which device (its name then), and when the server got it
+  // (its emitido_at is the device's time, the one its PDF and QR show).
+  await db.schema
+    .alterTable('decas')
+    .addColumn('dispositivo_id', 'bigint', (c) => c.references('dispositivos.id').onDelete('set null'))
+    .addColumn('dispositivo_nombre', 'text')
+    .addColumn('recibida_at', 'timestamptz')
+    .execute();
   await sql`create index reservas_dispositivo_idx on reservas (dispositivo_id, entorno) where usada_at is null`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('decas').dropColumn('dispositivo_id').dropColumn('dispositivo_nombre').dropColumn('recibida_at').execute();
   await db.schema.dropTable('reservas').execute();
   await db.schema.dropTable('dispositivos').execute();
 }

@@ -79,7 +79,10 @@ function cabecera(row: DecaConRefs): SafeHtml {
 }
 
 function versionHtml(row: DecaConRefs): SafeHtml {
-  return html`<p class="sub">Versión ${row.version}${row.emitido_at ? html` · emitida el ${fecha(row.emitido_at)}` : ''}${row.sa_numero ? html`<br>Sustituye a la DeCA ${row.sa_numero}` : ''}</p>`;
+  const offline = row.recibida_at
+    ? html`<br>Emitida sin cobertura en un dispositivo${row.dispositivo_nombre ? html` (${row.dispositivo_nombre})` : ''}; recibida el ${fecha(row.recibida_at)}`
+    : '';
+  return html`<p class="sub">Versión ${row.version}${row.emitido_at ? html` · emitida el ${fecha(row.emitido_at)}` : ''}${offline}${row.sa_numero ? html`<br>Sustituye a la DeCA ${row.sa_numero}` : ''}</p>`;
 }
 
 /** The current version's fingerprint, and where to check a PDF against it. */

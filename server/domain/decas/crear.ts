@@ -13,6 +13,7 @@ import { columnasDeDatos, completarDatos, datosDeEntrada, datosDeRow, diffDatos 
 import { renderVersion } from './documento';
 import { aprenderDeDeca, prepararLeccion } from '../agenda/agenda';
 import { guardarVersion, publicarFila, registrarCambio, type AntesDeConfirmar, type CambioNuevo } from './escritura';
+import { comprobarReserva, usarReserva } from '../dispositivos/dispositivos';
 import { asignarNumero } from './numeracion';
 import { selectDecas, sinRefs, type DecaConRefs } from './queries';
 import type { Transaction } from 'kysely';
@@ -160,6 +161,9 @@ const AVISO_DATOS_DISTINTOS: Aviso = {
 export async function crearDeca(ctx: DomainContext, actor: Actor, input: DecaInputParsed, opts: CrearOpciones = {}): Promise<CrearResultado> {
   const account = actor.cuenta;
   const p = prepararDeca(account, input, opts.desconocidos);
+  if (input.emision_offline && !input.emitir) {
+    throw validationError([{ path: ['emision_offline'], message: 'Una DeCA emitida sin cobertura se envía con emitir true' }]);
+  }
   if (input.emitir) exigirCompleta(p, account);
 
   const porRef = async (ref: string): Promise<DecaConRefs | undefined> =>
@@ -187,11 +191,14 @@ export async function crearDeca(ctx: DomainContext, actor: Actor, input: DecaInp
     // Refusals come before the number is taken, so they never burn numbers.
     await exigirCuentaConfirmada(ctx.db, actor);
 
-    const numero = await asignarNumero(ctx.db, actor, now);
-    const tokenPublico = randomToken(24);
+    // Issued on a device with no coverage: its reserved number and token, at the device's time.
+    const offline = input.emision_offline ? await comprobarReserva(ctx.db, actor, input.emision_offline, now) : null;
+    const numero = offline?.numero ?? (await asignarNumero(ctx.db, actor, now));
+    const tokenPublico = offline?.token ?? randomToken(24);
+    const emitidoAt = offline?.emitidaAt ?? now;
     const emitir = input.emitir;
     const pdf = emitir
-      ? await renderVersion(ctx.renderPdf, ctx.siteUrl, p.datos, { numero, version: 1, tokenPublico, emitidoAt: now, modificadoAt: null, motivo: null, sustituyeA: null })
+      ? await renderVersion(ctx.renderPdf, ctx.siteUrl, p.datos, { numero, version: 1, tokenPublico, emitidoAt, modificadoAt: null, motivo: null, sustituyeA: null })
       : null;
 
     const leccion = await prepararLeccion(ctx.db, actor, p.datos);
@@ -213,7 +220,10 @@ export async function crearDeca(ctx: DomainContext, actor: Actor, input: DecaInp
           token_completar: emitir ? null : randomToken(24),
           pdf_sha256: pdf?.sha256 ?? null,
           pdf_bytes: pdf?.bytes ?? null,
-          emitido_at: emitir ? now : null,
+          emitido_at: emitir ? emitidoAt : null,
+          dispositivo_id: offline?.dispositivoId ?? null,
+          dispositivo_nombre: offline?.dispositivoNombre ?? null,
+          recibida_at: offline ? now : null,
           modificado_at: now,
           created_at: now,
           updated_at: now,
@@ -222,6 +232,7 @@ export async function crearDeca(ctx: DomainContext, actor: Actor, input: DecaInp
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      if (offline) await usarReserva(trx, offline, row.id, now);
       const campos = CAMPOS_DATOS.filter((c) => c !== 'envios' && p.datos[c] !== null).map((c) => ({ campo: c, antes: null, despues: p.datos[c] }));
       const historia: CambioNuevo[] = [{ version: 1, tipo: 'creacion', campos }];
       if (pdf) {

@@ -150,3 +150,58 @@ export async function reservarNumeros(db: Kysely<DB>, actor: Actor, dispositivoI
     return reservasUsables(tiene, now);
   });
 }
+
+/** A reserved number a DeCA issued on a device says it used, checked. */
+export interface ReservaTomada {
+  id: number;
+  numero: string;
+  token: string;
+  /** The device's issue time: the DeCA's emitido_at, on its PDF. */
+  emitidaAt: Date;
+  dispositivoId: number;
+  dispositivoNombre: string;
+}
+
+/** How far ahead of the server's clock a device's issue time may be. */
+const ADELANTO_MAXIMO_MS = 10 * 60_000;
+
+/**
+ * Check the reservation a DeCA issued with no coverage used: reserved in
+ * this account and environment for that device of the signed-in user, with
+ * that token, not used before, and still the device's when it issued.
+ * Refusals say which, so the app can keep them on the item.
+ */
+export async function comprobarReserva(
+  db: Kysely<DB>,
+  actor: Actor,
+  e: { dispositivo_id: number; numero: string; token: string; emitida_at: string },
+  now: Date,
+): Promise<ReservaTomada> {
+  if (actor.userId === null) throw new AppError('prohibido', 'Solo la aplicación, con la sesión del usuario del dispositivo, emite con un número reservado.');
+  const r = await db
+    .selectFrom('reservas as r')
+    .innerJoin('dispositivos as d', 'd.id', 'r.dispositivo_id')
+    .select(['r.id', 'r.numero', 'r.token_publico', 'r.dispositivo_id', 'r.caduca_at', 'r.usada_at', 'd.user_id', 'd.nombre'])
+    .where('r.account_id', '=', actor.accountId)
+    .where('r.entorno', '=', actor.entorno)
+    .where('r.numero', '=', e.numero)
+    .executeTakeFirst();
+  if (!r || r.token_publico !== e.token || r.dispositivo_id !== e.dispositivo_id || r.user_id !== actor.userId) {
+    throw new AppError('conflicto', `El número ${e.numero} no estaba reservado para este dispositivo: la DeCA no se emite con él.`);
+  }
+  if (r.usada_at) throw new AppError('conflicto', `El número ${e.numero} ya lo usó otra DeCA: no se da dos veces.`);
+  const emitidaAt = new Date(e.emitida_at);
+  if (emitidaAt.getTime() > now.getTime() + ADELANTO_MAXIMO_MS) {
+    throw new AppError('validacion', 'La hora de emisión es posterior a la del servidor: revise la hora del dispositivo.', { campos: { 'emision_offline.emitida_at': 'Hora del dispositivo adelantada' } });
+  }
+  if (emitidaAt.getTime() > r.caduca_at.getTime()) {
+    throw new AppError('conflicto', `El número ${e.numero} ya no era de este dispositivo cuando se emitió (caducó o se dio de baja el dispositivo).`);
+  }
+  return { id: r.id, numero: r.numero, token: r.token_publico, emitidaAt, dispositivoId: r.dispositivo_id, dispositivoNombre: r.nombre };
+}
+
+/** Mark the reservation used by the DeCA, in the transaction that creates it; one used meanwhile is refused. */
+export async function usarReserva(trx: Transaction<DB>, t: ReservaTomada, decaId: number, now: Date): Promise<void> {
+  const r = await trx.updateTable('reservas').set({ usada_at: now, deca_id: decaId }).where('id', '=', t.id).where('usada_at', 'is', null).executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) throw new AppError('conflicto', `El número ${t.numero} ya lo usó otra DeCA: no se da dos veces.`);
+}
