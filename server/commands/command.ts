@@ -56,16 +56,16 @@ export interface Command<S extends z.ZodType, O, A extends Acceso> {
   permiso?: Permiso;
   entrada: S;
   /**
-   * For a command that honours `Idempotency-Key`: whether this input does
-   * (e.g. `solo_validar` stores nothing), and how a repeat of an earlier
-   * request is answered from what that request recorded.
-   */
-  /**
    * When the input fails its schema: the issues to report, given the ones
    * the schema found (e.g. also what is missing to issue, so one round of
    * fixes is enough).
    */
   completarErrores?: (ctx: Contexto<A>, crudo: unknown, issues: readonly Issue[]) => Issue[];
+  /**
+   * For a command that honours `Idempotency-Key`: whether this input does
+   * (e.g. `solo_validar` stores nothing), and how a repeat of an earlier
+   * request is answered from what that request recorded.
+   */
   idempotencia?: {
     aplica?: (input: z.output<S>) => boolean;
     repetir: (ctx: Contexto<A>, anterior: Repeticion) => Promise<O>;

@@ -73,7 +73,7 @@ function textoUtf8(b: Uint8Array): string | null {
   for (let i = 0; i < b.length; ) {
     const c = b[i]!;
     const n = c < 0x80 ? 0 : c >= 0xc2 && c < 0xe0 ? 1 : c >= 0xe0 && c < 0xf0 ? 2 : c >= 0xf0 && c < 0xf5 ? 3 : -1;
-    if (n < 0 || i + n >= b.length + (n === 0 ? 1 : 0)) return null;
+    if (n < 0 || i + n > b.length - 1) return null; // not a lead byte, or the sequence runs past the end
     let cp = n === 0 ? c : c & (0x3f >> n);
     for (let k = 1; k <= n; k++) {
       const d = b[i + k];
