@@ -24,6 +24,13 @@ const noEncontrado = () => new AppError('no_encontrado', 'Este dispositivo no es
 const revocado = () =>
   new AppError('conflicto', 'Este dispositivo se dio de baja en la cuenta: no puede emitir sin cobertura. Vuelva a iniciar sesión en él para registrarlo de nuevo.');
 
+/** A device of the account, locked for the rest of the transaction; 404 when the account has none with that id. */
+async function bloquearDispositivo(trx: Transaction<DB>, accountId: number, id: number): Promise<DispositivoRow> {
+  const row = await trx.selectFrom('dispositivos').selectAll().where('id', '=', id).where('account_id', '=', accountId).forUpdate().executeTakeFirst();
+  if (!row) throw noEncontrado();
+  return row;
+}
+
 /**
  * Register the signed-in user's device key; registering the same key again
  * returns the same device. A key already registered for another user of the
@@ -68,8 +75,7 @@ export async function listarDispositivos(db: Kysely<DB>, accountId: number): Pro
  * stay gaps) and it gets no more. Its user or an administrator may.
  */
 export async function revocarDispositivo(trx: Transaction<DB>, actor: Actor, id: number, now: Date): Promise<DispositivoRow & { email: string }> {
-  const row = await trx.selectFrom('dispositivos').selectAll().where('id', '=', id).where('account_id', '=', actor.accountId).forUpdate().executeTakeFirst();
-  if (!row) throw noEncontrado();
+  const row = await bloquearDispositivo(trx, actor.accountId, id);
   if (row.user_id !== actor.userId && actor.rol !== 'admin') {
     throw new AppError('prohibido', 'Solo un administrador o el propio usuario pueden dar de baja un dispositivo.');
   }
@@ -92,15 +98,9 @@ export async function revocarDispositivo(trx: Transaction<DB>, actor: Actor, id:
 export async function reservarNumeros(db: Kysely<DB>, actor: Actor, dispositivoId: number, entorno: Entorno, now: Date): Promise<ReservaRow[]> {
   if (entorno === 'produccion' && !actor.cuenta.confirmada_at) throw cuentaSinConfirmar('emitir sin cobertura');
   return db.transaction().execute(async (trx) => {
-    const disp = await trx
-      .selectFrom('dispositivos')
-      .selectAll()
-      .where('id', '=', dispositivoId)
-      .where('account_id', '=', actor.accountId)
-      .where('user_id', '=', actor.userId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!disp) throw noEncontrado();
+    const disp = await bloquearDispositivo(trx, actor.accountId, dispositivoId);
+    // Another user's device is as unknown as one that does not exist.
+    if (disp.user_id !== actor.userId) throw noEncontrado();
     if (disp.revocado_at) throw revocado();
     const tiene = await trx
       .selectFrom('reservas')
