@@ -21,12 +21,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DecaInput } from '../shared/schemas/deca';
-import { completarDatos, datosDeEntrada } from '../server/domain/decas/datos';
-import { datosPdf } from '../server/domain/decas/documento';
+import { completarDatos, datosDeEntrada } from '../shared/rules/datos-deca';
+import { datosPdf } from '../shared/pdf/datos-pdf';
 import { randomToken } from '../server/domain/accounts/tokens';
-import type { AccountRow } from '../server/db/schema';
 import { renderDecaPdf } from '../server/documents/deca-pdf';
-import type { DecaPdfData } from '../server/documents/deca-pdf-data';
+import type { DecaPdfData } from '../shared/pdf/deca-pdf-data';
 import { createPdfPool } from '../server/documents/pdf-pool';
 import { generarSelloAutofirmado } from '../server/documents/sello';
 import { decaCompleta } from '../test/support/decas';
@@ -45,11 +44,11 @@ function cuerpo(n: number): string {
 /** What the server renders for that body, built by the same domain functions. */
 function pdfDelCuerpo(): DecaPdfData {
   const input = DecaInput.parse(JSON.parse(cuerpo(0)));
-  const datos = completarDatos(datosDeEntrada(input), 'transportista', {} as AccountRow);
-  return datosPdf('http://localhost:8080', datos, {
+  const datos = completarDatos(datosDeEntrada(input), 'transportista', { nombre: '', nif: '', domicilio: null });
+  return datosPdf(datos, {
     numero: '2026-000001',
     version: 1,
-    tokenPublico: randomToken(24),
+    qrUrl: `http://localhost:8080/d/${randomToken(24)}`,
     emitidoAt: new Date(),
     modificadoAt: null,
     motivo: null,

@@ -16,7 +16,7 @@
  */
 import os from 'node:os';
 import { renderDecaPdf, type QrDrawer } from '../server/documents/deca-pdf';
-import type { DecaPdfData, DecaPdfEnvio } from '../server/documents/deca-pdf-data';
+import type { DecaPdfData, DecaPdfEnvio } from '../shared/pdf/deca-pdf-data';
 import { createPdfPool } from '../server/documents/pdf-pool';
 import { renderQrPng } from '../server/documents/qr';
 import { crearSellador, generarSelloAutofirmado } from '../server/documents/sello';

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SRC=/usr/share/fonts/truetype/dejavu
-OUT=server/documents/fuentes
+OUT=shared/pdf/fuentes
 UNICODES='U+0020-007E,U+00A0-017F,U+0218-021B,U+02BC,U+02C6-02C7,U+02D8-02DD,U+2010-2027,U+202F-203A,U+20AC,U+2116,U+2122,U+2190-2193,U+2212'
 for style in '' '-Bold'; do
   pyftsubset "$SRC/DejaVuSans$style.ttf" --unicodes="$UNICODES" --no-hinting --layout-features='' --no-glyph-names \

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { crearSellador, renderYSellar, type MaterialSello } from './sello';
-import type { DecaPdfData } from './deca-pdf-data';
+import type { DecaPdfData } from '../../shared/pdf/deca-pdf-data';
 import type { PdfJobMessage, PdfWorkerData, PdfWorkerMessage } from './pdf-worker';
 
 /** What the pool's `render` is: a DeCA's data → its PDF/A, sealed with the service's seal. */

@@ -5,7 +5,7 @@
  * keeps the HTTP thread free.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { DecaPdfData } from './deca-pdf-data';
+import type { DecaPdfData } from '../../shared/pdf/deca-pdf-data';
 import { crearSellador, renderYSellar, type MaterialSello } from './sello';
 
 /** What the pool starts each worker with. */

@@ -20,7 +20,7 @@ import * as asn1js from 'asn1js';
 import forge from 'node-forge';
 import * as pkijs from 'pkijs';
 import { renderDecaPdf } from './deca-pdf';
-import { CAPACIDAD_SELLO, type DecaPdfData } from './deca-pdf-data';
+import { CAPACIDAD_SELLO, type DecaPdfData } from '../../shared/pdf/deca-pdf-data';
 
 
 /** What a seal is made of, as plain bytes: it crosses to the PDF workers with `postMessage`. */

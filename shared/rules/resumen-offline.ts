@@ -169,8 +169,14 @@ export const datosAFirmar = (resumen: string): Uint8Array => utf8Bytes(resumen);
 
 /** The ficha URL that the QR of an offline-issued DeCA carries. */
 export function urlConResumen(ficha: string, resumen: string, firma: Uint8Array): string {
-  return `${ficha}?o=${resumen}.${base64url(firma)}`;
+  return conResumen(ficha, parametroResumen(resumen, firma));
 }
+
+/** The `o` parameter: the summary and its signature. */
+export const parametroResumen = (resumen: string, firma: Uint8Array): string => `${resumen}.${base64url(firma)}`;
+
+/** The ficha URL with an `o` parameter already made. */
+export const conResumen = (ficha: string, o: string): string => `${ficha}?o=${o}`;
 
 /** The summary and signature of a URL's `o` parameter, or null. */
 export function partirParametro(o: string): { resumen: string; firma: Uint8Array } | null {

@@ -19,7 +19,7 @@ import { decaCompleta } from '../support/decas';
 import { test } from '../support/fixtures';
 import { herramienta } from '../support/herramientas';
 import { cmsDelPdf } from '../support/sello';
-import { leerTtf } from '../../server/documents/recorte-ttf';
+import { leerTtf } from '../../shared/pdf/recorte-ttf';
 
 const run = promisify(execFile);
 const pdftoppm = herramienta('pdftoppm');
@@ -168,7 +168,7 @@ describe('the fonts embedded in the issued PDF', () => {
   it('are cut to the glyphs the document prints: every glyph of its text keeps its outline, no other does', async ({ documento }) => {
     const pdf = await readFile(documento.pdfPath);
     const originales = await Promise.all(
-      ['DejaVuSans-DeCA.ttf', 'DejaVuSans-Bold-DeCA.ttf'].map(async (f) => leerTtf(new Uint8Array(await readFile(new URL(`../../server/documents/fuentes/${f}`, import.meta.url))))),
+      ['DejaVuSans-DeCA.ttf', 'DejaVuSans-Bold-DeCA.ttf'].map(async (f) => leerTtf(new Uint8Array(await readFile(new URL(`../../shared/pdf/fuentes/${f}`, import.meta.url))))),
     );
     const tipo0 = [...pdf.toString('latin1').matchAll(/(\d+) 0 obj\s*<<\/Type \/Font \/Subtype \/Type0/g)].map((m) => Number(m[1]));
     expect(tipo0).toHaveLength(2);

@@ -13,7 +13,7 @@ import { Deca, DecaCreada, type DecaInput } from '../../shared/schemas/deca';
 import type { EnvioInput } from '../../shared/schemas/envio';
 import { crearSellador, renderYSellar } from '../../server/documents/sello';
 import { selloDePrueba } from '../support/sello';
-import type { DecaPdfData } from '../../server/documents/deca-pdf-data';
+import type { DecaPdfData } from '../../shared/pdf/deca-pdf-data';
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { it, type Fx } from '../support/fixtures';

@@ -1,5 +1,5 @@
 import { AppError, validationError, type Aviso, type Campos } from '../../../shared/errors';
-import { avisosDeca, faltaParaEmitir } from '../../../shared/rules/emision';
+import { avisosDeca } from '../../../shared/rules/emision';
 import { CAMPOS_DATOS, DecaInput, type Deca, type DecaDatos, type DecaInputParsed, type DecaValidada } from '../../../shared/schemas/deca';
 import type { Rol } from '../../../shared/schemas/cuenta';
 import type { AccountRow } from '../../db/schema';
@@ -9,7 +9,8 @@ import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
 import { conIdempotencia, huella, idempotenciaDistinta, type ClaveCliente, type RegistroIdempotencia } from '../idempotencia';
 import { presentDeca } from '../presenters/deca';
-import { columnasDeDatos, completarDatos, datosDeEntrada, datosDeRow, diffDatos } from './datos';
+import { columnasDeDatos, datosDeRow, diffDatos } from './datos';
+import { datosParaEmitir } from '../../../shared/rules/datos-deca';
 import { renderVersion } from './documento';
 import { aprenderDeDeca, prepararLeccion } from '../agenda/agenda';
 import { guardarVersion, publicarFila, registrarCambio, type AntesDeConfirmar, type CambioNuevo } from './escritura';
@@ -47,13 +48,12 @@ export function camposDesconocidos(body: unknown): string[] {
  * decides whether missing data is an error (issue now) or not (pending).
  */
 export function prepararDeca(account: AccountRow, input: DecaInputParsed, desconocidos: string[] = []): DecaPreparada {
-  const emisorRol = input.emisor_rol ?? account.rol;
-  const datos = completarDatos(datosDeEntrada(input), emisorRol, account);
+  const { emisorRol, datos, faltan } = datosParaEmitir(input, account, account.rol);
   const avisos = avisosDeca(datos, { tipo_vehiculo: input.tipo_vehiculo ?? null, emisorRol });
   for (const campo of desconocidos) {
     avisos.push({ campo, codigo: 'campo_desconocido', mensaje: `El campo «${campo}» no existe y se ha ignorado.` });
   }
-  return { emisorRol, datos, faltan: faltaParaEmitir(datos, emisorRol), avisos };
+  return { emisorRol, datos, faltan, avisos };
 }
 
 /**

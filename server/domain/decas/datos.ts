@@ -1,25 +1,7 @@
-import { derivarTipoVehiculo } from '../../../shared/rules/emision';
-import type { Rol } from '../../../shared/schemas/cuenta';
+import { datosVacios } from '../../../shared/rules/datos-deca';
 import { CAMPOS_DATOS, type CampoCambiado, type DecaDatos } from '../../../shared/schemas/deca';
 import type { Envio } from '../../../shared/schemas/envio';
-import type { AccountRow, DecaRow } from '../../db/schema';
-
-/** Empty document data. */
-export function datosVacios(): DecaDatos {
-  const d = Object.fromEntries(CAMPOS_DATOS.map((c) => [c, null])) as unknown as DecaDatos;
-  d.envios = [];
-  return d;
-}
-
-/** Parsed input (undefined = not given) → document data (null = not given). */
-export function datosDeEntrada(input: Partial<Record<keyof DecaDatos, unknown>>): DecaDatos {
-  const d = datosVacios();
-  for (const campo of CAMPOS_DATOS) {
-    const v = input[campo];
-    if (v !== undefined && v !== null) (d as Record<string, unknown>)[campo] = v;
-  }
-  return d;
-}
+import type { DecaRow } from '../../db/schema';
 
 /** The document data held in a row. */
 export function datosDeRow(row: DecaRow): DecaDatos {
@@ -41,26 +23,6 @@ export function aplicarCambios(antes: DecaDatos, cambios: Partial<Record<string,
     else (d as Record<string, unknown>)[campo] = v ?? null;
   }
   return d;
-}
-
-/**
- * Fill the caller's side with the account's company where left empty (spec:
- * «That side is filled with the account's company when left empty»), and
- * derive the vehicle type from the trailer plate.
- */
-export function completarDatos(d: DecaDatos, emisorRol: Rol, account: AccountRow): DecaDatos {
-  const out = { ...d };
-  if (emisorRol === 'cargador') {
-    out.cargador_nombre ??= account.nombre;
-    out.cargador_nif ??= account.nif;
-    out.cargador_domicilio ??= account.domicilio;
-  } else {
-    out.transp_nombre ??= account.nombre;
-    out.transp_nif ??= account.nif;
-    out.transp_domicilio ??= account.domicilio;
-  }
-  out.tipo_vehiculo = derivarTipoVehiculo(out);
-  return out;
 }
 
 /** Row columns for the document data (envios as JSON text for the jsonb column). */

@@ -10,9 +10,10 @@ import { inflateSync } from 'node:zlib';
 import QRCode from 'qrcode';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { renderDecaPdf, pdfCreationDate, pdfFileId } from '../../../server/documents/deca-pdf';
-import type { DecaPdfData, DecaPdfEnvio } from '../../../server/documents/deca-pdf-data';
+import type { DecaPdfData, DecaPdfEnvio } from '../../../shared/pdf/deca-pdf-data';
 import { createPdfPool, createInProcessPdfPool, workerExecArgv } from '../../../server/documents/pdf-pool';
-import { darkRuns, qrModules, renderQrPng } from '../../../server/documents/qr';
+import { darkRuns, qrModules } from '../../../shared/pdf/qr';
+import { renderQrPng } from '../../../server/documents/qr';
 import { crearSellador, renderYSellar } from '../../../server/documents/sello';
 import { selloDePrueba } from '../../support/sello';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import QRCode from 'qrcode';
-import { darkRuns, qrModules, type QrModules, type QrRun } from '../../../server/documents/qr';
+import { darkRuns, qrModules, type QrModules, type QrRun } from '../../../shared/pdf/qr';
 
 /** A square matrix over a row-major array of 0/1, like qrcode's BitMatrix. */
 function matrix(size: number, data: ArrayLike<number>): QrModules {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { leerTtf, recortarTtf, type FuenteTtf } from '../../../server/documents/recorte-ttf';
+import { leerTtf, recortarTtf, type FuenteTtf } from '../../../shared/pdf/recorte-ttf';
 
-const ARCHIVO = new Uint8Array(readFileSync(new URL('../../../server/documents/fuentes/DejaVuSans-DeCA.ttf', import.meta.url)));
+const ARCHIVO = new Uint8Array(readFileSync(new URL('../../../shared/pdf/fuentes/DejaVuSans-DeCA.ttf', import.meta.url)));
 const glifo = (f: FuenteTtf, g: number) => f.tablas.get('glyf')!.subarray(f.inicios[g]!, f.inicios[g + 1]!);
 const u32 = (b: Uint8Array, o: number) => new DataView(b.buffer, b.byteOffset, b.byteLength).getUint32(o);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { base64url, codificarResumen, decodificarResumen, desdeBase64url, huellaDatos, partirParametro, urlConResumen, type ResumenOffline } from '../../../shared/rules/resumen-offline';
-import { qrModules } from '../../../server/documents/qr';
+import { qrModules } from '../../../shared/pdf/qr';
 
 const RESUMEN: ResumenOffline = {
   numero: '2027-000123',

@@ -4,7 +4,7 @@
  * unchanged and the renderer never needs the database, the clock or the config.
  */
 
-import type { UnidadCantidad } from '../../shared/rules/peso';
+import type { UnidadCantidad } from '../rules/peso';
 
 /**
  * The most a seal's CMS may take (the certificate and its chain; ~1.3 KB

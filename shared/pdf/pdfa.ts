@@ -5,20 +5,52 @@
  * here is fixed bytes or derived from the document's own data, so the output
  * stays reproducible.
  */
-import { readFileSync } from 'node:fs';
-import { deflateSync } from 'node:zlib';
+import { zlibSync } from 'fflate';
 import { jsPDF } from 'jspdf';
-import { leerTtf, recortarTtf } from './recorte-ttf';
+import { bytesLatin1, latin1Bytes } from './binario';
+import { leerTtf, recortarTtf, type FuenteTtf as ProgramaTtf } from './recorte-ttf';
 
-const leer = (archivo: string) => readFileSync(new URL(`./fuentes/${archivo}`, import.meta.url));
+/**
+ * The files every DeCA embeds, as bytes: DejaVu Sans cut to what a DeCA can
+ * hold (scripts/subset-font.sh), regular and bold, and the sRGB IEC 61966-2.1
+ * profile (icc-profiles-free, zlib licence), all in ./fuentes. The server
+ * reads them from disk, the app fetches them (its service worker keeps them
+ * offline); each installs them once before its first render.
+ */
+export interface RecursosPdf {
+  normal: Uint8Array;
+  bold: Uint8Array;
+  srgb: Uint8Array;
+}
 
-/** DejaVu Sans cut to what a DeCA can hold (scripts/subset-font.sh), embedded whole in every document. */
-const DEJAVU = { normal: leer('DejaVuSans-DeCA.ttf'), bold: leer('DejaVuSans-Bold-DeCA.ttf') } as const;
 export const FAMILIA = 'DejaVuSans';
-type Estilo = keyof typeof DEJAVU;
+type Estilo = 'normal' | 'bold';
 
-/** The sRGB IEC 61966-2.1 profile (icc-profiles-free, zlib licence), deflated once, as the binary string jsPDF writes. */
-const SRGB = deflateSync(leer('sRGB.icc'), { level: 9 }).toString('latin1');
+interface Instalados {
+  dejavu: Record<Estilo, Uint8Array>;
+  /** The font programs, read once; each document embeds them cut to the glyphs it uses (recorte-ttf.ts). */
+  programa: Record<Estilo, ProgramaTtf>;
+  /** The profile deflated once, as the binary string jsPDF writes. */
+  srgb: string;
+}
+let instalados: Instalados | null = null;
+
+/** Makes `recursos` the fonts and profile of every document rendered after this (once per process or page). */
+export function instalarRecursosPdf(recursos: RecursosPdf): void {
+  instalados = {
+    dejavu: { normal: recursos.normal, bold: recursos.bold },
+    programa: { normal: leerTtf(recursos.normal), bold: leerTtf(recursos.bold) },
+    srgb: bytesLatin1(zlibSync(recursos.srgb, { level: 9 })),
+  };
+  analizadas.clear();
+}
+
+export const recursosInstalados = (): boolean => instalados !== null;
+
+function recursos(): Instalados {
+  if (!instalados) throw new Error('las fuentes del PDF no están instaladas (instalarRecursosPdf)');
+  return instalados;
+}
 
 /**
  * jsPDF passes every text, and every width it measures, through its Arabic
@@ -48,7 +80,7 @@ const analizadas = new Map<Estilo, FuenteTtf>();
 function vistaDe(estilo: Estilo): FuenteTtf {
   let f = analizadas.get(estilo);
   if (!f) {
-    f = abrirTtf.call(ttf, new Uint8Array(DEJAVU[estilo]));
+    f = abrirTtf.call(ttf, new Uint8Array(recursos().dejavu[estilo]));
     analizadas.set(estilo, f);
   }
   // Own copies of the parsed tables (jsPDF checks them with hasOwnProperty), and fresh per-document state.
@@ -58,28 +90,20 @@ function vistaDe(estilo: Estilo): FuenteTtf {
 }
 
 /**
- * The font programs, read once per process; each document embeds them cut
- * to the glyphs it uses (recorte-ttf.ts: a quarter of the bytes), where
- * jsPDF's own subsetter rebuilt every table of the font for every document.
- */
-const PROGRAMA = { normal: leerTtf(DEJAVU.normal), bold: leerTtf(DEJAVU.bold) } as const;
-
-/** Bytes as the binary string jsPDF writes. */
-const binario = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
-
-/**
- * jsPDF deflates every stream (pages, fonts, the ToUnicode maps) in plain
- * JavaScript and then rebuilds the result one character at a time; that was
- * a fifth of a render. Streams are deflated by Node's zlib instead (the same
- * format, level 6), for the documents this process renders. Other filter
- * chains, which a DeCA never uses, go to jsPDF's own code.
+ * jsPDF deflates every stream (pages, fonts, the ToUnicode maps) with its
+ * own copy of fflate and then rebuilds the result one character at a time;
+ * that was a fifth of a render. Streams are deflated here by fflate at
+ * level 6, straight from and to bytes, for the documents this process
+ * renders: the same code on the server and in the app, so both write the
+ * same bytes (a native zlib would not promise that). Other filter chains,
+ * which a DeCA never uses, go to jsPDF's own code.
  */
 const filtrosJspdf = jsPDF.API as unknown as { processDataByFilters(data: string, filtros: string | string[]): { data: string; reverseChain: string } };
 const filtrarOriginal = filtrosJspdf.processDataByFilters;
 filtrosJspdf.processDataByFilters = (data, filtros) => {
   const cadena = typeof filtros === 'string' ? [filtros] : (filtros ?? []);
   if (cadena.length !== 1 || cadena[0]!.replace(/^\//, '') !== 'FlateEncode') return filtrarOriginal(data, filtros);
-  return { data: deflateSync(Buffer.from(data ?? '', 'latin1')).toString('latin1'), reverseChain: '/FlateDecode' };
+  return { data: bytesLatin1(zlibSync(latin1Bytes(data ?? ''), { level: 6 })), reverseChain: '/FlateDecode' };
 };
 
 /** What jsPDF keeps of a font we registered (its own type definitions leave these out). */
@@ -137,8 +161,8 @@ function escribirFuentes(doc: jsPDF, nuestras: Map<FuenteJspdf, Estilo>): void {
     const { out, newObject, putStream } = args;
     const m = f.metadata;
     const archivo = newObject();
-    const programa = recortarTtf(PROGRAMA[estilo], Object.keys(m.toUnicode).map(Number));
-    putStream({ data: binario(programa), filters: ['FlateEncode'], addLength1: true, objectId: archivo });
+    const programa = recortarTtf(recursos().programa[estilo], Object.keys(m.toUnicode).map(Number));
+    putStream({ data: bytesLatin1(programa), filters: ['FlateEncode'], addLength1: true, objectId: archivo });
     out('endobj');
     const cmap = newObject();
     putStream({ data: cmapUnicode(m.toUnicode), addLength1: true, objectId: cmap });
@@ -162,7 +186,7 @@ function escribirFuentes(doc: jsPDF, nuestras: Map<FuenteJspdf, Estilo>): void {
 }
 
 /** A valid TrueType header: what jsPDF's virtual file system holds, since the parsed font comes from the cache. */
-const CABECERA_TTF = Buffer.from([0, 1, 0, 0]).toString('base64');
+const CABECERA_TTF = 'AAEAAA==';
 
 /** Register the embedded fonts on `doc` (regular and bold). */
 export function incrustarFuentes(doc: jsPDF): void {
@@ -265,9 +289,10 @@ export function declararPdfA(doc: jsPDF, m: MetadatosPdfA): void {
   let intento = 0;
   suscribir(doc, 'postPutResources', () => {
     const perfil = w.newObject();
-    w.write(`<< /N 3 /Length ${SRGB.length} /Filter /FlateDecode >>`);
+    const srgb = recursos().srgb;
+    w.write(`<< /N 3 /Length ${srgb.length} /Filter /FlateDecode >>`);
     w.write('stream');
-    w.write(SRGB);
+    w.write(srgb);
     w.write('endstream');
     w.write('endobj');
     intento = w.newObject();
