@@ -7,6 +7,7 @@ import { DataDirLockedError, acquireDataDirLock, readLock } from './db/lock';
 import { migrateToLatest, openDatabase } from './db/open';
 import { createLogger } from './log';
 import { createServices } from './services';
+import { CAPACIDAD_SELLO } from '../shared/pdf/deca-pdf-data';
 
 /** `--company "X" --read-only` → { company: 'X', 'read-only': true }. */
 export function parseFlags(args: string[]): Flags {
@@ -61,6 +62,7 @@ async function cli(argv: string[]): Promise<unknown> {
         clock,
         log: createLogger('silent'),
         renderPdf: () => Promise.reject(new Error('la CLI no genera PDF')),
+        capacidadSello: CAPACIDAD_SELLO,
         listener: false,
       });
       try {

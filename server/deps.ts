@@ -27,6 +27,8 @@ export interface Services {
   /** SEDE_CONTROL_URL: where the PDF/A goes after a roadside check. */
   sedeControlUrl: string;
   renderPdf: DecaPdfRenderer;
+  /** The room the renderer leaves for the seal: a device renders with it to match the server's unsealed bytes. */
+  capacidadSello: number;
   /** OCR of delivery-note photos (POST /fotos): workers started on first use, one queue per process. */
   fotos: LectorFotos;
   limits: RateLimits;

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
 
   const sello = await cargarSelloDelServicio({ db: database.db, config, ahora: clock.now(), log });
   const pdfPool = createPdfPool({ sello });
-  const services = await createServices({ config, database, clock, log, renderPdf: pdfPool.render });
+  const services = await createServices({ config, database, clock, log, renderPdf: pdfPool.render, capacidadSello: pdfPool.capacidadSello });
   if (embedded) {
     const n = await liberarCorreos(database.db);
     if (n) log.info({ correos: n }, 'mails interrupted by the last stop will be sent again');

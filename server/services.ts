@@ -16,6 +16,7 @@ export interface ServicesOptions {
   clock: Clock;
   log: Logger;
   renderPdf: DecaPdfRenderer;
+  capacidadSello: number;
   /**
    * The process's LISTEN connection. `true` (default) opens one (caches are
    * kept true through it); `false` opens none and caches nothing (a CLI run).
@@ -48,6 +49,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services & 
     siteUrl: config.siteUrl,
     sedeControlUrl: config.sedeControlUrl,
     renderPdf: opts.renderPdf,
+    capacidadSello: opts.capacidadSello,
     fotos,
     limits,
     webhookPolicy: { allowInsecure: config.webhookAllowInsecure },

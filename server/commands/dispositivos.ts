@@ -4,6 +4,7 @@ import { z } from '../../shared/schemas/zod';
 import type { DispositivoRow, ReservaRow } from '../db/schema';
 import { fechaHora } from '../domain/presenters/cuenta';
 import { listarDispositivos as listarDe, registrarDispositivo as registrarEn, reservarNumeros as reservarEn, revocarDispositivo as revocarEn } from '../domain/dispositivos/dispositivos';
+import { fichaUrl } from '../domain/decas/urls';
 import { command } from './command';
 
 const Id = z.coerce.number().int().positive();
@@ -12,7 +13,7 @@ function presentDispositivo(row: DispositivoRow & { email: string }): Dispositiv
   return { id: row.id, nombre: row.nombre, usuario: row.email, huella: row.huella, created_at: fechaHora(row.created_at)!, revocado_at: fechaHora(row.revocado_at) };
 }
 
-const presentReserva = (r: ReservaRow): Reserva => ({ numero: r.numero, token: r.token_publico, caduca_at: isoMadrid(r.caduca_at) });
+const presentReserva = (siteUrl: string) => (r: ReservaRow): Reserva => ({ numero: r.numero, token: r.token_publico, ficha_url: fichaUrl(siteUrl, r.token_publico), caduca_at: isoMadrid(r.caduca_at) });
 
 export const registrarDispositivo = command({
   nombre: 'registrar_dispositivo',
@@ -54,6 +55,7 @@ export const reservarNumeros = command({
   entrada: ReservasInput.extend({ id: Id }),
   run: async (ctx, { id, entorno }): Promise<ReservasRespuesta> => ({
     entorno,
-    reservas: (await reservarEn(ctx.db, ctx.quien, id, entorno, ctx.clock.now())).map(presentReserva),
+    reservas: (await reservarEn(ctx.db, ctx.quien, id, entorno, ctx.clock.now())).map(presentReserva(ctx.siteUrl)),
+    capacidad_sello: ctx.capacidadSello,
   }),
 });

@@ -14,6 +14,8 @@ export interface RenderOptions {
 
 export interface PdfPool {
   render: DecaPdfRenderer;
+  /** The room each document leaves for the seal (its CMS's bytes): what an app renders with to match the pool's unsealed bytes. */
+  capacidadSello: number;
   /** Rejects queued and running jobs and terminates the workers. */
   close(): Promise<void>;
 }
@@ -83,6 +85,7 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
   const jobTimeoutMs = options.jobTimeoutMs ?? DEFAULT_JOB_TIMEOUT_MS;
   const tsxApi = /\.[cm]?tsx?$/.test(workerUrl.pathname) ? import.meta.resolve('tsx/esm/api') : null;
 
+  const capacidadSello = crearSellador(options.sello).capacidad;
   const slots = new Set<Slot>();
   const queue: Job[] = [];
   let nextId = 1;
@@ -210,7 +213,7 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
   }
 
   for (let i = 0; i < size; i++) spawn();
-  return { render, close };
+  return { render, capacidadSello, close };
 }
 
 /**
@@ -226,6 +229,7 @@ export function createInProcessPdfPool(sello: MaterialSello): PdfPool {
       if (signal?.aborted) return Promise.reject(abortReason(signal));
       return renderYSellar(data, sellador);
     },
+    capacidadSello: sellador.capacidad,
     close: async () => {
       closed = true;
     },

@@ -11,6 +11,7 @@
  * the server's): the same encoding on both sides.
  */
 import { sha256, utf8Bytes } from './hmac-sha256';
+import type { DecaDatos } from '../schemas/deca';
 
 export interface ResumenOffline {
   numero: string;
@@ -106,6 +107,34 @@ function jsonCanonico(v: unknown): string {
 /** The hash of a DeCA's full data that the summary carries (SHA-256 of its canonical JSON, first 12 bytes, base64url). */
 export function huellaDatos(datos: Record<string, unknown>): string {
   return base64url(sha256(utf8Bytes(jsonCanonico(datos))).subarray(0, 12));
+}
+
+/**
+ * The summary of a DeCA's data as it will be issued (normalised: shared/rules/datos-deca.ts):
+ * its first shipment's places, and the weight of the shipments counted in kg or t.
+ */
+export function resumenDeDatos(numero: string, d: DecaDatos, emitidaAt: Date): ResumenOffline {
+  const primero = d.envios[0];
+  let kg: number | null = null;
+  for (const e of d.envios) {
+    if (e.peso === null || (e.unidad !== 'kg' && e.unidad !== 't')) continue;
+    kg = (kg ?? 0) + (e.unidad === 't' ? e.peso * 1000 : e.peso);
+  }
+  return {
+    numero,
+    cargador_nombre: d.cargador_nombre ?? '',
+    cargador_nif: d.cargador_nif ?? '',
+    transp_nombre: d.transp_nombre ?? '',
+    transp_nif: d.transp_nif ?? '',
+    fecha: d.fecha_transporte ?? '',
+    matricula: d.matricula ?? '',
+    remolque: d.matricula_remolque,
+    origen: primero?.origen ?? '',
+    destino: primero?.destino ?? '',
+    peso_kg: kg === null ? null : Math.round(kg * 1000) / 1000,
+    huella: huellaDatos(d),
+    emitida_at: emitidaAt,
+  };
 }
 
 /** Between the summary's fields: a control character no text of a DeCA may hold (it is taken out if one does). */

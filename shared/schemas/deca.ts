@@ -99,6 +99,12 @@ export const EmisionOfflineInput = z
     numero: z.string().regex(/^\d{4}-\d{6}$/, 'Número no válido'),
     token: z.string().regex(/^[\w-]{32}$/, 'Enlace no válido'),
     emitida_at: z.iso.datetime({ offset: true, message: 'Fecha y hora ISO 8601 con zona' }),
+    qr: z
+      .string()
+      .max(800)
+      .regex(/^[\w-]+\.[\w-]+$/, 'Resumen firmado no válido')
+      .optional()
+      .meta({ description: 'El parámetro `o` del QR que el dispositivo firmó (resumen.firma): el PDF del servidor lleva el mismo QR' }),
   })
   .meta({ description: 'Extensión (aplicación con sesión): emitida en un dispositivo sin cobertura con un número reservado' });
 

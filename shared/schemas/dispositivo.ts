@@ -41,11 +41,18 @@ export const ReservasInput = z.object({ entorno: Entorno });
 export const Reserva = z.object({
   numero: z.string(),
   token: z.string(),
+  /** The public ficha of the DeCA that will carry this number: what its QR points to. */
+  ficha_url: z.string(),
   /** ISO 8601 with offset: the device compares it with its own clock. */
   caduca_at: z.string(),
 });
 export type Reserva = z.infer<typeof Reserva>;
 
 /** The numbers the device may use now (the usable ones it already held, and the refill), lowest first. */
-export const ReservasRespuesta = z.object({ entorno: Entorno, reservas: z.array(Reserva) });
+export const ReservasRespuesta = z.object({
+  entorno: Entorno,
+  reservas: z.array(Reserva),
+  /** The room the server's PDF leaves for its seal: the device renders with it, so its PDF is the server's unsealed one. */
+  capacidad_sello: z.number().int().positive(),
+});
 export type ReservasRespuesta = z.infer<typeof ReservasRespuesta>;

@@ -1,13 +1,17 @@
-import { randomBytes, webcrypto } from 'node:crypto';
+import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import { parse as parseHtml } from 'node-html-parser';
 import { describe, expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
 import { codificarResumen, datosAFirmar, huellaDatos, urlConResumen, type ResumenOffline } from '../../shared/rules/resumen-offline';
 import { Dispositivo, ReservasRespuesta, type Reserva } from '../../shared/schemas/dispositivo';
 import { fichaUrl } from '../../server/domain/decas/urls';
+import '../../server/documents/deca-pdf';
+import { emitirEnDispositivo } from '../../shared/pdf/emision-dispositivo';
+import { sinSello } from '../../shared/pdf/sin-sello';
+import { DecaInput } from '../../shared/schemas/deca';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
-import { iniciarSesion } from '../support/decas-helpers';
+import { getBytes, iniciarSesion } from '../support/decas-helpers';
 import { it, type CuentaDePrueba } from '../support/fixtures';
 
 /**
@@ -23,6 +27,7 @@ interface Movil {
   privada: CryptoKey;
   cookie: string;
   reservas: Reserva[];
+  capacidadSello: number;
 }
 
 /** A device as the app sets it up: a key pair, its public key registered, its numbers reserved. */
@@ -35,7 +40,8 @@ async function movil(app: TestApp, c: CuentaDePrueba): Promise<Movil> {
   const { id } = Dispositivo.parse(reg.body.dispositivo);
   const res = await app.request('POST', `/app/api/dispositivos/${id}/reservas`, { cookie, headers: CSRF, body: { entorno: 'produccion' } });
   expect(res.status, res.text).toBe(200);
-  return { id, privada: par.privateKey, cookie, reservas: ReservasRespuesta.parse(res.body).reservas };
+  const { reservas, capacidad_sello } = ReservasRespuesta.parse(res.body);
+  return { id, privada: par.privateKey, cookie, reservas, capacidadSello: capacidad_sello };
 }
 
 function resumenDe(numero: string): ResumenOffline {
@@ -132,8 +138,8 @@ describe('the ficha of a DeCA issued with no coverage, before it arrives', () =>
 });
 
 describe('a DeCA issued with no coverage, when its device syncs', () => {
-  const crearDesde = (app: TestApp, cookie: string, emision: Record<string, unknown>, clave: string) =>
-    app.request('POST', '/api/v1/decas', { cookie, headers: { ...CSRF, 'Idempotency-Key': clave }, body: { ...decaCompleta(), emision_offline: emision } });
+  const crearDesde = (app: TestApp, cookie: string, emision: Record<string, unknown>, clave: string, cuerpo: Record<string, unknown> = decaCompleta()) =>
+    app.request('POST', '/api/v1/decas', { cookie, headers: { ...CSRF, 'Idempotency-Key': clave }, body: { ...cuerpo, emitir: true, emision_offline: emision } });
 
   it('is issued with the reserved number and token at the device’s time, once, and marked as such everywhere', async ({ app, cuentaNueva: c }) => {
     const m = await movil(app, c);
@@ -166,6 +172,39 @@ describe('a DeCA issued with no coverage, when its device syncs', () => {
     // The number is not given again.
     const despues = await app.request('POST', `/app/api/dispositivos/${m.id}/reservas`, { cookie: m.cookie, headers: CSRF, body: { entorno: 'produccion' } });
     expect(ReservasRespuesta.parse(despues.body).reservas.map((x) => x.numero)).not.toContain(r!.numero);
+  });
+
+  it('keeps the QR the device signed: the server’s PDF, unsealed, is the device’s byte for byte; a QR signed for other data or by another key is refused', async ({ app, cuentaNueva: c }) => {
+    const m = await movil(app, c);
+    const [r1, r2] = m.reservas;
+    const firmar = (clave: CryptoKey) => async (datos: Uint8Array) => new Uint8Array(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, clave, datos));
+    const enDispositivo = (r: Reserva, cuerpo: Record<string, unknown>, clave = m.privada) =>
+      emitirEnDispositivo(DecaInput.parse(cuerpo), c.account, { ...r, dispositivo_id: m.id, capacidad_sello: m.capacidadSello }, new Date(Date.now() - 90_000), firmar(clave));
+
+    const cuerpo = decaCompleta({ observaciones: 'Descarga por la puerta trasera' });
+    const local = await enDispositivo(r1!, cuerpo);
+    expect(local.qrUrl.startsWith(`${r1!.ficha_url}?o=`)).toBe(true);
+    expect(local.qrUrl.length).toBeLessThanOrEqual(400);
+    // Before the sync the inspector's phone verifies it (the test server is not at the site's URL).
+    expect((await abrir(local.qrUrl.replace('http://localhost:8080', app.url))).main).toContain('EMITIDA SIN COBERTURA');
+
+    const res = await crearDesde(app, m.cookie, local.emision, 'firmada', cuerpo);
+    expect(res.status, res.text).toBe(201);
+    const sellado = (await getBytes(app, c.live, `/api/v1/decas/${res.body.deca.id}/pdf`)).bytes;
+    expect(createHash('sha256').update(sellado).digest('hex')).toBe(res.body.deca.pdf_sha256);
+    expect(Buffer.from(sinSello(sellado)!).equals(Buffer.from(local.pdf))).toBe(true);
+
+    // Signed for other data than it sends, or by a key that is not the device's: refused, naming the QR.
+    const otros = await enDispositivo(r2!, cuerpo);
+    const cambiada = await crearDesde(app, m.cookie, otros.emision, 'otros-datos', decaCompleta({ observaciones: 'Otra cosa' }));
+    const ajena = await enDispositivo(r2!, cuerpo, (await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])).privateKey);
+    const deOtraClave = await crearDesde(app, m.cookie, ajena.emision, 'otra-clave', cuerpo);
+    for (const rechazo of [cambiada, deOtraClave]) {
+      expect(rechazo.status, rechazo.text).toBe(422);
+      expect(ErrorBody.parse(rechazo.body).error.campos).toHaveProperty(['emision_offline.qr']);
+    }
+    // Neither spent the number: the right QR still issues it.
+    expect((await crearDesde(app, m.cookie, otros.emision, 'bien', cuerpo)).status).toBe(201);
   });
 
   it('refuses, saying why, a number used already, another device’s, one issued after its device was revoked, a clock far ahead, and an API key', async ({ app, cuentaNueva: c }) => {

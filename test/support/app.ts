@@ -95,7 +95,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const secreto = (v: string | null | undefined) => {
     if (v && v.length >= 12) secretos.add(v);
   };
-  const services = await createServices({ config, database, clock, log, renderPdf: sharedPdfPool().render });
+  const services = await createServices({ config, database, clock, log, renderPdf: sharedPdfPool().render, capacidadSello: sharedPdfPool().capacidadSello });
   const app = createApp({ config, services, clientDir: opts.clientDir ?? '/nonexistent' });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));

@@ -15,6 +15,7 @@ import { renderVersion } from './documento';
 import { aprenderDeDeca, prepararLeccion } from '../agenda/agenda';
 import { guardarVersion, publicarFila, registrarCambio, type AntesDeConfirmar, type CambioNuevo } from './escritura';
 import { comprobarReserva, usarReserva } from '../dispositivos/dispositivos';
+import { comprobarResumenFirmado } from '../publico/offline';
 import { asignarNumero } from './numeracion';
 import { selectDecas, sinRefs, type DecaConRefs } from './queries';
 import type { Transaction } from 'kysely';
@@ -196,9 +197,11 @@ export async function crearDeca(ctx: DomainContext, actor: Actor, input: DecaInp
     const numero = offline?.numero ?? (await asignarNumero(ctx.db, actor, now));
     const tokenPublico = offline?.token ?? randomToken(24);
     const emitidoAt = offline?.emitidaAt ?? now;
+    const resumenOffline = input.emision_offline?.qr;
+    if (offline && resumenOffline) await comprobarResumenFirmado(ctx.db, offline, resumenOffline, p.datos);
     const emitir = input.emitir;
     const pdf = emitir
-      ? await renderVersion(ctx.renderPdf, ctx.siteUrl, p.datos, { numero, version: 1, tokenPublico, emitidoAt, modificadoAt: null, motivo: null, sustituyeA: null })
+      ? await renderVersion(ctx.renderPdf, ctx.siteUrl, p.datos, { numero, version: 1, tokenPublico, emitidoAt, modificadoAt: null, motivo: null, sustituyeA: null, resumenOffline })
       : null;
 
     const leccion = await prepararLeccion(ctx.db, actor, p.datos);

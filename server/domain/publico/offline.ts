@@ -7,7 +7,9 @@
  */
 import { webcrypto } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { datosAFirmar, decodificarResumen, partirParametro, type ResumenOffline } from '../../../shared/rules/resumen-offline';
+import { AppError } from '../../../shared/errors';
+import { datosAFirmar, decodificarResumen, huellaDatos, partirParametro, type ResumenOffline } from '../../../shared/rules/resumen-offline';
+import type { DecaDatos } from '../../../shared/schemas/deca';
 import type { ClavePublica } from '../../../shared/schemas/dispositivo';
 import type { DB } from '../../db/schema';
 
@@ -44,4 +46,26 @@ export async function verificarOffline(db: Kysely<DB>, token: string, o: string)
   if (resumen.emitida_at.getTime() > r.caduca_at.getTime()) return null;
   if (!(await firmaValida(r.clave_publica, datosAFirmar(partes.resumen), partes.firma))) return null;
   return { resumen, empresa: r.empresa, dispositivo: r.dispositivo };
+}
+
+/**
+ * The signed summary a device sends with a DeCA it issued with no coverage,
+ * checked against what the server is about to issue: the device's own
+ * signature for that number, the hash of exactly these data, and the issue
+ * time the DeCA takes. The server's PDF then carries the same QR as the
+ * device's, and an inspector who scanned it reads the same document.
+ */
+export async function comprobarResumenFirmado(
+  db: Kysely<DB>,
+  reserva: { token: string; numero: string; emitidaAt: Date },
+  o: string,
+  datos: DecaDatos,
+): Promise<void> {
+  const invalido = (mensaje: string) => new AppError('validacion', mensaje, { campos: { 'emision_offline.qr': mensaje } });
+  const v = await verificarOffline(db, reserva.token, o);
+  if (!v || v.resumen.numero !== reserva.numero) throw invalido(`El QR firmado no es de este dispositivo para el número ${reserva.numero}.`);
+  if (v.resumen.huella !== huellaDatos(datos)) throw invalido('El QR firmado no corresponde a los datos de la DeCA: no se emite con otros datos que los firmados.');
+  if (v.resumen.emitida_at.getTime() !== Math.floor(reserva.emitidaAt.getTime() / 1000) * 1000) {
+    throw invalido('El QR firmado lleva otra hora de emisión que la DeCA.');
+  }
 }

@@ -13,6 +13,7 @@ import { renderDecaPdf, pdfCreationDate, pdfFileId } from '../../../server/docum
 import type { DecaPdfData, DecaPdfEnvio } from '../../../shared/pdf/deca-pdf-data';
 import { createPdfPool, createInProcessPdfPool, workerExecArgv } from '../../../server/documents/pdf-pool';
 import { darkRuns, qrModules } from '../../../shared/pdf/qr';
+import { sinSello } from '../../../shared/pdf/sin-sello';
 import { renderQrPng } from '../../../server/documents/qr';
 import { crearSellador, renderYSellar } from '../../../server/documents/sello';
 import { selloDePrueba } from '../../support/sello';
@@ -362,6 +363,23 @@ describe('renderQrPng', () => {
 describe('createPdfPool', () => {
   const sello = selloDePrueba();
   const sellador = crearSellador(sello);
+
+  it('a sealed PDF gives back, byte for byte, the render it sealed (what the app compares with its own)', async () => {
+    for (const data of [buildDeca(), buildDeca({ numero: '2025-000777', envios: buildEnvios(30) })]) {
+      const sinSellar = await renderDecaPdf(data, { capacidadSello: sellador.capacidad });
+      const sellado = await sellador.sellar(sinSellar);
+      expect(sha256(sellado)).not.toBe(sha256(sinSellar));
+      expect(sha256(sinSello(sellado)!)).toBe(sha256(sinSellar));
+      // An unsealed render, or a file that is not ours, has no seal to take off.
+      expect(sinSello(sinSellar)).toBeNull();
+      expect(sinSello(new TextEncoder().encode('%PDF-1.7 /ByteRange [0 10 20 30] /Contents <00>'))).toBeNull();
+    }
+    // The pool says how much room its seal takes, and renders what sealing that render gives.
+    const pool = createInProcessPdfPool(sello);
+    expect(pool.capacidadSello).toBe(sellador.capacidad);
+    const data = buildDeca();
+    expect(sha256(sinSello(await pool.render(data))!)).toBe(sha256(await renderDecaPdf(data, { capacidadSello: pool.capacidadSello })));
+  });
 
   it(
     'renders and seals 8 concurrent jobs on 2 workers, byte-identical to in-process rendering and sealing',
