@@ -26,8 +26,9 @@ export default defineConfig({
         // A classic script (every browser runs it as a service worker): dynamic imports are inlined,
         // and no `import.meta` reaches it (a syntax error outside modules).
         rollupFormat: 'iife',
-        // The shell; the manifest's icons are added once by the plugin (a png glob would add them twice).
-        globPatterns: ['**/*.{js,css,html,svg}'],
+        // The shell; the manifest's icons are added once by the plugin (a png glob would add them twice);
+        // the fonts and colour profile of the PDF a DeCA issued with no coverage is rendered with.
+        globPatterns: ['**/*.{js,css,html,svg,ttf,icc}'],
       },
       manifest: {
         name: 'DeCA · Documentos de control del transporte',
@@ -51,6 +52,11 @@ export default defineConfig({
       },
     }),
   ],
+  resolve: {
+    // jsPDF's optional HTML/SVG helpers (the app renders DeCAs with no coverage with jsPDF, never HTML):
+    // ~380 KB the offline cache would hold for nothing. Only the app's build; tests render on Node.
+    alias: process.env.VITEST ? [] : [{ find: /^(html2canvas|dompurify|canvg)$/, replacement: new URL('./client/sin-uso.ts', import.meta.url).pathname }],
+  },
   build: {
     outDir: '../dist/client',
     emptyOutDir: true,

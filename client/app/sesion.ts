@@ -83,6 +83,22 @@ async function paraLaAgenda(ctx: Contexto, forzar = false): Promise<void> {
   }
 }
 
+/**
+ * With coverage: keep this device registered and holding numbers to issue
+ * with no coverage, and check what it issued so against the server's PDF.
+ * Its code loads only here.
+ */
+async function paraSinCobertura(ctx: Contexto): Promise<void> {
+  if (!navigator.onLine || sesionCaducada.get()) return;
+  try {
+    const { comprobarEmitidas, mantenerReservas } = await import('../data/dispositivo');
+    await mantenerReservas(ctx.db, ctx.entorno);
+    await comprobarEmitidas(ctx.api, ctx.db);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) sesionCaducada.set(true);
+  }
+}
+
 let otraLectura: ReturnType<typeof setTimeout> | null = null;
 
 /**
@@ -141,6 +157,7 @@ function montar(): void {
       if (st.fase === 'inactivo' && actual?.db === db) {
         void paraElCamino(actual, antes === 'enviando');
         void paraLaAgenda(actual, antes === 'enviando');
+        void paraSinCobertura(actual);
       }
       // Photos do not wait behind a DeCA change that is waiting its turn: any sign of a network will do.
       if (st.fase !== 'sin-conexion' && st.fase !== 'sesion' && actual?.db === db) void fotosPendientes(actual);
@@ -198,6 +215,10 @@ async function abierta(r: SesionResponse): Promise<void> {
   const antes = sesion.get();
   guardar({ usuario: r.usuario, cuenta: r.cuenta, ...(r.sede_control_url ? { sede_control_url: r.sede_control_url } : {}) });
   sesionCaducada.set(false);
+  if (actual) {
+    const { olvidarSiRevocado } = await import('../data/dispositivo');
+    await olvidarSiRevocado(actual.db);
+  }
   // Same user after an expiry: replay what waited for the sign-in.
   if (antes?.usuario.id === r.usuario.id) await actual?.sync.reanudar();
 }

@@ -32,6 +32,14 @@ export function Insignias({ r }: { r: DecaLocal }) {
         </span>
       ) : null}
       {r.archivado ? <span class="insignia"> Archivada</span> : null}
+      {r.offline || r.deca?.emision_offline ? (
+        <>
+          {' '}
+          <span class="insignia offline" data-testid="sin-cobertura" title="Emitida en un dispositivo sin cobertura, con un número reservado">
+            Sin cobertura
+          </span>
+        </>
+      ) : null}
     </span>
   );
 }

@@ -41,6 +41,8 @@ export interface DecaLocal {
   atascada?: 1;
   /** Meant to be issued, but the server has not issued it yet (no coverage): the truck is not covered. */
   porEmitir?: 1;
+  /** Issued on this device with no coverage: its number, QR and PDF are in `emitidas` until the server has it. */
+  offline?: 1;
   /** Set once a pending delete is queued: hidden from lists. */
   eliminada?: 1;
   rechazo: Rechazo | null;
@@ -111,6 +113,38 @@ export interface FotoLocal {
   error?: string;
 }
 
+/**
+ * A DeCA number this device holds for issuing with no coverage (client/data/dispositivo.ts),
+ * with what the server said to render it with. `usada`: the item that took it.
+ */
+export interface ReservaLocal {
+  numero: string;
+  token: string;
+  ficha_url: string;
+  /** ISO 8601: not used after this. */
+  caduca_at: string;
+  dispositivo_id: number;
+  capacidad_sello: number;
+  usada?: string;
+}
+
+/** What a DeCA issued on this device with no coverage showed at once: kept for the road, and to compare with the server's. */
+export interface EmitidaLocal {
+  clave: string;
+  numero: string;
+  /** The QR's content: the ficha URL with the signed summary. */
+  qrUrl: string;
+  /** That QR as an SVG document, for the screen. */
+  qrSvg: string;
+  /** The PDF/A as rendered here (unsealed). */
+  pdf: ArrayBuffer;
+  /** SHA-256 (hex) of `pdf`. */
+  sha256: string;
+  emitida_at: string;
+  /** After the sync: whether the server's PDF, unsealed, is this one (false: the server's counts). */
+  coincide?: boolean;
+}
+
 export interface Meta {
   clave: string;
   valor: unknown;
@@ -124,6 +158,8 @@ export class DecaDb extends Dexie {
   meta!: EntityTable<Meta, 'clave'>;
   agenda!: Dexie.Table<EntradaAgendaLocal, [string, string]>;
   fotos!: EntityTable<FotoLocal, 'clave'>;
+  reservas!: EntityTable<ReservaLocal, 'numero'>;
+  emitidas!: EntityTable<EmitidaLocal, 'clave'>;
 
   constructor(name: string) {
     super(name);
@@ -137,6 +173,8 @@ export class DecaDb extends Dexie {
     this.version(2).stores({ agenda: '[tipo+clave], tipo' });
     // Delivery-note photos waiting to be read, and their proposals.
     this.version(3).stores({ fotos: 'clave, estado, creado' });
+    // Numbers held to issue with no coverage, and what was issued so.
+    this.version(4).stores({ reservas: 'numero, caduca_at', emitidas: 'clave' });
   }
 }
 

@@ -143,25 +143,51 @@ export async function guardarEnAgenda(db: DecaDb, e: EntradaAgendaLocal): Promis
   avisarCambio();
 }
 
-/** New DeCA: a local item with a temporary reference, and its `crear` entry. */
-export async function crearDeca(db: DecaDb, datos: DatosDeca, opts: { emitir: boolean }): Promise<DecaLocal> {
+/**
+ * A DeCA issued on this device with no coverage (client/data/sin-cobertura.ts):
+ * the reserved number it took, what goes to the server as `emision_offline`,
+ * and the QR and PDF shown at once.
+ */
+export interface EmisionEnDispositivo {
+  emision: { dispositivo_id: number; numero: string; token: string; emitida_at: string; qr: string };
+  qrUrl: string;
+  qrSvg: string;
+  pdf: ArrayBuffer;
+  sha256: string;
+}
+
+/**
+ * New DeCA: a local item with a temporary reference, and its `crear` entry.
+ * Issued on this device (`offline`): the item has its number at once, the
+ * reserved number is marked used and the QR and PDF are kept, all in the same
+ * transaction, so a number is never taken twice nor lost with its DeCA.
+ */
+export async function crearDeca(db: DecaDb, datos: DatosDeca, opts: { emitir: boolean; offline?: EmisionEnDispositivo }): Promise<DecaLocal> {
   const uuid = nuevaClave();
   const clave = `l:${uuid}`;
+  const o = opts.offline;
   const rec: DecaLocal = {
     clave,
-    ref_temporal: referenciaTemporal(uuid),
+    ref_temporal: o ? null : referenciaTemporal(uuid),
     deca: null,
     datos: {},
-    estado: 'borrador',
+    estado: o ? 'emitido' : 'borrador',
     archivado: 0,
     fecha_transporte: '',
     orden: ORDEN_LOCAL + Date.now(),
     pendientes: 0,
     rechazo: null,
     actualizado: Date.now(),
+    ...(o ? { numero: o.emision.numero, offline: 1 as const } : {}),
   };
-  const body = { ...limpiar(datos), emitir: opts.emitir };
-  const v = await db.transaction('rw', db.decas, db.outbox, async () => {
+  const body = { ...limpiar(datos), emitir: opts.emitir, ...(o ? { emision_offline: o.emision } : {}) };
+  const v = await db.transaction('rw', [db.decas, db.outbox, db.reservas, db.emitidas], async () => {
+    if (o) {
+      const reserva = await db.reservas.get(o.emision.numero);
+      if (!reserva || reserva.usada) throw new Error(`El número ${o.emision.numero} ya no está disponible en este dispositivo.`);
+      await db.reservas.update(o.emision.numero, { usada: clave });
+      await db.emitidas.put({ clave, numero: o.emision.numero, qrUrl: o.qrUrl, qrSvg: o.qrSvg, pdf: o.pdf, sha256: o.sha256, emitida_at: o.emision.emitida_at });
+    }
     await db.decas.add(rec);
     // The local id is the create's key: the server keeps it with the DeCA for good, so a
     // replay weeks later (a phone long offline) still returns this DeCA, never a second one.
@@ -279,13 +305,15 @@ export async function reintentar(db: DecaDb, seq: number): Promise<void> {
  * Dropping a refused `crear` removes the local item too: it never existed on the server.
  */
 export async function descartar(db: DecaDb, seq: number): Promise<void> {
-  await db.transaction('rw', db.decas, db.outbox, async () => {
+  await db.transaction('rw', [db.decas, db.outbox, db.emitidas], async () => {
     const e = await db.outbox.get(seq);
     if (!e) return;
     await db.outbox.delete(seq);
     if (e.tipo === 'crear') {
       await db.outbox.where('clave').equals(e.clave).delete();
       await db.decas.delete(e.clave);
+      // Its reserved number stays used: it may have been shown at the roadside.
+      await db.emitidas.delete(e.clave);
       return;
     }
     if (e.tipo === 'sustituir' && e.nueva) await db.decas.delete(e.nueva);

@@ -11,6 +11,7 @@ import { useConfirmacion } from '../components/dialogo';
 import { SecretoUnaVez } from '../components/secreto';
 import { fechaEs } from '../../shared/rules/fechas';
 import type { Cuenta as CuentaDatos } from '../../shared/schemas/cuenta';
+import type { Dispositivo } from '../../shared/schemas/dispositivo';
 
 const f: typeof fetch = (...a) => fetch(...a);
 
@@ -125,6 +126,78 @@ function Claves() {
           Nueva clave de pruebas
         </button>
       </div>
+    </>
+  );
+}
+
+/**
+ * The devices that issue with no coverage (their keys sign the QR an
+ * inspector checks): an administrator sees the account's, anyone else their
+ * own; giving one up stops it at once (a lost phone). This device is named.
+ */
+function Dispositivos() {
+  const ctx = useStore(contexto)!;
+  const enLinea = useEnLinea();
+  const [lista, setLista] = useState<Dispositivo[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const { confirmar, dialogo } = useConfirmacion();
+  const propio = useLiveQuery(async () => ((await ctx.db.meta.get('dispositivo'))?.valor as { id: number | null } | undefined)?.id ?? null, [ctx.db]);
+  const quedan = useLiveQuery(() => ctx.db.reservas.filter((r) => !r.usada && Date.parse(r.caduca_at) > Date.now()).count(), [ctx.db]);
+  const cargar = () =>
+    pedirJson<{ dispositivos: Dispositivo[] }>(f, 'GET', '/app/api/dispositivos').then(
+      (r) => setLista(r.data.dispositivos),
+      (e: Error) => setError(e.message),
+    );
+  useEffect(() => {
+    if (enLinea) void cargar();
+  }, [enLinea]);
+  async function darDeBaja(d: Dispositivo) {
+    const ok = await confirmar({
+      titulo: `¿Dar de baja «${d.nombre}»?`,
+      cuerpo: (
+        <p>
+          Dispositivo de {d.usuario}, registrado el {fechaEs(d.created_at)}. Dejará de emitir sin cobertura y sus números reservados no se usarán; lo que ya emitió
+          sigue valiendo. Para volver a usarlo, su usuario inicia sesión en él de nuevo.
+        </p>
+      ),
+      aceptar: 'Dar de baja',
+      peligro: true,
+    });
+    if (!ok) return;
+    await pedirJson(f, 'DELETE', `/app/api/dispositivos/${d.id}`).catch((e: Error) => setError(e.message));
+    await cargar();
+  }
+  const activos = (lista ?? []).filter((d) => !d.revocado_at);
+  return (
+    <>
+      {dialogo}
+      <p class="pista">
+        Sin conexión, «Emitir» usa un número reservado para el dispositivo y firma el QR con su clave: el agente comprueba la DeCA en su móvil al momento.
+        {quedan !== undefined && ` Este dispositivo tiene ${quedan} número(s) reservado(s) en ${NOMBRE_ENTORNO[ctx.entorno]}.`}
+      </p>
+      {error && <p class="aviso error">{error}</p>}
+      {!enLinea ? (
+        <p class="pista">La lista de dispositivos se ve con conexión.</p>
+      ) : activos.length === 0 ? (
+        <p class="pista">Ningún dispositivo registrado.</p>
+      ) : (
+        <ul class="claves" data-testid="dispositivos">
+          {activos.map((d) => (
+            <li key={d.id}>
+              <div>
+                <strong>{d.nombre}</strong>
+                {d.id === propio ? ' (este dispositivo)' : ''} · {d.usuario}
+                <div class="pista">
+                  Registrado el {fechaEs(d.created_at)} · huella <code>{d.huella}</code>
+                </div>
+              </div>
+              <button type="button" class="peligro" onClick={() => void darDeBaja(d)} aria-label={`Dar de baja el dispositivo ${d.nombre} de ${d.usuario}`}>
+                Dar de baja
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
     </>
   );
 }
@@ -337,6 +410,9 @@ export default function Cuenta({ query }: { query: URLSearchParams }) {
         </li>
         <li>Almacenamiento persistente: {persistente === null ? '—' : persistente ? 'sí' : 'no concedido por el navegador (instale la aplicación para conseguirlo)'}</li>
       </ul>
+
+      <h2>Emitir sin cobertura</h2>
+      <Dispositivos />
 
       {permitido('integraciones') && (
         <>

@@ -12,7 +12,7 @@ import { Insignias, SinEmitir, nombreDeca, rutaDeca } from '../components/insign
 import { nombreCampo, valorLegible } from '../components/nombres';
 import { useDocumentos } from '../components/documentos';
 import { useConfirmacion } from '../components/dialogo';
-import { fechaEs } from '../../shared/rules/fechas';
+import { fechaEs, fechaHoraEs } from '../../shared/rules/fechas';
 import { formatPeso } from '../../shared/rules/peso';
 
 const OPERACION: Record<EntradaOutbox['tipo'], string> = {
@@ -66,6 +66,64 @@ function Documentos({ rec }: { rec: DecaLocal }) {
           Descargar QR
         </a>
       </div>
+    </div>
+  );
+}
+
+/**
+ * A DeCA issued on this device with no coverage: until the server has it,
+ * the QR (with the device's signed summary, which the inspector's phone
+ * verifies) and the PDF rendered here; after, whether the server's PDF is
+ * the same (the server's counts, and is the one shown below).
+ */
+function EmitidaAqui({ rec }: { rec: DecaLocal }) {
+  const ctx = useStore(contexto)!;
+  const e = useLiveQuery(async () => (await ctx.db.emitidas.get(rec.clave)) ?? null, [ctx.db, rec.clave]);
+  const [urls, setUrls] = useState<{ pdf: string; qr: string } | null>(null);
+  useEffect(() => {
+    if (!e || rec.deca) return;
+    const hechas = {
+      pdf: URL.createObjectURL(new Blob([e.pdf], { type: 'application/pdf' })),
+      qr: URL.createObjectURL(new Blob([e.qrSvg], { type: 'image/svg+xml' })),
+    };
+    setUrls(hechas);
+    return () => {
+      URL.revokeObjectURL(hechas.pdf);
+      URL.revokeObjectURL(hechas.qr);
+    };
+  }, [e?.clave, !!rec.deca]);
+  if (!e) return null;
+  const hora = fechaHoraEs(new Date(e.emitida_at));
+  if (rec.deca) {
+    return e.coincide === false ? (
+      <p class="aviso error" role="alert" data-testid="pdf-distinto">
+        El PDF que emitió el servidor no es idéntico al que se generó en este dispositivo sin cobertura: vale el del servidor, que es el que se muestra.
+      </p>
+    ) : (
+      <p class="pista" data-testid="emitida-aqui">
+        Emitida sin cobertura en este dispositivo ({hora}){e.coincide ? '; el PDF del servidor es idéntico al generado aquí.' : '.'}
+      </p>
+    );
+  }
+  return (
+    <div class="documentos" data-testid="emitida-sin-cobertura">
+      <p class="aviso">
+        <strong>Emitida sin cobertura en este dispositivo</strong> ({hora}) con el número {e.numero}. El QR lleva los datos firmados por este dispositivo: el agente
+        los comprueba con su móvil aunque este aún no tenga cobertura. El documento llegará al servidor al recuperarla.
+      </p>
+      {urls && (
+        <>
+          <img class="qr" src={urls.qr} alt={`Código QR de la DeCA ${e.numero}, firmado por este dispositivo`} width={380} height={380} data-testid="qr" />
+          <div class="acciones">
+            <a class="boton primario" href={urls.pdf} target="_blank" rel="noopener" data-testid="abrir-pdf">
+              Abrir PDF
+            </a>
+            <a class="boton" href={urls.pdf} download={`DeCA-${e.numero}-v1.pdf`}>
+              Descargar PDF
+            </a>
+          </div>
+        </>
+      )}
     </div>
   );
 }
@@ -507,7 +565,10 @@ export default function DetalleDeca({ params }: { params: string[] }) {
             </>
           )}
         </div>
-        <div class="lado">{d && d.estado !== 'pendiente' ? <Documentos rec={rec} /> : <p class="pista">El QR y el PDF existen cuando la DeCA está emitida.</p>}</div>
+        <div class="lado">
+          {rec.offline && <EmitidaAqui rec={rec} />}
+          {d && d.estado !== 'pendiente' ? <Documentos rec={rec} /> : !rec.offline && <p class="pista">El QR y el PDF existen cuando la DeCA está emitida.</p>}
+        </div>
       </div>
     </section>
   );

@@ -44,3 +44,18 @@ export function darkRuns(modules: QrModules): QrRun[] {
   }
   return runs;
 }
+
+/**
+ * The QR code of `url` as an SVG document (black runs on white, a quiet zone
+ * of 4 modules), for a screen that must show it with no server: the app's
+ * DeCA issued with no coverage.
+ */
+export function qrSvg(url: string): string {
+  const m = qrModules(url);
+  const margen = 4;
+  const lado = m.size + 2 * margen;
+  const d = darkRuns(m)
+    .map((r) => `M${r.col + margen} ${r.row + margen}h${r.length}v1h-${r.length}z`)
+    .join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${lado} ${lado}" shape-rendering="crispEdges"><rect width="${lado}" height="${lado}" fill="#fff"/><path fill="#000" d="${d}"/></svg>`;
+}

@@ -179,3 +179,47 @@ export async function llamarApi<T>(env: Entorno, clave: string, method: string, 
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
 }
+
+/** The numbers this device holds to issue with no coverage (the signed-in user's production database). */
+export function reservasEnDispositivo(p: Page): Promise<number> {
+  return p.evaluate(async () => {
+    const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))?.name;
+    if (!nombre) return 0;
+    const db = await new Promise<IDBDatabase>((ok, mal) => {
+      const r = indexedDB.open(nombre);
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => mal(r.error);
+    });
+    if (!db.objectStoreNames.contains('reservas')) return db.close(), 0;
+    const n = await new Promise<number>((ok) => {
+      const r = db.transaction('reservas').objectStore('reservas').count();
+      r.onsuccess = () => ok(r.result);
+    });
+    db.close();
+    return n;
+  });
+}
+
+/**
+ * A device that holds no numbers (all used, or an account that cannot have
+ * them): «Emitir» with no network then queues the DeCA for the server to
+ * issue, the path these flows check. Called once the context is offline, so
+ * nothing refills them meanwhile.
+ */
+export function sinNumerosReservados(p: Page): Promise<void> {
+  return p.evaluate(async () => {
+    const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))!.name!;
+    const db = await new Promise<IDBDatabase>((ok, mal) => {
+      const r = indexedDB.open(nombre);
+      r.onsuccess = () => ok(r.result);
+      r.onerror = () => mal(r.error);
+    });
+    await new Promise<void>((ok, mal) => {
+      const tx = db.transaction('reservas', 'readwrite');
+      tx.objectStore('reservas').clear();
+      tx.oncomplete = () => ok();
+      tx.onerror = () => mal(tx.error);
+    });
+    db.close();
+  });
+}

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditarAccesibilidad } from './axe';
-import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, llamarApi, POLL_API_MS, type Entorno } from './browser';
+import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, llamarApi, POLL_API_MS, sinNumerosReservados, type Entorno } from './browser';
 
 /**
  * The screens as their users meet them: a driver on a 390×844 phone, a
@@ -162,6 +162,7 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
   it('says unmistakably that a DeCA made with no coverage is not issued yet, until it is', async () => {
     await esperarServiceWorker(movil);
     await env.context.setOffline(true);
+    await sinNumerosReservados(movil);
     await rellenarEnMovil(movil, { cargador_nombre: 'Sin Cobertura SL', matricula: '4321CCC' });
     await movil.getByRole('button', { name: 'Siguiente: Revisión' }).click();
     await movil.getByRole('button', { name: 'Emitir ahora' }).click();

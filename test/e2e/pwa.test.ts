@@ -3,11 +3,14 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import sharp from 'sharp';
+import jsQR from 'jsqr';
+import { chromium } from 'playwright-core';
+import { sinSello } from '../../shared/pdf/sin-sello';
 import { fotografiar } from '../fixtures/albaranes';
 import { herramienta } from '../support/herramientas';
 import { startReceptor } from '../support/webhook-receiver';
 import { ROOT, runCli } from '../support/processes';
-import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, llamarApi, POLL_API_MS, type Entorno } from './browser';
+import { arrancar, CHROMIUM, CHROMIUM_ARGS, enlaceDelCorreo, reservasEnDispositivo, sinNumerosReservados, esperarServiceWorker, llamarApi, POLL_API_MS, type Entorno } from './browser';
 
 let env: Entorno;
 let page: Page;
@@ -83,6 +86,27 @@ function fotosEnDispositivo(p: Page): Promise<{ estado: string; lado: number; ti
       }),
     );
   });
+}
+
+/** What the QR on the screen holds, read from a screenshot as a phone's camera would. */
+async function leerQr(p: Page): Promise<string> {
+  const png = await p.getByTestId('qr').screenshot();
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height);
+  if (!code) throw new Error('no se pudo leer el QR de la pantalla');
+  return code.data;
+}
+
+/** A URL of the site (SITE_URL) on this test server. */
+function enEsteServidor(url: string): string {
+  const u = new URL(url);
+  return `${env.url}${u.pathname}${u.search}`;
+}
+
+/** The bytes behind the «Descargar PDF» link, as the user gets them. */
+async function descargarPdfBytes(p: Page): Promise<Buffer> {
+  const [descarga] = await Promise.all([p.waitForEvent('download'), p.getByRole('link', { name: 'Descargar PDF' }).click()]);
+  return readFileSync((await descarga.path())!);
 }
 
 /** The PDF behind the «Descargar PDF» link (a blob: URL of the stored bytes), as the user gets it. */
@@ -260,6 +284,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
   it('starts offline from the service worker, queues two DeCAs, survives a close mid-sync, and sends each once', async () => {
     await esperarServiceWorker(page);
     await env.context.setOffline(true);
+    await sinNumerosReservados(page);
     // The page is on a deep link (/decas/<número>): it reloads from the service worker, QR included.
     await page.reload();
     await page.getByRole('heading', { name: new RegExp(`DeCA ${primera}`) }).waitFor();
@@ -346,6 +371,94 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await env.context.setOffline(false);
   });
 
+  it('issues a DeCA with no coverage: number, signed QR and PDF at once; the inspector verifies it before the sync; the server issues the same bytes', async () => {
+    await page.goto(`${env.url}/cuenta`);
+    // Signed in and online, the device registered its key and holds numbers (this account is confirmed).
+    await expect.poll(() => reservasEnDispositivo(page), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    await page.getByTestId('dispositivos').getByText('(este dispositivo)').waitFor();
+    await page.goto(env.url);
+    await esperarServiceWorker(page);
+
+    await env.context.setOffline(true);
+    const alServidor: string[] = [];
+    const mirar = (r: { url(): string }) => {
+      if (r.url().startsWith(env.url) && /\/api\//.test(new URL(r.url()).pathname)) alServidor.push(r.url());
+    };
+    page.on('request', mirar);
+    await rellenarDeca(page, { cargador: 'Valle Sin Red SL', matricula: '7777 FFF', origen: 'Benasque', destino: 'Huesca' });
+    await page.getByRole('button', { name: 'Emitir ahora' }).click();
+    const numero = await esperarNumero(page);
+    const emitida = page.getByTestId('emitida-sin-cobertura');
+    await emitida.waitFor();
+    expect(await page.getByTestId('sin-cobertura').first().textContent()).toBe('Sin cobertura');
+    const pdfLocal = await descargarPdfBytes(page);
+    expect(pdfLocal.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    // The inspector scans the QR on the driver's screen.
+    const enQr = await leerQr(page);
+    expect(enQr).toMatch(/^http:\/\/localhost:\d+\/d\/[\w-]{32}\?o=[\w-]+\.[\w-]+$/);
+    expect(enQr.length).toBeLessThanOrEqual(400);
+    // The site's URL names no port this test server listens on: the same path and query, on it.
+    const qrUrl = enEsteServidor(enQr);
+    page.off('request', mirar);
+    expect(alServidor).toEqual([]);
+
+    // The inspector's phone has coverage and no JavaScript: the page vouches for what the device signed.
+    const inspector = await chromium.launch({ executablePath: CHROMIUM!, args: CHROMIUM_ARGS });
+    onTestFinished(() => inspector.close());
+    const ficha = await (await inspector.newContext({ javaScriptEnabled: false })).newPage();
+    await ficha.goto(qrUrl);
+    const principal = async () => ((await ficha.locator('main').textContent()) ?? '').replace(/\s+/g, ' ');
+    expect(await principal()).toMatch(/EMITIDA SIN COBERTURA en un dispositivo de Transportes Prueba SL el \d{2}\/\d{2}\/\d{4} a las \d{2}:\d{2}/);
+    for (const dato of [`Nº ${numero}`, 'Valle Sin Red SL', 'Benasque', 'Huesca', '7777FFF', '24.500 kg']) expect(await principal()).toContain(dato);
+    // A summary changed by one letter is not vouched for.
+    const o = new URL(qrUrl).searchParams.get('o')!;
+    const retocado = new URL(qrUrl);
+    retocado.searchParams.set('o', `${o[0] === 'A' ? 'B' : 'A'}${o.slice(1)}`);
+    await ficha.goto(retocado.href);
+    await ficha.getByText('No se ha podido verificar este documento').waitFor();
+
+    // The driver finds coverage: the server issues that number, with the device's PDF as its own before the seal.
+    await env.context.setOffline(false);
+    await page.evaluate(() => dispatchEvent(new Event('online')));
+    const enServidor = async () => (await api<{ decas: { numero: string }[] }>('GET', '/decas?limite=100')).decas.some((d) => d.numero === numero);
+    await expect.poll(enServidor, { timeout: 30_000, interval: POLL_API_MS }).toBe(true);
+    const { deca } = await api<{ deca: { id: number; emision_offline: { dispositivo: string } | null; pdf_sha256: string } }>('GET', `/decas/${numero}`);
+    expect(deca.emision_offline?.dispositivo).toMatch(/Linux · Chrome/);
+    const sellado = Buffer.from(await (await fetch(`${env.url}/api/v1/decas/${deca.id}/pdf`, { headers: { Authorization: `Bearer ${clave}` } })).arrayBuffer());
+    expect(Buffer.from(sinSello(sellado)!).equals(pdfLocal)).toBe(true);
+    // The app checked the same, and the ficha is now the usual one, saying how it was issued.
+    await page.getByTestId('emitida-aqui').getByText('el PDF del servidor es idéntico al generado aquí').waitFor({ timeout: 20_000 });
+    await ficha.goto(qrUrl);
+    await ficha.getByText('EMITIDA y en vigor').waitFor();
+    await ficha.getByText(/Emitida sin cobertura en un dispositivo \(Linux · Chrome\)/).waitFor();
+
+    // A second one, issued offline; its device is then given up on the account screen before it syncs.
+    await env.context.setOffline(true);
+    await page.goto(env.url);
+    await rellenarDeca(page, { cargador: 'Segundo Valle SL', matricula: '8888 GGG', origen: 'Jaca', destino: 'Huesca' });
+    await page.getByRole('button', { name: 'Emitir ahora' }).click();
+    const segundo = await esperarNumero(page);
+    const qrSegundo = enEsteServidor(await leerQr(page));
+    await env.context.route('**/api/v1/decas', (r) => (r.request().method() === 'POST' ? r.abort() : r.continue()));
+    await env.context.setOffline(false);
+    await page.goto(`${env.url}/cuenta`);
+    await page.getByTestId('dispositivos').getByRole('button', { name: /Dar de baja/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Dar de baja' }).click();
+    await expect.poll(() => page.getByTestId('dispositivos').count()).toBe(0);
+    await ficha.goto(qrSegundo);
+    await ficha.getByText('No se ha podido verificar este documento').waitFor();
+    // Its sync is refused, saying why, and the refusal stays on the item; the number is never another DeCA's.
+    await env.context.unroute('**/api/v1/decas');
+    await page.goto(`${env.url}/decas/${segundo}`);
+    await page.getByTestId('rechazo').getByText(/El servidor rechazó «Crear»: El QR firmado no es de este dispositivo/).waitFor({ timeout: 30_000 });
+    expect((await api<{ decas: { numero: string }[] }>('GET', '/decas?limite=100')).decas.map((d) => d.numero)).not.toContain(segundo);
+    // The driver drops it (its number stays spent on this device: it may have been shown at the roadside).
+    await page.getByTestId('rechazo').getByRole('button', { name: 'Descartar este cambio' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Descartar la DeCA' }).click();
+    await page.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
+    expect(await page.getByTestId('lista-decas').textContent()).not.toContain(segundo);
+  });
+
   it('shows a server refusal on replay on the right field, and resends the fix', async () => {
     await page.goto(env.url);
     await rellenarDeca(page, { cargador: 'Pendiente SL', matricula: '3333DDD', origen: 'Soria', destino: 'Burgos' });
@@ -416,6 +529,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
   it('keeps work queued while the session is over, and sends it after signing in again', async () => {
     await page.goto(env.url);
     await env.context.setOffline(true);
+    await sinNumerosReservados(page);
     await rellenarDeca(page, { cargador: 'Sesión SL', matricula: '4444FFF', origen: 'Teruel', destino: 'Cuenca' });
     await page.getByRole('button', { name: 'Emitir ahora' }).click();
     await page.getByTestId('cola').waitFor();
@@ -766,6 +880,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await esperarServiceWorker(page);
     const antes = (await numerosEnServidor()).length;
     await env.context.setOffline(true);
+    await sinNumerosReservados(page);
     await rellenarDeca(page, { cargador: 'Segundo Plano SL', matricula: '3333DDD', origen: 'Soria', destino: 'Burgos' });
     await page.getByRole('button', { name: 'Emitir ahora' }).click();
     await page.locator('h1', { hasText: /LOCAL-[0-9A-F]{6}/ }).waitFor();
@@ -806,6 +921,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await p.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
     const antes = (await numerosEnServidor()).length;
     await env.context.setOffline(true);
+    await sinNumerosReservados(p);
     for (const cargador of ['Veneno SL', 'Buena SL']) {
       await rellenarDeca(p, { cargador, matricula: '4444FFF', origen: 'Jaén', destino: 'Almería' });
       await p.getByRole('button', { name: 'Emitir ahora' }).click();

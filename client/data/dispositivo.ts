@@ -1,0 +1,137 @@
+import type { Entorno } from '../../shared/schemas/cuenta';
+import type { Dispositivo, ReservasRespuesta } from '../../shared/schemas/dispositivo';
+import { sinSello } from '../../shared/pdf/sin-sello';
+import { ApiError, pedirJson, type Api } from './api';
+import { obtenerDocumentos } from './consultas';
+import type { DecaDb, ReservaLocal } from './db';
+
+/**
+ * This device as the server knows it, to issue DeCAs with no coverage: an
+ * ECDSA P-256 key pair made here by WebCrypto (the private key cannot be
+ * exported: it never leaves the browser's key store, kept in IndexedDB as a
+ * CryptoKey), its public key registered for the signed-in user, and the
+ * numbers it holds in this environment, refilled while there is coverage.
+ */
+export interface DispositivoLocal {
+  /** The server's id; null until registered. */
+  id: number | null;
+  nombre: string;
+  claves: CryptoKeyPair;
+  /** Given up on the account screen (or elsewhere): it holds no numbers and issues nothing offline. */
+  revocado?: true;
+}
+
+const K_DISPOSITIVO = 'dispositivo';
+/** Below this many usable numbers the device asks for more (the server refills below its own minimum). */
+const MINIMO = 3;
+/** A number about to expire is not used: the DeCA must reach the server as the device's. */
+const MARGEN_CADUCIDAD_MS = 3_600_000;
+
+const f: typeof fetch = (...a) => fetch(...a);
+
+/** «Android · Chrome», «Windows · Firefox»: enough to tell one's devices apart on the account screen. */
+export function nombreDelDispositivo(ua = navigator.userAgent): string {
+  const so = /Android/.test(ua) ? 'Android' : /iPhone|iPad/.test(ua) ? 'iPhone/iPad' : /Windows/.test(ua) ? 'Windows' : /Mac OS X/.test(ua) ? 'Mac' : /Linux/.test(ua) ? 'Linux' : 'Dispositivo';
+  const nav = /Edg\//.test(ua) ? 'Edge' : /Firefox\//.test(ua) ? 'Firefox' : /Chrome\/|Chromium\//.test(ua) ? 'Chrome' : /Safari\//.test(ua) ? 'Safari' : 'navegador';
+  return `${so} · ${nav}`;
+}
+
+async function leer(db: DecaDb): Promise<DispositivoLocal | undefined> {
+  return (await db.meta.get(K_DISPOSITIVO))?.valor as DispositivoLocal | undefined;
+}
+
+const guardar = (db: DecaDb, d: DispositivoLocal) => db.meta.put({ clave: K_DISPOSITIVO, valor: d });
+
+/** This device's key pair (made once), registered with the server when not yet. */
+async function registrado(db: DecaDb, entorno: Entorno): Promise<DispositivoLocal | null> {
+  let d = await leer(db);
+  if (d?.revocado) return null;
+  if (!d) {
+    const claves = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify']);
+    d = { id: null, nombre: `${nombreDelDispositivo()}${entorno === 'pruebas' ? ' (pruebas)' : ''}`, claves };
+    await guardar(db, d);
+  }
+  if (d.id === null) {
+    const jwk = await crypto.subtle.exportKey('jwk', d.claves.publicKey);
+    const r = await pedirJson<{ dispositivo: Dispositivo }>(f, 'POST', '/app/api/dispositivos', {
+      body: { nombre: d.nombre, clave_publica: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y } },
+    });
+    d = { ...d, id: r.data.dispositivo.id };
+    await guardar(db, d);
+  }
+  return d;
+}
+
+/** The numbers this device may still use, lowest first. */
+export async function reservasUsables(db: DecaDb, ahora = Date.now()): Promise<ReservaLocal[]> {
+  const todas = await db.reservas.orderBy('numero').toArray();
+  return todas.filter((r) => !r.usada && Date.parse(r.caduca_at) - MARGEN_CADUCIDAD_MS > ahora);
+}
+
+/**
+ * With coverage: make sure this device is registered and holds numbers to
+ * issue with no coverage in `entorno`. Cheap when it already holds enough
+ * (one IndexedDB read). A device given up on the server stops here for good.
+ * Errors are the caller's to ignore: the next sync tries again.
+ */
+export async function mantenerReservas(db: DecaDb, entorno: Entorno, ahora = Date.now()): Promise<void> {
+  const usables = await reservasUsables(db, ahora);
+  if (usables.length >= MINIMO) return;
+  const d = await registrado(db, entorno);
+  if (!d?.id) return;
+  let r: ReservasRespuesta;
+  try {
+    r = (await pedirJson<ReservasRespuesta>(f, 'POST', `/app/api/dispositivos/${d.id}/reservas`, { body: { entorno } })).data;
+  } catch (err) {
+    // Revoked (409 conflicto) or unknown (404): release what it held; it issues nothing more offline
+    // until its user signs in on it again (a new key, a new device on the account screen).
+    if (err instanceof ApiError && (err.status === 404 || err.codigo === 'conflicto')) {
+      await db.transaction('rw', db.meta, db.reservas, async () => {
+        await guardar(db, { ...d, revocado: true });
+        await db.reservas.filter((x) => !x.usada).delete();
+      });
+      return;
+    }
+    throw err;
+  }
+  await db.transaction('rw', db.reservas, async () => {
+    // The server's answer is every number the device may use; the ones used here wait for their sync.
+    await db.reservas.filter((x) => !x.usada).delete();
+    await db.reservas.bulkPut(r.reservas.map((x) => ({ ...x, dispositivo_id: d.id!, capacidad_sello: r.capacidad_sello })));
+  });
+}
+
+/** This device's key pair and server id, when it may issue with no coverage. */
+export async function dispositivoListo(db: DecaDb): Promise<(DispositivoLocal & { id: number }) | null> {
+  const d = await leer(db);
+  return d && d.id !== null && !d.revocado ? (d as DispositivoLocal & { id: number }) : null;
+}
+
+/** At sign-in: a device given up gets a new key, registered as a new device (the old key stays refused). */
+export async function olvidarSiRevocado(db: DecaDb): Promise<void> {
+  if ((await leer(db))?.revocado) await db.meta.delete(K_DISPOSITIVO);
+}
+
+/** SHA-256 (hex) of some bytes, by WebCrypto. */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const h = new Uint8Array(await crypto.subtle.digest('SHA-256', new Uint8Array(bytes)));
+  return Array.from(h, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Once a DeCA issued here has reached the server: its PDF (kept for the
+ * road, it is the one that counts) without the seal must be the one this
+ * device rendered. The answer is kept on the issued copy; a mismatch is
+ * shown on the DeCA's screen.
+ */
+export async function comprobarEmitidas(api: Api, db: DecaDb): Promise<void> {
+  const porComprobar = await db.emitidas.filter((e) => e.coincide === undefined).toArray();
+  for (const e of porComprobar) {
+    const rec = await db.decas.get(e.clave);
+    if (!rec?.deca) continue;
+    const doc = await obtenerDocumentos(api, db, rec.deca);
+    const servidor = sinSello(new Uint8Array(doc.pdf));
+    const coincide = servidor !== null && (await sha256Hex(servidor)) === e.sha256;
+    await db.emitidas.update(e.clave, { coincide });
+  }
+}
