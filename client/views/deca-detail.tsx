@@ -334,6 +334,12 @@ export default function DetalleDeca({ params }: { params: string[] }) {
         <Insignias r={rec} />
         {!rec.numero && <span class="pista"> Referencia temporal hasta que el servidor le dé número.</span>}
       </p>
+      {d?.emision_offline && !rec.offline && (
+        <p class="pista" data-testid="emision-offline">
+          Emitida sin cobertura en el dispositivo «{d.emision_offline.dispositivo}» el {fechaEs(d.emision_offline.emitida_at)}, con un número reservado; el servidor
+          la recibió el {fechaEs(d.emision_offline.recibida_at)}.
+        </p>
+      )}
       {rec.porEmitir && <SinEmitir />}
       {rechazada && rec.rechazo && (
         <div class="aviso error" role="alert" data-testid="rechazo">
