@@ -1,3 +1,4 @@
+import { RESERVA_MINIMO, reservasUsables as usables } from '../../shared/rules/reservas';
 import type { Entorno } from '../../shared/schemas/cuenta';
 import type { Dispositivo, ReservasRespuesta } from '../../shared/schemas/dispositivo';
 import { sinSello } from '../../shared/pdf/sin-sello';
@@ -22,8 +23,6 @@ export interface DispositivoLocal {
 }
 
 const K_DISPOSITIVO = 'dispositivo';
-/** Below this many usable numbers the device asks for more (the server refills below its own minimum). */
-const MINIMO = 3;
 /** A number about to expire is not used: the DeCA must reach the server as the device's. */
 const MARGEN_CADUCIDAD_MS = 3_600_000;
 
@@ -62,10 +61,11 @@ async function registrado(db: DecaDb, entorno: Entorno): Promise<DispositivoLoca
   return d;
 }
 
-/** The numbers this device may still use, lowest first. */
+/** The numbers this device may still use, lowest first (the server's rules, an hour short of their expiry). */
 export async function reservasUsables(db: DecaDb, ahora = Date.now()): Promise<ReservaLocal[]> {
-  const todas = await db.reservas.orderBy('numero').toArray();
-  return todas.filter((r) => !r.usada && Date.parse(r.caduca_at) - MARGEN_CADUCIDAD_MS > ahora);
+  const todas = await db.reservas.toArray();
+  const comoReglas = todas.map((r) => ({ ...r, caduca_at: new Date(Date.parse(r.caduca_at) - MARGEN_CADUCIDAD_MS), usada_at: r.usada ? new Date(0) : null, local: r }));
+  return usables(comoReglas, new Date(ahora)).map((r) => r.local);
 }
 
 /**
@@ -75,8 +75,7 @@ export async function reservasUsables(db: DecaDb, ahora = Date.now()): Promise<R
  * Errors are the caller's to ignore: the next sync tries again.
  */
 export async function mantenerReservas(db: DecaDb, entorno: Entorno, ahora = Date.now()): Promise<void> {
-  const usables = await reservasUsables(db, ahora);
-  if (usables.length >= MINIMO) return;
+  if ((await reservasUsables(db, ahora)).length >= RESERVA_MINIMO) return;
   const d = await registrado(db, entorno);
   if (!d?.id) return;
   let r: ReservasRespuesta;
@@ -95,9 +94,11 @@ export async function mantenerReservas(db: DecaDb, entorno: Entorno, ahora = Dat
     throw err;
   }
   await db.transaction('rw', db.reservas, async () => {
-    // The server's answer is every number the device may use; the ones used here wait for their sync.
+    // The server's answer is every number the device may use, as far as it knows: the ones used
+    // here whose DeCA has not reached it yet stay used (a number is never given twice).
+    const usadas = new Set((await db.reservas.filter((x) => Boolean(x.usada)).toArray()).map((x) => x.numero));
     await db.reservas.filter((x) => !x.usada).delete();
-    await db.reservas.bulkPut(r.reservas.map((x) => ({ ...x, dispositivo_id: d.id!, capacidad_sello: r.capacidad_sello })));
+    await db.reservas.bulkPut(r.reservas.filter((x) => !usadas.has(x.numero)).map((x) => ({ ...x, dispositivo_id: d.id!, capacidad_sello: r.capacidad_sello })));
   });
 }
 
