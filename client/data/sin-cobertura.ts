@@ -5,6 +5,8 @@
  * it at once; the server issues the same DeCA, with the same bytes, when the
  * device syncs. This module (jsPDF, the fonts) loads only when that happens.
  */
+// First: the shared schemas only through the app's door to them (zod configured for the CSP).
+import { DecaInput } from './esquemas';
 import boldUrl from '../../shared/pdf/fuentes/DejaVuSans-Bold-DeCA.ttf?url';
 import normalUrl from '../../shared/pdf/fuentes/DejaVuSans-DeCA.ttf?url';
 import srgbUrl from '../../shared/pdf/fuentes/sRGB.icc?url';
@@ -12,7 +14,6 @@ import { emitirEnDispositivo, FaltanDatos } from '../../shared/pdf/emision-dispo
 import { instalarRecursosPdf, recursosInstalados } from '../../shared/pdf/pdfa';
 import { qrSvg } from '../../shared/pdf/qr';
 import type { Cuenta } from '../../shared/schemas/cuenta';
-import { DecaInput } from '../../shared/schemas/deca';
 import type { DatosDeca, DecaDb, DecaLocal } from './db';
 import { dispositivoListo, reservasUsables, sha256Hex } from './dispositivo';
 import { crearDeca, limpiar } from './outbox';

@@ -694,8 +694,9 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await expect
       .poll(async () => (await api<{ entradas: { nombre: string }[] }>('GET', '/agenda/empresas?q=cierzo')).entradas.map((e) => e.nombre), { timeout: 20_000, interval: POLL_API_MS })
       .toEqual(['Almacenes del Cierzo SL']);
-    const vehiculo = (await api<{ entradas: { conductor_nombre: string | null; matricula_remolque: string | null }[] }>('GET', '/agenda/vehiculos?q=4321')).entradas[0];
-    expect(vehiculo).toMatchObject({ conductor_nombre: 'Marta Ruiz', matricula_remolque: 'R5678BBC' });
+    // Each entry goes in its own lane: the vehicle's edit may arrive after the company.
+    const vehiculo = async () => (await api<{ entradas: { conductor_nombre: string | null; matricula_remolque: string | null }[] }>('GET', '/agenda/vehiculos?q=4321')).entradas[0];
+    await expect.poll(vehiculo, { timeout: 20_000, interval: POLL_API_MS }).toMatchObject({ conductor_nombre: 'Marta Ruiz', matricula_remolque: 'R5678BBC' });
     await page.goto(`${env.url}/agenda`);
     await expect.poll(async () => (await page.getByTestId('agenda').locator('[data-clave="B12345674"]').textContent()) ?? '', { timeout: 20_000 }).not.toContain('pendiente');
   });
