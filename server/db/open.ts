@@ -146,14 +146,28 @@ function prepararConsultas(client: pg.PoolClient): void {
   };
 }
 
+/** Whether `error` is a table of a schema other than `esquema` vanishing under the migrator's catalogue listing. */
+function tablaAjenaQueDesaparece(error: unknown, esquema: string): boolean {
+  const m = /relation "([^".]+)\.[^"]+" does not exist/.exec(error instanceof Error ? error.message : '');
+  return m !== null && m[1] !== esquema;
+}
+
 /** Run every pending migration; throws (and so stops start-up) if one fails. */
 export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
   // Name the schema: without it Kysely's migrator takes a kysely_migration table
   // in *any* schema as its own, so two schemas migrating at once (test files,
   // several installs on one server) fail with «kysely_migration_lock does not exist».
   const { rows } = await sql<{ s: string }>`select current_schema() as s`.execute(db);
-  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: rows[0]?.s ?? 'public' });
-  const { error, results } = await migrator.migrateToLatest();
+  const esquema = rows[0]?.s ?? 'public';
+  const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: esquema });
+  let { error, results } = await migrator.migrateToLatest();
+  // Kysely looks for its own tables by listing every table of every schema; a table another
+  // schema drops meanwhile (another install, another test file) makes that listing fail with
+  // «relation "<other>.<table>" does not exist». Nothing was migrated then: look again.
+  for (let intento = 1; error && intento < 5 && tablaAjenaQueDesaparece(error, esquema); intento++) {
+    await new Promise((r) => setTimeout(r, 50 * intento));
+    ({ error, results } = await migrator.migrateToLatest());
+  }
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'desconocida';
     throw new Error(`La migración ${failed} ha fallado: ${error instanceof Error ? error.message : String(error)}`, {
