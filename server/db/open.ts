@@ -148,7 +148,8 @@ function prepararConsultas(client: pg.PoolClient): void {
 
 /** Whether `error` is a table of a schema other than `esquema` vanishing under the migrator's catalogue listing. */
 function tablaAjenaQueDesaparece(error: unknown, esquema: string): boolean {
-  const m = /relation "([^".]+)\.[^"]+" does not exist/.exec(error instanceof Error ? error.message : '');
+  const mensaje = error instanceof Error ? error.message : '';
+  const m = /relation "([^".]+)\.[^"]+" does not exist/.exec(mensaje) ?? /schema "([^"]+)" does not exist/.exec(mensaje);
   return m !== null && m[1] !== esquema;
 }
 
@@ -161,10 +162,11 @@ export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
   const esquema = rows[0]?.s ?? 'public';
   const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: esquema });
   let { error, results } = await migrator.migrateToLatest();
-  // Kysely looks for its own tables by listing every table of every schema; a table another
-  // schema drops meanwhile (another install, another test file) makes that listing fail with
-  // «relation "<other>.<table>" does not exist». Nothing was migrated then: look again.
-  for (let intento = 1; error && intento < 5 && tablaAjenaQueDesaparece(error, esquema); intento++) {
+  // Kysely looks for its own tables by listing every table of every schema; a table or schema
+  // dropped meanwhile (another install, another test file) makes that listing fail with
+  // «relation "<other>.<table>" does not exist» or «schema "<other>" does not exist».
+  // Nothing was migrated then: look again.
+  for (let intento = 1; error && intento < 8 && tablaAjenaQueDesaparece(error, esquema); intento++) {
     await new Promise((r) => setTimeout(r, 50 * intento));
     ({ error, results } = await migrator.migrateToLatest());
   }
