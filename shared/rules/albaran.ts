@@ -112,10 +112,11 @@ const CIFRA_LEIDA: Record<string, string> = { ...COMO_CIFRA, U: '4' };
 export function buscarMatriculasEtiquetadas(texto: string): MatriculasLeidas {
   const leidas = buscarMatriculas(texto);
   if (leidas.matricula && leidas.remolque) return leidas;
-  // «N)JG»: one J read twice.
+  // «N)JG»: one J read twice; «WT M»: a dot-matrix print's letters spaced apart.
   const corregido = texto
     .toUpperCase()
     .replace(/[)\]]J|J[)\]]/g, 'J')
+    .replace(/(\d{4}[\s-]?)([A-Z]{2}) ([A-Z])(?![A-Z0-9])|(\d{4}[\s-]?)([A-Z]) ([A-Z]{2})(?![A-Z0-9])/g, (_, a = '', b = '', c = '', d = '', e = '', f = '') => `${a}${d}${b}${e}${c}${f}`)
     .replace(
       /(?<![A-Z0-9])(R[\s-]?)?((?=[0-9OQDILZSGBTU|]*\d)[0-9OQDILZSGBTU|]{4})([\s-]?)([A-Z0-9)\]]{3})(?![A-Z0-9])/g,
       (_, r: string | undefined, cifras: string, espacio: string, letras: string) =>
@@ -129,6 +130,47 @@ export function buscarMatriculasEtiquetadas(texto: string): MatriculasLeidas {
     remolque,
     confianza: { matricula: leidas.matricula ? 0.9 : matricula ? 0.6 : 0, remolque: leidas.remolque ? 0.9 : remolque ? 0.6 : 0 },
   };
+}
+
+// ————— Una segunda mirada —————
+
+const ETIQUETA_NIF = /\b(?:N\.?\s?I\.?\s?F|C\.?\s?I\.?\s?F|NIE)\b/i;
+const ETIQUETA_MATRICULA = /\b(?:MATR[IÍ]CULA|TRACTORA|VEH[IÍ]CULO)\b/i;
+const ETIQUETA_REMOLQUE = /\b(?:SEMI)?REMOLQUE\b/i;
+
+/**
+ * The NIFs of one line, each with how sure it is: its confidence, halved
+ * when OCR gave it in small letters, a sign it hesitated («g10050706» for
+ * B10050706).
+ */
+function nifsDeLinea(linea: string): number[] {
+  return buscarNifs(linea).map((n) => n.confianza * (/\p{Ll}/u.test(linea.slice(n.posicion, n.posicion + 12)) ? 0.5 : 1));
+}
+
+/** How sure the NIFs and plates read in one line are, all together. */
+export function certezaDeLinea(linea: string): number {
+  const placas = buscarMatriculasEtiquetadas(linea);
+  return nifsDeLinea(linea).reduce((s, c) => s + c, 0) + placas.confianza.matricula + placas.confianza.remolque;
+}
+
+/**
+ * A line worth a second, closer look (the OCR reading it again, larger, as
+ * one line): it is labelled as a NIF or a plate and what was read there is
+ * not sure — no NIF whose check character holds as read, or fewer plates
+ * than its labels.
+ */
+export function lineaPorReleer(linea: string): boolean {
+  if (ETIQUETA_NIF.test(linea) && !nifsDeLinea(linea).some((c) => c >= 0.95)) return true;
+  const matricula = ETIQUETA_MATRICULA.test(linea);
+  const remolque = ETIQUETA_REMOLQUE.test(linea);
+  if (!matricula && !remolque) return false;
+  const placas = buscarMatriculasEtiquetadas(linea);
+  return (matricula && !placas.matricula) || (remolque && !placas.remolque);
+}
+
+/** Of a line as first read and as read again, the one whose NIFs and plates are surer (the first on a tie). */
+export function mejorLectura(primera: string, otra: string): string {
+  return certezaDeLinea(otra) > certezaDeLinea(primera) ? otra : primera;
 }
 
 // ————— Fechas —————

@@ -7,6 +7,9 @@ import path from 'node:path';
  * On a machine without one, its tests are skipped after one plain line saying
  * how to install it; with CI=true an absent program fails the run instead.
  */
+/** Debian's fonts-humor-sans: a handwriting-like font. */
+export const FUENTE_MANUSCRITA = '/usr/share/fonts/truetype/humor-sans/Humor-Sans.ttf';
+
 const HERRAMIENTAS = {
   chromium: {
     ruta: () => process.env.CHROME_PATH ?? '/usr/bin/chromium',
@@ -19,6 +22,12 @@ const HERRAMIENTAS = {
   openssl: {
     ruta: () => buscarEnPath('openssl'),
     instalar: 'apt-get install openssl',
+  },
+  // A file, not a program: the handwriting-like font the generated handwritten delivery notes are drawn with.
+  'fonts-humor-sans': {
+    ruta: () => FUENTE_MANUSCRITA,
+    instalar: 'apt-get install fonts-humor-sans',
+    archivo: true,
   },
   // Not a Debian package: the MCP inspector from npm, run by a Node ≥ 22.19 (what .ci/run installs under .tmp/).
   'mcp-inspector': {
@@ -36,13 +45,18 @@ const HERRAMIENTAS = {
 
 export type Herramienta = keyof typeof HERRAMIENTAS;
 
-function ejecutable(ruta: string): boolean {
+function ejecutable(ruta: string, archivo = false): boolean {
   try {
-    accessSync(ruta, constants.X_OK);
+    accessSync(ruta, archivo ? constants.R_OK : constants.X_OK);
     return true;
   } catch {
     return false;
   }
+}
+
+function presente(nombre: Herramienta): boolean {
+  const h: { ruta: () => string; archivo?: boolean } = HERRAMIENTAS[nombre];
+  return ejecutable(h.ruta(), h.archivo);
 }
 
 function buscarEnPath(nombre: string): string {
@@ -72,7 +86,7 @@ function avisarUnaVez(nombre: Herramienta): void {
 
 /** Whether the program is installed, with no message (for setup code that only saves work). */
 export function instalada(nombre: Herramienta): boolean {
-  return ejecutable(HERRAMIENTAS[nombre].ruta());
+  return presente(nombre);
 }
 
 /**
@@ -81,7 +95,7 @@ export function instalada(nombre: Herramienta): boolean {
  */
 export function herramienta(nombre: Herramienta): string | null {
   const ruta = HERRAMIENTAS[nombre].ruta();
-  if (ejecutable(ruta)) return ruta;
+  if (presente(nombre)) return ruta;
   if (process.env.CI === 'true') throw new Error(avisoFalta(nombre));
   avisarUnaVez(nombre);
   return null;

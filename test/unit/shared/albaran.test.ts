@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buscarFechas, buscarMatriculas, buscarMatriculasEtiquetadas, buscarNifs, buscarPesos, filasDeEnvio, leerAlbaran, leerBloques } from '../../../shared/rules/albaran';
+import { buscarFechas, buscarMatriculas, buscarMatriculasEtiquetadas, buscarNifs, buscarPesos, certezaDeLinea, filasDeEnvio, leerAlbaran, leerBloques, lineaPorReleer, mejorLectura } from '../../../shared/rules/albaran';
 
 describe('buscarNifs', () => {
   it('finds NIF, NIE and CIF as printed (ES prefix, dots, dashes, spaces) with the check digit right', () => {
@@ -69,8 +69,43 @@ describe('buscarMatriculas', () => {
     // Four letters with no digit are a word, not a plate.
     expect(buscarMatriculasEtiquetadas('Matrícula: OSLO BCN').matricula).toBeNull();
   });
+  it('joins a labelled plate’s letters that a dot-matrix print spaced apart', () => {
+    expect(buscarMatriculasEtiquetadas('MATRICULA: 8085 JFF REMOLQUE: R-8121-WT M')).toMatchObject({ matricula: '8085JFF', remolque: 'R8121WTM' });
+    expect(buscarMatriculasEtiquetadas('Matrícula: 8085 J FF').matricula).toBe('8085JFF');
+    expect(buscarMatriculas('REMOLQUE: R-8121-WT M').remolque).toBeNull();
+  });
   it('does not take a postcode, a vowel series or a reference for a plate', () => {
     expect(buscarMatriculas('50012 Zaragoza, pedido 1234 ABC, albarán 2026-1234')).toMatchObject({ matricula: null, remolque: null });
+  });
+});
+
+describe('a second look at a line', () => {
+  it('asks for one where a labelled NIF’s check character does not hold as read, or was read in small letters', () => {
+    expect(lineaPorReleer('NIF: 829646150')).toBe(true); // B29696150 with a 9 read as 4: no reading holds
+    expect(lineaPorReleer('N.I.F.: 92656719')).toBe(true); // the CIF's letter dropped
+    expect(lineaPorReleer('NIF: 7659042200')).toBe(true);
+    expect(lineaPorReleer('NIF: g10050706')).toBe(true); // holds as G…, but OCR hesitated
+    expect(lineaPorReleer('NIF: B18165779')).toBe(false);
+    expect(lineaPorReleer('CIF: ES-B12.345.674')).toBe(false);
+    // Not labelled: a phone number or a reference is left alone.
+    expect(lineaPorReleer('Tel. 976 123 456 · Pedido 829646150')).toBe(false);
+  });
+  it('asks for one where a labelled plate is missing, not where it was read', () => {
+    expect(lineaPorReleer('Matrícula: 309) BN')).toBe(true);
+    expect(lineaPorReleer('Remolque: R-4160-Lw')).toBe(true);
+    expect(lineaPorReleer('Matrícula: 8785 ZZK Remolque: R-7316-NLS')).toBe(false);
+    expect(lineaPorReleer('Matrícula: 8785 ZZK Remolque:')).toBe(true);
+    expect(lineaPorReleer('Mercancía: azulejos en palés')).toBe(false);
+  });
+  it('keeps the surer reading: a NIF that holds over one that does not, a plate over none, the first on a tie', () => {
+    expect(mejorLectura('NIF: 829646150', 'NIF: 829696150')).toBe('NIF: 829696150'); // B29696150 holds after 8 → B
+    expect(mejorLectura('N.I.F.: 92656719', 'N.I.F.: F92656719')).toBe('N.I.F.: F92656719');
+    expect(mejorLectura('NIF: g10050706', 'NIF: 810050706')).toBe('NIF: 810050706');
+    expect(mejorLectura('NIF: B18165779', 'NIF: 818165779')).toBe('NIF: B18165779');
+    expect(mejorLectura('Matrícula: 309) BN', 'Matrícula: 3091 MBN')).toBe('Matrícula: 3091 MBN');
+    expect(mejorLectura('Matrícula: 4364 STM', 'Matrícula: 4364 ST')).toBe('Matrícula: 4364 STM');
+    expect(mejorLectura('Matrícula: 1234 BCD', 'Matrícula: 1234 BCF')).toBe('Matrícula: 1234 BCD');
+    expect(certezaDeLinea('NIF: B18165779 · Matrícula: 1234 BCD')).toBeCloseTo(0.95 + 0.9);
   });
 });
 
