@@ -20,14 +20,14 @@ export interface NifLeido {
   posicion: number;
 }
 
-// Letters OCR reads in place of digits, and the letters a digit may stand for (a DNI's L read as 1, a CIF's B as 8).
-const COMO_CIFRA: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', L: '1', '|': '1', Z: '2', S: '5', G: '6', B: '8', T: '7' };
+// Letters OCR reads in place of digits (a handwritten 4 as U or Y), and the letters a digit may stand for (a DNI's L read as 1, a CIF's B as 8).
+const COMO_CIFRA: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', L: '1', '|': '1', Z: '2', S: '5', G: '6', B: '8', T: '7', U: '4', Y: '4' };
 const COMO_LETRA: Record<string, string[]> = { '0': ['O', 'D', 'Q'], '1': ['I', 'L', 'T', 'J'], '2': ['Z'], '4': ['A'], '5': ['S'], '6': ['G'], '7': ['T', 'Z', 'J'], '8': ['B'] };
 // Digits a hand writes alike: an open 4 and a 9.
 const OTRA_CIFRA: Record<string, string[]> = { '4': ['9'], '9': ['4'] };
 
 // A NIF as printed: DNI 8 digits + letter, NIE X/Y/Z + 7 + letter, CIF letter + 7 + check; optional «ES», dots, dashes and spaces inside.
-const RE_NIF = /(?<![A-Z0-9])(?:ES[\s-]?)?([A-Z0-9][\s.-]?(?:[0-9OQDILZSGBT|][\s.-]?){7}[A-Z0-9])(?![A-Z0-9])/g;
+const RE_NIF = /(?<![A-Z0-9])(?:ES[\s-]?)?([A-Z0-9][\s.-]?(?:[0-9OQDILZSGBTUY|][\s.-]?){7}[A-Z0-9])(?![A-Z0-9])/g;
 
 /** Every NIF/NIE/CIF in the text, corrected where a usual OCR slip breaks the check digit; best first per position. */
 export function buscarNifs(texto: string): NifLeido[] {
@@ -35,13 +35,14 @@ export function buscarNifs(texto: string): NifLeido[] {
   const vistos = new Set<string>();
   for (const m of texto.toUpperCase().matchAll(RE_NIF)) {
     const bruto = m[1]!.replace(/[\s.-]/g, '');
-    // Most of the middle must be real digits («SOLIDOS» between two letters is a word).
-    if ((bruto.slice(1, 8).match(/\d/g)?.length ?? 0) < 5) continue;
     // Nine digits are a phone number, unless a NIF label or a company's name («…, S.L.») stands right
     // before them, or the first stands apart by a dash as a CIF's letter does: then a letter was
     // misread as a digit (a CIF's G as 6, B as 8; a DNI's L as 1, Z as 7).
     const antes = texto.toUpperCase().slice(Math.max(0, m.index! - 14), m.index!);
     const etiquetado = /(?:N\.?\s?I\.?\s?F|C\.?\s?I\.?\s?F|NIE)\.?[\s:.-]*$/.test(antes) || /\bS\.?\s?(?:L|A|COOP)\.?(?:\s?U\.?)?[\s,;]*$/.test(antes) || /^\d-\d/.test(m[1]!);
+    // Most of the middle must be real digits («SOLIDOS» between two letters is a word); after a NIF
+    // label, three do (a handwritten «B69SUUI38» is B69544138).
+    if ((bruto.slice(1, 8).match(/\d/g)?.length ?? 0) < (etiquetado ? 3 : 5)) continue;
     if (!/[A-Z]/.test(bruto[0]!) && !/[A-Z]/.test(bruto[8]!) && !etiquetado) continue;
     const leido = leerNif(bruto);
     if (!leido || vistos.has(leido.nif)) continue;
@@ -102,8 +103,6 @@ export function buscarMatriculas(texto: string): MatriculasLeidas {
 
 // What OCR makes of a plate's consonants: J as «)», «]» or I; D as O or 0; V as U; F as E; B, S, Z as 8, 5, 2.
 const CONSONANTE_LEIDA: Record<string, string> = { ')': 'J', ']': 'J', I: 'J', O: 'D', '0': 'D', U: 'V', E: 'F', '8': 'B', '5': 'S', '2': 'Z' };
-// And of its digits, besides the letters read for digits anywhere: a handwritten 4 as U.
-const CIFRA_LEIDA: Record<string, string> = { ...COMO_CIFRA, U: '4' };
 
 /**
  * The plates of a line labelled «Matrícula»: as {@link buscarMatriculas}, and where it finds none,
@@ -120,7 +119,7 @@ export function buscarMatriculasEtiquetadas(texto: string): MatriculasLeidas {
     .replace(
       /(?<![A-Z0-9])(R[\s-]?)?((?=[0-9OQDILZSGBTU|]*\d)[0-9OQDILZSGBTU|]{4})([\s-]?)([A-Z0-9)\]]{3})(?![A-Z0-9])/g,
       (_, r: string | undefined, cifras: string, espacio: string, letras: string) =>
-        `${r ?? ''}${[...cifras].map((c) => CIFRA_LEIDA[c] ?? c).join('')}${espacio}${[...letras].map((c) => CONSONANTE_LEIDA[c] ?? c).join('')}`,
+        `${r ?? ''}${[...cifras].map((c) => COMO_CIFRA[c] ?? c).join('')}${espacio}${[...letras].map((c) => CONSONANTE_LEIDA[c] ?? c).join('')}`,
     );
   const otra = buscarMatriculas(corregido);
   const matricula = leidas.matricula ?? otra.matricula;

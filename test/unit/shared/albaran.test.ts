@@ -42,6 +42,14 @@ describe('buscarNifs', () => {
     expect(buscarNifs('NIF: B35098862').map((n) => [n.nif, n.confianza])).toEqual([['B35098862', 0.95]]);
   });
 
+  it('reads a handwritten 4 taken for U or Y in a labelled NIF, even with few digits left as read', () => {
+    expect(buscarNifs('NIF: B69SUUI38').map((n) => [n.nif, n.confianza])).toEqual([['B69544138', 0.8]]);
+    expect(buscarNifs('NIF: B8U388636').map((n) => n.nif)).toEqual(['B84388636']);
+    expect(buscarNifs('NIF: A6Y3Y0557').map((n) => n.nif)).toEqual(['A64340557']);
+    // Unlabelled, a word with a few digits in it stays a word.
+    expect(buscarNifs('Ref. B69SUUI38')).toEqual([]);
+  });
+
   it('keeps a NIF whose check digit is wrong with low confidence, and ignores words and phone numbers', () => {
     expect(buscarNifs('NIF B12345678').map((n) => [n.nif, n.confianza])).toEqual([['B12345678', 0.3]]);
     expect(buscarNifs('ASOLIDOSX, Tel. 976 123 456, pedido 2026/000123')).toEqual([]);
