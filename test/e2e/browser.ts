@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { SESSION_COOKIE } from '../../server/http/session-cookie';
 import { herramienta } from '../support/herramientas';
 import { startServerProcess, type ServerProcess } from '../support/processes';
@@ -148,12 +149,25 @@ export async function enlaceDelCorreo(env: Entorno, to: string, ruta: RegExp, ex
 
 /** Wait until the service worker controls the page (the shell is then precached). */
 export async function esperarServiceWorker(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) {
-      await new Promise<void>((r) => navigator.serviceWorker.addEventListener('controllerchange', () => r(), { once: true }));
-    }
-  });
+  // A worker whose install failed (its precache got no answer on a loaded machine) is dropped by the
+  // browser, and `ready` would wait for ever: the next visit registers it again, as a user's would.
+  for (let intento = 1; ; intento++) {
+    const estado = await page.evaluate(async (ms) => {
+      const controla = (async () => {
+        await navigator.serviceWorker.ready;
+        if (!navigator.serviceWorker.controller) {
+          await new Promise<void>((r) => navigator.serviceWorker.addEventListener('controllerchange', () => r(), { once: true }));
+        }
+        return 'controla';
+      })();
+      if ((await Promise.race([controla, new Promise((r) => setTimeout(r, ms, 'espera'))])) === 'controla') return null;
+      const reg = await navigator.serviceWorker.getRegistration();
+      return `registro ${reg ? 'sí' : 'no'}, instalando ${reg?.installing?.state ?? '—'}, en espera ${reg?.waiting?.state ?? '—'}, activo ${reg?.active?.state ?? '—'}, controla ${navigator.serviceWorker.controller ? 'sí' : 'no'}`;
+    }, 20_000);
+    if (estado === null) return;
+    if (intento === 3) throw new Error(`El service worker no controla la página tras ${intento} visitas: ${estado}`);
+    await page.reload();
+  }
 }
 
 /**
@@ -204,22 +218,40 @@ export function reservasEnDispositivo(p: Page): Promise<number> {
  * A device that holds no numbers (all used, or an account that cannot have
  * them): «Emitir» with no network then queues the DeCA for the server to
  * issue, the path these flows check. Called once the context is offline, so
- * nothing refills them meanwhile.
+ * no new refill starts.
  */
-export function sinNumerosReservados(p: Page): Promise<void> {
-  return p.evaluate(async () => {
-    const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))!.name!;
-    const db = await new Promise<IDBDatabase>((ok, mal) => {
-      const r = indexedDB.open(nombre);
-      r.onsuccess = () => ok(r.result);
-      r.onerror = () => mal(r.error);
-    });
-    await new Promise<void>((ok, mal) => {
-      const tx = db.transaction('reservas', 'readwrite');
-      tx.objectStore('reservas').clear();
-      tx.oncomplete = () => ok();
-      tx.onerror = () => mal(tx.error);
-    });
-    db.close();
-  });
+export async function sinNumerosReservados(p: Page): Promise<void> {
+  // A refill asked for just before the network went may still land: cleared until, half a second
+  // after a clearing, none has come back.
+  let vueltas = 0;
+  await expect
+    .poll(
+      async () => {
+        const habia = await p.evaluate(async () => {
+          const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))!.name!;
+          const db = await new Promise<IDBDatabase>((ok, mal) => {
+            const r = indexedDB.open(nombre);
+            r.onsuccess = () => ok(r.result);
+            r.onerror = () => mal(r.error);
+            r.onblocked = () => mal(new Error(`IndexedDB ${nombre} bloqueada`));
+          });
+          try {
+            return await new Promise<number>((ok, mal) => {
+              const tx = db.transaction('reservas', 'readwrite');
+              const almacen = tx.objectStore('reservas');
+              const habia = almacen.count();
+              almacen.clear();
+              tx.oncomplete = () => ok(habia.result);
+              tx.onerror = () => mal(tx.error);
+              tx.onabort = () => mal(tx.error ?? new Error('transacción abortada'));
+            });
+          } finally {
+            db.close();
+          }
+        });
+        return vueltas++ === 0 ? -1 : habia;
+      },
+      { timeout: 20_000, interval: 500 },
+    )
+    .toBe(0);
 }
