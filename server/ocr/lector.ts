@@ -178,7 +178,8 @@ export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.avail
         const pagina = await girada(imagen, r.data.rotateRadians ?? 0);
         const releidas = await Promise.all(lineas.map((l) => releer(s, pagina, l.text.trim(), l.bbox)));
         lineas.forEach((l, i) => {
-          if (releidas[i] !== l.text.trim()) texto = texto.replace(l.text.trim(), releidas[i]!);
+          // As a function: a reading may hold «$&» or «$'», which a replacement string would expand.
+          if (releidas[i] !== l.text.trim()) texto = texto.replace(l.text.trim(), () => releidas[i]!);
         });
       }
       return { texto, confianza: (r.data.confidence ?? 0) / 100 };
