@@ -4,7 +4,6 @@ import compress from 'koa-compress';
 import zlib from 'node:zlib';
 import compose from 'koa-compose';
 import { sql } from 'kysely';
-import path from 'node:path';
 import type { Entorno } from '../shared/schemas/cuenta';
 import type { AppDeps } from './deps';
 import type { AppMiddleware, AppState } from './http/context';
@@ -100,6 +99,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(appApi.routes());
   app.use(appApi.allowedMethods({ throw: true }));
 
-  app.use(serveClient(deps.clientDir ?? path.resolve('dist/client')));
+  app.use(serveClient(deps.clientDir ?? deps.config.clientDir));
   return app;
 }

@@ -12,6 +12,7 @@ const ConfigSchema = z
     HOST: z.string().min(1).default('127.0.0.1'),
     SITE_URL: z.url({ protocol: /^https?$/ }).optional(),
     DATA_DIR: z.string().min(1).default('./data'),
+    CLIENT_DIR: z.string().min(1).default('./dist/client'),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'debe empezar por postgres:// o postgresql://')
@@ -41,6 +42,8 @@ export interface Config {
   /** Public site root without a trailing slash. */
   readonly siteUrl: string;
   readonly dataDir: string;
+  /** The built app (`npm run build`) this server serves. */
+  readonly clientDir: string;
   readonly databaseUrl: string | null;
   readonly smtpUrl: string | null;
   /** Sender of the service's mail; defaults to no-responder@<site host>. */
@@ -78,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: c.HOST,
     siteUrl,
     dataDir: path.resolve(c.DATA_DIR),
+    clientDir: path.resolve(c.CLIENT_DIR),
     databaseUrl: c.DATABASE_URL ?? null,
     smtpUrl: c.SMTP_URL ?? null,
     mailFrom: c.MAIL_FROM ?? `DeCA <no-responder@${new URL(siteUrl).hostname}>`,

@@ -44,6 +44,6 @@ export interface Services {
 export interface AppDeps {
   config: Config;
   services: Services;
-  /** Built client (Vite output); defaults to dist/client. */
+  /** Built client (Vite output); defaults to the configuration's CLIENT_DIR. */
   clientDir?: string;
 }

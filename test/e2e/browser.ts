@@ -1,11 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { SESSION_COOKIE } from '../../server/http/session-cookie';
 import { herramienta } from '../support/herramientas';
-import { startServerProcess, type ServerProcess } from '../support/processes';
+import { ROOT, startServerProcess, type ServerProcess } from '../support/processes';
 import { startSmtp, type TestSmtp } from '../support/smtp';
 
 /**
@@ -33,6 +33,12 @@ export interface Entorno {
   context: BrowserContext;
   /** The server's data directory: the CLI works on it while the server runs. */
   dataDir: string;
+  /**
+   * The built app this server serves: its own copy of dist/client, so a
+   * test that deploys a new version changes it for its own browser only,
+   * not for another file's running at the same time.
+   */
+  clientDir: string;
   /** Stop the server (SIGTERM), run `mientras` while it is down, and start it again on the same port and data. */
   reiniciarServidor(mientras: () => Promise<void>): Promise<void>;
   /**
@@ -59,6 +65,8 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
   if (!CHROMIUM) throw new Error('Chromium no está instalado');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'deca-e2e-data-'));
   const profile = mkdtempSync(path.join(os.tmpdir(), 'deca-e2e-chromium-'));
+  const clientDir = mkdtempSync(path.join(os.tmpdir(), 'deca-e2e-client-'));
+  cpSync(path.join(ROOT, 'dist/client'), clientDir, { recursive: true });
   let smtp: TestSmtp | undefined;
   let server: ServerProcess | undefined;
   let context: BrowserContext | undefined;
@@ -68,10 +76,12 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
     await smtp?.close();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(profile, { recursive: true, force: true });
+    rmSync(clientDir, { recursive: true, force: true });
   };
   // At `info`, so that every request line is there to be checked for secrets (fugas).
   const variables = (correo: TestSmtp) => ({
     DATA_DIR: dataDir,
+    CLIENT_DIR: clientDir,
     HOST: '127.0.0.1',
     SMTP_URL: correo.url,
     API_RATE_LIMIT: '2000',
@@ -106,6 +116,7 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
     smtp,
     context,
     dataDir,
+    clientDir,
     close,
     async reiniciarServidor(mientras) {
       await env.server.stop();

@@ -9,7 +9,7 @@ import { sinSello } from '../../shared/pdf/sin-sello';
 import { fotografiar } from '../fixtures/albaranes';
 import { herramienta } from '../support/herramientas';
 import { startReceptor } from '../support/webhook-receiver';
-import { ROOT, runCli } from '../support/processes';
+import { runCli } from '../support/processes';
 import { arrancar, CHROMIUM, CHROMIUM_ARGS, enlaceDelCorreo, reservasEnDispositivo, sinNumerosReservados, esperarServiceWorker, llamarApi, POLL_API_MS, type Entorno } from './browser';
 
 let env: Entorno;
@@ -180,7 +180,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
   it('offers a new version when one is deployed, and reloads into it', async () => {
     await page.goto(env.url);
     await esperarServiceWorker(page);
-    const sw = path.join(ROOT, 'dist/client/sw.js');
+    const sw = path.join(env.clientDir, 'sw.js');
     const original = readFileSync(sw);
     onTestFinished(() => writeFileSync(sw, original));
     const aviso = page.getByText('Hay una versión nueva de la aplicación.');

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../server/config';
 
@@ -8,6 +9,7 @@ describe('loadConfig', () => {
     expect(c.host).toBe('127.0.0.1');
     expect(c.siteUrl).toBe('http://localhost:8080');
     expect(c.dataDir).toMatch(/\/data$/);
+    expect(c.clientDir).toBe(path.resolve('dist/client'));
     expect(c.databaseUrl).toBeNull();
     expect(c.smtpUrl).toBeNull();
     expect(c.webhookAllowInsecure).toBe(false);
@@ -18,6 +20,11 @@ describe('loadConfig', () => {
   it('derives SITE_URL from PORT and strips a trailing slash from a given one', () => {
     expect(loadConfig({ PORT: '9000' }).siteUrl).toBe('http://localhost:9000');
     expect(loadConfig({ SITE_URL: 'https://deca.example.es/' }).siteUrl).toBe('https://deca.example.es');
+  });
+
+  it('serves the built app from CLIENT_DIR, resolved from the working directory', () => {
+    expect(loadConfig({ CLIENT_DIR: '/srv/deca/cliente' }).clientDir).toBe('/srv/deca/cliente');
+    expect(loadConfig({ CLIENT_DIR: 'otra/cliente' }).clientDir).toBe(path.resolve('otra/cliente'));
   });
 
   it('reads flags', () => {
