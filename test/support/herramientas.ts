@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * System programs some tests drive (Debian packages, never downloaded by npm).
+ * System programs and files some tests need (Debian packages, never downloaded by npm).
  * On a machine without one, its tests are skipped after one plain line saying
  * how to install it; with CI=true an absent program fails the run instead.
  */
@@ -54,11 +54,6 @@ function ejecutable(ruta: string, archivo = false): boolean {
   }
 }
 
-function presente(nombre: Herramienta): boolean {
-  const h: { ruta: () => string; archivo?: boolean } = HERRAMIENTAS[nombre];
-  return ejecutable(h.ruta(), h.archivo);
-}
-
 function buscarEnPath(nombre: string): string {
   for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
     if (dir && ejecutable(path.join(dir, nombre))) return path.join(dir, nombre);
@@ -86,7 +81,8 @@ function avisarUnaVez(nombre: Herramienta): void {
 
 /** Whether the program is installed, with no message (for setup code that only saves work). */
 export function instalada(nombre: Herramienta): boolean {
-  return presente(nombre);
+  const h: { ruta: () => string; archivo?: boolean } = HERRAMIENTAS[nombre];
+  return ejecutable(h.ruta(), h.archivo);
 }
 
 /**
@@ -95,7 +91,7 @@ export function instalada(nombre: Herramienta): boolean {
  */
 export function herramienta(nombre: Herramienta): string | null {
   const ruta = HERRAMIENTAS[nombre].ruta();
-  if (presente(nombre)) return ruta;
+  if (instalada(nombre)) return ruta;
   if (process.env.CI === 'true') throw new Error(avisoFalta(nombre));
   avisarUnaVez(nombre);
   return null;
