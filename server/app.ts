@@ -99,6 +99,6 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(appApi.routes());
   app.use(appApi.allowedMethods({ throw: true }));
 
-  app.use(serveClient(deps.clientDir ?? deps.config.clientDir));
+  app.use(serveClient(deps.config.clientDir));
   return app;
 }

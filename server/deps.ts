@@ -44,6 +44,4 @@ export interface Services {
 export interface AppDeps {
   config: Config;
   services: Services;
-  /** Built client (Vite output); defaults to the configuration's CLIENT_DIR. */
-  clientDir?: string;
 }

@@ -115,7 +115,7 @@ export function buscarMatriculasEtiquetadas(texto: string): MatriculasLeidas {
   const corregido = texto
     .toUpperCase()
     .replace(/[)\]]J|J[)\]]/g, 'J')
-    .replace(/(\d{4}[\s-]?)([A-Z]{2}) ([A-Z])(?![A-Z0-9])|(\d{4}[\s-]?)([A-Z]) ([A-Z]{2})(?![A-Z0-9])/g, (_, a = '', b = '', c = '', d = '', e = '', f = '') => `${a}${d}${b}${e}${c}${f}`)
+    .replace(/(\d{4}[\s-]?)([A-Z] ?[A-Z] ?[A-Z])(?![A-Z0-9])/g, (_, cifras: string, letras: string) => `${cifras}${letras.replace(/ /g, '')}`)
     .replace(
       /(?<![A-Z0-9])(R[\s-]?)?((?=[0-9OQDILZSGBTU|]*\d)[0-9OQDILZSGBTU|]{4})([\s-]?)([A-Z0-9)\]]{3})(?![A-Z0-9])/g,
       (_, r: string | undefined, cifras: string, espacio: string, letras: string) =>

@@ -160,25 +160,20 @@ export async function enlaceDelCorreo(env: Entorno, to: string, ruta: RegExp, ex
 
 /** Wait until the service worker controls the page (the shell is then precached). */
 export async function esperarServiceWorker(page: Page): Promise<void> {
-  // A worker whose install failed (its precache got no answer on a loaded machine) is dropped by the
-  // browser, and `ready` would wait for ever: the next visit registers it again, as a user's would.
-  for (let intento = 1; ; intento++) {
-    const estado = await page.evaluate(async (ms) => {
-      const controla = (async () => {
-        await navigator.serviceWorker.ready;
-        if (!navigator.serviceWorker.controller) {
-          await new Promise<void>((r) => navigator.serviceWorker.addEventListener('controllerchange', () => r(), { once: true }));
-        }
-        return 'controla';
-      })();
-      if ((await Promise.race([controla, new Promise((r) => setTimeout(r, ms, 'espera'))])) === 'controla') return null;
-      const reg = await navigator.serviceWorker.getRegistration();
-      return `registro ${reg ? 'sí' : 'no'}, instalando ${reg?.installing?.state ?? '—'}, en espera ${reg?.waiting?.state ?? '—'}, activo ${reg?.active?.state ?? '—'}, controla ${navigator.serviceWorker.controller ? 'sí' : 'no'}`;
-    }, 20_000);
-    if (estado === null) return;
-    if (intento === 3) throw new Error(`El service worker no controla la página tras ${intento} visitas: ${estado}`);
-    await page.reload();
-  }
+  // Bounded, and saying what it met: `ready` alone waits for ever on a worker that never activates.
+  const estado = await page.evaluate(async (ms) => {
+    const controla = (async () => {
+      await navigator.serviceWorker.ready;
+      if (!navigator.serviceWorker.controller) {
+        await new Promise<void>((r) => navigator.serviceWorker.addEventListener('controllerchange', () => r(), { once: true }));
+      }
+      return 'controla';
+    })();
+    if ((await Promise.race([controla, new Promise((r) => setTimeout(r, ms, 'espera'))])) === 'controla') return null;
+    const reg = await navigator.serviceWorker.getRegistration();
+    return `registro ${reg ? 'sí' : 'no'}, instalando ${reg?.installing?.state ?? '—'}, en espera ${reg?.waiting?.state ?? '—'}, activo ${reg?.active?.state ?? '—'}, controla ${navigator.serviceWorker.controller ? 'sí' : 'no'}`;
+  }, 60_000);
+  if (estado !== null) throw new Error(`El service worker no controla la página: ${estado}`);
 }
 
 /**
@@ -205,24 +200,40 @@ export async function llamarApi<T>(env: Entorno, clave: string, method: string, 
   return json;
 }
 
-/** The numbers this device holds to issue with no coverage (the signed-in user's production database). */
-export function reservasEnDispositivo(p: Page): Promise<number> {
-  return p.evaluate(async () => {
+/**
+ * How many reserved numbers the device holds in its production database (0
+ * with none yet); with `vaciar`, it gives them all up in the same transaction.
+ */
+function reservasDelDispositivo(p: Page, vaciar: boolean): Promise<number> {
+  return p.evaluate(async (vaciar) => {
     const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))?.name;
     if (!nombre) return 0;
     const db = await new Promise<IDBDatabase>((ok, mal) => {
       const r = indexedDB.open(nombre);
       r.onsuccess = () => ok(r.result);
       r.onerror = () => mal(r.error);
+      r.onblocked = () => mal(new Error(`IndexedDB ${nombre} bloqueada`));
     });
-    if (!db.objectStoreNames.contains('reservas')) return db.close(), 0;
-    const n = await new Promise<number>((ok) => {
-      const r = db.transaction('reservas').objectStore('reservas').count();
-      r.onsuccess = () => ok(r.result);
-    });
-    db.close();
-    return n;
-  });
+    try {
+      if (!db.objectStoreNames.contains('reservas')) return 0;
+      return await new Promise<number>((ok, mal) => {
+        const tx = db.transaction('reservas', vaciar ? 'readwrite' : 'readonly');
+        const almacen = tx.objectStore('reservas');
+        const habia = almacen.count();
+        if (vaciar) almacen.clear();
+        tx.oncomplete = () => ok(habia.result);
+        tx.onerror = () => mal(tx.error);
+        tx.onabort = () => mal(tx.error ?? new Error('transacción abortada'));
+      });
+    } finally {
+      db.close();
+    }
+  }, vaciar);
+}
+
+/** The numbers reserved for this device that it holds (the server's own reservation, seen from the app). */
+export function reservasEnDispositivo(p: Page): Promise<number> {
+  return reservasDelDispositivo(p, false);
 }
 
 /**
@@ -238,28 +249,7 @@ export async function sinNumerosReservados(p: Page): Promise<void> {
   await expect
     .poll(
       async () => {
-        const habia = await p.evaluate(async () => {
-          const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))!.name!;
-          const db = await new Promise<IDBDatabase>((ok, mal) => {
-            const r = indexedDB.open(nombre);
-            r.onsuccess = () => ok(r.result);
-            r.onerror = () => mal(r.error);
-            r.onblocked = () => mal(new Error(`IndexedDB ${nombre} bloqueada`));
-          });
-          try {
-            return await new Promise<number>((ok, mal) => {
-              const tx = db.transaction('reservas', 'readwrite');
-              const almacen = tx.objectStore('reservas');
-              const habia = almacen.count();
-              almacen.clear();
-              tx.oncomplete = () => ok(habia.result);
-              tx.onerror = () => mal(tx.error);
-              tx.onabort = () => mal(tx.error ?? new Error('transacción abortada'));
-            });
-          } finally {
-            db.close();
-          }
-        });
+        const habia = await reservasDelDispositivo(p, true);
         return vueltas++ === 0 ? -1 : habia;
       },
       { timeout: 20_000, interval: 500 },

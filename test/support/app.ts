@@ -83,6 +83,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     DATA_DIR: '/nonexistent',
+    CLIENT_DIR: opts.clientDir ?? '/nonexistent',
     ...(opts.apiPoints ? { API_RATE_LIMIT: String(opts.apiPoints) } : {}),
     ...opts.env,
   });
@@ -96,7 +97,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     if (v && v.length >= 12) secretos.add(v);
   };
   const services = await createServices({ config, database, clock, log, renderPdf: sharedPdfPool().render, capacidadSello: sharedPdfPool().capacidadSello });
-  const app = createApp({ config, services, clientDir: opts.clientDir ?? '/nonexistent' });
+  const app = createApp({ config, services });
   const server = http.createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
