@@ -33,7 +33,12 @@ export interface ReservaNumero {
  * year would carry the wrong year).
  */
 export function reservaUsable(r: ReservaNumero, ahora: Date): boolean {
-  return r.usada_at === null && r.caduca_at.getTime() > ahora.getTime() && r.numero.slice(0, 4) === fechaMadrid(ahora).slice(0, 4);
+  return r.usada_at === null && r.caduca_at.getTime() > ahora.getTime() && numeroDelAnio(r.numero, ahora);
+}
+
+/** Whether a number (`2026-000042`) is of the year a DeCA issued at `ahora` belongs to, in Madrid. */
+export function numeroDelAnio(numero: string, ahora: Date): boolean {
+  return numero.slice(0, 4) === fechaMadrid(ahora).slice(0, 4);
 }
 
 /** The usable reservations, lowest number first (the order in which they are given). */

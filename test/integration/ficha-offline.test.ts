@@ -8,11 +8,16 @@ import { fichaUrl } from '../../server/domain/decas/urls';
 import '../../server/documents/deca-pdf';
 import { emitirEnDispositivo } from '../../shared/pdf/emision-dispositivo';
 import { sinSello } from '../../shared/pdf/sin-sello';
-import { DecaInput } from '../../shared/schemas/deca';
+import { DecaCreada, DecaInput } from '../../shared/schemas/deca';
+import { WebhookPayload } from '../../shared/schemas/webhook';
+import { runMailOnce, smtpTransport } from '../../server/jobs/mail-delivery';
+import { createLogger } from '../../server/log';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { getBytes, iniciarSesion } from '../support/decas-helpers';
-import { it, type CuentaDePrueba } from '../support/fixtures';
+import { it, test, type CuentaDePrueba } from '../support/fixtures';
+import { startSmtp } from '../support/smtp';
+import { crearWebhookOk, entregarTodo } from '../support/webhooks';
 
 /**
  * The inspector scans the QR of a DeCA issued with no coverage before the
@@ -21,6 +26,7 @@ import { it, type CuentaDePrueba } from '../support/fixtures';
  */
 
 const CSRF = { 'X-DeCA-CSRF': '1' };
+test.override('opcionesApp', { env: { WEBHOOK_ALLOW_INSECURE: '1' } });
 
 interface Movil {
   id: number;
@@ -207,7 +213,7 @@ describe('a DeCA issued with no coverage, when its device syncs', () => {
     expect((await crearDesde(app, m.cookie, otros.emision, 'bien', cuerpo)).status).toBe(201);
   });
 
-  it('refuses, saying why, a number used already, another device’s, one issued after its device was revoked, a clock far ahead, and an API key', async ({ app, cuentaNueva: c }) => {
+  it('refuses, saying why, a number used already, another device’s, one issued after its device was revoked, a clock far ahead, another year's number, and an API key', async ({ app, cuentaNueva: c }) => {
     const m = await movil(app, c);
     const [r1, r2] = m.reservas;
     const bien = { dispositivo_id: m.id, numero: r1!.numero, token: r1!.token, emitida_at: new Date().toISOString() };
@@ -219,6 +225,8 @@ describe('a DeCA issued with no coverage, when its device syncs', () => {
       ['another device', { ...bien, numero: r2!.numero, token: r2!.token, dispositivo_id: otro.id }, 409, /no estaba reservado para este dispositivo/],
       ['wrong token', { ...bien, numero: r2!.numero, token: otro.reservas[0]!.token }, 409, /no estaba reservado/],
       ['clock ahead', { ...bien, numero: r2!.numero, token: r2!.token, emitida_at: new Date(Date.now() + 3_600_000).toISOString() }, 422, /hora del dispositivo/],
+      // A number of this year's series on a DeCA the device says it issued last year (its clock was wrong).
+      ['another year', { ...bien, numero: r2!.numero, token: r2!.token, emitida_at: `${Number(r2!.numero.slice(0, 4)) - 1}-12-31T12:00:00+01:00` }, 409, /es de la serie de \d{4}: no vale para una DeCA emitida el 31\/12\/\d{4}/],
     ];
     for (const [i, [caso, emision, status, mensaje]] of casos.entries()) {
       const res = await crearDesde(app, m.cookie, emision, `k-${i}`);
@@ -238,5 +246,39 @@ describe('a DeCA issued with no coverage, when its device syncs', () => {
     // None of them took a number: the next DeCA made online gets the next free one.
     const online = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta() });
     expect(online.body.deca.numero).toBe(`${r1!.numero.slice(0, 5)}${String(Number(otro.reservas.at(-1)!.numero.slice(5)) + 1).padStart(6, '0')}`);
+  });
+
+  it('from the server’s receipt on, sends its webhooks and its e-mail as for any issued DeCA', async ({ app, cuentaNueva: c, rx }) => {
+    const path = `/offline-${Math.random().toString(36).slice(2)}`;
+    await crearWebhookOk(app, c.live, { url: `${rx.url}${path}`, eventos: ['deca.emitido'], descripcion: 'oficina' });
+    const m = await movil(app, c);
+    const [r] = m.reservas;
+    const emitidaAt = new Date(Date.now() - 45 * 60_000); // issued in the valley three quarters of an hour ago
+    const antesDeRecibir = Date.now();
+    const res = await crearDesde(app, m.cookie, { dispositivo_id: m.id, numero: r!.numero, token: r!.token, emitida_at: emitidaAt.toISOString() }, 'con-avisos');
+    expect(res.status, res.text).toBe(201);
+    const deca = DecaCreada.parse(res.body).deca;
+
+    // The office's integration hears of it when the server receives it, with the mark and the device's time.
+    await entregarTodo(app);
+    const recibidos = rx.recibidos.filter((x) => x.path === path).map((x) => WebhookPayload.parse(JSON.parse(x.raw.toString('utf8'))));
+    expect(recibidos.map((p) => [p.evento, p.data.deca?.numero])).toEqual([['deca.emitido', r!.numero]]);
+    const evento = recibidos[0]!;
+    expect(evento.data.deca?.emision_offline).toEqual(deca.emision_offline);
+    expect(evento.data.deca?.emitido_at).toBe(deca.emitido_at);
+    expect(new Date(evento.creado_at).getTime()).toBeGreaterThanOrEqual(Math.floor(antesDeRecibir / 1000) * 1000);
+
+    // Sent by e-mail like any other: the PDF attached is the one whose hash the server answered.
+    const smtp = await startSmtp();
+    try {
+      const envio = await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'valle@example.com' } });
+      expect(envio.status, envio.text).toBe(200);
+      await runMailOnce({ db: app.database.db, clock: app.clock, log: createLogger('silent'), transport: smtpTransport(smtp.url), from: 'DeCA <no-responder@example.com>' });
+      const mail = smtp.mails.find((x) => x.subject?.includes(r!.numero));
+      const pdf = mail?.attachments.find((a) => a.contentType === 'application/pdf');
+      expect(createHash('sha256').update(pdf?.content ?? Buffer.alloc(0)).digest('hex')).toBe(deca.pdf_sha256);
+    } finally {
+      await smtp.close();
+    }
   });
 });

@@ -5,8 +5,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import { limiteMensual } from '../../../shared/rules/cuota';
-import { mesMadrid, fechaMadrid } from '../../../shared/rules/fechas';
-import { caducidadReserva, numerosQueFaltan, reservasUsables } from '../../../shared/rules/reservas';
+import { fechaEs, mesMadrid, fechaMadrid } from '../../../shared/rules/fechas';
+import { caducidadReserva, numeroDelAnio, numerosQueFaltan, reservasUsables } from '../../../shared/rules/reservas';
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { ClavePublica } from '../../../shared/schemas/dispositivo';
 import type { DB, DispositivoRow, ReservaRow } from '../../db/schema';
@@ -196,6 +196,9 @@ export async function comprobarReserva(
   }
   if (emitidaAt.getTime() > r.caduca_at.getTime()) {
     throw new AppError('conflicto', `El número ${e.numero} ya no era de este dispositivo cuando se emitió (caducó o se dio de baja el dispositivo).`);
+  }
+  if (!numeroDelAnio(r.numero, emitidaAt)) {
+    throw new AppError('conflicto', `El número ${e.numero} es de la serie de ${r.numero.slice(0, 4)}: no vale para una DeCA emitida el ${fechaEs(fechaMadrid(emitidaAt))}.`);
   }
   return { id: r.id, numero: r.numero, token: r.token_publico, emitidaAt, dispositivoId: r.dispositivo_id, dispositivoNombre: r.nombre };
 }
