@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page, Request } from 'playwright-core';
@@ -371,7 +372,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await env.context.setOffline(false);
   });
 
-  it('issues a DeCA with no coverage: number, signed QR and PDF at once; the inspector verifies it before the sync; the server issues the same bytes', async () => {
+  it('issues a DeCA with no coverage: number, signed QR and PDF at once; the inspector verifies it before the sync; the server issues the same bytes, and a PDF that differs is reported', async () => {
     await page.goto(`${env.url}/cuenta`);
     // Signed in and online, the device registered its key and holds numbers (this account is confirmed).
     await expect.poll(() => reservasEnDispositivo(page), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
@@ -458,7 +459,48 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     const fila = oficina.getByTestId('lista-decas').locator('[data-clave]', { hasText: numero });
     await fila.getByTestId('sin-cobertura').waitFor({ timeout: 20_000 });
     await fila.getByRole('link', { name: numero }).click();
+    await oficina.locator('h1', { hasText: `DeCA ${numero}` }).waitFor({ timeout: 20_000 });
     await oficina.getByTestId('emision-offline').getByText(/Emitida sin cobertura en el dispositivo «Linux · Chrome» el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}, con un número reservado; el servidor la recibió el/).waitFor();
+
+    // Had the server's PDF come out different from what the device rendered (here the device's record of its render is
+    // changed before the sync), the driver is told so, and the server's PDF, sealed, is the one shown from then on.
+    await env.context.setOffline(true);
+    await page.goto(env.url);
+    await rellenarDeca(page, { cargador: 'Tercer Valle SL', matricula: '9999 HHH', origen: 'Aínsa', destino: 'Huesca' });
+    await page.getByRole('button', { name: 'Emitir ahora' }).click();
+    const tercero = await esperarNumero(page);
+    await page.getByTestId('emitida-sin-cobertura').waitFor();
+    const cambiadas = await page.evaluate(async (n) => {
+      const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))!.name!;
+      const db = await new Promise<IDBDatabase>((ok) => {
+        const r = indexedDB.open(nombre);
+        r.onsuccess = () => ok(r.result);
+      });
+      const hechas = await new Promise<number>((ok, ko) => {
+        const tx = db.transaction('emitidas', 'readwrite');
+        let n2 = 0;
+        tx.objectStore('emitidas').openCursor().onsuccess = (ev) => {
+          const c = (ev.target as IDBRequest<IDBCursorWithValue | null>).result;
+          if (!c) return;
+          if ((c.value as { numero: string }).numero === n) {
+            c.update({ ...c.value, sha256: '0'.repeat(64) });
+            n2++;
+          }
+          c.continue();
+        };
+        tx.oncomplete = () => ok(n2);
+        tx.onerror = () => ko(tx.error);
+      });
+      db.close();
+      return hechas;
+    }, tercero);
+    expect(cambiadas).toBe(1);
+    await env.context.setOffline(false);
+    await page.evaluate(() => dispatchEvent(new Event('online')));
+    await page.getByTestId('pdf-distinto').waitFor({ timeout: 30_000 });
+    const delServidor = await api<{ deca: { pdf_sha256: string } }>('GET', `/decas/${tercero}`);
+    const mostrado = await descargarPdfBytes(page);
+    expect(createHash('sha256').update(mostrado).digest('hex')).toBe(delServidor.deca.pdf_sha256);
 
     // A second one, issued offline; its device is then given up on the account screen before it syncs.
     await env.context.setOffline(true);
