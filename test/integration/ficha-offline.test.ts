@@ -213,17 +213,21 @@ describe('a DeCA issued with no coverage, when its device syncs', () => {
     expect((await crearDesde(app, m.cookie, otros.emision, 'bien', cuerpo)).status).toBe(201);
   });
 
-  it('refuses, saying why, a number used already, another device’s, one issued after its device was revoked, a clock far ahead, another year's number, and an API key', async ({ app, cuentaNueva: c }) => {
+  it('refuses, saying why, a number used already, expired, another device’s, one issued after its device was revoked, a clock far ahead, a number of another year, and an API key', async ({ app, cuentaNueva: c }) => {
     const m = await movil(app, c);
     const [r1, r2] = m.reservas;
     const bien = { dispositivo_id: m.id, numero: r1!.numero, token: r1!.token, emitida_at: new Date().toISOString() };
     expect((await crearDesde(app, m.cookie, bien, 'a')).status).toBe(201);
 
     const otro = await movil(app, c); // a second device of the same user
+    // A number whose 30 days ran out an hour ago, used now (the device's clock or a tampered app).
+    const caducada = m.reservas[2]!;
+    await app.database.db.updateTable('reservas').set({ caduca_at: new Date(Date.now() - 3_600_000) }).where('account_id', '=', c.account.id).where('entorno', '=', 'produccion').where('numero', '=', caducada.numero).execute();
     const casos: [string, Record<string, unknown>, number, RegExp][] = [
       ['used', bien, 409, /ya lo usó otra DeCA/],
       ['another device', { ...bien, numero: r2!.numero, token: r2!.token, dispositivo_id: otro.id }, 409, /no estaba reservado para este dispositivo/],
       ['wrong token', { ...bien, numero: r2!.numero, token: otro.reservas[0]!.token }, 409, /no estaba reservado/],
+      ['expired', { ...bien, numero: caducada.numero, token: caducada.token }, 409, /ya no era de este dispositivo cuando se emitió \(caducó/],
       ['clock ahead', { ...bien, numero: r2!.numero, token: r2!.token, emitida_at: new Date(Date.now() + 3_600_000).toISOString() }, 422, /hora del dispositivo/],
       // A number of this year's series on a DeCA the device says it issued last year (its clock was wrong).
       ['another year', { ...bien, numero: r2!.numero, token: r2!.token, emitida_at: `${Number(r2!.numero.slice(0, 4)) - 1}-12-31T12:00:00+01:00` }, 409, /es de la serie de \d{4}: no vale para una DeCA emitida el 31\/12\/\d{4}/],
