@@ -17,7 +17,7 @@ if (!instalada('chromium')) {
   console.error(`Este banco necesita Chromium en ${CHROMIUM}: apt-get install chromium (o CHROME_PATH=/ruta/a/chromium)`);
   process.exit(1);
 }
-import { ROOT, startServerProcess } from '../test/support/processes';
+import { ROOT, runCli, startServerProcess } from '../test/support/processes';
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
@@ -64,14 +64,23 @@ function idle(page: Page, quietMs = 1000): Promise<void> {
   });
 }
 
+/** Who is signed in when the first screen loads. */
+type Quien =
+  | { tipo: 'nadie' }
+  /** Just signed up: the e-mail is not confirmed yet. */
+  | { tipo: 'nuevo' }
+  /** A confirmed account: the device also registers its key and takes its numbers for issuing with no coverage. */
+  | { tipo: 'confirmado'; email: string; password: string };
+
 /**
  * Load `/` in a fresh Chromium profile (empty HTTP cache, no service worker)
  * and record every script the page fetches until the first screen shows its
- * content and the network is quiet. With `conSesion`, an account is created
- * through the app's own endpoint first and the device remembers it, as after
- * signing up: the first screen is then the list.
+ * content and the network is quiet. Signed in, the session is opened through
+ * the app's own endpoint first and the device remembers it, as after signing
+ * up or in: the first screen is then the list.
  */
-async function primeraPantalla(url: string, conSesion: boolean): Promise<Medida> {
+async function primeraPantalla(url: string, quien: Quien): Promise<Medida> {
+  const conSesion = quien.tipo !== 'nadie';
   const profile = mkdtempSync(path.join(os.tmpdir(), 'deca-lh-chromium-'));
   let context: BrowserContext | null = null;
   try {
@@ -83,11 +92,14 @@ async function primeraPantalla(url: string, conSesion: boolean): Promise<Medida>
       serviceWorkers: 'allow',
     });
     if (conSesion) {
-      const res = await context.request.post(`${url}/app/api/registro`, {
-        headers: { 'X-DeCA-CSRF': '1' },
-        data: { nombre: 'Transportes Banco SL', nif: 'B12345674', domicilio: 'Calle del Banco 1, Madrid', email: `banco-${Date.now()}@example.com`, password: 'una-clave-larga-1' },
-      });
-      if (!res.ok()) throw new Error(`registro: ${res.status()} ${await res.text()}`);
+      const res =
+        quien.tipo === 'confirmado'
+          ? await context.request.post(`${url}/app/api/sesion`, { headers: { 'X-DeCA-CSRF': '1' }, data: { email: quien.email, password: quien.password } })
+          : await context.request.post(`${url}/app/api/registro`, {
+              headers: { 'X-DeCA-CSRF': '1' },
+              data: { nombre: 'Transportes Banco SL', nif: 'B12345674', domicilio: 'Calle del Banco 1, Madrid', email: `banco-${Date.now()}@example.com`, password: 'una-clave-larga-1' },
+            });
+      if (!res.ok()) throw new Error(`${quien.tipo === 'confirmado' ? 'sesión' : 'registro'}: ${res.status()} ${await res.text()}`);
       // The session cookie is in the context now; the app remembers who is signed in on the
       // device (client/app/sesion.ts, key deca.sesion) exactly as it does after signing up.
       const sesion = await res.json();
@@ -113,6 +125,25 @@ async function primeraPantalla(url: string, conSesion: boolean): Promise<Medida>
       await page.getByRole('button', { name: 'Entrar' }).waitFor();
     }
     await quiet;
+    if (quien.tipo === 'confirmado') {
+      // The device took its numbers in this load (they are part of what the first screen did).
+      const reservas = await page.evaluate(async () => {
+        const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))?.name;
+        if (!nombre) return 0;
+        const db = await new Promise<IDBDatabase>((ok, ko) => {
+          const r = indexedDB.open(nombre);
+          r.onsuccess = () => ok(r.result);
+          r.onerror = () => ko(r.error);
+        });
+        const n = await new Promise<number>((ok) => {
+          const r = db.transaction('reservas').objectStore('reservas').count();
+          r.onsuccess = () => ok(r.result);
+        });
+        db.close();
+        return n;
+      });
+      if (reservas < 3) throw new Error(`el dispositivo no tomó números en la primera carga (${reservas})`);
+    }
     // What the screen needed is in; what arrives from here on is not the first screen.
     const propios = [...pagina];
     const delSw = [...precache];
@@ -154,8 +185,12 @@ buildIfStale();
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'deca-lh-'));
 const server = await startServerProcess({ DATA_DIR: dataDir, HOST: '127.0.0.1' });
 try {
-  imprimir('Primera pantalla sin sesión (entrar)', await primeraPantalla(server.url, false));
-  imprimir('Primera pantalla con sesión (lista)', await primeraPantalla(server.url, true));
+  imprimir('Primera pantalla sin sesión (entrar)', await primeraPantalla(server.url, { tipo: 'nadie' }));
+  imprimir('Primera pantalla con sesión, recién registrado (lista)', await primeraPantalla(server.url, { tipo: 'nuevo' }));
+  const confirmado = { email: `confirmada-${Date.now()}@example.com`, password: 'una-clave-larga-2' };
+  const alta = await runCli(['account:create', '--company', 'Transportes Confirmados SL', '--nif', 'B12345674', '--address', 'Calle del Banco 2, Madrid', '--email', confirmado.email, '--password', confirmado.password], { DATA_DIR: dataDir });
+  if (alta.code !== 0) throw new Error(`account:create: ${alta.stderr}`);
+  imprimir('Primera pantalla con sesión, cuenta confirmada (lista; el dispositivo registra su clave y toma números)', await primeraPantalla(server.url, { tipo: 'confirmado', ...confirmado }));
 
   const out = path.join(dataDir, 'lighthouse.json');
   const bin = path.join(ROOT, 'node_modules/.bin/lighthouse');

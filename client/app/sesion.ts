@@ -90,6 +90,9 @@ async function paraLaAgenda(ctx: Contexto, forzar = false): Promise<void> {
  */
 async function paraSinCobertura(ctx: Contexto): Promise<void> {
   if (!navigator.onLine || sesionCaducada.get()) return;
+  // Real numbers wait for the account's e-mail to be confirmed (the server refuses them before):
+  // until then this asks nothing, and a new user's first screen loads nothing for it.
+  if (ctx.entorno === 'produccion' && !ctx.sesion.cuenta.confirmada) return;
   try {
     const { comprobarEmitidas, mantenerReservas } = await import('../data/dispositivo');
     await mantenerReservas(ctx.db, ctx.entorno);
@@ -132,8 +135,11 @@ function montar(): void {
   const s = sesion.get();
   const e = entorno.get();
   if (actual && s && actual.sesion.usuario.id === s.usuario.id && actual.entorno === e) {
+    const recienConfirmada = !actual.sesion.cuenta.confirmada && s.cuenta.confirmada;
     actual = { ...actual, sesion: s };
     contexto.set(actual);
+    // The e-mail was just confirmed: take the numbers for issuing with no coverage now, not at the next sync.
+    if (recienConfirmada) void paraSinCobertura(actual);
     return;
   }
   if (actual) {

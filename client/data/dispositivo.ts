@@ -75,6 +75,13 @@ export async function reservasUsables(db: DecaDb, ahora = Date.now()): Promise<R
  * Errors are the caller's to ignore: the next sync tries again.
  */
 export async function mantenerReservas(db: DecaDb, entorno: Entorno, ahora = Date.now()): Promise<void> {
+  // One tab of this browser at a time: two at once (the app and the e-mail's confirmation link, say)
+  // would each make and register a key of their own, and this browser would be two devices.
+  if ('locks' in navigator) return navigator.locks.request(`deca-dispositivo:${db.name}`, () => mantener(db, entorno, ahora));
+  return mantener(db, entorno, ahora);
+}
+
+async function mantener(db: DecaDb, entorno: Entorno, ahora: number): Promise<void> {
   if ((await reservasUsables(db, ahora)).length >= RESERVA_MINIMO) return;
   const d = await registrado(db, entorno);
   if (!d?.id) return;

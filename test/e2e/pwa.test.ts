@@ -211,6 +211,12 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await page.fill('#f-domicilio', 'Polígono Sur 3, Zaragoza');
     await page.fill('#f-email', EMAIL);
     await page.fill('#f-password', PASSWORD);
+    // What every page of this browser asks about this device (the confirmation link opens the app in a second tab).
+    const dispositivo: string[] = [];
+    const mirar = (r: Request) => {
+      if (new URL(r.url()).pathname.startsWith('/app/api/dispositivos')) dispositivo.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    };
+    env.context.on('request', mirar);
     await page.getByRole('button', { name: 'Crear cuenta' }).click();
     await page.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
 
@@ -224,6 +230,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     // Opening the link only shows a button (mail scanners follow links); pressing it confirms.
     const correo = await env.context.newPage();
     await correo.goto(`${env.url}${enlace}`);
+    const antesDeConfirmar = dispositivo.length;
     await correo.getByRole('button', { name: 'Confirmar el correo' }).click();
     await correo.getByRole('heading', { name: 'Correo confirmado' }).waitFor();
     await correo.close();
@@ -235,6 +242,12 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
         return aviso.count();
       }, { timeout: 15_000, interval: 2_500 })
       .toBe(0);
+    // Real numbers wait for the confirmation (the server would refuse them): until then the device asked for none;
+    // once confirmed, it registers one key and takes them at once, though two tabs were open.
+    await expect.poll(() => reservasEnDispositivo(page), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    env.context.off('request', mirar);
+    expect(antesDeConfirmar).toBe(0);
+    expect(dispositivo).toEqual(['POST /app/api/dispositivos', expect.stringMatching(/^POST \/app\/api\/dispositivos\/\d+\/reservas$/)]);
 
     // The caller's side is prefilled from the account.
     await page.click('a[href="/decas/nueva"]');
@@ -459,7 +472,10 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     const fila = oficina.getByTestId('lista-decas').locator('[data-clave]', { hasText: numero });
     await fila.getByTestId('sin-cobertura').waitFor({ timeout: 20_000 });
     await fila.getByRole('link', { name: numero }).click();
-    await oficina.locator('h1', { hasText: `DeCA ${numero}` }).waitFor({ timeout: 20_000 });
+    await oficina.locator('h1', { hasText: `DeCA ${numero}` }).waitFor({ timeout: 20_000 }).catch(async (e: Error) => {
+      // Say where the click led, should it not be this DeCA's detail.
+      throw new Error(`La oficina no llegó al detalle de ${numero}: está en ${oficina.url()}, que muestra «${(await oficina.locator('main').innerText().catch(() => '?')).slice(0, 300)}»`, { cause: e });
+    });
     await oficina.getByTestId('emision-offline').getByText(/Emitida sin cobertura en el dispositivo «Linux · Chrome» el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}, con un número reservado; el servidor la recibió el/).waitFor();
 
     // Had the server's PDF come out different from what the device rendered (here the device's record of its render is
