@@ -77,7 +77,8 @@ export async function reservasUsables(db: DecaDb, ahora = Date.now()): Promise<R
 export async function mantenerReservas(db: DecaDb, entorno: Entorno, ahora = Date.now()): Promise<void> {
   // One tab of this browser at a time: two at once (the app and the e-mail's confirmation link, say)
   // would each make and register a key of their own, and this browser would be two devices.
-  if ('locks' in navigator) return navigator.locks.request(`deca-dispositivo:${db.name}`, () => mantener(db, entorno, ahora));
+  const locks = globalThis.navigator?.locks;
+  if (locks) return locks.request(`deca-dispositivo:${db.name}`, () => mantener(db, entorno, ahora));
   return mantener(db, entorno, ahora);
 }
 
