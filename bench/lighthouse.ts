@@ -9,7 +9,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
 import buildIfStale from '../test/e2e/global-setup';
-import { CHROMIUM_ARGS } from '../test/e2e/browser';
+import { CHROMIUM_ARGS, reservasEnDispositivo } from '../test/e2e/browser';
 import { instalada } from '../test/support/herramientas';
 
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -127,21 +127,7 @@ async function primeraPantalla(url: string, quien: Quien): Promise<Medida> {
     await quiet;
     if (quien.tipo === 'confirmado') {
       // The device took its numbers in this load (they are part of what the first screen did).
-      const reservas = await page.evaluate(async () => {
-        const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))?.name;
-        if (!nombre) return 0;
-        const db = await new Promise<IDBDatabase>((ok, ko) => {
-          const r = indexedDB.open(nombre);
-          r.onsuccess = () => ok(r.result);
-          r.onerror = () => ko(r.error);
-        });
-        const n = await new Promise<number>((ok) => {
-          const r = db.transaction('reservas').objectStore('reservas').count();
-          r.onsuccess = () => ok(r.result);
-        });
-        db.close();
-        return n;
-      });
+      const reservas = await reservasEnDispositivo(page);
       if (reservas < 3) throw new Error(`el dispositivo no tomó números en la primera carga (${reservas})`);
     }
     // What the screen needed is in; what arrives from here on is not the first screen.

@@ -23,7 +23,10 @@ export default function setup(): void {
   if (existsSync(built) && statSync(built).mtimeMs >= sources) return;
   // vite's package exports hide bin/: find it next to its package.json.
   const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js');
-  // vitest sets NODE_ENV=test: build as `npm run build` does, or workbox ships its debug build.
-  const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  // Build as `npm run build` does: vitest sets NODE_ENV=test (workbox would ship its debug build) and
+  // VITEST (vite.config.ts would keep jsPDF's HTML helpers in the bundle, which the app's build leaves out).
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production' };
+  delete env.VITEST;
+  const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit', env });
   if (r.status !== 0) throw new Error('vite build failed');
 }
