@@ -259,7 +259,7 @@ describe('a DeCA issued with no coverage, when its device syncs', () => {
     const [r] = m.reservas;
     const emitidaAt = new Date(Date.now() - 45 * 60_000); // issued in the valley three quarters of an hour ago
     const antesDeRecibir = Date.now();
-    const res = await crearDesde(app, m.cookie, { dispositivo_id: m.id, numero: r!.numero, token: r!.token, emitida_at: emitidaAt.toISOString() }, 'con-avisos');
+    const res = await crearDesde(app, m.cookie, { dispositivo_id: m.id, numero: r!.numero, token: r!.token, emitida_at: emitidaAt.toISOString() }, 'sincronizada');
     expect(res.status, res.text).toBe(201);
     const deca = DecaCreada.parse(res.body).deca;
 
