@@ -89,4 +89,30 @@ describe('numbers held to issue with no coverage', () => {
     await olvidarSiRevocado(db);
     expect(await db.meta.get('dispositivo')).toBeUndefined();
   });
+
+  it('two tabs starting at once register this browser once: the refill runs one tab at a time under a Web Lock', async () => {
+    await db.meta.delete('dispositivo'); // a browser the server does not know yet
+    // Node has no Web Locks: a lock manager that, like the browser's, runs one holder of a name at a time.
+    const colas = new Map<string, Promise<unknown>>();
+    const locks = {
+      request: (nombre: string, hacer: () => Promise<unknown>) => {
+        const turno = (colas.get(nombre) ?? Promise.resolve()).then(hacer, hacer);
+        colas.set(nombre, turno.catch(() => {}));
+        return turno;
+      },
+    };
+    vi.stubGlobal('navigator', { locks, userAgent: 'Mozilla/5.0 (Linux; Android 14) Chrome/126.0 Mobile' });
+    const pedidas: string[] = [];
+    vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
+      pedidas.push(`${init?.method ?? 'GET'} ${url}`);
+      const body = url.endsWith('/reservas')
+        ? { entorno: 'produccion', capacidad_sello: 1312, reservas: ['2026-000001', '2026-000002', '2026-000003'].map((x) => ({ ...reserva(x), dispositivo_id: undefined, capacidad_sello: undefined })) }
+        : { dispositivo: { id: 9 } };
+      return new Response(JSON.stringify(body), { status: url.endsWith('/reservas') ? 200 : 201, headers: { 'Content-Type': 'application/json' } });
+    });
+    await Promise.all([mantenerReservas(db, 'produccion', AHORA), mantenerReservas(db, 'produccion', AHORA)]);
+    expect(pedidas).toEqual(['POST /app/api/dispositivos', 'POST /app/api/dispositivos/9/reservas']);
+    expect((await dispositivoListo(db))?.id).toBe(9);
+    expect(await reservasUsables(db, AHORA)).toHaveLength(3);
+  });
 });
