@@ -3,23 +3,12 @@ import { describe, expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
 import { DecaCreada, type Deca } from '../../shared/schemas/deca';
 import { runAdminCommand } from '../../server/admin/commands';
-import { runMailOnce, smtpTransport, type MailDeps } from '../../server/jobs/mail-delivery';
-import { createLogger } from '../../server/log';
+import { runMailOnce } from '../../server/jobs/mail-delivery';
 import { decaCompleta } from '../support/decas';
-import { freePort, startSmtp } from '../support/smtp';
+import { freePort, mailDeps, startSmtp } from '../support/smtp';
 import { it, test, type Fx } from '../support/fixtures';
 
 test.override('opcionesCuenta', { nombre: 'Transportes Núñez, S.L.' });
-
-function mailDeps({ app, c }: Fx, smtpUrl: string | null): MailDeps {
-  return {
-    db: app.database.db,
-    clock: app.clock,
-    log: createLogger('silent'),
-    transport: smtpUrl ? smtpTransport(smtpUrl) : null,
-    from: 'DeCA <no-responder@example.com>',
-  };
-}
 
 async function emitida({ app, c }: Fx): Promise<Deca> {
   const res = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta() });
@@ -48,7 +37,7 @@ describe('sending a DeCA to the driver', () => {
     try {
       const deca = await emitida({ app, c });
       await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'entrega@example.com' } });
-      const r = await runMailOnce(mailDeps({ app, c }, smtp.url));
+      const r = await runMailOnce(mailDeps(app, smtp.url));
       expect(r.enviados).toBeGreaterThanOrEqual(1);
       const mail = smtp.mails.find((m) => m.subject?.includes(deca.numero));
       expect(mail).toBeDefined();
@@ -88,7 +77,7 @@ describe('asking the other party for its data', () => {
       });
       expect(res.status, res.text).toBe(201);
       const deca = DecaCreada.parse(res.body).deca;
-      await runMailOnce(mailDeps({ app, c }, smtp.url));
+      await runMailOnce(mailDeps(app, smtp.url));
       const mail = smtp.mails.find((m) => m.subject?.includes(deca.numero));
       expect(mail?.subject).toBe(`Transportes Núñez, S.L. le pide completar la DeCA ${deca.numero}`);
       expect(mail?.text).toContain(deca.urls.completar ?? 'x');
@@ -117,7 +106,7 @@ describe('mail outbox', () => {
   it('keeps mail with no SMTP_URL (never lost) and lists it with mail:list', async ({ app, c }) => {
     const deca = await emitida({ app, c });
     await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'Guardado@Example.com' } });
-    const r = await runMailOnce(mailDeps({ app, c }, null));
+    const r = await runMailOnce(mailDeps(app, null));
     expect(r.guardados).toBeGreaterThanOrEqual(1);
     const list = (await runAdminCommand(app.services, 'mail:list', { to: 'guardado@example.com' })) as {
       correos: { to: string; subject: string; text: string; created_at: string }[];
@@ -133,7 +122,7 @@ describe('mail outbox', () => {
     const port = await freePort();
     const deca = await emitida({ app, c });
     await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'tarde@example.com' } });
-    const down = await runMailOnce(mailDeps({ app, c }, `smtp://127.0.0.1:${port}`));
+    const down = await runMailOnce(mailDeps(app, `smtp://127.0.0.1:${port}`));
     expect(down.fallidos).toBeGreaterThanOrEqual(1);
     let [row] = await pendientesDe({ app, c }, 'tarde@example.com');
     expect(row).toMatchObject({ estado: 'pendiente', intentos: 1 });
@@ -143,10 +132,10 @@ describe('mail outbox', () => {
     const smtp = await startSmtp(port);
     try {
       // Not due yet: nothing is sent before the backoff.
-      await runMailOnce(mailDeps({ app, c }, smtp.url));
+      await runMailOnce(mailDeps(app, smtp.url));
       expect(smtp.mails.find((m) => m.subject?.includes(deca.numero))).toBeUndefined();
       app.clock.advance(61_000);
-      await runMailOnce(mailDeps({ app, c }, smtp.url));
+      await runMailOnce(mailDeps(app, smtp.url));
       expect(smtp.mails.find((m) => m.subject?.includes(deca.numero))).toBeDefined();
       [row] = await pendientesDe({ app, c }, 'tarde@example.com');
       expect(row).toMatchObject({ estado: 'enviado', intentos: 2 });

@@ -10,13 +10,12 @@ import { emitirEnDispositivo } from '../../shared/pdf/emision-dispositivo';
 import { sinSello } from '../../shared/pdf/sin-sello';
 import { DecaCreada, DecaInput } from '../../shared/schemas/deca';
 import { WebhookPayload } from '../../shared/schemas/webhook';
-import { runMailOnce, smtpTransport } from '../../server/jobs/mail-delivery';
-import { createLogger } from '../../server/log';
+import { runMailOnce } from '../../server/jobs/mail-delivery';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { getBytes, iniciarSesion } from '../support/decas-helpers';
 import { it, test, type CuentaDePrueba } from '../support/fixtures';
-import { startSmtp } from '../support/smtp';
+import { mailDeps, startSmtp } from '../support/smtp';
 import { crearWebhookOk, entregarTodo } from '../support/webhooks';
 
 /**
@@ -277,7 +276,7 @@ describe('a DeCA issued with no coverage, when its device syncs', () => {
     try {
       const envio = await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'valle@example.com' } });
       expect(envio.status, envio.text).toBe(200);
-      await runMailOnce({ db: app.database.db, clock: app.clock, log: createLogger('silent'), transport: smtpTransport(smtp.url), from: 'DeCA <no-responder@example.com>' });
+      await runMailOnce(mailDeps(app, smtp.url));
       const mail = smtp.mails.find((x) => x.subject?.includes(r!.numero));
       const pdf = mail?.attachments.find((a) => a.contentType === 'application/pdf');
       expect(createHash('sha256').update(pdf?.content ?? Buffer.alloc(0)).digest('hex')).toBe(deca.pdf_sha256);

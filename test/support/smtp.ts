@@ -1,6 +1,9 @@
 import type net from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { smtpTransport, type MailDeps } from '../../server/jobs/mail-delivery';
+import { createLogger } from '../../server/log';
+import type { TestApp } from './app';
 
 /** A real SMTP server on loopback that keeps every message it receives, parsed. */
 export interface TestSmtp {
@@ -11,6 +14,17 @@ export interface TestSmtp {
 }
 
 export { freePort } from './processes';
+
+/** What the mail worker needs to send the app's queued mail to `smtpUrl` (null: no SMTP server configured). */
+export function mailDeps(app: TestApp, smtpUrl: string | null): MailDeps {
+  return {
+    db: app.database.db,
+    clock: app.clock,
+    log: createLogger('silent'),
+    transport: smtpUrl ? smtpTransport(smtpUrl) : null,
+    from: 'DeCA <no-responder@example.com>',
+  };
+}
 
 /** `delayMs` holds each message before accepting it, so deliveries stay in flight a while. */
 export async function startSmtp(port = 0, opts: { delayMs?: number } = {}): Promise<TestSmtp> {
