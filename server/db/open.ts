@@ -7,6 +7,7 @@ import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import type { DB } from './schema';
 import { migrationProvider } from './migrations/index';
+import { deUnEsquema } from './introspeccion';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -54,7 +55,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     }
     const pool = createPgPool(opts.databaseUrl, schema, { max: 10 });
     pool.on('connect', (client) => prepararConsultas(client));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<DB>({ dialect: deUnEsquema(new PostgresDialect({ pool })) });
     return {
       kind: 'postgres',
       db,
@@ -77,7 +78,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
     serializers: { [BYTEA]: byteaATexto },
   });
   await pglite.waitReady;
-  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
+  const db = new Kysely<DB>({ dialect: deUnEsquema(new PGliteDialect({ pglite })) });
   return {
     kind: 'pglite',
     db,
@@ -146,13 +147,6 @@ function prepararConsultas(client: pg.PoolClient): void {
   };
 }
 
-/** Whether `error` is a table of a schema other than `esquema` vanishing under the migrator's catalogue listing. */
-function tablaAjenaQueDesaparece(error: unknown, esquema: string): boolean {
-  const mensaje = error instanceof Error ? error.message : '';
-  const m = /relation "([^".]+)\.[^"]+" does not exist/.exec(mensaje) ?? /schema "([^"]+)" does not exist/.exec(mensaje);
-  return m !== null && m[1] !== esquema;
-}
-
 /** Run every pending migration; throws (and so stops start-up) if one fails. */
 export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
   // Name the schema: without it Kysely's migrator takes a kysely_migration table
@@ -161,15 +155,7 @@ export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
   const { rows } = await sql<{ s: string }>`select current_schema() as s`.execute(db);
   const esquema = rows[0]?.s ?? 'public';
   const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: esquema });
-  let { error, results } = await migrator.migrateToLatest();
-  // Kysely looks for its own tables by listing every table of every schema; a table or schema
-  // dropped meanwhile (another install, another test file) makes that listing fail with
-  // «relation "<other>.<table>" does not exist» or «schema "<other>" does not exist».
-  // Nothing was migrated then: look again.
-  for (let intento = 1; error && intento < 8 && tablaAjenaQueDesaparece(error, esquema); intento++) {
-    await new Promise((r) => setTimeout(r, 50 * intento));
-    ({ error, results } = await migrator.migrateToLatest());
-  }
+  const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'desconocida';
     throw new Error(`La migración ${failed} ha fallado: ${error instanceof Error ? error.message : String(error)}`, {
