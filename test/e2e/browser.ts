@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type ConsoleMessage, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { SESSION_COOKIE } from '../../server/http/session-cookie';
 import { herramienta } from '../support/herramientas';
@@ -174,6 +174,32 @@ export async function esperarServiceWorker(page: Page): Promise<void> {
     return `registro ${reg ? 'sí' : 'no'}, instalando ${reg?.installing?.state ?? '—'}, en espera ${reg?.waiting?.state ?? '—'}, activo ${reg?.active?.state ?? '—'}, controla ${navigator.serviceWorker.controller ? 'sí' : 'no'}`;
   }, 60_000);
   if (estado !== null) throw new Error(`El service worker no controla la página: ${estado}`);
+}
+
+/**
+ * Follow an in-app link and wait for the screen it leads to. Should that
+ * screen not show, the error says where the click led, what the page shows
+ * and what the page logged as an error (a bare timeout says none of it).
+ */
+export async function seguirEnlace(page: Page, enlace: Locator, destino: Locator, timeout = 30_000): Promise<void> {
+  const errores: string[] = [];
+  const alFallo = (e: Error) => errores.push(e.message);
+  const alMensaje = (m: ConsoleMessage) => {
+    if (m.type() === 'error') errores.push(m.text());
+  };
+  page.on('pageerror', alFallo);
+  page.on('console', alMensaje);
+  try {
+    await enlace.click();
+    await destino.waitFor({ timeout });
+  } catch (e) {
+    const muestra = await page.locator('body').innerText({ timeout: 2_000 }).catch(() => '?');
+    const dijo = errores.length > 0 ? `; errores de la página: ${errores.join(' | ')}` : '';
+    throw new Error(`Tras seguir ${enlace}, no apareció ${destino}: la página está en ${page.url()} y muestra «${muestra.replace(/\s+/g, ' ').slice(0, 400)}»${dijo}`, { cause: e });
+  } finally {
+    page.off('pageerror', alFallo);
+    page.off('console', alMensaje);
+  }
 }
 
 /**

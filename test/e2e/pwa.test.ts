@@ -11,7 +11,7 @@ import { fotografiar } from '../fixtures/albaranes';
 import { herramienta } from '../support/herramientas';
 import { startReceptor } from '../support/webhook-receiver';
 import { runCli } from '../support/processes';
-import { arrancar, CHROMIUM, CHROMIUM_ARGS, enlaceDelCorreo, reservasEnDispositivo, sinNumerosReservados, esperarServiceWorker, llamarApi, POLL_API_MS, type Entorno } from './browser';
+import { arrancar, CHROMIUM, CHROMIUM_ARGS, enlaceDelCorreo, reservasEnDispositivo, sinNumerosReservados, esperarServiceWorker, llamarApi, POLL_API_MS, seguirEnlace, type Entorno } from './browser';
 
 let env: Entorno;
 let page: Page;
@@ -471,11 +471,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await oficina.getByRole('button', { name: 'Entrar' }).click();
     const fila = oficina.getByTestId('lista-decas').locator('[data-clave]', { hasText: numero });
     await fila.getByTestId('sin-cobertura').waitFor({ timeout: 20_000 });
-    await fila.getByRole('link', { name: numero }).click();
-    await oficina.locator('h1', { hasText: `DeCA ${numero}` }).waitFor({ timeout: 20_000 }).catch(async (e: Error) => {
-      // Say where the click led, should it not be this DeCA's detail.
-      throw new Error(`La oficina no llegó al detalle de ${numero}: está en ${oficina.url()}, que muestra «${(await oficina.locator('main').innerText().catch(() => '?')).slice(0, 300)}»`, { cause: e });
-    });
+    await seguirEnlace(oficina, fila.getByRole('link', { name: numero }), oficina.locator('h1', { hasText: `DeCA ${numero}` }));
     await oficina.getByTestId('emision-offline').getByText(/Emitida sin cobertura en el dispositivo «Linux · Chrome» el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}, con un número reservado; el servidor la recibió el/).waitFor();
 
     // Had the server's PDF come out different from what the device rendered (here the device's record of its render is
@@ -869,8 +865,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     // The plan's monthly quota, as the API counts it.
     const { cuenta } = await api<{ cuenta: { cuota: { usadas: number; limite: number | null } } }>('GET', '/cuenta');
     await page.getByTestId('cuota').getByText(`DeCA este mes: ${cuenta.cuota.usadas}${cuenta.cuota.limite === null ? ' (sin límite)' : ` de ${cuenta.cuota.limite}`}`).waitFor();
-    await page.getByRole('link', { name: 'Gestionar los webhooks' }).click();
-    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    await seguirEnlace(page, page.getByRole('link', { name: 'Gestionar los webhooks' }), page.getByRole('heading', { name: 'Webhooks' }));
     await page.fill('#f-webhook-url', `${rx.url}/deca`);
     await page.fill('#f-webhook-descripcion', 'ERP');
     await page.getByRole('checkbox', { name: 'Abierta por un agente (QR)' }).uncheck();
@@ -1071,8 +1066,7 @@ describe.skipIf(!CHROMIUM)('PWA against the real server', () => {
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.getByRole('heading', { name: 'Sus DeCA' }).waitFor();
     await page.goto(`${env.url}/cuenta`);
-    await page.getByRole('link', { name: 'Usuarios e invitaciones' }).click();
-    await page.getByRole('heading', { name: 'Usuarios' }).waitFor();
+    await seguirEnlace(page, page.getByRole('link', { name: 'Usuarios e invitaciones' }), page.getByRole('heading', { name: 'Usuarios' }));
     await page.fill('#f-invitar_email', 'chofer@example.com');
     await page.selectOption('#f-invitar_rol', 'conductor');
     await page.getByRole('button', { name: 'Enviar invitación' }).click();

@@ -28,14 +28,15 @@ function arbol(nombre: string, files: Record<string, string>): string {
 }
 
 describe('layer boundaries (npm run typecheck runs the same check)', () => {
-  // A whole cruise of the repository: seconds of CPU, more on a loaded machine.
+  // Each cruise is a Node process of its own: seconds of CPU, more on a loaded machine
+  // (a cruise of the small trees below took over 5 s with the suites running beside it).
   it('the repository has no forbidden import', { timeout: 30_000 }, () => {
     const r = cruise(ROOT);
     expect(r.out).toContain('no dependency violations');
     expect(r.status).toBe(0);
   });
 
-  it('fails on a domain → HTTP import', () => {
+  it('fails on a domain → HTTP import', { timeout: 30_000 }, () => {
     const dir = arbol('dominio-http', {
       'server/http/context.ts': 'export type Ctx = { path: string };\n',
       'server/domain/decas/malo.ts': "import type { Ctx } from '../../http/context';\nexport const f = (c: Ctx) => c.path;\n",
@@ -45,7 +46,7 @@ describe('layer boundaries (npm run typecheck runs the same check)', () => {
     expect(r.out).toContain('dominio-sin-transporte: server/domain/decas/malo.ts → server/http/context.ts');
   });
 
-  it('fails on a command → HTTP import, and on shared/ importing Node or the server', () => {
+  it('fails on a command → HTTP import, and on shared/ importing Node or the server', { timeout: 30_000 }, () => {
     const dir = arbol('comando-http', {
       'server/http/run.ts': 'export const run = 1;\n',
       'server/commands/malo.ts': "import { run } from '../http/run';\nexport const g = run;\n",
