@@ -217,9 +217,15 @@ export function cambiarEntorno(e: Entorno): void {
 
 const f: typeof fetch = (...a) => fetch(...a);
 
-async function abierta(r: SesionResponse): Promise<void> {
+/**
+ * A session just opened: the app switches to it at once (and, given `ir`, to that screen in the
+ * same step), then tidies up. Nothing moves the user after that switch: a DeCA opened while the
+ * tidying finishes stays open.
+ */
+async function abierta(r: SesionResponse, ir?: string): Promise<void> {
   const antes = sesion.get();
   guardar({ usuario: r.usuario, cuenta: r.cuenta, ...(r.sede_control_url ? { sede_control_url: r.sede_control_url } : {}) });
+  if (ir) navegar(ir, { replace: true });
   sesionCaducada.set(false);
   if (actual) {
     const { olvidarSiRevocado } = await import('../data/dispositivo');
@@ -239,9 +245,9 @@ export async function registrar(input: RegistroInput): Promise<void> {
   await abierta((await pedirJson<SesionResponse>(f, 'POST', '/app/api/registro', { body: input })).data);
 }
 
-/** Accept an invitation to an account: the new user, signed in. */
+/** Accept an invitation to an account: the new user, signed in, on the list. */
 export async function aceptarInvitacion(token: string, password: string): Promise<void> {
-  await abierta((await pedirJson<SesionResponse>(f, 'POST', `/app/api/invitacion/${encodeURIComponent(token)}`, { body: { password } })).data);
+  await abierta((await pedirJson<SesionResponse>(f, 'POST', `/app/api/invitacion/${encodeURIComponent(token)}`, { body: { password } })).data, '/');
 }
 
 /** An administrator changes the company data; the session's copy follows at once. */
@@ -251,11 +257,16 @@ export async function editarEmpresa(patch: EmpresaPatch): Promise<void> {
   if (s) guardar({ ...s, cuenta: r.data.cuenta });
 }
 
-/** Sign out. Unsent changes stay in this device's database and are sent at the next sign-in of the same user. */
+/**
+ * Sign out, to the sign-in screen at the start (whoever signs in next begins at the list, not on the
+ * screen the last user left). Unsent changes stay in this device's database and are sent at the next
+ * sign-in of the same user.
+ */
 export async function salir(): Promise<void> {
   await pedirJson(f, 'DELETE', '/app/api/sesion').catch(() => {});
   sesionCaducada.set(false);
   guardar(null);
+  navegar('/', { replace: true });
 }
 
 /** Send the e-mail confirmation link again; resolves with the address it went to. */

@@ -2,7 +2,6 @@ import { useEffect, useState } from 'preact/hooks';
 import type { RegistroInput } from '../../shared/schemas/cuenta';
 import { ApiError, NetworkError } from '../data/api';
 import { Campo } from '../components/campo';
-import { navegar } from '../app/router';
 import { entrar, registrar } from '../app/sesion';
 
 type Modo = 'entrar' | 'registro' | 'reentrar';
@@ -43,9 +42,10 @@ export default function Acceso({ modo }: { modo: Modo }) {
     setCampos({});
     setEnviando(true);
     try {
+      // Signed in, the app shows the screen whose address this is (a DeCA's link opened signed out
+      // shows that DeCA; /entrar and /registro show the list).
       if (registro) await registrar(p.data as RegistroInput);
       else await entrar({ email: v.email ?? '', password: v.password ?? '' });
-      if (modo !== 'reentrar') navegar('/', { replace: true });
     } catch (err) {
       if (err instanceof ApiError) {
         setCampos(err.campos);

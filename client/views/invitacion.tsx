@@ -4,7 +4,6 @@ import { NOMBRE_ROL, QUE_PUEDE } from '../../shared/rules/roles';
 import type { InvitacionPublica } from '../../shared/schemas/cuenta';
 import { Campo } from '../components/campo';
 import { ApiError, NetworkError, pedirJson } from '../data/api';
-import { navegar } from '../app/router';
 import { aceptarInvitacion, sesion } from '../app/sesion';
 import { useStore } from '../app/store';
 
@@ -42,7 +41,6 @@ export default function Invitacion({ params }: { params: string[] }) {
     setEnviando(true);
     try {
       await aceptarInvitacion(token, password);
-      navegar('/', { replace: true });
     } catch (err) {
       if (err instanceof ApiError) {
         setCampos(err.campos);
