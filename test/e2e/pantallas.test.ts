@@ -1,7 +1,7 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { auditarAccesibilidad } from './axe';
-import { arrancar, CHROMIUM, enlaceDelCorreo, esperarServiceWorker, llamarApi, POLL_API_MS, sinNumerosReservados, type Entorno } from './browser';
+import { arrancar, CHROMIUM, CHROMIUM_ARGS, enlaceDelCorreo, esperarServiceWorker, llamarApi, POLL_API_MS, seguirEnlace, sinNumerosReservados, type Entorno } from './browser';
 
 /**
  * The screens as their users meet them: a driver on a 390×844 phone, a
@@ -516,6 +516,54 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     await movil.goto(env.url + (await enlaceDelCorreo(env, 'nuevo.conductor@example.com', /^\/invitacion\//)));
     await movil.getByRole('heading', { name: /Únase a/ }).waitFor();
     await sinInfracciones(movil, 'invitación');
+  });
+
+  it('signing in keeps the user where they are: on a DeCA linked while signed out, or opened while the sign-in is still finishing', async () => {
+    const { decas } = await api<{ decas: { numero: string; archivado: boolean }[] }>('GET', '/decas?estado=emitido');
+    const numero = decas.find((d) => !d.archivado)!.numero; // in the list as it opens
+    const navegador = await chromium.launch({ executablePath: CHROMIUM!, args: CHROMIUM_ARGS });
+    onTestFinished(() => navegador.close());
+    const cabecera = (p: Page) => p.locator('h1', { hasText: `DeCA ${numero}` });
+
+    /**
+     * A browser new to the app whose sign-in cannot finish until the test says so: its last step
+     * (this device's record of its key) needs a chunk held back here. No service worker, so that
+     * the chunk comes from the network, where the test holds it.
+     */
+    async function entrarRetenido(ruta: string, mientras: (p: Page) => Promise<void>): Promise<Page> {
+      const ctx = await navegador.newContext({ serviceWorkers: 'block', locale: 'es-ES', timezoneId: 'Europe/Madrid', viewport: { width: 1280, height: 900 } });
+      let soltar!: () => void;
+      const suelto = new Promise<void>((r) => (soltar = r));
+      await ctx.route(/\/assets\/dispositivo-[\w-]+\.js$/, async (r) => {
+        await suelto;
+        await r.continue();
+      });
+      const p = await ctx.newPage();
+      await p.goto(env.url + ruta);
+      await p.fill('#f-email', EMAIL);
+      await p.fill('#f-password', PASSWORD);
+      await p.getByRole('button', { name: 'Entrar' }).click();
+      await mientras(p);
+      const servido = p.waitForResponse(/\/assets\/dispositivo-/);
+      soltar();
+      await servido;
+      // What followed the chunk was one IndexedDB read: a second is ample for it to have moved the page.
+      await p.waitForTimeout(1_000);
+      return p;
+    }
+
+    // A DeCA's link, opened signed out: after signing in, that DeCA.
+    const enlazada = await entrarRetenido(`/decas/${numero}`, (p) => cabecera(p).waitFor({ timeout: 20_000 }));
+    expect(new URL(enlazada.url()).pathname).toBe(`/decas/${numero}`);
+    expect(await cabecera(enlazada).isVisible()).toBe(true);
+
+    // Signed in from the list, a DeCA opened before the sign-in has finished stays open.
+    const abierta = await entrarRetenido('/', async (p) => {
+      const fila = p.getByTestId('lista-decas').locator('[data-clave]', { hasText: numero });
+      await seguirEnlace(p, fila.getByRole('link', { name: numero }), cabecera(p));
+    });
+    expect(new URL(abierta.url()).pathname).toBe(`/decas/${numero}`);
+    expect(await cabecera(abierta).isVisible()).toBe(true);
   });
 
   // Last: every flow above has run against this server, whose every log line is checked.
