@@ -149,9 +149,8 @@ function prepararConsultas(client: pg.PoolClient): void {
 
 /** Run every pending migration; throws (and so stops start-up) if one fails. */
 export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
-  // Name the schema: without it Kysely's migrator takes a kysely_migration table
-  // in *any* schema as its own, so two schemas migrating at once (test files,
-  // several installs on one server) fail with «kysely_migration_lock does not exist».
+  // Name the schema: the migrator's own tables are then created and queried in
+  // this schema by name, whatever the search path holds.
   const { rows } = await sql<{ s: string }>`select current_schema() as s`.execute(db);
   const esquema = rows[0]?.s ?? 'public';
   const migrator = new Migrator({ db, provider: migrationProvider, migrationTableSchema: esquema });

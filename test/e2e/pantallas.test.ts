@@ -524,6 +524,7 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     const navegador = await chromium.launch({ executablePath: CHROMIUM!, args: CHROMIUM_ARGS });
     onTestFinished(() => navegador.close());
     const cabecera = (p: Page) => p.locator('h1', { hasText: `DeCA ${numero}` });
+    const CHUNK_DEL_DISPOSITIVO = /\/assets\/dispositivo-[\w-]+\.js$/;
 
     /**
      * A browser new to the app whose sign-in cannot finish until the test says so: its last step
@@ -534,7 +535,7 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
       const ctx = await navegador.newContext({ serviceWorkers: 'block', locale: 'es-ES', timezoneId: 'Europe/Madrid', viewport: { width: 1280, height: 900 } });
       let soltar!: () => void;
       const suelto = new Promise<void>((r) => (soltar = r));
-      await ctx.route(/\/assets\/dispositivo-[\w-]+\.js$/, async (r) => {
+      await ctx.route(CHUNK_DEL_DISPOSITIVO, async (r) => {
         await suelto;
         await r.continue();
       });
@@ -544,7 +545,7 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
       await p.fill('#f-password', PASSWORD);
       await p.getByRole('button', { name: 'Entrar' }).click();
       await mientras(p);
-      const servido = p.waitForResponse(/\/assets\/dispositivo-/);
+      const servido = p.waitForResponse(CHUNK_DEL_DISPOSITIVO);
       soltar();
       await servido;
       // What followed the chunk was one IndexedDB read: a second is ample for it to have moved the page.
