@@ -90,6 +90,15 @@ function textoUtf8(b: Uint8Array): string | null {
 
 const cortar = (s: string, n: number) => [...s].slice(0, n).join('');
 
+/**
+ * A name (LARGO_NOMBRE) or place (LARGO_LUGAR) of a decoded summary as a
+ * reader should see it: one that fills its whole length may have been cut,
+ * and says so with «…» (the full text is in the document the device keeps).
+ */
+export function paraLeer(texto: string, largo: number): string {
+  return [...texto].length >= largo ? `${texto.trimEnd()}…` : texto;
+}
+
 /** JSON with its object keys sorted at every level: one text for the same data on every side. */
 function jsonCanonico(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(jsonCanonico).join(',')}]`;

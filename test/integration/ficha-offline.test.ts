@@ -94,6 +94,23 @@ describe('the ficha of a DeCA issued with no coverage, before it arrives', () =>
       expect(pagina.main).toContain(dato);
     }
     expect(pagina.text).not.toContain('<script');
+    expect(pagina.main).not.toContain('…');
+  });
+
+  it('marks a name or place the QR carried cut short with «…», and says what was cut', async ({ app, cuentaNueva: c }) => {
+    const m = await movil(app, c);
+    const [r] = m.reservas;
+    const largo = { ...resumenDe(r!.numero), cargador_nombre: 'Quesos del Valle de Benasque SL', origen: 'Benasque (Huesca), polígono' };
+    const pagina = await abrir(await urlFirmada(app, m.privada, r!.token, largo));
+    expect(pagina.status).toBe(200);
+    expect(pagina.main).toContain('Quesos del Valle de Bena…');
+    expect(pagina.main).toContain('Benasque (Huesca), p…');
+    expect(pagina.main).toContain('«…»: el QR lleva los nombres hasta 24 caracteres y los lugares hasta 20; el documento completo los lleva enteros.');
+    // Those that fit are whole, with no mark.
+    for (const dato of ['Transportes Núñez, S.L.', 'Málaga']) {
+      expect(pagina.main).toContain(dato);
+      expect(pagina.main).not.toContain(`${dato}…`);
+    }
   });
 
   it('cannot be verified when anything does not hold, and says only that, the same way each time', async ({ app, cuentaNueva: c }) => {

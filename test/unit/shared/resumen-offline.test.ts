@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { base64url, codificarResumen, decodificarResumen, desdeBase64url, huellaDatos, partirParametro, urlConResumen, type ResumenOffline } from '../../../shared/rules/resumen-offline';
+import { base64url, codificarResumen, decodificarResumen, desdeBase64url, huellaDatos, LARGO_LUGAR, LARGO_NOMBRE, paraLeer, partirParametro, urlConResumen, type ResumenOffline } from '../../../shared/rules/resumen-offline';
 import { qrModules } from '../../../shared/pdf/qr';
 
 const RESUMEN: ResumenOffline = {
@@ -23,6 +23,18 @@ describe('the signed summary of a DeCA issued with no coverage', () => {
     const r = decodificarResumen(codificarResumen(RESUMEN))!;
     expect(r).toEqual({ ...RESUMEN, cargador_nombre: 'Cooperativa Agrícola San', transp_nombre: 'Transportes Hermanos Núñ', origen: 'Polígono Industrial ', destino: 'Mercamadrid, Nave 23' });
     expect(decodificarResumen(codificarResumen({ ...RESUMEN, remolque: null, peso_kg: null }))).toMatchObject({ remolque: null, peso_kg: null });
+  });
+
+  it('shows a name or place that may have been cut with «…», and a shorter one as it is', () => {
+    const r = decodificarResumen(codificarResumen(RESUMEN))!;
+    expect(paraLeer(r.cargador_nombre, LARGO_NOMBRE)).toBe('Cooperativa Agrícola San…');
+    expect(paraLeer(r.origen, LARGO_LUGAR)).toBe('Polígono Industrial…');
+    expect(paraLeer(r.destino, LARGO_LUGAR)).toBe('Mercamadrid, Nave 23…');
+    const corto = decodificarResumen(codificarResumen({ ...RESUMEN, cargador_nombre: 'Frutas Peñalara, S.A.', origen: 'Lleida' }))!;
+    expect(paraLeer(corto.cargador_nombre, LARGO_NOMBRE)).toBe('Frutas Peñalara, S.A.');
+    expect(paraLeer(corto.origen, LARGO_LUGAR)).toBe('Lleida');
+    // Counted in characters, not bytes or UTF-16 units: 23 letters with accents are whole.
+    expect(paraLeer('Ñ'.repeat(23), LARGO_NOMBRE)).toBe('Ñ'.repeat(23));
   });
 
   it('keeps the longest realistic URL under 400 characters: a version-15 QR at medium correction', () => {
