@@ -1,7 +1,8 @@
 // Screenshots of the PWA for the README: phone (390×844) and desktop (1280×800),
 // with a fresh account and a few DeCAs on the real server. Run: npx tsx scripts/screenshots.ts
 import path from 'node:path';
-import { arrancar, enlaceDelCorreo } from '../test/e2e/browser';
+import { chromium } from 'playwright-core';
+import { arrancar, CHROMIUM, CHROMIUM_ARGS, enlaceDelCorreo, esperarServiceWorker, leerQr, reservasEnDispositivo } from '../test/e2e/browser';
 import { fotografiar } from '../test/fixtures/albaranes';
 import { herramienta } from '../test/support/herramientas';
 import buildIfStale from '../test/e2e/global-setup';
@@ -78,6 +79,62 @@ try {
   await page.screenshot({ path: path.join(docs, 'movil-sin-emitir.png') });
   await env.context.setOffline(false);
   await page.getByTestId('sin-emitir').waitFor({ state: 'detached', timeout: 20_000 });
+
+  // Once the e-mail is confirmed the phone holds reserved numbers: with no coverage it issues a real
+  // DeCA with a signed QR, and an inspector's phone with coverage verifies it before the sync.
+  const correo = await env.context.newPage();
+  await correo.goto(env.url + (await enlaceDelCorreo(env, 'trafico@transportes-ebro.example', /^\/confirmar\//)));
+  await correo.getByRole('button', { name: 'Confirmar el correo' }).click();
+  await correo.getByRole('heading', { name: 'Correo confirmado' }).waitFor();
+  await correo.close();
+  await page.goto(env.url);
+  await esperarServiceWorker(page);
+  for (let intento = 0; (await reservasEnDispositivo(page)) < 3; intento++) {
+    if (intento === 30) throw new Error('el dispositivo no ha recibido números reservados');
+    await page.evaluate(() => dispatchEvent(new Event('focus')));
+    await page.waitForTimeout(1_000);
+  }
+  await page.goto(`${env.url}/decas/nueva`);
+  await page.fill('#f-cargador_nombre', 'Quesos del Valle de Benasque SL');
+  await page.fill('#f-cargador_nif', 'B22156780');
+  await page.fill('#f-cargador_domicilio', 'Calle San Pedro 2, 22440 Benasque (Huesca)');
+  await page.getByRole('button', { name: 'Siguiente: Vehículo' }).click();
+  await page.fill('#f-matricula', '6120 LKP');
+  await page.getByRole('button', { name: 'Siguiente: Envíos' }).click();
+  await page.fill('#f-envios_0__origen', 'Benasque (Huesca)');
+  await page.fill('#f-envios_0__destino', 'Mercazaragoza');
+  await page.fill('#f-envios_0__naturaleza', 'Quesos en cajas refrigeradas');
+  await page.fill('#f-envios_0__peso', '6.300');
+  await page.getByRole('button', { name: 'Siguiente: Revisión' }).click();
+  await env.context.setOffline(true);
+  await page.getByRole('button', { name: 'Emitir ahora' }).click();
+  await page.getByTestId('emitida-sin-cobertura').waitFor();
+  await page.getByTestId('emitida-sin-cobertura').evaluate((e) => e.scrollIntoView({ block: 'start' }));
+  await page.screenshot({ path: path.join(docs, 'movil-emitida-sin-cobertura.png') });
+  // Above the phone's bottom bar, whole, as the inspector's camera would see it.
+  await page.getByTestId('qr').evaluate((qr) => qr.scrollIntoView({ block: 'center' }));
+  const enQr = new URL(await leerQr(page));
+  const numeroSinCobertura = /(\d{4}-\d{6})/.exec(new URL(page.url()).pathname)![1]!;
+  const otroNavegador = await chromium.launch({ executablePath: CHROMIUM!, args: CHROMIUM_ARGS });
+  try {
+    const ficha = await (await otroNavegador.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } })).newPage();
+    await ficha.goto(`${env.url}${enQr.pathname}${enQr.search}`);
+    await ficha.getByText(/EMITIDA SIN COBERTURA/).waitFor();
+    await ficha.screenshot({ path: path.join(docs, 'movil-ficha-sin-cobertura.png') });
+    await env.context.setOffline(false);
+    await page.evaluate(() => dispatchEvent(new Event('online')));
+    await page.getByText('el PDF del servidor es idéntico al generado aquí').waitFor({ timeout: 30_000 });
+    // The office, on its own computer, sees where and when it was issued.
+    const oficina = await (await otroNavegador.newContext({ viewport: { width: 1280, height: 800 }, locale: 'es-ES', timezoneId: 'Europe/Madrid' })).newPage();
+    await oficina.goto(`${env.url}/decas/${numeroSinCobertura}`);
+    await oficina.fill('#f-email', 'trafico@transportes-ebro.example');
+    await oficina.fill('#f-password', 'una-clave-muy-larga');
+    await oficina.getByRole('button', { name: 'Entrar' }).click();
+    await oficina.getByTestId('emision-offline').waitFor({ timeout: 20_000 });
+    await oficina.screenshot({ path: path.join(docs, 'escritorio-deca-sin-cobertura.png') });
+  } finally {
+    await otroNavegador.close();
+  }
 
   await page.goto(`${env.url}/cuenta`);
   await page.getByRole('heading', { name: 'Cuenta' }).waitFor();

@@ -3,6 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type ConsoleMessage, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import sharp from 'sharp';
+import jsQR from 'jsqr';
 import { SESSION_COOKIE } from '../../server/http/session-cookie';
 import { herramienta } from '../support/herramientas';
 import { ROOT, startServerProcess, type ServerProcess } from '../support/processes';
@@ -255,6 +257,15 @@ function reservasDelDispositivo(p: Page, vaciar: boolean): Promise<number> {
       db.close();
     }
   }, vaciar);
+}
+
+/** What the QR on the screen holds, read from a screenshot as a phone's camera would. */
+export async function leerQr(p: Page): Promise<string> {
+  const png = await p.getByTestId('qr').screenshot();
+  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height);
+  if (!code) throw new Error('no se pudo leer el QR de la pantalla');
+  return code.data;
 }
 
 /** The numbers reserved for this device that it holds (the server's own reservation, seen from the app). */

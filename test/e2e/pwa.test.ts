@@ -4,14 +4,13 @@ import path from 'node:path';
 import type { BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import sharp from 'sharp';
-import jsQR from 'jsqr';
 import { chromium } from 'playwright-core';
 import { sinSello } from '../../shared/pdf/sin-sello';
 import { fotografiar } from '../fixtures/albaranes';
 import { herramienta } from '../support/herramientas';
 import { startReceptor } from '../support/webhook-receiver';
 import { runCli } from '../support/processes';
-import { arrancar, CHROMIUM, CHROMIUM_ARGS, enlaceDelCorreo, reservasEnDispositivo, sinNumerosReservados, esperarServiceWorker, llamarApi, POLL_API_MS, seguirEnlace, type Entorno } from './browser';
+import { arrancar, CHROMIUM, CHROMIUM_ARGS, enlaceDelCorreo, leerQr, reservasEnDispositivo, sinNumerosReservados, esperarServiceWorker, llamarApi, POLL_API_MS, seguirEnlace, type Entorno } from './browser';
 
 let env: Entorno;
 let page: Page;
@@ -87,15 +86,6 @@ function fotosEnDispositivo(p: Page): Promise<{ estado: string; lado: number; ti
       }),
     );
   });
-}
-
-/** What the QR on the screen holds, read from a screenshot as a phone's camera would. */
-async function leerQr(p: Page): Promise<string> {
-  const png = await p.getByTestId('qr').screenshot();
-  const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height);
-  if (!code) throw new Error('no se pudo leer el QR de la pantalla');
-  return code.data;
 }
 
 /** A URL of the site (SITE_URL) on this test server. */
