@@ -1,12 +1,28 @@
 // Screenshots of the PWA for the README: phone (390×844) and desktop (1280×800),
 // with a fresh account and a few DeCAs on the real server. Run: npx tsx scripts/screenshots.ts
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { arrancar, CHROMIUM, CHROMIUM_ARGS, enlaceDelCorreo, esperarServiceWorker, leerQr, reservasEnDispositivo } from '../test/e2e/browser';
 import { fotografiar } from '../test/fixtures/albaranes';
 import { herramienta } from '../test/support/herramientas';
 import buildIfStale from '../test/e2e/global-setup';
 import { ROOT } from '../test/support/processes';
+
+/** A new DeCA on the phone's form, one step at a time, up to its one shipment's weight (the review is the caller's). */
+async function rellenarEnMovil(p: Page, d: { cargador: string; nif: string; domicilio: string; matricula: string; origen: string; destino: string; naturaleza: string; peso: string; unidad?: string }): Promise<void> {
+  await p.goto(`${env.url}/decas/nueva`);
+  await p.fill('#f-cargador_nombre', d.cargador);
+  await p.fill('#f-cargador_nif', d.nif);
+  await p.fill('#f-cargador_domicilio', d.domicilio);
+  await p.getByRole('button', { name: 'Siguiente: Vehículo' }).click();
+  await p.fill('#f-matricula', d.matricula);
+  await p.getByRole('button', { name: 'Siguiente: Envíos' }).click();
+  await p.fill('#f-envios_0__origen', d.origen);
+  await p.fill('#f-envios_0__destino', d.destino);
+  await p.fill('#f-envios_0__naturaleza', d.naturaleza);
+  if (d.unidad) await p.selectOption('#f-envios_0__unidad', d.unidad);
+  await p.fill('#f-envios_0__peso', d.peso);
+}
 
 buildIfStale();
 const env = await arrancar({ width: 390, height: 844 });
@@ -48,18 +64,7 @@ try {
   await page.screenshot({ path: path.join(docs, 'movil-agente.png') });
 
   // Warnings where the driver types, and the question before issuing.
-  await page.goto(`${env.url}/decas/nueva`);
-  await page.fill('#f-cargador_nombre', 'Frutas Cinca SL');
-  await page.fill('#f-cargador_nif', 'B12345678');
-  await page.fill('#f-cargador_domicilio', 'Calle Mayor 8, Fraga');
-  await page.getByRole('button', { name: 'Siguiente: Vehículo' }).click();
-  await page.fill('#f-matricula', '5566 KLM');
-  await page.getByRole('button', { name: 'Siguiente: Envíos' }).click();
-  await page.fill('#f-envios_0__origen', 'Fraga');
-  await page.fill('#f-envios_0__destino', 'Lleida');
-  await page.fill('#f-envios_0__naturaleza', 'Melocotón');
-  await page.selectOption('#f-envios_0__unidad', 't');
-  await page.fill('#f-envios_0__peso', '23.800');
+  await rellenarEnMovil(page, { cargador: 'Frutas Cinca SL', nif: 'B12345678', domicilio: 'Calle Mayor 8, Fraga', matricula: '5566 KLM', origen: 'Fraga', destino: 'Lleida', naturaleza: 'Melocotón', unidad: 't', peso: '23.800' });
   await page.locator('[data-aviso="envios[0].peso"]').waitFor();
   await page.screenshot({ path: path.join(docs, 'movil-aviso-peso.png') });
   await page.getByRole('button', { name: 'Siguiente: Revisión' }).click();
@@ -94,17 +99,7 @@ try {
     await page.evaluate(() => dispatchEvent(new Event('focus')));
     await page.waitForTimeout(1_000);
   }
-  await page.goto(`${env.url}/decas/nueva`);
-  await page.fill('#f-cargador_nombre', 'Quesos del Valle de Benasque SL');
-  await page.fill('#f-cargador_nif', 'B22156780');
-  await page.fill('#f-cargador_domicilio', 'Calle San Pedro 2, 22440 Benasque (Huesca)');
-  await page.getByRole('button', { name: 'Siguiente: Vehículo' }).click();
-  await page.fill('#f-matricula', '6120 LKP');
-  await page.getByRole('button', { name: 'Siguiente: Envíos' }).click();
-  await page.fill('#f-envios_0__origen', 'Benasque (Huesca)');
-  await page.fill('#f-envios_0__destino', 'Mercazaragoza');
-  await page.fill('#f-envios_0__naturaleza', 'Quesos en cajas refrigeradas');
-  await page.fill('#f-envios_0__peso', '6.300');
+  await rellenarEnMovil(page, { cargador: 'Quesos del Valle de Benasque SL', nif: 'B22156780', domicilio: 'Calle San Pedro 2, 22440 Benasque (Huesca)', matricula: '6120 LKP', origen: 'Benasque (Huesca)', destino: 'Mercazaragoza', naturaleza: 'Quesos en cajas refrigeradas', peso: '6.300' });
   await page.getByRole('button', { name: 'Siguiente: Revisión' }).click();
   await env.context.setOffline(true);
   await page.getByRole('button', { name: 'Emitir ahora' }).click();

@@ -112,16 +112,16 @@ export function renderFichaOffline(f: FichaOffline): string {
   const r = f.resumen;
   const hora = formatMadrid(r.emitida_at).slice(11, 16);
   const placas = [r.matricula, r.remolque].filter(Boolean).join(' + ');
-  const nombre = (s: string) => paraLeer(s, LARGO_NOMBRE);
-  const lugar = (s: string) => paraLeer(s, LARGO_LUGAR);
-  const cortados = [r.cargador_nombre, r.transp_nombre].some((s) => nombre(s) !== s) || [r.origen, r.destino].some((s) => lugar(s) !== s);
+  const [cargador, transportista] = [r.cargador_nombre, r.transp_nombre].map((s) => paraLeer(s, LARGO_NOMBRE));
+  const [origen, destino] = [r.origen, r.destino].map((s) => paraLeer(s, LARGO_LUGAR));
+  const cortados = cargador !== r.cargador_nombre || transportista !== r.transp_nombre || origen !== r.origen || destino !== r.destino;
   return layout({
     title: `DeCA ${r.numero} · emitida sin cobertura`,
     style: PUBLIC_STYLE,
     body: html`<main><h1>Documento de control (DeCA)</h1><p class="num">Nº ${r.numero}</p>
 <div class="banner warn" role="status">EMITIDA SIN COBERTURA en un dispositivo de ${f.empresa} el ${dmy(formatMadrid(r.emitida_at).slice(0, 10))} a las ${hora} — datos firmados por el dispositivo; el documento completo llegará cuando el dispositivo tenga cobertura.</div>
 <dl class="resumen"><dt>Matrícula${r.remolque ? 's' : ''}</dt><dd>${placas || NO_CONSTA}</dd><dt>Fecha del transporte</dt><dd>${dmy(r.fecha)}</dd></dl>
-<h2>Datos firmados</h2><dl>${campo('Cargador', nombre(r.cargador_nombre))}${campo('NIF del cargador', r.cargador_nif)}${campo('Transportista', nombre(r.transp_nombre))}${campo('NIF del transportista', r.transp_nif)}${campo('Origen', lugar(r.origen))}${campo('Destino', lugar(r.destino))}${campo('Peso total', r.peso_kg === null ? null : `${formatPeso(r.peso_kg)} kg`)}${campo('Dispositivo', f.dispositivo)}</dl>
+<h2>Datos firmados</h2><dl>${campo('Cargador', cargador)}${campo('NIF del cargador', r.cargador_nif)}${campo('Transportista', transportista)}${campo('NIF del transportista', r.transp_nif)}${campo('Origen', origen)}${campo('Destino', destino)}${campo('Peso total', r.peso_kg === null ? null : `${formatPeso(r.peso_kg)} kg`)}${campo('Dispositivo', f.dispositivo)}</dl>
 <p class="sub">Firma ECDSA P-256 comprobada con la clave que el dispositivo registró en la cuenta. Huella de los datos completos: <code>${r.huella}</code>${cortados ? html`<br>«…»: el QR lleva los nombres hasta ${LARGO_NOMBRE} caracteres y los lugares hasta ${LARGO_LUGAR}; el documento completo los lleva enteros.` : ''}</p>
 <footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.</footer></main>`,
   });
