@@ -1,5 +1,14 @@
-import { PostgresIntrospector, sql, type DatabaseIntrospector, type DatabaseMetadataOptions, type Dialect, type Kysely, type TableMetadata } from 'kysely';
-import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE } from 'kysely/migration';
+import {
+  DEFAULT_MIGRATION_LOCK_TABLE,
+  DEFAULT_MIGRATION_TABLE,
+  PostgresIntrospector,
+  sql,
+  type DatabaseIntrospector,
+  type DatabaseMetadataOptions,
+  type Dialect,
+  type Kysely,
+  type TableMetadata,
+} from 'kysely';
 
 interface Columna {
   tabla: string;
@@ -55,7 +64,7 @@ export class IntrospectorDelEsquema implements DatabaseIntrospector {
     for (const r of rows) {
       let tabla = tablas.get(r.tabla);
       if (!tabla) {
-        tabla = { name: r.tabla, schema: r.esquema, isView: r.tipo_tabla === 'v', isForeign: r.tipo_tabla === 'f', columns: [] };
+        tabla = { name: r.tabla, schema: r.esquema, isView: r.tipo_tabla === 'v', columns: [] };
         tablas.set(r.tabla, tabla);
       }
       tabla.columns.push({

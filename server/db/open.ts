@@ -2,12 +2,12 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, PGliteDialect, PostgresDialect, sql } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema';
 import { migrationProvider } from './migrations/index';
 import { deUnEsquema } from './introspeccion';
+import { PGliteDialect } from './pglite-dialect';
 
 const INT8 = 20;
 const NUMERIC = 1700;

@@ -3,8 +3,7 @@
  * it, migrated to the latest, keeps every row and serves them through the API.
  */
 import { randomBytes } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
-import { Migrator } from 'kysely/migration';
+import { Migrator, sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { Deca } from '../../shared/schemas/deca';

@@ -1,4 +1,4 @@
-import type { Migration, MigrationProvider } from 'kysely/migration';
+import type { Migration, MigrationProvider } from 'kysely';
 import * as m0001 from './0001-init';
 import * as m0002 from './0002-decas';
 import * as m0003 from './0003-publico-correo';
