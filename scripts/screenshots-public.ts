@@ -6,7 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import buildIfStale from '../test/e2e/global-setup';
 import { ROOT, freePort, runCli, startServerProcess } from '../test/support/processes';
+
+buildIfStale();
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'deca-shots-'));
 const port = String(await freePort());

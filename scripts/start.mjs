@@ -1,44 +1,13 @@
-// `npm start`: build the web app if it is missing or older than its sources,
-// then run the server (TypeScript through tsx, in this same process).
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
+// `npm start`: build the web app and the server if missing or older than their
+// sources, then run the compiled server in this same process.
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { build, ROOT } from './build.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const built = path.join(root, 'dist/client/index.html');
-
-function newest(dir) {
-  let t = 0;
-  if (!existsSync(dir)) return t;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
+try {
+  await build({ ifStale: true });
+} catch (err) {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
 }
-
-const sources = Math.max(
-  newest(path.join(root, 'client')),
-  newest(path.join(root, 'public')),
-  newest(path.join(root, 'shared')),
-  statSync(path.join(root, 'vite.config.ts')).mtimeMs,
-);
-if (!existsSync(built) || statSync(built).mtimeMs < sources) {
-  process.stdout.write('Compilando la aplicación web…\n');
-  // vite's package exports hide bin/: find it next to its package.json.
-  const vite = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin/vite.js');
-  // Always a production build: with NODE_ENV=test or development in the environment Vite
-  // would make a dev bundle, which never registers the service worker.
-  const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
-
-const { register } = await import('tsx/esm/api');
-register();
-await import(pathToFileURL(path.join(root, 'server/main.ts')).href);
+await import(pathToFileURL(path.join(ROOT, 'dist/server/main.js')).href);

@@ -31,14 +31,20 @@ export interface PdfPoolOptions {
   workerUrl?: URL;
 }
 
-const DEFAULT_WORKER_URL = new URL('./pdf-worker.ts', import.meta.url);
+/**
+ * The worker entry next to this module: `pdf-worker.js` beside the compiled
+ * server (dist/server, where `npm start` runs it), `pdf-worker.ts` beside the
+ * sources (`npm run dev`, and code run from source by the tests).
+ */
+const DEFAULT_WORKER_URL = new URL(/\.[cm]?ts$/.test(new URL(import.meta.url).pathname) ? './pdf-worker.ts' : './pdf-worker.js', import.meta.url);
 const DEFAULT_JOB_TIMEOUT_MS = 30_000;
 
 /**
  * Loads the worker entry, first registering tsx when the entry is TypeScript.
  *
- * The server runs from source (`node --import tsx`) and vitest does not
- * transform worker files, so the worker has to compile TypeScript itself.
+ * The compiled server (dist/server) loads plain JavaScript and registers
+ * nothing. Run from source (`npm run dev`, or under vitest, which does not
+ * transform worker files), the worker has to compile TypeScript itself.
  * Passing `--import tsx` in the Worker's `execArgv` is not enough on Node 20:
  * loaders given that way do not apply to the worker's entry module
  * (nodejs/node#47747, ERR_UNKNOWN_FILE_EXTENSION), while `register()` from

@@ -10,6 +10,7 @@ import type { Services } from '../../server/deps';
 import { createServices } from '../../server/services';
 import { openTestDatabase } from './db';
 import { selloDePrueba } from './sello';
+import { PDF_WORKER_URL } from './processes';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -53,9 +54,12 @@ export interface TestAppOptions {
 }
 
 let pool: PdfPool | null = null;
-/** One PDF worker pool per test file (process), like the server has one per process. */
+/**
+ * One PDF worker pool per test file (process), like the server has one per
+ * process; its workers run the compiled worker, as the server's do.
+ */
 function sharedPdfPool(): PdfPool {
-  pool ??= createPdfPool({ sello: selloDePrueba(), size: 2 });
+  pool ??= createPdfPool({ sello: selloDePrueba(), size: 2, workerUrl: PDF_WORKER_URL });
   return pool;
 }
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -17,10 +18,19 @@ export function childEnv(extra: Record<string, string | undefined>): NodeJS.Proc
   return env;
 }
 
-/** Run `server/cli.ts` like `npm run --silent cli -- …` does; resolves with its output and exit code. */
+/**
+ * The compiled server, as `npm start` and `npm run cli` run it: the test run's
+ * global setup (test/build-setup.ts) builds it when missing or out of date.
+ */
+export const SERVER_MAIN = path.join(ROOT, 'dist/server/main.js');
+export const SERVER_CLI = path.join(ROOT, 'dist/server/cli.js');
+/** The compiled PDF worker, for pools made by code that runs from source in the tests. */
+export const PDF_WORKER_URL = pathToFileURL(path.join(ROOT, 'dist/server/pdf-worker.js'));
+
+/** Run the CLI like `npm run --silent cli -- …` does; resolves with its output and exit code. */
 export function runCli(args: string[], env: Record<string, string | undefined>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli.ts', ...args], { cwd: ROOT, env: childEnv(env) });
+    const child = spawn(process.execPath, [SERVER_CLI, ...args], { cwd: ROOT, env: childEnv(env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -38,10 +48,10 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Start `server/main.ts` as a child process on a free port; resolves once it listens. */
+/** Start the compiled server as a child process on a free port; resolves once it listens. */
 export function startServerProcess(env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, [SERVER_MAIN], {
       cwd: ROOT,
       env: childEnv({ PORT: '0', ...env }),
     });

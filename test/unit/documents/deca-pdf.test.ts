@@ -17,6 +17,7 @@ import { sinSello } from '../../../shared/pdf/sin-sello';
 import { renderQrPng } from '../../../server/documents/qr';
 import { crearSellador, renderYSellar } from '../../../server/documents/sello';
 import { selloDePrueba } from '../../support/sello';
+import { PDF_WORKER_URL } from '../../support/processes';
 
 // Glyph metrics for the 14 standard fonts; without them pdf.js warns on every document.
 const STANDARD_FONTS = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts') + path.sep;
@@ -382,13 +383,13 @@ describe('createPdfPool', () => {
   });
 
   it(
-    'renders and seals 8 concurrent jobs on 2 workers, byte-identical to in-process rendering and sealing',
+    'renders and seals 8 concurrent jobs on 2 workers of the compiled server, byte-identical to in-process rendering and sealing',
     async () => {
       const datas = Array.from({ length: 8 }, (_, i) =>
         buildDeca({ numero: `2025-00020${i}`, envios: buildEnvios(1 + i * 6) }),
       );
       const expected = await Promise.all(datas.map((data) => renderYSellar(data, sellador)));
-      const pool = createPdfPool({ sello, size: 2 });
+      const pool = createPdfPool({ sello, size: 2, workerUrl: PDF_WORKER_URL });
       const threadsBefore = countThreads();
       try {
         const results = await Promise.all(datas.map((data) => pool.render(data)));
@@ -403,9 +404,23 @@ describe('createPdfPool', () => {
   );
 
   it(
-    'rejects only the failing job and keeps serving in FIFO order',
+    'runs the worker from its TypeScript source too (`npm run dev`), with the same bytes',
     async () => {
       const pool = createPdfPool({ sello, size: 1 });
+      try {
+        const data = buildDeca({ numero: '2025-000250' });
+        expect(sha256(await pool.render(data))).toBe(sha256(await renderYSellar(data, sellador)));
+      } finally {
+        await pool.close();
+      }
+    },
+    POOL_TIMEOUT,
+  );
+
+  it(
+    'rejects only the failing job and keeps serving in FIFO order',
+    async () => {
+      const pool = createPdfPool({ sello, size: 1, workerUrl: PDF_WORKER_URL });
       try {
         const order: number[] = [];
         const [first, bad, third] = await Promise.allSettled([
@@ -433,15 +448,14 @@ describe('createPdfPool', () => {
 
     beforeAll(async () => {
       dir = await mkdtemp(path.join(os.tmpdir(), 'deca-pdf-pool-'));
-      const file = path.join(dir, 'crashing-worker.mts');
-      const realWorker = new URL('../../../server/documents/pdf-worker.ts', import.meta.url).href;
+      const file = path.join(dir, 'crashing-worker.mjs');
       await writeFile(
         file,
-        // The real worker first, so its listener is in place before any job arrives.
+        // The real (compiled) worker first, so its listener is in place before any job arrives.
         [
           "import { parentPort } from 'node:worker_threads';",
-          `import ${JSON.stringify(realWorker)};`,
-          'parentPort!.on("message", ({ data }: { data: { numero: string } }) => {',
+          `import ${JSON.stringify(PDF_WORKER_URL.href)};`,
+          'parentPort.on("message", ({ data }) => {',
           "  if (data.numero === 'EXIT') process.exit(3);",
           "  if (data.numero === 'THROW') throw new Error('boom');",
           '});',
@@ -482,7 +496,7 @@ describe('createPdfPool', () => {
   it(
     'replaces a worker that exceeds the job timeout',
     async () => {
-      const pool = createPdfPool({ sello, size: 1, jobTimeoutMs: 1 });
+      const pool = createPdfPool({ sello, size: 1, jobTimeoutMs: 1, workerUrl: PDF_WORKER_URL });
       try {
         await expect(pool.render(buildDeca())).rejects.toThrow(/longer than 1 ms/);
       } finally {
@@ -495,7 +509,7 @@ describe('createPdfPool', () => {
   it(
     'drops a queued job when its signal aborts',
     async () => {
-      const pool = createPdfPool({ sello, size: 1 });
+      const pool = createPdfPool({ sello, size: 1, workerUrl: PDF_WORKER_URL });
       try {
         const controller = new AbortController();
         const running = pool.render(buildDeca());
@@ -511,7 +525,7 @@ describe('createPdfPool', () => {
   );
 
   it('rejects queued work on close', async () => {
-    const pool = createPdfPool({ sello, size: 1 });
+    const pool = createPdfPool({ sello, size: 1, workerUrl: PDF_WORKER_URL });
     const pending = Promise.allSettled([pool.render(buildDeca()), pool.render(buildDeca())]);
     await pool.close();
     for (const result of await pending) expect(result.status === 'rejected' && String(result.reason)).toMatch(/closed/);
