@@ -8,7 +8,7 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { createHash } from 'node:crypto';
-import { describe, expect, onTestFinished } from 'vitest';
+import { describe, expect, onTestFinished, vi } from 'vitest';
 import { createApi, type Api } from '../../client/data/api';
 import { openDecaDb, type DecaDb } from '../../client/data/db';
 import { guardarParaElCamino } from '../../client/data/consultas';
@@ -23,8 +23,8 @@ import { it, test, type Fx } from '../support/fixtures';
 
 test.override('opcionesApp', { clock: new ManualClock('2026-11-21T10:00:00+01:00'), apiPoints: 100_000 });
 
-/** What the transport does with one request: null lets it through to the server. */
-type Interceptor = (url: string, init: RequestInit, pasar: () => Promise<Response>) => Promise<Response> | null;
+/** What the transport does with one request: null lets it through to the server (`pasar` sends it, with `cambios` to its init). */
+type Interceptor = (url: string, init: RequestInit, pasar: (cambios?: RequestInit) => Promise<Response>) => Promise<Response> | null;
 
 interface Movil {
   db: DecaDb;
@@ -49,7 +49,7 @@ async function movil({ app, c }: Fx, opts: { timeoutMs?: number } = {}): Promise
     llamadas.push(`${init.method ?? 'GET'} ${url}`);
     const headers = new Headers(init.headers);
     headers.set('cookie', cookie);
-    const pasar = () => fetch(app.url + url, { ...init, headers });
+    const pasar = (cambios: RequestInit = {}) => fetch(app.url + url, { ...init, headers, ...cambios });
     return (await interceptor?.(url, init, pasar)) ?? pasar();
   };
   const db = openDecaDb(`sync-real-${++n}`);
@@ -163,23 +163,41 @@ describe('the outbox against the real server', () => {
   });
 
   it('gives up on a stalled request at its deadline and sends it again with the same key: one DeCA', async ({ app, cuentaNueva: c }) => {
+    // The deadline each request is given (AbortSignal.timeout), by its signal.
+    const plazos = new WeakMap<AbortSignal, number>();
+    const timeout = AbortSignal.timeout.bind(AbortSignal);
+    const espia = vi.spyOn(AbortSignal, 'timeout').mockImplementation((ms) => {
+      const s = timeout(ms);
+      plazos.set(s, ms);
+      return s;
+    });
+    onTestFinished(() => espia.mockRestore());
     const m = await movil({ app, c }, { timeoutMs: 300 });
-    let colgada = true;
+    const colgada: { senal?: AbortSignal | null } = {};
     m.interceptar((_url, init, pasar) => {
-      if (!colgada) return null;
-      colgada = false;
-      // The request reaches the server, and the connection then hangs with no answer.
-      return pasar().then(
+      // Past the phone's 300 ms deadline, the server (slower than that on a loaded machine) still gets
+      // and answers every request: the deadline under test is the engine's, on the stalled one.
+      if (colgada.senal !== undefined) return pasar({ signal: null });
+      const senal = (colgada.senal = init.signal ?? null);
+      // Without the engine's deadline it would hang for good: failed at once instead (the checks below say why).
+      if (!senal || plazos.get(senal) !== 300) return Promise.reject(new TypeError('not the engine’s deadline'));
+      // The request reaches the server, and the connection then hangs with no answer: only its signal ends it.
+      return pasar({ signal: null }).then(
         () =>
           new Promise<Response>((_, reject) => {
-            init.signal?.addEventListener('abort', () => reject(init.signal!.reason), { once: true });
+            if (senal.aborted) reject(senal.reason);
+            senal.addEventListener('abort', () => reject(senal.reason), { once: true });
           }),
       );
     });
     await crearDeca(m.db, datos('colgada'), { emitir: true });
-    const t0 = performance.now();
     const r = await m.motor.drain();
-    expect(performance.now() - t0).toBeLessThan(5_000);
+    // It was given up by the engine's own deadline: its signal, set to the engine's 300 ms, timed out.
+    const senal = colgada.senal;
+    expect(senal).toBeInstanceOf(AbortSignal);
+    expect(plazos.get(senal!)).toBe(300);
+    expect(senal!.aborted).toBe(true);
+    expect((senal!.reason as DOMException).name).toBe('TimeoutError');
     expect(r).toMatchObject({ enviadas: 0, pendientes: 1 });
     expect((await m.db.outbox.toArray())[0]!.ultimoError).toBe('Sin conexión');
     m.reloj.ms += 10_000;

@@ -41,6 +41,17 @@ afterAll(async () => {
   await cleanup();
 });
 
+/** Rows of one query on the server's PostgreSQL (the embedded database is the server's alone). */
+async function filas<T>(text: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: env.DATABASE_URL });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
+
 async function api(method: string, url: string, key: string, body?: unknown): Promise<any> {
   const res = await fetch(url, {
     method,
@@ -67,7 +78,7 @@ describe('webhook delivery survives a crash', () => {
     const decas: number[] = [];
     for (let i = 0; i < 6; i++) decas.push((await api('POST', `${server.url}/api/v1/decas`, key, decaCompleta({ referencia: `C-${i}` }))).deca.id);
     for (let i = 0; i < 6; i++) decas.push((await api('POST', `${server.url}/api/v1/decas`, key, { emitir: false, referencia: `P-${i}` })).deca.id);
-    const expected = 6 * 2 + 6;
+    let expected = 6 * 2 + 6;
     await rx.esperar(4, 10_000);
 
     await server.stop('SIGKILL');
@@ -78,27 +89,41 @@ describe('webhook delivery survives a crash', () => {
     // PGlite releases the dead process's leases at start. On PostgreSQL another process takes
     // them over when they end by the database's clock: a new process whose own clock runs
     // 2 min ahead must not take them early; then the 60 s pass (the leases are moved back).
-    server = await startServerProcess(
-      testDatabaseKind() === 'postgres' ? { ...env, FAKE_NOW: new Date(Date.now() + 2 * 60_000).toISOString() } : env,
-    );
-    if (testDatabaseKind() === 'postgres') {
-      await new Promise((r) => setTimeout(r, 2_000));
+    const postgres = testDatabaseKind() === 'postgres';
+    /** The dead process's leases, live by the database's clock: who holds each (token) and how often it was claimed. */
+    const vivas = () =>
+      filas<{ id: string; intentos: number; en_curso_token: string }>(
+        `select id, intentos, en_curso_token from webhook_entregas where estado = 'pendiente' and en_curso_hasta > now() order by id`,
+      );
+    const arrendadas = postgres ? await vivas() : [];
+    if (postgres) expect(arrendadas.length).toBeGreaterThan(0);
+    server = await startServerProcess(postgres ? { ...env, FAKE_NOW: new Date(Date.now() + 2 * 60_000).toISOString() } : env);
+    if (postgres) {
+      // A new DeCA's delivery, due at once, delivered by the new process: proof that its worker has
+      // claimed due deliveries since it started (each claim looks at every due one, leased or not),
+      // with its clock past the end of those leases while the database's is not.
+      const testigo = (await api('POST', `${server.url}/api/v1/decas`, key, { emitir: false, referencia: 'testigo' })).deca.id as number;
+      decas.push(testigo);
+      expected++;
+      const estadoTestigo = async () => (await filas<{ estado: string }>(`select estado from webhook_entregas where deca_id = $1`, [testigo])).map((e) => e.estado);
+      await expect.poll(estadoTestigo, { timeout: 30_000, interval: 100 }).toEqual(['entregada']);
+      // The dead process's leases are untouched: still live, same holder, claimed no further, no interrupted attempt logged.
+      expect(await vivas()).toEqual(arrendadas);
+      expect(await filas(`select entrega_id from webhook_intentos where error like 'Interrumpido%'`)).toEqual([]);
       const reenviadas = rx.recibidos.filter((r) => enVuelo.has(r.entrega));
-      expect(reenviadas).toHaveLength(enVuelo.size); // each in-flight one only once: its lease still holds
-      const c = new pg.Client({ connectionString: env.DATABASE_URL });
-      await c.connect();
-      try {
-        await c.query(`update webhook_entregas set en_curso_hasta = now() - interval '1 second' where en_curso_hasta > now()`);
-      } finally {
-        await c.end();
-      }
+      expect(reenviadas).toHaveLength(enVuelo.size); // each in-flight one only once
+      await filas(`update webhook_entregas set en_curso_hasta = now() - interval '1 second' where en_curso_hasta > now()`);
     }
 
-    const distinct = () => new Set(rx.recibidos.map((r) => r.entrega)).size;
-    await expect.poll(distinct, { timeout: 60_000, interval: 100 }).toBe(expected);
-    await new Promise((r) => setTimeout(r, 1_500)); // nothing more may arrive
+    // Until every delivery is delivered and every claim of each has its attempt logged (`intento`
+    // counts claims; a claim cut by the kill is logged as «Interrumpido» by the next): no request is
+    // on its way any more and none can be claimed again, so what the receiver holds is final.
+    const leer = async () => EntregaList.parse(await api('GET', `${server!.url}/api/v1/webhooks/${webhook.id}/entregas`, key)).entregas;
+    await expect
+      .poll(async () => (await leer()).map((e) => e.estado === 'entregada' && e.intentos.length >= e.intento), { timeout: 60_000, interval: 200 })
+      .toEqual(Array.from({ length: expected }, () => true));
 
-    const entregas = EntregaList.parse(await api('GET', `${server.url}/api/v1/webhooks/${webhook.id}/entregas`, key)).entregas;
+    const entregas = await leer();
     expect(entregas).toHaveLength(expected);
     expect(entregas.every((e) => e.estado === 'entregada')).toBe(true);
     expect(new Set(entregas.map((e) => e.id))).toEqual(new Set(rx.recibidos.map((r) => r.entrega)));

@@ -46,6 +46,7 @@ const delPath = (rx: Receptor, path: string) => rx.recibidos.filter((r) => r.pat
 
 describe('webhook delivery', () => {
   it('sends every lifecycle event at its moment, signed, with the documented body and headers', async ({ app, rx }) => {
+    const desde = app.clock.now().getTime();
     const { c, wh, path } = await montar({ app, rx });
     const a = await crearDeca(app, c.live, decaCompleta()); // creado, emitido
     await entregarTodo(app);
@@ -65,6 +66,7 @@ describe('webhook delivery', () => {
     await entregarTodo(app);
 
     const got = delPath(rx, path);
+    const hasta = app.clock.now().getTime();
     const eventos = got.map((r) => `${r.body.data.deca.id}:${r.evento}`);
     expect(eventos).toEqual([
       `${a.id}:deca.creado`,
@@ -86,7 +88,9 @@ describe('webhook delivery', () => {
       expect(body.evento).toBe(r.evento);
       expect(body.entorno).toBe('produccion');
       expect(body.creado_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);
-      expect(Math.abs(Date.parse(body.creado_at) - app.clock.now().getTime())).toBeLessThan(60_000);
+      // Made during this test (the field has whole seconds).
+      expect(Date.parse(body.creado_at)).toBeGreaterThanOrEqual(desde - 1_000);
+      expect(Date.parse(body.creado_at)).toBeLessThanOrEqual(hasta);
       Deca.parse(body.data.deca);
     }
     expect(new Set(got.map((r) => r.entrega)).size).toBe(got.length);
@@ -283,11 +287,10 @@ describe('webhook delivery', () => {
     await crearDeca(app, c.live, { emitir: false });
     const started = performance.now();
     await runWebhooksOnce({ db: app.database.db, clock: app.clock, allowInsecure: true, timeoutMs: 300 });
-    const took = performance.now() - started;
-    expect(took).toBeGreaterThanOrEqual(290);
-    expect(took).toBeLessThan(5_000);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
     const [e] = await leerEntregas(app, c.live, wh.id);
     expect(e!.status).toBeNull();
+    // Given up by its own 300 ms timeout (the attempt's signal timed out), not by anything else.
     expect(e!.error).toBe('Sin respuesta en 300 ms (tiempo agotado)');
     expect(e!.duracion_ms).toBeGreaterThanOrEqual(290);
     expect(e!.estado).toBe('pendiente');

@@ -273,14 +273,21 @@ describe('sync engine', () => {
     await crearDeca(db, datos('a'), { emitir: true });
     let soltar!: () => void;
     const bloqueo = new Promise<void>((r) => (soltar = r));
+    let enCamino!: () => void;
+    const s1Envia = new Promise<void>((r) => (enCamino = r));
     const lento: typeof fetch = async (...a) => {
+      enCamino();
       await bloqueo;
       return server.fetch(...a);
     };
     const s1 = new SyncEngine({ db, api: createApi('produccion', lento), now: () => reloj, locks: null, isOnline: () => true });
     const s2 = engine();
     const p1 = s1.drain();
-    await new Promise((r) => setTimeout(r, 20));
+    // s1 is sending, so it holds the lease (taken before any request goes out), and keeps it while its request hangs.
+    await s1Envia;
+    const lease = (await db.meta.get('sync-lease'))?.valor as { owner: string; hasta: number } | undefined;
+    expect(lease?.owner).toEqual(expect.any(String));
+    expect(lease!.hasta).toBeGreaterThan(reloj);
     const r2 = await s2.drain();
     expect(r2.ocupado).toBe(true);
     soltar();
