@@ -2,13 +2,86 @@ import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import preact from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
+import { COMPATIBILIDAD, PGLITE_TAMBIEN } from './test/matriz';
 
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
+const suite = process.env.DECA_TEST_SUITE ?? 'completa';
+if (suite !== 'completa' && suite !== 'compatibilidad') throw new Error(`DECA_TEST_SUITE: «${suite}» no es completa ni compatibilidad`);
 
 /**
- * One config for the client build and the test runner. The integration suite
- * runs once on the embedded PGlite and, when TEST_DATABASE_URL is set, once
- * more on that PostgreSQL server.
+ * Files at a time in the first group (every project of one group must say
+ * the same): at least two, though vitest's default (cores − 1) is one on a
+ * 2-core machine, since most of an integration file's time is spent waiting
+ * on PostgreSQL and child processes.
+ */
+const WORKERS = Math.max(2, availableParallelism() - 1);
+/** Builds the server (and the PGlite template) before any file runs. */
+const SETUP = ['test/build-setup.ts'];
+
+function integracion(name: string, db: 'pglite' | 'postgres', include: string[]): TestProjectInlineConfiguration {
+  return {
+    extends: true,
+    test: {
+      name,
+      root: '.',
+      include,
+      env: { DECA_TEST_DB: db },
+      globalSetup: SETUP,
+      maxWorkers: WORKERS,
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  };
+}
+
+function proyectos(): TestProjectInlineConfiguration[] {
+  const unit: TestProjectInlineConfiguration = {
+    extends: true,
+    test: { name: 'unit', root: '.', include: ['test/unit/**/*.test.ts'], globalSetup: SETUP, maxWorkers: WORKERS },
+  };
+  if (suite === 'compatibilidad') {
+    if (!withPostgres) throw new Error('DECA_TEST_SUITE=compatibilidad necesita TEST_DATABASE_URL');
+    return [unit, integracion('compat', 'postgres', COMPATIBILIDAD)];
+  }
+  return [
+    unit,
+    { extends: true, test: { name: 'meta', root: '.', include: ['test/meta/**/*.test.ts'], maxWorkers: WORKERS } },
+    ...(withPostgres ? [integracion('integration-postgres', 'postgres', ['test/integration/**/*.test.ts'])] : []),
+    integracion('integration-pglite', 'pglite', withPostgres ? PGLITE_TAMBIEN : ['test/integration/**/*.test.ts']),
+    {
+      extends: true,
+      test: {
+        // The built PWA in Debian's Chromium against the real server (child process, fresh PGlite).
+        name: 'e2e',
+        root: '.',
+        include: ['test/e2e/**/*.test.ts'],
+        globalSetup: ['test/e2e/global-setup.ts'],
+        sequence: { groupOrder: 1 },
+        maxWorkers: WORKERS,
+        testTimeout: 120_000,
+        hookTimeout: 120_000,
+      },
+    },
+  ];
+}
+
+/**
+ * One config for the client build and the test runner.
+ *
+ * The test projects (which files run where is test/matriz.ts):
+ * - `unit`: test/unit, pure rules and client data code;
+ * - `meta`: the test run's own checks (a missing browser or program is said
+ *   once and skipped, or fails under CI; the whole-tree layer check);
+ * - `integration-postgres` (when TEST_DATABASE_URL is set): every integration
+ *   file on that PostgreSQL server, each file in a schema of its own;
+ * - `integration-pglite`: on the embedded database, every integration file
+ *   when there is no PostgreSQL, else the engine-dependent ones;
+ * - `e2e`: the built app in Chromium against the real server, after all the
+ *   rest has finished (sequence.groupOrder), so that the browser flows never
+ *   share the CPU with the integration files.
+ * DECA_TEST_SUITE=compatibilidad runs only `unit` and the runtime-dependent
+ * files on PostgreSQL (`compat`): what .ci/run runs on the older runtimes.
  */
 export default defineConfig({
   root: 'client',
@@ -69,54 +142,6 @@ export default defineConfig({
   test: {
     root: '.',
     pool: 'forks',
-    // At least two files at a time (vitest's default, cores − 1, is one on a 2-core machine): most of
-    // a file's time is spent waiting on PostgreSQL, child servers and Chromium. Measured on 2 cores,
-    // the whole suite: 677 s against 1003 s with one.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
-    projects: [
-      {
-        extends: true,
-        test: { name: 'unit', root: '.', include: ['test/unit/**/*.test.ts'] },
-      },
-      {
-        extends: true,
-        test: {
-          // The built PWA in Debian's Chromium against the real server (child process, fresh PGlite).
-          name: 'e2e',
-          root: '.',
-          include: ['test/e2e/**/*.test.ts'],
-          globalSetup: ['test/e2e/global-setup.ts'],
-          // Generous: on a 2-core machine the e2e file shares the CPU with the integration suites.
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'integration-pglite',
-          root: '.',
-          include: ['test/integration/**/*.test.ts'],
-          env: { DECA_TEST_DB: 'pglite' },
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
-      ...(withPostgres
-        ? [
-            {
-              extends: true as const,
-              test: {
-                name: 'integration-postgres',
-                root: '.',
-                include: ['test/integration/**/*.test.ts'],
-                env: { DECA_TEST_DB: 'postgres' },
-                testTimeout: 30_000,
-                hookTimeout: 60_000,
-              },
-            },
-          ]
-        : []),
-    ],
+    projects: proyectos(),
   },
 });

@@ -34,6 +34,12 @@ export interface OpenOptions {
   dataDir?: string | null;
   /** PostgreSQL schema to use (created if missing); tests give each file its own. */
   schema?: string | null;
+  /**
+   * PGlite only: start from this dump of a data directory (`dumpDataDir`)
+   * instead of an empty one. The tests open each file's database from one
+   * migrated dump, which skips initdb and the migrations.
+   */
+  loadDataDir?: Blob | null;
 }
 
 /**
@@ -74,6 +80,7 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   // One options object: `new PGlite(undefined, options)` (in memory) ignores the options.
   const pglite = new PGlite({
     dataDir: dir,
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
     parsers: { [INT8]: (v: string) => Number(v), [NUMERIC]: (v: string) => Number(v), [BYTEA]: byteaDesdeTexto },
     serializers: { [BYTEA]: byteaATexto },
   });

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { migrateToLatest, openDatabase, type Database } from '../../server/db/open';
 
 /** Which database this vitest project runs on (vite.config.ts sets DECA_TEST_DB). */
@@ -32,7 +34,9 @@ export async function openTestDatabase(): Promise<Database> {
     };
     return database;
   }
-  const database = await openDatabase({});
+  // One migrated data directory per run (test/build-setup.ts), copied for each file.
+  const plantilla = inject('plantillaPglite');
+  const database = await openDatabase({ loadDataDir: plantilla ? new Blob([readFileSync(plantilla)]) : null });
   await migrateToLatest(database.db);
   return database;
 }

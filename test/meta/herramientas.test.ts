@@ -26,6 +26,7 @@ function correr(env: Record<string, string>, nombre: string, prueba: string[] = 
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, NO_COLOR: '1' };
   // Only the suite asked for: the child must not also start the PostgreSQL one.
   delete childEnv.TEST_DATABASE_URL;
+  delete childEnv.DECA_TEST_SUITE;
   delete childEnv.VITEST;
   delete childEnv.VITEST_WORKER_ID;
   delete childEnv.VITEST_POOL_ID;
