@@ -1,11 +1,12 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type ConsoleMessage, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import sharp from 'sharp';
 import jsQR from 'jsqr';
-import { SESSION_COOKIE } from '../../server/http/session-cookie';
+import { CSRF_HEADER, SESSION_COOKIE } from '../../server/http/session-cookie';
 import { herramienta } from '../support/herramientas';
 import { ROOT, startServerProcess, type ServerProcess } from '../support/processes';
 import { startSmtp, type TestSmtp } from '../support/smtp';
@@ -32,7 +33,19 @@ export interface Entorno {
   url: string;
   /** Every e-mail the server sent (a real SMTP server on loopback). */
   smtp: TestSmtp;
+  /**
+   * The browser profile of the test that runs now (a persistent context: service workers and
+   * installability need one). `perfilNuevo` replaces it with a fresh one.
+   */
   context: BrowserContext;
+  /**
+   * Close this test's browser profile and open a new one on a directory of its own: nothing
+   * another test left (service worker and its Background Sync, IndexedDB, localStorage,
+   * cookies, routes, the offline switch, open pages) reaches the test that starts. The service
+   * worker drains every user's queue on the device, so a shared profile would send one test's
+   * leftovers with the next test's session.
+   */
+  perfilNuevo(): Promise<BrowserContext>;
   /** The server's data directory: the CLI works on it while the server runs. */
   dataDir: string;
   /**
@@ -43,13 +56,16 @@ export interface Entorno {
   clientDir: string;
   /** Stop the server (SIGTERM), run `mientras` while it is down, and start it again on the same port and data. */
   reiniciarServidor(mientras: () => Promise<void>): Promise<void>;
+  /** Secrets the test process learned on its own (passwords, sessions, keys of `cuentaNueva`): `fugas` looks for them too. */
+  recordar(...secretos: string[]): void;
   /**
    * The secrets found in the server's log so far (every process of this
-   * environment, at `info`): `conocidos` (the passwords the test typed), the
-   * browser's session cookies, the one-time tokens of every e-mail sent, and
-   * anything shaped like an API key, a webhook secret or a password hash.
+   * environment, at `info`): `conocidos` (the passwords the test typed) and
+   * those `recordar`ed, every session cookie any profile of this environment
+   * was given, the one-time tokens of every e-mail sent, and anything shaped
+   * like an API key, a webhook secret or a password hash.
    */
-  fugas(conocidos: string[]): Promise<string[]>;
+  fugas(conocidos?: string[]): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -57,27 +73,67 @@ export interface Entorno {
 const ENLACE_DE_UN_SOLO_USO = /\/(?:completar|confirmar|invitacion)\/([\w-]{20,})/g;
 /** An API key, a webhook secret or a password hash, wherever it comes from. */
 const CON_FORMA_DE_SECRETO = /dg_(?:live|test)_[\w-]{16,}|whsec_[\w-]{16,}|scrypt\$\d+\$/g;
+/** The session token in a Set-Cookie header. */
+const COOKIE_DE_SESION = new RegExp(`(?:^|[\\s,])${SESSION_COOKIE}=([^;,\\s]+)`, 'g');
 
 /**
  * The real server as a child process on a fresh DATA_DIR (embedded PGlite),
  * and a persistent Chromium profile on a fresh directory (service workers and
- * installability need a non-incognito profile).
+ * installability need a non-incognito profile); each test then takes a fresh
+ * profile of its own (`perfilNuevo`).
  */
 export async function arrancar(viewport = { width: 1280, height: 900 }): Promise<Entorno> {
   if (!CHROMIUM) throw new Error('Chromium no está instalado');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'deca-e2e-data-'));
-  const profile = mkdtempSync(path.join(os.tmpdir(), 'deca-e2e-chromium-'));
   const clientDir = mkdtempSync(path.join(os.tmpdir(), 'deca-e2e-client-'));
   cpSync(path.join(ROOT, 'dist/client'), clientDir, { recursive: true });
+  /** The directory of the profile open now (each is removed once its browser is closed). */
+  let perfil: string | undefined;
+  /** Every session cookie a profile of this environment was given (also those it later lost by signing out). */
+  const sesiones = new Set<string>();
+  const recordados = new Set<string>();
   let smtp: TestSmtp | undefined;
   let server: ServerProcess | undefined;
   let context: BrowserContext | undefined;
+  const cerrarPerfil = async () => {
+    const c = context;
+    const dir = perfil;
+    context = perfil = undefined;
+    if (c) {
+      for (const k of await c.cookies().catch(() => [])) if (k.name === SESSION_COOKIE) sesiones.add(k.value);
+      await c.close().catch(() => {});
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  };
+  const abrirPerfil = async (): Promise<BrowserContext> => {
+    await cerrarPerfil();
+    perfil = mkdtempSync(path.join(os.tmpdir(), 'deca-e2e-chromium-'));
+    const c = await chromium.launchPersistentContext(perfil, {
+      executablePath: CHROMIUM!,
+      args: CHROMIUM_ARGS,
+      viewport,
+      locale: 'es-ES',
+      timezoneId: 'Europe/Madrid',
+      serviceWorkers: 'allow',
+    });
+    // The sessions the server opens for this profile, as they are given (a sign-out takes the cookie away).
+    c.on('response', (r) => {
+      if (!new URL(r.url()).pathname.startsWith('/app/api/')) return;
+      void r
+        .headerValue('set-cookie')
+        .then((v) => {
+          for (const m of (v ?? '').matchAll(COOKIE_DE_SESION)) if (m[1]) sesiones.add(m[1]);
+        })
+        .catch(() => {});
+    });
+    context = c;
+    return c;
+  };
   const close = async () => {
-    await context?.close().catch(() => {});
+    await cerrarPerfil();
     await server?.stop();
     await smtp?.close();
     rmSync(dataDir, { recursive: true, force: true });
-    rmSync(profile, { recursive: true, force: true });
     rmSync(clientDir, { recursive: true, force: true });
   };
   // At `info`, so that every request line is there to be checked for secrets (fugas).
@@ -100,14 +156,7 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
     // Webhooks to a receiver on loopback over http, as a developer's would be (WEBHOOK_ALLOW_INSECURE).
     server = await startServerProcess(variables(smtp));
     procesos.push(server);
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      viewport,
-      locale: 'es-ES',
-      timezoneId: 'Europe/Madrid',
-      serviceWorkers: 'allow',
-    });
+    await abrirPerfil();
   } catch (err) {
     await close();
     throw err;
@@ -116,7 +165,11 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
     server,
     url: server.url,
     smtp,
-    context,
+    get context(): BrowserContext {
+      if (!context) throw new Error('no hay perfil de navegador abierto');
+      return context;
+    },
+    perfilNuevo: abrirPerfil,
     dataDir,
     clientDir,
     close,
@@ -126,13 +179,16 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
       server = env.server = await startServerProcess({ ...variables(env.smtp), PORT: new URL(env.url).port });
       procesos.push(server);
     },
-    async fugas(conocidos) {
+    recordar(...secretos) {
+      for (const s of secretos) recordados.add(s);
+    },
+    async fugas(conocidos = []) {
       const registro = procesos.map((p) => p.output()).join('\n');
       // A check of an empty log would pass whatever the server did.
       if (!registro.includes('"msg":"request"')) return ['el registro no tiene líneas de petición'];
-      const sesiones = (await env.context.cookies()).filter((c) => c.name === SESSION_COOKIE).map((c) => c.value);
+      const actuales = context ? (await context.cookies()).filter((c) => c.name === SESSION_COOKIE).map((c) => c.value) : [];
       const deUnSoloUso = env.smtp.mails.flatMap((m) => [...(m.text ?? '').matchAll(ENLACE_DE_UN_SOLO_USO)].map((x) => x[1]!));
-      const secretos = new Set([...conocidos, ...sesiones, ...deUnSoloUso].filter((s) => s.length >= 8));
+      const secretos = new Set([...conocidos, ...recordados, ...sesiones, ...actuales, ...deUnSoloUso].filter((s) => s.length >= 8));
       return [...[...secretos].filter((s) => registro.includes(s)), ...[...registro.matchAll(CON_FORMA_DE_SECRETO)].map((m) => m[0])].map(
         (s) => `${s.slice(0, 10)}…`,
       );
@@ -292,4 +348,138 @@ export async function sinNumerosReservados(p: Page): Promise<void> {
       { timeout: 20_000, interval: 500 },
     )
     .toBe(0);
+}
+
+/** An account of this environment's server, made by `cuentaNueva`, and its first user (administrator). */
+export interface Cuenta {
+  email: string;
+  password: string;
+  empresa: string;
+  usuarioId: number;
+  /** The session the sign-up opened (`deca_sesion=…`), for the app's endpoints from the test process. */
+  cookie: string;
+  /** A production API key made with that session (with `clave`), for the public API (llamarApi). */
+  clave: string | null;
+}
+
+export interface OpcionesCuenta {
+  /** Company name (default «Transportes Prueba SL»). */
+  empresa?: string;
+  /** Start of the user's e-mail (default «conductora»); a number follows, so each account's is new. */
+  alias?: string;
+  /** Confirm the e-mail through the link the server mails (default true: real numbers and production keys wait for it). */
+  confirmar?: boolean;
+  /** Make a production API key; a string names it. Implies a confirmed e-mail. */
+  clave?: boolean | string;
+}
+
+/** Sign-ups by this process: each comes from a loopback address of its own (see `pedir`). */
+let altas = 0;
+
+/**
+ * A request to this environment's server from the test process, as a
+ * visitor of its own: from `desde`, a loopback address other than the
+ * browser's. (The server allows 5 sign-ups an hour from one address, the
+ * product's limit; each test's account comes from another visitor.)
+ */
+function pedir(
+  env: Entorno,
+  method: string,
+  ruta: string,
+  opts: { json?: unknown; cookie?: string; desde?: string } = {},
+): Promise<{ status: number; texto: string; setCookie: string[] }> {
+  const url = new URL(ruta, env.url);
+  const cuerpo = opts.json === undefined ? '' : JSON.stringify(opts.json);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        method,
+        ...(opts.desde ? { localAddress: opts.desde } : {}),
+        headers: {
+          'User-Agent': 'deca-e2e',
+          [CSRF_HEADER]: '1',
+          ...(opts.json === undefined ? { 'Content-Type': 'application/x-www-form-urlencoded' } : { 'Content-Type': 'application/json' }),
+          'Content-Length': Buffer.byteLength(cuerpo),
+          ...(opts.cookie ? { Cookie: opts.cookie } : {}),
+        },
+      },
+      (res) => {
+        const trozos: Buffer[] = [];
+        res.on('data', (c: Buffer) => trozos.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, texto: Buffer.concat(trozos).toString('utf8'), setCookie: res.headers['set-cookie'] ?? [] }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(cuerpo);
+  });
+}
+
+/**
+ * A new company account with its administrator, made through the server's
+ * own endpoints as the app makes it (POST /app/api/registro), not through the
+ * sign-up form: by default its e-mail confirmed through the link the server
+ * mails (POST /confirmar/<token>), and with `clave` a production API key
+ * (POST /app/api/claves, with the session and the CSRF header). Its
+ * password, session and key are remembered for `fugas`.
+ */
+export async function cuentaNueva(env: Entorno, opts: OpcionesCuenta = {}): Promise<Cuenta> {
+  const n = ++altas;
+  const email = `${opts.alias ?? 'conductora'}-${n}@example.com`;
+  const password = `una-clave-larga-${n}-${Math.random().toString(36).slice(2, 10)}`;
+  const empresa = opts.empresa ?? 'Transportes Prueba SL';
+  const desde = `127.0.${1 + Math.floor(n / 250)}.${2 + (n % 250)}`;
+  const alta = await pedir(env, 'POST', '/app/api/registro', {
+    desde,
+    json: { nombre: empresa, nif: 'B12345674', domicilio: 'Polígono Sur 3, Zaragoza', email, password },
+  });
+  if (alta.status !== 201) throw new Error(`alta de ${email}: ${alta.status} ${alta.texto}`);
+  const token = alta.setCookie.map((c) => new RegExp(`^${SESSION_COOKIE}=([^;]+)`).exec(c)?.[1]).find(Boolean);
+  if (!token) throw new Error(`alta de ${email} sin cookie de sesión`);
+  const cookie = `${SESSION_COOKIE}=${token}`;
+  env.recordar(password, token);
+  const { usuario } = JSON.parse(alta.texto) as { usuario: { id: number } };
+  let clave: string | null = null;
+  if (opts.confirmar !== false || opts.clave) {
+    const enlace = await enlaceDelCorreo(env, email, /^\/confirmar\//);
+    const confirmado = await pedir(env, 'POST', enlace, { desde });
+    if (confirmado.status !== 200 || !confirmado.texto.includes('Correo confirmado')) throw new Error(`confirmación de ${email}: ${confirmado.status} ${confirmado.texto.slice(0, 300)}`);
+  }
+  if (opts.clave) {
+    const r = await pedir(env, 'POST', '/app/api/claves', {
+      desde,
+      cookie,
+      json: { entorno: 'produccion', ...(typeof opts.clave === 'string' ? { nombre: opts.clave } : {}) },
+    });
+    if (r.status !== 201) throw new Error(`clave de ${email}: ${r.status} ${r.texto}`);
+    clave = (JSON.parse(r.texto) as { key: string }).key;
+    env.recordar(clave);
+  }
+  return { email, password, empresa, usuarioId: usuario.id, cookie, clave };
+}
+
+/**
+ * Sign in on `page` through the sign-in screen, as the user would (the app
+ * keeps who is signed in on the device as well as the server's cookie), and
+ * wait for the list, with the app installed: its service worker controls the
+ * page, so the shell is precached and every later navigation is served by it.
+ *
+ * On a fresh profile the worker installs while the test goes on; a full
+ * navigation that starts before it activates and is still loading when it
+ * claims the open pages is left uncontrolled (clients.claim() takes only
+ * pages that are ready), and such a page then never works offline. Waiting
+ * here, on the first page (ready long before the worker exists), keeps every
+ * test's later navigations out of that window.
+ */
+export async function entrar(env: Entorno, page: Page, cuenta: Pick<Cuenta, 'email' | 'password'>): Promise<void> {
+  await page.goto(env.url);
+  await page.getByRole('heading', { name: 'Entrar' }).waitFor();
+  await page.fill('#f-email', cuenta.email);
+  await page.fill('#f-password', cuenta.password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+  await page.getByRole('heading', { name: 'Sus DeCA' }).waitFor({ timeout: 20_000 });
+  await esperarServiceWorker(page);
 }

@@ -80,7 +80,8 @@ describe('a test run on a machine without Chromium', () => {
   it.runIf(process.platform === 'linux')('stops the server it started when the browser does not launch', async () => {
     const marca = `DECA_PRUEBA_MARCA=${process.pid}-${Date.now()}`;
     const [clave, valor] = marca.split('=') as [string, string];
-    const r = await correr({ CHROME_PATH: '/bin/false', CI: 'false', [clave]: valor }, 'sin-lanzar');
+    // One file is enough: each starts its server the same way (browser.ts, arrancar).
+    const r = await correr({ CHROME_PATH: '/bin/false', CI: 'false', [clave]: valor }, 'sin-lanzar', ['--project', 'e2e', 'test/e2e/pwa-shell.test.ts']);
     expect(r.code).not.toBe(0);
     expect(r.informe.testResults.some((f) => f.status === 'failed')).toBe(true);
     expect(vivosCon(marca)).toEqual([]);
