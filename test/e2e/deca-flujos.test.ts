@@ -6,7 +6,7 @@ import { fotografiar } from '../fixtures/albaranes';
 import { herramienta } from '../support/herramientas';
 import { runCli } from '../support/processes';
 import { CHROMIUM, entrar, esperarServiceWorker, POLL_API_MS } from './browser';
-import { archivoE2e, esperarNumero, numerosEnServidor, rellenarDeca } from './flujos';
+import { archivoE2e, decaCompleta, esperarNumero, numerosEnServidor, rellenarDeca } from './flujos';
 
 /** The delivery-note photos kept on the device (the signed-in user's production database). */
 function fotosEnDispositivo(p: Page): Promise<{ estado: string; lado: number; tipo: string; clave: string }[]> {
@@ -30,17 +30,6 @@ function fotosEnDispositivo(p: Page): Promise<{ estado: string; lado: number; ti
     );
   });
 }
-
-/** A complete DeCA as the API takes it (issued unless `emitir: false`). */
-const completa = (cambios: Record<string, unknown> = {}) => ({
-  cargador_nombre: 'Envíos Norte, S.A.',
-  cargador_nif: 'A58818501',
-  cargador_domicilio: 'Calle Mayor 1, Burgos',
-  fecha_transporte: new Date().toISOString().slice(0, 10),
-  matricula: '3434 CCC',
-  envios: [{ origen: 'Burgos', destino: 'Bilbao', naturaleza: 'Palés de madera', peso: '8.000' }],
-  ...cambios,
-});
 
 /**
  * A DeCA's life after it is issued, and the ways of filling one: the test
@@ -99,7 +88,7 @@ describe.skipIf(!CHROMIUM)('DeCA flows: changes, environments, address book, imp
     const { env } = e2e;
     const { page, api } = await e2e.sesion({ clave: true });
     // A production DeCA, which the test environment must not show.
-    await api('POST', '/decas', completa());
+    await api('POST', '/decas', decaCompleta());
     const produccion = await numerosEnServidor(api);
     expect(produccion).toHaveLength(1);
     await page.goto(`${env.url}/cuenta`);

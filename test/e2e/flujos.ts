@@ -124,6 +124,17 @@ async function vigilarPoliticas(context: BrowserContext, vistas: string[]): Prom
 }
 
 /** The numbers of the account's DeCAs on the server (not archived), sorted. */
+/** A complete DeCA as the API takes it (issued unless `emitir: false`). */
+export const decaCompleta = (cambios: Record<string, unknown> = {}) => ({
+  cargador_nombre: 'Envíos Norte, S.A.',
+  cargador_nif: 'A58818501',
+  cargador_domicilio: 'Calle Mayor 1, Burgos',
+  fecha_transporte: new Date().toISOString().slice(0, 10),
+  matricula: '3434 CCC',
+  envios: [{ origen: 'Burgos', destino: 'Bilbao', naturaleza: 'Palés de madera', peso: '8.000' }],
+  ...cambios,
+});
+
 export async function numerosEnServidor(api: Api): Promise<string[]> {
   const r = await api<{ decas: { numero: string }[] }>('GET', '/decas?limite=100&archivado=false');
   return r.decas.map((d) => d.numero).sort();

@@ -1,7 +1,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startReceptor } from '../support/webhook-receiver';
 import { CHROMIUM, enlaceDelCorreo, seguirEnlace } from './browser';
-import { archivoE2e, esperarNumero, numerosEnServidor, rellenarDeca } from './flujos';
+import { archivoE2e, decaCompleta, esperarNumero, numerosEnServidor, rellenarDeca } from './flujos';
 
 /**
  * The office's side: integrations (webhooks, the plan's quota), DeCAs sent
@@ -48,14 +48,7 @@ describe.skipIf(!CHROMIUM)('the office: webhooks, e-mail, the list, users and se
   it('sends an issued DeCA by e-mail with its PDF and offers it to the driver; asks the other party for the data of a pending one', async () => {
     const { env } = e2e;
     const { page, api } = await e2e.sesion({ clave: true });
-    const emitida = await api<{ deca: { numero: string } }>('POST', '/decas', {
-      cargador_nombre: 'Envíos Norte, S.A.',
-      cargador_nif: 'A58818501',
-      cargador_domicilio: 'Calle Mayor 1, Burgos',
-      fecha_transporte: new Date().toISOString().slice(0, 10),
-      matricula: '3434 CCC',
-      envios: [{ origen: 'Burgos', destino: 'Bilbao', naturaleza: 'Palés de madera', peso: '8.000' }],
-    });
+    const emitida = await api<{ deca: { numero: string } }>('POST', '/decas', decaCompleta());
     await page.goto(`${env.url}/decas/${emitida.deca.numero}`);
     const panel = page.getByTestId('enviar-deca');
     await panel.getByRole('heading', { name: 'Enviar' }).waitFor();
