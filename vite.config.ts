@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 import preact from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
-import { COMPATIBILIDAD, PGLITE_TAMBIEN } from './test/matriz';
+import { COMPATIBILIDAD, PGLITE_TAMBIEN } from './test/matriz.ts';
 
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const suite = process.env.DECA_TEST_SUITE ?? 'completa';
