@@ -17,7 +17,7 @@ precacheAndRoute(self.__WB_MANIFEST);
 // except the server's own pages and APIs (public DeCA pages, completion and e-mail confirmation links, the authenticity check, API, MCP, the API reference).
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/index.html'), {
-    denylist: [/^\/(api|demo|app\/api|mcp|healthz|docs|d|p|completar|confirmar|verificar)(\/|$)/],
+    denylist: [/^\/(api|demo|app\/api|mcp|healthz|readyz|docs|d|p|completar|confirmar|verificar)(\/|$)/],
   }),
 );
 

@@ -3,7 +3,6 @@ import Koa from 'koa';
 import compress from 'koa-compress';
 import zlib from 'node:zlib';
 import compose from 'koa-compose';
-import { sql } from 'kysely';
 import type { Entorno } from '../shared/schemas/cuenta';
 import type { AppDeps } from './deps';
 import type { AppMiddleware, AppState } from './http/context';
@@ -81,9 +80,17 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(serializeJson());
   app.use(requireContentLength());
 
+  // Liveness (an orchestrator restarts a process that stops answering it): the process answers,
+  // nothing else is asked. Readiness (a load balancer sends traffic only while it is 200): the
+  // database answers, the workers run, and the process is not stopping; else 503 no_disponible.
   const health = new Router<AppState>();
-  health.get('/healthz', async (ctx) => {
-    await sql`select 1`.execute(deps.services.db);
+  health.get('/healthz', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { ok: true };
+  });
+  health.get('/readyz', async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    await deps.services.readiness.check(deps.services.db);
     ctx.body = { ok: true };
   });
   app.use(health.routes());

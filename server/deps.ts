@@ -7,6 +7,7 @@ import type { DB } from './db/schema';
 import type { Caches } from './domain/cache';
 import type { DecaPdfRenderer } from './documents/pdf-pool';
 import type { RateLimits } from './limits';
+import type { Readiness } from './readiness';
 import type { Logger } from './log';
 import type { LectorFotos } from './ocr/lector';
 import type { TargetPolicy } from './net/webhook-target';
@@ -38,6 +39,8 @@ export interface Services {
   caches: Caches;
   /** The process's LISTEN connection (null when there is none). */
   listener: Listener | null;
+  /** What GET /readyz answers: the database in reach, the workers running, not stopping. */
+  readiness: Readiness;
 }
 
 /** Everything the HTTP app needs: the configuration, the services, and where the built client is. */

@@ -1,5 +1,6 @@
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { createPgPool, type Database } from './db/open';
+import type { Logger } from './log';
 
 export const API_POINTS = 120;
 export const API_WINDOW_S = 60;
@@ -39,14 +40,14 @@ export interface RateLimits {
  * memory on the embedded one, which only ever has one process (the DATA_DIR
  * lock). RateLimiterPostgres cannot take a PGlite handle: it corrupts it.
  */
-export function createRateLimits(database: Database, opts: { apiPoints?: number | undefined } = {}): RateLimits {
+export function createRateLimits(database: Database, opts: { apiPoints?: number | undefined; log?: Logger } = {}): RateLimits {
   // Counters go through their own small pool without synchronous commit: every
   // API request updates one, and waiting for a WAL flush each time made the
   // rate limiter the slowest part of a read. A crash may lose the last few
   // milliseconds of counts, which is harmless for a per-minute limit.
   const pool =
     database.kind === 'postgres'
-      ? createPgPool(database.connectionString, database.schema, { max: 4, settings: { synchronous_commit: 'off' } })
+      ? createPgPool(database.connectionString, database.schema, { max: 4, settings: { synchronous_commit: 'off' }, log: opts.log, nombre: 'rate-limit' })
       : null;
   const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract =>
     pool

@@ -1,5 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { createServer, type ServerResponse } from 'node:http';
 import { adminSocketPath, startAdminSocket } from './admin/admin-socket';
 import { createApp } from './app';
 import { createClock } from './clock';
@@ -14,7 +14,12 @@ import { startMaintenance } from './jobs/maintenance';
 import { liberarCorreos, smtpTransport, startMailWorker } from './jobs/mail-delivery';
 import { createServices } from './services';
 
+/** After SIGTERM, how long requests in flight may take to finish before their connections are closed anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
+/** After SIGTERM, how long no request may have started before idle keep-alive connections are closed. */
+const IDLE_QUIET_MS = 500;
+/** The whole stop, workers and pools included; past it the process exits with status 1. */
+const SHUTDOWN_HARD_MS = 25_000;
 
 /** Read config, take DATA_DIR, open and migrate the database, serve HTTP; stop cleanly on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
@@ -27,7 +32,7 @@ async function main(): Promise<void> {
   const socketPath = embedded ? adminSocketPath(config.dataDir) : null;
   const releaseLock = embedded ? acquireDataDirLock(config.dataDir, 'server', socketPath) : () => {};
 
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log });
   const applied = await migrateToLatest(database.db);
   if (applied.length) log.info({ migrations: applied }, 'migrations applied');
 
@@ -47,7 +52,24 @@ async function main(): Promise<void> {
     listener: services.listener ?? undefined,
   });
   const app = createApp({ config, services });
-  const server = createServer(app.callback());
+  const handle = app.callback();
+  // Requests in flight, and what became of those answered after SIGTERM (logged when stopped).
+  let stopping = false;
+  const inflight = new Set<ServerResponse>();
+  let lastActivity = performance.now();
+  const drained = { answered: 0, cut: 0 };
+  const server = createServer((req, res) => {
+    inflight.add(res);
+    lastActivity = performance.now();
+    // While stopping, each answer closes its connection: the client knows not to send another on it.
+    if (stopping) res.setHeader('Connection', 'close');
+    res.once('close', () => {
+      inflight.delete(res);
+      lastActivity = performance.now();
+      if (stopping) drained[res.writableFinished ? 'answered' : 'cut']++;
+    });
+    void handle(req, res);
+  });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -70,34 +92,64 @@ async function main(): Promise<void> {
     );
   }
 
-  let stopping = false;
+  services.readiness.watch('webhooks', webhooks.running);
+  services.readiness.watch('correo', mail.running);
+
+  /**
+   * SIGTERM (a rolling restart): /readyz says 503 at once so the balancer
+   * stops sending; no new connection is accepted; requests in flight finish
+   * (up to SHUTDOWN_GRACE_MS), each answer closing its connection; idle
+   * keep-alive connections are closed once no request has started for
+   * IDLE_QUIET_MS. Meanwhile the workers stop claiming and give back what
+   * they hold (webhook attempts still waiting are cut, their leases released;
+   * mails not yet handed to SMTP go back). Then the pools are closed.
+   */
   const shutdown = async (signal: string): Promise<void> => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => {
-      log.warn('in-flight requests did not finish in time; closing anyway');
-      server.closeAllConnections();
-    }, SHUTDOWN_GRACE_MS);
-    force.unref();
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    });
-    clearTimeout(force);
+    services.readiness.stop();
+    log.info({ signal, in_flight: inflight.size }, 'shutting down: no new connections, requests in flight finish');
+    for (const res of inflight) if (!res.headersSent) res.setHeader('Connection', 'close');
+    const hard = setTimeout(() => {
+      log.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, SHUTDOWN_HARD_MS);
+    hard.unref();
+    // Only the listening socket is closed: http.Server#close would also drop every idle keep-alive
+    // connection at once, and a client sending its next request on one at that instant would get a
+    // reset for a request no one read. Its callback runs once every connection has ended.
+    let closed = false;
+    net.Server.prototype.close.call(server, () => (closed = true));
+    const workers = Promise.all([mail.stop(), webhooks.stop()]);
+    const startedAt = performance.now();
+    let forced = false;
+    while (!closed) {
+      await new Promise((r) => setTimeout(r, 50));
+      const now = performance.now();
+      if (inflight.size === 0 && now - lastActivity >= IDLE_QUIET_MS) server.closeIdleConnections();
+      if (!forced && now - startedAt >= SHUTDOWN_GRACE_MS) {
+        forced = true;
+        log.warn({ in_flight: inflight.size }, 'requests in flight did not finish in time; closing anyway');
+        server.closeAllConnections();
+      }
+    }
+    await workers;
     stopMaintenance();
-    await mail.stop();
-    await webhooks.stop();
     await closeAdmin();
     await pdfPool.close();
     await services.close();
     await database.close();
     releaseLock();
-    log.info('stopped');
+    log[drained.cut ? 'warn' : 'info'](drained, 'stopped');
     process.exit(0);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  const stop = (signal: string) =>
+    void shutdown(signal).catch((err: unknown) => {
+      log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    });
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
   process.on('exit', releaseLock);
 }
 

@@ -7,6 +7,7 @@ import { createCaches } from './domain/cache';
 import type { DecaPdfRenderer } from './documents/pdf-pool';
 import { createRateLimits } from './limits';
 import type { Logger } from './log';
+import { createReadiness } from './readiness';
 import { createWebhookFetch } from './net/webhook-request';
 import { crearLectorFotos } from './ocr/lector';
 
@@ -37,7 +38,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services & 
       log.warn({ err }, 'LISTEN unavailable: nothing is cached and workers poll');
     }
   }
-  const limits = createRateLimits(database, { apiPoints: config.apiRateLimit });
+  const limits = createRateLimits(database, { apiPoints: config.apiRateLimit, log });
   const caches = createCaches(listener);
   const webhookFetch = createWebhookFetch({ allowInsecure: config.webhookAllowInsecure, keepAlive: false });
   const fotos = crearLectorFotos();
@@ -56,6 +57,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services & 
     webhookFetch,
     caches,
     listener,
+    readiness: createReadiness(),
     async close() {
       caches.close();
       webhookFetch.close();

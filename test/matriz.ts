@@ -62,4 +62,5 @@ export const COMPATIBILIDAD = [
   'test/integration/fotos.test.ts', // sharp and tesseract.js workers
   'test/integration/cli.test.ts', // child processes, the admin socket
   'test/integration/mcp.test.ts', // the MCP SDK's streamable HTTP transport
+  'test/integration/parada.test.ts', // SIGTERM: node:http's keep-alive connections drained by hand, AbortSignal.any
 ];

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { sql, type Transaction } from 'kysely';
 import type { Logger } from '../log';
-import type { Database } from './open';
+import { CONNECTION_TIMEOUT_MS, type Database } from './open';
 import type { DB } from './schema';
 
 /**
@@ -43,6 +43,16 @@ export interface Listener {
 }
 
 const quoteIdent = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+/**
+ * Waits between attempts to get the LISTEN connection back: from 0.5 s,
+ * doubling, at most 5 s. While it is down caches are bypassed and workers
+ * poll, so the service works, only slower; one attempt every few seconds
+ * per process costs the database nothing, and a database that comes back
+ * is heard again within seconds.
+ */
+const RETRY_FIRST_MS = 500;
+const RETRY_MAX_MS = 5_000;
 
 /**
  * Listen to every channel of CANALES. PGlite delivers its own notifications
@@ -98,7 +108,7 @@ export async function startListener(database: Database, log?: Logger): Promise<L
   let client: pg.Client | null = null;
   let ok = false;
   let closed = false;
-  let retryMs = 1000;
+  let retryMs = RETRY_FIRST_MS;
   let timer: NodeJS.Timeout | null = null;
   let everConnected = false;
 
@@ -110,13 +120,15 @@ export async function startListener(database: Database, log?: Logger): Promise<L
       void connect();
     }, retryMs);
     timer.unref();
-    retryMs = Math.min(retryMs * 2, 30_000);
+    retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
   };
 
   async function connect(): Promise<void> {
     const c = new pg.Client({
       connectionString: database.kind === 'postgres' ? database.connectionString : undefined,
       ...(database.kind === 'postgres' && database.schema ? { options: `-c search_path="${database.schema}"` } : {}),
+      connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+      keepAlive: true,
     });
     c.on('error', (err) => {
       log?.warn({ err }, 'LISTEN connection lost; polling and bypassing caches until it is back');
@@ -140,7 +152,7 @@ export async function startListener(database: Database, log?: Logger): Promise<L
       }
       client = c;
       ok = true;
-      retryMs = 1000;
+      retryMs = RETRY_FIRST_MS;
       if (everConnected) {
         for (const fn of reconnectSubs) fn();
       }

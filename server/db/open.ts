@@ -4,7 +4,10 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import type { Logger } from '../log';
 import type { DB } from './schema';
+import { withCommitOutcome } from './commit-outcome';
+import { marcarAlConectar } from './errores';
 import { migrationProvider } from './migrations/index';
 import { deUnEsquema } from './introspeccion';
 import { PGliteDialect } from './pglite-dialect';
@@ -40,6 +43,8 @@ export interface OpenOptions {
    * migrated dump, which skips initdb and the migrations.
    */
   loadDataDir?: Blob | null;
+  /** Where a lost connection is logged (the pool replaces it by itself). */
+  log?: Logger;
 }
 
 /**
@@ -51,7 +56,8 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) {
     const schema = opts.schema ?? null;
     if (schema) {
-      const admin = new pg.Client({ connectionString: opts.databaseUrl });
+      const admin = new pg.Client({ connectionString: opts.databaseUrl, connectionTimeoutMillis: CONNECTION_TIMEOUT_MS });
+      admin.on('error', () => {}); // its one query fails with the same error
       await admin.connect();
       try {
         await admin.query(`create schema if not exists "${schema.replace(/"/g, '')}"`);
@@ -59,9 +65,9 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
         await admin.end();
       }
     }
-    const pool = createPgPool(opts.databaseUrl, schema, { max: 10 });
+    const pool = createPgPool(opts.databaseUrl, schema, { max: 10, log: opts.log, nombre: 'main' });
     pool.on('connect', (client) => prepararConsultas(client));
-    const db = new Kysely<DB>({ dialect: deUnEsquema(new PostgresDialect({ pool })) });
+    const db = new Kysely<DB>({ dialect: deUnEsquema(withCommitOutcome(new PostgresDialect({ pool }), pool, opts.log)) });
     return {
       kind: 'postgres',
       db,
@@ -98,17 +104,44 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
 }
 
 /**
+ * How long a request waits for a connection: to open one, or for one of the
+ * pool's to come free. Past it the request answers 503 instead of queueing
+ * behind others while the database is unreachable or overwhelmed. (A
+ * database that refuses connections fails each attempt at once.)
+ */
+export const CONNECTION_TIMEOUT_MS = 5_000;
+/** TCP keepalive on every connection: a peer that vanished (a failover, a cut network) is noticed. */
+const KEEPALIVE_DELAY_MS = 10_000;
+
+type ConnectCallback = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+
+/**
  * A pg pool on the database (and schema) with int8/numeric read as numbers.
  * `settings` become session settings (e.g. `synchronous_commit: 'off'`).
+ *
+ * A lost connection is never fatal: node-postgres emits `error` on an idle
+ * client that loses its connection (the pool drops it, then re-emits it on
+ * itself) and on a checked-out client that is between queries; an `error`
+ * with no listener ends the process. Both get one here, so the broken client
+ * is dropped and the next request opens another. Getting a connection is
+ * bounded (CONNECTION_TIMEOUT_MS), and whatever fails while getting one is
+ * marked as such (db/errores.ts), so it is answered 503.
  */
-export function createPgPool(connectionString: string, schema: string | null, opts: { max: number; settings?: Record<string, string> }): pg.Pool {
+export function createPgPool(
+  connectionString: string,
+  schema: string | null,
+  opts: { max: number; settings?: Record<string, string>; log?: Logger | undefined; nombre?: string },
+): pg.Pool {
   const settings = { ...(schema ? { search_path: `"${schema}"` } : {}), ...opts.settings };
   // Options in the URL (`?options=-c search_path=…`) are kept: ours are appended, not swapped in.
   const fromUrl = URL.canParse(connectionString) ? (new URL(connectionString).searchParams.get('options') ?? '') : '';
   const options = [fromUrl, ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)].filter(Boolean).join(' ');
-  return new pg.Pool({
+  const pool = new pg.Pool({
     connectionString,
     max: opts.max,
+    connectionTimeoutMillis: CONNECTION_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
     ...(options ? { options } : {}),
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
@@ -117,6 +150,33 @@ export function createPgPool(connectionString: string, schema: string | null, op
       }) as typeof pg.types.getTypeParser,
     },
   });
+  // One log line per lost connection, whether it was idle in the pool or in use. An in-use
+  // client's error also reaches the query it breaks (or the next one, «not queryable»), which
+  // answers its request; the pool drops the client when it is released.
+  const log = opts.log?.child({ pool: opts.nombre ?? 'pg' });
+  const inUse = new WeakSet<pg.PoolClient>();
+  const reported = new WeakSet<pg.PoolClient>();
+  const report = (client: pg.PoolClient, err: Error, msg: string) => {
+    if (reported.has(client)) return;
+    reported.add(client);
+    log?.warn({ err }, msg);
+  };
+  pool.on('acquire', (client) => inUse.add(client));
+  pool.on('release', (_err, client) => inUse.delete(client));
+  pool.on('connect', (client) =>
+    client.on('error', (err) => {
+      if (inUse.has(client)) report(client, err, 'database connection lost while in use; dropped when released');
+    }),
+  );
+  pool.on('error', (err, client) => report(client, err, 'idle database connection lost; the pool opens another when needed'));
+  const connect = pool.connect.bind(pool) as (cb?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
+  (pool as unknown as { connect: (cb?: ConnectCallback) => Promise<pg.PoolClient> | undefined }).connect = (cb) => {
+    if (cb) return connect((err, client, done) => cb(err ? marcarAlConectar(err) : err, client, done));
+    return (connect() as Promise<pg.PoolClient>).catch((err: unknown) => {
+      throw marcarAlConectar(err);
+    });
+  };
+  return pool;
 }
 
 /** Distinct statements each connection keeps prepared (the hot ones are among the first seen; the rest run unnamed). */

@@ -224,7 +224,9 @@ export async function conIdempotencia<T>(
       await completar(trx, actor, reclamo.clave, dueno, r);
       registrada = true;
     });
-    if (!registrada) await liberar(db, actor, reclamo.clave, dueno);
+    // Done: a key that cannot be given back now (the database just went out of reach) must not
+    // turn this answer into an error; the claim is abandoned, and taken over after ABANDONO_MS.
+    if (!registrada) await liberar(db, actor, reclamo.clave, dueno).catch(() => {});
     return { hecho };
   } catch (err) {
     await liberar(db, actor, reclamo.clave, dueno).catch(() => {});

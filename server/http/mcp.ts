@@ -51,6 +51,7 @@ import {
   type ResultadoCrear,
 } from '../commands/decas';
 import { leerAlbaran } from '../commands/fotos';
+import { comoNoDisponible } from '../db/errores';
 import type { AppDeps } from '../deps';
 import type { Actor } from '../domain/actor';
 import { actorOf, type AppContext, type AppMiddleware } from './context';
@@ -325,6 +326,8 @@ function servidor(deps: AppDeps, actor: Actor, { log, requestId }: Pick<AppConte
       return { structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
     } catch (err) {
       if (err instanceof AppError) return resultadoDeError(err, requestId);
+      const noDisponible = comoNoDisponible(err);
+      if (noDisponible) return resultadoDeError(noDisponible, requestId);
       log.error({ err, herramienta: h.nombre }, 'MCP tool failed');
       return resultadoDeError(errorInterno(requestId), requestId);
     }

@@ -200,6 +200,7 @@ const DESCRIPCION_ESTADO: Record<number, string> = {
   413: 'El cuerpo supera el límite',
   422: 'Datos no válidos: `campos` nombra cada uno',
   429: 'Límite por minuto (cabecera `Retry-After`) o del plan',
+  503: 'La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio',
 };
 
 /** The documented error answer for a status, with the codes it can carry and an example. */
@@ -230,7 +231,8 @@ function operacion(op: OperacionApi): ZodOpenApiOperationObject {
       content: 'json' in e ? { 'application/json': { schema: e.json } } : { [e.tipo]: { schema: { type: 'string', format: 'binary' } } },
     };
   }
-  const errores = new Set([401, 422, 429]);
+  // 503 `no_disponible` (an extension): any operation may meet the database out of reach.
+  const errores = new Set([401, 422, 429, 503]);
   if (op.cuerpo) {
     errores.add(413);
     if ('json' in op.cuerpo && !('archivo' in op.cuerpo)) errores.add(400);

@@ -5,6 +5,7 @@ import type { Clock } from '../clock';
 import type { AdjuntoPdf, DB } from '../db/schema';
 import type { Logger } from '../log';
 import type { Listener } from '../db/notify';
+import { reintentarSinConexion, sinConexion } from '../db/errores';
 
 /** Minutes to wait after each failed attempt; after the last one the mail is marked failed. */
 export const MAIL_BACKOFF_MIN = [1, 5, 15, 60, 180, 720, 1440, 2880];
@@ -34,6 +35,8 @@ export interface MailDeps {
   /** null when SMTP_URL is unset: mail is kept and logged, never lost, and sent once a transport exists. */
   transport: MailTransport | null;
   from: string;
+  /** The worker is stopping: mails of the batch not yet handed to SMTP are given back (their leases released). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -84,42 +87,72 @@ export async function runMailOnce(deps: MailDeps): Promise<{ enviados: number; f
     return rows;
   });
 
+  // The notes of a send are retried while the lease lasts if the database is briefly out of reach:
+  // a mail handed to SMTP whose note is lost would be sent again after the lease.
+  const record = <T>(fn: () => Promise<T>) => reintentarSinConexion(fn, { hasta: Date.now() + LEASE_MS / 2 });
   let enviados = 0;
   let fallidos = 0;
   for (const m of claimed) {
+    if (deps.signal?.aborted) {
+      await soltarCorreos(deps.db, token);
+      break;
+    }
+    let error: string | null = null;
     try {
       const attachments = await loadAttachments(deps.db, m.account_id, m.entorno, m.adjuntos);
       await deps.transport.sendMail({ from: deps.from, to: m.destinatario, subject: m.asunto, text: m.texto, html: m.html, attachments });
-      const hecho = await deps.db
-        .updateTable('correos')
-        .set({ estado: 'enviado', enviado_at: deps.clock.now(), bloqueado_hasta: null, bloqueado_por: null, intentos: m.intentos + 1, ultimo_error: null })
-        .where('id', '=', m.id)
-        .where('bloqueado_por', '=', token)
-        .executeTakeFirst();
+    } catch (err) {
+      if (sinConexion(err)) {
+        // Its PDF could not be read: nothing was sent, and the database is out of reach. This mail and
+        // the rest of the batch go back (when it can be told) for the next pass, no attempt spent.
+        await soltarCorreos(deps.db, token).catch(() => {});
+        throw err;
+      }
+      error = err instanceof Error ? err.message : String(err);
+    }
+    if (error === null) {
+      const hecho = await record(() =>
+        deps.db
+          .updateTable('correos')
+          .set({ estado: 'enviado', enviado_at: deps.clock.now(), bloqueado_hasta: null, bloqueado_por: null, intentos: m.intentos + 1, ultimo_error: null })
+          .where('id', '=', m.id)
+          .where('bloqueado_por', '=', token)
+          .executeTakeFirst(),
+      );
       if (Number(hecho.numUpdatedRows) === 0) deps.log.warn({ correo: m.id }, 'mail sent after its lease was taken over by another process');
       enviados++;
-    } catch (err) {
+    } else {
       const intentos = m.intentos + 1;
       const wait = MAIL_BACKOFF_MIN[intentos - 1];
-      const error = err instanceof Error ? err.message : String(err);
-      await deps.db
-        .updateTable('correos')
-        .set({
-          intentos,
-          ultimo_error: error.slice(0, 500),
-          bloqueado_hasta: null,
-          bloqueado_por: null,
-          estado: wait === undefined ? 'fallido' : 'pendiente',
-          proximo_intento_at: new Date(deps.clock.now().getTime() + (wait ?? 0) * 60_000),
-        })
-        .where('id', '=', m.id)
-        .where('bloqueado_por', '=', token)
-        .execute();
+      await record(() =>
+        deps.db
+          .updateTable('correos')
+          .set({
+            intentos,
+            ultimo_error: error.slice(0, 500),
+            bloqueado_hasta: null,
+            bloqueado_por: null,
+            estado: wait === undefined ? 'fallido' : 'pendiente',
+            proximo_intento_at: new Date(deps.clock.now().getTime() + (wait ?? 0) * 60_000),
+          })
+          .where('id', '=', m.id)
+          .where('bloqueado_por', '=', token)
+          .execute(),
+      );
       deps.log.warn({ correo: m.id, intentos, error }, wait === undefined ? 'mail failed for good' : 'mail failed, will retry');
       fallidos++;
     }
   }
   return { enviados, fallidos, guardados: 0 };
+}
+
+/**
+ * Give back the leases of a pass's mails that were not handed to SMTP (the
+ * worker stops, or the database went away mid-batch): they go out on the
+ * next pass of any process, with no attempt spent.
+ */
+async function soltarCorreos(db: Kysely<DB>, token: string): Promise<void> {
+  await db.updateTable('correos').set({ bloqueado_hasta: null, bloqueado_por: null }).where('bloqueado_por', '=', token).where('estado', '=', 'pendiente').execute();
 }
 
 async function loadAttachments(db: Kysely<DB>, accountId: number, entorno: string, adjuntos: AdjuntoPdf[]) {
@@ -158,12 +191,20 @@ export async function liberarCorreos(db: Kysely<DB>): Promise<number> {
 /**
  * The mail worker of a server process: runs when a commit that queued mail
  * NOTIFYs (enqueueCorreo), like the webhook worker, and every few seconds as
- * a fallback. Returns `wake` and `stop`.
+ * a fallback. A pass that fails (the database out of reach) is logged once
+ * until one works again. `stop()` lets the mail being handed to SMTP finish
+ * and gives back the rest of its batch.
  */
-export function startMailWorker(deps: MailDeps & { listener?: Listener }, everyMs = 5_000): { wake(): void; stop(): Promise<void> } {
+export function startMailWorker(
+  deps: MailDeps & { listener?: Listener },
+  everyMs = 5_000,
+): { wake(): void; running(): boolean; stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   let again = false;
   let stopped = false;
+  let failures = 0;
+  const stopping = new AbortController();
+  const passDeps: MailDeps = { ...deps, signal: stopping.signal };
   const run = (): void => {
     if (stopped) return;
     if (running) {
@@ -174,10 +215,13 @@ export function startMailWorker(deps: MailDeps & { listener?: Listener }, everyM
       do {
         again = false;
         try {
-          const r = await runMailOnce(deps);
+          const r = await runMailOnce(passDeps);
           if (r.enviados + r.fallidos === BATCH) again = true;
+          if (failures) deps.log.info({ failures }, 'mail worker works again');
+          failures = 0;
         } catch (err) {
-          deps.log.error({ err }, 'mail worker pass failed');
+          failures++;
+          deps.log[failures > 1 ? 'debug' : sinConexion(err) ? 'warn' : 'error']({ err, failures }, 'mail worker pass failed');
         }
       } while (again && !stopped);
     })().finally(() => {
@@ -190,8 +234,10 @@ export function startMailWorker(deps: MailDeps & { listener?: Listener }, everyM
   run();
   return {
     wake: run,
+    running: () => !stopped,
     async stop() {
       stopped = true;
+      stopping.abort();
       clearInterval(timer);
       for (const u of unsubscribe) u?.();
       await running;

@@ -5,6 +5,7 @@ import type { DB } from '../db/schema';
 import { intentarEntrega, liberarEnCurso, podarEntregas, reclamarEntregas, type EnvioDeps } from '../domain/webhooks/entregas';
 import type { Logger } from '../log';
 import { createWebhookFetch, type WebhookFetch } from '../net/webhook-request';
+import { sinConexion } from '../db/errores';
 import { startListener, type Listener } from '../db/notify';
 
 /** What one pass of the worker needs. Without `fetch`, the SSRF-safe transport is used with `allowInsecure`. */
@@ -57,12 +58,26 @@ export interface WebhookWorkerOptions {
   pruneEveryMs?: number;
   /** The process's LISTEN connection; without it the worker opens (and closes) its own. */
   listener?: Listener;
+  /**
+   * On `stop()`, how long attempts in flight may take to end by themselves
+   * (default 5 s); those still waiting on their receiver are then cut and
+   * their leases given back, for another process to send at once.
+   */
+  stopWaitMs?: number;
 }
 
-/** The running worker: `stop()` waits for attempts in flight (each ends within its timeout). */
+/** The running worker. */
 export interface WebhookWorker {
   wake(): void;
+  /** False once stopping (what /readyz asks). */
+  running(): boolean;
+  /** Stop claiming; wait for attempts in flight (at most `stopWaitMs`), cut the rest and give their leases back. */
   stop(): Promise<void>;
+}
+
+/** Waits after consecutive failed claims (the database out of reach): 1 s, 2 s, 4 s, then the usual poll. */
+function backoffAfter(failures: number, fastPollMs: number, pollMs: number): number {
+  return Math.min(pollMs, fastPollMs * 2 ** (failures - 1));
 }
 
 /**
@@ -80,9 +95,12 @@ export async function startWebhookWorker(opts: WebhookWorkerOptions): Promise<We
   const pollMs = opts.pollMs ?? 5_000;
   const fastPollMs = opts.fastPollMs ?? 1_000;
   const own = opts.fetch ? null : createWebhookFetch({ allowInsecure: opts.allowInsecure });
-  const envio: EnvioDeps = { db, clock, fetch: opts.fetch ?? own!, timeoutMs: opts.timeoutMs, leaseMs: opts.leaseMs, log };
+  const stopping = new AbortController();
+  const envio: EnvioDeps = { db, clock, fetch: opts.fetch ?? own!, timeoutMs: opts.timeoutMs, leaseMs: opts.leaseMs, log, stopSignal: stopping.signal };
 
   let stopped = false;
+  /** Claims that failed in a row: the poll backs off, and only the first is logged above debug. */
+  let failures = 0;
   let inflight = 0;
   let claimedSinceAnalyze = 0;
   let slowClaim = false;
@@ -135,7 +153,7 @@ export async function startWebhookWorker(opts: WebhookWorkerOptions): Promise<We
   const schedulePoll = () => {
     if (pollTimer) clearTimeout(pollTimer);
     if (stopped) return;
-    pollTimer = setTimeout(wake, listener?.healthy() ? pollMs : fastPollMs);
+    pollTimer = setTimeout(wake, failures ? backoffAfter(failures, fastPollMs, pollMs) : listener?.healthy() ? pollMs : fastPollMs);
     pollTimer.unref();
   };
 
@@ -154,8 +172,16 @@ export async function startWebhookWorker(opts: WebhookWorkerOptions): Promise<We
           claimed = await reclamarEntregas(db, clock, free, opts.leaseMs);
           if (performance.now() - t0 > 10) slowClaim = true;
         } catch (err) {
-          if (!stopped) log.error({ err }, 'webhook claim failed; retrying on the next poll');
+          if (!stopped) {
+            failures++;
+            const level = failures > 1 ? 'debug' : sinConexion(err) ? 'warn' : 'error';
+            log[level]({ err, failures }, 'webhook claim failed; retrying with backoff');
+          }
           break;
+        }
+        if (failures) {
+          log.info({ failures }, 'webhook claims work again');
+          failures = 0;
         }
         for (const c of claimed) {
           inflight++;
@@ -214,6 +240,7 @@ export async function startWebhookWorker(opts: WebhookWorkerOptions): Promise<We
 
   return {
     wake,
+    running: () => !stopped,
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -222,7 +249,13 @@ export async function startWebhookWorker(opts: WebhookWorkerOptions): Promise<We
       for (const u of unsubscribe) u();
       if (ownListener) await listener?.close();
       while (pumping) await new Promise((r) => setTimeout(r, 5));
-      await Promise.allSettled([...running, tuning]);
+      const inFlight = Promise.allSettled([...running, tuning]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([inFlight, new Promise((r) => (timer = setTimeout(r, opts.stopWaitMs ?? 5_000)))]);
+      clearTimeout(timer);
+      if (running.size) log.info({ entregas: running.size }, 'stopping: webhook attempts still waiting on their receivers are cut and given back');
+      stopping.abort();
+      await inFlight;
       own?.close();
     },
   };

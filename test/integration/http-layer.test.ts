@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
-import { rawRequest } from '../support/app';
+import { rawRequest, startTestApp } from '../support/app';
 import { clienteDePrueba } from '../support/cliente';
 import { buildCuenta } from '../support/factories';
 import { it, test } from '../support/fixtures';
@@ -114,9 +114,33 @@ describe('web app shell, health', () => {
     expect(enc.body).not.toContain('root:');
   });
 
-  it('GET /healthz answers after checking the database', async ({ app }) => {
-    const res = await app.request('GET', '/healthz');
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ok: true });
+  it('GET /healthz says the process answers (liveness); GET /readyz that it can serve: the database answers and its workers run (readiness)', async ({ app }) => {
+    for (const ruta of ['/healthz', '/readyz']) {
+      const res = await app.request('GET', ruta);
+      expect([res.status, res.body], ruta).toEqual([200, { ok: true }]);
+      expect(res.headers.get('cache-control'), ruta).toBe('no-store');
+    }
+  });
+
+  it('GET /readyz answers 503 no_disponible, saying why, while a worker is not running or the process is stopping; /healthz still 200', async () => {
+    const app = await startTestApp();
+    try {
+      let corre = true;
+      app.services.readiness.watch('webhooks', () => corre);
+      expect((await app.request('GET', '/readyz')).status).toBe(200);
+      corre = false;
+      const parado = await app.request('GET', '/readyz');
+      expect(parado.status).toBe(503);
+      expect(ErrorBody.parse(parado.body).error).toMatchObject({ codigo: 'no_disponible', mensaje: expect.stringMatching(/webhooks/) });
+      expect(Number(parado.headers.get('retry-after'))).toBeGreaterThan(0);
+      corre = true;
+      app.services.readiness.stop();
+      const deteniendo = await app.request('GET', '/readyz');
+      expect(deteniendo.status).toBe(503);
+      expect(ErrorBody.parse(deteniendo.body).error.mensaje).toMatch(/deteniendo/);
+      expect((await app.request('GET', '/healthz')).status).toBe(200);
+    } finally {
+      await app.close();
+    }
   });
 });

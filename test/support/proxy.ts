@@ -5,6 +5,13 @@ export interface RoundRobin {
   url: string;
   /** How many requests each upstream got, in the order given. */
   repartidas: number[];
+  /**
+   * Requests an upstream did not answer in full: which upstream, and why —
+   * the socket's error code (`ECONNREFUSED`: the connection was refused, the
+   * request never reached it; `ECONNRESET`: cut) or `cortada` (the answer
+   * stopped before its end). The client got a 502, or a cut answer.
+   */
+  fallos: { upstream: number; code: string }[];
   close(): Promise<void>;
 }
 
@@ -15,6 +22,7 @@ export interface RoundRobin {
  */
 export async function roundRobin(upstreams: string[]): Promise<RoundRobin> {
   const repartidas = upstreams.map(() => 0);
+  const fallos: RoundRobin['fallos'] = [];
   let siguiente = 0;
   const agent = new http.Agent({ keepAlive: true });
   const server = http.createServer((req, res) => {
@@ -26,10 +34,14 @@ export async function roundRobin(upstreams: string[]): Promise<RoundRobin> {
       { method: req.method, agent, headers: { ...req.headers, host: destino.host, 'x-forwarded-for': req.socket.remoteAddress ?? '' } },
       (r) => {
         res.writeHead(r.statusCode ?? 502, r.headers);
+        r.on('close', () => {
+          if (!r.complete) fallos.push({ upstream: i, code: 'cortada' });
+        });
         r.pipe(res);
       },
     );
-    salida.on('error', () => {
+    salida.on('error', (err: NodeJS.ErrnoException) => {
+      fallos.push({ upstream: i, code: err.code ?? err.message });
       if (!res.headersSent) res.writeHead(502);
       res.end();
     });
@@ -39,6 +51,7 @@ export async function roundRobin(upstreams: string[]): Promise<RoundRobin> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     repartidas,
+    fallos,
     close: async () => {
       agent.destroy();
       server.closeAllConnections();

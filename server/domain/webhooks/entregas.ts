@@ -5,6 +5,8 @@ import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { EventoEntrega } from '../../../shared/schemas/webhook';
 import { FIRMA_HEADER } from '../../../shared/webhook-signature';
 import type { Clock } from '../../clock';
+import { reintentarSinConexion } from '../../db/errores';
+import { notificar } from '../../db/notify';
 import type { DB, WebhookEntregaRow, WebhookIntentoRow } from '../../db/schema';
 import type { Logger } from '../../log';
 import { describeNetworkError, type WebhookFetch } from '../../net/webhook-request';
@@ -75,6 +77,12 @@ export interface EnvioDeps {
   timeoutMs?: number;
   leaseMs?: number;
   log?: Logger;
+  /**
+   * The worker is stopping (SIGTERM): an attempt still waiting on its
+   * receiver is cut, not recorded as the receiver's failure, and its lease
+   * goes back at once so another process sends it again.
+   */
+  stopSignal?: AbortSignal;
 }
 
 const isOk = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
@@ -194,6 +202,31 @@ export async function liberarEnCurso(db: Kysely<DB>): Promise<number> {
 }
 
 /**
+ * Give back the lease of a claimed delivery whose attempt was cut by a stop:
+ * it ends now (so the next claim logs the cut attempt as interrupted and
+ * sends it again with the same id), and the workers of every process are
+ * woken to take it at once instead of after LEASE_MS.
+ */
+export async function soltarEntrega(db: Kysely<DB>, c: Pick<Reclamada, 'id' | 'token'>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('webhook_entregas')
+      .set({ en_curso_hasta: sql<Date>`now()` })
+      .where('id', '=', c.id)
+      .where('en_curso_token', '=', c.token)
+      .where('estado', '=', 'pendiente')
+      .execute();
+    await notificar(trx, 'entregas');
+  });
+}
+
+/** Whether this attempt's note is already written (a retry after a COMMIT whose answer was lost). */
+async function intentoAnotado(db: Kysely<DB>, c: Reclamada): Promise<boolean> {
+  const row = await db.selectFrom('webhook_intentos').select('id').where('entrega_id', '=', c.id).where('numero', '=', c.numero).where('at', '=', c.at).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
  * The end of a lease, by the database's clock: every process compares
  * leases with the same `now()`, so one whose own clock runs ahead never
  * takes a live lease over (delivery schedules stay on the service's clock).
@@ -219,6 +252,7 @@ export async function intentarEntrega(deps: EnvioDeps, c: Reclamada): Promise<Re
   const t = Math.floor(deps.clock.now().getTime() / 1000);
   const signal = AbortSignal.timeout(timeoutMs);
   const started = performance.now();
+  const hasta = Date.now() + Math.max(1_000, (deps.leaseMs ?? LEASE_MS) - timeoutMs - 5_000);
   let r: ResultadoIntento;
   try {
     const res = await deps.fetch(c.url, {
@@ -231,14 +265,29 @@ export async function intentarEntrega(deps: EnvioDeps, c: Reclamada): Promise<Re
         [FIRMA_HEADER]: firmaEntrega(c.secreto, t, c.cuerpo),
       },
       body: c.cuerpo,
-      signal,
+      signal: deps.stopSignal ? AbortSignal.any([signal, deps.stopSignal]) : signal,
     });
     r = { status: res.status, error: textoStatus(res.status), duracionMs: Math.round(performance.now() - started) };
   } catch (err) {
     const timedOut = signal.aborted && (signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
     r = { status: null, error: describeNetworkError(err, timedOut, timeoutMs), duracionMs: Math.round(performance.now() - started) };
+    if (deps.stopSignal?.aborted && !timedOut) {
+      await soltarEntrega(deps.db, c).catch((e: unknown) => deps.log?.warn({ err: e, entrega: c.entrega_id }, 'webhook lease could not be released; it ends by itself'));
+      return { ...r, error: 'Interrumpido por la parada del servidor.' };
+    }
   }
-  await registrarIntento(deps.db, c, r);
+  // The attempt happened: its note is written even if the database is briefly out of reach
+  // (retried while the lease lasts), or it would be sent again after the lease. A retry after
+  // a COMMIT whose outcome is unknown first looks whether the note is already there.
+  let primera = true;
+  await reintentarSinConexion(
+    async () => {
+      if (!primera && (await intentoAnotado(deps.db, c))) return;
+      primera = false;
+      await registrarIntento(deps.db, c, r);
+    },
+    { hasta, ...(deps.stopSignal ? { signal: deps.stopSignal } : {}) },
+  );
   deps.log?.debug({ entrega: c.entrega_id, webhook: c.webhook_id, numero: c.numero, status: r.status, error: r.error, ms: r.duracionMs }, 'webhook attempt');
   return r;
 }

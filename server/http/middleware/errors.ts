@@ -1,6 +1,7 @@
 import { ZodError } from 'zod';
 import { AppError, validationError, type Codigo } from '../../../shared/errors';
 import type { ErrorBody } from '../../../shared/errors';
+import { comoNoDisponible } from '../../db/errores';
 import type { AppContext, AppMiddleware } from '../context';
 
 const BY_STATUS: Record<number, [Codigo, string]> = {
@@ -39,8 +40,10 @@ function toAppError(err: unknown): AppError | null {
 
 /**
  * Runs just inside request-id and catches everything, because Koa's default
- * handler would drop our headers and body. Unknown errors become a generic
- * 500, logged once with the request id; nothing is classified by message text.
+ * handler would drop our headers and body. A database out of reach (a lost or
+ * refused connection, db/errores.ts) is 503 `no_disponible` with
+ * Retry-After, logged as a warning. Unknown errors become a generic 500,
+ * logged once with the request id; nothing is classified by message text.
  */
 export function withErrors(): AppMiddleware {
   return async (ctx, next) => {
@@ -53,6 +56,12 @@ export function withErrors(): AppMiddleware {
       const appErr = toAppError(err);
       if (appErr) {
         writeError(ctx, appErr);
+        return;
+      }
+      const noDisponible = comoNoDisponible(err);
+      if (noDisponible) {
+        ctx.state.log.warn({ err }, 'database unavailable');
+        writeError(ctx, noDisponible);
         return;
       }
       ctx.state.log.error({ err }, 'unhandled error');

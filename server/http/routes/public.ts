@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import { AppError } from '../../../shared/errors';
 import { ejecutar, type Command } from '../../commands/command';
+import { comoNoDisponible } from '../../db/errores';
 import { confirmarEmail } from '../../commands/cuenta';
 import { abrirCompletar, completarDeca, manifiestoConductor, pdfPublico, qrPublico, verConductor, verFicha, verificarPdf, type PasoCompletar } from '../../commands/publico';
 import { renderVerificar, RUTA_VERIFICAR } from '../../documents/pages/verificar';
@@ -21,6 +22,7 @@ const TITULOS: Partial<Record<string, string>> = {
   pendiente: 'DeCA pendiente',
   demasiadas_peticiones: 'Demasiados intentos',
   validacion: 'Petición no válida',
+  no_disponible: 'Servicio no disponible',
 };
 
 /**
@@ -53,9 +55,13 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
     try {
       return (await ejecutar(services, cmd, visitanteOf(ctx, config.trustProxy), input)).valor;
     } catch (err) {
-      if (!(err instanceof AppError) || err.status >= 500) throw err;
-      for (const [k, v] of Object.entries(err.headers)) ctx.set(k, v);
-      sendPage(ctx, pagina(err), err.status);
+      // The database out of reach: the inspector reads a page that says so (503, Retry-After), not a JSON body.
+      const noDisponible = err instanceof AppError ? null : comoNoDisponible(err);
+      if (noDisponible) ctx.state.log.warn({ err }, 'database unavailable');
+      const e = noDisponible ?? err;
+      if (!(e instanceof AppError) || (e.status >= 500 && !noDisponible)) throw err;
+      for (const [k, v] of Object.entries(e.headers)) ctx.set(k, v);
+      sendPage(ctx, pagina(e), e.status);
       return null;
     }
   }

@@ -4,7 +4,7 @@ import send from 'koa-send';
 import type { AppMiddleware } from '../context';
 
 /** Paths the web app never owns: they answer with JSON errors, not the app shell. */
-const NOT_APP = /^\/(api|demo|app\/api|mcp|healthz)(\/|$)/;
+const NOT_APP = /^\/(api|demo|app\/api|mcp|healthz|readyz)(\/|$)/;
 
 /**
  * The app's Content-Security-Policy: everything it loads is its own, with no
