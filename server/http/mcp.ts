@@ -25,11 +25,12 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import compose from 'koa-compose';
-import { AppError } from '../../shared/errors';
+import { AppError, validationError } from '../../shared/errors';
 import { AgendaList } from '../../shared/schemas/agenda';
 import { CuentaResponse, type Entorno } from '../../shared/schemas/cuenta';
 import { CambiosList, DatosPedidos, DecaCreada, DecaEnviada, DecaInput, DecaList, DecaRespuesta, DecaValidada, DescargasList } from '../../shared/schemas/deca';
 import { FotoBase64Input, FotoLeida } from '../../shared/schemas/fotos';
+import { ClaveIdempotencia } from '../../shared/schemas/idempotencia';
 import { z } from '../../shared/schemas/zod';
 import { buscarAgenda } from '../commands/agenda';
 import { ejecutar, type AnyCommand } from '../commands/command';
@@ -92,15 +93,19 @@ function esquema(s: z.ZodType, io: 'input' | 'output'): Json {
   return { type: 'object', ...raiz, ...($defs && Object.keys($defs).length ? { $defs } : {}) };
 }
 
-/** crear_deca's own argument: the Idempotency-Key of REST, as the tool's input. */
+/** crear_deca's own argument: the Idempotency-Key of REST, as the tool's input, under the header's own rule. */
 const CrearDecaMcp = z.object({
-  clave_idempotencia: z
-    .string()
-    .min(1)
-    .max(255)
-    .optional()
-    .meta({ description: 'Clave única de este intento de creación (p. ej. un UUID). Si reintenta con la misma clave, recibe la misma DeCA en vez de crear otra.' }),
+  clave_idempotencia: ClaveIdempotencia.optional().meta({
+    description: 'Clave única de este intento de creación (p. ej. un UUID; de 1 a 255 caracteres ASCII visibles). Si reintenta con la misma clave, recibe la misma DeCA en vez de crear otra.',
+  }),
 });
+
+/** The idempotency key among a tool's arguments, checked as the REST header is: 422 `validacion` naming `clave_idempotencia`. */
+function claveDe(clave_idempotencia: unknown): string | null {
+  const r = CrearDecaMcp.safeParse({ clave_idempotencia });
+  if (!r.success) throw validationError(r.error.issues);
+  return r.data.clave_idempotencia ?? null;
+}
 
 const HERRAMIENTAS: Herramienta[] = [
   {
@@ -196,7 +201,7 @@ const HERRAMIENTAS: Herramienta[] = [
       const { solo_validar: _, ...propiedades } = (e.properties ?? {}) as Json;
       return { ...e, properties: { ...propiedades, ...(esquema(CrearDecaMcp, 'input').properties as Json) } };
     })(),
-    adaptar: ({ clave_idempotencia, solo_validar: _, ...input }) => ({ input, clave: typeof clave_idempotencia === 'string' ? clave_idempotencia : null }),
+    adaptar: ({ clave_idempotencia, solo_validar: _, ...input }) => ({ input, clave: claveDe(clave_idempotencia) }),
     salida: DecaCreada,
     responder: (r: ResultadoCrear) => {
       if (r.tipo !== 'creada') throw new Error('crear_deca sin solo_validar no valida');
@@ -284,9 +289,16 @@ const LISTA: Record<'lectura' | 'todas', Tool[]> = (() => {
 })();
 const POR_NOMBRE = new Map(HERRAMIENTAS.map((h) => [h.nombre, h]));
 
-/** A refusal as the tool result a model reads: the REST error body, as JSON text. */
+/**
+ * A refusal as the tool result a model reads: the REST error body, as JSON
+ * text. The idempotency key is named as the tool's argument, not as REST's
+ * header (a key reused for another DeCA is refused below the doors).
+ */
 function resultadoDeError(err: AppError, requestId: string): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorBody(err, requestId)) }] };
+  const body = errorBody(err, requestId);
+  const { 'Idempotency-Key': clave, ...campos } = body.error.campos;
+  if (clave !== undefined) body.error.campos = { ...campos, clave_idempotencia: clave };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 
 const RECURSO = /^deca:\/\/(\d{4}-\d{6})(\/pdf)?$/;

@@ -23,6 +23,7 @@ import {
   SustituirInput,
 } from '../../shared/schemas/deca';
 import { FotoBase64Input, FotoLeida } from '../../shared/schemas/fotos';
+import { ClaveIdempotencia } from '../../shared/schemas/idempotencia';
 import { Importacion, ImportarQuery } from '../../shared/schemas/importar';
 import { EntregaList, EntregaResultado, EVENTOS, Webhook, WebhookCreado, WebhookEliminado, WebhookInput, WebhookList, WebhookPatch, WebhookPayload } from '../../shared/schemas/webhook';
 import { z } from '../../shared/schemas/zod';
@@ -264,7 +265,7 @@ function operacion(op: OperacionApi): ZodOpenApiOperationObject {
       ...(Object.keys(path).length ? { path: z.object(path) } : {}),
       ...(op.consulta ? { query: op.consulta } : {}),
       ...(idempotente
-        ? { header: z.object({ 'Idempotency-Key': z.string().max(200).optional().meta({ description: 'Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días' }) }) }
+        ? { header: z.object({ 'Idempotency-Key': ClaveIdempotencia.optional().meta({ description: 'De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días' }) }) }
         : {}),
     },
     ...(requestBody ? { requestBody } : {}),

@@ -1,21 +1,25 @@
 import { AppError } from '../../shared/errors';
+import { ClaveIdempotencia } from '../../shared/schemas/idempotencia';
 import type { z } from '../../shared/schemas/zod';
 import { autorizar, ejecutar, type Acceso, type Command, type Quien } from '../commands/command';
 import type { Services } from '../deps';
 import { actorOf, type AppContext } from './context';
 
-const KEY_RE = /^[\x21-\x7e]{1,255}$/;
-
-/** The Idempotency-Key header (IETF draft), validated; null when absent. */
+/**
+ * The Idempotency-Key header (IETF draft), checked with the rule MCP's
+ * `clave_idempotencia` obeys too (shared/schemas/idempotencia.ts); null when
+ * absent or empty.
+ */
 export function idempotencyKey(ctx: AppContext): string | null {
   const key = ctx.get('idempotency-key').trim();
   if (!key) return null;
-  if (!KEY_RE.test(key)) {
+  const r = ClaveIdempotencia.safeParse(key);
+  if (!r.success) {
     throw new AppError('validacion', 'Idempotency-Key debe tener de 1 a 255 caracteres visibles (p. ej. un UUID).', {
-      campos: { 'Idempotency-Key': 'Formato no válido' },
+      campos: { 'Idempotency-Key': r.error.issues[0]?.message ?? 'Formato no válido' },
     });
   }
-  return key;
+  return r.data;
 }
 
 /**

@@ -17,7 +17,7 @@
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import sharp, { type OutputInfo } from 'sharp';
+import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { createScheduler, createWorker, OEM, PSM, type Bbox, type RecognizeOptions, type Scheduler, type WorkerParams } from 'tesseract.js';
 import { lineaPorReleer, mejorLectura } from '../../shared/rules/albaran';
 
@@ -26,10 +26,36 @@ const require = createRequire(import.meta.url);
 const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/spa')), '4.0.0_best_int');
 
 export const LADO_MAXIMO = 1800;
+/**
+ * Shortest side a picture must keep, once fitted into LADO_MAXIMO, to hold
+ * one line of text tesseract reads: its FAQ gives an x-height of 10 px as
+ * the floor below which it has «very little chance», and a line of such
+ * text (capitals, descenders, a little white above and below) is about
+ * 30 px tall. Smaller (a thumbnail, an icon, a 1×1 pixel) or thinner (a
+ * strip more than 1800/32 ≈ 56 times longer than wide) holds nothing to read.
+ */
+export const LADO_MINIMO = 32;
+/**
+ * Pixels decoded at most (sharp's `limitInputPixels`): a 2 MB file can
+ * declare gigapixels (a decompression bomb); a 48-megapixel phone photo fits.
+ */
+export const PIXELES_MAXIMOS = 50_000_000;
 const FORMATOS = new Set(['jpeg', 'png', 'webp', 'heif']);
+const LEER = { failOn: 'error', limitInputPixels: PIXELES_MAXIMOS } as const;
 
+/**
+ * Bytes that give no picture to read. `motivo` completes «No es una imagen
+ * válida: …»; a picture that is one but too small or too thin to hold text
+ * has `tamano` instead: the whole sentence the user reads.
+ */
 export class ImagenNoValida extends Error {
   override name = 'ImagenNoValida';
+  constructor(
+    motivo: string,
+    readonly tamano?: { mensaje: string; campo: string },
+  ) {
+    super(motivo);
+  }
 }
 
 // HEIF brands of a photo coded in HEVC, as iPhones save them (ISO/IEC 23008-12): sharp's own
@@ -38,18 +64,62 @@ const MARCAS_HEVC = new Set(['heic', 'heix', 'hevc', 'hevx', 'heim', 'heis']);
 const esHeicHevc = (b: Uint8Array) => b.length >= 12 && Buffer.from(b.subarray(4, 8)).toString('latin1') === 'ftyp' && MARCAS_HEVC.has(Buffer.from(b.subarray(8, 12)).toString('latin1'));
 const NO_HEVC = 'foto HEIC en formato HEVC, que este servidor no descodifica: envíela como JPEG (en el iPhone, Ajustes › Cámara › Formatos › «Más compatible»)';
 
-/** The picture ready for OCR, or ImagenNoValida when the bytes are not an image sharp reads. */
+const mpx = (pixeles: number) => `${Math.round(pixeles / 1e6)} megapíxeles`;
+
+/**
+ * Why a picture of `ancho` × `alto` cannot hold readable text once fitted
+ * into LADO_MAXIMO, or null when it can. Checked on the header, before a
+ * pixel is decoded, so that no step after it (a median window, a resize)
+ * meets a picture smaller than it assumes.
+ */
+function problemaDeTamano(ancho: number, alto: number): ImagenNoValida | null {
+  const medidas = `${ancho} × ${alto} px`;
+  if (ancho * alto > PIXELES_MAXIMOS) {
+    return new ImagenNoValida(`demasiado grande (${medidas})`, {
+      mensaje: `La foto tiene demasiados píxeles (${mpx(ancho * alto)}): envíe una de como mucho ${mpx(PIXELES_MAXIMOS)}.`,
+      campo: `Demasiados píxeles (${medidas}, ${mpx(ancho * alto)}): redúzcala; con ${LADO_MAXIMO} px de lado largo basta.`,
+    });
+  }
+  const corto = Math.min(ancho, alto);
+  const largo = Math.max(ancho, alto);
+  if (corto < LADO_MINIMO) {
+    return new ImagenNoValida(`demasiado pequeña (${medidas})`, {
+      mensaje: `La foto es demasiado pequeña para leer texto en ella (${medidas}).`,
+      campo: `Demasiado pequeña para leerla (${medidas}): su lado corto debe medir al menos ${LADO_MINIMO} px. Envíe la foto del albarán entero; con ${LADO_MAXIMO} px de lado largo se lee bien.`,
+    });
+  }
+  if (Math.round((corto * Math.min(largo, LADO_MAXIMO)) / largo) < LADO_MINIMO) {
+    return new ImagenNoValida(`demasiado estrecha (${medidas})`, {
+      mensaje: `La foto es demasiado estrecha para leer texto en ella (${medidas}).`,
+      campo: `Demasiado estrecha para leerla (${medidas}): el lado largo puede medir como mucho unas ${Math.floor(LADO_MAXIMO / LADO_MINIMO)} veces el corto. Envíe la foto del albarán entero.`,
+    });
+  }
+  return null;
+}
+
+/**
+ * The picture ready for OCR (grey, upright, long side ≤ LADO_MAXIMO, light
+ * evened out), or ImagenNoValida when the bytes are not an image sharp
+ * reads, or one too small, too thin or too large to read. Of an animated or
+ * multi-page picture, the first frame is read.
+ */
 export async function prepararImagen(bytes: Uint8Array): Promise<Buffer> {
-  let formato: string | undefined;
+  if (bytes.length === 0) throw new ImagenNoValida('el archivo está vacío');
+  let meta: Metadata;
   try {
-    formato = (await sharp(bytes, { failOn: 'error', limitInputPixels: 50_000_000 }).metadata()).format;
+    // The header only: a bomb's size is read here, and refused below with its own words.
+    meta = await sharp(bytes, { ...LEER, limitInputPixels: false }).metadata();
   } catch {
     throw new ImagenNoValida(esHeicHevc(bytes) ? NO_HEVC : 'no es una imagen');
   }
-  if (!formato || !FORMATOS.has(formato)) throw new ImagenNoValida(`formato ${formato ?? 'desconocido'}`);
+  const formato = meta.format;
+  if (!formato || !FORMATOS.has(formato)) throw new ImagenNoValida(`formato ${formato ? formato.toUpperCase() : 'desconocido'}, que no se lee: envíela como JPEG, PNG, WebP o HEIC`);
+  // The header's size as the picture is seen (EXIF orientation applied), of its first frame or page.
+  const tamano = problemaDeTamano(meta.autoOrient.width, meta.autoOrient.height);
+  if (tamano) throw tamano;
   let gris: { data: Buffer; info: OutputInfo };
   try {
-    gris = await sharp(bytes, { failOn: 'error', limitInputPixels: 50_000_000 })
+    gris = await sharp(bytes, LEER)
       .rotate()
       .flatten({ background: '#ffffff' }) // a transparent PNG's clear parts are paper
       .resize({ width: LADO_MAXIMO, height: LADO_MAXIMO, fit: 'inside', withoutEnlargement: true })
@@ -64,27 +134,37 @@ export async function prepararImagen(bytes: Uint8Array): Promise<Buffer> {
   const plano = Buffer.allocUnsafe(gris.data.length);
   // Paper (≥ 88% of the brightness around it) becomes white; ink keeps its contrast to the paper.
   for (let i = 0; i < plano.length; i++) plano[i] = Math.min(255, Math.round((gris.data[i]! * 290) / Math.max(1, papel[i]!)));
-  return sharp(plano, { raw: { width, height, channels: 1 } }).png({ compressionLevel: 1 }).toBuffer();
+  return unCanal(plano, width, height).png({ compressionLevel: 1 }).toBuffer();
 }
+
+/**
+ * A raw grey picture, kept grey: sharp turns a one-channel raw input into
+ * sRGB on output unless told otherwise, three bytes a pixel that a reader of
+ * one byte a pixel would take for another part of the picture.
+ */
+const unCanal = (data: Buffer, width: number, height: number) => sharp(data, { raw: { width, height, channels: 1 } }).toColourspace('b-w');
+
+/** Side of the median that takes the ink out, at a quarter of the size: about 36 px of the full picture. */
+const VENTANA_TINTA = 9;
 
 /**
  * The paper's brightness at each pixel: the picture at a quarter of its size, a median wide enough
  * (about 36 px of the full picture) to take the ink out, blurred, and brought back to full size.
  * Each step is its own pipeline: sharp would otherwise run the median at full size, 15× slower.
+ * The quarter is never narrower than the median's window (libvips refuses a window larger than the
+ * picture): a picture of LADO_MINIMO px is only just under four windows.
  */
 async function brilloDelPapel(gris: Buffer, width: number, height: number): Promise<Buffer> {
-  const raw = (data: Buffer, w: number, h: number) => sharp(data, { raw: { width: w, height: h, channels: 1 } });
-  const pequena = await raw(gris, width, height)
-    .resize({ width: Math.max(8, Math.round(width / 4)) })
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  const { width: w, height: h } = pequena.info;
-  const sinTinta = await raw(pequena.data, w, h).median(9).raw().toBuffer();
-  const suave = await raw(sinTinta, w, h).blur(4).raw().toBuffer();
-  return raw(suave, w, h).resize(width, height, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
+  const w = Math.max(VENTANA_TINTA, Math.round(width / 4));
+  const h = Math.max(VENTANA_TINTA, Math.round(height / 4));
+  const pequena = await unCanal(gris, width, height).resize(w, h, { fit: 'fill' }).raw().toBuffer();
+  const sinTinta = await unCanal(pequena, w, h).median(VENTANA_TINTA).raw().toBuffer();
+  const suave = await unCanal(sinTinta, w, h).blur(4).raw().toBuffer();
+  return unCanal(suave, w, h).resize(width, height, { fit: 'fill', kernel: 'linear' }).raw().toBuffer();
 }
 
-interface Pagina {
+/** A grey picture as raw bytes, one a pixel. */
+export interface Pagina {
   data: Buffer;
   width: number;
   height: number;
@@ -93,9 +173,9 @@ interface Pagina {
 /**
  * The picture as tesseract saw it once it had straightened it (turned by
  * its angle about the centre, the corners brought in white), so the boxes
- * of its lines fall on their text.
+ * of its lines fall on their text. Exported for its tests.
  */
-async function girada(imagen: Buffer, radianes: number): Promise<Pagina> {
+export async function girada(imagen: Buffer, radianes: number): Promise<Pagina> {
   const { width = 0, height = 0 } = await sharp(imagen).metadata();
   if (Math.abs(radianes) < 0.005) {
     return { data: await sharp(imagen).extractChannel(0).raw().toBuffer(), width, height };
@@ -104,7 +184,20 @@ async function girada(imagen: Buffer, radianes: number): Promise<Pagina> {
   const g = await sharp(imagen).rotate((radianes * 180) / Math.PI, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
   const left = Math.round((g.info.width - width) / 2);
   const top = Math.round((g.info.height - height) / 2);
-  const data = await sharp(g.data, { raw: { width: g.info.width, height: g.info.height, channels: g.info.channels } }).extract({ left, top, width, height }).extractChannel(0).raw().toBuffer();
+  // A long thin picture turned by a few degrees comes out shorter along its length than it was: the
+  // part of the frame that falls outside it is white, as tesseract's own turned picture has it.
+  const x0 = Math.max(0, left);
+  const y0 = Math.max(0, top);
+  const x1 = Math.min(g.info.width, left + width);
+  const y1 = Math.min(g.info.height, top + height);
+  const corte = await sharp(g.data, { raw: { width: g.info.width, height: g.info.height, channels: g.info.channels } })
+    .extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 })
+    .extractChannel(0)
+    .raw()
+    .toBuffer();
+  if (x1 - x0 === width && y1 - y0 === height) return { data: corte, width, height };
+  const blanco = { left: x0 - left, top: y0 - top, right: left + width - x1, bottom: top + height - y1, background: '#ffffff' };
+  const data = await unCanal(corte, x1 - x0, y1 - y0).extend(blanco).raw().toBuffer();
   return { data, width, height };
 }
 

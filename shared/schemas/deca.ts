@@ -116,7 +116,7 @@ export const DecaInput = z
     ...camposEntrada,
     emitir: z.boolean().default(true).meta({ description: 'false: queda pendiente y se devuelve el enlace para la otra parte' }),
     solo_validar: z.boolean().default(false).meta({ description: 'true: solo valida, no guarda nada' }),
-    pedir_datos_email: z.email('Correo electrónico no válido').optional().meta({
+    pedir_datos_email: z.email('Correo electrónico no válido').max(254, 'Máximo 254 caracteres').optional().meta({
       description: 'Con emitir false, se envía a este correo el enlace para completar',
     }),
     emision_offline: EmisionOfflineInput.optional(),

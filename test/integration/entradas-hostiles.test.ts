@@ -6,41 +6,11 @@ import { OPERACIONES, type OperacionApi } from '../../server/http/openapi';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { it, test, type CuentaDePrueba } from '../support/fixtures';
+import { hostil, valor } from '../support/hostiles';
 
 // Hundreds of calls with one key: room in the per-key limit, and a plan with no monthly limit.
 test.override('opcionesCuenta', { plan: 'pro' });
 test.override('opcionesApp', { apiPoints: 100_000 });
-
-/** What an attacker or a broken client sends: odd strings, odd numbers, odd keys, deep and wide structures. */
-const hostil = fc.oneof(
-  fc.constantFrom(
-    "' OR 1=1 --",
-    '"; DROP TABLE decas; --',
-    '<script>alert(1)</script>',
-    '=HYPERLINK("http://x")',
-    '\u0000\u0001\u202e',
-    '𝕯𝖊𝕮𝕬 🚛',
-    '../../etc/passwd',
-    '%00%ff',
-    'a'.repeat(20_000),
-    '1e309',
-    '-0',
-    'NaN',
-  ),
-  fc.string({ unit: 'binary', maxLength: 200 }),
-);
-const valor = fc.letrec((tie) => ({
-  v: fc.oneof(
-    { depthSize: 'small' },
-    hostil,
-    fc.integer(),
-    fc.double(),
-    fc.boolean(),
-    fc.constant(null),
-    fc.array(tie('v'), { maxLength: 4 }),
-    fc.dictionary(fc.oneof(hostil, fc.constantFrom('__proto__', 'constructor', 'prototype')), tie('v'), { maxKeys: 4 }),
-  ),
-})).v;
 
 /** A body with the operation's own field names (so the hostile values reach its schema), or anything at all. */
 function cuerpos(op: OperacionApi): fc.Arbitrary<unknown> {

@@ -3,8 +3,11 @@
  * delivery note (typeset with the DeCA's own font, rasterised by poppler,
  * tilted and saved as JPEG 60) read by sharp + tesseract.js into the known
  * NIFs, plates, date and weight; multipart and base64; the limits, the
- * monthly photo quota and bad input, none of which spends a read.
+ * monthly photo quota and bad input, none of which spends a read; pictures
+ * of every size, shape and kind sharp reads (generated here with sharp),
+ * each read or refused with 422 naming `foto`, by REST and by MCP alike.
  */
+import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { beforeAll, describe, expect } from 'vitest';
 import { FotoLeida } from '../../shared/schemas/fotos';
@@ -42,6 +45,103 @@ async function enviarFoto({ app, c }: Fx, foto: Uint8Array, key = c.live, base =
 }
 
 const fotosUsadas = async ({ app, c }: Fx) => (await app.request('GET', '/api/v1/cuenta', { key: c.live })).body.cuenta.cuota.fotos as { limite: number | null; usadas: number };
+
+/** A white picture of `width` × `height`. */
+const blanca = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#ffffff' } });
+
+/** What `campos.foto` says of a picture too small or too thin to hold a line of text. */
+const PEQUENA = (medidas: string) =>
+  `Demasiado pequeña para leerla (${medidas} px): su lado corto debe medir al menos 32 px. Envíe la foto del albarán entero; con 1800 px de lado largo se lee bien.`;
+const ESTRECHA = (medidas: string) => `Demasiado estrecha para leerla (${medidas} px): el lado largo puede medir como mucho unas 56 veces el corto. Envíe la foto del albarán entero.`;
+
+/** A PNG whose header declares `width` × `height` over the pixels of a small one: a decompression bomb's shape. */
+function bomba(png: Buffer, width: number, height: number): Buffer {
+  const b = Buffer.from(png);
+  b.writeUInt32BE(width, 16); // IHDR data starts after the signature (8), its length (4) and its type (4)
+  b.writeUInt32BE(height, 20);
+  b.writeUInt32BE(crc32(b.subarray(12, 29)), 29);
+  return b;
+}
+
+/** leer_albaran through the MCP endpoint: the tool's error body, or its result. */
+async function leerPorMcp({ app, c }: Fx, foto: Uint8Array): Promise<{ isError?: boolean; structuredContent?: unknown; content: { type: string; text: string }[] }> {
+  const res = await fetch(`${app.url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${c.live}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'leer_albaran', arguments: { imagen_base64: Buffer.from(foto).toString('base64') } } }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { result: Awaited<ReturnType<typeof leerPorMcp>> }).result;
+}
+
+function campoFoto(r: { status: number; body: Record<string, any> }): string {
+  expect(r.status, JSON.stringify(r.body)).toBe(422);
+  expect(r.body.error.codigo).toBe('validacion');
+  expect(Object.keys(r.body.error.campos)).toEqual(['foto']);
+  return r.body.error.campos.foto as string;
+}
+
+describe('POST /fotos: a picture of any size, shape or kind is read or refused with 422 naming foto, never a 500', () => {
+  it('refuses a picture too small or too thin to hold a line of text, saying what size works, by form, base64 and MCP, spending no read', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
+    const fx = { app, c } as Fx;
+    const unPixel = await blanca(1, 1).png().toBuffer();
+    expect(unPixel.length).toBeLessThan(100); // the report's 67-byte PNG
+    for (const [w, h] of [[1, 1], [31, 31], [3000, 20], [5000, 1], [20, 3000], [100, 31]] as const) {
+      const r = await enviarFoto(fx, await blanca(w, h).png().toBuffer());
+      expect(campoFoto(r), `${w}×${h}`).toBe(PEQUENA(`${w} × ${h}`));
+      expect(r.body.error.mensaje).toBe(`La foto es demasiado pequeña para leer texto en ella (${w} × ${h} px).`);
+    }
+    // Fitted into 1800 px, its short side would be under 32 px.
+    expect(campoFoto(await enviarFoto(fx, await blanca(4000, 35).png().toBuffer()))).toBe(ESTRECHA('4000 × 35'));
+    expect(campoFoto(await enviarFoto(fx, await blanca(40, 2400).jpeg().toBuffer()))).toBe(ESTRECHA('40 × 2400'));
+    // Sizes as the picture is seen: 31 px tall once its EXIF orientation turns it.
+    const girada = await blanca(31, 300).jpeg().withMetadata({ orientation: 6 }).toBuffer();
+    expect(campoFoto(await enviarFoto(fx, girada))).toBe(PEQUENA('300 × 31'));
+
+    const b64 = await app.request('POST', '/api/v1/fotos', { key: c.live, body: { imagen_base64: `data:image/png;base64,${unPixel.toString('base64')}` } });
+    expect(campoFoto(b64)).toBe(PEQUENA('1 × 1'));
+    const mcp = await leerPorMcp(fx, unPixel);
+    expect(mcp.isError).toBe(true);
+    expect(JSON.parse(mcp.content[0]!.text).error).toMatchObject({ codigo: 'validacion', campos: { foto: PEQUENA('1 × 1') } });
+    expect((await fotosUsadas(fx)).usadas).toBe(0);
+  });
+
+  it('reads the smallest and the thinnest pictures that can hold a line, and the first frame of an animated one', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
+    const fx = { app, c } as Fx;
+    const gris = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#808080' } }).png().toBuffer();
+    const animada = await sharp([await blanca(300, 200).png().toBuffer(), gris], { join: { animated: true } }).webp({ loop: 0 }).toBuffer();
+    expect((await sharp(animada).metadata()).pages).toBe(2);
+    const fotos: [string, Buffer][] = [
+      ['32×32', await blanca(32, 32).png().toBuffer()],
+      ['1800×32', await blanca(1800, 32).png().toBuffer()],
+      ['3600×64', await blanca(3600, 64).jpeg().toBuffer()],
+      ['33×1800', await blanca(33, 1800).png().toBuffer()],
+      ['animated WebP', animada],
+    ];
+    for (const [nombre, foto] of fotos) {
+      const r = await enviarFoto(fx, foto, c.test, '/demo/api/v1');
+      expect(r.status, `${nombre}: ${JSON.stringify(r.body)}`).toBe(200);
+      expect(FotoLeida.parse(r.body).avisos, nombre).toContain('No se ha reconocido texto en la foto: repítala con más luz, de frente y sin sombras.');
+    }
+  });
+
+  it('refuses a decompression bomb, an empty file or body, bytes that are not a picture and a GIF, each saying why', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
+    const fx = { app, c } as Fx;
+    const png = await blanca(8, 8).png().toBuffer();
+    const bomb = bomba(png, 60_000, 60_000);
+    expect((await sharp(bomb, { limitInputPixels: false }).metadata()).width).toBe(60_000);
+    expect(campoFoto(await enviarFoto(fx, bomb))).toBe('Demasiados píxeles (60000 × 60000 px, 3600 megapíxeles): redúzcala; con 1800 px de lado largo basta.');
+    expect(campoFoto(await enviarFoto(fx, new Uint8Array(0)))).toBe('No es una imagen válida: el archivo está vacío');
+    const vacio = await fetch(`${app.url}/api/v1/fotos`, { method: 'POST', headers: { authorization: `Bearer ${c.live}` }, body: '' });
+    expect(campoFoto({ status: vacio.status, body: (await vacio.json()) as Record<string, any> })).toBe('Falta la foto');
+    expect(campoFoto(await enviarFoto(fx, Buffer.concat([png.subarray(0, 8), Buffer.from('no soy un PNG')])))).toBe('No es una imagen válida: no es una imagen');
+    const ruido = await sharp(Buffer.from(Array.from({ length: 200 * 200 * 3 }, (_, i) => (i * 7919) % 251)), { raw: { width: 200, height: 200, channels: 3 } }).png().toBuffer();
+    expect(campoFoto(await enviarFoto(fx, ruido.subarray(0, ruido.length >> 1)))).toBe('No es una imagen válida: imagen dañada o incompleta');
+    const gif = await sharp([png, png], { join: { animated: true } }).gif().toBuffer();
+    expect(campoFoto(await enviarFoto(fx, gif))).toBe('No es una imagen válida: formato GIF, que no se lee: envíela como JPEG, PNG, WebP o HEIC');
+    expect((await fotosUsadas(fx)).usadas).toBe(0);
+  });
+});
 
 describe.skipIf(!pdftoppm)('POST /fotos', () => {
   let foto: Buffer;
@@ -121,6 +221,26 @@ describe.skipIf(!pdftoppm)('POST /fotos', () => {
     const r = await enviarFoto(fx, heic, c.test, '/demo/api/v1');
     expect(r.status).toBe(422);
     expect(r.body.error.campos.foto).toMatch(/HEIC en formato HEVC.*envíela como JPEG/);
+  });
+
+  it('reads a 16-bit PNG, a palette PNG, a CMYK JPEG, an EXIF-rotated JPEG and an animated WebP as it reads the plain photo', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
+    const fx = { app, c } as Fx;
+    const fotos: [string, Buffer][] = [
+      ['16-bit PNG', await sharp(cabecera).toColourspace('rgb16').png().toBuffer()],
+      ['palette PNG', await sharp(cabecera).png({ palette: true, colours: 16 }).toBuffer()],
+      ['CMYK JPEG', await sharp(cabecera).toColourspace('cmyk').jpeg({ quality: 85 }).toBuffer()],
+      // Stored on its side, shown upright: EXIF orientation 6 turns it 90° clockwise.
+      ['EXIF-rotated JPEG', await sharp(await sharp(cabecera).rotate(-90).jpeg({ quality: 85 }).toBuffer()).withMetadata({ orientation: 6 }).jpeg({ quality: 85 }).toBuffer()],
+      ['animated WebP', await sharp([cabecera, await sharp(cabecera).negate().toBuffer()], { join: { animated: true } }).webp({ loop: 0, quality: 90 }).toBuffer()],
+    ];
+    expect((await sharp(fotos[0]![1]).metadata()).depth).toBe('ushort');
+    expect((await sharp(fotos[2]![1]).metadata()).space).toBe('cmyk');
+    expect((await sharp(fotos[3]![1]).metadata()).orientation).toBe(6);
+    for (const [nombre, foto] of fotos) {
+      const r = await enviarFoto(fx, foto, c.test, '/demo/api/v1');
+      expect(r.status, `${nombre}: ${JSON.stringify(r.body)}`).toBe(200);
+      expect(r.body.propuesta.cargador_nif, `${nombre}: ${r.body.texto}`).toBe('A58818501');
+    }
   });
 
   it('queues a burst of 20 photos on the reader’s two workers instead of starting 20', { timeout: 120_000 }, async ({ app, cuentaNueva: c }) => {

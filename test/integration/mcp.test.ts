@@ -114,7 +114,34 @@ describe('MCP', () => {
     expect(new Set(ids).size).toBe(1);
     expect(await app.database.db.selectFrom('decas').select('id').where('account_id', '=', c.account.id).execute()).toHaveLength(1);
     const otra = errorDe((await client.callTool({ name: 'crear_deca', arguments: { ...args, matricula: '9999 ZZZ' } })) as CallToolResult);
-    expect(otra.campos).toHaveProperty('Idempotency-Key');
+    // Named as the tool's argument, not as REST's header.
+    expect(Object.keys(otra.campos)).toEqual(['clave_idempotencia']);
+    await client.close();
+  });
+
+  it('refuses a clave_idempotencia the Idempotency-Key header would refuse, with the same words, naming it, and creates nothing', async ({ app, cuentaNueva: c }) => {
+    const client = await conectar(app, c.live);
+    // A NUL was a tool result error_interno (PostgreSQL: invalid byte sequence); the others were stored as keys.
+    for (const clave of ['a\u0000b', 'a\u0007b', 'a\u0085b', 'a\u202eb', '\u2066clave', 'x\ud800', 'con espacio', 'clavé', 'k'.repeat(256), '', 5]) {
+      const e = errorDe((await client.callTool({ name: 'crear_deca', arguments: { ...decaCompleta(), clave_idempotencia: clave } })) as CallToolResult);
+      expect(e.codigo, JSON.stringify(clave)).toBe('validacion');
+      expect(Object.keys(e.campos), JSON.stringify(clave)).toEqual(['clave_idempotencia']);
+    }
+    expect(await app.database.db.selectFrom('decas').select('id').where('account_id', '=', c.account.id).execute()).toEqual([]);
+    expect(await app.database.db.selectFrom('idempotencia').select('clave').where('account_id', '=', c.account.id).execute()).toEqual([]);
+    // What HTTP can carry in a header gets the same answer from both doors.
+    for (const clave of ['con espacio', 'clavé', 'k'.repeat(256)]) {
+      const rest = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta(), headers: { 'Idempotency-Key': clave } });
+      expect(rest.status).toBe(422);
+      const mcp = errorDe((await client.callTool({ name: 'crear_deca', arguments: { ...decaCompleta(), clave_idempotencia: clave } })) as CallToolResult);
+      expect(mcp.campos.clave_idempotencia).toBe(rest.body.error.campos['Idempotency-Key']);
+    }
+    const esquema = (await client.listTools()).tools.find((t) => t.name === 'crear_deca')!.inputSchema.properties!.clave_idempotencia;
+    expect(esquema).toMatchObject({ type: 'string', minLength: 1, maxLength: 255 });
+    // A good key, with the spaces HTTP would drop, works as before.
+    const creada = DecaCreada.parse((await client.callTool({ name: 'crear_deca', arguments: { ...decaCompleta(), clave_idempotencia: ' 6f1c0e52-buena ' } })).structuredContent);
+    const otra = DecaCreada.parse((await client.callTool({ name: 'crear_deca', arguments: { ...decaCompleta(), clave_idempotencia: '6f1c0e52-buena' } })).structuredContent);
+    expect(otra.deca.id).toBe(creada.deca.id);
     await client.close();
   });
 

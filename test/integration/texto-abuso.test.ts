@@ -12,6 +12,7 @@ import { describe, expect } from 'vitest';
 import { DecaCreada, type Deca } from '../../shared/schemas/deca';
 import type { TestApp, TestResponse } from '../support/app';
 import { it, test, type Fx } from '../support/fixtures';
+import { prohibido, texto } from '../support/hostiles';
 
 const CSRF = { 'X-DeCA-CSRF': '1' };
 const WEBHOOK = 'https://93.184.216.34/deca';
@@ -124,17 +125,6 @@ describe('the reproductions', () => {
     expect(roto.text).toMatch(/UTF-8/);
   });
 });
-
-/**
- * Strings a client may send: any code units at all (lone surrogates and
- * controls included), with a forbidden character injected half of the time.
- */
-const PROHIBIDOS = ['\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\u009f', '\u202a', '\u202e', '\u2066', '\u2069', '\ud800', '\udfff'];
-const prohibido = (s: string) => /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/.test(s) || !s.isWellFormed();
-const texto = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.tuple(fc.string({ maxLength: 20 }), fc.constantFrom(...PROHIBIDOS), fc.string({ maxLength: 20 })).map(([a, x, b]) => a + x + b),
-);
 
 /** Each front door, each text field: how to send a value, and where the 422 names it. */
 interface Puerta {

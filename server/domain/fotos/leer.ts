@@ -48,6 +48,7 @@ export async function leerFoto(
     imagen = await prepararImagen(foto);
   } catch (error) {
     if (!(error instanceof ImagenNoValida)) throw error;
+    if (error.tamano) throw new AppError('validacion', error.tamano.mensaje, { campos: { foto: error.tamano.campo } });
     throw new AppError('validacion', 'El archivo no es una foto que se pueda leer (JPEG, PNG, WebP o HEIC).', { campos: { foto: `No es una imagen válida: ${error.message}` } });
   }
   const { texto } = await ctx.fotos.leer(imagen);

@@ -152,6 +152,7 @@ export const FOTO_MAXIMA = 2 * MB;
 const BASE64_MAXIMO = Math.ceil((FOTO_MAXIMA * 4) / 3) + 64 * 1024;
 
 const fotoGrande = () => new AppError('demasiado_grande', 'La foto supera 2 MB: una de 1800 px de lado basta para leerla.');
+const faltaFoto = () => new AppError('validacion', 'Envíe la foto en el campo «foto» del formulario, o como JSON {"imagen_base64": "…"}.', { campos: { foto: 'Falta la foto' } });
 
 /**
  * The photo of POST /fotos: the file field `foto` of a form, or JSON
@@ -163,10 +164,12 @@ export async function leerFotoSubida(req: IncomingMessage): Promise<Buffer> {
       nombre: 'foto',
       limite: FOTO_MAXIMA,
       grande: fotoGrande,
-      falta: () => new AppError('validacion', 'Envíe la foto en el campo «foto» del formulario.', { campos: { foto: 'Falta la foto' } }),
+      falta: faltaFoto,
     });
   }
   const raw = await cuerpoHasta(req, BASE64_MAXIMO, fotoGrande);
+  // An empty body is a form sent without its photo, not broken JSON.
+  if (raw.toString('utf8').trim() === '') throw faltaFoto();
   let cuerpo: unknown;
   try {
     cuerpo = JSON.parse(raw.toString('utf8'));

@@ -1,0 +1,45 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ClaveIdempotencia } from '../../../shared/schemas/idempotencia';
+import { prohibido } from '../../support/hostiles';
+
+/** The message of the key's first problem, or null when it is accepted. */
+const problema = (clave: unknown) => {
+  const r = ClaveIdempotencia.safeParse(clave);
+  return r.success ? null : r.error.issues[0]!.message;
+};
+
+describe('the idempotency key: one rule for the Idempotency-Key header and MCP’s clave_idempotencia', () => {
+  it.each(['550e8400-e29b-41d4-a716-446655440000', 'k', 'reintento-1', 'pedido:2026/0042#3', 'k'.repeat(255)])('accepts %s', (clave) => {
+    expect(ClaveIdempotencia.parse(clave)).toBe(clave);
+  });
+
+  it('drops surrounding spaces, as HTTP does from a header', () => {
+    expect(ClaveIdempotencia.parse('  clave-1 \t')).toBe('clave-1');
+  });
+
+  it.each([
+    ['a NUL (PostgreSQL cannot store it)', 'a\u0000b', /ASCII visibles/],
+    ['a bell', 'a\u0007b', /ASCII visibles/],
+    ['a C1 control', 'a\u0085b', /ASCII visibles/],
+    ['a DEL', 'a\u007fb', /ASCII visibles/],
+    ['a right-to-left override', 'a\u202eb', /ASCII visibles/],
+    ['an isolate', '\u2066clave', /ASCII visibles/],
+    ['a lone surrogate', 'a\ud800b', /ASCII visibles/],
+    ['a space inside', 'con espacio', /sin espacios/],
+    ['an accent', 'clavé', /ASCII visibles/],
+    ['256 characters', 'k'.repeat(256), /Máximo 255/],
+    ['nothing but spaces', '   ', /de 1 a 255/],
+    ['a number', 5, /./],
+  ])('refuses %s', (_, clave, mensaje) => {
+    expect(problema(clave)).toMatch(mensaje);
+  });
+
+  it('refuses every string with a forbidden character, and every one longer than 255', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => {
+        if (prohibido(s) || s.trim().length > 255) expect(problema(s)).not.toBeNull();
+      }),
+    );
+  });
+});
