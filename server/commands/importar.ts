@@ -8,7 +8,7 @@ import { command } from './command';
 export const importarCsv = command({
   nombre: 'importar_csv',
   descripcion:
-    'Importa DeCA desde un CSV (una fila por envío; las filas con la misma ref_externa o referencia son una DeCA). Con validar solo comprueba; reimportar el mismo archivo no duplica.',
+    'Importa DeCA desde un CSV (una fila por envío; las filas con la misma ref_externa o referencia son una DeCA; hasta 500 DeCA y 24.001 filas con la cabecera). Con validar solo comprueba; reimportar el mismo archivo no duplica.',
   acceso: 'escritura',
   permiso: 'importar',
   entrada: ImportarQuery.extend({ archivo: z.instanceof(Uint8Array, { error: 'Envíe el CSV' }) }),

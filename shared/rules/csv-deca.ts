@@ -104,45 +104,68 @@ export interface DecaCsv {
   conflictos: { linea: number; columna: ColumnaCsv; mensaje: string }[];
 }
 
-/** Rows → DeCAs, in the order they first appear. */
-export function agruparFilas(filas: readonly FilaCsv[]): DecaCsv[] {
+/**
+ * A DeCA-level value as a conflict quotes it: whole when short, else its
+ * start. Every later row that differs quotes it, so a long cell must not be
+ * copied 47 times into the answer (a 5 MB file would answer 100 MB).
+ */
+const citar = (v: string): string => (v.length > 40 ? `${v.slice(0, 40)}…` : v);
+
+/** Groups rows into DeCAs one row at a time, so a caller can pause between rows of a large file. */
+export interface AgrupadorCsv {
+  agregar(fila: FilaCsv): void;
+  /** The DeCAs so far, in the order they first appear. */
+  decas(): DecaCsv[];
+}
+
+/** An empty `AgrupadorCsv`: one DeCA per `ref_externa`, else per `referencia`, else per row. */
+export function crearAgrupador(): AgrupadorCsv {
   const grupos = new Map<string, DecaCsv>();
-  for (const fila of filas) {
-    const celda = (c: ColumnaCsv) => desneutralizar((fila.celdas[c] ?? '').trim());
-    const ref = celda('ref_externa');
-    const referencia = celda('referencia');
-    const clave = ref ? `ref:${ref}` : referencia ? `referencia:${referencia}` : `linea:${fila.linea}`;
-    // The DeCA-level values of this row, as the input takes them (dates ISO, enums in lower case).
-    const valores = (Object.entries(CAMPO_DECA) as [ColumnaCsv, string][]).map(([columna, campo]) => {
-      const v = columna === 'fecha_transporte' ? fechaCsv(celda(columna)) : celda(columna);
-      return { columna, campo, valor: columna === 'tipo_vehiculo' || columna === 'emisor_rol' ? v.toLowerCase() : v };
-    });
-    let g = grupos.get(clave);
-    if (!g) {
-      const cuerpo: Record<string, unknown> = { envios: [] };
-      for (const { campo, valor } of valores) if (valor !== '') cuerpo[campo] = valor;
-      g = { lineas: [], clave, ref_externa: ref || null, referencia: referencia || null, cuerpo, lineasEnvio: [], conflictos: [] };
-      grupos.set(clave, g);
-    } else {
-      for (const { columna, campo, valor } of valores) {
-        const antes = (g.cuerpo[campo] as string | undefined) ?? '';
-        if (valor !== '' && valor !== antes) {
-          g.conflictos.push({ linea: fila.linea, columna, mensaje: `Distinto de la línea ${g.lineas[0]} («${antes}»): una DeCA tiene un solo valor` });
+  return {
+    agregar(fila) {
+      const celda = (c: ColumnaCsv) => desneutralizar((fila.celdas[c] ?? '').trim());
+      const ref = celda('ref_externa');
+      const referencia = celda('referencia');
+      const clave = ref ? `ref:${ref}` : referencia ? `referencia:${referencia}` : `linea:${fila.linea}`;
+      // The DeCA-level values of this row, as the input takes them (dates ISO, enums in lower case).
+      const valores = (Object.entries(CAMPO_DECA) as [ColumnaCsv, string][]).map(([columna, campo]) => {
+        const v = columna === 'fecha_transporte' ? fechaCsv(celda(columna)) : celda(columna);
+        return { columna, campo, valor: columna === 'tipo_vehiculo' || columna === 'emisor_rol' ? v.toLowerCase() : v };
+      });
+      let g = grupos.get(clave);
+      if (!g) {
+        const cuerpo: Record<string, unknown> = { envios: [] };
+        for (const { campo, valor } of valores) if (valor !== '') cuerpo[campo] = valor;
+        g = { lineas: [], clave, ref_externa: ref || null, referencia: referencia || null, cuerpo, lineasEnvio: [], conflictos: [] };
+        grupos.set(clave, g);
+      } else {
+        for (const { columna, campo, valor } of valores) {
+          const antes = (g.cuerpo[campo] as string | undefined) ?? '';
+          if (valor !== '' && valor !== antes) {
+            g.conflictos.push({ linea: fila.linea, columna, mensaje: `Distinto de la línea ${g.lineas[0]} («${citar(antes)}»): una DeCA tiene un solo valor` });
+          }
         }
       }
-    }
-    g.lineas.push(fila.linea);
-    const envio: Record<string, string> = {};
-    for (const [columna, campo] of Object.entries(CAMPO_ENVIO) as [ColumnaCsv, string][]) {
-      const v = celda(columna);
-      if (v !== '') envio[campo] = columna === 'unidad' ? v.toLowerCase() : v;
-    }
-    if (Object.keys(envio).length > 0) {
-      (g.cuerpo.envios as unknown[]).push(envio);
-      g.lineasEnvio.push(fila.linea);
-    }
-  }
-  return [...grupos.values()];
+      g.lineas.push(fila.linea);
+      const envio: Record<string, string> = {};
+      for (const [columna, campo] of Object.entries(CAMPO_ENVIO) as [ColumnaCsv, string][]) {
+        const v = celda(columna);
+        if (v !== '') envio[campo] = columna === 'unidad' ? v.toLowerCase() : v;
+      }
+      if (Object.keys(envio).length > 0) {
+        (g.cuerpo.envios as unknown[]).push(envio);
+        g.lineasEnvio.push(fila.linea);
+      }
+    },
+    decas: () => [...grupos.values()],
+  };
+}
+
+/** Rows → DeCAs, in the order they first appear. */
+export function agruparFilas(filas: readonly FilaCsv[]): DecaCsv[] {
+  const agrupador = crearAgrupador();
+  for (const fila of filas) agrupador.agregar(fila);
+  return agrupador.decas();
 }
 
 /** What the CSV's rows take from a DeCA representation (one row per shipment, at least one). */
@@ -267,4 +290,38 @@ function contarSaltos(b: Uint8Array, salto: number): number {
   let n = 0;
   for (const x of b) if (x === salto) n++;
   return n;
+}
+
+/**
+ * How many rows (records) a CSV file has, header included, counted on its
+ * bytes without parsing it, so that a file far too long is refused before
+ * anything costly is done with it. Counted as the reader splits them: at the
+ * file's kind of line break (the first one found: CRLF, LF or CR), never
+ * inside quotes (a cell may hold line breaks), and blank lines left out.
+ * UTF-8 and Windows-1252 alike: quotes and breaks are the same bytes in both.
+ */
+export function contarFilasCsv(bytes: Uint8Array): number {
+  let filas = 0;
+  let dentro = false;
+  /** No byte of the current row seen yet. */
+  let vacia = true;
+  let salto: 'crlf' | 'lf' | 'cr' | null = null;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (!dentro && (b === LF || b === CR)) {
+      const crlf = b === CR && bytes[i + 1] === LF;
+      salto ??= crlf ? 'crlf' : b === LF ? 'lf' : 'cr';
+      if (salto === 'crlf' ? crlf : salto === 'lf' ? b === LF : b === CR) {
+        if (salto === 'crlf') i++;
+        vacia = true;
+        continue;
+      }
+    }
+    if (vacia) {
+      filas++;
+      vacia = false;
+    }
+    if (b === COMILLA) dentro = !dentro;
+  }
+  return filas;
 }

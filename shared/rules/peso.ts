@@ -17,6 +17,9 @@ export type ResultadoPeso = { ok: true; valor: number; unidad?: UnidadCantidad }
 // Above this a typo is far more likely than a real load (a whole ship is ~1e8 kg).
 const PESO_MAXIMO = 1e9;
 
+/** Characters of the longest text read as a weight. */
+const LARGO_MAXIMO = 1000;
+
 const MOTIVO_FORMATO = 'escriba el peso como número, p. ej. 24.500 o 24500,5';
 
 // Spellings seen in real consignment notes, lower case, without a final dot.
@@ -68,6 +71,8 @@ export function parsePeso(input: number | string): ResultadoPeso {
     return { ok: true, valor: input };
   }
 
+  // No weight, however spaced, is this long: a 4 MB «weight» is refused without running the patterns over it.
+  if (input.length > LARGO_MAXIMO) return { ok: false, motivo: MOTIVO_FORMATO };
   // Any whitespace (NBSP and thin spaces from spreadsheets included) counts as one space.
   const texto = input.trim().replace(/\s+/g, ' ').toLowerCase();
   if (texto === '') return { ok: false, motivo: 'falta el peso' };

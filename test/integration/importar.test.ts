@@ -3,11 +3,17 @@
  * PostgreSQL): both separators and both encodings, grouping, validar,
  * emitir=0, re-upload, the 500 limit, line-numbered errors, todo_o_nada,
  * bad input, the export's columns and formula neutralisation, and an
- * export → import round trip into an empty account that gives the same DeCAs.
+ * export → import round trip into an empty account that gives the same DeCAs;
+ * and large files: the row bound (1 + 500 × 48) refused before parsing, at
+ * most 50 errors per DeCA, and other requests answered while the largest
+ * file is checked (an order of events, never a duration).
  */
+import diagnostics from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
 import { describe, expect } from 'vitest';
 import { COLUMNAS_CSV } from '../../shared/rules/csv-deca';
 import { Deca, DecaList } from '../../shared/schemas/deca';
+import { MAX_ENVIOS } from '../../shared/schemas/envio';
 import { Importacion } from '../../shared/schemas/importar';
 import { decaCompleta } from '../support/decas';
 import { it, type Fx } from '../support/fixtures';
@@ -167,6 +173,104 @@ describe('POST /importar', () => {
     expect(((await enviado.json()) as Importacion).creados).toBe(1);
     const soloLectura = await fetch(`${app.url}/api/v1/importar`, { method: 'POST', headers: { authorization: `Bearer ${c.liveReadOnly}`, 'content-type': 'text/csv' }, body: `${CABECERA}\n${fila()}\n` });
     expect(soloLectura.status).toBe(403);
+  });
+});
+
+/** The largest file an import takes: 500 DeCAs of 48 shipments each, one row per shipment (24,000 rows and the header). */
+function csvMaximo(): string {
+  const filas = [CABECERA];
+  for (let d = 0; d < 500; d++) {
+    for (let e = 0; e < MAX_ENVIOS; e++) filas.push(fila({ ref_externa: `MAX-${d}`, origen: `Almacén ${e + 1}, Lleida`, destino: `Cliente ${d}, Málaga` }));
+  }
+  return `${filas.join('\r\n')}\r\n`;
+}
+
+/**
+ * Calls `alLeer` when the server has read the whole body of the next request
+ * to `ruta` (Node's `http.server.request.start` channel): from then on that
+ * request needs nothing more from the network, and anything else the server
+ * answers before it does, it answers in between that request's own work.
+ */
+function alLeerCuerpo(ruta: string, alLeer: () => void): () => void {
+  const canal = diagnostics.channel('http.server.request.start');
+  const oyente = (mensaje: unknown) => {
+    const { request } = mensaje as { request: IncomingMessage };
+    if (!request.url?.startsWith(ruta)) return;
+    canal.unsubscribe(oyente);
+    request.once('end', alLeer);
+  };
+  canal.subscribe(oyente);
+  return () => canal.unsubscribe(oyente);
+}
+
+describe('POST /importar of a large file', () => {
+  const maximo = csvMaximo();
+
+  it('refuses at once, with 422 naming the file, a file one row over 1 + 500 × 48 rows; takes one at the bound', async ({ app, cuentaNueva: c }) => {
+    const fx = { app, c } as Fx;
+    // One row over, and that row a broken quote: refused on the count of rows, before the
+    // parser could get to it (read in full, the answer would be «El CSV no se puede leer»).
+    const pasado = await importar(fx, `${maximo}"sin cerrar;x\r\n`, '?validar=1');
+    expect(pasado.status, pasado.texto).toBe(422);
+    expect(pasado.body.error.codigo).toBe('validacion');
+    expect(pasado.body.error.mensaje).toBe(
+      'El archivo tiene 24.002 filas y una importación admite como máximo 24.001: la cabecera y una fila por envío, ' +
+        'con hasta 48 envíos en cada una de las 500 DeCA. Divídalo en varios archivos. No se ha guardado nada.',
+    );
+    expect(pasado.body.error.campos).toEqual({ csv: pasado.body.error.mensaje });
+
+    const justo = await importar(fx, maximo, '?validar=1');
+    expect(justo.status, justo.texto.slice(0, 500)).toBe(200);
+    const r = Importacion.parse(justo.body);
+    expect(r).toMatchObject({ validar: true, creados: 0, errores: 0 });
+    expect(r.decas).toHaveLength(500);
+    expect(r.decas.every((d) => d.resultado === 'valida' && d.lineas.length === MAX_ENVIOS)).toBe(true);
+    expect(r.decas[499]!.lineas.at(-1)).toBe(24_001);
+  });
+
+  it('lists at most 50 errors of one DeCA, and says how many more it has', async ({ app, cuentaNueva: c }) => {
+    // 48 rows of one DeCA, each but the first with another cargador and conductor: 94 conflicts.
+    const filas = Array.from({ length: MAX_ENVIOS }, (_, i) => fila({ ref_externa: 'MUCHOS', ...(i ? { cargador: `Cargador ${i}`, conductor: `Conductor ${i}` } : {}) }));
+    const r = Importacion.parse((await importar({ app, c } as Fx, `${CABECERA}\n${filas.join('\n')}\n`, '?validar=1')).body);
+    const errores = r.decas[0]!.errores;
+    expect(errores).toHaveLength(51);
+    expect(errores[0]).toMatchObject({ linea: 3, columna: 'cargador', mensaje: 'Distinto de la línea 2 («Frutas Peñalara, S.A.»): una DeCA tiene un solo valor' });
+    expect(errores[50]).toEqual({ linea: 2, columna: null, mensaje: 'Y 44 errores más en esta DeCA: corrija los anteriores y vuelva a comprobar el archivo.' });
+  });
+
+  it('answers other requests while it checks the largest file: /healthz and a GET with a key come back before the import does', async ({ app, c }) => {
+    const orden: string[] = [];
+    const otras: Promise<void>[] = [];
+    // Sent once the server holds the whole file, so each has to be answered in between the import's own work.
+    const quitar = alLeerCuerpo('/api/v1/importar', () => {
+      otras.push(
+        fetch(`${app.url}/healthz`).then(async (res) => {
+          await res.arrayBuffer();
+          orden.push(`healthz ${res.status}`);
+        }),
+        fetch(`${app.url}/api/v1/decas?limite=1`, { headers: { authorization: `Bearer ${c.live}` } }).then(async (res) => {
+          await res.arrayBuffer();
+          orden.push(`decas ${res.status}`);
+        }),
+      );
+    });
+    try {
+      // Noted when its headers arrive, which the server writes as soon as its work ends; uncompressed,
+      // so that they leave at that very moment rather than after a first piece of gzip.
+      const res = await fetch(`${app.url}/api/v1/importar?validar=1`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${c.live}`, 'content-type': 'text/csv', 'accept-encoding': 'identity' },
+        body: maximo,
+      });
+      orden.push(`importar ${res.status}`);
+      expect(Importacion.parse(await res.json()).decas).toHaveLength(500);
+      await Promise.all(otras);
+    } finally {
+      quitar();
+    }
+    expect(otras).toHaveLength(2);
+    expect(orden.slice(0, 2).sort()).toEqual(['decas 200', 'healthz 200']);
+    expect(orden[2]).toBe('importar 200');
   });
 });
 

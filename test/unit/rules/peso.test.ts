@@ -192,3 +192,10 @@ describe('avisosDeca names the shipment whose load is implausible', () => {
     expect(avisos[0]?.campo).toBe('envios[1].peso');
   });
 });
+
+describe('parsePeso on text far longer than any weight', () => {
+  it('refuses it as not a number without running its patterns (a 4 MB «weight» is one request away)', () => {
+    expect(parsePeso('1'.repeat(1001))).toEqual({ ok: false, motivo: 'escriba el peso como número, p. ej. 24.500 o 24500,5' });
+    expect(parsePeso(` ${'1'.repeat(30)} kg `)).toMatchObject({ ok: false, motivo: 'peso no plausible' });
+  });
+});

@@ -13,8 +13,8 @@ function fila(ref: string, origen: string, obs = ''): string {
 }
 
 /** The rows as the server reads them: their cells by the file's line. */
-function porLinea(bytes: Uint8Array, mapa?: Map<number, number>): Map<number, Record<string, string | undefined>> {
-  return new Map(leerCsv(bytes).map((f) => [mapa ? mapa.get(f.linea)! : f.linea, f.celdas]));
+async function porLinea(bytes: Uint8Array, mapa?: Map<number, number>): Promise<Map<number, Record<string, string | undefined>>> {
+  return new Map((await leerCsv(bytes)).map((f) => [mapa ? mapa.get(f.linea)! : f.linea, f.celdas]));
 }
 
 describe('a CSV cut into parts of whole DeCAs', () => {
@@ -22,7 +22,7 @@ describe('a CSV cut into parts of whole DeCAs', () => {
     ['UTF-8 with BOM, CRLF', (s: string) => new Uint8Array(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(s, 'utf8')])), '\r\n'],
     ['Windows-1252, LF', (s: string) => new Uint8Array(iconv.encode(s, 'win1252')), '\n'],
   ] as const) {
-    it(`gives the server the same rows at the same lines of the file (${nombre})`, () => {
+    it(`gives the server the same rows at the same lines of the file (${nombre})`, async () => {
       const lineas = [
         CABECERA,
         fila('A', 'Lleida'),
@@ -36,20 +36,20 @@ describe('a CSV cut into parts of whole DeCAs', () => {
       ];
       const texto = lineas.join(salto) + salto;
       const bytes = codificar(texto);
-      const todas = porLinea(bytes);
-      const grupos = agruparFilas(leerCsv(bytes)).map((g) => g.lineas);
+      const todas = await porLinea(bytes);
+      const grupos = agruparFilas(await leerCsv(bytes)).map((g) => g.lineas);
       expect(grupos.length).toBe(5);
 
       const partes = partirCsv(bytes, grupos, 2);
       expect(partes.length).toBe(3);
       const vistas = new Map<number, Record<string, string | undefined>>();
       for (const p of partes) {
-        for (const [l, celdas] of porLinea(p.bytes, p.lineas)) {
+        for (const [l, celdas] of await porLinea(p.bytes, p.lineas)) {
           expect(vistas.has(l)).toBe(false);
           vistas.set(l, celdas);
         }
         // Each DeCA whole in one part: its rows are grouped there as in the whole file.
-        const enParte = agruparFilas(leerCsv(p.bytes)).map((g) => g.lineas.map((l) => p.lineas.get(l)));
+        const enParte = agruparFilas(await leerCsv(p.bytes)).map((g) => g.lineas.map((l) => p.lineas.get(l)));
         for (const g of enParte) expect(grupos).toContainEqual(g);
       }
       expect(vistas).toEqual(todas);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agruparFilas, columnaDeCampo, fechaCsv, filasDeDeca, lineaCsv, neutralizar, type DecaParaCsv } from '../../../shared/rules/csv-deca';
+import { agruparFilas, columnaDeCampo, contarFilasCsv, fechaCsv, filasDeDeca, lineaCsv, neutralizar, type DecaParaCsv } from '../../../shared/rules/csv-deca';
 
 describe('fechaCsv', () => {
   it.each([
@@ -47,6 +47,38 @@ describe('agruparFilas', () => {
     expect(decas[0]!.conflictos).toEqual([{ linea: 3, columna: 'cargador', mensaje: 'Distinto de la línea 2 («X»): una DeCA tiene un solo valor' }]);
     expect(decas[1]!.cuerpo).toMatchObject({ referencia: 'R', tipo_vehiculo: 'rigido', fecha_transporte: '2026-02-01' });
   });
+});
+
+describe('agruparFilas on long cells', () => {
+  it('quotes only the start of a long value in a conflict: a 5 MB file must not answer 47 copies of its cells', () => {
+    const largo = 'x'.repeat(100_000);
+    const [deca] = agruparFilas([
+      { linea: 2, celdas: { ref_externa: 'A', cargador: largo } },
+      { linea: 3, celdas: { ref_externa: 'A', cargador: 'Y' } },
+    ]);
+    expect(deca!.conflictos).toEqual([{ linea: 3, columna: 'cargador', mensaje: `Distinto de la línea 2 («${'x'.repeat(40)}…»): una DeCA tiene un solo valor` }]);
+  });
+});
+
+describe('contarFilasCsv', () => {
+  const bytes = (s: string) => new TextEncoder().encode(s);
+  it.each([
+    ['', 0],
+    ['a;b', 1],
+    ['a;b\n1;2\n', 2],
+    ['a;b\r\n1;2\r\n3;4', 3],
+    ['a;b\r1;2\r', 2],
+    // Blank lines are skipped by the reader, so they are not rows.
+    ['a;b\n\n1;2\n\n\n', 2],
+    ['a;b\r\n\r\n1;2\r\n', 2],
+    // A line break inside quotes is part of a cell, in every kind of file.
+    ['a;b\n"línea 1\nlínea 2";2\n3;"x\r\n"\n', 3],
+    ['a;b\r\n"dice ""hola""\r\nadiós";2\r\n', 2],
+    // The file's first break decides: in a CRLF file a lone LF is data, as the reader takes it.
+    ['a;b\r\n1\n2;3\r\n', 2],
+    // A line of spaces is a row (the reader makes a record of it).
+    ['a;b\n  \n', 2],
+  ])('%j has %i rows', (texto, filas) => expect(contarFilasCsv(bytes(texto))).toBe(filas));
 });
 
 describe('columnaDeCampo', () => {

@@ -83,3 +83,15 @@ describe('text printed on the DeCA: only what its embedded font can print', () =
     expect(campos['envios.0.nota']).toContain('U+0416');
   });
 });
+
+describe('text longer than its field takes', () => {
+  it('is refused for its length alone, without reading it character by character (a 4 MB field held the server 80 ms)', () => {
+    const r = DecaInput.safeParse({ emitir: false, observaciones: '\u0000😀'.repeat(2000), envios: [{ nota: '\u0007'.repeat(1001) }] });
+    expect(r.success).toBe(false);
+    const mensajes = r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), i.message]);
+    expect(mensajes).toEqual([
+      ['observaciones', 'Máximo 2000 caracteres'],
+      ['envios.0.nota', 'Máximo 1000 caracteres'],
+    ]);
+  });
+});
