@@ -35,11 +35,29 @@ describe('the idempotency key: one rule for the Idempotency-Key header and MCPâ€
     expect(problema(clave)).toMatch(mensaje);
   });
 
-  it('refuses every string with a forbidden character, and every one longer than 255', () => {
+  it('refuses every string with a forbidden character, and every one longer than 255, once the whitespace around it is dropped', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => {
-        if (prohibido(s) || s.trim().length > 255) expect(problema(s)).not.toBeNull();
+        // What is dropped around the key (JavaScript's trim: spaces, tabs, line breaks, \v, \fâ€¦) is no part of it.
+        const clave = s.trim();
+        if (prohibido(clave) || clave.length > 255) expect(problema(s)).not.toBeNull();
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('accepts every key of 1 to 255 visible ASCII characters, with whitespace around it or not', () => {
+    const visible = fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c));
+    fc.assert(
+      fc.property(fc.array(visible, { minLength: 1, maxLength: 255 }), fc.constantFrom('', ' ', '\t', '\u000b', '\n'), (letras, alrededor) => {
+        const clave = letras.join('');
+        expect(ClaveIdempotencia.parse(`${alrededor}${clave}${alrededor}`)).toBe(clave);
       }),
     );
+  });
+
+  it('drops a vertical tab or form feed around the key like a space, and refuses one inside', () => {
+    expect(ClaveIdempotencia.parse('\u000b!')).toBe('!');
+    expect(problema('a\u000bb')).toMatch(/ASCII visibles/);
   });
 });
