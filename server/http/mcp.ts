@@ -307,6 +307,15 @@ const RECURSO = /^deca:\/\/(\d{4}-\d{6})(\/pdf)?$/;
  * McpError's already carries «MCP error <code>:», which the client adds again.
  */
 const errorRpc = (code: number, mensaje: string, data?: Json) => Object.assign(new Error(mensaje), { code, data });
+/**
+ * A resource request that met the database out of reach: JSON-RPC has no
+ * «unavailable», so an internal error whose data carries REST's code and
+ * when to retry (`no_disponible`, `retry_after` in seconds).
+ */
+function sinBaseDeDatos(err: unknown): Error | null {
+  const e = comoNoDisponible(err);
+  return e ? errorRpc(ErrorCode.InternalError, e.message, { codigo: e.codigo, retry_after: Number(e.headers['Retry-After'] ?? 5) }) : null;
+}
 /** MCP's «resource not found». */
 const noEncontrado = (uri: string) => errorRpc(-32002, `No existe el recurso ${uri} en esta cuenta y entorno.`, { uri });
 
@@ -355,7 +364,7 @@ function servidor(deps: AppDeps, actor: Actor, { log, requestId }: Pick<AppConte
   server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
     const { valor } = await ejecutar(services, listarDecas, actor, { limite: 50, ...(req.params?.cursor ? { despues_de: req.params.cursor } : {}) }).catch((err: unknown) => {
       if (err instanceof AppError) throw errorRpc(ErrorCode.InvalidParams, err.message, { campos: err.campos });
-      throw err;
+      throw sinBaseDeDatos(err) ?? err;
     });
     const resources: Resource[] = valor.decas.flatMap((d) => [
       { uri: `deca://${d.numero}`, name: `DeCA ${d.numero}`, mimeType: 'application/json', description: `${d.estado}, transporte del ${d.fecha_transporte ?? '—'}` },
@@ -377,7 +386,7 @@ function servidor(deps: AppDeps, actor: Actor, { log, requestId }: Pick<AppConte
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ deca: valor }) }] };
     } catch (err) {
       if (err instanceof AppError && (err.codigo === 'no_encontrado' || err.codigo === 'pendiente')) throw noEncontrado(uri);
-      throw err;
+      throw sinBaseDeDatos(err) ?? err;
     }
   });
   return server;

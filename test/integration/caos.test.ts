@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -118,14 +118,17 @@ describe.runIf(testDatabaseKind() === 'postgres')('database faults', () => {
     const mcp = new Client({ name: 'caos', version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
 
-    /** Run `peticion` while the DeCA's row is locked by the test, so it waits in its transaction; then cut every connection of the server. */
-    async function cortadaEnCurso<T>(peticion: () => Promise<T>): Promise<T> {
+    /**
+     * Run `peticion` while the test holds a lock it needs (by default the DeCA's row), so it waits
+     * in its query; then cut every connection of the server.
+     */
+    async function cortadaEnCurso<T>(peticion: () => Promise<T>, bloquear = `select id from decas where id = ${deca.id} for update`): Promise<T> {
       const bloqueo = new pg.Client({ connectionString: db.url });
       await bloqueo.connect();
       try {
         const suyo = (await bloqueo.query('select pg_backend_pid() as pid')).rows[0].pid as number;
         await bloqueo.query('begin');
-        await bloqueo.query('select id from decas where id = $1 for update', [deca.id]);
+        await bloqueo.query(bloquear);
         let respondida: unknown = null;
         const enCurso = peticion().then((r) => (respondida = r));
         // (Asked on another connection: inside a transaction, pg_stat_activity is a snapshot.)
@@ -152,6 +155,13 @@ describe.runIf(testDatabaseKind() === 'postgres')('database faults', () => {
     const texto = herramienta.content[0];
     expect(texto?.type).toBe('text');
     expect(ErrorBody.parse(JSON.parse(texto?.type === 'text' ? texto.text : '')).error.codigo).toBe('no_disponible');
+    // A resource read has no tool result to carry it: a JSON-RPC error whose data says no_disponible and when to retry.
+    const recurso = await cortadaEnCurso(
+      () => mcp.listResources().then((r) => r, (e: unknown) => e),
+      'lock table decas in access exclusive mode',
+    );
+    expect(recurso).toBeInstanceOf(McpError);
+    expect((recurso as McpError).data).toEqual({ codigo: 'no_disponible', retry_after: expect.any(Number) });
     await mcp.close();
 
     // Neither was saved; the same request again is.
