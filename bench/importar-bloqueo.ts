@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { COLUMNAS_CSV } from '../shared/rules/csv-deca';
 import { ROOT } from '../test/support/processes';
-import { checkout, fmt, postgresDatabaseUrl, revisionAnterior, runCliIn, startScript } from './lib';
+import { checkout, csvImportacion, fmt, postgresDatabaseUrl, revisionAnterior, runCliIn, startScript } from './lib';
 
 const CABECERA = COLUMNAS_CSV.join(';');
 
@@ -32,31 +32,7 @@ const LINEAS_X = `${CABECERA}\n${'x\n'.repeat(250_000)}`;
 const LINEAS_X_COTA = `${CABECERA}\n${'x\n'.repeat(24_000)}`;
 
 /** The largest file an import takes: 500 DeCA × 48 shipments, each a complete, valid row (under the 5 MB limit). */
-function csvMaximo(): string {
-  const filas = [CABECERA];
-  for (let d = 0; d < 500; d++) {
-    for (let e = 0; e < 48; e++) {
-      const celdas: Record<string, string> = {
-        ref_externa: `BLOQ-${d}`,
-        fecha_transporte: '25/11/2026',
-        cargador: 'Frutas Peñalara, S.A.',
-        cargador_nif: 'A58818501',
-        cargador_domicilio: 'Camí Vell 3, Lleida',
-        transportista: 'Transportes Núñez, S.L.',
-        transportista_nif: 'B12345674',
-        origen: `Almacén ${e + 1}, Lleida`,
-        destino: `Cliente ${d}, Málaga`,
-        mercancia: 'Fruta de hueso',
-        peso: '1.250,5',
-        unidad: 'kg',
-        matricula: '1234 BCD',
-        conductor: 'José Muñoz',
-      };
-      filas.push(COLUMNAS_CSV.map((c) => celdas[c] ?? '').join(';'));
-    }
-  }
-  return `${filas.join('\r\n')}\r\n`;
-}
+const csvMaximo = (): string => csvImportacion('BLOQ', 500, 48);
 const MAXIMO = csvMaximo();
 
 interface Sonda {

@@ -9,9 +9,8 @@
  * Run: TEST_DATABASE_URL=postgres://… npx tsx bench/importar.ts
  */
 import os from 'node:os';
-import { COLUMNAS_CSV } from '../shared/rules/csv-deca';
 import { ROOT } from '../test/support/processes';
-import { fmt, postgresDatabaseUrl, postgresSeconds, runCliIn, startScript, threadTimes } from './lib';
+import { csvImportacion, fmt, postgresDatabaseUrl, postgresSeconds, runCliIn, startScript, threadTimes } from './lib';
 
 const DECAS = 500;
 const ENVIOS = 3;
@@ -32,31 +31,7 @@ function hilos(pid: number): Map<string, number> {
   return out;
 }
 
-function csv(prefijo: string): string {
-  const filas = [COLUMNAS_CSV.join(';')];
-  for (let d = 0; d < DECAS; d++) {
-    for (let e = 0; e < ENVIOS; e++) {
-      const celdas: Record<string, string> = {
-        ref_externa: `${prefijo}-${d}`,
-        fecha_transporte: '25/11/2026',
-        cargador: 'Frutas Peñalara, S.A.',
-        cargador_nif: 'A58818501',
-        cargador_domicilio: 'Camí Vell 3, Lleida',
-        transportista: 'Transportes Núñez, S.L.',
-        transportista_nif: 'B12345674',
-        origen: `Almacén ${e + 1}, Lleida`,
-        destino: `Cliente ${d}, Málaga`,
-        mercancia: 'Fruta de hueso en cajas',
-        peso: '1.250,5',
-        unidad: 'kg',
-        matricula: '1234 BCD',
-        conductor: 'José Muñoz',
-      };
-      filas.push(COLUMNAS_CSV.map((c) => celdas[c] ?? '').join(';'));
-    }
-  }
-  return `${filas.join('\r\n')}\r\n`;
-}
+const csv = (prefijo: string): string => csvImportacion(prefijo, DECAS, ENVIOS, 'Fruta de hueso en cajas');
 
 console.log(`machine: ${os.availableParallelism()} cores, Node ${process.versions.node}, load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 const db = await postgresDatabaseUrl(pgUrl, 'bench_importar');

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { ROOT, childEnv } from '../test/support/processes';
+import { COLUMNAS_CSV } from '../shared/rules/csv-deca';
 
 export interface LoadResult {
   rps: number;
@@ -185,4 +186,34 @@ export function postgresSeconds(): number {
     }
   }
   return total;
+}
+
+/**
+ * A CSV import of `decas` DeCAs × `envios` shipments, every row complete and
+ * valid (one row per shipment, `;`, CRLF), with `ref_externa` `${prefijo}-N`.
+ */
+export function csvImportacion(prefijo: string, decas: number, envios: number, mercancia = 'Fruta de hueso'): string {
+  const filas = [COLUMNAS_CSV.join(';')];
+  for (let d = 0; d < decas; d++) {
+    for (let e = 0; e < envios; e++) {
+      const celdas: Record<string, string> = {
+        ref_externa: `${prefijo}-${d}`,
+        fecha_transporte: '25/11/2026',
+        cargador: 'Frutas Peñalara, S.A.',
+        cargador_nif: 'A58818501',
+        cargador_domicilio: 'Camí Vell 3, Lleida',
+        transportista: 'Transportes Núñez, S.L.',
+        transportista_nif: 'B12345674',
+        origen: `Almacén ${e + 1}, Lleida`,
+        destino: `Cliente ${d}, Málaga`,
+        mercancia,
+        peso: '1.250,5',
+        unidad: 'kg',
+        matricula: '1234 BCD',
+        conductor: 'José Muñoz',
+      };
+      filas.push(COLUMNAS_CSV.map((c) => celdas[c] ?? '').join(';'));
+    }
+  }
+  return `${filas.join('\r\n')}\r\n`;
 }

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postgresDatabaseUrl } from '../../bench/lib';
 import { ErrorBody } from '../../shared/errors';
-import { testDatabaseKind } from '../support/db';
+import { filasEn, testDatabaseKind } from '../support/db';
 import { decaCompleta } from '../support/decas';
 import { runCli, startServerProcess, type ServerProcess } from '../support/processes';
 import { startReceptor, type Receptor } from '../support/webhook-receiver';
@@ -32,15 +32,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('database faults', () => {
   /** A statement on the cluster's `test` database (never on the server's own, whose connections are the ones cut). */
   const enCluster = async <T = Record<string, unknown>>(text: string, params: unknown[] = []) => (await admin.query(text, params)).rows as T[];
   /** Rows of one query on the server's database, on a connection of its own. */
-  async function filas<T>(text: string, params: unknown[] = []): Promise<T[]> {
-    const c = new pg.Client({ connectionString: db.url });
-    await c.connect();
-    try {
-      return (await c.query(text, params)).rows as T[];
-    } finally {
-      await c.end();
-    }
-  }
+  const filas = <T>(text: string, params: unknown[] = []): Promise<T[]> => filasEn<T>(db.url, text, params);
   /** Terminate every backend of the server's database; how many there were. */
   const terminar = async () =>
     (

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresSchemaDeProceso, testDatabaseKind } from '../support/db';
+import { filasEn, postgresSchemaDeProceso, testDatabaseKind } from '../support/db';
 import { decaCompleta } from '../support/decas';
 import { runCli, startServerProcess, type ServerProcess } from '../support/processes';
 import { roundRobin } from '../support/proxy';
@@ -21,15 +20,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('graceful shutdown', () => {
   let key = '';
   const servers: ServerProcess[] = [];
 
-  async function filas<T>(text: string, params: unknown[] = []): Promise<T[]> {
-    const c = new pg.Client({ connectionString: db.url });
-    await c.connect();
-    try {
-      return (await c.query(text, params)).rows as T[];
-    } finally {
-      await c.end();
-    }
-  }
+  const filas = <T>(text: string, params: unknown[] = []): Promise<T[]> => filasEn<T>(db.url, text, params);
   const headers = () => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
   const arrancar = async (extra: Record<string, string> = {}) => {
     const s = await startServerProcess({ ...env, ...extra });

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
 import { decaCompleta } from '../support/decas';
-import { postgresSchemaDeProceso, testDatabaseKind } from '../support/db';
+import { filasEn, postgresSchemaDeProceso, testDatabaseKind } from '../support/db';
 import { runCli, startServerProcess, type ServerProcess } from '../support/processes';
 import { roundRobin, type RoundRobin } from '../support/proxy';
 import { huellaDelSello } from '../support/sello';
@@ -10,15 +10,7 @@ import { startSmtp, type TestSmtp } from '../support/smtp';
 import { startReceptor, type Receptor } from '../support/webhook-receiver';
 
 /** Rows of one query on the database the server processes share. */
-async function filas<T>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
+const filas = filasEn;
 
 /** One webhook's deliveries, each with its claims (`intentos`), whether a lease is held, and the status of every recorded attempt. */
 const ENTREGAS_DE_WEBHOOK = `

@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EntregaList } from '../../shared/schemas/webhook';
 import { verifySignature } from '../../shared/webhook-signature';
 import { postgresSchemaUrl } from '../../bench/lib';
-import { testDatabaseKind } from '../support/db';
+import { filasEn, testDatabaseKind } from '../support/db';
 import { decaCompleta } from '../support/decas';
 import { runCli, startServerProcess, type ServerProcess } from '../support/processes';
 import { startReceptor, type Receptor } from '../support/webhook-receiver';
@@ -42,15 +41,7 @@ afterAll(async () => {
 });
 
 /** Rows of one query on the server's PostgreSQL (the embedded database is the server's alone). */
-async function filas<T>(text: string, params: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: env.DATABASE_URL });
-  await c.connect();
-  try {
-    return (await c.query(text, params)).rows as T[];
-  } finally {
-    await c.end();
-  }
-}
+const filas = <T>(text: string, params: unknown[] = []): Promise<T[]> => filasEn<T>(env.DATABASE_URL!, text, params);
 
 async function api(method: string, url: string, key: string, body?: unknown): Promise<any> {
   const res = await fetch(url, {

@@ -63,3 +63,17 @@ export async function postgresSchemaDeProceso(prefix: string): Promise<{ url: st
   u.searchParams.set('options', `-c search_path=${schema}`);
   return { url: u.toString(), drop: () => admin(`drop schema if exists "${schema}" cascade`) };
 }
+
+/**
+ * The rows of one statement on `url`, on a connection of its own (opened and
+ * closed around it): what a test reads from a server process's database.
+ */
+export async function filasEn<T>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(text, params)).rows as T[];
+  } finally {
+    await c.end();
+  }
+}
