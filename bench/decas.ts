@@ -46,6 +46,7 @@ function pdfDelCuerpo(): DecaPdfData {
   const input = DecaInput.parse(JSON.parse(cuerpo(0)));
   const datos = completarDatos(datosDeEntrada(input), 'transportista', { nombre: '', nif: '', domicilio: null });
   return datosPdf(datos, {
+    entorno: 'produccion',
     numero: '2026-000001',
     version: 1,
     qrUrl: `http://localhost:8080/d/${randomToken(24)}`,

@@ -51,6 +51,7 @@ function buildEnvios(count: number): DecaPdfEnvio[] {
 
 function buildDeca(envios: number, numero = '2025-000123'): DecaPdfData {
   return {
+    entorno: 'produccion',
     numero,
     version: 2,
     estado: 'emitido',

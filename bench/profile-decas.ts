@@ -94,7 +94,7 @@ async function statements(): Promise<void> {
     const limits = createRateLimits(database, { apiPoints: 1_000_000_000 });
     try {
       const k = compilerOnly();
-      const deca = selectDecas(k, { accountId: 1, entorno: 'produccion' }).where('d.id', '=', id).compile();
+      const deca = selectDecas(k, { accountId: 1, entorno: 'produccion', rol: null, userId: null }).where('d.id', '=', id).compile();
       const sent: { sql: string; parameters: readonly unknown[] }[] = [];
       await buscarClave(compilerOnly(sent), key);
       const clave = sent[0]!;
@@ -145,7 +145,7 @@ async function statements(): Promise<void> {
 /** EXPLAIN ANALYZE of the query GET /decas/{id} runs (selectDecas by id), compiled by Kysely exactly as the server does. */
 async function explainGet(url: string, id: number): Promise<string> {
   const compiler = compilerOnly();
-  const q = selectDecas(compiler, { accountId: 1, entorno: 'produccion' }).where('d.id', '=', id).compile();
+  const q = selectDecas(compiler, { accountId: 1, entorno: 'produccion', rol: null, userId: null }).where('d.id', '=', id).compile();
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {

@@ -69,7 +69,7 @@ function mountApi(app: Koa<AppState>, deps: AppDeps, prefix: string, entorno: En
 
 /** Build the Koa application from its parts; it listens nowhere and starts no workers. */
 export function createApp(deps: AppDeps): Koa<AppState> {
-  const app = new Koa<AppState>({ proxy: deps.config.trustProxy });
+  const app = new Koa<AppState>({ proxy: deps.config.trustProxy > 0, maxIpsCount: deps.config.trustProxy });
   app.silent = true; // errors are logged once, by withErrors, with the request id
 
   app.use(withRequestId(deps.services.log));

@@ -23,7 +23,11 @@ const ConfigSchema = z
     SEAL_P12_PASSWORD: z.string().optional(),
     SEDE_CONTROL_URL: z.url({ protocol: /^https?$/ }).default('https://sede.transportes.gob.es/'),
     WEBHOOK_ALLOW_INSECURE: flag,
-    TRUST_PROXY: flag,
+    TRUST_PROXY: z
+      .string()
+      .regex(/^(\d{1,2}|true|false)$/, 'debe ser el número de proxies propios delante del servidor (0, 1, 2…)')
+      .optional()
+      .transform((v) => (v === undefined || v === 'false' ? 0 : v === 'true' ? 1 : Number(v))),
     FAKE_NOW: z.iso.datetime({ offset: true }).optional(),
     API_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(120),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -53,7 +57,8 @@ export interface Config {
   /** The Ministry's electronic office where a company sends the PDF/A after a roadside check. */
   readonly sedeControlUrl: string;
   readonly webhookAllowInsecure: boolean;
-  readonly trustProxy: boolean;
+  /** Proxies of ours in front (0: none): the client is the N-th address from the right of X-Forwarded-For. */
+  readonly trustProxy: number;
   readonly fakeNow: string | null;
   readonly logLevel: string;
   /** Requests a minute per API key (spec: 120; raise only for load tests or special contracts). */

@@ -42,7 +42,16 @@ function leer<T>(k: string): T | null {
  * (the cookie itself is HttpOnly and checked by the server on each call).
  */
 export const sesion = store<Sesion | null>(leer<Sesion>(K_SESION));
-export const entorno = store<Entorno>(leer<Entorno>(K_ENTORNO) === 'pruebas' ? 'pruebas' : 'produccion');
+/** The environment chosen on this device, kept as plain text (a reload must never fall back to production unseen). */
+function entornoGuardado(): Entorno {
+  try {
+    return localStorage.getItem(K_ENTORNO) === 'pruebas' ? 'pruebas' : 'produccion';
+  } catch {
+    return 'produccion';
+  }
+}
+
+export const entorno = store<Entorno>(entornoGuardado());
 /** The server said the session is over: queued work is kept until the user signs in again. */
 export const sesionCaducada = store(false);
 export const estadoSync = store<EstadoSync>({ fase: 'inactivo' });
@@ -248,6 +257,16 @@ export async function registrar(input: RegistroInput): Promise<void> {
 /** Accept an invitation to an account: the new user, signed in, on the list. */
 export async function aceptarInvitacion(token: string, password: string): Promise<void> {
   await abierta((await pedirJson<SesionResponse>(f, 'POST', `/app/api/invitacion/${encodeURIComponent(token)}`, { body: { password } })).data, '/');
+}
+
+/** Choose a new password through a reset link: every other session of the user ends; signed in here, on the list. */
+export async function restablecerContrasena(token: string, password: string): Promise<void> {
+  await abierta((await pedirJson<SesionResponse>(f, 'POST', `/app/api/contrasena/restablecer/${encodeURIComponent(token)}`, { body: { password } })).data, '/');
+}
+
+/** Change the password given the current one: the user's other sessions end, this one goes on (a new cookie). */
+export async function cambiarContrasena(actual: string, password: string): Promise<void> {
+  await abierta((await pedirJson<SesionResponse>(f, 'POST', '/app/api/contrasena', { body: { actual, password } })).data);
 }
 
 /** An administrator changes the company data; the session's copy follows at once. */

@@ -121,6 +121,8 @@ export interface ReservaLocal {
   numero: string;
   token: string;
   ficha_url: string;
+  /** ISO 8601: when the server reserved it, not used before this (absent on numbers kept from before the server said). */
+  reservada_at?: string;
   /** ISO 8601: not used after this. */
   caduca_at: string;
   dispositivo_id: number;

@@ -1,4 +1,4 @@
-import { RESERVA_MINIMO, reservasUsables as usables } from '../../shared/rules/reservas';
+import { fueraDePlazo, RESERVA_MINIMO, reservadaSegunCaducidad, reservasUsables as usables } from '../../shared/rules/reservas';
 import type { Entorno } from '../../shared/schemas/cuenta';
 import type { Dispositivo, ReservasRespuesta } from '../../shared/schemas/dispositivo';
 import { sinSello } from '../../shared/pdf/sin-sello';
@@ -61,11 +61,21 @@ async function registrado(db: DecaDb, entorno: Entorno): Promise<DispositivoLoca
   return d;
 }
 
-/** The numbers this device may still use, lowest first (the server's rules, an hour short of their expiry). */
+/**
+ * The numbers this device may still use, lowest first (the server's rules, an
+ * hour short of their expiry). None whose reservation is later than this
+ * device's clock: a DeCA issued with it would be dated before its number
+ * existed, and the server would refuse it (the clock is behind; it waits for
+ * coverage instead).
+ */
 export async function reservasUsables(db: DecaDb, ahora = Date.now()): Promise<ReservaLocal[]> {
   const todas = await db.reservas.toArray();
-  const comoReglas = todas.map((r) => ({ ...r, caduca_at: new Date(Date.parse(r.caduca_at) - MARGEN_CADUCIDAD_MS), usada_at: r.usada ? new Date(0) : null, local: r }));
-  return usables(comoReglas, new Date(ahora)).map((r) => r.local);
+  const t = new Date(ahora);
+  const reservada = (r: ReservaLocal) => (r.reservada_at ? new Date(r.reservada_at) : reservadaSegunCaducidad(new Date(r.caduca_at)));
+  const comoReglas = todas
+    .filter((r) => fueraDePlazo(t, reservada(r), t) === null)
+    .map((r) => ({ ...r, caduca_at: new Date(Date.parse(r.caduca_at) - MARGEN_CADUCIDAD_MS), usada_at: r.usada ? new Date(0) : null, local: r }));
+  return usables(comoReglas, t).map((r) => r.local);
 }
 
 /**

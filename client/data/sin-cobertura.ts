@@ -13,7 +13,7 @@ import srgbUrl from '../../shared/pdf/fuentes/sRGB.icc?url';
 import { emitirEnDispositivo, FaltanDatos } from '../../shared/pdf/emision-dispositivo';
 import { instalarRecursosPdf, recursosInstalados } from '../../shared/pdf/pdfa';
 import { qrSvg } from '../../shared/pdf/qr';
-import type { Cuenta } from '../../shared/schemas/cuenta';
+import type { Cuenta, Entorno } from '../../shared/schemas/cuenta';
 import type { DatosDeca, DecaDb, DecaLocal } from './db';
 import { dispositivoListo, reservasUsables, sha256Hex } from './dispositivo';
 import { crearDeca, limpiar } from './outbox';
@@ -33,9 +33,11 @@ async function instalarRecursos(): Promise<void> {
 /**
  * Issue `datos` on this device, or null when it cannot (no number left, the
  * device not registered or given up, data not complete): the caller then
- * queues the DeCA to be issued when there is coverage, as before.
+ * queues the DeCA to be issued when there is coverage, as before. `entorno`
+ * is the one `db` belongs to (its numbers were reserved for it): a test
+ * DeCA's PDF carries the test mark, as the server's will.
  */
-export async function emitirSinCobertura(db: DecaDb, cuenta: Cuenta, datos: DatosDeca): Promise<DecaLocal | null> {
+export async function emitirSinCobertura(db: DecaDb, cuenta: Cuenta, entorno: Entorno, datos: DatosDeca): Promise<DecaLocal | null> {
   const input = DecaInput.safeParse({ ...limpiar(datos), emitir: true });
   const dispositivo = await dispositivoListo(db);
   const [reserva] = await reservasUsables(db);
@@ -44,7 +46,7 @@ export async function emitirSinCobertura(db: DecaDb, cuenta: Cuenta, datos: Dato
   const firmar = async (d: Uint8Array) =>
     new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, dispositivo.claves.privateKey, new Uint8Array(d)));
   try {
-    const r = await emitirEnDispositivo(input.data, cuenta, reserva, new Date(), firmar);
+    const r = await emitirEnDispositivo(input.data, cuenta, { ...reserva, entorno }, new Date(), firmar);
     const pdf = r.pdf.slice().buffer as ArrayBuffer;
     return await crearDeca(db, datos, { emitir: true, offline: { emision: r.emision, qrUrl: r.qrUrl, qrSvg: qrSvg(r.qrUrl), pdf, sha256: await sha256Hex(r.pdf) } });
   } catch (err) {

@@ -50,7 +50,9 @@ function usePantallaEncendida(): boolean {
 /**
  * «Mostrar al agente»: the QR as large as the screen allows, with the number,
  * plate, date and status in large type. Works with no coverage from the copy
- * kept on the device.
+ * kept on the device. A DeCA of the test environment says first, in red,
+ * that it has no validity (its number looks like a real one), and its status
+ * is never the green «EMITIDA».
  */
 export default function Agente({ params }: { params: string[] }) {
   const ctx = useStore(contexto)!;
@@ -82,18 +84,26 @@ export default function Agente({ params }: { params: string[] }) {
     );
   }
 
+  const prueba = ctx.entorno === 'pruebas';
   const estado =
     d.estado === 'sustituido'
       ? { texto: 'SUSTITUIDA: NO VÁLIDA', clase: 'mal' }
       : d.fin_servicio_at
         ? { texto: 'SERVICIO FINALIZADO', clase: 'fin' }
-        : { texto: 'EMITIDA', clase: 'bien' };
+        : prueba
+          ? { texto: 'EMITIDA EN PRUEBAS', clase: 'mal' }
+          : { texto: 'EMITIDA', clase: 'bien' };
   const vehiculo = [d.matricula, d.matricula_remolque].filter(Boolean).join(' + ');
   return (
-    <section class="agente" aria-labelledby="agente-titulo" data-testid="vista-agente">
+    <section class={`agente${prueba ? ' prueba' : ''}`} aria-labelledby="agente-titulo" data-testid="vista-agente">
       <h1 id="agente-titulo" class="sr" ref={titulo} tabIndex={-1}>
         DeCA {nombreDeca(rec)} para el agente
       </h1>
+      {prueba && (
+        <p class="agente-prueba" role="alert" data-testid="agente-prueba">
+          ENTORNO DE PRUEBAS: este documento no tiene validez
+        </p>
+      )}
       <p class={`agente-estado ${estado.clase}`} data-testid="agente-estado">
         {estado.texto}
       </p>

@@ -81,6 +81,12 @@ export default function Control({ params }: { params: string[] }) {
   return (
     <section>
       <h1 tabIndex={-1}>Control en carretera · DeCA {nombreDeca(rec)}</h1>
+      {ctx.entorno === 'pruebas' && (
+        <p class="aviso error" role="alert" data-testid="control-prueba">
+          <strong>ENTORNO DE PRUEBAS: este documento no tiene validez.</strong> No lo presente en la sede del Ministerio: su PDF lleva la marca «DOCUMENTO DE PRUEBA — SIN
+          VALIDEZ».
+        </p>
+      )}
       <form onSubmit={guardar} noValidate>
         <Campo
           path="codigo_control"

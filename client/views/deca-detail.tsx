@@ -332,6 +332,14 @@ export default function DetalleDeca({ params }: { params: string[] }) {
       </h1>
       <p>
         <Insignias r={rec} />
+        {ctx.entorno === 'pruebas' && (
+          <>
+            {' '}
+            <span class="insignia prueba" data-testid="insignia-prueba" title="Entorno de pruebas: este documento no tiene validez">
+              Prueba: sin validez
+            </span>
+          </>
+        )}
         {!rec.numero && <span class="pista"> Referencia temporal hasta que el servidor le dé número.</span>}
       </p>
       {d?.emision_offline && !rec.offline && (

@@ -318,7 +318,7 @@ function Formulario({
         const body = cuerpo(e);
         if (accion === 'pendiente' && email.trim()) body.pedir_datos_email = email.trim();
         // No network: issued here, with a number this device holds, its PDF and signed QR shown at once.
-        const enDispositivo = accion === 'emitir' && !navigator.onLine ? await (await import('../data/sin-cobertura')).emitirSinCobertura(ctx.db, ctx.sesion.cuenta, body) : null;
+        const enDispositivo = accion === 'emitir' && !navigator.onLine ? await (await import('../data/sin-cobertura')).emitirSinCobertura(ctx.db, ctx.sesion.cuenta, ctx.entorno, body) : null;
         destino = enDispositivo ?? (await crearDeca(ctx.db, body, { emitir: accion === 'emitir' }));
       } else if (modo === 'sustituir') {
         destino = await sustituirDeca(ctx.db, rec!.clave, diferencias(e, base), motivo.trim());

@@ -13,7 +13,13 @@ function presentDispositivo(row: DispositivoRow & { email: string }): Dispositiv
   return { id: row.id, nombre: row.nombre, usuario: row.email, huella: row.huella, created_at: fechaHora(row.created_at)!, revocado_at: fechaHora(row.revocado_at) };
 }
 
-const presentReserva = (siteUrl: string) => (r: ReservaRow): Reserva => ({ numero: r.numero, token: r.token_publico, ficha_url: fichaUrl(siteUrl, r.token_publico), caduca_at: isoMadrid(r.caduca_at) });
+const presentReserva = (siteUrl: string) => (r: ReservaRow): Reserva => ({
+  numero: r.numero,
+  token: r.token_publico,
+  ficha_url: fichaUrl(siteUrl, r.token_publico),
+  reservada_at: isoMadrid(r.created_at),
+  caduca_at: isoMadrid(r.caduca_at),
+});
 
 export const registrarDispositivo = command({
   nombre: 'registrar_dispositivo',

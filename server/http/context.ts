@@ -27,7 +27,7 @@ export function actorOf(ctx: AppContext): Actor {
 }
 
 /** The visitor of a public request: IP (TRUST_PROXY aware), browser, and whether it is a robot. */
-export function visitanteOf(ctx: AppContext, trustProxy: boolean): Visitante {
+export function visitanteOf(ctx: AppContext, trustProxy: number): Visitante {
   const navegador = ctx.get('user-agent');
   return {
     ip: clientIp(ctx, trustProxy),

@@ -8,6 +8,8 @@ import type { DecaDatos } from '../schemas/deca';
 import type { DecaPdfData } from './deca-pdf-data';
 
 export interface MetaVersion {
+  /** The DeCA's environment: a test one is marked as such on every page. */
+  entorno: 'produccion' | 'pruebas';
   numero: string;
   version: number;
   emitidoAt: Date;
@@ -26,6 +28,7 @@ export function datosPdf(d: DecaDatos, meta: MetaVersion): DecaPdfData {
     return v;
   };
   return {
+    entorno: meta.entorno,
     numero: meta.numero,
     version: meta.version,
     estado: 'emitido',

@@ -29,6 +29,12 @@ export interface DecaPdfEnvio {
 
 /** Everything one version of a DeCA prints. */
 export interface DecaPdfData {
+  /**
+   * The environment the DeCA belongs to: one of the test environment
+   * ('pruebas') carries «DOCUMENTO DE PRUEBA — SIN VALIDEZ» across every page
+   * and in its title, since its number has the same shape as a real one.
+   */
+  entorno: 'produccion' | 'pruebas';
   /** 'YYYY-NNNNNN'. */
   numero: string;
   /** From 1; each method-1 change prints a new version. */

@@ -9,6 +9,7 @@ import { darkRuns, qrModules } from './qr';
 
 // A4 portrait, millimetres.
 const PAGE_WIDTH = 210;
+const PAGE_HEIGHT = 297;
 const MARGIN_X = 15;
 const MARGIN_TOP = 15;
 const CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN_X;
@@ -35,6 +36,20 @@ const QR_MM = 40;
  */
 const QR_QUIET_ZONE_MODULES = 4;
 const QR_COLUMN_WIDTH = 45;
+
+/**
+ * The mark across every page of a DeCA of the test environment: its number
+ * has the same shape as a real one, so only this tells them apart on paper.
+ * Text in the embedded font (it extracts, and the file stays PDF/A), light
+ * red behind everything else, along the diagonal from the top left to the
+ * bottom right: the other one would cross the QR.
+ */
+export const MARCA_PRUEBA = 'DOCUMENTO DE PRUEBA — SIN VALIDEZ';
+/** How long the mark runs along that diagonal (A4's is 364 mm). */
+const MARCA_LARGO = 290;
+const MARCA_COLOR: [number, number, number] = [236, 165, 165];
+/** DejaVu Sans Bold's capital height, in em: to centre the mark on the page. */
+const CAP_HEIGHT_EM = 0.729;
 
 const TABLE_PT = SMALL_PT;
 const CELL_PAD_X = 1.5;
@@ -110,8 +125,10 @@ export async function renderDecaPdf(
   // largest part of the file.
   const doc = new jsPDF({ orientation: 'portrait', unit: 'mm', format: 'a4', compress: true, putOnlyUsedFonts: true, floatPrecision: 2 });
   // PDF/A-2b: embedded fonts, sRGB output intent, XMP equal to the Info dictionary.
+  const prueba = data.entorno === 'pruebas';
   const metadatos = {
-    titulo: `DeCA ${data.numero} v${data.version}`,
+    // Latin-1 only: the Info dictionary must read the same as the XMP.
+    titulo: `DeCA ${data.numero} v${data.version}${prueba ? ' (DOCUMENTO DE PRUEBA, SIN VALIDEZ)' : ''}`,
     asunto: cleanLine(`Documento de control (DeCA), Orden FOM/2861/2012, art. 6. Cargador: ${data.cargador_nombre}. Transportista: ${data.transp_nombre}.`),
     creador: 'DeCA',
     creacion: pdfCreationDate(versionTimestamp(data)),
@@ -127,7 +144,7 @@ export async function renderDecaPdf(
   doc.setTextColor(0);
   doc.setDrawColor(0);
 
-  const page = new PageCursor(doc);
+  const page = new PageCursor(doc, prueba ? () => drawMarcaPrueba(doc) : null);
   const qr = drawHeader(page, data, fichaUrl);
   // Still on the first page: nothing has flowed onto a second one yet.
   await drawQr(doc, fichaUrl, qr.x, qr.y, QR_MM);
@@ -147,7 +164,13 @@ class PageCursor {
   y = MARGIN_TOP;
   onNewPage: (() => void) | null = null;
 
-  constructor(readonly doc: jsPDF) {}
+  /** `background` is drawn first on every page, this one included: under everything else. */
+  constructor(
+    readonly doc: jsPDF,
+    private readonly background: (() => void) | null,
+  ) {
+    this.background?.();
+  }
 
   /** Moves to a new page unless `height` mm still fit above the footer. */
   ensure(height: number): void {
@@ -157,6 +180,7 @@ class PageCursor {
   newPage(): void {
     this.doc.addPage();
     this.y = MARGIN_TOP;
+    this.background?.();
     this.onNewPage?.();
   }
 
@@ -208,6 +232,43 @@ function drawHeader(page: PageCursor, data: DecaPdfData, fichaUrl: string): { x:
   drawRule(doc, page.y, 0.3);
   page.y += 4;
   return { x: qrCenterX - QR_MM / 2, y: top };
+}
+
+/**
+ * «DOCUMENTO DE PRUEBA — SIN VALIDEZ» across the current page, centred on
+ * it, as large as MARCA_LARGO allows; the font, size and colour in use are
+ * put back, so whatever the page was drawing goes on as before.
+ */
+function drawMarcaPrueba(doc: jsPDF): void {
+  const { fontName, fontStyle } = doc.getFont();
+  const size = doc.getFontSize();
+  doc.setFont(FAMILIA, 'bold');
+  doc.setFontSize(100);
+  const pt = (100 * MARCA_LARGO) / doc.getTextWidth(MARCA_PRUEBA);
+  doc.setFontSize(pt);
+  const angulo = Math.atan2(PAGE_HEIGHT, PAGE_WIDTH);
+  const [cos, sin] = [Math.cos(angulo), Math.sin(angulo)];
+  // The baseline's start: back half the length from the centre, and down half the capitals' height.
+  const medio = (pt * MM_PER_PT * CAP_HEIGHT_EM) / 2;
+  const x = PAGE_WIDTH / 2 - (MARCA_LARGO / 2) * cos - medio * sin;
+  const y = PAGE_HEIGHT / 2 - (MARCA_LARGO / 2) * sin + medio * cos;
+  doc.setTextColor(...MARCA_COLOR);
+  // Text extractors cut slanted text into letters (poppler starts a new word when the baseline moves
+  // half a point): the span's ActualText gives them the mark whole.
+  const contenido = doc.internal as unknown as { write(...partes: string[]): void };
+  contenido.write(`/Span << /ActualText <FEFF${utf16Hex(MARCA_PRUEBA)}> >> BDC`);
+  doc.text(MARCA_PRUEBA, x, y, { angle: (-angulo * 180) / Math.PI });
+  contenido.write('EMC');
+  doc.setTextColor(0);
+  doc.setFont(fontName, fontStyle);
+  doc.setFontSize(size);
+}
+
+/** A string as the hex digits of its UTF-16BE code units (a PDF text string after the FEFF mark). */
+function utf16Hex(text: string): string {
+  let hex = '';
+  for (let i = 0; i < text.length; i++) hex += text.charCodeAt(i).toString(16).padStart(4, '0').toUpperCase();
+  return hex;
 }
 
 /**

@@ -7,13 +7,15 @@
 import type { Campos } from '../errors';
 import { datosParaEmitir, type EmpresaPropia } from '../rules/datos-deca';
 import { codificarResumen, conResumen, datosAFirmar, parametroResumen, resumenDeDatos } from '../rules/resumen-offline';
-import type { Rol } from '../schemas/cuenta';
+import type { Entorno, Rol } from '../schemas/cuenta';
 import type { DecaDatos, DecaInputParsed } from '../schemas/deca';
 import { datosPdf } from './datos-pdf';
 import { renderDecaPdf } from './deca-pdf';
 
 /** A number the device holds (POST /app/api/dispositivos/{id}/reservas), with what the server said to render with. */
 export interface NumeroReservado {
+  /** The environment whose numbers these are (the device keeps each one's apart): a test DeCA's PDF is marked. */
+  entorno: Entorno;
   dispositivo_id: number;
   numero: string;
   token: string;
@@ -53,7 +55,7 @@ export async function emitirEnDispositivo(
   const o = parametroResumen(resumen, await firmar(datosAFirmar(resumen)));
   const qrUrl = conResumen(reserva.ficha_url, o);
   const pdf = await renderDecaPdf(
-    datosPdf(datos, { numero: reserva.numero, version: 1, emitidoAt: emitidaAt, modificadoAt: null, motivo: null, sustituyeA: null, qrUrl }),
+    datosPdf(datos, { entorno: reserva.entorno, numero: reserva.numero, version: 1, emitidoAt: emitidaAt, modificadoAt: null, motivo: null, sustituyeA: null, qrUrl }),
     { capacidadSello: reserva.capacidad_sello },
   );
   return {

@@ -57,7 +57,39 @@ export function numerosQueFaltan(reservas: readonly ReservaNumero[], ahora: Date
   return usables >= RESERVA_MINIMO ? 0 : RESERVA_TAMANO - usables;
 }
 
+/**
+ * How far ahead of the server's clock a device's clock may run: an issue time
+ * up to this much later than the server's (when it receives the DeCA, or when
+ * the QR is read) is accepted.
+ */
+export const ADELANTO_MAXIMO_MS = 10 * 60_000;
+
+/** Why an issue time cannot be a reserved number's: before the number was reserved, or ahead of the server's clock beyond the allowance. */
+export type FueraDePlazo = 'antes_de_la_reserva' | 'adelantada';
+
+/**
+ * Whether a DeCA issued with no coverage at `emitidaAt` (the device's clock,
+ * whole seconds) could have been issued with a number reserved at
+ * `reservadaAt` (the server's clock), as seen at `ahora` (the server
+ * receiving it, an inspector opening its QR, or the device about to issue):
+ * not before the reservation, since the device had no number yet, nor more
+ * than ADELANTO_MAXIMO_MS after `ahora`. Null when it could; otherwise which
+ * bound it breaks. The reservation counts in whole seconds, as the issue time
+ * does, and a time that is not one (NaN) is never in bounds.
+ */
+export function fueraDePlazo(emitidaAt: Date, reservadaAt: Date, ahora: Date): FueraDePlazo | null {
+  const t = emitidaAt.getTime();
+  if (!(t >= Math.floor(reservadaAt.getTime() / 1000) * 1000)) return 'antes_de_la_reserva';
+  if (!(t <= ahora.getTime() + ADELANTO_MAXIMO_MS)) return 'adelantada';
+  return null;
+}
+
 /** When a number reserved at `ahora` expires. */
 export function caducidadReserva(ahora: Date): Date {
   return new Date(ahora.getTime() + RESERVA_DIAS * 24 * 60 * 60 * 1000);
+}
+
+/** When a number that expires at `caduca` was reserved (the inverse of caducidadReserva): for numbers a device kept from before the server said. */
+export function reservadaSegunCaducidad(caduca: Date): Date {
+  return new Date(caduca.getTime() - RESERVA_DIAS * 24 * 60 * 60 * 1000);
 }

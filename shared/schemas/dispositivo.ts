@@ -43,6 +43,8 @@ export const Reserva = z.object({
   token: z.string(),
   /** The public ficha of the DeCA that will carry this number: what its QR points to. */
   ficha_url: z.string(),
+  /** ISO 8601 with offset: when the server reserved it. A DeCA is never issued with it at an earlier time (the device's clock is wrong). */
+  reservada_at: z.string(),
   /** ISO 8601 with offset: the device compares it with its own clock. */
   caduca_at: z.string(),
 });

@@ -69,8 +69,8 @@ export interface Entorno {
   close(): Promise<void>;
 }
 
-/** The token of a one-time link in an e-mail (completing a DeCA, confirming an address, an invitation). */
-const ENLACE_DE_UN_SOLO_USO = /\/(?:completar|confirmar|invitacion)\/([\w-]{20,})/g;
+/** The token of a one-time link in an e-mail (completing a DeCA, confirming an address, an invitation, a password reset). */
+const ENLACE_DE_UN_SOLO_USO = /\/(?:completar|confirmar|invitacion|restablecer)\/([\w-]{20,})/g;
 /** An API key, a webhook secret or a password hash, wherever it comes from. */
 const CON_FORMA_DE_SECRETO = /dg_(?:live|test)_[\w-]{16,}|whsec_[\w-]{16,}|scrypt\$\d+\$/g;
 /** The session token in a Set-Cookie header. */
@@ -285,12 +285,12 @@ export async function llamarApi<T>(env: Entorno, clave: string, method: string, 
 }
 
 /**
- * How many reserved numbers the device holds in its production database (0
+ * How many reserved numbers the device holds in its database of `entorno` (0
  * with none yet); with `vaciar`, it gives them all up in the same transaction.
  */
-function reservasDelDispositivo(p: Page, vaciar: boolean): Promise<number> {
-  return p.evaluate(async (vaciar) => {
-    const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))?.name;
+function reservasDelDispositivo(p: Page, vaciar: boolean, entorno: 'produccion' | 'pruebas' = 'produccion'): Promise<number> {
+  return p.evaluate(async ({ vaciar, entorno }) => {
+    const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith(`-${entorno}`))?.name;
     if (!nombre) return 0;
     const db = await new Promise<IDBDatabase>((ok, mal) => {
       const r = indexedDB.open(nombre);
@@ -312,7 +312,7 @@ function reservasDelDispositivo(p: Page, vaciar: boolean): Promise<number> {
     } finally {
       db.close();
     }
-  }, vaciar);
+  }, { vaciar, entorno });
 }
 
 /** What the QR on the screen holds, read from a screenshot as a phone's camera would. */
@@ -324,9 +324,9 @@ export async function leerQr(p: Page): Promise<string> {
   return code.data;
 }
 
-/** The numbers reserved for this device that it holds (the server's own reservation, seen from the app). */
-export function reservasEnDispositivo(p: Page): Promise<number> {
-  return reservasDelDispositivo(p, false);
+/** The numbers reserved for this device that it holds (the server's own reservation, seen from the app), in production unless `entorno` says. */
+export function reservasEnDispositivo(p: Page, entorno: 'produccion' | 'pruebas' = 'produccion'): Promise<number> {
+  return reservasDelDispositivo(p, false, entorno);
 }
 
 /**

@@ -94,6 +94,9 @@ describe.skipIf(!CHROMIUM)('DeCA flows: changes, environments, address book, imp
     await page.goto(`${env.url}/cuenta`);
     await page.getByLabel('Pruebas: datos sin validez, separados de los reales').click();
     await page.getByTestId('banda-pruebas').waitFor();
+    // The choice survives a reload: the app never falls back to production unseen.
+    await page.reload();
+    await page.getByTestId('banda-pruebas').waitFor();
     await page.click('a[href="/"]');
     await page.getByText('No hay DeCA').waitFor();
     await rellenarDeca(page, { cargador: 'Demo SL', matricula: '5555GGG', origen: 'Ávila', destino: 'Segovia' });

@@ -280,6 +280,31 @@ describe.skipIf(!CHROMIUM)('offline: the queue, issuing with no coverage, Backgr
     expect(await page.getByTestId('lista-decas').textContent()).not.toContain(segundo);
   });
 
+  it('with its clock behind the time its numbers were reserved, the device does not issue with them: the DeCA waits for coverage and the server issues it', async () => {
+    const { env } = e2e;
+    const { page, api } = await e2e.sesion({ clave: true });
+    await expect.poll(() => reservasEnDispositivo(page), { timeout: 20_000 }).toBeGreaterThanOrEqual(3);
+    await esperarServiceWorker(page);
+    // The phone's clock runs an hour behind the server's: by it, its numbers were reserved an hour from now.
+    await page.clock.install();
+    await page.goto(env.url);
+    await page.clock.setSystemTime(Date.now() - 3_600_000);
+    await env.context.setOffline(true);
+    await rellenarDeca(page, { cargador: 'Reloj Atrasado SL', matricula: '5555 DDD', origen: 'Teruel', destino: 'Valencia' });
+    await page.getByRole('button', { name: 'Emitir ahora' }).click();
+    // Not issued here (the server would refuse a DeCA dated before its number): queued, as with no numbers left.
+    await page.locator('h1', { hasText: /LOCAL-[0-9A-F]{6}/ }).waitFor();
+    await page.getByTestId('cola').waitFor();
+    expect(await page.getByTestId('emitida-sin-cobertura').count()).toBe(0);
+
+    await env.context.setOffline(false);
+    await page.evaluate(() => dispatchEvent(new Event('online')));
+    await expect.poll(async () => (await numerosEnServidor(api)).length, { timeout: 30_000, interval: POLL_API_MS }).toBe(1);
+    const [numero] = await numerosEnServidor(api);
+    const { deca } = await api<{ deca: { cargador_nombre: string; emision_offline: unknown } }>('GET', `/decas/${numero}`);
+    expect(deca).toMatchObject({ cargador_nombre: 'Reloj Atrasado SL', emision_offline: null });
+  });
+
   it('shows a server refusal on replay on the right field, and resends the fix', async () => {
     const { env } = e2e;
     const { page, api } = await e2e.sesion({ clave: true });

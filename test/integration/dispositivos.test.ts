@@ -4,7 +4,7 @@ import { Dispositivo, ReservasRespuesta, type ClavePublica } from '../../shared/
 import { ManualClock } from '../../server/clock';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
-import { clavePublica } from '../support/dispositivos';
+import { clavePublica, parDeClaves, qrFirmado, resumenDe } from '../support/dispositivos';
 import { iniciarSesion } from '../support/decas-helpers';
 import { it, test, type CuentaDePrueba } from '../support/fixtures';
 import { usuarioCon } from '../support/usuarios';
@@ -154,6 +154,63 @@ describe('devices that issue with no coverage', () => {
     const sin = await reservar(app, await sesion(app, c), d.id, 'produccion');
     expect(sin.status).toBe(409);
     expect(ErrorBody.parse(sin.body).error.codigo).toBe('cuenta_sin_confirmar');
+  });
+
+  it('takes a DeCA issued with no coverage only if dated between its number’s reservation and the server’s time plus 10 minutes; its QR verifies within the same bounds', async ({ app, cuentaNueva: c }) => {
+    reloj.set('2027-06-10T10:00:00+02:00');
+    const cookie = await sesion(app, c);
+    const { publica, privada } = await parDeClaves();
+    const d = await registrar(app, cookie, 'Android · Chrome', publica);
+    const { reservas } = await reservar(app, cookie, d.id, 'produccion');
+    expect(reservas.length).toBeGreaterThanOrEqual(8);
+    // When the server reserved them (the reservations table), in whole seconds: the response says the same.
+    const { created_at } = await app.database.db.selectFrom('reservas').select('created_at').where('account_id', '=', c.account.id).where('numero', '=', reservas[0]!.numero).executeTakeFirstOrThrow();
+    const reservadaAt = new Date(Math.floor(created_at.getTime() / 1000) * 1000);
+    expect(new Date(reservas[0]!.reservada_at).getTime()).toBe(reservadaAt.getTime());
+
+    reloj.advance(3 * 3_600_000); // the phone comes back into coverage three hours later
+    const ahora = reloj.now().getTime();
+    const casos: [string, Date, 'antes' | 'adelantada' | null][] = [
+      ['2 January 1970', new Date('1970-01-02T08:00:00Z'), 'antes'],
+      ['2 January, the number reserved today (same year)', new Date('2027-01-02T08:00:00Z'), 'antes'],
+      ['a second before the reservation', new Date(reservadaAt.getTime() - 1000), 'antes'],
+      ['20 days ahead', new Date(ahora + 20 * 86_400_000), 'adelantada'],
+      ['11 minutes ahead', new Date(ahora + 11 * 60_000), 'adelantada'],
+      ['the second of the reservation', reservadaAt, null],
+      ['in the valley an hour ago', new Date(Math.floor((ahora - 3_600_000) / 1000) * 1000), null],
+      ['9 minutes ahead (a clock a little fast)', new Date(Math.floor((ahora + 9 * 60_000) / 1000) * 1000), null],
+    ];
+    for (const [i, [caso, emitidaAt, rechazo]] of casos.entries()) {
+      const r = reservas[i]!;
+      // The inspector scans its QR before the phone syncs.
+      const pagina = await fetch(await qrFirmado(app.url, r.token, privada, resumenDe(r.numero, emitidaAt)), { headers: { 'user-agent': 'Mozilla/5.0 (Linux; Android 14) Chrome/126.0 Mobile' } });
+      const texto = await pagina.text();
+      if (rechazo) {
+        expect(pagina.status, caso).toBe(404);
+        expect(texto, caso).toContain('No se ha podido verificar este documento');
+      } else {
+        expect(pagina.status, caso).toBe(200);
+        expect(texto, caso).toContain('EMITIDA SIN COBERTURA');
+      }
+      // The phone syncs it.
+      const emision = { dispositivo_id: d.id, numero: r.numero, token: r.token, emitida_at: emitidaAt.toISOString() };
+      const res = await app.request('POST', '/api/v1/decas', { cookie, headers: { ...CSRF, 'Idempotency-Key': `plazo-${i}` }, body: { ...decaCompleta(), emitir: true, emision_offline: emision } });
+      if (rechazo) {
+        expect(res.status, caso).toBe(422);
+        const { error } = ErrorBody.parse(res.body);
+        expect(error.campos, caso).toHaveProperty(['emision_offline.emitida_at']);
+        expect(error.mensaje, caso).toMatch(rechazo === 'antes' ? /es anterior a la reserva del número \d{4}-\d{6} \(10\/06\/2027 10:00\)/ : /es posterior a la del servidor en más de 10 minutos/);
+      } else {
+        expect(res.status, `${caso}: ${res.text}`).toBe(201);
+        expect(new Date(`${res.body.deca.emitido_at.replace(' ', 'T')}+02:00`).getTime(), caso).toBe(emitidaAt.getTime());
+      }
+    }
+    // A refused one did not spend its number: dated right, it is issued.
+    const r = reservas[0]!;
+    const bien = { dispositivo_id: d.id, numero: r.numero, token: r.token, emitida_at: new Date(ahora - 60_000).toISOString() };
+    const reintento = await app.request('POST', '/api/v1/decas', { cookie, headers: { ...CSRF, 'Idempotency-Key': 'plazo-bien' }, body: { ...decaCompleta(), emitir: true, emision_offline: bien } });
+    expect(reintento.status, reintento.text).toBe(201);
+    expect(reintento.body.deca.numero).toBe(r.numero);
   });
 
   it('refuses a key that is not a P-256 public key, with the field named', async ({ app, c }) => {

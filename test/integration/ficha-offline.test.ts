@@ -3,8 +3,9 @@ import { parse as parseHtml } from 'node-html-parser';
 import { describe, expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
 import { codificarResumen, datosAFirmar, huellaDatos, urlConResumen, type ResumenOffline } from '../../shared/rules/resumen-offline';
-import { Dispositivo, ReservasRespuesta, type Reserva } from '../../shared/schemas/dispositivo';
+import { ReservasRespuesta, type Reserva } from '../../shared/schemas/dispositivo';
 import { fichaUrl } from '../../server/domain/decas/urls';
+import { isoMadrid } from '../../shared/rules/fechas';
 import '../../server/documents/deca-pdf';
 import { emitirEnDispositivo } from '../../shared/pdf/emision-dispositivo';
 import { sinSello } from '../../shared/pdf/sin-sello';
@@ -14,6 +15,7 @@ import { runMailOnce } from '../../server/jobs/mail-delivery';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { getBytes, iniciarSesion } from '../support/decas-helpers';
+import { movilConReservas } from '../support/dispositivos';
 import { it, test, type CuentaDePrueba } from '../support/fixtures';
 import { mailDeps, startSmtp } from '../support/smtp';
 import { crearWebhookOk, entregarTodo } from '../support/webhooks';
@@ -38,15 +40,12 @@ interface Movil {
 /** A device as the app sets it up: a key pair, its public key registered, its numbers reserved. */
 async function movil(app: TestApp, c: CuentaDePrueba): Promise<Movil> {
   const cookie = await iniciarSesion(app, c.email, c.password);
-  const par = await webcrypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
-  const jwk = await webcrypto.subtle.exportKey('jwk', par.publicKey);
-  const reg = await app.request('POST', '/app/api/dispositivos', { cookie, headers: CSRF, body: { nombre: 'Android · Chrome', clave_publica: jwk } });
-  expect(reg.status, reg.text).toBe(201);
-  const { id } = Dispositivo.parse(reg.body.dispositivo);
-  const res = await app.request('POST', `/app/api/dispositivos/${id}/reservas`, { cookie, headers: CSRF, body: { entorno: 'produccion' } });
-  expect(res.status, res.text).toBe(200);
-  const { reservas, capacidad_sello } = ReservasRespuesta.parse(res.body);
-  return { id, privada: par.privateKey, cookie, reservas, capacidadSello: capacidad_sello };
+  const { id, privada, reservas, capacidad_sello } = await movilConReservas(app, cookie, 'produccion');
+  // A phone holds numbers reserved before it goes out of coverage (a DeCA is never dated before its
+  // number's reservation): here, since 1 January of their year.
+  const reservadaAt = new Date(`${reservas[0]!.numero.slice(0, 4)}-01-01T00:00:00+01:00`);
+  await app.database.db.updateTable('reservas').set({ created_at: reservadaAt }).where('dispositivo_id', '=', id).execute();
+  return { id, privada, cookie, reservas: reservas.map((r) => ({ ...r, reservada_at: isoMadrid(reservadaAt) })), capacidadSello: capacidad_sello };
 }
 
 function resumenDe(numero: string): ResumenOffline {
@@ -127,6 +126,8 @@ describe('the ficha of a DeCA issued with no coverage, before it arrives', () =>
       'firma cortada': (await urlFirmada(app, m.privada, r1!.token, bueno)).slice(0, -4),
       'resumen ilegible': `${fichaUrl(app.url, r1!.token)}?o=no-es-un-resumen.${'A'.repeat(86)}`,
       'emitida después de caducar su número': await urlFirmada(app, m.privada, r1!.token, { ...bueno, emitida_at: new Date(Date.parse(r1!.caduca_at) + 60_000) }),
+      'emitida antes de reservarse su número': await urlFirmada(app, m.privada, r1!.token, { ...bueno, emitida_at: new Date('1970-01-02T08:00:00Z') }),
+      'emitida 20 días en el futuro': await urlFirmada(app, m.privada, r1!.token, { ...bueno, emitida_at: new Date(app.clock.now().getTime() + 20 * 86_400_000) }),
     };
     const paginas = new Set<string>();
     for (const [caso, url] of Object.entries(casos)) {
@@ -201,7 +202,7 @@ describe('a DeCA issued with no coverage, when its device syncs', () => {
     const [r1, r2] = m.reservas;
     const firmar = (clave: CryptoKey) => async (datos: Uint8Array) => new Uint8Array(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, clave, datos));
     const enDispositivo = (r: Reserva, cuerpo: Record<string, unknown>, clave = m.privada) =>
-      emitirEnDispositivo(DecaInput.parse(cuerpo), c.account, { ...r, dispositivo_id: m.id, capacidad_sello: m.capacidadSello }, new Date(Date.now() - 90_000), firmar(clave));
+      emitirEnDispositivo(DecaInput.parse(cuerpo), c.account, { ...r, entorno: 'produccion', dispositivo_id: m.id, capacidad_sello: m.capacidadSello }, new Date(Date.now() - 90_000), firmar(clave));
 
     const cuerpo = decaCompleta({ observaciones: 'Descarga por la puerta trasera' });
     const local = await enDispositivo(r1!, cuerpo);
@@ -239,14 +240,19 @@ describe('a DeCA issued with no coverage, when its device syncs', () => {
     // A number whose 30 days ran out an hour ago, used now (the device's clock or a tampered app).
     const caducada = m.reservas[2]!;
     await app.database.db.updateTable('reservas').set({ caduca_at: new Date(Date.now() - 3_600_000) }).where('account_id', '=', c.account.id).where('entorno', '=', 'produccion').where('numero', '=', caducada.numero).execute();
+    const r4 = m.reservas[3]!;
+    const deAnioPasado = `${Number(r4.numero.slice(0, 4)) - 1}-999999`;
+    await app.database.db.updateTable('reservas').set({ numero: deAnioPasado, created_at: new Date(`${deAnioPasado.slice(0, 4)}-12-30T12:00:00+01:00`) }).where('account_id', '=', c.account.id).where('entorno', '=', 'produccion').where('numero', '=', r4.numero).execute();
     const casos: [string, Record<string, unknown>, number, RegExp][] = [
       ['used', bien, 409, /ya lo usó otra DeCA/],
       ['another device', { ...bien, numero: r2!.numero, token: r2!.token, dispositivo_id: otro.id }, 409, /no estaba reservado para este dispositivo/],
       ['wrong token', { ...bien, numero: r2!.numero, token: otro.reservas[0]!.token }, 409, /no estaba reservado/],
       ['expired', { ...bien, numero: caducada.numero, token: caducada.token }, 409, /ya no era de este dispositivo cuando se emitió \(caducó/],
       ['clock ahead', { ...bien, numero: r2!.numero, token: r2!.token, emitida_at: new Date(Date.now() + 3_600_000).toISOString() }, 422, /hora del dispositivo/],
-      // A number of this year's series on a DeCA the device says it issued last year (its clock was wrong).
-      ['another year', { ...bien, numero: r2!.numero, token: r2!.token, emitida_at: `${Number(r2!.numero.slice(0, 4)) - 1}-12-31T12:00:00+01:00` }, 409, /es de la serie de \d{4}: no vale para una DeCA emitida el 31\/12\/\d{4}/],
+      // A number of this year's series on a DeCA the device says it issued last year (its clock was wrong): before the number was reserved.
+      ['another year', { ...bien, numero: r2!.numero, token: r2!.token, emitida_at: `${Number(r2!.numero.slice(0, 4)) - 1}-12-31T12:00:00+01:00` }, 422, /es anterior a la reserva del número/],
+      // A number reserved on 30 December, used in the new year: of last year's series.
+      ['last year’s number', { ...bien, numero: deAnioPasado, token: r4.token }, 409, /es de la serie de \d{4}: no vale para una DeCA emitida el \d{2}\/\d{2}\/\d{4}/],
     ];
     for (const [i, [caso, emision, status, mensaje]] of casos.entries()) {
       const res = await crearDesde(app, m.cookie, emision, `k-${i}`);

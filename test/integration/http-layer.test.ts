@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
-import { rawRequest, startTestApp } from '../support/app';
+import { rawRequest, startTestApp, type TestApp } from '../support/app';
 import { clienteDePrueba } from '../support/cliente';
 import { buildCuenta } from '../support/factories';
 import { it, test } from '../support/fixtures';
@@ -86,6 +86,48 @@ describe('rate limit: 120 requests a minute per key', () => {
     // Another key of the same account has its own budget.
     const other = await app.request('GET', '/demo/api/v1/cuenta', { key: k.test });
     expect(other.status).toBe(200);
+  });
+});
+
+describe('per-IP limits behind TRUST_PROXY=1: the client is the address the proxy saw (rightmost X-Forwarded-For), not what the client wrote', () => {
+  const CSRF = { 'X-DeCA-CSRF': '1' };
+  const registro = (app: TestApp, n: number, xff: string) =>
+    app.request('POST', '/app/api/registro', {
+      headers: { ...CSRF, 'X-Forwarded-For': xff },
+      body: { nombre: `Transportes Proxy ${n}, S.L.`, nif: 'B12345674', domicilio: 'Calle Real 2, Segovia', rol: 'cargador', email: `proxy${n}-${Date.now()}@example.com`, password: 'una-clave-bien-larga' },
+    });
+
+  it('8 sign-ups with X-Forwarded-For "203.0.113.N, 127.0.0.1" are one client: 5 accounts, then 429 (5 an hour); another proxied address still signs up', async () => {
+    const app = await startTestApp({ env: { TRUST_PROXY: '1' } });
+    try {
+      const estados: number[] = [];
+      for (let n = 1; n <= 8; n++) estados.push((await registro(app, n, `203.0.113.${n}, 127.0.0.1`)).status);
+      expect(estados).toEqual([201, 201, 201, 201, 201, 429, 429, 429]);
+      const limitada = await registro(app, 9, '203.0.113.9, 127.0.0.1');
+      expect(ErrorBody.parse(limitada.body).error.codigo).toBe('demasiadas_peticiones');
+      // The header is read (not the socket's address): a client the proxy saw elsewhere has its own budget.
+      expect((await registro(app, 10, '203.0.113.9, 198.51.100.20')).status).toBe(201);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('35 checks at /verificar with a different leftmost address each: 30 answered, then 429', async () => {
+    const app = await startTestApp({ env: { TRUST_PROXY: '1' } });
+    try {
+      const estados: number[] = [];
+      for (let n = 1; n <= 35; n++) {
+        const form = new FormData();
+        form.append('pdf', new Blob([new TextEncoder().encode('%PDF-1.7 no es de ninguna DeCA')], { type: 'application/pdf' }), 'x.pdf');
+        const res = await fetch(`${app.url}/verificar`, { method: 'POST', body: form, headers: { 'X-Forwarded-For': `198.18.${n}.${n}, 192.0.2.44` } });
+        await res.arrayBuffer();
+        estados.push(res.status);
+      }
+      expect(estados.filter((s) => s === 200)).toHaveLength(30);
+      expect(estados.slice(30)).toEqual([429, 429, 429, 429, 429]);
+    } finally {
+      await app.close();
+    }
   });
 });
 

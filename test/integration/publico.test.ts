@@ -142,14 +142,14 @@ describe('public ficha (the QR page)', () => {
     expect(get.body.deca.descargas).toBe(1);
   });
 
-  it('takes the client IP from X-Forwarded-For only with TRUST_PROXY=1', async ({ app, c }) => {
+  it('takes the client IP from X-Forwarded-For only with TRUST_PROXY=1, and then the address the proxy saw (rightmost), not what the client wrote', async ({ app, c }) => {
     const deca = await crear({ app, c });
     await abrir({ app, c }, deca.urls.ficha, { headers: { 'x-forwarded-for': '203.0.113.7' } });
     expect((await descargasDe({ app, c }, deca.id))[0]?.ip).not.toBe('203.0.113.7');
     const proxied = await startTestApp({ database: app.database, env: { TRUST_PROXY: '1' } });
     try {
       const u = new URL(deca.urls.ficha);
-      await fetch(`${proxied.url}${u.pathname}`, { headers: { 'user-agent': BROWSER, 'x-forwarded-for': '203.0.113.7, 10.0.0.1' } });
+      await fetch(`${proxied.url}${u.pathname}`, { headers: { 'user-agent': BROWSER, 'x-forwarded-for': '10.0.0.1, 203.0.113.7' } });
       expect((await descargasDe({ app, c }, deca.id))[0]?.ip).toBe('203.0.113.7');
     } finally {
       await proxied.close();

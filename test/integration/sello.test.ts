@@ -71,7 +71,7 @@ describe('the service’s seal', () => {
     const sellador = crearSellador(material);
     const pdf = await renderYSellar(
       {
-        numero: '2026-000001', version: 1, estado: 'emitido', cargador_nombre: 'Cargas SL', cargador_nif: 'B12345674', cargador_domicilio: 'Calle 1, Madrid',
+        entorno: 'produccion', numero: '2026-000001', version: 1, estado: 'emitido', cargador_nombre: 'Cargas SL', cargador_nif: 'B12345674', cargador_domicilio: 'Calle 1, Madrid',
         transp_nombre: 'Transportes SA', transp_nif: 'A58818501', transp_domicilio: 'Calle 2, Burgos', fecha_transporte: '2026-11-25', tipo_vehiculo: 'rigido',
         matricula: '1234 BCD', matricula_remolque: null, autorizacion_especial: null, conductor_nombre: null, observaciones: null, referencia: null,
         envios: [{ origen: 'Madrid', destino: 'Burgos', naturaleza: 'Palés', peso: 1000, unidad: 'kg', nota: null }],

@@ -19,6 +19,10 @@ const HERRAMIENTAS = {
     ruta: () => buscarEnPath('pdftoppm'),
     instalar: 'apt-get install poppler-utils',
   },
+  pdftotext: {
+    ruta: () => buscarEnPath('pdftotext'),
+    instalar: 'apt-get install poppler-utils',
+  },
   openssl: {
     ruta: () => buscarEnPath('openssl'),
     instalar: 'apt-get install openssl',

@@ -1,5 +1,6 @@
 import { formatPeso } from '../../../shared/rules/peso';
 import { fechaEs, fechaHoraEs, formatMadrid } from '../../../shared/rules/fechas';
+import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { Envio } from '../../../shared/schemas/envio';
 import type { DecaConRefs } from '../../domain/decas/queries';
 import type { UltimoCambio } from '../../domain/publico/descargas';
@@ -32,8 +33,21 @@ function envioHtml(e: Envio, i: number, total: number): SafeHtml {
 }
 
 /**
+ * What every public page of a DeCA of the test environment opens with: its
+ * number has the same shape as a real one, so this is what tells them apart.
+ */
+export function bannerPruebas(entorno: Entorno): SafeHtml | '' {
+  if (entorno !== 'pruebas') return '';
+  return html`<div class="banner bad" role="alert" data-entorno="pruebas">ENTORNO DE PRUEBAS: este documento no tiene validez.</div>`;
+}
+
+/** The page's title, which says so too for a test DeCA (tabs, history, bookmarks). */
+const tituloDeca = (numero: string, entorno: Entorno, resto = '') => `DeCA ${numero}${resto}${entorno === 'pruebas' ? ' · PRUEBAS, sin validez' : ''}`;
+
+/**
  * The state in plain words, with a strong banner when the inspector must not
- * rely on this document (replaced, pending) or the service has ended.
+ * rely on this document (replaced, pending) or the service has ended. A test
+ * DeCA is never «en vigor».
  */
 export function estadoBanner(row: DecaConRefs, siteUrl: string): SafeHtml {
   if (row.estado === 'sustituido') {
@@ -46,6 +60,7 @@ export function estadoBanner(row: DecaConRefs, siteUrl: string): SafeHtml {
   if (row.fin_servicio_at) {
     return html`<div class="banner info" role="status">SERVICIO FINALIZADO el ${fecha(row.fin_servicio_at)}: este documento ya NO ampara al vehículo en un transporte en curso.</div>`;
   }
+  if (row.entorno === 'pruebas') return html`<div class="banner warn" role="status">EMITIDA en el entorno de pruebas: no ampara ningún transporte.</div>`;
   return html`<div class="banner ok" role="status">EMITIDA y en vigor.</div>`;
 }
 
@@ -96,9 +111,9 @@ function huellaHtml(row: DecaConRefs): SafeHtml | '' {
 export function renderFicha(row: DecaConRefs, ultimo: UltimoCambio | null, siteUrl: string): string {
   const urls = decaUrls(siteUrl, row);
   return layout({
-    title: `DeCA ${row.numero}`,
+    title: tituloDeca(row.numero, row.entorno),
     style: PUBLIC_STYLE,
-    body: html`<main>${cabecera(row)}${estadoBanner(row, siteUrl)}${resumenHtml(row)}${cambioHtml(ultimo, row.version)}${versionHtml(row)}${datosHtml(row)}
+    body: html`<main>${bannerPruebas(row.entorno)}${cabecera(row)}${estadoBanner(row, siteUrl)}${resumenHtml(row)}${cambioHtml(ultimo, row.version)}${versionHtml(row)}${datosHtml(row)}
 ${row.estado !== 'pendiente' ? html`<a class="btn" href="${rel(urls.pdf)}">Ver el PDF (versión ${row.version})</a>${huellaHtml(row)}` : ''}
 <footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.</footer></main>`,
   });
@@ -116,9 +131,9 @@ export function renderFichaOffline(f: FichaOffline): string {
   const [origen, destino] = [r.origen, r.destino].map((s) => paraLeer(s, LARGO_LUGAR));
   const cortados = cargador !== r.cargador_nombre || transportista !== r.transp_nombre || origen !== r.origen || destino !== r.destino;
   return layout({
-    title: `DeCA ${r.numero} · emitida sin cobertura`,
+    title: tituloDeca(r.numero, f.entorno, ' · emitida sin cobertura'),
     style: PUBLIC_STYLE,
-    body: html`<main><h1>Documento de control (DeCA)</h1><p class="num">Nº ${r.numero}</p>
+    body: html`<main>${bannerPruebas(f.entorno)}<h1>Documento de control (DeCA)</h1><p class="num">Nº ${r.numero}</p>
 <div class="banner warn" role="status">EMITIDA SIN COBERTURA en un dispositivo de ${f.empresa} el ${dmy(formatMadrid(r.emitida_at).slice(0, 10))} a las ${hora} — datos firmados por el dispositivo; el documento completo llegará cuando el dispositivo tenga cobertura.</div>
 <dl class="resumen"><dt>Matrícula${r.remolque ? 's' : ''}</dt><dd>${placas || NO_CONSTA}</dd><dt>Fecha del transporte</dt><dd>${dmy(r.fecha)}</dd></dl>
 <h2>Datos firmados</h2><dl>${campo('Cargador', cargador)}${campo('NIF del cargador', r.cargador_nif)}${campo('Transportista', transportista)}${campo('NIF del transportista', r.transp_nif)}${campo('Origen', origen)}${campo('Destino', destino)}${campo('Peso total', r.peso_kg === null ? null : `${formatPeso(r.peso_kg)} kg`)}${campo('Dispositivo', f.dispositivo)}</dl>
@@ -131,10 +146,10 @@ export function renderFichaOffline(f: FichaOffline): string {
 export function renderConductor(row: DecaConRefs, ultimo: UltimoCambio | null, siteUrl: string): string {
   const urls = decaUrls(siteUrl, row);
   return layout({
-    title: `DeCA ${row.numero} · conductor`,
+    title: tituloDeca(row.numero, row.entorno, ' · conductor'),
     style: PUBLIC_STYLE,
     head: html`<link rel="manifest" href="${rel(urls.conductor)}/manifest.webmanifest"><meta name="theme-color" content="#000000"><meta name="apple-mobile-web-app-capable" content="yes"><meta name="mobile-web-app-capable" content="yes"><meta name="apple-mobile-web-app-title" content="DeCA ${row.numero}"><link rel="apple-touch-icon" href="/icons/icon-192.png">`,
-    body: html`<main><p class="num">DeCA ${row.numero}</p>${estadoBanner(row, siteUrl)}
+    body: html`<main>${bannerPruebas(row.entorno)}<p class="num">DeCA ${row.numero}</p>${estadoBanner(row, siteUrl)}
 <img class="qr" src="${rel(urls.qr_png)}" width="352" height="352" alt="Código QR de la DeCA ${row.numero}: enséñelo al agente para que lo escanee">
 <p class="sub">Muestre este código al agente. Versión ${row.version}${ultimo ? html`, modificada el ${fecha(ultimo.at)}` : ''}.</p>${resumenHtml(row)}
 ${row.estado !== 'pendiente' ? html`<a class="btn" href="${rel(urls.pdf)}">Abrir el PDF</a>` : ''}<a class="btn sec" href="${rel(urls.ficha)}">Ficha pública</a>

@@ -20,6 +20,7 @@ export async function emitirDeca(ctx: DomainContext, actor: Actor, ref: string, 
     exigirCompleta({ faltan: faltaParaEmitir(datos, row.emisor_rol), emisorRol: row.emisor_rol }, actor.cuenta);
     const now = ctx.clock.now();
     const pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, datos, {
+      entorno: row.entorno,
       numero: row.numero,
       version: row.version,
       tokenPublico: row.token_publico,

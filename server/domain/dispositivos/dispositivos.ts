@@ -5,8 +5,8 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import { limiteMensual } from '../../../shared/rules/cuota';
-import { fechaEs, mesMadrid, fechaMadrid } from '../../../shared/rules/fechas';
-import { caducidadReserva, numeroDelAnio, numerosQueFaltan, reservasUsables } from '../../../shared/rules/reservas';
+import { fechaEs, fechaHoraEs, mesMadrid, fechaMadrid } from '../../../shared/rules/fechas';
+import { ADELANTO_MAXIMO_MS, caducidadReserva, fueraDePlazo, numeroDelAnio, numerosQueFaltan, reservasUsables } from '../../../shared/rules/reservas';
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { ClavePublica } from '../../../shared/schemas/dispositivo';
 import type { DB, DispositivoRow, ReservaRow } from '../../db/schema';
@@ -162,14 +162,13 @@ export interface ReservaTomada {
   dispositivoNombre: string;
 }
 
-/** How far ahead of the server's clock a device's issue time may be. */
-const ADELANTO_MAXIMO_MS = 10 * 60_000;
-
 /**
  * Check the reservation a DeCA issued with no coverage used: reserved in
  * this account and environment for that device of the signed-in user, with
- * that token, not used before, and still the device's when it issued.
- * Refusals say which, so the app can keep them on the item.
+ * that token, not used before, issued (by the device's clock) after the
+ * number was reserved and not later than the server's clock allows
+ * (shared/rules/reservas.ts: fueraDePlazo), and still the device's when it
+ * issued. Refusals say which, so the app can keep them on the item.
  */
 export async function comprobarReserva(
   db: Kysely<DB>,
@@ -181,7 +180,7 @@ export async function comprobarReserva(
   const r = await db
     .selectFrom('reservas as r')
     .innerJoin('dispositivos as d', 'd.id', 'r.dispositivo_id')
-    .select(['r.id', 'r.numero', 'r.token_publico', 'r.dispositivo_id', 'r.caduca_at', 'r.usada_at', 'd.user_id', 'd.nombre'])
+    .select(['r.id', 'r.numero', 'r.token_publico', 'r.dispositivo_id', 'r.created_at', 'r.caduca_at', 'r.usada_at', 'd.user_id', 'd.nombre'])
     .where('r.account_id', '=', actor.accountId)
     .where('r.entorno', '=', actor.entorno)
     .where('r.numero', '=', e.numero)
@@ -191,8 +190,18 @@ export async function comprobarReserva(
   }
   if (r.usada_at) throw new AppError('conflicto', `El número ${e.numero} ya lo usó otra DeCA: no se da dos veces.`);
   const emitidaAt = new Date(e.emitida_at);
-  if (emitidaAt.getTime() > now.getTime() + ADELANTO_MAXIMO_MS) {
-    throw new AppError('validacion', 'La hora de emisión es posterior a la del servidor: revise la hora del dispositivo.', { campos: { 'emision_offline.emitida_at': 'Hora del dispositivo adelantada' } });
+  const plazo = fueraDePlazo(emitidaAt, r.created_at, now);
+  if (plazo === 'adelantada') {
+    throw new AppError('validacion', `La hora de emisión (${fechaHoraEs(emitidaAt)}) es posterior a la del servidor en más de ${ADELANTO_MAXIMO_MS / 60_000} minutos: revise la hora del dispositivo.`, {
+      campos: { 'emision_offline.emitida_at': 'Hora del dispositivo adelantada' },
+    });
+  }
+  if (plazo === 'antes_de_la_reserva') {
+    throw new AppError(
+      'validacion',
+      `La hora de emisión (${fechaHoraEs(emitidaAt)}) es anterior a la reserva del número ${r.numero} (${fechaHoraEs(r.created_at)}): una DeCA no se emite antes de tener su número. Revise la hora del dispositivo.`,
+      { campos: { 'emision_offline.emitida_at': 'Anterior a la reserva del número' } },
+    );
   }
   if (emitidaAt.getTime() > r.caduca_at.getTime()) {
     throw new AppError('conflicto', `El número ${e.numero} ya no era de este dispositivo cuando se emitió (caducó o se dio de baja el dispositivo).`);

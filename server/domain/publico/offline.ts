@@ -3,18 +3,24 @@
  * carries the ficha URL with a summary signed by the device
  * (shared/rules/resumen-offline.ts). The server vouches for it only when the
  * token was reserved for that device, the summary names the number reserved
- * with it, the device is not revoked, and the signature is the device's key's.
+ * with it, its issue time lies between the reservation and now (plus the
+ * clock allowance: shared/rules/reservas.ts), the device is not revoked, and
+ * the signature is the device's key's.
  */
 import { webcrypto } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { AppError } from '../../../shared/errors';
+import { fueraDePlazo } from '../../../shared/rules/reservas';
 import { datosAFirmar, decodificarResumen, huellaDatos, partirParametro, type ResumenOffline } from '../../../shared/rules/resumen-offline';
 import type { DecaDatos } from '../../../shared/schemas/deca';
+import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { ClavePublica } from '../../../shared/schemas/dispositivo';
 import type { DB } from '../../db/schema';
 
 export interface FichaOffline {
   resumen: ResumenOffline;
+  /** The environment the number was reserved in (the summary does not carry it): a test one is marked as such. */
+  entorno: Entorno;
   /** The company whose device signed it. */
   empresa: string;
   dispositivo: string;
@@ -29,8 +35,8 @@ async function firmaValida(clave: ClavePublica, datos: Uint8Array, firma: Uint8A
   }
 }
 
-/** The signed summary behind a reserved token, verified; null for anything that does not hold (never saying which). */
-export async function verificarOffline(db: Kysely<DB>, token: string, o: string): Promise<FichaOffline | null> {
+/** The signed summary behind a reserved token, verified at `ahora`; null for anything that does not hold (never saying which). */
+export async function verificarOffline(db: Kysely<DB>, token: string, o: string, ahora: Date): Promise<FichaOffline | null> {
   const partes = partirParametro(o);
   const resumen = partes && decodificarResumen(partes.resumen);
   if (!partes || !resumen || !/^[\w-]{20,64}$/.test(token)) return null;
@@ -38,14 +44,16 @@ export async function verificarOffline(db: Kysely<DB>, token: string, o: string)
     .selectFrom('reservas as r')
     .innerJoin('dispositivos as d', 'd.id', 'r.dispositivo_id')
     .innerJoin('accounts as a', 'a.id', 'r.account_id')
-    .select(['r.numero', 'r.caduca_at', 'd.clave_publica', 'd.revocado_at', 'd.nombre as dispositivo', 'a.nombre as empresa'])
+    .select(['r.entorno', 'r.numero', 'r.created_at', 'r.caduca_at', 'd.clave_publica', 'd.revocado_at', 'd.nombre as dispositivo', 'a.nombre as empresa'])
     .where('r.token_publico', '=', token)
     .executeTakeFirst();
   if (!r || r.revocado_at || r.numero !== resumen.numero) return null;
   // Issued (by the device's clock) while the number was still its to give.
   if (resumen.emitida_at.getTime() > r.caduca_at.getTime()) return null;
+  // Not before the number was reserved, nor ahead of now beyond the clock allowance.
+  if (fueraDePlazo(resumen.emitida_at, r.created_at, ahora)) return null;
   if (!(await firmaValida(r.clave_publica, datosAFirmar(partes.resumen), partes.firma))) return null;
-  return { resumen, empresa: r.empresa, dispositivo: r.dispositivo };
+  return { resumen, entorno: r.entorno, empresa: r.empresa, dispositivo: r.dispositivo };
 }
 
 /**
@@ -62,7 +70,8 @@ export async function comprobarResumenFirmado(
   datos: DecaDatos,
 ): Promise<void> {
   const invalido = (mensaje: string) => new AppError('validacion', mensaje, { campos: { 'emision_offline.qr': mensaje } });
-  const v = await verificarOffline(db, reserva.token, o);
+  // The issue time was checked against the server's clock already (comprobarReserva); the summary must carry that very time.
+  const v = await verificarOffline(db, reserva.token, o, reserva.emitidaAt);
   if (!v || v.resumen.numero !== reserva.numero) throw invalido(`El QR firmado no es de este dispositivo para el número ${reserva.numero}.`);
   if (v.resumen.huella !== huellaDatos(datos)) throw invalido('El QR firmado no corresponde a los datos de la DeCA: no se emite con otros datos que los firmados.');
   if (v.resumen.emitida_at.getTime() !== Math.floor(reserva.emitidaAt.getTime() / 1000) * 1000) {

@@ -57,6 +57,17 @@ describe('numbers held to issue with no coverage', () => {
     expect((await reservasUsables(db, AHORA)).map((r) => r.numero)).toEqual(['2026-000004', '2026-000005']);
   });
 
+  it('uses none reserved later than this device’s clock reads (the server would refuse a DeCA dated before its number); one kept without the time counts 30 days before its expiry', async () => {
+    await db.reservas.bulkPut([
+      reserva('2026-000001', { reservada_at: new Date(AHORA + 5 * 60_000).toISOString() }), // the clock is 5 minutes behind the server's
+      reserva('2026-000002', { reservada_at: new Date(AHORA).toISOString() }),
+      reserva('2026-000003', { caduca_at: new Date(AHORA + 31 * dia).toISOString() }), // kept from before: reserved a day from now
+      reserva('2026-000004'), // kept from before: reserved 10 days ago
+    ]);
+    expect((await reservasUsables(db, AHORA)).map((r) => r.numero)).toEqual(['2026-000002', '2026-000004']);
+    expect((await reservasUsables(db, AHORA + 5 * 60_000)).map((r) => r.numero)).toEqual(['2026-000001', '2026-000002', '2026-000004']);
+  });
+
   it('asks for more only below 3, and a refill never frees a number used here that the server has not seen yet', async () => {
     await db.reservas.bulkPut([reserva('2026-000001', { usada: 'l:ya-emitida' }), reserva('2026-000002'), reserva('2026-000003'), reserva('2026-000004')]);
     const nada = servidor({ status: 500, body: {} });

@@ -10,6 +10,11 @@ import { inflateSync } from 'node:zlib';
 import QRCode from 'qrcode';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { renderDecaPdf, pdfCreationDate, pdfFileId } from '../../../server/documents/deca-pdf';
+import { MARCA_PRUEBA } from '../../../shared/pdf/deca-pdf';
+import { datosPdf } from '../../../shared/pdf/datos-pdf';
+import { completarDatos, datosDeEntrada } from '../../../shared/rules/datos-deca';
+import { DecaInput } from '../../../shared/schemas/deca';
+import { decaCompleta } from '../../support/decas';
 import type { DecaPdfData, DecaPdfEnvio } from '../../../shared/pdf/deca-pdf-data';
 import { createPdfPool, createInProcessPdfPool, workerExecArgv } from '../../../server/documents/pdf-pool';
 import { darkRuns, qrModules } from '../../../shared/pdf/qr';
@@ -26,6 +31,7 @@ const POOL_TIMEOUT = 30_000;
 
 function buildDeca(overrides: Partial<DecaPdfData> = {}): DecaPdfData {
   return {
+    entorno: 'produccion',
     numero: '2025-000123',
     version: 2,
     estado: 'emitido',
@@ -301,6 +307,113 @@ describe('renderDecaPdf', () => {
 
   it('refuses a malformed timestamp loudly', async () => {
     await expect(renderDecaPdf(buildDeca({ emitido_at: '20/11/2025', version: 1 }))).rejects.toThrow(/YYYY-MM-DD HH:MM:SS/);
+  });
+});
+
+interface Texto {
+  str: string;
+  /** [a, b, c, d, e, f]: PDF points, the font size included. */
+  transform: number[];
+  width: number;
+  height: number;
+}
+
+/** Every piece of text of every page, in the order the page draws it, as pdf.js reads it. */
+async function textos(bytes: Uint8Array): Promise<Texto[][]> {
+  const pdf = await pdfjs.getDocument({ data: bytes.slice(), useSystemFonts: false, standardFontDataUrl: STANDARD_FONTS }).promise;
+  try {
+    const pages: Texto[][] = [];
+    for (let n = 1; n <= pdf.numPages; n++) {
+      const content = await (await pdf.getPage(n)).getTextContent();
+      pages.push(content.items.flatMap((i) => ('str' in i && i.str !== '' ? [{ str: i.str, transform: i.transform as number[], width: i.width, height: i.height }] : [])));
+    }
+    return pages;
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+/**
+ * Whether the strip a line of text covers (its baseline's length, from a
+ * quarter of its size below it to its size above) overlaps the axis-aligned
+ * box [x0, x1] × [y0, y1]: two rectangles overlap unless one of their four
+ * edge directions separates them.
+ */
+function cubre(t: Texto, caja: { x0: number; x1: number; y0: number; y1: number }): boolean {
+  const [a, b, c, d, e, f] = t.transform as [number, number, number, number, number, number];
+  const size = Math.hypot(a, b);
+  const u = [a / size, b / size] as const;
+  const n = [c / Math.hypot(c, d), d / Math.hypot(c, d)] as const;
+  const tira = [
+    [e - 0.25 * size * n[0], f - 0.25 * size * n[1]],
+    [e + size * n[0], f + size * n[1]],
+    [e + t.width * u[0] + size * n[0], f + t.width * u[1] + size * n[1]],
+    [e + t.width * u[0] - 0.25 * size * n[0], f + t.width * u[1] - 0.25 * size * n[1]],
+  ];
+  const esquinas = [
+    [caja.x0, caja.y0],
+    [caja.x1, caja.y0],
+    [caja.x1, caja.y1],
+    [caja.x0, caja.y1],
+  ];
+  const separa = (eje: readonly number[]) => {
+    const p = (q: number[]) => q[0]! * eje[0]! + q[1]! * eje[1]!;
+    const [t0, t1] = [Math.min(...tira.map(p)), Math.max(...tira.map(p))];
+    const [c0, c1] = [Math.min(...esquinas.map(p)), Math.max(...esquinas.map(p))];
+    return t1 < c0 || c1 < t0;
+  };
+  return ![[1, 0], [0, 1], u, n].some(separa);
+}
+
+describe('a DeCA of the test environment', () => {
+  const pt = (mm: number) => (mm * 72) / 25.4;
+
+  it('carries «DOCUMENTO DE PRUEBA — SIN VALIDEZ» across every page, drawn first (under everything), slanted and large, and says so in its title', async () => {
+    const data = buildDeca({ entorno: 'pruebas', envios: buildEnvios(48) });
+    const bytes = await renderDecaPdf(data);
+    const pages = await textos(bytes);
+    expect(pages.length).toBeGreaterThan(2);
+    pages.forEach((page, i) => {
+      const marcas = page.filter((t) => t.str === MARCA_PRUEBA);
+      expect(marcas, `página ${i + 1}`).toHaveLength(1);
+      expect(page[0]!.str, `página ${i + 1}: la marca va debajo de todo`).toBe(MARCA_PRUEBA);
+      const [a, b] = page[0]!.transform as [number, number];
+      expect(Math.hypot(a, b)).toBeGreaterThan(30); // points: the document's own text is 9 to 14
+      expect(Math.abs(b)).toBeGreaterThan(Math.abs(a) / 2); // slanted, not along a line of the page
+      expect(page[0]!.width).toBeGreaterThan(pt(250)); // most of the page's diagonal
+    });
+    const { info } = await extract(bytes);
+    expect(info.Title).toBe('DeCA 2025-000123 v2 (DOCUMENTO DE PRUEBA, SIN VALIDEZ)');
+    // In the two embedded fonts, like the rest of the text: no third one.
+    expect(Buffer.from(bytes).toString('latin1').match(/\/Type \/Font \/Subtype \/Type0/g)).toHaveLength(2);
+    expect(Buffer.from(bytes).toString('latin1')).not.toMatch(/\/BaseFont \/(Helvetica|Times|Courier)/);
+  });
+
+  it('keeps clear of the QR: the mark’s strip does not touch the code’s square', async () => {
+    const [first] = await textos(await renderDecaPdf(buildDeca({ entorno: 'pruebas' })));
+    const marca = first!.find((t) => t.str === MARCA_PRUEBA)!;
+    // The QR's 40 mm square, quiet zone included, and the URL printed under it.
+    const qr = { x0: pt(152.5), x1: pt(192.5), y0: pt(297 - 72), y1: pt(297 - 15) };
+    expect(cubre(marca, qr)).toBe(false);
+    // The check does find a square the mark crosses: the middle of the page.
+    expect(cubre(marca, { x0: pt(95), x1: pt(115), y0: pt(138), y1: pt(158) })).toBe(true);
+  });
+
+  it('changes nothing else: every other text is the real one’s, at the same place and size, across page breaks', async () => {
+    const comun = { envios: buildEnvios(40), observaciones: Array.from({ length: 300 }, (_, i) => `línea${i}`).join(' ') };
+    const [real, prueba] = await Promise.all([renderDecaPdf(buildDeca(comun)), renderDecaPdf(buildDeca({ ...comun, entorno: 'pruebas' }))]);
+    const sinMarca = (await textos(prueba)).map((page) => page.filter((t) => t.str !== MARCA_PRUEBA));
+    const deReal = await textos(real);
+    expect(deReal.flat().some((t) => t.str.includes('PRUEBA'))).toBe(false);
+    expect(sinMarca).toEqual(deReal);
+    expect(deReal.length).toBeGreaterThan(2);
+  });
+
+  it('is the data both sides render from: datosPdf carries the environment it is given', () => {
+    const d = completarDatos(datosDeEntrada(DecaInput.parse(decaCompleta())), 'transportista', { nombre: 'Cargas SL', nif: 'B12345674', domicilio: null });
+    const meta = { numero: '2026-000001', version: 1, emitidoAt: new Date('2026-11-25T10:00:00Z'), modificadoAt: null, motivo: null, sustituyeA: null, qrUrl: 'https://deca.example.es/d/x' };
+    expect(datosPdf(d, { ...meta, entorno: 'pruebas' }).entorno).toBe('pruebas');
+    expect(datosPdf(d, { ...meta, entorno: 'produccion' }).entorno).toBe('produccion');
   });
 });
 

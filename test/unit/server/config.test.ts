@@ -28,7 +28,18 @@ describe('loadConfig', () => {
   });
 
   it('reads flags', () => {
-    expect(loadConfig({ WEBHOOK_ALLOW_INSECURE: '1', TRUST_PROXY: 'true' })).toMatchObject({ webhookAllowInsecure: true, trustProxy: true });
+    expect(loadConfig({ WEBHOOK_ALLOW_INSECURE: '1' })).toMatchObject({ webhookAllowInsecure: true });
+  });
+
+  it('reads TRUST_PROXY as the number of proxies in front: unset or 0 none, 1 (or true) one, N several', () => {
+    expect(loadConfig({}).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    for (const bad of ['-1', 'sí', '1.5', '100']) expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: debe ser el número de proxies/);
   });
 
   it('refuses every bad value at once, naming each variable', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { caducidadReserva, numerosQueFaltan, RESERVA_TAMANO, reservaUsable, siguienteReserva, type ReservaNumero } from '../../../shared/rules/reservas';
+import { ADELANTO_MAXIMO_MS, caducidadReserva, fueraDePlazo, numerosQueFaltan, RESERVA_TAMANO, reservadaSegunCaducidad, reservaUsable, siguienteReserva, type ReservaNumero } from '../../../shared/rules/reservas';
 
 const AHORA = new Date('2026-06-10T10:00:00+02:00');
 const dias = (n: number) => new Date(AHORA.getTime() + n * 86_400_000);
@@ -35,5 +35,38 @@ describe('numbers reserved for issuing with no coverage', () => {
     expect(numerosQueFaltan([reserva(1), reserva(2), reserva(3)], AHORA)).toBe(0);
     expect(numerosQueFaltan([reserva(1), reserva(2), reserva(3, { usada_at: AHORA })], AHORA)).toBe(8);
     expect(numerosQueFaltan([reserva(1, { caduca_at: dias(-1) })], AHORA)).toBe(10);
+  });
+});
+
+describe('the time a DeCA issued with no coverage may carry', () => {
+  // Reserved at 10:00:00.400 (server's clock); received (or its QR opened) at 15:00.
+  const reservada = new Date('2026-06-10T10:00:00.400+02:00');
+  const ahora = new Date('2026-06-10T15:00:00+02:00');
+  const en = (iso: string) => fueraDePlazo(new Date(iso), reservada, ahora);
+
+  it('lies between the number’s reservation (in whole seconds, as the issue time) and now plus 10 minutes', () => {
+    expect(ADELANTO_MAXIMO_MS).toBe(10 * 60_000);
+    expect(en('2026-06-10T10:00:00+02:00')).toBeNull();
+    expect(en('2026-06-10T12:34:56+02:00')).toBeNull();
+    expect(en('2026-06-10T15:10:00+02:00')).toBeNull();
+  });
+
+  it('is never before the reservation: the device had no number yet', () => {
+    expect(en('2026-06-10T09:59:59+02:00')).toBe('antes_de_la_reserva');
+    expect(en('2026-01-02T09:00:00+01:00')).toBe('antes_de_la_reserva');
+    expect(en('1970-01-02T00:00:00Z')).toBe('antes_de_la_reserva');
+  });
+
+  it('is never ahead of now by more than the clock allowance', () => {
+    expect(en('2026-06-10T15:10:01+02:00')).toBe('adelantada');
+    expect(en('2026-06-30T15:00:00+02:00')).toBe('adelantada');
+  });
+
+  it('is never a time that is not one', () => {
+    expect(fueraDePlazo(new Date(Number.NaN), reservada, ahora)).not.toBeNull();
+  });
+
+  it('a number’s reservation is 30 days before its expiry', () => {
+    expect(reservadaSegunCaducidad(caducidadReserva(reservada)).getTime()).toBe(reservada.getTime());
   });
 });
