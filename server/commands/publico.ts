@@ -1,4 +1,4 @@
-import type { Campos } from '../../shared/errors';
+import type { Aviso, Campos } from '../../shared/errors';
 import { cadena } from '../../shared/schemas/envio';
 import { AppError } from '../../shared/errors';
 import type { Deca } from '../../shared/schemas/deca';
@@ -7,7 +7,18 @@ import type { Services } from '../deps';
 import { leerPdf } from '../domain/decas/listar';
 import type { DecaConRefs } from '../domain/decas/queries';
 import { fichaUrl } from '../domain/decas/urls';
-import { completarPorEnlace, erroresDeTexto, guardarBorrador, leerBorrador, valoresIniciales, valoresPermitidos, validarFormulario } from '../domain/publico/completar';
+import {
+  avisosFormulario,
+  camposAjenos,
+  completarPorEnlace,
+  erroresDeTexto,
+  guardarBorrador,
+  huellaAvisos,
+  leerBorrador,
+  valoresIniciales,
+  valoresPermitidos,
+  validarFormulario,
+} from '../domain/publico/completar';
 import { versionPorHuella, type Autenticidad } from '../domain/publico/autenticidad';
 import { verificarOffline, type FichaOffline } from '../domain/publico/offline';
 import { obtenerPorToken, registrarApertura, ultimoCambio, type Apertura, type UltimoCambio } from '../domain/publico/descargas';
@@ -77,7 +88,7 @@ export const verFicha = command({
       return { tipo: 'deca', ...ficha };
     }
     if (o === undefined) throw sinDeca();
-    const offline = await verificarOffline(ctx.db, token, o);
+    const offline = await verificarOffline(ctx.db, token, o, ctx.clock.now());
     if (!offline) throw new AppError('no_encontrado', NO_VERIFICADA);
     return { tipo: 'offline', offline };
   },
@@ -131,7 +142,21 @@ export const manifiestoConductor = command({
 export type PasoCompletar =
   | { tipo: 'inicio'; row: DecaConRefs; solicitante: string }
   | { tipo: 'ya_emitida'; numero: string; token: string }
-  | { tipo: 'formulario'; row: DecaConRefs; solicitante: string; valores: Record<string, string>; errores: Campos; aviso?: string; filasExtra?: number }
+  | {
+      tipo: 'formulario';
+      row: DecaConRefs;
+      solicitante: string;
+      valores: Record<string, string>;
+      errores: Campos;
+      /** The shared warnings of the app's form, each shown at its field. */
+      avisos: Aviso[];
+      /** Issuing was asked with warnings: the page asks first, and «Emitir de todos modos» carries this back. */
+      confirmar?: string;
+      /** Fields of the DeCA the post tried to set that the other party may not: refused, nothing saved. */
+      rechazados?: string[];
+      aviso?: string;
+      filasExtra?: number;
+    }
   | { tipo: 'guardado' }
   | { tipo: 'emitida'; deca: Deca; solicitante: string };
 
@@ -162,6 +187,10 @@ export const abrirCompletar = command({
  * with the saved draft, `guardar` and `mas` keep a draft (and add a shipment
  * row), `enviar` validates with the same shared schemas and ready-to-issue
  * rules as the API and issues the DeCA (`deca.completado`, `deca.emitido`).
+ * Only the other party's fields are taken: a post that sets any other field
+ * of the DeCA (the issuer's data) is refused whole. With warnings (NIF or
+ * plate check characters, an implausible load) `enviar` asks first, and
+ * issues once the same warnings come back confirmed (`avisosConfirmados`).
  */
 export const completarDeca = command({
   nombre: 'completar_deca',
@@ -171,8 +200,9 @@ export const completarDeca = command({
     accion: z.enum(['abrir', 'guardar', 'mas', 'enviar'], { error: 'Acción desconocida' }).default('abrir'),
     campos: z.array(z.tuple([z.string(), z.string()])).max(5_000).default([]),
     ajax: z.boolean().default(false),
+    avisosConfirmados: z.string().max(100).optional(),
   }),
-  run: async (ctx, { token, accion, campos, ajax }): Promise<PasoCompletar> => {
+  run: async (ctx, { token, accion, campos, ajax, avisosConfirmados }): Promise<PasoCompletar> => {
     const [porLink, porIp] = await Promise.all([gastar(ctx.limits.completarToken, token), gastar(ctx.limits.completarIp, ctx.quien.ip)]);
     const espera = porLink ?? porIp;
     if (espera !== null) {
@@ -181,20 +211,31 @@ export const completarDeca = command({
     const { row, solicitante } = await porEnlace(ctx, token);
     if (row.estado !== 'pendiente') return { tipo: 'ya_emitida', numero: row.numero, token: row.token_publico };
     const borrador = await leerBorrador(ctx.db, row);
-    if (accion === 'abrir') return { tipo: 'formulario', row, solicitante, valores: valoresIniciales(row, borrador), errores: {} };
-    const valores = { ...valoresIniciales(row, borrador), ...valoresPermitidos(row, new URLSearchParams(campos)) };
+    if (accion === 'abrir') {
+      const valores = valoresIniciales(row, borrador);
+      return { tipo: 'formulario', row, solicitante, valores, errores: {}, avisos: avisosFormulario(row, valores) };
+    }
+    const enviado = new URLSearchParams(campos);
+    const valores = { ...valoresIniciales(row, borrador), ...valoresPermitidos(row, enviado) };
+    const ajenos = camposAjenos(row, enviado);
+    if (ajenos.length > 0) return { tipo: 'formulario', row, solicitante, valores, errores: {}, avisos: [], rechazados: ajenos };
     const malos = erroresDeTexto(valores);
-    if (Object.keys(malos).length > 0) return { tipo: 'formulario', row, solicitante, valores, errores: malos };
+    if (Object.keys(malos).length > 0) return { tipo: 'formulario', row, solicitante, valores, errores: malos, avisos: [] };
     if (accion === 'guardar' || accion === 'mas') {
       await guardarBorrador(ctx.db, row, valores, ctx.clock.now());
       if (ajax) return { tipo: 'guardado' };
       const aviso = accion === 'guardar' ? 'Borrador guardado: puede cerrar la página y volver con el mismo enlace.' : undefined;
-      return { tipo: 'formulario', row, solicitante, valores, errores: {}, aviso, filasExtra: accion === 'mas' ? 1 : 0 };
+      return { tipo: 'formulario', row, solicitante, valores, errores: {}, avisos: avisosFormulario(row, valores), aviso, filasExtra: accion === 'mas' ? 1 : 0 };
     }
     const r = validarFormulario(row, valores);
     if ('errores' in r) {
       await guardarBorrador(ctx.db, row, valores, ctx.clock.now());
-      return { tipo: 'formulario', row, solicitante, valores, errores: r.errores };
+      return { tipo: 'formulario', row, solicitante, valores, errores: r.errores, avisos: r.avisos };
+    }
+    const huella = r.avisos.length > 0 ? huellaAvisos(r.avisos) : null;
+    if (huella !== null && avisosConfirmados !== huella) {
+      await guardarBorrador(ctx.db, row, valores, ctx.clock.now());
+      return { tipo: 'formulario', row, solicitante, valores, errores: {}, avisos: r.avisos, confirmar: huella };
     }
     const deca = await completarPorEnlace(ctx, row, r.patch, r.enviados);
     ctx.caches.decas.invalidate(deca.id);

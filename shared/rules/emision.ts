@@ -1,6 +1,6 @@
 import type { Aviso, Campos } from '../errors';
 import type { Rol } from '../schemas/cuenta';
-import type { CampoDatos, DecaDatos } from '../schemas/deca';
+import { CAMPOS_DATOS, type CampoDatos, type DecaDatos } from '../schemas/deca';
 import { clasificarMatricula } from './matricula';
 import { validarNif } from './nif';
 import { cargaInverosimil } from './peso';
@@ -24,6 +24,29 @@ export const LADO_CAMPO: Record<CampoDatos, 'cargador' | 'transportista' | 'ambo
   referencia: 'ambos',
   envios: 'cargador',
 };
+
+/** Each party's own data: the side that issues has it filled from its account (spec: «That side is filled with the account's company»). */
+export const DATOS_PROPIOS: Record<Rol, readonly CampoDatos[]> = {
+  cargador: ['cargador_nombre', 'cargador_nif', 'cargador_domicilio'],
+  transportista: ['transp_nombre', 'transp_nif', 'transp_domicilio'],
+};
+
+/**
+ * What the other party completes through the link of a DeCA `emisorRol`
+ * issued: its own data, and the fields the «Set by» column gives to its side
+ * or to both. Never the issuer's own data: the spec gives the carrier's name
+ * and NIF to the shipper, but when the carrier issues they are its account's
+ * and the shipper must not rewrite them. So the shipper sets its data, the
+ * shipments and their places; the carrier its data, the date, vehicle and
+ * driver; either one remarks and reference. The vehicle type is not asked:
+ * it follows from the plates.
+ */
+export function camposDelOtroLado(emisorRol: Rol): CampoDatos[] {
+  const otro: Rol = emisorRol === 'transportista' ? 'cargador' : 'transportista';
+  return CAMPOS_DATOS.filter(
+    (c) => c !== 'tipo_vehiculo' && !DATOS_PROPIOS[emisorRol].includes(c) && (DATOS_PROPIOS[otro].includes(c) || LADO_CAMPO[c] === otro || LADO_CAMPO[c] === 'ambos'),
+  );
+}
 
 const OBLIGATORIO = 'Obligatorio para emitir';
 

@@ -1,4 +1,4 @@
-import type { Campos } from '../../../shared/errors';
+import type { Aviso, Campos } from '../../../shared/errors';
 import { UNIDADES } from '../../../shared/schemas/envio';
 import type { CampoDatos } from '../../../shared/schemas/deca';
 import type { DecaConRefs } from '../../domain/decas/queries';
@@ -24,6 +24,10 @@ const ETIQUETAS: Record<string, string> = {
   conductor_tel: 'Teléfono del conductor',
   observaciones: 'Observaciones',
   referencia: 'Referencia',
+  tipo_vehiculo: 'Tipo de vehículo',
+  ref_externa: 'Referencia externa',
+  emisor_rol: 'Lado de quien emite',
+  envios: 'Envíos',
   origen: 'Origen',
   destino: 'Destino',
   naturaleza: 'Mercancía (naturaleza)',
@@ -34,24 +38,43 @@ const ETIQUETAS: Record<string, string> = {
 
 const OBLIGATORIOS = new Set(['cargador_nombre', 'cargador_nif', 'cargador_domicilio', 'transp_nombre', 'transp_nif', 'fecha_transporte', 'matricula', 'origen', 'destino', 'naturaleza', 'peso']);
 
-function input(name: string, etiqueta: string, valor: string, error: string | undefined, opts: { type?: string; required?: boolean; multiline?: boolean } = {}): SafeHtml {
+/** A field with its error, or else its warning (the shared warnings of the app's form), right under it. */
+function input(
+  name: string,
+  etiqueta: string,
+  valor: string,
+  error: string | undefined,
+  opts: { type?: string; required?: boolean; multiline?: boolean; aviso?: string } = {},
+): SafeHtml {
   const id = `f-${name.replace(/[^\w]/g, '_')}`;
-  const err = error ? html`<span class="err" id="${id}-e">${error}</span>` : '';
-  const common = { id, name, required: opts.required };
+  const aviso = error ? undefined : opts.aviso;
+  const nota = error
+    ? html`<span class="err" id="${id}-e">${error}</span>`
+    : aviso
+      ? html`<span class="aviso-campo" id="${id}-a" data-aviso="${name}">⚠ ${aviso}</span>`
+      : '';
+  const describe = error ? html` aria-invalid="true" aria-describedby="${id}-e"` : aviso ? html` aria-describedby="${id}-a"` : '';
   const control = opts.multiline
-    ? html`<textarea id="${common.id}" name="${common.name}" rows="3"${error ? html` aria-invalid="true" aria-describedby="${id}-e"` : ''}>${valor}</textarea>`
-    : html`<input id="${common.id}" name="${common.name}" type="${opts.type ?? 'text'}" value="${valor}"${opts.required ? html` data-obligatorio="1"` : ''}${error ? html` aria-invalid="true" aria-describedby="${id}-e"` : ''}>`;
-  return html`<label for="${id}">${etiqueta}${opts.required ? ' *' : ''}</label>${control}${err}`;
+    ? html`<textarea id="${id}" name="${name}" rows="3"${describe}>${valor}</textarea>`
+    : html`<input id="${id}" name="${name}" type="${opts.type ?? 'text'}" value="${valor}"${opts.required ? html` data-obligatorio="1"` : ''}${describe}>`;
+  return html`<label for="${id}">${etiqueta}${opts.required ? ' *' : ''}</label>${control}${nota}`;
 }
 
-function envioFieldset(i: number, valores: Record<string, string>, errores: Campos): SafeHtml {
+/** The first warning of each field path. */
+function avisosPorCampo(avisos: readonly Aviso[]): Record<string, string> {
+  const por: Record<string, string> = {};
+  for (const a of avisos) if (a.campo && !(a.campo in por)) por[a.campo] = a.mensaje;
+  return por;
+}
+
+function envioFieldset(i: number, valores: Record<string, string>, errores: Campos, avisos: Record<string, string>): SafeHtml {
   const k = (c: string) => `envios[${i}].${c}`;
   const unidad = valores[k('unidad')] || 'kg';
   return html`<fieldset><legend>Envío ${i + 1}</legend>
 ${input(k('origen'), ETIQUETAS.origen ?? '', valores[k('origen')] ?? '', errores[k('origen')], { required: true })}
 ${input(k('destino'), ETIQUETAS.destino ?? '', valores[k('destino')] ?? '', errores[k('destino')], { required: true })}
 ${input(k('naturaleza'), ETIQUETAS.naturaleza ?? '', valores[k('naturaleza')] ?? '', errores[k('naturaleza')], { required: true })}
-<div class="row"><div>${input(k('peso'), ETIQUETAS.peso ?? '', valores[k('peso')] ?? '', errores[k('peso')], { required: true })}</div>
+<div class="row"><div>${input(k('peso'), ETIQUETAS.peso ?? '', valores[k('peso')] ?? '', errores[k('peso')], { required: true, aviso: avisos[k('peso')] })}</div>
 <div><label for="f-u${i}">${ETIQUETAS.unidad}</label><select id="f-u${i}" name="${k('unidad')}">${UNIDADES.map((u) => html`<option${u === unidad ? ' selected' : ''}>${u}</option>`)}</select>${errores[k('unidad')] ? html`<span class="err">${errores[k('unidad')]}</span>` : ''}</div></div>
 ${input(k('nota'), ETIQUETAS.nota ?? '', valores[k('nota')] ?? '', errores[k('nota')])}</fieldset>`;
 }
@@ -77,6 +100,12 @@ export interface FormularioCompletar {
   action: string;
   valores: Record<string, string>;
   errores: Campos;
+  /** The shared warnings, each shown at its field. */
+  avisos: readonly Aviso[];
+  /** Issuing was asked with warnings: ask first; «Emitir de todos modos» carries this back. */
+  confirmar?: string;
+  /** Fields of the DeCA a post tried to set that the other party may not: refused. */
+  rechazados?: readonly string[];
   /** A line shown above the form (e.g. "Borrador guardado"). */
   aviso?: string;
   filasExtra?: number;
@@ -89,6 +118,8 @@ export function renderCompletarFormulario(f: FormularioCompletar): string {
   const filas = Math.max(filasEnvio(f.valores), f.row.envios.length, 1) + (f.filasExtra ?? 0);
   const simples = editables.filter((c): c is Exclude<CampoDatos, 'envios' | 'tipo_vehiculo'> => c !== 'envios' && c !== 'tipo_vehiculo');
   const etiqueta = (c: string) => ETIQUETAS[c] ?? c;
+  const avisos = avisosPorCampo(f.avisos);
+  const rechazados = f.rechazados ?? [];
   return layout({
     title: `Completar la DeCA ${f.row.numero}`,
     style: PUBLIC_STYLE,
@@ -96,11 +127,21 @@ export function renderCompletarFormulario(f: FormularioCompletar): string {
     body: html`<main><h1>Completar la DeCA ${f.row.numero}</h1>
 <p>Datos que le pide ${f.solicitante}. Los marcados con * son obligatorios para emitir el documento.</p>
 ${f.aviso ? html`<p class="banner info" role="status">${f.aviso}</p>` : ''}
+${rechazados.length ? html`<div class="errs" role="alert" data-rechazados><b>No se ha guardado ni emitido nada.</b> Este enlace sirve para completar sus datos; estos no se pueden cambiar desde aquí (son de ${f.solicitante} o del propio documento): ${rechazados.map((c) => etiquetaRuta(c, etiqueta)).join(', ')}.</div>` : ''}
+${f.confirmar ? html`<div class="avisos" role="alert"><b>Antes de emitir, revise ${f.avisos.length === 1 ? 'este dato' : `estos ${f.avisos.length} datos`}:</b><ul>${f.avisos.map((a) => html`<li>${a.campo ? etiquetaRuta(a.campo, etiqueta) : 'Aviso'}: ${a.mensaje}</li>`)}</ul>Si son correctos, pulse «Emitir de todos modos»; si no, corríjalos y vuelva a pulsarlo.</div>` : ''}
 ${errores.length ? html`<div class="errs" role="alert"><b>Revise ${errores.length === 1 ? 'este dato' : `estos ${errores.length} datos`}:</b><ul>${errores.map(([campo, msg]) => html`<li>${etiquetaRuta(campo, etiqueta)}: ${msg}</li>`)}</ul></div>` : ''}
 <form method="post" action="${f.action}" novalidate id="completar">
-${simples.map((c) => input(c, etiqueta(c), f.valores[c] ?? '', f.errores[c], { required: OBLIGATORIOS.has(c), type: c === 'fecha_transporte' ? 'date' : c === 'conductor_tel' ? 'tel' : 'text', multiline: c === 'observaciones' }))}
-${editables.includes('envios') ? html`<h2>Envíos</h2>${f.errores.envios ? html`<p class="err">${f.errores.envios}</p>` : ''}${Array.from({ length: filas }, (_, i) => envioFieldset(i, f.valores, f.errores))}<button class="btn sec" type="submit" name="accion" value="mas">Añadir otro envío</button>` : ''}
-<button class="btn" type="submit" name="accion" value="enviar">Emitir la DeCA</button>
+${simples.map((c) =>
+  input(c, etiqueta(c), f.valores[c] ?? '', f.errores[c], {
+    required: OBLIGATORIOS.has(c),
+    type: c === 'fecha_transporte' ? 'date' : c === 'conductor_tel' ? 'tel' : 'text',
+    multiline: c === 'observaciones',
+    aviso: avisos[c],
+  }),
+)}
+${editables.includes('envios') ? html`<h2>Envíos</h2>${f.errores.envios ? html`<p class="err">${f.errores.envios}</p>` : ''}${Array.from({ length: filas }, (_, i) => envioFieldset(i, f.valores, f.errores, avisos))}<button class="btn sec" type="submit" name="accion" value="mas">Añadir otro envío</button>` : ''}
+${f.confirmar ? html`<input type="hidden" name="avisos_confirmados" value="${f.confirmar}">` : ''}
+<button class="btn" type="submit" name="accion" value="enviar">${f.confirmar ? 'Emitir de todos modos' : 'Emitir la DeCA'}</button>
 <button class="btn sec" type="submit" name="accion" value="guardar">Guardar y seguir más tarde</button>
 </form>
 <h2>Resto del documento (no editable)</h2><div class="ro">${datosHtml(f.row)}</div></main>`,

@@ -42,6 +42,8 @@ export const PUBLIC_STYLE = inlineStyle(`
   legend{font-weight:800;padding:0 4px}
   .err{color:#a30000;font-weight:700;font-size:.9em}
   .errs{border:4px solid #a30000;padding:8px 12px;background:#ffd9d6}
+  .aviso-campo{display:block;font-weight:700;font-size:.9em;background:#fff1b8;border-left:6px solid #8a6100;padding:4px 8px;margin-top:4px}
+  .avisos{border:4px solid #8a6100;padding:8px 12px;background:#fff1b8;margin:10px 0}
   .ro dd{color:#222}
   .row{display:grid;grid-template-columns:1fr 1fr;gap:8px}
   @media (min-width:48rem){body{font-size:18px}}

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { issuesToCampos, type Campos } from '../../../shared/errors';
-import { LADO_CAMPO, faltaParaEmitir } from '../../../shared/rules/emision';
+import { issuesToCampos, type Aviso, type Campos } from '../../../shared/errors';
+import { avisosDeca, camposDelOtroLado, faltaParaEmitir } from '../../../shared/rules/emision';
 import { formatPeso } from '../../../shared/rules/peso';
 import { problemaDeTexto } from '../../../shared/rules/texto';
-import { CAMPOS_DATOS, DecaPatch, type CampoDatos, type Deca, type DecaPatchParsed } from '../../../shared/schemas/deca';
+import { CAMPOS_DATOS, DecaPatch, type CampoDatos, type Deca, type DecaDatos, type DecaPatchParsed } from '../../../shared/schemas/deca';
 import type { Rol } from '../../../shared/schemas/cuenta';
 import type { DB } from '../../db/schema';
 import type { Actor } from '../actor';
@@ -20,10 +21,32 @@ export function ladoOtro(row: Pick<DecaConRefs, 'emisor_rol'>): Rol {
   return row.emisor_rol === 'transportista' ? 'cargador' : 'transportista';
 }
 
-/** Fields the other party may fill (spec: «Set by» is its side, or both). */
+/** Fields the other party may fill: its own data and its side's (see camposDelOtroLado); never the issuer's data. */
 export function camposEditables(row: Pick<DecaConRefs, 'emisor_rol'>): CampoDatos[] {
-  const otro = ladoOtro(row);
-  return CAMPOS_DATOS.filter((c) => c !== 'tipo_vehiculo' && (LADO_CAMPO[c] === otro || LADO_CAMPO[c] === 'ambos'));
+  return camposDelOtroLado(row.emisor_rol);
+}
+
+/** Whether a form path (`cargador_nif`, `envios[2].peso`) is one the other party may set. */
+export function esEditable(row: Pick<DecaConRefs, 'emisor_rol'>, campo: string): boolean {
+  const editables: readonly string[] = camposEditables(row);
+  return /^envios(\[\d+\]\.\w+)?$/.test(campo) ? editables.includes('envios') : editables.includes(campo);
+}
+
+/** The DeCA's own fields besides its data: nobody sets them through the link either. */
+const OTROS_CAMPOS_DECA = new Set(['ref_externa', 'emisor_rol', 'tipo_vehiculo']);
+
+/**
+ * The posted names that are fields of the DeCA the other party may not set
+ * (the issuer's data, its side's fields): a form shows them read-only and
+ * never posts them, so such a post is refused whole, whatever the values.
+ */
+export function camposAjenos(row: Pick<DecaConRefs, 'emisor_rol'>, form: URLSearchParams): string[] {
+  const ajenos = new Set<string>();
+  for (const k of form.keys()) {
+    const deca = (CAMPOS_DATOS as readonly string[]).includes(k) || OTROS_CAMPOS_DECA.has(k) || /^envios(\[\d+\]\.\w+)?$/.test(k);
+    if (deca && (OTROS_CAMPOS_DECA.has(k) || !esEditable(row, k))) ajenos.add(k);
+  }
+  return [...ajenos];
 }
 
 /** The form's text values: the DeCA's current data, overlaid by the saved draft. */
@@ -82,11 +105,8 @@ export function filasEnvio(valores: Record<string, string>): number {
   return n;
 }
 
-/**
- * Validate the form with the same shared schemas and ready-to-issue rules as
- * the API. Returns the change to apply, or the errors keyed by field path.
- */
-export function validarFormulario(row: DecaConRefs, valores: Record<string, string>): { errores: Campos } | { patch: DecaPatchParsed; enviados: Set<string> } {
+/** The form's values as the API's patch input: the other party's fields only, empty shipment rows dropped. */
+function entrada(row: DecaConRefs, valores: Record<string, string>): Record<string, unknown> {
   const editables = camposEditables(row);
   const input: Record<string, unknown> = {};
   for (const c of editables) if (c !== 'envios') input[c] = valores[c] ?? '';
@@ -98,17 +118,66 @@ export function validarFormulario(row: DecaConRefs, valores: Record<string, stri
     }
     input.envios = envios.map((e) => ({ ...e, peso: e.peso || undefined, unidad: e.unidad || undefined }));
   }
+  return input;
+}
+
+const FALTA_DEL_EMISOR = 'Falta, y lo pone quien le ha pedido los datos: pídale que lo complete.';
+
+/**
+ * The shared warnings of the app's form (NIF and plate check characters,
+ * an implausible load, the carrier's address), on the data as it would be
+ * issued, for the fields the other party sets: it can do nothing about the
+ * issuer's. A value that does not parse is left out (it has its error).
+ */
+function avisosDe(row: DecaConRefs, d: DecaDatos): Aviso[] {
+  return avisosDeca(d, { tipo_vehiculo: null, emisorRol: row.emisor_rol }).filter((a) => a.codigo !== 'vehiculo_articulado' && a.campo !== null && esEditable(row, a.campo));
+}
+
+/** The form read leniently: what parses, the data it would give, and the format errors. */
+function leer(row: DecaConRefs, valores: Record<string, string>): { patch: DecaPatchParsed | null; datos: DecaDatos | null; enviados: Set<string>; errores: Campos } {
+  const input = entrada(row, valores);
   const enviados = new Set(Object.keys(input));
-  const faltan = (patch: DecaPatchParsed) => faltaParaEmitir(datosModificados(datosDeRow(row), patch, enviados));
+  const datos = (patch: DecaPatchParsed) => datosModificados(datosDeRow(row), patch, enviados);
   const parsed = DecaPatch.safeParse(input);
-  if (!parsed.success) {
-    // Report what is missing too, not only what is malformed: one round of fixes.
-    const resto = DecaPatch.safeParse(sinValores(input, parsed.error.issues.map((i) => i.path)));
-    return { errores: { ...(resto.success ? faltan(resto.data) : {}), ...issuesToCampos(parsed.error.issues) } };
-  }
-  const errores = faltan(parsed.data);
-  if (Object.keys(errores).length) return { errores };
-  return { patch: parsed.data, enviados };
+  if (parsed.success) return { patch: parsed.data, datos: datos(parsed.data), enviados, errores: {} };
+  // What does parse still counts (missing fields, warnings): one round of fixes.
+  const resto = DecaPatch.safeParse(sinValores(input, parsed.error.issues.map((i) => i.path)));
+  return { patch: null, datos: resto.success ? datos(resto.data) : null, enviados, errores: issuesToCampos(parsed.error.issues) };
+}
+
+/** The warnings to show at the fields as the form stands (on opening it, on saving a draft). */
+export function avisosFormulario(row: DecaConRefs, valores: Record<string, string>): Aviso[] {
+  const { datos } = leer(row, valores);
+  return datos ? avisosDe(row, datos) : [];
+}
+
+/**
+ * Validate the form with the same shared schemas and ready-to-issue rules as
+ * the API. Returns the change to apply with the warnings it carries, or the
+ * errors keyed by field path (a missing field of the issuer's is said to be
+ * the issuer's to fill).
+ */
+export function validarFormulario(
+  row: DecaConRefs,
+  valores: Record<string, string>,
+): { errores: Campos; avisos: Aviso[] } | { patch: DecaPatchParsed; enviados: Set<string>; avisos: Aviso[] } {
+  const { patch, datos, enviados, errores } = leer(row, valores);
+  const avisos = datos ? avisosDe(row, datos) : [];
+  const faltan = datos ? faltaParaEmitir(datos, row.emisor_rol) : {};
+  for (const k of Object.keys(faltan)) if (!esEditable(row, k)) faltan[k] = FALTA_DEL_EMISOR;
+  const todos = { ...faltan, ...errores };
+  if (!patch || Object.keys(todos).length) return { errores: todos, avisos };
+  return { patch, enviados, avisos };
+}
+
+/**
+ * What a confirmation covers: these warnings on these values. A hidden
+ * field carries it back with «Emitir de todos modos»; a changed value that
+ * raises another warning is asked about again.
+ */
+export function huellaAvisos(avisos: readonly Aviso[]): string {
+  const claves = avisos.map((a) => `${a.campo ?? ''}\u0000${a.codigo}\u0000${a.mensaje}`).sort();
+  return createHash('sha256').update(claves.join('\u0001')).digest('base64url').slice(0, 22);
 }
 
 /** Keep a half-filled form so the person can leave and come back. */

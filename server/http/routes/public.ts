@@ -142,6 +142,7 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
       accion: primero('accion') ?? 'abrir',
       campos: pares,
       ajax: primero('ajax') === '1',
+      avisosConfirmados: primero('avisos_confirmados'),
     });
     if (!p) return;
     switch (p.tipo) {
@@ -151,9 +152,9 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
         ctx.body = { guardado: true };
         return;
       case 'formulario': {
-        const errores = Object.keys(p.errores).length > 0;
-        const f = { row: p.row, solicitante: p.solicitante, action: ctx.path, valores: p.valores, errores: p.errores, aviso: p.aviso, filasExtra: p.filasExtra };
-        return sendPage(ctx, renderCompletarFormulario(f), errores ? 422 : 200, { script: true });
+        // Not issued: errors, fields it may not set, or warnings to confirm first.
+        const noEmitida = Object.keys(p.errores).length > 0 || Boolean(p.rechazados?.length) || p.confirmar !== undefined;
+        return sendPage(ctx, renderCompletarFormulario({ ...p, action: ctx.path }), noEmitida ? 422 : 200, { script: true });
       }
       case 'emitida':
         return sendPage(
