@@ -37,7 +37,7 @@ export function parseFlags(args: string[]): Flags {
  */
 async function cli(argv: string[]): Promise<unknown> {
   const [command, ...rest] = argv;
-  if (!command) throw new AppError('peticion_invalida', 'Falta la orden: account:create, key:create, key:revoke, plan:set o mail:list.');
+  if (!command) throw new AppError('peticion_invalida', 'Falta la orden: account:create, key:create, key:revoke, plan:set, mail:list o user:reset-password.');
   const flags = parseFlags(rest);
   const config = loadConfig();
   const clock = createClock(config.fakeNow);

@@ -4,15 +4,33 @@ import type { Logger } from './log';
 
 export const API_POINTS = 120;
 export const API_WINDOW_S = 60;
+/** Once an e-mail's 10 checks in 15 minutes are spent, one more every this many seconds. */
+export const LOGIN_GOTEO_S = 3;
 
 /** The limiters of the service. On PostgreSQL they share the count across processes. */
 export interface RateLimits {
   /** 120 requests a minute per API key or web user (spec: Limits). */
   api: RateLimiterAbstract;
-  /** Failed sign-ins per e-mail: 10 in 15 minutes, then wait. */
+  /**
+   * Password checks per e-mail and source IP together: 10 in 15 minutes. A
+   * point is spent before the check (consume is atomic, so parallel tries
+   * cannot all pass) and given back when the password is right.
+   */
+  loginEmailIp: RateLimiterAbstract;
+  /**
+   * Password checks per e-mail from anywhere: 10 in 15 minutes, then only
+   * `loginEmailGoteo`'s trickle. Never a long lock: a stranger who knows the
+   * address cannot keep its owner out for more than a few seconds.
+   */
   loginEmail: RateLimiterAbstract;
-  /** Failed sign-ins per IP: 50 in 15 minutes. */
+  /** Once `loginEmail` is spent: one check per e-mail every 3 seconds. */
+  loginEmailGoteo: RateLimiterAbstract;
+  /** Password checks per IP: 50 in 15 minutes (a right password gives its point back). */
   loginIp: RateLimiterAbstract;
+  /** Password reset requests per e-mail (known or not): 5 an hour. */
+  restablecerEmail: RateLimiterAbstract;
+  /** Password reset requests per IP: 20 an hour. */
+  restablecerIp: RateLimiterAbstract;
   /** Completion-link posts per link: 60 in 10 minutes (autosave included). */
   completarToken: RateLimiterAbstract;
   /** Completion-link posts per IP: 300 in 10 minutes. */
@@ -63,8 +81,12 @@ export function createRateLimits(database: Database, opts: { apiPoints?: number 
       : new RateLimiterMemory({ keyPrefix, points, duration });
   return {
     api: make('api', opts.apiPoints ?? API_POINTS, API_WINDOW_S),
+    loginEmailIp: make('login_email_ip', 10, 15 * 60),
     loginEmail: make('login_email', 10, 15 * 60),
+    loginEmailGoteo: make('login_email_goteo', 1, LOGIN_GOTEO_S),
     loginIp: make('login_ip', 50, 15 * 60),
+    restablecerEmail: make('restablecer_email', 5, 60 * 60),
+    restablecerIp: make('restablecer_ip', 20, 60 * 60),
     completarToken: make('completar_token', 60, 10 * 60),
     completarIp: make('completar_ip', 300, 10 * 60),
     registroIp: make('registro_ip', 5, 60 * 60),
@@ -95,4 +117,46 @@ export async function gastar(limiter: RateLimiterAbstract, key: string): Promise
     if (!isLimited(err)) throw err;
     return Math.max(1, Math.ceil(err.msBeforeNext / 1000));
   }
+}
+
+/** A password check the sign-in limits allow, or how long to wait and whose limit it is. */
+export type TurnoContrasena =
+  | { espera: null; /** The password was right: give back what the check spent, so only failures count. */ acierto(): Promise<void> }
+  | { espera: number; motivo: 'conexion' | 'correo' };
+
+/**
+ * Take a turn to check a password for `email` from `ip` (null: from a
+ * signed-in session, counted per user). The points are spent before the
+ * check with the limiters' atomic consume, so any number of parallel tries
+ * gets at most as many checks as the limits allow:
+ * - per IP (50 in 15 min) and per e-mail and IP together (10 in 15 min): the
+ *   one guessing waits 15 minutes, nobody else does;
+ * - per e-mail from anywhere: 10 in 15 minutes, then one every
+ *   LOGIN_GOTEO_S seconds; a wait here is never longer than that, so the
+ *   owner on a new device gets in within seconds.
+ * A turn refused by the e-mail's limit gives back its IP points.
+ */
+export async function turnoContrasena(limits: RateLimits, email: string, ip: string | null): Promise<TurnoContrasena> {
+  const par = `${email}|${ip ?? 'sesion'}`;
+  const [esperaIp, esperaPar] = await Promise.all([ip === null ? null : gastar(limits.loginIp, ip), gastar(limits.loginEmailIp, par)]);
+  if (esperaIp !== null || esperaPar !== null) {
+    // Whichever of the two allowed the try gets its point back: this try checks nothing.
+    await Promise.all([esperaIp === null && ip !== null && limits.loginIp.reward(ip, 1), esperaPar === null && limits.loginEmailIp.reward(par, 1)]);
+    return { espera: Math.max(esperaIp ?? 0, esperaPar ?? 0), motivo: 'conexion' };
+  }
+  let delCupo = true;
+  if ((await gastar(limits.loginEmail, email)) !== null) {
+    delCupo = false;
+    const espera = await gastar(limits.loginEmailGoteo, email);
+    if (espera !== null) {
+      await Promise.all([limits.loginEmailIp.reward(par, 1), ip !== null && limits.loginIp.reward(ip, 1)]);
+      return { espera, motivo: 'correo' };
+    }
+  }
+  return {
+    espera: null,
+    acierto: async () => {
+      await Promise.all([limits.loginEmailIp.delete(par), ip !== null && limits.loginIp.reward(ip, 1), delCupo && limits.loginEmail.reward(email, 1)]);
+    },
+  };
 }

@@ -9,6 +9,9 @@ import { useStore } from './store';
 /** An invitation's link opens signed out too (the person invited has no user yet). */
 const INVITACION = /^\/invitacion\/([\w-]+)$/;
 const cargarInvitacion = () => import('../views/invitacion');
+/** So does a password reset link, and «¿Ha olvidado la contraseña?». */
+const RESTABLECER = /^\/restablecer\/([\w-]+)$/;
+const cargarContrasena = () => import('../views/contrasena');
 
 /** Screens other than the list load on demand: one chunk each (the first screen stays small). */
 const RUTAS: Ruta[] = [
@@ -24,6 +27,7 @@ const RUTAS: Ruta[] = [
   { patron: /^\/usuarios$/, cargar: () => import('../views/usuarios') },
   { patron: /^\/agenda$/, cargar: () => import('../views/agenda') },
   { patron: INVITACION, cargar: cargarInvitacion },
+  { patron: RESTABLECER, cargar: cargarContrasena },
 ];
 
 function Pantalla() {
@@ -32,7 +36,7 @@ function Pantalla() {
   const r = path === '/' ? null : resolver(RUTAS, path);
   const mod = useModulo(r?.ruta.cargar ?? null);
   useEffect(() => {
-    if (path === '/entrar' || path === '/registro') navegar('/', { replace: true });
+    if (path === '/entrar' || path === '/registro' || path === '/olvido') navegar('/', { replace: true });
   }, [path]);
   // After a navigation, focus goes to the new screen's heading (screen readers announce it; Tab starts there).
   const primera = useRef(true);
@@ -53,7 +57,7 @@ function Pantalla() {
     return () => clearInterval(t);
   }, [path]);
   if (!ctx) return null;
-  if (path === '/' || path === '/entrar' || path === '/registro') return <ListaDecas params={[]} query={new URLSearchParams(query)} />;
+  if (path === '/' || path === '/entrar' || path === '/registro' || path === '/olvido') return <ListaDecas params={[]} query={new URLSearchParams(query)} />;
   if (!r) {
     return (
       <section>
@@ -86,10 +90,15 @@ const cargarInvitacionFuera = async (): Promise<(props: { path: string }) => JSX
   return ({ path }) => <Invitacion params={INVITACION.exec(path)?.slice(1) ?? []} />;
 };
 
+const cargarContrasenaFuera = async (): Promise<(props: { path: string }) => JSX.Element> => {
+  const { default: Restablecer, Olvido } = await cargarContrasena();
+  return ({ path }) => (path === '/olvido' ? <Olvido /> : <Restablecer params={RESTABLECER.exec(path)?.slice(1) ?? []} />);
+};
+
 export function App() {
   const s = useStore(sesion);
   const { path } = useUbicacion();
-  const fuera = useModulo(s ? null : INVITACION.test(path) ? cargarInvitacionFuera : cargarFuera);
+  const fuera = useModulo(s ? null : INVITACION.test(path) ? cargarInvitacionFuera : path === '/olvido' || RESTABLECER.test(path) ? cargarContrasenaFuera : cargarFuera);
   if (!s) {
     if (!fuera || fuera instanceof Error) return <main>{fuera instanceof Error ? <p role="alert">No se pudo cargar la aplicación: recargue la página.</p> : <p aria-busy="true">Cargando…</p>}</main>;
     const Fuera = fuera;

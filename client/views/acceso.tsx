@@ -1,24 +1,21 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { RegistroInput } from '../../shared/schemas/cuenta';
-import { ApiError, NetworkError } from '../data/api';
 import { Campo } from '../components/campo';
+import { PieFormulario, useEnvio, useMinimoContrasena } from '../components/formulario';
 import { entrar, registrar } from '../app/sesion';
+
+const SIN_RED = 'Sin conexión: para entrar hace falta red. Sus datos guardados no se pierden.';
 
 type Modo = 'entrar' | 'registro' | 'reentrar';
 
 /** Sign in, sign up, and sign in again after the session expired (queued work is then replayed). */
 export default function Acceso({ modo }: { modo: Modo }) {
   const [v, setV] = useState<Record<string, string>>({ rol: 'transportista' });
-  const [campos, setCampos] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [enviando, setEnviando] = useState(false);
+  const { campos, setCampos, error, setError, enviando, enviar: enviarCon } = useEnvio(SIN_RED);
   const registro = modo === 'registro';
-  const [min, setMin] = useState<number | null>(null);
   // The shared schemas (and zod) load on demand: the sign-in screen is the first screen of a new visitor.
   const esquemas = () => import('../data/esquemas');
-  useEffect(() => {
-    if (registro) esquemas().then((m) => setMin(m.PASSWORD_MIN), () => {}); // offline: the hint waits, the submit says why
-  }, [registro]);
+  const min = useMinimoContrasena(registro); // offline: the hint waits, the submit says why
   const set = (k: string) => (x: string) => setV({ ...v, [k]: x });
 
   async function enviar(ev: Event) {
@@ -28,7 +25,7 @@ export default function Acceso({ modo }: { modo: Modo }) {
     try {
       m = await esquemas();
     } catch {
-      setError('Sin conexión: para entrar hace falta red. Sus datos guardados no se pierden.');
+      setError(SIN_RED);
       return;
     }
     const { RegistroInput, SesionInput, issuesToCampos } = m;
@@ -40,21 +37,9 @@ export default function Acceso({ modo }: { modo: Modo }) {
       return;
     }
     setCampos({});
-    setEnviando(true);
-    try {
-      // Signed in, the app shows the screen whose address this is (a DeCA's link opened signed out
-      // shows that DeCA; /entrar and /registro show the list).
-      if (registro) await registrar(p.data as RegistroInput);
-      else await entrar({ email: v.email ?? '', password: v.password ?? '' });
-    } catch (err) {
-      if (err instanceof ApiError) {
-        setCampos(err.campos);
-        setError(err.message);
-      } else if (err instanceof NetworkError) setError('Sin conexión: para entrar hace falta red. Sus datos guardados no se pierden.');
-      else setError(String(err));
-    } finally {
-      setEnviando(false);
-    }
+    // Signed in, the app shows the screen whose address this is (a DeCA's link opened signed out
+    // shows that DeCA; /entrar and /registro show the list).
+    await enviarCon(() => (registro ? registrar(p.data as RegistroInput) : entrar({ email: v.email ?? '', password: v.password ?? '' })));
   }
 
   const titulo = registro ? 'Crear cuenta' : modo === 'reentrar' ? 'Volver a entrar' : 'Entrar';
@@ -97,21 +82,17 @@ export default function Acceso({ modo }: { modo: Modo }) {
           pista={registro && min ? `Al menos ${min} caracteres.` : undefined}
           extra={{ autoComplete: registro ? 'new-password' : 'current-password' }}
         />
-        {error && (
-          <p class="error-campo" role="alert">
-            {error}
-          </p>
-        )}
-        <div class="acciones">
-          <button type="submit" class="primario" disabled={enviando}>
-            {enviando ? 'Un momento…' : titulo}
-          </button>
-        </div>
+        <PieFormulario error={error} enviando={enviando} texto={titulo} />
       </form>
       {modo === 'entrar' && (
-        <p>
-          ¿No tiene cuenta? <a href="/registro">Crear cuenta</a>
-        </p>
+        <>
+          <p>
+            <a href="/olvido">¿Ha olvidado la contraseña?</a>
+          </p>
+          <p>
+            ¿No tiene cuenta? <a href="/registro">Crear cuenta</a>
+          </p>
+        </>
       )}
       {registro && (
         <p>

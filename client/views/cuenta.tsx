@@ -3,10 +3,11 @@ import type { ClaveApi, ClaveCreada, Cuota as CuotaDatos, Entorno } from '../../
 import { ApiError, pedirJson } from '../data/api';
 import { guardarParaElCamino } from '../data/consultas';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
-import { cambiarEntorno, contexto, editarEmpresa, permitido, salir } from '../app/sesion';
+import { cambiarContrasena, cambiarEntorno, contexto, editarEmpresa, permitido, salir } from '../app/sesion';
 import { NOMBRE_ROL } from '../../shared/rules/roles';
 import { useStore } from '../app/store';
 import { Campo } from '../components/campo';
+import { useMinimoContrasena } from '../components/formulario';
 import { useConfirmacion } from '../components/dialogo';
 import { SecretoUnaVez } from '../components/secreto';
 import { fechaEs } from '../../shared/rules/fechas';
@@ -314,6 +315,100 @@ function Empresa({ cuenta, admin, editar }: { cuenta: CuentaDatos; admin: boolea
   );
 }
 
+/**
+ * «Cambiar contraseña»: the current one and the new one (the sign-up rules);
+ * the user's sessions on other devices end, this one goes on.
+ */
+function CambiarContrasena() {
+  const enLinea = useEnLinea();
+  const [abierto, setAbierto] = useState(false);
+  const [v, setV] = useState({ actual: '', password: '' });
+  const [campos, setCampos] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [hecho, setHecho] = useState(false);
+  const [enviando, setEnviando] = useState(false);
+  const min = useMinimoContrasena(abierto);
+  const set = (k: keyof typeof v) => (x: string) => setV({ ...v, [k]: x });
+
+  async function guardar(ev: Event) {
+    ev.preventDefault();
+    setError(null);
+    setEnviando(true);
+    try {
+      await cambiarContrasena(v.actual, v.password);
+      setCampos({});
+      setV({ actual: '', password: '' });
+      setAbierto(false);
+      setHecho(true);
+    } catch (e) {
+      setCampos((e as ApiError).campos ?? {});
+      setError((e as Error).message);
+    } finally {
+      setEnviando(false);
+    }
+  }
+
+  if (!abierto) {
+    return (
+      <>
+        {hecho && (
+          <p class="aviso ok" role="status">
+            Contraseña cambiada: las sesiones de otros dispositivos se han cerrado.
+          </p>
+        )}
+        <div class="acciones">
+          <button
+            type="button"
+            onClick={() => {
+              setHecho(false);
+              setAbierto(true);
+            }}
+          >
+            Cambiar contraseña
+          </button>
+        </div>
+      </>
+    );
+  }
+  return (
+    <form onSubmit={guardar} noValidate data-testid="contrasena-form">
+      <Campo path="actual" etiqueta="Contraseña actual" tipo="password" valor={v.actual} onInput={set('actual')} error={campos.actual} extra={{ autoComplete: 'current-password' }} />
+      <Campo
+        path="password"
+        etiqueta="Contraseña nueva"
+        tipo="password"
+        valor={v.password}
+        onInput={set('password')}
+        error={campos.password}
+        pista={`${min ? `Al menos ${min} caracteres. ` : ''}Se cerrarán las sesiones abiertas en otros dispositivos.`}
+        extra={{ autoComplete: 'new-password' }}
+      />
+      {error && (
+        <p class="aviso error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="acciones">
+        <button type="submit" class="primario" disabled={enviando || !enLinea}>
+          Guardar la contraseña
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            setAbierto(false);
+            setError(null);
+            setCampos({});
+            setV({ actual: '', password: '' });
+          }}
+        >
+          Cancelar
+        </button>
+      </div>
+      {!enLinea && <p class="pista">La contraseña se cambia con conexión.</p>}
+    </form>
+  );
+}
+
 /** A month's use against its limit, as a bar (a limitless plan shows the count alone). */
 function Uso({ que, usadas, limite }: { que: string; usadas: number; limite: number | null }) {
   return (
@@ -425,6 +520,9 @@ export default function Cuenta({ query }: { query: URLSearchParams }) {
           </p>
         </>
       )}
+
+      <h2>Contraseña</h2>
+      <CambiarContrasena />
 
       <h2>Sesión</h2>
       {pendientes > 0 && <p class="aviso">Hay cambios sin enviar: se quedan guardados en este dispositivo y se enviarán cuando vuelva a entrar.</p>}

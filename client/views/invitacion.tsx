@@ -1,13 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { fechaEs } from '../../shared/rules/fechas';
 import { NOMBRE_ROL, QUE_PUEDE } from '../../shared/rules/roles';
 import type { InvitacionPublica } from '../../shared/schemas/cuenta';
 import { Campo } from '../components/campo';
-import { ApiError, NetworkError, pedirJson } from '../data/api';
+import { OtraSesion, PieFormulario, useEnlace, useEnvio, useMinimoContrasena } from '../components/formulario';
 import { aceptarInvitacion, sesion } from '../app/sesion';
 import { useStore } from '../app/store';
-
-const f: typeof fetch = (...a) => fetch(...a);
 
 /**
  * The link of an invitation e-mail: who invites, as what, and a password to
@@ -17,51 +15,17 @@ const f: typeof fetch = (...a) => fetch(...a);
 export default function Invitacion({ params }: { params: string[] }) {
   const token = params[0] ?? '';
   const yaDentro = useStore(sesion);
-  const [inv, setInv] = useState<InvitacionPublica | Error | null>(null);
+  const inv = useEnlace(`/app/api/invitacion/${encodeURIComponent(token)}`, (d: { invitacion: InvitacionPublica }) => d.invitacion);
   const [password, setPassword] = useState('');
-  const [campos, setCampos] = useState<Record<string, string>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [enviando, setEnviando] = useState(false);
-  const [min, setMin] = useState<number | null>(null);
-
-  useEffect(() => {
-    import('../data/esquemas').then((m) => setMin(m.PASSWORD_MIN), () => {});
-  }, []);
-
-  useEffect(() => {
-    pedirJson<{ invitacion: InvitacionPublica }>(f, 'GET', `/app/api/invitacion/${encodeURIComponent(token)}`).then(
-      (r) => setInv(r.data.invitacion),
-      (e: Error) => setInv(e instanceof NetworkError ? new Error('Sin conexión: abra el enlace cuando tenga red.') : e),
-    );
-  }, [token]);
+  const { campos, error, enviando, enviar: enviarCon } = useEnvio();
+  const min = useMinimoContrasena();
 
   async function enviar(ev: Event) {
     ev.preventDefault();
-    setError(null);
-    setEnviando(true);
-    try {
-      await aceptarInvitacion(token, password);
-    } catch (err) {
-      if (err instanceof ApiError) {
-        setCampos(err.campos);
-        setError(err.message);
-      } else setError(err instanceof NetworkError ? 'Sin conexión: inténtelo cuando tenga red.' : String(err));
-    } finally {
-      setEnviando(false);
-    }
+    await enviarCon(() => aceptarInvitacion(token, password));
   }
 
-  if (yaDentro) {
-    return (
-      <section>
-        <h1>Invitación a DeCA</h1>
-        <p>
-          Ha iniciado sesión como <strong>{yaDentro.usuario.email}</strong>. Para aceptar una invitación con otro correo, cierre antes la sesión en{' '}
-          <a href="/cuenta">Cuenta</a> y vuelva a abrir el enlace.
-        </p>
-      </section>
-    );
-  }
+  if (yaDentro) return <OtraSesion titulo="Invitación a DeCA" email={yaDentro.usuario.email} para="aceptar una invitación con otro correo" />;
   if (!inv) return <p aria-busy="true">Cargando la invitación…</p>;
   if (inv instanceof Error) {
     return (
@@ -94,16 +58,7 @@ export default function Invitacion({ params }: { params: string[] }) {
           pista={min ? `Al menos ${min} caracteres.` : undefined}
           extra={{ autoComplete: 'new-password' }}
         />
-        {error && (
-          <p class="error-campo" role="alert">
-            {error}
-          </p>
-        )}
-        <div class="acciones">
-          <button type="submit" class="primario" disabled={enviando}>
-            {enviando ? 'Un momento…' : 'Aceptar y entrar'}
-          </button>
-        </div>
+        <PieFormulario error={error} enviando={enviando} texto="Aceptar y entrar" />
       </form>
       <p>La invitación caduca el {fechaEs(inv.expires_at)}.</p>
     </section>

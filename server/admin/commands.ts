@@ -1,5 +1,6 @@
 import { AppError, validationError } from '../../shared/errors';
 import { ejecutar, type AnyCommand } from '../commands/command';
+import { restablecerContrasenaOperador } from '../commands/contrasena';
 import { cambiarPlan, crearClaveOperador, crearCuentaOperador, listarCorreos, revocarClaveOperador } from '../commands/cuenta';
 import type { Services } from '../deps';
 
@@ -7,7 +8,7 @@ export type Flags = Record<string, string | boolean>;
 
 /** The administration commands (`npm run cli -- …`, documented in the README), by name. */
 const ORDENES: Record<string, AnyCommand> = Object.fromEntries(
-  [crearCuentaOperador, crearClaveOperador, revocarClaveOperador, cambiarPlan, listarCorreos].map((c) => [c.nombre, c as AnyCommand]),
+  [crearCuentaOperador, crearClaveOperador, revocarClaveOperador, cambiarPlan, listarCorreos, restablecerContrasenaOperador].map((c) => [c.nombre, c as AnyCommand]),
 );
 
 /**

@@ -22,7 +22,9 @@ import { cambiarPlan as cambiarPlanDe, editarEmpresa as editarEmpresaDe, confirm
 import { cuentaSinConfirmar, obtenerCuota } from '../domain/accounts/cuota';
 import { abrirSesion, cerrarSesion as cerrarSesionDe, comprobarCredenciales } from '../domain/accounts/sessions';
 import { presentClave, presentCuenta, presentUsuario } from '../domain/presenters/cuenta';
-import { gastar, isLimited } from '../limits';
+import { gastar, turnoContrasena } from '../limits';
+import type { AccountRow, UserRow } from '../db/schema';
+import type { Services } from '../deps';
 import { command } from './command';
 
 /** A session to hand to the browser (the web front door sets it as an HttpOnly cookie). */
@@ -31,7 +33,18 @@ export interface SesionAbierta {
   expiresAt: Date;
 }
 
-function demasiadas(segundos: number, mensaje: string): AppError {
+/** Signs in `user` of `account` on this device: the new session and what the app gets with it. */
+export async function entrarComo(
+  ctx: Pick<Services, 'db' | 'sedeControlUrl'>,
+  user: UserRow,
+  account: AccountRow,
+  now: Date,
+): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> {
+  const sesion = await abrirSesion(ctx.db, user, now);
+  return { respuesta: { usuario: presentUsuario(user), cuenta: presentCuenta(account), sede_control_url: ctx.sedeControlUrl }, sesion };
+}
+
+export function demasiadas(segundos: number, mensaje: string): AppError {
   return new AppError('demasiadas_peticiones', mensaje, { headers: { 'Retry-After': String(segundos) } });
 }
 
@@ -59,8 +72,7 @@ export const registrarCuenta = command({
     const now = ctx.clock.now();
     const { account, user } = await ctx.db.transaction().execute((trx) => crearCuenta(trx, { ...input, confirmar: { siteUrl: ctx.siteUrl, now } }));
     if (!user) throw new Error('registro sin usuario');
-    const sesion = await abrirSesion(ctx.db, user, now);
-    return { respuesta: { usuario: presentUsuario(user), cuenta: presentCuenta(account), sede_control_url: ctx.sedeControlUrl }, sesion };
+    return entrarComo(ctx, user, account, now);
   },
 });
 
@@ -70,31 +82,22 @@ export const iniciarSesion = command({
   acceso: 'publico',
   entrada: SesionInput,
   run: async (ctx, { email, password }): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> => {
-    const { loginEmail, loginIp } = ctx.limits;
-    const ip = ctx.quien.ip;
-    const [byEmail, byIp] = await Promise.all([loginEmail.get(email), loginIp.get(ip)]);
-    for (const [res, points] of [
-      [byEmail, loginEmail.points],
-      [byIp, loginIp.points],
-    ] as const) {
-      if (res && res.consumedPoints >= points) {
-        const wait = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-        throw demasiadas(wait, `Demasiados intentos fallidos. Espere ${Math.ceil(wait / 60)} min y vuelva a probar.`);
-      }
-    }
+    // The limits' point is spent before the password is checked: parallel tries cannot all get through.
+    const turno = await turnoContrasena(ctx.limits, email, ctx.quien.ip);
+    if (turno.espera !== null) throw esperarTurno(turno);
     const found = await comprobarCredenciales(ctx.db, email, password);
-    if (!found) {
-      const ignorarLimite = (e: unknown) => {
-        if (!isLimited(e)) throw e;
-      };
-      await Promise.all([loginEmail.penalty(email).catch(ignorarLimite), loginIp.penalty(ip).catch(ignorarLimite)]);
-      throw new AppError('no_autenticado', 'Correo o contraseña incorrectos.');
-    }
-    await loginEmail.delete(email);
-    const sesion = await abrirSesion(ctx.db, found.user, ctx.clock.now());
-    return { respuesta: { usuario: presentUsuario(found.user), cuenta: presentCuenta(found.account), sede_control_url: ctx.sedeControlUrl }, sesion };
+    if (!found) throw new AppError('no_autenticado', 'Correo o contraseña incorrectos.');
+    await turno.acierto();
+    return entrarComo(ctx, found.user, found.account, ctx.clock.now());
   },
 });
+
+/** 429 for a password check the sign-in limits refuse now. */
+export function esperarTurno(t: { espera: number; motivo: 'conexion' | 'correo' }): AppError {
+  return t.motivo === 'correo'
+    ? demasiadas(t.espera, `Hay muchos intentos de entrar con este correo ahora mismo. Espere ${t.espera} s y vuelva a probar.`)
+    : demasiadas(t.espera, `Demasiados intentos fallidos desde esta conexión. Espere ${Math.ceil(t.espera / 60)} min y vuelva a probar, o restablezca la contraseña.`);
+}
 
 export const cerrarSesion = command({
   nombre: 'cerrar_sesion',

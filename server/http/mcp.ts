@@ -1,7 +1,8 @@
 /**
  * The MCP endpoint (spec: Authentication, point 6): streamable HTTP, JSON-RPC
  * 2.0, at `/mcp` (production) and `/demo/mcp` (test environment), with the
- * same API keys, permissions, rate limit and quota as the REST API. Stateless:
+ * same API keys, permissions, rate limit (one point per JSON-RPC message,
+ * batches included: unPuntoPorLlamada) and quota as the REST API. Stateless:
  * each POST gets its own server and transport, so any number of processes
  * can serve it. Every tool is a command of the one command layer; its input
  * schema is the command's shared zod schema, its result the same object the
@@ -12,6 +13,7 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -56,7 +58,7 @@ import { comoNoDisponible } from '../db/errores';
 import type { AppDeps } from '../deps';
 import type { Actor } from '../domain/actor';
 import { actorOf, type AppContext, type AppMiddleware } from './context';
-import { authenticate } from './middleware/auth';
+import { authenticate, gastarLlamadas } from './middleware/auth';
 import { jsonBody, MB } from './middleware/body';
 import { errorBody, errorInterno } from './middleware/errors';
 import { fotoDeBase64 } from './middleware/subida';
@@ -426,6 +428,28 @@ function comprobarOrigen(siteUrl: string): AppMiddleware {
   };
 }
 
+/**
+ * Every JSON-RPC message of a batch spends its own point of the per-minute
+ * limit, as if it had come alone (authenticate spent the first). A batch
+ * larger than what is left is refused whole, before any of its calls runs —
+ * 429 `demasiadas_peticiones` with Retry-After, its points spent as any
+ * refused request's — rather than run in part with errors for the rest:
+ * nothing half done for the client to reconcile. A batch no budget could
+ * ever hold (more messages than the limit, or than the SDK's 100) is 413.
+ */
+function unPuntoPorLlamada(services: AppDeps['services']): AppMiddleware {
+  return async (ctx, next) => {
+    const body = ctx.state.body;
+    const llamadas = Array.isArray(body) ? body.length : 1;
+    const maximo = Math.min(MAX_BATCH_SIZE, services.limits.api.points);
+    if (llamadas > maximo) {
+      throw new AppError('demasiado_grande', `Un lote JSON-RPC admite como mucho ${maximo} llamadas y este trae ${llamadas}: no se ha ejecutado ninguna. Divídalo en lotes más pequeños.`);
+    }
+    await gastarLlamadas(ctx, services, llamadas);
+    await next();
+  };
+}
+
 /** `/mcp` and `/demo/mcp`: POST only (stateless: no stream to resume, no session to close). */
 export function mountMcp(deps: AppDeps, ruta: string, entorno: Entorno): AppMiddleware {
   const { config, services } = deps;
@@ -441,6 +465,7 @@ export function mountMcp(deps: AppDeps, ruta: string, entorno: Entorno): AppMidd
     authenticate(services, { trustProxy: config.trustProxy, secureCookies: false, soloClave: { canal: 'mcp' } }, entorno),
     // A photo for leer_albaran travels as base64 (2 MB → 2.7 MB) inside the JSON-RPC message.
     jsonBody(4 * MB),
+    unPuntoPorLlamada(services),
     async (ctx: AppContext) => {
       const server = servidor(deps, actorOf(ctx), ctx.state);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });

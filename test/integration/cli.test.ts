@@ -115,4 +115,48 @@ describe.runIf(!embedded)('CLI on a PostgreSQL server', () => {
       expect(await server.stop()).toBe(0);
     }
   }, 120_000);
+
+  it('user:reset-password prints a one-time link and ends the user\'s sessions', async () => {
+    const env = { DATABASE_URL: dbUrl, DATA_DIR: '/nonexistent' };
+    const email = `olvido-${Date.now()}@example.com`;
+    const created = await runCli(['account:create', '--company', 'Cargas Sur', '--nif', 'A58818501', '--email', email, '--password', 'la-clave-de-antes'], env);
+    expect(created.code, created.stderr).toBe(0);
+    // At `info`, so that every request is logged (the link's token must not be).
+    const server = await startServerProcess({ ...env, LOG_LEVEL: 'info' });
+    try {
+      const app = (path: string, init: { method?: string; body?: unknown; cookie?: string } = {}) =>
+        fetch(`${server.url}${path}`, {
+          method: init.method ?? 'GET',
+          headers: { 'content-type': 'application/json', 'x-deca-csrf': '1', ...(init.cookie ? { cookie: init.cookie } : {}) },
+          ...(init.body ? { body: JSON.stringify(init.body) } : {}),
+        });
+      const entrada = await app('/app/api/sesion', { method: 'POST', body: { email, password: 'la-clave-de-antes' } });
+      expect(entrada.status).toBe(200);
+      const cookie = (entrada.headers.getSetCookie()[0] ?? '').split(';')[0]!;
+      expect((await app('/app/api/sesion', { cookie })).status).toBe(200);
+
+      const r = await runCli(['user:reset-password', '--email', email.toUpperCase()], env);
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout) as { email: string; enlace: string; caduca_at: string; sesiones_cerradas: number };
+      expect(out).toMatchObject({ email, sesiones_cerradas: 1 });
+      expect(out.enlace).toMatch(/\/restablecer\/[\w-]{40,}$/);
+      expect((await app('/app/api/sesion', { cookie })).status).toBe(401);
+
+      const token = out.enlace.split('/').pop()!;
+      expect((await app(`/app/api/contrasena/restablecer/${token}`)).status).toBe(200);
+      const puesta = await app(`/app/api/contrasena/restablecer/${token}`, { method: 'POST', body: { password: 'la-clave-de-ahora' } });
+      expect(puesta.status).toBe(200);
+      expect((await app(`/app/api/contrasena/restablecer/${token}`, { method: 'POST', body: { password: 'otra-vez-no-vale' } })).status).toBe(404);
+      expect((await app('/app/api/sesion', { method: 'POST', body: { email, password: 'la-clave-de-ahora' } })).status).toBe(200);
+      // The token never reaches the server's log.
+      expect(server.output()).toContain('/app/api/contrasena/restablecer/[oculto]');
+      expect(server.output()).not.toContain(token);
+
+      const nadie = await runCli(['user:reset-password', '--email', 'nadie@example.com'], env);
+      expect(nadie.code).toBe(1);
+      expect(JSON.parse(nadie.stderr).error.codigo).toBe('no_encontrado');
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, 120_000);
 });

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { CuentaResponse, type Cuota, type Entorno } from '../../shared/schemas/cuenta';
+import { CuentaResponse, SesionResponse, type Cuota, type Entorno } from '../../shared/schemas/cuenta';
 import { Deca, DecaValidada } from '../../shared/schemas/deca';
 import { ManualClock } from '../../server/clock';
 import { startTestApp, type TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
-import { apiBase, contarDecas, decaMinima, enLotes, errorDe, numerosTomados, postDeca } from '../support/decas-http';
+import { sessionCookieOf } from '../support/decas-helpers';
+import { apiBase, contarDecas, decaMinima, enLotes, errorDe, numerosTomados, postDeca, usoDecas } from '../support/decas-http';
 import { buildCuenta, type CuentaDePrueba } from '../support/factories';
 import { it, test } from '../support/fixtures';
 
@@ -168,5 +169,67 @@ describe('accounts and environments without limit', () => {
     } finally {
       await dec.close();
     }
+  });
+});
+
+describe('an account whose e-mail is not confirmed (5 live DeCAs)', () => {
+  const CSRF = { 'X-DeCA-CSRF': '1' };
+  let altas = 0;
+
+  /** A sign-up through the app, as a person does it: an unconfirmed account and its session. */
+  async function alta(app: TestApp): Promise<{ cookie: string; accountId: number }> {
+    const res = await app.request('POST', '/app/api/registro', {
+      headers: CSRF,
+      body: { nombre: 'Transportes Sin Confirmar, S.L.', nif: 'B12345674', domicilio: 'Calle Real 2, Segovia', rol: 'transportista', email: `sin-confirmar-${++altas}-${Date.now()}@example.com`, password: 'una-clave-bien-larga' },
+    });
+    expect(res.status, res.text).toBe(201);
+    const sesion = SesionResponse.parse(res.body);
+    expect(sesion.cuenta.confirmada).toBe(false);
+    return { cookie: sessionCookieOf(res), accountId: sesion.cuenta.id };
+  }
+
+  const crear = (app: TestApp, cookie: string, body: Record<string, unknown>) => app.request('POST', '/api/v1/decas', { cookie, headers: CSRF, body });
+
+  function expectSinConfirmar(res: Awaited<ReturnType<typeof crear>>): void {
+    expect(res.status, res.text).toBe(409);
+    const err = errorDe(res);
+    expect(err.codigo).toBe('cuenta_sin_confirmar');
+    expect(err.mensaje).toMatch(/Confirme el correo/);
+  }
+
+  it('creates exactly 5 when 40 creations arrive at once, and refuses the other 35 with 409 cuenta_sin_confirmar', async ({ app }) => {
+    const { cookie, accountId } = await alta(app);
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => crear(app, cookie, decaMinima(i))));
+    const creadas = answers.filter((a) => a.status === 201);
+    expect(creadas, answers.map((a) => a.status).join(' ')).toHaveLength(5);
+    for (const a of answers.filter((x) => x.status !== 201)) expectSinConfirmar(a);
+    expect(await contarDecas(app, accountId)).toBe(5);
+    expect(await usoDecas(app, accountId, '2027-02')).toBe(5);
+    // Five different numbers; each request took at most one (a refused racer leaves its own unused, as README says).
+    expect(new Set(creadas.map((a) => Deca.parse(a.body.deca).numero)).size).toBe(5);
+    const tomados = await numerosTomados(app, accountId);
+    expect(tomados).toBeGreaterThanOrEqual(5);
+    expect(tomados).toBeLessThanOrEqual(40);
+
+    // One more, alone: refused before a number is taken.
+    expectSinConfirmar(await crear(app, cookie, decaMinima(41)));
+    expect(await numerosTomados(app, accountId)).toBe(tomados);
+    expect(await contarDecas(app, accountId)).toBe(5);
+  });
+
+  it('counts a method-2 replacement racing with creations against the same 5', async ({ app }) => {
+    const { cookie, accountId } = await alta(app);
+    const emitida = await crear(app, cookie, decaCompleta());
+    expect(emitida.status, emitida.text).toBe(201);
+    for (let i = 0; i < 3; i++) expect((await crear(app, cookie, decaMinima(i))).status).toBe(201);
+    // Four live: one place left, asked for by a replacement and 12 creations at once.
+    const [sustitucion, ...creaciones] = await Promise.all([
+      app.request('POST', `/api/v1/decas/${Deca.parse(emitida.body.deca).id}/sustituir`, { cookie, headers: CSRF, body: { motivo: 'Cambio de cargador', cargador_nombre: 'Otro Cargador, S.A.' } }),
+      ...Array.from({ length: 12 }, (_, i) => crear(app, cookie, decaMinima(100 + i))),
+    ]);
+    const hechas = [sustitucion!, ...creaciones].filter((a) => a.status === 200 || a.status === 201);
+    expect(hechas).toHaveLength(1);
+    for (const a of [sustitucion!, ...creaciones].filter((x) => !hechas.includes(x))) expectSinConfirmar(a);
+    expect(await contarDecas(app, accountId)).toBe(5);
   });
 });

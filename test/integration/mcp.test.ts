@@ -260,3 +260,66 @@ describe('MCP', () => {
     await prod.close();
   });
 });
+
+describe('MCP batches and the per-minute limit', () => {
+  /** One JSON-RPC batch (an array of messages) in one POST. */
+  async function lote(app: TestApp, key: string, mensajes: unknown[]) {
+    const res = await fetch(`${app.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` },
+      body: JSON.stringify(mensajes),
+    });
+    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+  }
+  const crearDecas = (n: number, desde = 0) =>
+    Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: desde + i, method: 'tools/call', params: { name: 'crear_deca', arguments: { emitir: false, referencia: `LOTE-${desde + i}` } } }));
+  const listas = (n: number) => Array.from({ length: n }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/list' }));
+  const decasDe = async (app: TestApp, accountId: number) => (await app.database.db.selectFrom('decas').select('id').where('account_id', '=', accountId).execute()).length;
+  const restantes = (r: { headers: Headers }) => Number(r.headers.get('ratelimit-remaining'));
+
+  it('runs a batch within the budget whole, spending one point per call', async ({ app, cuentaNueva: c }) => {
+    const limite = app.services.limits.api.points;
+    const r = await lote(app, c.live, crearDecas(30));
+    expect(r.status).toBe(200);
+    expect(r.body).toHaveLength(30);
+    for (const m of r.body) expect(m.result?.isError, JSON.stringify(m)).toBeFalsy();
+    expect(await decasDe(app, c.account.id)).toBe(30);
+    expect(restantes(r)).toBe(limite - 30);
+    // The next request meets what the batch left.
+    expect(restantes(await rpc(app, { authorization: `Bearer ${c.live}` }))).toBe(limite - 31);
+  });
+
+  it('refuses whole, before any call runs, a batch of 30 crear_deca larger than the budget left (429 with Retry-After)', async ({ app, cuentaNueva: c }) => {
+    const limite = app.services.limits.api.points;
+    // Leave 12 points: batches of tools/list, then single requests.
+    let gastar = limite - 12;
+    while (gastar > 0) {
+      const n = Math.min(gastar, 100);
+      const r = n > 1 ? await lote(app, c.live, listas(n)) : await rpc(app, { authorization: `Bearer ${c.live}` });
+      expect(r.status).toBe(200);
+      gastar -= n;
+    }
+    const r = await lote(app, c.live, crearDecas(30));
+    expect(r.status).toBe(429);
+    expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(restantes(r)).toBe(0);
+    expect(r.body.error.codigo).toBe('demasiadas_peticiones');
+    expect(r.body.error.mensaje).toMatch(/30 llamadas.*quedaban 12: no se ha ejecutado ninguna/);
+    expect(await decasDe(app, c.account.id)).toBe(0);
+    // Its points stay spent, as any refused request's: nothing more runs until the window turns.
+    const despues = await lote(app, c.live, crearDecas(1, 100));
+    expect(despues.status).toBe(429);
+    expect(await decasDe(app, c.account.id)).toBe(0);
+  });
+
+  it('answers 413 to a batch no budget could ever hold, running none of it and spending one point', async ({ app, cuentaNueva: c }) => {
+    const limite = app.services.limits.api.points;
+    const maximo = Math.min(100, limite);
+    const r = await lote(app, c.live, crearDecas(maximo + 1));
+    expect(r.status).toBe(413);
+    expect(r.body.error.codigo).toBe('demasiado_grande');
+    expect(r.body.error.mensaje).toContain(`como mucho ${maximo} llamadas`);
+    expect(await decasDe(app, c.account.id)).toBe(0);
+    expect(restantes(await rpc(app, { authorization: `Bearer ${c.live}` }))).toBe(limite - 2);
+  });
+});

@@ -94,20 +94,47 @@ export function limitePlan(limite: number, mes: string): AppError {
   );
 }
 
-/**
- * An account opened through sign-up whose e-mail is not confirmed yet may
- * create only DECAS_SIN_CONFIRMAR live DeCAs (409 `cuenta_sin_confirmar`);
- * confirmed accounts and the test environment read nothing here.
- */
-export async function exigirCuentaConfirmada(db: Kysely<DB>, actor: Pick<Actor, 'cuenta' | 'entorno'>): Promise<void> {
-  if (actor.entorno !== 'produccion' || actor.cuenta.confirmada_at) return;
+/** Live DeCAs of an account (every state: a pending one counts as one issued). */
+async function decasReales(db: Kysely<DB>, accountId: number): Promise<number> {
   const r = await db
     .selectFrom('decas')
     .select(sql<number>`count(*)::int`.as('n'))
-    .where('account_id', '=', actor.cuenta.id)
+    .where('account_id', '=', accountId)
     .where('entorno', '=', 'produccion')
     .executeTakeFirstOrThrow();
-  if (r.n >= DECAS_SIN_CONFIRMAR) throw cuentaSinConfirmar(`emitir más de ${DECAS_SIN_CONFIRMAR} DeCA reales`);
+  return r.n;
+}
+
+const limiteSinConfirmar = () => cuentaSinConfirmar(`emitir más de ${DECAS_SIN_CONFIRMAR} DeCA reales`);
+
+/**
+ * An account opened through sign-up whose e-mail is not confirmed yet may
+ * create only DECAS_SIN_CONFIRMAR live DeCAs (409 `cuenta_sin_confirmar`);
+ * confirmed accounts and the test environment read nothing here. This is the
+ * early refusal, before a number is taken, so a creation one at a time past
+ * the cap burns no number; creations at once are held to the cap by
+ * contarSinConfirmar, inside their transactions.
+ */
+export async function exigirCuentaConfirmada(db: Kysely<DB>, actor: Pick<Actor, 'cuenta' | 'entorno'>): Promise<void> {
+  if (actor.entorno !== 'produccion' || actor.cuenta.confirmada_at) return;
+  if ((await decasReales(db, actor.cuenta.id)) >= DECAS_SIN_CONFIRMAR) throw limiteSinConfirmar();
+}
+
+/**
+ * The unconfirmed account's cap, counted again inside the creating
+ * transaction once its DeCA is written: the account's row is locked first
+ * (FOR NO KEY UPDATE, which the foreign keys' checks of the rows being
+ * written do not wait for), so concurrent creations of one unconfirmed
+ * account count one after another, each seeing the DeCAs the ones before it
+ * committed — 40 at once make exactly DECAS_SIN_CONFIRMAR. The one past the
+ * cap rolls back with 409 `cuenta_sin_confirmar` (the number it took stays
+ * unused: see asignarNumero). An e-mail confirmed meanwhile lifts the cap.
+ */
+export async function contarSinConfirmar(trx: Transaction<DB>, actor: Pick<Actor, 'cuenta' | 'entorno'>): Promise<void> {
+  if (actor.entorno !== 'produccion' || actor.cuenta.confirmada_at) return;
+  const cuenta = await trx.selectFrom('accounts').select('confirmada_at').where('id', '=', actor.cuenta.id).forNoKeyUpdate().executeTakeFirst();
+  if (!cuenta || cuenta.confirmada_at) return;
+  if ((await decasReales(trx, actor.cuenta.id)) > DECAS_SIN_CONFIRMAR) throw limiteSinConfirmar();
 }
 
 /** 409 `cuenta_sin_confirmar`: what waits for the confirmation, and where the link is. */

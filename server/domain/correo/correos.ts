@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { formatPeso } from '../../../shared/rules/peso';
 import { notificar } from '../../db/notify';
 import type { AccountRow, AdjuntoPdf, CorreosTable, DB } from '../../db/schema';
@@ -43,6 +43,42 @@ export async function enqueueCorreo(
     .executeTakeFirstOrThrow();
   await notificar(trx, 'correos');
   return row.id;
+}
+
+/**
+ * Queue a message to the user with this e-mail, if there is one: one INSERT …
+ * SELECT that writes one row or none. The same statements run either way, so
+ * neither the answer nor its time tells whether the address has a user.
+ */
+export async function enqueueCorreoSiHayUsuario(
+  trx: Transaction<DB>,
+  email: string,
+  m: Mensaje & { tipo: CorreosTable['tipo'] },
+  now: Date,
+): Promise<void> {
+  await trx
+    .insertInto('correos')
+    .columns(['account_id', 'entorno', 'deca_id', 'tipo', 'destinatario', 'asunto', 'texto', 'html', 'adjuntos', 'created_at', 'proximo_intento_at'])
+    .expression(
+      trx
+        .selectFrom('users')
+        .select([
+          'account_id',
+          sql<string>`'produccion'`.as('entorno'),
+          sql<null>`null::bigint`.as('deca_id'),
+          sql<string>`${m.tipo}::text`.as('tipo'),
+          'email',
+          sql<string>`${m.asunto}::text`.as('asunto'),
+          sql<string>`${m.texto}::text`.as('texto'),
+          sql<string>`${m.html}::text`.as('html'),
+          sql<string>`'[]'::jsonb`.as('adjuntos'),
+          sql<Date>`${now.toISOString()}::timestamptz`.as('created_at'),
+          sql<Date>`${now.toISOString()}::timestamptz`.as('proximo_intento_at'),
+        ])
+        .where('email', '=', email),
+    )
+    .execute();
+  await notificar(trx, 'correos');
 }
 
 function resumen(row: DecaConRefs): string {
@@ -104,6 +140,23 @@ export function mensajeConfirmacion(account: AccountRow, url: string): Mensaje {
     asunto: `Confirme su correo en DeCA (${account.nombre})`,
     texto: `${parrafos.join('\n\n')}\n\nConfirmar el correo: ${url}\n\n-- \n${PIE}\n`,
     html: htmlMensaje(parrafos, { texto: 'Confirmar el correo', url }, PIE),
+  };
+}
+
+/**
+ * A password reset link. It names no company: the same message is built
+ * whether or not the address has a user (and then sent only if it has).
+ */
+export function mensajeRestablecer(url: string, minutos: number): Mensaje {
+  const parrafos = [
+    'Buenos días:',
+    `Se ha pedido restablecer la contraseña de DeCA de este correo. Abra el enlace para elegir una nueva: sirve una sola vez y durante ${minutos} minutos.`,
+    'Al cambiarla se cierran las sesiones abiertas en otros dispositivos. Si no lo ha pedido usted, no haga nada: su contraseña sigue siendo la misma.',
+  ];
+  return {
+    asunto: 'Restablecer su contraseña de DeCA',
+    texto: `${parrafos.join('\n\n')}\n\nElegir una contraseña nueva: ${url}\n\n-- \n${PIE}\n`,
+    html: htmlMensaje(parrafos, { texto: 'Elegir una contraseña nueva', url }, PIE),
   };
 }
 

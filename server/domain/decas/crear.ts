@@ -3,7 +3,7 @@ import { avisosDeca } from '../../../shared/rules/emision';
 import { CAMPOS_DATOS, DecaInput, type Deca, type DecaDatos, type DecaInputParsed, type DecaValidada } from '../../../shared/schemas/deca';
 import type { Rol } from '../../../shared/schemas/cuenta';
 import type { AccountRow } from '../../db/schema';
-import { consumirCuota, exigirCuentaConfirmada } from '../accounts/cuota';
+import { consumirCuota, contarSinConfirmar, exigirCuentaConfirmada } from '../accounts/cuota';
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
@@ -201,7 +201,7 @@ export async function crearDeca(ctx: DomainContext, actor: Actor, input: DecaInp
     if (offline && resumenOffline) await comprobarResumenFirmado(ctx.db, offline, resumenOffline, p.datos);
     const emitir = input.emitir;
     const pdf = emitir
-      ? await renderVersion(ctx.renderPdf, ctx.siteUrl, p.datos, { numero, version: 1, tokenPublico, emitidoAt, modificadoAt: null, motivo: null, sustituyeA: null, resumenOffline })
+      ? await renderVersion(ctx.renderPdf, ctx.siteUrl, p.datos, { entorno: actor.entorno, numero, version: 1, tokenPublico, emitidoAt, modificadoAt: null, motivo: null, sustituyeA: null, resumenOffline })
       : null;
 
     const leccion = await prepararLeccion(ctx.db, actor, p.datos);
@@ -250,6 +250,7 @@ export async function crearDeca(ctx: DomainContext, actor: Actor, input: DecaInp
       // The rows every DeCA of the account shares (the address book, the month's count) are
       // written last: concurrent creates then wait on each other for little more than the commit.
       await aprenderDeDeca(trx, actor, leccion, now);
+      await contarSinConfirmar(trx, actor);
       await consumirCuota(trx, actor, now);
       return creada;
     });

@@ -18,8 +18,10 @@ export function formatNumero(anio: number, n: number): string {
  * reused (the counter only goes up); one can go unused when the creation
  * fails afterwards. Kept apart from the creating transaction so the counter's
  * row lock is held for a moment, not for a PDF render; that transaction
- * counts the quota again under a row lock (consumirCuota), so two requests
- * racing for the last unit cannot both pass.
+ * counts the quota (consumirCuota) and an unconfirmed account's cap
+ * (contarSinConfirmar) again under a row lock, so requests racing for the
+ * last unit cannot both pass: the losers are refused there, each leaving the
+ * number it took unused (README: numbering).
  */
 export async function asignarNumero(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno' | 'cuenta'>, now: Date): Promise<string> {
   const anio = Number(fechaMadrid(now).slice(0, 4));

@@ -1,7 +1,7 @@
 import { AppError } from '../../../shared/errors';
 import { faltaParaEmitir } from '../../../shared/rules/emision';
 import type { Deca, SustituirInputParsed } from '../../../shared/schemas/deca';
-import { consumirCuota, exigirCuentaConfirmada } from '../accounts/cuota';
+import { consumirCuota, contarSinConfirmar, exigirCuentaConfirmada } from '../accounts/cuota';
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
@@ -49,6 +49,7 @@ export async function sustituirDeca(
     numero ??= await asignarNumero(ctx.db, actor, now);
     const nuevoNumero = numero;
     const pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, datos, {
+      entorno: old.entorno,
       numero: nuevoNumero,
       version: 1,
       tokenPublico,
@@ -104,6 +105,7 @@ export async function sustituirDeca(
         now,
       );
       await guardarVersion(trx, actor, nueva.id, pdf, now);
+      await contarSinConfirmar(trx, actor);
       await consumirCuota(trx, actor, now);
       await opts.antesDeConfirmar?.(trx, nueva.id);
       await publicar(trx, actor, old.id, ['deca.sustituido'], now, ctx.siteUrl);

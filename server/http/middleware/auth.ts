@@ -5,7 +5,7 @@ import { autenticarClave, marcarClaveUsada } from '../../domain/accounts/api-key
 import { leerSesion } from '../../domain/accounts/sessions';
 import type { Actor, Canal } from '../../domain/actor';
 import { clientIp } from '../client-ip';
-import type { AppContext, AppMiddleware } from '../context';
+import { actorOf, type AppContext, type AppMiddleware } from '../context';
 import { rateLimitHeaders } from '../rate-limit-headers';
 import { isLimited } from '../../limits';
 import { CSRF_HEADER, SESSION_COOKIE, setSessionCookie } from '../session-cookie';
@@ -25,7 +25,8 @@ function presentedKey(ctx: AppContext): string | null {
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface AuthOptions {
-  trustProxy: boolean;
+  /** Proxies in front (TRUST_PROXY): see clientIp. */
+  trustProxy: number;
   secureCookies: boolean;
   /**
    * A front door for API keys only (MCP): no session cookie is read, the
@@ -36,21 +37,57 @@ export interface AuthOptions {
 }
 
 /**
- * Spend one unit of the per-minute rate limit of `bucket` and set the
- * RateLimit fields; past the limit, 429 `demasiadas_peticiones` with Retry-After.
+ * Spend `points` units (one request's, by default) of the per-minute rate
+ * limit of `bucket` at once and set the RateLimit fields to what is left;
+ * past the limit, 429 `demasiadas_peticiones` with Retry-After. `porQue`
+ * words a refusal of several points: what was refused, and what was left
+ * before it (the points stay spent, as any refused request's does).
  */
-async function spend(ctx: AppContext, services: Services, bucket: string): Promise<void> {
+async function spend(
+  ctx: AppContext,
+  services: Services,
+  bucket: string,
+  points = 1,
+  porQue?: (quedaban: number, espera: string) => string,
+): Promise<void> {
   const limit = services.limits.api.points;
   try {
-    const res = await services.limits.api.consume(bucket);
+    const res = await services.limits.api.consume(bucket, points);
     ctx.set(rateLimitHeaders(limit, res));
   } catch (err) {
     if (!isLimited(err)) throw err;
     const headers = rateLimitHeaders(limit, err);
-    throw new AppError('demasiadas_peticiones', `Ha superado ${limit} peticiones por minuto. Espere ${headers['RateLimit-Reset']} s y reintente.`, {
-      headers: { ...headers, 'Retry-After': headers['RateLimit-Reset'] ?? '60' },
-    });
+    const espera = headers['RateLimit-Reset'] ?? '60';
+    const mensaje = porQue
+      ? porQue(Math.max(0, limit - (err.consumedPoints - points)), espera)
+      : `Ha superado ${limit} peticiones por minuto. Espere ${espera} s y reintente.`;
+    throw new AppError('demasiadas_peticiones', mensaje, { headers: { ...headers, 'Retry-After': espera } });
   }
+}
+
+/** The rate-limit bucket of an authenticated actor: its API key's, or its web user's. */
+const cubetaDe = (actor: Pick<Actor, 'keyId' | 'userId'>): string => (actor.keyId !== null ? `key:${actor.keyId}` : `user:${actor.userId}`);
+
+/**
+ * The calls of a JSON-RPC batch (MCP) beyond the first, spent all at once
+ * from the budget authenticate spent the first one from: each call costs one
+ * request of the per-minute limit, as if it had come alone. All or nothing:
+ * when fewer are left, 429 with Retry-After before any call runs, and the
+ * RateLimit fields say 0 left (the store counts what was asked, as it does
+ * for any refused request), so nothing of the batch is half done.
+ */
+export async function gastarLlamadas(ctx: AppContext, services: Services, llamadas: number): Promise<void> {
+  if (llamadas <= 1) return;
+  const limit = services.limits.api.points;
+  await spend(
+    ctx,
+    services,
+    cubetaDe(actorOf(ctx)),
+    llamadas - 1,
+    // `quedaban` is after the first call's point (spent by authenticate): the batch met one more.
+    (quedaban, espera) =>
+      `Este lote trae ${llamadas} llamadas JSON-RPC y cada una cuenta como una petición del límite de ${limit} por minuto, pero solo quedaban ${quedaban + 1}: no se ha ejecutado ninguna. Espere ${espera} s o envíe lotes más pequeños.`,
+  );
 }
 
 /** The actor of a web session (the app), with the user's role in the account. */
@@ -95,7 +132,7 @@ export function authenticate(services: Services, opts: AuthOptions, entorno: Ent
           `Esta clave es del entorno de ${ENTORNO_TEXTO[found.key.entorno]}, no del de ${ENTORNO_TEXTO[entorno]}. Use una clave ${entorno === 'produccion' ? 'dg_live_' : 'dg_test_'} o la ruta de su entorno.`,
         );
       }
-      await spend(ctx, services, `key:${found.key.id}`);
+      await spend(ctx, services, cubetaDe({ keyId: found.key.id, userId: null }));
       if (await marcarClaveUsada(services.db, found.key, services.clock.now())) services.caches.claves.invalidate(found.key.id);
       ctx.state.actor = {
         accountId: found.account.id,
@@ -128,7 +165,7 @@ export function authenticate(services: Services, opts: AuthOptions, entorno: Ent
       throw new AppError('csrf', `Falta la cabecera ${CSRF_HEADER}: las escrituras con sesión web deben llevarla.`);
     }
     if (session.renewedUntil) setSessionCookie(ctx, token, session.renewedUntil, opts.secureCookies);
-    await spend(ctx, services, `user:${session.user.id}`);
+    await spend(ctx, services, cubetaDe({ keyId: null, userId: session.user.id }));
     ctx.state.actor = actorDeSesion(session, entorno);
     return next();
   };

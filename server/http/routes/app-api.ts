@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { AppError } from '../../../shared/errors';
 import { ejecutar } from '../../commands/command';
 import { cerrarSesion, crearClave, editarEmpresa, iniciarSesion, listarClaves, reenviarConfirmacion, registrarCuenta, revocarClave, verSesion, type SesionAbierta } from '../../commands/cuenta';
+import { cambiarContrasena, olvidoContrasena, restablecerContrasena, verRestablecimiento } from '../../commands/contrasena';
 import { listarDispositivos, registrarDispositivo, reservarNumeros, revocarDispositivo } from '../../commands/dispositivos';
 import { aceptarInvitacion, anularInvitacion, cambiarRolUsuario, invitarUsuario, listarUsuarios, quitarUsuario, verInvitacion } from '../../commands/usuarios';
 import type { AppDeps } from '../../deps';
@@ -68,6 +69,30 @@ export function createAppApiRouter({ config, services }: AppDeps): Router<AppSta
     const { valor } = await ejecutar(services, cerrarSesion, visitanteOf(ctx, config.trustProxy), { token: ctx.cookies.get(SESSION_COOKIE) });
     clearSessionCookie(ctx, secure);
     ctx.body = valor;
+  });
+
+  // Passwords: a reset link by e-mail (the same answer for any address), the link's screen, and a change with the current one.
+  router.post('/contrasena/olvido', async (ctx) => {
+    const { valor } = await ejecutar(services, olvidoContrasena, visitanteOf(ctx, config.trustProxy), ctx.state.body);
+    ctx.status = 202;
+    ctx.body = valor;
+  });
+
+  router.get('/contrasena/restablecer/:token', async (ctx) => {
+    const { valor } = await ejecutar(services, verRestablecimiento, visitanteOf(ctx, config.trustProxy), { token: ctx.params.token });
+    ctx.body = valor;
+  });
+
+  router.post('/contrasena/restablecer/:token', async (ctx) => {
+    const { valor } = await ejecutar(services, restablecerContrasena, visitanteOf(ctx, config.trustProxy), entrada(ctx));
+    abrir(ctx, valor.sesion);
+    ctx.body = valor.respuesta;
+  });
+
+  router.post('/contrasena', session, async (ctx) => {
+    const valor = await correr(ctx, services, cambiarContrasena, ctx.state.body);
+    abrir(ctx, valor.sesion);
+    ctx.body = valor.respuesta;
   });
 
   router.patch('/cuenta', session, async (ctx) => {

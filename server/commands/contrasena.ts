@@ -1,0 +1,110 @@
+import { AppError } from '../../shared/errors';
+import { formatMadrid } from '../../shared/rules/fechas';
+import {
+  CambiarContrasenaInput,
+  OlvidoInput,
+  RestablecerInput,
+  SesionInput,
+  type OlvidoResponse,
+  type RestablecimientoPublico,
+  type SesionResponse,
+} from '../../shared/schemas/cuenta';
+import { z } from '../../shared/schemas/zod';
+import {
+  RESTABLECER_MINUTOS,
+  cerrarSesionesDe,
+  crearRestablecimiento,
+  fijarContrasena,
+  pedirRestablecimiento,
+  restablecerContrasena as restablecerCon,
+  restablecimientoAbierto,
+} from '../domain/accounts/contrasena';
+import { verifyPassword } from '../domain/accounts/passwords';
+import { gastar, turnoContrasena } from '../limits';
+import { command } from './command';
+import { demasiadas, entrarComo, esperarTurno, type SesionAbierta } from './cuenta';
+import { Token } from './usuarios';
+
+/** The one answer to a reset request, whether or not the address has a user. */
+export const RESPUESTA_OLVIDO: OlvidoResponse = {
+  mensaje: `Si hay una cuenta con ese correo, le hemos enviado un enlace para elegir una contraseña nueva. Vale ${RESTABLECER_MINUTOS} minutos; mire también en el correo no deseado.`,
+};
+
+export const olvidoContrasena = command({
+  nombre: 'olvido_contrasena',
+  descripcion: 'Envía al correo, si tiene usuario, un enlace de un solo uso para elegir una contraseña nueva; la respuesta es la misma exista o no.',
+  acceso: 'publico',
+  entrada: OlvidoInput,
+  run: async (ctx, { email }): Promise<OlvidoResponse> => {
+    // Both limits are spent for any address, known or not: a 429 tells nothing either.
+    const espera = (await gastar(ctx.limits.restablecerIp, ctx.quien.ip)) ?? (await gastar(ctx.limits.restablecerEmail, email));
+    if (espera !== null) throw demasiadas(espera, `Ya se han pedido varios enlaces. Espere ${Math.ceil(espera / 60)} min y vuelva a pedirlo, o use el último que le llegó.`);
+    await ctx.db.transaction().execute((trx) => pedirRestablecimiento(trx, email, ctx.siteUrl, ctx.clock.now()));
+    return RESPUESTA_OLVIDO;
+  },
+});
+
+export const verRestablecimiento = command({
+  nombre: 'ver_restablecimiento',
+  descripcion: 'Lo que muestra un enlace para restablecer la contraseña antes de usarlo: el correo y hasta cuándo vale.',
+  acceso: 'publico',
+  entrada: Token,
+  run: async (ctx, { token }): Promise<{ restablecimiento: RestablecimientoPublico }> => {
+    const { user, expiresAt } = await restablecimientoAbierto(ctx.db, token, ctx.clock.now());
+    return { restablecimiento: { email: user.email, expires_at: formatMadrid(expiresAt) } };
+  },
+});
+
+export const restablecerContrasena = command({
+  nombre: 'restablecer_contrasena',
+  descripcion: 'Elige una contraseña nueva con el enlace del correo (una sola vez, 30 minutos): cierra todas las sesiones del usuario y abre la de este dispositivo.',
+  acceso: 'publico',
+  entrada: RestablecerInput,
+  run: async (ctx, { token, password }): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> => {
+    const now = ctx.clock.now();
+    const { user, account } = await ctx.db.transaction().execute((trx) => restablecerCon(trx, token, password, now));
+    return entrarComo(ctx, user, account, now);
+  },
+});
+
+export const cambiarContrasena = command({
+  nombre: 'cambiar_contrasena',
+  descripcion: 'Cambia la contraseña del usuario con sesión, dada la actual: cierra sus otras sesiones.',
+  acceso: 'escritura',
+  entrada: CambiarContrasenaInput,
+  run: async (ctx, { actual, password }): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> => {
+    const userId = ctx.quien.userId;
+    if (userId === null) throw new AppError('prohibido', 'Esto es de la aplicación web: inicie sesión con su usuario.');
+    const yo = await ctx.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+    // The current password is checked under the sign-in limits (per user, and per e-mail from anywhere).
+    const turno = await turnoContrasena(ctx.limits, yo.email, null);
+    if (turno.espera !== null) throw esperarTurno(turno);
+    if (!(await verifyPassword(actual, yo.password_hash))) {
+      throw new AppError('validacion', 'La contraseña actual no es correcta.', { campos: { actual: 'No es la contraseña actual' } });
+    }
+    await turno.acierto();
+    const now = ctx.clock.now();
+    const { user, account } = await ctx.db.transaction().execute((trx) => fijarContrasena(trx, userId, password));
+    // Every session ended with the change: this device gets a new one.
+    return entrarComo(ctx, user, account, now);
+  },
+});
+
+// ——— The operator's command (the CLI) ———
+
+export const restablecerContrasenaOperador = command({
+  nombre: 'user:reset-password',
+  descripcion: 'Un enlace de un solo uso (30 minutos) para que el usuario elija una contraseña nueva; cierra ya todas sus sesiones.',
+  acceso: 'operador',
+  entrada: z.object({ email: SesionInput.shape.email }),
+  run: async (ctx, { email }) => {
+    const now = ctx.clock.now();
+    return ctx.db.transaction().execute(async (trx) => {
+      const user = await trx.selectFrom('users').selectAll().where('email', '=', email).forUpdate().executeTakeFirst();
+      if (!user) throw new AppError('no_encontrado', `No hay ningún usuario con el correo ${email}.`);
+      const { url, expiresAt } = await crearRestablecimiento(trx, user, ctx.siteUrl, now);
+      const sesiones = await cerrarSesionesDe(trx, user.id);
+      return { email: user.email, enlace: url, caduca_at: formatMadrid(expiresAt), sesiones_cerradas: sesiones };
+    });
+  },
+});
