@@ -31,6 +31,7 @@ export const PGLITE_TAMBIEN = [
   'test/integration/bytea.test.ts', // our bytea codec for PGlite
   'test/integration/decas-lifecycle.test.ts', // every state change, through the dialect's transactions
   'test/integration/decas-list.test.ts', // keyset pagination, filters, ordering
+  'test/integration/autorizacion.test.ts', // a driver's DeCAs: the plates they were assigned read from a jsonb column in the scoping SQL
   'test/integration/decas-idempotency.test.ts', // claims: serialised vs contended
   'test/integration/decas-quota.test.ts', // counters under concurrent creates
   'test/integration/dispositivos.test.ts', // number reservations handed out once
@@ -41,6 +42,7 @@ export const PGLITE_TAMBIEN = [
   'test/integration/cli.test.ts', // the admin socket with the embedded database
   'test/integration/maintenance.test.ts', // clean-up jobs' SQL
   'test/integration/http-layer.test.ts', // the rate limiter's store (memory vs PostgreSQL)
+  'test/integration/entrar.test.ts', // sign-in limits spent atomically in the limiter's store (memory vs PostgreSQL)
 ];
 
 /**

@@ -1,6 +1,6 @@
 import type { Cambio, CambiosList, Deca, DecaList, DocumentosCamino, Estado } from '../../shared/schemas/deca';
 import { normalizarMatricula } from '../../shared/rules/matricula';
-import type { Api } from './api';
+import { ApiError, type Api } from './api';
 import type { DecaDb, DecaLocal, Documento } from './db';
 import { guardarDelServidor } from './sync';
 
@@ -100,10 +100,25 @@ export async function buscarLocal(db: DecaDb, ref: string): Promise<DecaLocal | 
   return db.decas.get(ref);
 }
 
-/** Refresh one DeCA from the server into the device. */
+/**
+ * Refresh one DeCA from the server into the device. One the server no longer
+ * has for this user (deleted, or a driver's that is no longer theirs) goes
+ * from the device too, unless it holds unsent changes: as the list does.
+ */
 export async function refrescarDeca(api: Api, db: DecaDb, ref: string): Promise<void> {
-  const r = await api.request<{ deca: Deca }>('GET', `/decas/${encodeURIComponent(ref)}`);
-  await guardarDelServidor(db, [r.data.deca]);
+  try {
+    const r = await api.request<{ deca: Deca }>('GET', `/decas/${encodeURIComponent(ref)}`);
+    await guardarDelServidor(db, [r.data.deca]);
+  } catch (err) {
+    // Only a server reference (id or number): a local key is not one the server could know.
+    if (err instanceof ApiError && err.status === 404 && /^(\d+|\d{4}-\d{6})$/.test(ref)) {
+      await db.transaction('rw', db.decas, async () => {
+        const rec = await buscarLocal(db, ref);
+        if (rec && rec.id !== undefined && rec.pendientes === 0) await db.decas.delete(rec.clave);
+      });
+    }
+    throw err;
+  }
 }
 
 /** History of a DeCA from the server, kept on the item for offline reading. */

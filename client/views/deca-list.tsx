@@ -3,6 +3,7 @@ import { ApiError, NetworkError } from '../data/api';
 import { cargarPagina, fechaRelativa, listarLocal, obtenerDocumentos, porFechaTransporte, queryServidor, type Filtros } from '../data/consultas';
 import { archivarDeca } from '../data/outbox';
 import { fechaEs } from '../../shared/rules/fechas';
+import { queVeElConductor, veTodasLasDecas } from '../../shared/rules/roles';
 import type { DecaLocal } from '../data/db';
 import { ESCRITORIO, useEnLinea, useLiveQuery, useMedia } from '../app/hooks';
 import { contexto, permitido, sesionCaducada } from '../app/sesion';
@@ -226,6 +227,12 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
   return (
     <section>
       <h1 tabIndex={-1}>{f.archivado ? 'DeCA archivadas' : 'Sus DeCA'}</h1>
+      {!veTodasLasDecas(ctx.sesion.usuario.rol) && (
+        <p class="pista" data-testid="que-ve">
+          {/* A session remembered by an earlier version has no plates: shown as none until it is read again. */}
+          {queVeElConductor(ctx.sesion.usuario.matriculas ?? [])}
+        </p>
+      )}
       {escritorio && permitido('importar') && (
         <p class="acciones-lista">
           <a href="/importar">Importar CSV</a>

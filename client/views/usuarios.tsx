@@ -82,6 +82,25 @@ function GestionUsuarios() {
     else await cargar(); // the picker goes back to the role the user has
   }
 
+  async function guardarMatriculas(u: UsuarioCuenta, texto: string) {
+    const matriculas = texto
+      .split(/[,;\n]/)
+      .map((m) => m.trim())
+      .filter(Boolean);
+    setError(null);
+    setEstado(null);
+    try {
+      // The plates as the server keeps them (`7777-hhh` → `7777HHH`), shown once the list is read again.
+      const r = await pedirJson<{ usuario: UsuarioCuenta }>(f, 'PATCH', `/app/api/usuarios/${u.id}`, { body: { matriculas } });
+      const guardadas = r.data.usuario.matriculas;
+      await cargar();
+      setEstado(guardadas.length ? `${u.email} ve ahora las DeCA de ${guardadas.join(', ')} y las que hace.` : `${u.email} ve ahora solo las DeCA que hace.`);
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+      await cargar();
+    }
+  }
+
   async function quitar(u: UsuarioCuenta) {
     const ok = await confirmar({
       titulo: `¿Quitar a ${u.email} de la cuenta?`,
@@ -133,6 +152,7 @@ function GestionUsuarios() {
                   </option>
                 ))}
               </select>
+              {u.rol === 'conductor' && <MatriculasDe u={u} guardar={(t) => guardarMatriculas(u, t)} />}
               {u.id !== yo && (
                 <button type="button" class="peligro" onClick={() => void quitar(u)} aria-label={`Quitar a ${u.email}`}>
                   Quitar
@@ -180,6 +200,34 @@ function GestionUsuarios() {
       </form>
       <p class="pista">Recibirá un enlace por correo para elegir su contraseña; caduca a los 7 días.</p>
     </section>
+  );
+}
+
+/**
+ * The plates a driver drives: they see the DeCAs they make and those of these
+ * vehicles (shared/rules/roles.ts), and no other DeCA of the account.
+ */
+function MatriculasDe({ u, guardar }: { u: UsuarioCuenta; guardar: (texto: string) => Promise<void> }) {
+  const [texto, setTexto] = useState(u.matriculas.join(', '));
+  useEffect(() => setTexto(u.matriculas.join(', ')), [u.matriculas.join(',')]);
+  return (
+    <form
+      class="matriculas-conductor"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void guardar(texto);
+      }}
+    >
+      <Campo
+        path={`matriculas_${u.id}`}
+        etiqueta={`Matrículas que conduce ${u.email}`}
+        valor={texto}
+        onInput={setTexto}
+        pista="Separadas por comas. Verá las DeCA de estos vehículos además de las que haga."
+        extra={{ autoComplete: 'off' }}
+      />
+      <button type="submit">Guardar matrículas</button>
+    </form>
   );
 }
 

@@ -11,10 +11,10 @@ import {
 import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
 import { formatMadrid } from '../../shared/rules/fechas';
-import { abrirSesion } from '../domain/accounts/sessions';
 import {
   aceptarInvitacion as aceptarInvitacionCon,
   anularInvitacion as anularInvitacionDe,
+  asignarMatriculas,
   cambiarRol,
   invitacionAbierta,
   invitar,
@@ -23,12 +23,12 @@ import {
   presentUsuarioCuenta,
   quitarUsuario as quitarUsuarioDe,
 } from '../domain/accounts/usuarios';
-import { presentCuenta, presentUsuario } from '../domain/presenters/cuenta';
 import { command } from './command';
-import type { SesionAbierta } from './cuenta';
+import { entrarComo, type SesionAbierta } from './cuenta';
 
 const Id = z.object({ id: z.coerce.number().int().positive() });
-const Token = z.object({ token: cadena().max(200) });
+/** The token of an e-mailed link (an invitation, a password reset). */
+export const Token = z.object({ token: cadena().max(200) });
 
 export const listarUsuarios = command({
   nombre: 'listar_usuarios',
@@ -61,12 +61,17 @@ export const invitarUsuario = command({
 
 export const cambiarRolUsuario = command({
   nombre: 'cambiar_rol_usuario',
-  descripcion: 'Cambia la función de un usuario de la cuenta; vale desde su siguiente petición.',
+  descripcion:
+    'Cambia la función de un usuario de la cuenta, o las matrículas que conduce (un conductor ve las DeCA que hace y las de esas matrículas); vale desde su siguiente petición.',
   acceso: 'admin',
   permiso: 'usuarios',
   entrada: CambiarRolInput,
-  run: async (ctx, { id, rol }): Promise<{ usuario: UsuarioCuenta }> => {
-    const row = await ctx.db.transaction().execute((trx) => cambiarRol(trx, ctx.quien.accountId, id, rol));
+  run: async (ctx, { id, rol, matriculas }): Promise<{ usuario: UsuarioCuenta }> => {
+    const row = await ctx.db.transaction().execute(async (trx) => {
+      let user = rol !== undefined ? await cambiarRol(trx, ctx.quien.accountId, id, rol) : null;
+      if (matriculas !== undefined) user = await asignarMatriculas(trx, ctx.quien.accountId, id, matriculas);
+      return user!;
+    });
     return { usuario: presentUsuarioCuenta(row) };
   },
 });
@@ -114,7 +119,6 @@ export const aceptarInvitacion = command({
   run: async (ctx, { token, password }): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> => {
     const now = ctx.clock.now();
     const { user, account } = await ctx.db.transaction().execute((trx) => aceptarInvitacionCon(trx, token, password, now));
-    const sesion = await abrirSesion(ctx.db, user, now);
-    return { respuesta: { usuario: presentUsuario(user), cuenta: presentCuenta(account), sede_control_url: ctx.sedeControlUrl }, sesion };
+    return entrarComo(ctx, user, account, now);
   },
 });

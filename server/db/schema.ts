@@ -31,6 +31,8 @@ export interface UsersTable {
   email_confirmado_at: NullableTimestamp;
   /** sha256 of the confirmation link's token, until it is used. */
   confirmacion_hash: string | null;
+  /** A driver's assigned plates, normalized (jsonb array): they see the DeCAs of these vehicles (shared/rules/roles.ts). */
+  matriculas: ColumnType<string[], string | undefined, string>;
 }
 
 /** An administrator's invitation to join the account with a role. */
@@ -87,6 +89,15 @@ export interface ApiKeysTable {
   created_at: Timestamp;
   last_used_at: NullableTimestamp;
   revocada_at: NullableTimestamp;
+}
+
+/** A password reset link (30 minutes, one use): only the sha256 of its token is stored. */
+export interface RestablecimientosTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
 }
 
 export interface SessionsTable {
@@ -277,7 +288,7 @@ export interface CorreosTable {
   account_id: number;
   entorno: Entorno;
   deca_id: number | null;
-  tipo: 'pedir_datos' | 'enviar_deca' | 'confirmar_email' | 'invitacion';
+  tipo: 'pedir_datos' | 'enviar_deca' | 'confirmar_email' | 'invitacion' | 'restablecer_contrasena';
   destinatario: string;
   asunto: string;
   texto: string;
@@ -403,6 +414,7 @@ export interface DB {
   reservas: ReservasTable;
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
+  restablecimientos: RestablecimientosTable;
   uso_mensual: UsoMensualTable;
   rate_limits: RateLimitsTable;
   webhooks: WebhooksTable;

@@ -9,6 +9,7 @@
 import { clasificarMatricula, normalizarMatricula } from './matricula';
 import { validarNif } from './nif';
 import { parsePeso, type UnidadCantidad } from './peso';
+import { quitarInvisibles } from './texto';
 
 // ————— NIF —————
 
@@ -386,8 +387,13 @@ function parteDe(b: Bloque): Parte {
 
 const primerValor = (b: Bloque | undefined) => b?.lineas.find((l) => l.trim() !== '')?.trim();
 
-/** Reads a note's text into a DeCA proposal. */
-export function leerAlbaran(texto: string, cuenta?: CuentaLectora): Lectura {
+/**
+ * Reads a note's text into a DeCA proposal. Invisible characters an OCR
+ * engine or a PDF's text layer leaves (zero-width spaces, soft hyphens, BOM)
+ * are stripped first: the form would refuse a proposal holding them.
+ */
+export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
+  const texto = quitarInvisibles(leido);
   const bloques = leerBloques(texto);
   const de = (e: Etiqueta) => bloques.filter((b) => b.etiqueta === e);
   const confianza: Record<string, number> = {};

@@ -8,6 +8,12 @@ import { GLIFOS } from './glifos';
  * - bidirectional embeddings, overrides and isolates (U+202A–U+202E,
  *   U+2066–U+2069): they make a reader see characters in another order than
  *   the one stored (a name printed reversed);
+ * - every other invisible format character (Unicode category Cf: zero-width
+ *   space, joiners and marks U+200B–U+200F, word joiner and invisible operators
+ *   U+2060–U+2064, BOM U+FEFF, Arabic letter mark U+061C, soft hyphen U+00AD, …)
+ *   and the line and paragraph separators U+2028/U+2029, in every field (line
+ *   breaks are \n): two values that look the same would be different data (a
+ *   NIF or a `ref_externa` that matches nothing), and nothing shows why;
  * - lone UTF-16 surrogates: not Unicode text at all (invalid UTF-8 bytes in a
  *   request are refused before they become a string);
  * - in text printed on the DeCA (`imprimible`), characters its embedded font
@@ -36,8 +42,19 @@ function enGlifos(cp: number): boolean {
   return false;
 }
 
-/** Invisible format characters (zero-width space and joiners, word joiner, BOM, soft hyphen): dropped when printed, never refused. */
-export const INVISIBLE = /[\u200b-\u200d\u2060\ufeff\u00ad]/;
+/**
+ * Invisible format characters (category Cf, bidirectional controls included)
+ * and the line/paragraph separators: refused on input (`problemaDeTexto`);
+ * dropped when printing rows stored before that rule, and stripped from
+ * machine-read text (OCR) before it is proposed (`quitarInvisibles`).
+ */
+export const INVISIBLE = /[\p{Cf}\u2028\u2029]/u;
+const INVISIBLES = /[\p{Cf}\u2028\u2029]/gu;
+
+/** Text read by a machine (a photo's OCR) without its invisible characters: the separators U+2028/2029 become line breaks. */
+export function quitarInvisibles(s: string): string {
+  return s.replace(INVISIBLES, (c) => (c === '\u2028' || c === '\u2029' ? '\n' : ''));
+}
 
 /** True when the DeCA's PDF can print `ch` (one code point; line breaks and tabs count as spacing). */
 export function imprimible(ch: string): boolean {
@@ -50,6 +67,8 @@ export function problemaDeTexto(s: string, opciones: { multilinea?: boolean; imp
   if (surrogate) return `Contiene un carácter que no es texto Unicode válido (${codigo(surrogate[0])} suelto).`;
   const bidi = BIDI.exec(s);
   if (bidi) return `Contiene un carácter invisible que cambia el orden en que se lee el texto (${codigo(bidi[0])}): quítelo.`;
+  const invisible = INVISIBLE.exec(s);
+  if (invisible) return `Contiene un carácter invisible (${codigo(invisible[0])}): quítelo.`;
   if (!opciones.multilinea) {
     const salto = SALTO.exec(s);
     if (salto) return salto[0] === '\t' ? 'No admite tabuladores: escríbalo en una línea.' : 'Debe ser una sola línea, sin saltos de línea.';
@@ -58,7 +77,7 @@ export function problemaDeTexto(s: string, opciones: { multilinea?: boolean; imp
   if (control) return `Contiene un carácter de control que no se puede imprimir (${codigo(control[0])}): quítelo.`;
   if (opciones.imprimible) {
     for (const ch of s.normalize('NFC')) {
-      if (!imprimible(ch) && !INVISIBLE.test(ch)) {
+      if (!imprimible(ch)) {
         return `El documento no puede imprimir «${ch}» (${codigo(ch)}): use letras del alfabeto latino, números y signos de puntuación habituales.`;
       }
     }

@@ -1,5 +1,6 @@
 import { normalizarNif, validarNif } from '../rules/nif';
-import { ROLES_USUARIO } from '../rules/roles';
+import { normalizarMatricula } from '../rules/matricula';
+import { MAX_MATRICULAS_CONDUCTOR, ROLES_USUARIO } from '../rules/roles';
 import { cadena } from './envio';
 import { z } from './zod';
 
@@ -103,9 +104,16 @@ export const RegistroInput = EmpresaInput.extend({
 });
 export type RegistroInput = z.input<typeof RegistroInput>;
 
+/**
+ * A password already set is checked as typed, by its hash: no text rule of the
+ * day may refuse it (one chosen before invisible characters were refused must
+ * still sign in). Only a new password obeys `Password`.
+ */
+const PasswordActual = z.string().min(1, 'Obligatorio').max(200, 'Máximo 200 caracteres');
+
 export const SesionInput = z.object({
   email: cadena().trim().min(1, 'Obligatorio').max(254).transform((s) => s.toLowerCase()),
-  password: cadena().min(1, 'Obligatorio').max(200),
+  password: PasswordActual,
 });
 export type SesionInput = z.input<typeof SesionInput>;
 
@@ -117,6 +125,8 @@ export const Usuario = z.object({
   email: z.string(),
   rol: RolUsuario,
   email_confirmado: z.boolean(),
+  /** A driver's assigned plates: they see the DeCAs they made and those of these vehicles (shared/rules/roles.ts). */
+  matriculas: z.array(z.string()).default([]),
 });
 export type Usuario = z.infer<typeof Usuario>;
 
@@ -141,7 +151,24 @@ export type UsuariosResponse = z.infer<typeof UsuariosResponse>;
 export const InvitarInput = z.object({ email: Email, rol: RolUsuario });
 export type InvitarInput = z.input<typeof InvitarInput>;
 
-export const CambiarRolInput = z.object({ id: z.coerce.number().int().positive(), rol: RolUsuario });
+/** A plate assigned to a driver, stored normalized (`1234 bcd` → `1234BCD`). */
+const MatriculaAsignada = cadena()
+  .max(20, 'Máximo 20 caracteres')
+  .transform((m) => normalizarMatricula(m))
+  .refine((m) => m !== '', 'Escriba la matrícula');
+
+/** PATCH /app/api/usuarios/{id}: a user's role, and/or a driver's plates (the whole list; [] clears it). */
+export const CambiarRolInput = z
+  .object({
+    id: z.coerce.number().int().positive(),
+    rol: RolUsuario.optional(),
+    matriculas: z
+      .array(MatriculaAsignada)
+      .max(MAX_MATRICULAS_CONDUCTOR, `Como mucho ${MAX_MATRICULAS_CONDUCTOR} matrículas por conductor`)
+      .transform((ms) => [...new Set(ms)])
+      .optional(),
+  })
+  .refine((x) => x.rol !== undefined || x.matriculas !== undefined, { message: 'Indique la función o las matrículas', path: ['rol'] });
 
 /** What an invitation link shows before it is accepted. */
 export const InvitacionPublica = z.object({ empresa: z.string(), email: z.string(), rol: RolUsuario, expires_at: z.string() });
@@ -149,6 +176,26 @@ export type InvitacionPublica = z.infer<typeof InvitacionPublica>;
 
 export const AceptarInvitacionInput = z.object({ token: cadena().max(200), password: Password });
 export type AceptarInvitacionInput = z.input<typeof AceptarInvitacionInput>;
+
+/** «¿Ha olvidado la contraseña?»: the address to send a reset link to. */
+export const OlvidoInput = z.object({ email: SesionInput.shape.email });
+export type OlvidoInput = z.input<typeof OlvidoInput>;
+
+/** The answer to a reset request: the same whether or not the address has a user. */
+export const OlvidoResponse = z.object({ mensaje: z.string() });
+export type OlvidoResponse = z.infer<typeof OlvidoResponse>;
+
+/** What a reset link shows before a password is chosen. */
+export const RestablecimientoPublico = z.object({ email: z.string(), expires_at: z.string() });
+export type RestablecimientoPublico = z.infer<typeof RestablecimientoPublico>;
+
+/** A new password through a reset link (the same rules as sign-up). */
+export const RestablecerInput = z.object({ token: cadena().max(200), password: Password });
+export type RestablecerInput = z.input<typeof RestablecerInput>;
+
+/** «Cambiar contraseña» in «Cuenta»: the current one, and the new one (the same rules as sign-up). */
+export const CambiarContrasenaInput = z.object({ actual: PasswordActual, password: Password });
+export type CambiarContrasenaInput = z.input<typeof CambiarContrasenaInput>;
 
 /** GET /app/api/sesion: who is signed in. */
 export const SesionResponse = z.object({

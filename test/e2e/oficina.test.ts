@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { startReceptor } from '../support/webhook-receiver';
-import { CHROMIUM, enlaceDelCorreo, seguirEnlace } from './browser';
+import { CHROMIUM, enlaceDelCorreo, entrar, seguirEnlace } from './browser';
 import { archivoE2e, decaCompleta, esperarNumero, numerosEnServidor, rellenarDeca } from './flujos';
 
 /**
@@ -186,5 +186,44 @@ describe.skipIf(!CHROMIUM)('the office: webhooks, e-mail, the list, users and se
     await rellenarDeca(page, { cargador: 'Cargas del Chófer SL', matricula: '5555GGG', origen: 'Teruel', destino: 'Cuenca' });
     await page.getByRole('button', { name: 'Emitir ahora' }).click();
     await esperarNumero(page);
+  });
+
+  it('an administrator assigns a driver their truck’s plate in «Usuarios»; the driver’s list holds that truck’s DeCAs and theirs, and no other', async () => {
+    const { env } = e2e;
+    const { page, api } = await e2e.sesion({ empresa: 'Transportes Flota SL', clave: true });
+    // The office's DeCAs by API: one for the driver's truck, one for another truck.
+    const suya = (await api<{ deca: { id: number; numero: string } }>('POST', '/decas', decaCompleta({ matricula: '7777 HHH' }))).deca;
+    const otra = (await api<{ deca: { id: number; numero: string } }>('POST', '/decas', decaCompleta({ matricula: '1234 BCD' }))).deca;
+    // The driver joins (through the API, with the administrator's session and the e-mailed link).
+    const admin = (await env.context.cookies()).find((c) => c.name === 'deca_sesion')!.value;
+    const CHOFER = 'chofer.flota@example.com';
+    const CLAVE_CHOFER = 'clave-del-chofer-2';
+    env.recordar(CLAVE_CHOFER);
+    const cabeceras = { 'content-type': 'application/json', 'X-DeCA-CSRF': '1' };
+    const inv = await fetch(`${env.url}/app/api/usuarios`, { method: 'POST', headers: { ...cabeceras, cookie: `deca_sesion=${admin}` }, body: JSON.stringify({ email: CHOFER, rol: 'conductor' }) });
+    expect(inv.status).toBe(201);
+    const enlace = await enlaceDelCorreo(env, CHOFER, /^\/invitacion\//);
+    const alta = await fetch(`${env.url}/app/api${enlace}`, { method: 'POST', headers: cabeceras, body: JSON.stringify({ password: CLAVE_CHOFER }) });
+    expect(alta.status).toBe(201);
+
+    // The administrator gives them the truck's plate, as people write it.
+    await page.goto(`${env.url}/usuarios`);
+    const fila = page.locator(`[data-email="${CHOFER}"]`);
+    await fila.getByLabel(`Matrículas que conduce ${CHOFER}`).fill('7777-hhh');
+    await fila.getByRole('button', { name: 'Guardar matrículas' }).click();
+    await page.getByText(`${CHOFER} ve ahora las DeCA de 7777HHH y las que hace.`).waitFor();
+    await expect.poll(() => fila.getByLabel(`Matrículas que conduce ${CHOFER}`).inputValue()).toBe('7777HHH');
+    await page.goto(`${env.url}/cuenta`);
+    await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+    await page.locator('input[type=password]').first().waitFor();
+
+    // The driver's list: the truck's DeCA, not the other one (both came in the same page of the server's list).
+    await entrar(env, page, { email: CHOFER, password: CLAVE_CHOFER });
+    expect(await page.getByTestId('que-ve').textContent()).toBe('Ve las DeCA que ha hecho usted y las de su vehículo 7777HHH.');
+    await page.locator(`[data-clave="s:${suya.id}"]`).first().waitFor();
+    expect(await page.locator(`[data-clave="s:${otra.id}"]`).count()).toBe(0);
+    // Typed in by its number, the other DeCA does not exist for them.
+    await page.goto(`${env.url}/decas/${otra.numero}`);
+    await page.getByText('Esta DeCA no existe en su cuenta (o se eliminó).').waitFor();
   });
 });

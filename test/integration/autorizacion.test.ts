@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
+import { DecaList } from '../../shared/schemas/deca';
 import { puede, type RolUsuario } from '../../shared/rules/roles';
 import { revocarClave, crearClave } from '../../server/domain/accounts/api-keys';
 import { OPERACIONES, type OperacionApi } from '../../server/http/openapi';
@@ -26,6 +27,8 @@ interface Quien {
 
 const escribe = (op: OperacionApi) => op.metodo !== 'get';
 const porRol = (rol: RolUsuario) => (op: OperacionApi) => (op.comando.permiso && !puede(rol, op.comando.permiso) ? 403 : 'permitido');
+/** A driver on a DeCA that is not theirs (shared/rules/roles.ts): what their role forbids is 403, anything else 404, as another account's. */
+const conductorAjena = (op: OperacionApi) => (porRol('conductor')(op) === 403 ? 403 : op.ruta.startsWith('/decas/{id}') ? 404 : 'permitido');
 
 /** Ids of the account's own resources for the path: a fresh pending DeCA (operations change it), its webhook. */
 async function ruta(app: TestApp, c: CuentaDePrueba, op: OperacionApi, webhookId: number): Promise<string> {
@@ -81,7 +84,8 @@ describe('authorization, generated from the route table', () => {
       { nombre: 'clave del otro entorno', auth: { key: c.test }, espera: () => 401 },
       { nombre: 'clave de solo lectura', auth: { key: c.liveReadOnly }, espera: (op) => (escribe(op) ? 403 : 'permitido'), codigo: (op) => (escribe(op) ? 'solo_lectura' : undefined) },
       { nombre: 'clave de otra cuenta', auth: { key: cuentaNueva.live }, espera: (op) => (op.ruta.includes('{id}') ? 404 : 'permitido') },
-      { nombre: 'sesión de conductor', auth: { cookie: conductor }, espera: porRol('conductor'), codigo: (op) => (porRol('conductor')(op) === 403 ? 'prohibido' : undefined) },
+      // The DeCA of each path was made by an API key and names no vehicle of this driver: it does not exist for them.
+      { nombre: 'sesión de conductor', auth: { cookie: conductor }, espera: conductorAjena, codigo: (op) => (porRol('conductor')(op) === 403 ? 'prohibido' : op.ruta.startsWith('/decas/{id}') ? 'no_encontrado' : undefined) },
       { nombre: 'sesión de oficina', auth: { cookie: oficina }, espera: porRol('oficina'), codigo: (op) => (porRol('oficina')(op) === 403 ? 'prohibido' : undefined) },
     ];
 
@@ -104,6 +108,104 @@ describe('authorization, generated from the route table', () => {
       }
     }
     expect(vistos).toEqual(esperados);
+  }, 180_000);
+
+  it('lets a driver see and change only their DeCAs — those they made and those of their assigned vehicle — and answers any other as not found, for every operation on a DeCA', async ({ app, c }) => {
+    const admin = await iniciarSesion(app, c.email, c.password);
+    const pepe = await usuarioCon(app, admin, 'conductor');
+    const otro = (await usuarioCon(app, admin, 'conductor')).cookie;
+    const oficina = (await usuarioCon(app, admin, 'oficina')).cookie;
+    const asignar = await app.request('PATCH', `/app/api/usuarios/${pepe.id}`, { cookie: admin, headers: CSRF, body: { matriculas: ['5678 fgh'] } });
+    expect(asignar.status, asignar.text).toBe(200);
+    expect(asignar.body.usuario.matriculas).toEqual(['5678FGH']);
+
+    // An operation that needs an issued DeCA gets one; the rest a pending one (each its own: operations change it).
+    const EMITIDA = new Set(['/decas/{id}/fin', '/decas/{id}/pdf', '/decas/{id}/qr.png', '/decas/{id}/enviar', '/decas/{id}/control']);
+    const hacer = async (quien: { key?: string; cookie?: string }, op: OperacionApi, matricula: string): Promise<number> => {
+      const d = await app.request('POST', '/api/v1/decas', { ...quien, headers: CSRF, body: decaCompleta({ emitir: EMITIDA.has(op.ruta), matricula }) });
+      expect(d.status, d.text).toBe(201);
+      return d.body.deca.id as number;
+    };
+    const DUENOS = [
+      ['suya (la hizo él)', { cookie: pepe.cookie }, '9999 ZZZ', true],
+      ['de su vehículo (la hizo la oficina)', { cookie: oficina }, '5678 FGH', true],
+      ['de su vehículo (la hizo una clave de API)', { key: c.live }, '5678FGH', true],
+      ['de otro conductor', { cookie: otro }, '1234 BCD', false],
+      ['de la oficina, sin nombrar su vehículo', { cookie: oficina }, '1234 BCD', false],
+      ['de una clave de API, sin nombrar su vehículo', { key: c.live }, '1234 BCD', false],
+    ] as const;
+
+    const vistos: string[] = [];
+    const esperados: string[] = [];
+    for (const op of OPERACIONES.filter((o) => o.ruta.startsWith('/decas/{id}'))) {
+      for (const [duena, quien, matricula, suya] of DUENOS) {
+        const id = await hacer(quien, op, matricula);
+        const res = await app.request(op.metodo.toUpperCase(), `/api/v1${op.ruta.replace('{id}', String(id))}`, { cookie: pepe.cookie, headers: CSRF, body: cuerpo(op) });
+        const prohibida = porRol('conductor')(op) === 403;
+        const espera = prohibida ? '403 prohibido' : suya ? 'hecho' : '404 no_encontrado';
+        const codigo = res.headers.get('content-type')?.includes('json') && res.status >= 400 ? ErrorBody.parse(res.body).error.codigo : '';
+        vistos.push(`${op.metodo.toUpperCase()} ${op.ruta} · DeCA ${duena} → ${res.status < 300 ? 'hecho' : `${res.status} ${codigo}`}`);
+        esperados.push(`${op.metodo.toUpperCase()} ${op.ruta} · DeCA ${duena} → ${espera}`);
+        // What the driver could not touch is as it was: not deleted, not changed.
+        if (!suya) {
+          const despues = await app.request('GET', `/api/v1/decas/${id}`, { key: c.live });
+          expect(despues.status, `${op.ruta} · ${duena}`).toBe(200);
+          expect(despues.body.deca.version).toBe(1);
+          expect(despues.body.deca.fin_servicio_at).toBeNull();
+          expect(despues.body.deca.referencia ?? null).toBeNull();
+        }
+      }
+    }
+    expect(vistos).toEqual(esperados);
+
+    // The list, the road documents and the number lookup hold only theirs; the office and the key see them all.
+    const listar = async (auth: { key?: string; cookie?: string }) => {
+      const ids: number[] = [];
+      let despues: string | null = null;
+      do {
+        const r = await app.request('GET', `/api/v1/decas?limite=100${despues ? `&despues_de=${despues}` : ''}`, auth);
+        expect(r.status, r.text).toBe(200);
+        const pagina = DecaList.parse(r.body);
+        ids.push(...pagina.decas.map((d) => d.id));
+        despues = pagina.siguiente;
+      } while (despues);
+      return ids;
+    };
+    const todas = await listar({ key: c.live });
+    const deOficina = await listar({ cookie: oficina });
+    expect(deOficina.sort()).toEqual([...todas].sort());
+    const suyas = await listar({ cookie: pepe.cookie });
+    expect(suyas.length).toBeGreaterThan(0);
+    const filas = await app.database.db.selectFrom('decas').select(['id', 'creado_por_user_id', 'matricula']).where('id', 'in', todas).execute();
+    const esperadas = filas.filter((f) => f.creado_por_user_id === pepe.id || f.matricula === '5678FGH').map((f) => f.id);
+    expect(suyas.sort()).toEqual(esperadas.sort());
+    const camino = await app.request('GET', '/api/v1/camino', { cookie: pepe.cookie });
+    expect(camino.status, camino.text).toBe(200);
+    for (const d of camino.body.documentos as { deca: { id: number } }[]) expect(esperadas).toContain(d.deca.id);
+    const ajena = filas.find((f) => !esperadas.includes(f.id))!;
+    const numero = (await app.request('GET', `/api/v1/decas/${ajena.id}`, { key: c.live })).body.deca.numero as string;
+    expect((await app.request('GET', `/api/v1/decas/${numero}`, { cookie: pepe.cookie })).status).toBe(404);
+
+    // Without the plate, the vehicle's DeCAs go from the driver's list at once; what they made stays.
+    const quitar = await app.request('PATCH', `/app/api/usuarios/${pepe.id}`, { cookie: admin, headers: CSRF, body: { matriculas: [] } });
+    expect(quitar.status, quitar.text).toBe(200);
+    const sinPlaca = await listar({ cookie: pepe.cookie });
+    expect(sinPlaca.sort()).toEqual(filas.filter((f) => f.creado_por_user_id === pepe.id).map((f) => f.id).sort());
+  }, 180_000);
+
+  it('lets only an administrator assign a driver’s plates, and refuses a plate list that is not one', async ({ app, c }) => {
+    const admin = await iniciarSesion(app, c.email, c.password);
+    const pepe = await usuarioCon(app, admin, 'conductor');
+    const oficina = (await usuarioCon(app, admin, 'oficina')).cookie;
+    for (const cookie of [oficina, pepe.cookie]) {
+      const r = await app.request('PATCH', `/app/api/usuarios/${pepe.id}`, { cookie, headers: CSRF, body: { matriculas: ['5678FGH'] } });
+      expect(r.status, r.text).toBe(403);
+    }
+    const malas = await app.request('PATCH', `/app/api/usuarios/${pepe.id}`, { cookie: admin, headers: CSRF, body: { matriculas: ['  ', 'x'.repeat(21)] } });
+    expect(malas.status, malas.text).toBe(422);
+    expect(Object.keys(ErrorBody.parse(malas.body).error.campos ?? {}).join(' ')).toMatch(/matriculas/);
+    const sesion = await app.request('GET', '/app/api/sesion', { cookie: pepe.cookie });
+    expect(sesion.body.usuario.matriculas).toEqual([]);
   });
 
   it('answers every MCP tool × every kind of key the same way: 401 without a valid key of the environment, solo_lectura for writes with a read-only key, not found for another account', async ({ app, c, cuentaNueva }) => {

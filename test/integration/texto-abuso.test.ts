@@ -9,7 +9,10 @@
 import fc from 'fast-check';
 import { parse as parseHtml } from 'node-html-parser';
 import { describe, expect } from 'vitest';
+import { COLUMNAS_CSV } from '../../shared/rules/csv-deca';
 import { DecaCreada, type Deca } from '../../shared/schemas/deca';
+import { Importacion } from '../../shared/schemas/importar';
+import { decaCompleta } from '../support/decas';
 import type { TestApp, TestResponse } from '../support/app';
 import { it, test, type Fx } from '../support/fixtures';
 import { prohibido, texto } from '../support/hostiles';
@@ -107,6 +110,50 @@ describe('the reproductions', () => {
     expect(campos(registro).nombre).toMatch(/U\+202E/);
   });
 
+  it('refuses a zero-width space in ref_externa, a name and a NIF, naming the field and the code point, and stores nothing', async ({ app, c }) => {
+    const antes = await contarDecas({ app, c });
+    const invisible = (cp: string) => `Contiene un carácter invisible (${cp}): quítelo.`;
+    for (const [campo, valor, cp] of [
+      ['ref_externa', 'PED\u200b-7', 'U+200B'],
+      ['cargador_nombre', 'Frutas\u200b Peñalara, S.A.', 'U+200B'],
+      ['cargador_nif', 'A5881\u200b8501', 'U+200B'],
+      ['transp_nif', '\ufeffB12345674', 'U+FEFF'],
+      ['conductor_nombre', 'José\u00adÁngel', 'U+00AD'],
+      ['observaciones', 'Descarga con cita.\u2028Muelle 3', 'U+2028'],
+    ] as const) {
+      const res = await app.request('POST', '/api/v1/decas', { key: c.live, body: { ...decaCompleta({ emitir: false }), [campo]: valor } });
+      expect(campos(res), campo).toEqual({ [campo]: invisible(cp) });
+    }
+    expect(await contarDecas({ app, c })).toBe(antes);
+
+    // A change, the list's filter, the address book and a CSV row: the same rule.
+    const d = await pendiente({ app, c });
+    expect(campos(await app.request('PATCH', `/api/v1/decas/${d.id}`, { key: c.live, body: { ref_externa: 'PED\u2060-8' } })).ref_externa).toBe(invisible('U+2060'));
+    expect(campos(await app.request('GET', `/api/v1/decas?ref_externa=${encodeURIComponent('PED\u200b-7')}`, { key: c.live })).ref_externa).toBe(invisible('U+200B'));
+    expect(campos(await app.request('POST', '/api/v1/agenda/empresas', { key: c.live, body: { nombre: 'Cargas\u200c del Sur', nif: 'B65410011' } })).nombre).toBe(invisible('U+200C'));
+    const csv = `${COLUMNAS_CSV.join(';')}\r\n${COLUMNAS_CSV.map((k) => (k === 'ref_externa' ? 'PED\u200b-9' : k === 'origen' ? 'Lleida' : '')).join(';')}\r\n`;
+    const imp = await fetch(`${app.url}/api/v1/importar?validar=1`, { method: 'POST', headers: { authorization: `Bearer ${c.live}`, 'content-type': 'text/csv' }, body: csv });
+    const importacion = Importacion.parse(await imp.json());
+    expect(importacion.decas[0]!.errores).toContainEqual({ linea: 2, columna: 'ref_externa', mensaje: invisible('U+200B') });
+  });
+
+  it('refuses a right-to-left mark, an Arabic letter mark and a line separator in a webhook description, on create and on change', async ({ app, c }) => {
+    for (const [valor, cp] of [
+      ['ERP\u200f central', 'U+200F'],
+      ['ERP\u061c central', 'U+061C'],
+      ['ERP\u2028central', 'U+2028'],
+    ] as const) {
+      const res = await app.request('POST', '/api/v1/webhooks', { key: c.live, body: { url: WEBHOOK, descripcion: valor } });
+      expect(campos(res)).toEqual({ descripcion: `Contiene un carácter invisible (${cp}): quítelo.` });
+    }
+    const hook = await app.request('POST', '/api/v1/webhooks', { key: c.live, body: { url: WEBHOOK, descripcion: 'ERP central' } });
+    expect(hook.status, hook.text).toBe(201);
+    const cambio = await app.request('PATCH', `/api/v1/webhooks/${hook.body.webhook.id}`, { key: c.live, body: { descripcion: 'ERP\u061c' } });
+    expect(campos(cambio).descripcion).toMatch(/U\+061C/);
+    const guardada = await app.request('GET', `/api/v1/webhooks/${hook.body.webhook.id}`, { key: c.live });
+    expect(guardada.body.webhook.descripcion).toBe('ERP central');
+  });
+
   it('the completion form comes back with 422 and the field marked, and keeps no draft of it', async ({ app, c }) => {
     const d = await pendiente({ app, c });
     const res = await postForm(app, d.urls.completar!, new URLSearchParams({ accion: 'guardar', cargador_nombre: 'Frutas\u0000 SA', 'envios[0].nota': 'Frágil\nNo apilar' }).toString());
@@ -119,6 +166,9 @@ describe('the reproductions', () => {
 
     const enviar = await postForm(app, d.urls.completar!, new URLSearchParams({ accion: 'enviar', cargador_nombre: 'A\u202eSL' }).toString());
     expect(enviar.status).toBe(422);
+    const invisible = await postForm(app, d.urls.completar!, new URLSearchParams({ accion: 'guardar', cargador_nif: 'A5881\u200b8501' }).toString());
+    expect(invisible.status).toBe(422);
+    expect(invisible.text).toContain('Contiene un carácter invisible (U+200B): quítelo.');
     // Percent-escapes that are not UTF-8: a plain page, not U+FFFD stored.
     const roto = await postForm(app, d.urls.completar!, 'accion=guardar&cargador_nombre=Frutas%FF%FE');
     expect(roto.status).toBe(400);
@@ -132,6 +182,8 @@ interface Puerta {
   campos: string[];
   /** Fields whose tab and line breaks are allowed. */
   multilinea?: string[];
+  /** Fields taken as typed, with no text rule (a password already set is only compared with its hash). */
+  talCual?: string[];
   enviar(fx: Fx, campo: string, valor: string): Promise<TestResponse>;
   /** The field as `campos` names it. */
   ruta?(campo: string): string;
@@ -199,6 +251,7 @@ const PUERTAS: Puerta[] = [
   {
     nombre: 'POST /app/api/sesion',
     campos: ['email', 'password'],
+    talCual: ['password'],
     enviar: ({ app }, campo, valor) =>
       app.request('POST', '/app/api/sesion', { headers: { ...CSRF, ...otraIp() }, body: { email: `nadie${ip}@example.com`, password: 'una-clave-bien-larga', [campo]: valor } }),
   },
@@ -212,7 +265,9 @@ describe('any text in any field of any body: never a 500', () => {
           const res = await puerta.enviar({ app, c }, campo, valor);
           expect(res.status, `${campo}=${JSON.stringify(valor)}: ${res.text}`).toBeLessThan(500);
           const roto = prohibido(valor) || (!puerta.multilinea?.includes(campo) && /[\t\n\r]/.test(valor.trim()));
-          if (roto) expect(Object.keys(campos(res))).toContain(puerta.ruta?.(campo) ?? campo);
+          // Compared as typed: a wrong password (or a wait); refused only when empty or too long, never for its characters.
+          if (puerta.talCual?.includes(campo)) expect(res.status, res.text).toBe(valor === '' || valor.length > 200 ? 422 : res.status === 429 ? 429 : 401);
+          else if (roto) expect(Object.keys(campos(res))).toContain(puerta.ruta?.(campo) ?? campo);
         }),
         { numRuns: 40 },
       );

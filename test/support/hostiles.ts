@@ -6,11 +6,19 @@
  */
 import fc from 'fast-check';
 
-/** One character of each kind no text field accepts: C0 and C1 controls, DEL, bidirectional embeddings and isolates, lone surrogates. */
-export const PROHIBIDOS = ['\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\u009f', '\u202a', '\u202e', '\u2066', '\u2069', '\ud800', '\udfff'];
+/**
+ * One character of each kind no text field accepts: C0 and C1 controls, DEL, bidirectional embeddings and isolates,
+ * invisible format characters (zero-width, marks, word joiner, BOM, soft hyphen), line/paragraph separators, lone surrogates.
+ */
+export const PROHIBIDOS = [
+  '\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\u009f', '\u202a', '\u202e', '\u2066', '\u2069',
+  '\u200b', '\u200c', '\u200d', '\u200e', '\u200f', '\u2060', '\u2064', '\ufeff', '\u061c', '\u00ad', '\u2028', '\u2029',
+  '\ud800', '\udfff',
+];
 
 /** True when `s` holds a character no field accepts (shared/rules/texto.ts; tab and line breaks aside). */
-export const prohibido = (s: string) => /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/.test(s) || !s.isWellFormed();
+export const prohibido = (s: string) =>
+  !s.isWellFormed() || /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/.test(s) || /[\p{Cf}\u2028\u2029]/u.test(s);
 
 /**
  * Strings a client may send: any code units at all (lone surrogates and

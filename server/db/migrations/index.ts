@@ -10,6 +10,8 @@ import * as m0008 from './0008-sello';
 import * as m0009 from './0009-agenda';
 import * as m0010 from './0010-usuarios';
 import * as m0011 from './0011-dispositivos';
+import * as m0012 from './0012-restablecer';
+import * as m0013 from './0013-matriculas-conductor';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -24,6 +26,8 @@ export const migrations: Record<string, Migration> = {
   '0009-agenda': m0009,
   '0010-usuarios': m0010,
   '0011-dispositivos': m0011,
+  '0012-restablecer': m0012,
+  '0013-matriculas-conductor': m0013,
 };
 
 export const migrationProvider: MigrationProvider = {

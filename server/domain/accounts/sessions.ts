@@ -46,6 +46,7 @@ export async function leerSesion(
       'u.created_at as u_created_at',
       'u.email_confirmado_at as u_email_confirmado_at',
       'u.confirmacion_hash as u_confirmacion_hash',
+      'u.matriculas as u_matriculas',
       'a.id as a_id',
       'a.nombre as a_nombre',
       'a.nif as a_nif',
@@ -71,6 +72,7 @@ export async function leerSesion(
     created_at: row.u_created_at,
     email_confirmado_at: row.u_email_confirmado_at,
     confirmacion_hash: row.u_confirmacion_hash,
+    matriculas: row.u_matriculas,
   };
   const account: AccountRow = {
     id: row.a_id,

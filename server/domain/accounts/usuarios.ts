@@ -149,6 +149,15 @@ export async function cambiarRol(trx: Transaction<DB>, accountId: number, id: nu
   return trx.updateTable('users').set({ rol }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * Assign a user's plates (the whole list, normalized): as a driver, they see
+ * the DeCAs of these vehicles from their next request (shared/rules/roles.ts).
+ */
+export async function asignarMatriculas(trx: Transaction<DB>, accountId: number, id: number, matriculas: readonly string[]): Promise<UserRow> {
+  await usuarioDeLaCuenta(trx, accountId, id);
+  return trx.updateTable('users').set({ matriculas: JSON.stringify(matriculas) }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
 /** Remove a user from the account: their sessions end at once (they go with the row). */
 export async function quitarUsuario(trx: Transaction<DB>, accountId: number, id: number): Promise<UserRow> {
   const user = await usuarioDeLaCuenta(trx, accountId, id);

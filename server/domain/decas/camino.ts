@@ -6,7 +6,7 @@ import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
 import { presentDeca } from '../presenters/deca';
 import { leerPdf } from './listar';
-import { selectDecas, type DecaConRefs } from './queries';
+import { selectDecas, type Alcance, type DecaConRefs } from './queries';
 import { fichaUrl } from './urls';
 
 /** Days before and after today (the server's, in Madrid) whose issued DeCAs a device keeps for the road. */
@@ -20,7 +20,7 @@ const MAX_CAMINO = 300;
  * server's clock, never the phone's — with its PDF and QR, except the ones
  * the device says it already holds at that version (`tengo`: id → version).
  */
-export async function documentosParaElCamino(ctx: DomainContext, actor: Pick<Actor, 'accountId' | 'entorno'>, tengo: ReadonlyMap<number, number>): Promise<DocumentosCamino> {
+export async function documentosParaElCamino(ctx: DomainContext, actor: Alcance, tengo: ReadonlyMap<number, number>): Promise<DocumentosCamino> {
   const hoy = fechaMadrid(ctx.clock.now());
   const desde = sumarDias(hoy, -DIAS_CAMINO);
   const hasta = sumarDias(hoy, DIAS_CAMINO);

@@ -6,14 +6,14 @@
  */
 import { COLUMNAS_EXPORTACION, filasDeDeca, lineaCsv } from '../../../shared/rules/csv-deca';
 import type { DecaListQuery } from '../../../shared/schemas/deca';
-import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
 import { presentDeca } from '../presenters/deca';
 import { listarDecas } from './listar';
+import type { Alcance } from './queries';
 
 const PAGINA = 100;
 
-export async function* lineasCsv(ctx: DomainContext, actor: Pick<Actor, 'accountId' | 'entorno'>, filtros: Omit<DecaListQuery, 'limite' | 'despues_de'>): AsyncGenerator<string> {
+export async function* lineasCsv(ctx: DomainContext, actor: Alcance, filtros: Omit<DecaListQuery, 'limite' | 'despues_de'>): AsyncGenerator<string> {
   yield `\uFEFF${lineaCsv([...COLUMNAS_EXPORTACION])}\r\n`;
   let despues: string | undefined;
   do {

@@ -5,7 +5,7 @@ import { normalizarMatricula } from '../../../shared/rules/matricula';
 import type { DecaListQuery } from '../../../shared/schemas/deca';
 import type { CambioRow, DB } from '../../db/schema';
 import type { Actor } from '../actor';
-import { obtenerDeca, selectDecas, type DecaConRefs } from './queries';
+import { obtenerDeca, selectDecas, type Alcance, type DecaConRefs } from './queries';
 
 /** The opaque `siguiente` cursor: the last id seen (keyset pagination on id, newest first). */
 export function encodeCursor(id: number): string {
@@ -42,7 +42,7 @@ export function parseInstanteMadrid(s: string): Date {
  */
 export async function listarDecas(
   db: Kysely<DB>,
-  actor: Pick<Actor, 'accountId' | 'entorno'>,
+  actor: Alcance,
   q: DecaListQuery,
 ): Promise<{ rows: DecaConRefs[]; siguiente: string | null }> {
   let query = selectDecas(db, actor);
@@ -65,7 +65,7 @@ export async function listarDecas(
 }
 
 /** GET /decas/{id}/cambios: the history, oldest first. */
-export async function listarCambios(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, ref: string): Promise<CambioRow[]> {
+export async function listarCambios(db: Kysely<DB>, actor: Alcance, ref: string): Promise<CambioRow[]> {
   const deca = await obtenerDeca(db, actor, ref);
   return db
     .selectFrom('deca_cambios')

@@ -1,5 +1,6 @@
 import { AppError } from '../../../shared/errors';
 import { derivarTipoVehiculo, faltaParaEmitir } from '../../../shared/rules/emision';
+import { veTodasLasDecas } from '../../../shared/rules/roles';
 import type { CampoCambiado, Deca, DecaDatos, DecaPatchParsed } from '../../../shared/schemas/deca';
 import type { DecaUpdate } from '../../db/schema';
 import type { Actor } from '../actor';
@@ -74,7 +75,11 @@ export async function modificarDeca(
         .where('entorno', '=', actor.entorno)
         .where('ref_externa', '=', nuevaRef)
         .executeTakeFirst();
-      if (usada) throw new AppError('ref_externa_usada', `La ref_externa «${nuevaRef}» ya es de la DeCA ${usada.numero}.`, { campos: { ref_externa: 'Ya usada' } });
+      if (usada) {
+        // A driver is not told the number of a DeCA that may not be theirs.
+        const cual = veTodasLasDecas(actor.rol) ? `la DeCA ${usada.numero}` : 'otra DeCA de la cuenta';
+        throw new AppError('ref_externa_usada', `La ref_externa «${nuevaRef}» ya es de ${cual}.`, { campos: { ref_externa: 'Ya usada' } });
+      }
     }
 
     const now = ctx.clock.now();
@@ -82,6 +87,7 @@ export async function modificarDeca(
     let pdf: PdfVersion | null = null;
     if (emitida || emitir) {
       pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, despues, {
+        entorno: row.entorno,
         numero: row.numero,
         version,
         tokenPublico: row.token_publico,

@@ -1,5 +1,6 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
+import { veTodasLasDecas } from '../../../shared/rules/roles';
 import type { DB, DecaRow } from '../../db/schema';
 import type { Actor } from '../actor';
 
@@ -31,9 +32,44 @@ export function selectDecasSinCuenta(db: Db) {
     .select(['sa.numero as sa_numero', 'sa.token_publico as sa_token', 'sp.numero as sp_numero', 'sp.token_publico as sp_token']);
 }
 
-/** The one query shape every read of a DeCA uses (so the presenter always has the links), scoped to the actor. */
-export function selectDecas(db: Db, actor: Pick<Actor, 'accountId' | 'entorno'>) {
+/** Who asks for DeCAs: the account and environment, and the user's role (a driver sees only theirs). */
+export type Alcance = Pick<Actor, 'accountId' | 'entorno' | 'rol' | 'userId'>;
+
+/**
+ * The DeCAs of `decas as d` a driver may see (administrators, the office and
+ * API keys see all of the account): shared/rules/roles.ts
+ * `esDecaDelConductor` in SQL — those they made, and those whose `matricula`
+ * is one of the plates assigned to them (read here, so a change of their
+ * plates holds from the next request).
+ */
+function delConductor(actor: Alcance) {
+  return (eb: ExpressionBuilder<DB & { d: DB['decas'] }, 'd'>) => {
+    if (actor.userId === null) return eb.lit(false);
+    return eb.or([
+      eb('d.creado_por_user_id', '=', actor.userId),
+      sql<boolean>`d.matricula in (select jsonb_array_elements_text(u.matriculas) from users u where u.id = ${actor.userId} and u.account_id = ${actor.accountId})`,
+    ]);
+  };
+}
+
+/**
+ * Every DeCA of the actor's account and environment, whoever the actor is:
+ * only for re-reading a row the caller has just been allowed to change.
+ * Everything else uses `selectDecas`.
+ */
+export function selectDecasDeLaCuenta(db: Db, actor: Pick<Actor, 'accountId' | 'entorno'>) {
   return selectDecasSinCuenta(db).where('d.account_id', '=', actor.accountId).where('d.entorno', '=', actor.entorno);
+}
+
+/**
+ * The one query shape every read of a DeCA uses (so the presenter always has
+ * the links), scoped to the actor: their account and environment, and for a
+ * driver their DeCAs only. A DeCA outside it is answered as one of another
+ * account (404), so its existence is never told.
+ */
+export function selectDecas(db: Db, actor: Alcance) {
+  const q = selectDecasDeLaCuenta(db, actor);
+  return veTodasLasDecas(actor.rol) ? q : q.where(delConductor(actor));
 }
 
 /** `{id}` of the spec: the numeric id or the number `YYYY-NNNNNN`. */
@@ -47,8 +83,8 @@ function noEncontrada(ref: string): AppError {
   return new AppError('no_encontrado', `No existe la DeCA ${ref} en esta cuenta y entorno.`);
 }
 
-/** One DeCA of the actor's account and environment, or 404 `no_encontrado`. */
-export async function obtenerDeca(db: Db, actor: Pick<Actor, 'accountId' | 'entorno'>, ref: string): Promise<DecaConRefs> {
+/** One DeCA the actor may see (of their account and environment; a driver's own), or 404 `no_encontrado`. */
+export async function obtenerDeca(db: Db, actor: Alcance, ref: string): Promise<DecaConRefs> {
   const parsed = parseDecaRef(ref);
   if (!parsed) throw noEncontrada(ref);
   const q = selectDecas(db, actor);
@@ -57,23 +93,21 @@ export async function obtenerDeca(db: Db, actor: Pick<Actor, 'accountId' | 'ento
   return row as DecaConRefs;
 }
 
-/** Lock a DeCA row for the rest of the transaction (state checks happen after this). */
-export async function bloquearDeca(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, id: number): Promise<DecaRow> {
-  const row = await trx
-    .selectFrom('decas')
-    .selectAll()
-    .where('id', '=', id)
-    .where('account_id', '=', actor.accountId)
-    .where('entorno', '=', actor.entorno)
-    .forUpdate()
-    .executeTakeFirst();
+/** Lock a DeCA row the actor may see for the rest of the transaction (state checks happen after this). */
+export async function bloquearDeca(trx: Transaction<DB>, actor: Alcance, id: number): Promise<DecaRow> {
+  const q = trx.selectFrom('decas as d').selectAll('d').where('d.id', '=', id).where('d.account_id', '=', actor.accountId).where('d.entorno', '=', actor.entorno);
+  const row = await (veTodasLasDecas(actor.rol) ? q : q.where(delConductor(actor))).forUpdate().executeTakeFirst();
   if (!row) throw noEncontrada(String(id));
   return row;
 }
 
-/** Re-read a DeCA with its links inside the transaction (for the event payload and the answer). */
+/**
+ * Re-read a DeCA with its links inside the transaction (for the event payload
+ * and the answer), after a change the actor was allowed to make: a driver who
+ * moved it to a vehicle not theirs still gets the answer of their change.
+ */
 export async function releerDeca(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, id: number): Promise<DecaConRefs> {
-  const row = await selectDecas(trx, actor).where('d.id', '=', id).executeTakeFirst();
+  const row = await selectDecasDeLaCuenta(trx, actor).where('d.id', '=', id).executeTakeFirst();
   if (!row) throw noEncontrada(String(id));
   return row as DecaConRefs;
 }

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
+import { veTodasLasDecas } from '../../../shared/rules/roles';
 import type { Deca } from '../../../shared/schemas/deca';
 import type { DB } from '../../db/schema';
-import type { Actor } from '../actor';
 import type { Caches } from '../cache';
 import { presentDeca } from '../presenters/deca';
-import { obtenerDeca, parseDecaRef } from './queries';
+import { obtenerDeca, parseDecaRef, type Alcance } from './queries';
 
 /** Mappings number → id kept at most (each is a few dozen bytes; the map is emptied when full). */
 const MAX_NUMEROS = 50_000;
@@ -16,7 +16,9 @@ const MAX_NUMEROS = 50_000;
  * the first read (a number never moves to another DeCA) and the DeCA itself
  * is cached from the next one, when its id is known before reading.
  */
-export async function verDeca(ctx: { db: Kysely<DB>; siteUrl: string; caches: Caches }, actor: Pick<Actor, 'accountId' | 'entorno'>, ref: string): Promise<Deca> {
+export async function verDeca(ctx: { db: Kysely<DB>; siteUrl: string; caches: Caches }, actor: Alcance, ref: string): Promise<Deca> {
+  // The cache is the account's: a driver's read goes to the database, which answers only theirs.
+  if (!veTodasLasDecas(actor.rol)) return presentDeca(await obtenerDeca(ctx.db, actor, ref), ctx.siteUrl);
   const scope = `${actor.accountId}:${actor.entorno}:`;
   const parsed = parseDecaRef(ref);
   const id = parsed && 'id' in parsed ? parsed.id : parsed ? ctx.caches.numeros.get(scope + parsed.numero) : undefined;

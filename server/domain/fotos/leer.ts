@@ -6,6 +6,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import { leerAlbaran, type Lectura } from '../../../shared/rules/albaran';
+import { quitarInvisibles } from '../../../shared/rules/texto';
 import type { DB } from '../../db/schema';
 import { ImagenNoValida, prepararImagen, type LectorFotos } from '../../ocr/lector';
 import type { Clock } from '../../clock';
@@ -51,7 +52,8 @@ export async function leerFoto(
     if (error.tamano) throw new AppError('validacion', error.tamano.mensaje, { campos: { foto: error.tamano.campo } });
     throw new AppError('validacion', 'El archivo no es una foto que se pueda leer (JPEG, PNG, WebP o HEIC).', { campos: { foto: `No es una imagen válida: ${error.message}` } });
   }
-  const { texto } = await ctx.fotos.leer(imagen);
+  // What the user compares with the proposal: without the invisible characters the proposal drops too.
+  const texto = quitarInvisibles((await ctx.fotos.leer(imagen)).texto);
   const c = actor.cuenta;
   const lectura = leerAlbaran(texto, { nif: c.nif, nombre: c.nombre, domicilio: c.domicilio, rol: c.rol });
   await completarDesdeAgenda(ctx.db, actor, lectura);

@@ -36,5 +36,5 @@ export function presentClave(row: ApiKeyRow): ClaveApi {
 }
 
 export function presentUsuario(row: UserRow): Usuario {
-  return { id: row.id, email: row.email, rol: row.rol, email_confirmado: row.email_confirmado_at !== null };
+  return { id: row.id, email: row.email, rol: row.rol, email_confirmado: row.email_confirmado_at !== null, matriculas: row.matriculas };
 }

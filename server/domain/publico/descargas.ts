@@ -7,7 +7,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Clock } from '../../clock';
 import { gastar } from '../../limits';
 import { publicar } from '../decas/escritura';
-import { obtenerDeca, selectDecasSinCuenta, type DecaConRefs } from '../decas/queries';
+import { obtenerDeca, selectDecasSinCuenta, type Alcance, type DecaConRefs } from '../decas/queries';
 
 /** A DeCA by its public token (any account): what the public URLs carry instead of the id. */
 export async function obtenerPorToken(db: Kysely<DB>, token: string): Promise<DecaConRefs | null> {
@@ -148,7 +148,7 @@ export async function registrarApertura(deps: AperturaDeps, row: DecaConRefs, a:
 }
 
 /** GET /decas/{id}/descargas: every public open, newest first. */
-export async function listarDescargas(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, ref: string): Promise<Descarga[]> {
+export async function listarDescargas(db: Kysely<DB>, actor: Alcance, ref: string): Promise<Descarga[]> {
   const deca = await obtenerDeca(db, actor, ref);
   const rows = await db
     .selectFrom('descargas')

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApi } from '../../../client/data/api';
 import { onDbAviso, openDecaDb, type DecaDb } from '../../../client/data/db';
 import { archivarDeca, crearDeca, descartar, eliminarDeca, modificarDeca, reenviar, reintentar, sustituirDeca } from '../../../client/data/outbox';
+import { buscarLocal, refrescarDeca } from '../../../client/data/consultas';
 import { guardarDelServidor, MAX_FALLOS_SERVIDOR, retraso, SyncEngine } from '../../../client/data/sync';
 import { FakeServer } from './fake-server';
 
@@ -347,5 +348,24 @@ describe('database recovery', () => {
     expect(db.isOpen()).toBe(false);
     nueva.close();
     quitar();
+  });
+});
+
+describe('a DeCA the server no longer has for this user', () => {
+  it('goes from the device when its detail is refreshed (deleted, or a driver’s no longer theirs), unless it holds unsent changes', async () => {
+    const api = createApi('produccion', server.fetch);
+    const crear = async (ref: string) => (await api.request<{ deca: { id: number } }>('POST', '/decas', { body: { ...datos(ref), emitir: false } })).data.deca.id;
+    const [una, otra] = [await crear('a'), await crear('b')];
+    await refrescarDeca(api, db, String(una));
+    await refrescarDeca(api, db, String(otra));
+    expect(await db.decas.count()).toBe(2);
+    // The second has a change waiting to be sent.
+    await modificarDeca(db, (await buscarLocal(db, String(otra)))!.clave, { referencia: 'cambiada' });
+
+    server.decas.clear();
+    await expect(refrescarDeca(api, db, String(una))).rejects.toMatchObject({ status: 404 });
+    await expect(refrescarDeca(api, db, String(otra))).rejects.toMatchObject({ status: 404 });
+    expect(await buscarLocal(db, String(una))).toBeUndefined();
+    expect((await buscarLocal(db, String(otra)))?.pendientes).toBe(1);
   });
 });

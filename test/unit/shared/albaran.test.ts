@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buscarFechas, buscarMatriculas, buscarMatriculasEtiquetadas, buscarNifs, buscarPesos, certezaDeLinea, filasDeEnvio, leerAlbaran, leerBloques, lineaPorReleer, mejorLectura } from '../../../shared/rules/albaran';
+import { DecaInput } from '../../../shared/schemas/deca';
 
 describe('buscarNifs', () => {
   it('finds NIF, NIE and CIF as printed (ES prefix, dots, dashes, spaces) with the check digit right', () => {
@@ -208,6 +209,20 @@ Piñones en sacos                           18.250,5
     expect(confianza.cargador_nif).toBe(0.95);
     expect(confianza['envios[1].peso']).toBeGreaterThan(0.8);
     expect(avisos).toEqual([]);
+  });
+
+  it('strips the invisible characters an OCR engine leaves, so the form never refuses its proposal', () => {
+    // Zero-width spaces inside a NIF and a plate, a soft hyphen in a word, a BOM at the start, an RLM, a line separator.
+    const sucio = `\ufeff${ALBARAN}`
+      .replace('A58818501', 'A588\u200b18501')
+      .replace('1234 BCD', '1234\u200d BCD')
+      .replace('Piñones en sacos', 'Piño\u00adnes en sacos\u200f')
+      .replace('Ñoras secas', 'Ñoras\u2060 secas');
+    const limpio = leerAlbaran(ALBARAN);
+    const leida = leerAlbaran(sucio);
+    expect(leida.propuesta).toEqual(limpio.propuesta);
+    const r = DecaInput.safeParse({ ...leida.propuesta, emitir: false });
+    expect(r.success, JSON.stringify(r.error?.issues)).toBe(true);
   });
 
   it('recognises the account’s own company as its side and the other NIF as the other party', () => {

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DecaInput } from '../../../shared/schemas/deca';
-import { problemaDeTexto } from '../../../shared/rules/texto';
+import { problemaDeTexto, quitarInvisibles } from '../../../shared/rules/texto';
+
+const rango = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
 
 describe('text that can be printed and shown to an inspector', () => {
   it.each([
@@ -46,11 +48,61 @@ describe('text that can be printed and shown to an inspector', () => {
     }
   });
 
-  it('agrees with its definition for any string', () => {
-    const prohibido = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+  // Every code point of each range, in every kind of field: the message names it.
+  const INVISIBLES = [
+    ...rango(0x200b, 0x200f), // zero-width space, non-joiner, joiner; left-to-right and right-to-left marks
+    ...rango(0x2060, 0x2064), // word joiner, invisible function application, times, separator, plus
+    0xfeff, // BOM / zero-width no-break space
+    0x061c, // Arabic letter mark
+    0x00ad, // soft hyphen: invisible unless a line breaks there
+    0x180e, // Mongolian vowel separator (category Cf since Unicode 6.3)
+    0x2028, // line separator (line breaks are \n)
+    0x2029, // paragraph separator
+  ].map((cp) => [String.fromCodePoint(cp), `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`]);
+
+  it.each(INVISIBLES)('refuses the invisible character %j in every field, naming it', (c, codigo) => {
+    const mensaje = `Contiene un carácter invisible (${codigo}): quítelo.`;
+    for (const opciones of [{}, { multilinea: true }, { imprimible: true }, { multilinea: true, imprimible: true }]) {
+      expect(problemaDeTexto(`B1234567${c}4`, opciones)).toBe(mensaje);
+      expect(problemaDeTexto(`${c}Transportes`, opciones)).toBe(mensaje);
+      expect(problemaDeTexto(`PED-7${c}`, opciones)).toBe(mensaje);
+    }
+  });
+
+  it('refuses the invisible characters through the schemas too: names, NIF, ref_externa', () => {
+    const r = DecaInput.safeParse({ emitir: false, ref_externa: 'PED\u200b-7', cargador_nombre: 'Frutas\ufeff SA', cargador_nif: 'A58818501\u200d', observaciones: 'una\u2028dos', envios: [] });
+    expect(r.success).toBe(false);
+    const campos = r.success ? {} : Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message]));
+    expect(campos).toMatchObject({
+      ref_externa: 'Contiene un carácter invisible (U+200B): quítelo.',
+      cargador_nombre: 'Contiene un carácter invisible (U+FEFF): quítelo.',
+      cargador_nif: 'Contiene un carácter invisible (U+200D): quítelo.',
+      observaciones: 'Contiene un carácter invisible (U+2028): quítelo.',
+    });
+  });
+
+  it('keeps visible look-alikes: no-break space, narrow no-break space, the ordinary hyphen', () => {
+    for (const s of ['24\u00a0t', '24\u202fkg', 'Pérez-Díaz']) expect(problemaDeTexto(s, { imprimible: true })).toBeNull();
+  });
+
+  it('strips them from machine-read text, the separators becoming line breaks', () => {
+    expect(quitarInvisibles('B\u200b1234\u00ad5674\ufeff')).toBe('B12345674');
+    expect(quitarInvisibles('uno\u2028dos\u2029tres\u200fcuatro\u061c')).toBe('uno\ndos\ntrescuatro');
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (s) => {
-        const malo = prohibido.test(s) || !s.isWellFormed();
+        const limpio = quitarInvisibles(s.toWellFormed());
+        expect(problemaDeTexto(limpio, { multilinea: true })?.includes('invisible') ?? false).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('agrees with its definition for any string', () => {
+    const prohibido = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+    const invisible = /[\p{Cf}\u2028\u2029]/u;
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' })), (s) => {
+        const malo = prohibido.test(s) || !s.isWellFormed() || (s.isWellFormed() && invisible.test(s));
         expect(problemaDeTexto(s, { multilinea: true }) !== null).toBe(malo);
         expect(problemaDeTexto(s) !== null).toBe(malo || /[\t\n\r]/.test(s));
       }),
