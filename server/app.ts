@@ -10,6 +10,7 @@ import { authenticate } from './http/middleware/auth';
 import { mountMcp } from './http/mcp';
 import { documentoOpenApi } from './http/openapi';
 import { createDocsRouter } from './http/routes/docs';
+import { conditionalGet } from './http/middleware/conditional';
 import { withErrors } from './http/middleware/errors';
 import { requireContentLength } from './http/middleware/firewall';
 import { serializeJson } from './http/middleware/json';
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   // Text answers (app shell, JSON, public pages) compressed; PDFs and PNGs are already.
   app.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } } }));
   app.use(serializeJson());
+  app.use(conditionalGet());
   app.use(requireContentLength());
 
   // Liveness (an orchestrator restarts a process that stops answering it): the process answers,

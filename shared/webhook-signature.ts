@@ -13,6 +13,18 @@ import { hmacSha256, toHex, utf8Bytes, concatBytes } from './rules/hmac-sha256';
 /** Header that carries the signature. */
 export const FIRMA_HEADER = 'X-Deca-Firma';
 
+/**
+ * The Standard Webhooks headers (standardwebhooks.com) every delivery also
+ * carries, for receivers that use its libraries: `webhook-id` is the
+ * delivery's id (as X-Deca-Entrega, the same on every retry: the idempotency
+ * key), `webhook-timestamp` the attempt's unix seconds (the `t` of
+ * X-Deca-Firma), and `webhook-signature` `v1,<base64>`: HMAC-SHA256 over
+ * `id + "." + timestamp + "." + rawBody`, keyed with the bytes that the text
+ * after `whsec_` encodes in base64 — what `new Webhook(secret)` derives from
+ * the very secret string. Check them with `new Webhook(secret).verify(rawBody, headers)`.
+ */
+export const STANDARD_WEBHOOKS = { id: 'webhook-id', timestamp: 'webhook-timestamp', firma: 'webhook-signature' } as const;
+
 /** Maximum distance between `t` and the receiver's clock (spec: 300 s). */
 export const FIRMA_TOLERANCIA_S = 300;
 

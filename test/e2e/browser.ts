@@ -72,7 +72,7 @@ export interface Entorno {
 /** The token of a one-time link in an e-mail (completing a DeCA, confirming an address, an invitation, a password reset). */
 const ENLACE_DE_UN_SOLO_USO = /\/(?:completar|confirmar|invitacion|restablecer)\/([\w-]{20,})/g;
 /** An API key, a webhook secret or a password hash, wherever it comes from. */
-const CON_FORMA_DE_SECRETO = /dg_(?:live|test)_[\w-]{16,}|whsec_[\w-]{16,}|scrypt\$\d+\$/g;
+const CON_FORMA_DE_SECRETO = /dg_(?:live|test)_[\w-]{16,}|whsec_[\w+/-]{16,}|scrypt\$\d+\$/g;
 /** The session token in a Set-Cookie header. */
 const COOKIE_DE_SESION = new RegExp(`(?:^|[\\s,])${SESSION_COOKIE}=([^;,\\s]+)`, 'g');
 

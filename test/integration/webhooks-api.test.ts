@@ -15,7 +15,7 @@ describe('webhook endpoints', () => {
     const res = await app.request('POST', '/api/v1/webhooks', { key: c.live, body: { url: PUBLICA, eventos: ['deca.emitido', 'deca.creado'], descripcion: '  ERP  ' } });
     expect(res.status, res.text).toBe(201);
     const created = res.body.webhook;
-    expect(created.secreto).toMatch(/^whsec_[\w-]{43}$/);
+    expect(created.secreto).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(created.eventos).toEqual(['deca.creado', 'deca.emitido']);
     expect(created.descripcion).toBe('ERP');
     expect(created.activo).toBe(true);

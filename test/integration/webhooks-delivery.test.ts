@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { describe, expect } from 'vitest';
+import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { describe, expect, vi } from 'vitest';
 import { Deca } from '../../shared/schemas/deca';
 import { EntregaResultado, Webhook, WebhookPayload } from '../../shared/schemas/webhook';
 import { verifySignature } from '../../shared/webhook-signature';
@@ -22,7 +23,28 @@ it.afterEach(async ({ app, rx }) => {
   await app.database.db.updateTable('webhook_entregas').set({ estado: 'fallida', proximo_intento_at: null }).where('estado', '=', 'pendiente').execute();
 });
 
-/** The signature checked twice: with the exported helper, and independently with node:crypto. */
+/** The Standard Webhooks headers of a receipt, as a receiver hands them to the library. */
+function cabecerasStandard(r: Recibido): Record<string, string> {
+  return { 'webhook-id': String(r.headers['webhook-id']), 'webhook-timestamp': String(r.headers['webhook-timestamp']), 'webhook-signature': String(r.headers['webhook-signature']) };
+}
+
+/**
+ * The standardwebhooks library's own check, `new Webhook(secret).verify(body, headers)`, with the
+ * very secret string shown at creation, on the receiver's clock (the app's: the library reads Date.now()).
+ */
+function verificarStandard(app: TestApp, secreto: string, raw: Buffer, headers: Record<string, string>): unknown {
+  vi.setSystemTime(app.clock.now());
+  try {
+    return new StandardWebhook(secreto).verify(raw, headers);
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+/**
+ * The spec's signature checked twice: with the exported helper, and independently with node:crypto;
+ * and the Standard Webhooks headers with their library: the delivery's id, the attempt's timestamp.
+ */
 function expectFirmaValida(app: TestApp, r: Recibido, secreto: string): void {
   const header = String(r.headers['x-deca-firma']);
   expect(verifySignature(secreto, header, r.raw, app.clock.now())).toBe(true);
@@ -33,6 +55,12 @@ function expectFirmaValida(app: TestApp, r: Recibido, secreto: string): void {
   expect(Math.abs(Number(m![1]) - app.clock.now().getTime() / 1000)).toBeLessThanOrEqual(300);
   expect(verifySignature('whsec_otro', header, r.raw, app.clock.now())).toBe(false);
   expect(verifySignature(secreto, header, Buffer.concat([r.raw, Buffer.from(' ')]), app.clock.now())).toBe(false);
+
+  const std = cabecerasStandard(r);
+  expect(std['webhook-id']).toBe(r.entrega);
+  expect(std['webhook-timestamp']).toBe(m![1]);
+  expect(verificarStandard(app, secreto, r.raw, std)).toEqual(JSON.parse(r.raw.toString('utf8')));
+  expect(() => verificarStandard(app, secreto, Buffer.concat([r.raw, Buffer.from(' ')]), std)).toThrow(/signature/);
 }
 
 /** A fresh account and a webhook to the receiver (a distinct path per test keeps receipts apart). */
@@ -221,6 +249,21 @@ describe('webhook delivery', () => {
     expect(await entregarTodo(app)).toBe(0); // a ping is not retried
   });
 
+  it('a receiver verifies a real delivery both ways, as the README shows: the standardwebhooks library and X-Deca-Firma', async ({ app, rx }) => {
+    const { c, wh, path } = await montar({ app, rx }, ['deca.creado']);
+    expect(wh.secreto).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    await crearDeca(app, c.live, { emitir: false });
+    expect(await entregarTodo(app)).toBe(1);
+    const [r] = delPath(rx, path);
+    // 1. Standard Webhooks: the library, given the secret as shown, the raw body and the request's headers as they came.
+    const payload = verificarStandard(app, wh.secreto, r!.raw, r!.headers as Record<string, string>);
+    expect(payload).toMatchObject({ id: r!.entrega, evento: 'deca.creado' });
+    expect(() => verificarStandard(app, `whsec_${Buffer.alloc(32, 7).toString('base64')}`, r!.raw, r!.headers as Record<string, string>)).toThrow(/signature/);
+    // 2. The spec's scheme: X-Deca-Firma over t + "." + body, keyed with the whole secret.
+    expect(verifySignature(wh.secreto, r!.headers['x-deca-firma'] as string, r!.raw, app.clock.now())).toBe(true);
+    expect(r!.headers['x-deca-entrega']).toBe(r!.headers['webhook-id']);
+  });
+
   it('500 then 200: retried at +1 min with the same X-Deca-Entrega, both attempts listed', async ({ app, rx }) => {
     const { c, wh, path } = await montar({ app, rx }, ['deca.creado']);
     rx.responder((_r, n) => (n === 0 ? 500 : 200));
@@ -253,6 +296,9 @@ describe('webhook delivery', () => {
     expect(got[0]!.entrega).toBe(got[1]!.entrega);
     expect(got[0]!.raw.equals(got[1]!.raw)).toBe(true); // same body bytes on every attempt
     for (const r of got) expectFirmaValida(app, r, wh.secreto);
+    // Standard Webhooks: the same webhook-id on the retry (the receiver's idempotency key), the attempt's own timestamp.
+    expect(got[1]!.headers['webhook-id']).toBe(got[0]!.headers['webhook-id']);
+    expect(Number(got[1]!.headers['webhook-timestamp']) - Number(got[0]!.headers['webhook-timestamp'])).toBeGreaterThanOrEqual(60);
   });
 
   it('retries at +1 min, +5 min, +30 min, +2 h, +12 h, then gives up', async ({ app, rx }) => {

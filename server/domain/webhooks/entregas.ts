@@ -13,7 +13,7 @@ import { describeNetworkError, type WebhookFetch } from '../../net/webhook-reque
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
 import { cuerpoEntrega, nuevoEntregaId } from './encolar';
-import { firmaEntrega } from './firma';
+import { cabecerasStandardWebhooks, firmaEntrega } from './firma';
 import { obtenerWebhook, parseWebhookId } from './webhooks';
 
 type Scope = Pick<Actor, 'accountId' | 'entorno'>;
@@ -263,6 +263,7 @@ export async function intentarEntrega(deps: EnvioDeps, c: Reclamada): Promise<Re
         'x-deca-evento': c.evento,
         'x-deca-entrega': c.entrega_id,
         [FIRMA_HEADER]: firmaEntrega(c.secreto, t, c.cuerpo),
+        ...cabecerasStandardWebhooks(c.secreto, c.entrega_id, t, c.cuerpo),
       },
       body: c.cuerpo,
       signal: deps.stopSignal ? AbortSignal.any([signal, deps.stopSignal]) : signal,

@@ -1,10 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { WebhookInputParsed } from '../../../shared/schemas/webhook';
 import type { Clock } from '../../clock';
 import type { DB, WebhookRow, WebhooksTable } from '../../db/schema';
 import { checkWebhookUrl, DestinoNoPermitido, type TargetPolicy } from '../../net/webhook-target';
-import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
 import { notificar } from '../../db/notify';
 
@@ -21,9 +21,14 @@ export interface WebhookContext {
   policy: TargetPolicy;
 }
 
-/** `whsec_` + 256 random bits. */
+/**
+ * `whsec_` + 256 random bits in standard base64 (44 characters, `+`, `/` and a
+ * final `=`): the shape the Standard Webhooks libraries read, so
+ * `new Webhook(secreto)` takes the very string shown (see firma.ts). Secrets
+ * made before were base64url: the same 256 bits, read by the server alike.
+ */
 export function nuevoSecreto(): string {
-  return `whsec_${randomToken(32)}`;
+  return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
 function noEncontrado(ref: string): AppError {

@@ -24,15 +24,21 @@ function presentedKey(ctx: AppContext): string | null {
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/**
+ * The challenge every 401 carries (RFC 9110 §11.6.1, RFC 6750 §3): the Bearer
+ * scheme and the environment's realm (its keys are not valid in the other
+ * one), plus `error="invalid_token"` when a key came and is not valid here —
+ * unknown, revoked or of the other environment. Without a key, no error code.
+ */
+function desafioBearer(entorno: Entorno, clavePresentada: boolean): string {
+  return `Bearer realm="DeCA ${entorno}"${clavePresentada ? ', error="invalid_token"' : ''}`;
+}
+
 export interface AuthOptions {
   /** Proxies in front (TRUST_PROXY): see clientIp. */
   trustProxy: number;
   secureCookies: boolean;
-  /**
-   * A front door for API keys only (MCP): no session cookie is read, the
-   * actor's `canal` is this one, and a refusal names the scheme in
-   * `WWW-Authenticate` (RFC 9110 §11.6.1), as MCP clients expect.
-   */
+  /** A front door for API keys only (MCP): no session cookie is read, and the actor's `canal` is this one. */
   soloClave?: { canal: Canal };
 }
 
@@ -118,7 +124,7 @@ export function authenticate(services: Services, opts: AuthOptions, entorno: Ent
     ctx.state.entorno = entorno;
     const key = presentedKey(ctx);
     const noAutenticado = (mensaje: string) =>
-      new AppError('no_autenticado', mensaje, opts.soloClave ? { headers: { 'WWW-Authenticate': `Bearer realm="DeCA ${entorno}"` } } : {});
+      new AppError('no_autenticado', mensaje, { headers: { 'WWW-Authenticate': desafioBearer(entorno, key !== null) } });
 
     if (key !== null) {
       const found = key ? await autenticarClave(services, key) : null;
@@ -156,10 +162,7 @@ export function authenticate(services: Services, opts: AuthOptions, entorno: Ent
     const session = token ? await leerSesion(services.db, token, services.clock.now()) : null;
     if (!session || !token) {
       await spend(ctx, services, `ip:${clientIp(ctx, opts.trustProxy)}`);
-      throw new AppError(
-        'no_autenticado',
-        token ? 'La sesión ha caducado. Vuelva a iniciar sesión.' : 'Falta la clave de API: envíela en «Authorization: Bearer <clave>» o en «X-API-Key».',
-      );
+      throw noAutenticado(token ? 'La sesión ha caducado. Vuelva a iniciar sesión.' : 'Falta la clave de API: envíela en «Authorization: Bearer <clave>» o en «X-API-Key».');
     }
     if (!SAFE.has(ctx.method) && !ctx.get(CSRF_HEADER)) {
       throw new AppError('csrf', `Falta la cabecera ${CSRF_HEADER}: las escrituras con sesión web deben llevarla.`);

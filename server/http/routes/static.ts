@@ -3,8 +3,13 @@ import path from 'node:path';
 import send from 'koa-send';
 import type { AppMiddleware } from '../context';
 
-/** Paths the web app never owns: they answer with JSON errors, not the app shell. */
-const NOT_APP = /^\/(api|demo|app\/api|mcp|healthz|readyz)(\/|$)/;
+/**
+ * Paths the web app never owns: they answer with JSON errors, not the app
+ * shell. `/.well-known/` is probed by clients that read the answer as data
+ * (MCP clients look for OAuth metadata at `oauth-protected-resource` and
+ * `oauth-authorization-server`): none is served, so each is a 404.
+ */
+const NOT_APP = /^\/(api|demo|app\/api|mcp|healthz|readyz|\.well-known)(\/|$)/;
 
 /**
  * The app's Content-Security-Policy: everything it loads is its own, with no

@@ -2,7 +2,9 @@ import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { hmacSha256, sha256, toHex, utf8Bytes } from '../../../shared/rules/hmac-sha256';
 import { parseSignatureHeader, signatureHeader, signWebhook, verifySignature } from '../../../shared/webhook-signature';
-import { firmaEntrega } from '../../../server/domain/webhooks/firma';
+import { Webhook as StandardWebhook, WebhookVerificationError } from 'standardwebhooks';
+import { cabecerasStandardWebhooks, firmaEntrega } from '../../../server/domain/webhooks/firma';
+import { nuevoSecreto } from '../../../server/domain/webhooks/webhooks';
 
 /** A random string mixing ASCII, Spanish letters, astral symbols and a lone surrogate now and then. */
 function randomText(n: number): string {
@@ -40,7 +42,7 @@ describe('plain TypeScript SHA-256 and HMAC-SHA256 agree with node:crypto', () =
 });
 
 describe('webhook signature', () => {
-  const secret = `whsec_${randomBytes(32).toString('base64url')}`;
+  const secret = nuevoSecreto();
 
   it('signs exactly like the server (node:crypto) on 500 random bodies, as text or bytes', () => {
     for (let i = 0; i < 500; i++) {
@@ -96,5 +98,80 @@ describe('webhook signature', () => {
     expect(verifySignature(secret, `t=${t},v1=${other}`, body, t * 1000)).toBe(false);
     expect(parseSignatureHeader(`t=${t},v1=${good},v1=${other}`)).toEqual({ t, v1: [good, other] });
     expect(parseSignatureHeader('t=1')).toBeNull();
+  });
+});
+
+describe('Standard Webhooks headers (standardwebhooks.com), next to X-Deca-Firma', () => {
+  const ahora = () => Math.floor(Date.now() / 1000);
+
+  it('a new secret is whsec_ + 32 random bytes in standard base64, the shape the library reads', () => {
+    const secretos = Array.from({ length: 200 }, nuevoSecreto);
+    for (const s of secretos) {
+      expect(s).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(Buffer.from(s.slice(6), 'base64')).toHaveLength(32);
+      expect(() => new StandardWebhook(s)).not.toThrow();
+    }
+    expect(new Set(secretos).size).toBe(200);
+    // Why not base64url, as before: the library refuses its `-` and `_`.
+    expect(() => new StandardWebhook(`whsec_${'a-b_'.repeat(11)}`)).toThrow();
+  });
+
+  it('the library verifies what the server signs, with the very secret string, on random bodies', () => {
+    for (let i = 0; i < 300; i++) {
+      const secret = nuevoSecreto();
+      const id = `ev_${randomBytes(18).toString('base64url')}`;
+      const body = JSON.stringify({ id, texto: randomText(randomInt(0, 400)) });
+      const t = ahora() - randomInt(0, 250);
+      const h = cabecerasStandardWebhooks(secret, id, t, body);
+      expect(Object.keys(h).sort()).toEqual(['webhook-id', 'webhook-signature', 'webhook-timestamp']);
+      expect(h['webhook-id']).toBe(id);
+      expect(h['webhook-timestamp']).toBe(String(t));
+      expect(h['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+      const wh = new StandardWebhook(secret);
+      expect(wh.sign(id, new Date(t * 1000), body)).toBe(h['webhook-signature']);
+      expect(wh.verify(body, h)).toEqual(JSON.parse(body));
+      expect(wh.verify(Buffer.from(body), h)).toEqual(JSON.parse(body));
+    }
+  });
+
+  it('the library refuses another secret, a changed body, id or timestamp, and an old attempt', () => {
+    const secret = nuevoSecreto();
+    const id = 'ev_abc';
+    const body = JSON.stringify({ id, importe: 'ñ€' });
+    const t = ahora();
+    const h = cabecerasStandardWebhooks(secret, id, t, body);
+    const wh = new StandardWebhook(secret);
+    const refused = (b: string, headers: Record<string, string>, w = wh) => expect(() => w.verify(b, headers)).toThrow(WebhookVerificationError);
+    refused(body, h, new StandardWebhook(nuevoSecreto()));
+    refused(`${body} `, h);
+    refused(body.replace('ñ', 'n'), h);
+    refused(body, { ...h, 'webhook-id': 'ev_abd' });
+    refused(body, { ...h, 'webhook-timestamp': String(t + 1) });
+    refused(body, { ...h, 'webhook-signature': `v1,${firmaEntrega(secret, t, body)}` });
+    const { 'webhook-signature': _, ...sinFirma } = h;
+    refused(body, sinFirma);
+    const vieja = cabecerasStandardWebhooks(secret, id, t - 301, body);
+    refused(body, vieja);
+  });
+
+  it('a secret made before (base64url) signs with the same bytes: its receivers read it with - → + and _ → /', () => {
+    const bytes = randomBytes(32);
+    bytes[0] = 0xfb; // `-` or `_` is sure to appear
+    const antiguo = `whsec_${bytes.toString('base64url')}`;
+    expect(antiguo.slice('whsec_'.length)).toMatch(/[-_]/);
+    const comoEstandar = `whsec_${bytes.toString('base64')}`;
+    const body = '{"id":"ev_1"}';
+    const t = ahora();
+    const h = cabecerasStandardWebhooks(antiguo, 'ev_1', t, body);
+    expect(h).toEqual(cabecerasStandardWebhooks(comoEstandar, 'ev_1', t, body));
+    const leido = `whsec_${antiguo.slice('whsec_'.length).replace(/-/g, '+').replace(/_/g, '/')}`;
+    expect(new StandardWebhook(leido).verify(body, h)).toEqual({ id: 'ev_1' });
+  });
+
+  it('X-Deca-Firma is still keyed with the whole secret string, whatever its alphabet', () => {
+    const secret = nuevoSecreto();
+    const t = ahora();
+    expect(firmaEntrega(secret, t, '{}')).toBe(`t=${t},v1=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${t}.{}`).digest('hex')}`);
+    expect(verifySignature(secret, firmaEntrega(secret, t, '{}'), '{}', t * 1000)).toBe(true);
   });
 });
