@@ -1,4 +1,13 @@
-import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
+import {
+  createDocument,
+  type oas31,
+  type ZodOpenApiObject,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiOverride,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
 import { CODIGO_STATUS, ErrorBody } from '../../shared/errors';
 import { AgendaEmpresa, AgendaEmpresaInput, AgendaList, AgendaLugar, AgendaLugarInput, AgendaQuery, AgendaVehiculo, AgendaVehiculoInput } from '../../shared/schemas/agenda';
 import { CuentaResponse, type Entorno } from '../../shared/schemas/cuenta';
@@ -25,8 +34,9 @@ import {
 import { FotoBase64Input, FotoLeida } from '../../shared/schemas/fotos';
 import { ClaveIdempotencia } from '../../shared/schemas/idempotencia';
 import { Importacion, ImportarQuery } from '../../shared/schemas/importar';
-import { EntregaList, EntregaResultado, EVENTOS, Webhook, WebhookCreado, WebhookEliminado, WebhookInput, WebhookList, WebhookPatch, WebhookPayload } from '../../shared/schemas/webhook';
+import { EntregaList, EntregaResultado, EventoEntrega, Webhook, WebhookCreado, WebhookEliminado, WebhookInput, WebhookList, WebhookPatch, WebhookPayload } from '../../shared/schemas/webhook';
 import { z } from '../../shared/schemas/zod';
+import { FIRMA_HEADER } from '../../shared/webhook-signature';
 import type { AnyCommand } from '../commands/command';
 import { buscarAgenda, guardarAgenda } from '../commands/agenda';
 import { verCuenta } from '../commands/cuenta';
@@ -53,11 +63,85 @@ import { leerAlbaran } from '../commands/fotos';
 import { exportarCsv, importarCsv } from '../commands/importar';
 import { cambiarWebhook, crearWebhook, eliminarWebhook, entregasWebhook, listarWebhooks, probarWebhook, reenviarEntrega, verWebhook } from '../commands/webhooks';
 
-/** How an operation answers when it succeeds. */
-type Exito = { estado: number; descripcion: string } & ({ json: z.ZodType } | { tipo: 'application/pdf' | 'image/png' | 'text/csv' });
+/**
+ * The response headers of the API, each declared once under
+ * `components.headers` and referenced where it is sent. `siempre`: every
+ * answer it is declared on carries it (`required`); where that differs for
+ * one answer, the answer gets an inline copy with its own `required`.
+ * Numbers travel as text, as any header does; the schema says what the text holds.
+ */
+const CABECERAS = {
+  'X-Request-Id': {
+    siempre: true,
+    descripcion: 'Identificador de esta petición, el mismo que `error.request_id`: cítelo si escribe a soporte',
+    esquema: { type: 'string', pattern: '^req_[A-Za-z0-9_-]{16}$', maxLength: 20, example: 'req_3kT9vQ2mXw7LbN4p' },
+  },
+  'RateLimit-Limit': { siempre: true, descripcion: 'Peticiones por minuto que admite la clave', esquema: { type: 'integer', minimum: 1, example: 120 } },
+  'RateLimit-Remaining': { siempre: true, descripcion: 'Peticiones que quedan en la ventana actual', esquema: { type: 'integer', minimum: 0, example: 119 } },
+  'RateLimit-Reset': { siempre: true, descripcion: 'Segundos hasta que la ventana se renueva', esquema: { type: 'integer', minimum: 1, example: 60 } },
+  RateLimit: {
+    siempre: true,
+    descripcion: 'Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>`',
+    esquema: { type: 'string', pattern: '^"minuto";r=\\d+;t=\\d+$', maxLength: 64, example: '"minuto";r=119;t=60' },
+  },
+  'RateLimit-Policy': {
+    siempre: true,
+    descripcion: 'La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>`',
+    esquema: { type: 'string', pattern: '^"minuto";q=\\d+;w=\\d+$', maxLength: 64, example: '"minuto";q=120;w=60' },
+  },
+  'Retry-After': {
+    siempre: false,
+    descripcion:
+      'Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos',
+    esquema: { type: 'integer', minimum: 0, example: 30 },
+  },
+  'Idempotent-Replayed': {
+    siempre: false,
+    descripcion: '`true` cuando la respuesta repite la de una petición anterior con la misma `Idempotency-Key` (o, al crear, la misma `ref_externa`): no se ha vuelto a hacer nada',
+    esquema: { type: 'string', enum: ['true'] },
+  },
+  Location: { siempre: true, descripcion: 'URL del recurso creado', esquema: { type: 'string', format: 'uri', maxLength: 2048, example: 'https://deca.example/api/v1/decas/12' } },
+  ETag: {
+    siempre: true,
+    descripcion: 'Etiqueta de esta versión del documento: su SHA-256 en hexadecimal, entre comillas',
+    esquema: { type: 'string', pattern: '^"[0-9a-f]{64}"$', maxLength: 66 },
+  },
+  'Content-Disposition': {
+    siempre: true,
+    descripcion: 'Nombre con el que guardar el archivo',
+    esquema: { type: 'string', maxLength: 200, example: 'inline; filename="DeCA-2026-000012-v1.pdf"' },
+  },
+  'WWW-Authenticate': {
+    siempre: true,
+    descripcion:
+      'El esquema que pide la API (RFC 6750): `Bearer` con el entorno en `realm`, y `error="invalid_token"` si llegó una clave que aquí no vale (desconocida, revocada o del otro entorno)',
+    esquema: { type: 'string', pattern: '^Bearer realm="DeCA (produccion|pruebas)"(, error="invalid_token")?$', maxLength: 80, example: 'Bearer realm="DeCA produccion", error="invalid_token"' },
+  },
+} satisfies Record<string, { siempre: boolean; descripcion: string; esquema: oas31.SchemaObject }>;
+export type NombreCabecera = keyof typeof CABECERAS;
+
+/**
+ * How an operation answers when it succeeds. `cabeceras`: the headers of
+ * its own this answer carries (true: always; false: sometimes), besides those
+ * every answer carries (X-Request-Id, RateLimit) and `Idempotent-Replayed`
+ * of the operations that take an `Idempotency-Key`.
+ */
+type Exito = { estado: number; descripcion: string; cabeceras?: Partial<Record<NombreCabecera, boolean>> } & (
+  | { json: z.ZodType }
+  | { tipo: 'application/pdf' | 'image/png' | 'text/csv' }
+);
 
 /** How the body of a request is sent: JSON, or a file (multipart form field, or the raw bytes). */
 type Cuerpo = { json: z.ZodType; ejemplo?: unknown } | { archivo: string; tipos: string[]; json?: z.ZodType; descripcion: string };
+
+/** The body of a POST that takes no fields: `{}` (the spec: every POST carries a body, `{}` at least). */
+const VACIO: Cuerpo = { json: z.object({}).meta({ id: 'Vacio', description: 'Sin campos: envíe `{}` (toda petición POST lleva un cuerpo)' }), ejemplo: {} };
+
+/** A command's input less the path's parameters: the JSON body of an operation whose body is only that. */
+function cuerpoDe(cmd: AnyCommand, ...enRuta: string[]): Cuerpo {
+  const entrada = cmd.entrada as z.ZodObject;
+  return { json: entrada.omit(Object.fromEntries(enRuta.map((k) => [k, true])) as Parameters<typeof entrada.omit>[0]) };
+}
 
 /**
  * One operation of the API: its path (OpenAPI style, under `{base_url}`),
@@ -81,7 +165,7 @@ export interface OperacionApi {
   extension?: true;
 }
 
-const json = (schema: z.ZodType, descripcion: string, estado = 200): Exito => ({ estado, descripcion, json: schema });
+const json = (schema: z.ZodType, descripcion: string, estado = 200, cabeceras?: Exito['cabeceras']): Exito => ({ estado, descripcion, json: schema, ...(cabeceras ? { cabeceras } : {}) });
 
 const DE_DECA = ['emitido', 'pendiente', 'sustituido', 'servicio_finalizado', 'en_curso'] as const;
 
@@ -129,8 +213,8 @@ export const OPERACIONES: OperacionApi[] = [
     etiqueta: 'DeCA',
     cuerpo: { json: DecaInput, ejemplo: EJEMPLO_DECA },
     exito: [
-      json(DecaCreada, 'Creada (y emitida si `emitir` y está completa); cabecera `Location`', 201),
-      json(z.union([DecaCreada, DecaValidada]), 'Repetición de una petición con la misma `Idempotency-Key` (`Idempotent-Replayed: true`), o `solo_validar`'),
+      json(DecaCreada, 'Creada (y emitida si `emitir` y está completa); cabecera `Location`', 201, { Location: true }),
+      json(z.union([DecaCreada, DecaValidada]), 'Repetición de una petición con la misma `Idempotency-Key` o `ref_externa` (`Idempotent-Replayed: true`, con `Location`), o `solo_validar`', 200, { Location: false }),
     ],
     conflictos: ['ref_externa_usada', 'cuenta_incompleta', 'cuenta_sin_confirmar'],
   },
@@ -138,16 +222,16 @@ export const OPERACIONES: OperacionApi[] = [
   { metodo: 'get', ruta: '/decas/{id}', comando: verDeca, resumen: 'Ver una DeCA', etiqueta: 'DeCA', exito: [json(DecaRespuesta, 'La DeCA')] },
   { metodo: 'patch', ruta: '/decas/{id}', comando: modificarDeca, resumen: 'Modificar una DeCA (método 1)', etiqueta: 'DeCA', cuerpo: { json: DecaPatch }, exito: [json(DecaRespuesta, 'La DeCA modificada (nueva versión si estaba emitida)')], conflictos: [...DE_DECA, 'sin_cambios', 'conflicto'] },
   { metodo: 'delete', ruta: '/decas/{id}', comando: eliminarDeca, resumen: 'Eliminar una DeCA pendiente', etiqueta: 'DeCA', exito: [json(DecaEliminada, 'Eliminada')], conflictos: ['emitido', 'sustituido'] },
-  { metodo: 'post', ruta: '/decas/{id}/emitir', comando: emitirDeca, resumen: 'Emitir una DeCA pendiente', etiqueta: 'DeCA', exito: [json(DecaRespuesta, 'Emitida: número, PDF y QR')], conflictos: ['emitido', 'sustituido', 'cuenta_incompleta', 'cuenta_sin_confirmar'] },
+  { metodo: 'post', ruta: '/decas/{id}/emitir', comando: emitirDeca, resumen: 'Emitir una DeCA pendiente', etiqueta: 'DeCA', cuerpo: VACIO, exito: [json(DecaRespuesta, 'Emitida: número, PDF y QR')], conflictos: ['emitido', 'sustituido', 'cuenta_incompleta', 'cuenta_sin_confirmar'] },
   { metodo: 'post', ruta: '/decas/{id}/sustituir', comando: sustituirDeca, resumen: 'Sustituir una DeCA (método 2)', etiqueta: 'DeCA', cuerpo: { json: SustituirInput }, exito: [json(DecaRespuesta, 'La DeCA nueva, con otro número')], conflictos: [...DE_DECA] },
-  { metodo: 'post', ruta: '/decas/{id}/fin', comando: finServicio, resumen: 'Marcar el fin del servicio', etiqueta: 'DeCA', exito: [json(DecaRespuesta, 'La DeCA con `fin_servicio_at`')], conflictos: ['pendiente', 'sustituido', 'servicio_finalizado'] },
+  { metodo: 'post', ruta: '/decas/{id}/fin', comando: finServicio, resumen: 'Marcar el fin del servicio', etiqueta: 'DeCA', cuerpo: VACIO, exito: [json(DecaRespuesta, 'La DeCA con `fin_servicio_at`')], conflictos: ['pendiente', 'sustituido', 'servicio_finalizado'] },
   { metodo: 'post', ruta: '/decas/{id}/archivar', comando: archivarDeca, resumen: 'Archivar o desarchivar', etiqueta: 'DeCA', cuerpo: { json: ArchivarInput }, exito: [json(DecaRespuesta, 'La DeCA con `archivado`')] },
   { metodo: 'get', ruta: '/decas/{id}/cambios', comando: historialDeca, resumen: 'Historial de cambios', etiqueta: 'DeCA', exito: [json(CambiosList, 'Cada cambio con su autor, canal y campos (antes → después)')] },
   { metodo: 'get', ruta: '/decas/{id}/descargas', comando: descargasDeca, resumen: 'Aperturas de la ficha pública', etiqueta: 'DeCA', exito: [json(DescargasList, 'Quién abrió la ficha, el PDF o el QR, sin robots')] },
-  { metodo: 'get', ruta: '/decas/{id}/pdf', comando: pdfDeca, resumen: 'PDF de la DeCA', etiqueta: 'DeCA', exito: [{ estado: 200, descripcion: 'El PDF/A de la última versión, sellado; `ETag` = su SHA-256', tipo: 'application/pdf' }], conflictos: ['pendiente'] },
-  { metodo: 'get', ruta: '/decas/{id}/qr.png', comando: qrDeca, resumen: 'QR de la DeCA', etiqueta: 'DeCA', exito: [{ estado: 200, descripcion: 'El QR de la ficha pública, en PNG', tipo: 'image/png' }], conflictos: ['pendiente'] },
-  { metodo: 'post', ruta: '/decas/{id}/pedir-datos', comando: pedirDatos, resumen: 'Pedir sus datos a la otra parte', etiqueta: 'DeCA', cuerpo: { json: z.object({ email: z.email().optional() }) }, exito: [json(DatosPedidos, 'El enlace para completar (y el correo, si se dio)')], conflictos: ['emitido', 'sustituido'], extension: true },
-  { metodo: 'post', ruta: '/decas/{id}/enviar', comando: enviarDeca, resumen: 'Enviar la DeCA por correo', etiqueta: 'DeCA', cuerpo: { json: z.object({ email: z.email() }) }, exito: [json(DecaEnviada, 'Correo encolado con el PDF, y el texto para el conductor')], conflictos: ['pendiente'], extension: true },
+  { metodo: 'get', ruta: '/decas/{id}/pdf', comando: pdfDeca, resumen: 'PDF de la DeCA', etiqueta: 'DeCA', exito: [{ estado: 200, descripcion: 'El PDF/A de la última versión, sellado; `ETag` = su SHA-256', tipo: 'application/pdf', cabeceras: { ETag: true, 'Content-Disposition': true } }], conflictos: ['pendiente'] },
+  { metodo: 'get', ruta: '/decas/{id}/qr.png', comando: qrDeca, resumen: 'QR de la DeCA', etiqueta: 'DeCA', exito: [{ estado: 200, descripcion: 'El QR de la ficha pública, en PNG', tipo: 'image/png', cabeceras: { 'Content-Disposition': true } }], conflictos: ['pendiente'] },
+  { metodo: 'post', ruta: '/decas/{id}/pedir-datos', comando: pedirDatos, resumen: 'Pedir sus datos a la otra parte', etiqueta: 'DeCA', cuerpo: cuerpoDe(pedirDatos, 'id'), exito: [json(DatosPedidos, 'El enlace para completar (y el correo, si se dio)')], conflictos: ['emitido', 'sustituido'], extension: true },
+  { metodo: 'post', ruta: '/decas/{id}/enviar', comando: enviarDeca, resumen: 'Enviar la DeCA por correo', etiqueta: 'DeCA', cuerpo: cuerpoDe(enviarDeca, 'id'), exito: [json(DecaEnviada, 'Correo encolado con el PDF, y el texto para el conductor')], conflictos: ['pendiente'], extension: true },
   { metodo: 'post', ruta: '/decas/{id}/control', comando: controlCarretera, resumen: 'Anotar un control en carretera', etiqueta: 'DeCA', cuerpo: { json: ControlInput }, exito: [json(ControlRegistrado, 'El control anotado y dónde enviar el PDF/A')], conflictos: ['pendiente'], extension: true },
   { metodo: 'get', ruta: '/camino', comando: documentosCamino, resumen: 'Documentos para el camino', etiqueta: 'DeCA', consulta: CaminoQuery, exito: [json(DocumentosCamino, 'Las DeCA emitidas de ±7 días, para guardarlas sin conexión')], extension: true },
   { metodo: 'get', ruta: '/cuenta', comando: verCuenta, resumen: 'La cuenta y su cuota', etiqueta: 'Cuenta', exito: [json(CuentaResponse, 'Empresa, plan y cuota del mes del entorno')] },
@@ -164,7 +248,7 @@ export const OPERACIONES: OperacionApi[] = [
     cuerpo: { archivo: 'csv', tipos: ['multipart/form-data', 'text/csv'], descripcion: 'El CSV (campo `csv` de un formulario, o el cuerpo entero), hasta 5 MB, UTF-8 o Windows-1252' },
     exito: [json(Importacion, 'Resultado por DeCA, con sus líneas y errores')],
   },
-  { metodo: 'get', ruta: '/decas.csv', comando: exportarCsv, resumen: 'Exportar la lista a CSV', etiqueta: 'Importación', consulta: DecaListQuery.omit({ limite: true, despues_de: true }), exito: [{ estado: 200, descripcion: 'Las DeCA del listado en las columnas de la importación', tipo: 'text/csv' }], extension: true },
+  { metodo: 'get', ruta: '/decas.csv', comando: exportarCsv, resumen: 'Exportar la lista a CSV', etiqueta: 'Importación', consulta: DecaListQuery.omit({ limite: true, despues_de: true }), exito: [{ estado: 200, descripcion: 'Las DeCA del listado en las columnas de la importación', tipo: 'text/csv', cabeceras: { 'Content-Disposition': true } }], extension: true },
   {
     metodo: 'post',
     ruta: '/fotos',
@@ -175,12 +259,12 @@ export const OPERACIONES: OperacionApi[] = [
     exito: [json(FotoLeida, 'Propuesta de DeCA para revisar, con la confianza de cada campo; no se crea nada')],
   },
   { metodo: 'get', ruta: '/webhooks', comando: listarWebhooks, resumen: 'Listar webhooks', etiqueta: 'Webhooks', exito: [json(WebhookList, 'Los webhooks del entorno')] },
-  { metodo: 'post', ruta: '/webhooks', comando: crearWebhook, resumen: 'Crear un webhook', etiqueta: 'Webhooks', cuerpo: { json: WebhookInput }, exito: [json(WebhookCreado, 'Creado; el secreto solo se muestra ahora', 201)], conflictos: ['limite_webhooks'] },
+  { metodo: 'post', ruta: '/webhooks', comando: crearWebhook, resumen: 'Crear un webhook', etiqueta: 'Webhooks', cuerpo: { json: WebhookInput }, exito: [json(WebhookCreado, 'Creado; el secreto solo se muestra ahora; cabecera `Location`', 201, { Location: true })], conflictos: ['limite_webhooks'] },
   { metodo: 'get', ruta: '/webhooks/{id}', comando: verWebhook, resumen: 'Ver un webhook', etiqueta: 'Webhooks', exito: [json(z.object({ webhook: Webhook }), 'El webhook')] },
   { metodo: 'patch', ruta: '/webhooks/{id}', comando: cambiarWebhook, resumen: 'Cambiar, pausar o reanudar', etiqueta: 'Webhooks', cuerpo: { json: WebhookPatch }, exito: [json(z.object({ webhook: Webhook }), 'El webhook cambiado')] },
   { metodo: 'delete', ruta: '/webhooks/{id}', comando: eliminarWebhook, resumen: 'Eliminar un webhook', etiqueta: 'Webhooks', exito: [json(WebhookEliminado, 'Eliminado')] },
   { metodo: 'get', ruta: '/webhooks/{id}/entregas', comando: entregasWebhook, resumen: 'Entregas de un webhook', etiqueta: 'Webhooks', exito: [json(EntregaList, 'Cada entrega con su estado, intentos y próximo reintento')] },
-  { metodo: 'post', ruta: '/webhooks/{id}/probar', comando: probarWebhook, resumen: 'Enviar un ping de prueba', etiqueta: 'Webhooks', exito: [json(EntregaResultado, 'El intento hecho ahora')] },
+  { metodo: 'post', ruta: '/webhooks/{id}/probar', comando: probarWebhook, resumen: 'Enviar un ping de prueba', etiqueta: 'Webhooks', cuerpo: VACIO, exito: [json(EntregaResultado, 'El intento hecho ahora')] },
   {
     metodo: 'post',
     ruta: '/webhooks/{id}/entregas/{entrega}/reenviar',
@@ -188,7 +272,9 @@ export const OPERACIONES: OperacionApi[] = [
     resumen: 'Reenviar una entrega',
     etiqueta: 'Webhooks',
     parametros: { entrega: 'Id de la entrega' },
+    cuerpo: VACIO,
     exito: [json(EntregaResultado, 'El intento hecho ahora')],
+    conflictos: ['en_curso'],
   },
 ];
 
@@ -204,12 +290,46 @@ const DESCRIPCION_ESTADO: Record<number, string> = {
   503: 'La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio',
 };
 
+/** A `$ref` to a header of `components.headers`, or an inline copy where this answer sends it more (or less) often than the component says. */
+function cabecera(nombre: NombreCabecera, siempre: boolean = CABECERAS[nombre].siempre): oas31.HeaderObject | oas31.ReferenceObject {
+  const c = CABECERAS[nombre];
+  if (siempre === c.siempre) return { $ref: `#/components/headers/${nombre}` };
+  return { description: c.descripcion, required: siempre, schema: c.esquema };
+}
+
+/** The headers of `components.headers`, as declared. */
+const componentesCabeceras = (): Record<string, oas31.HeaderObject> =>
+  Object.fromEntries(Object.entries(CABECERAS).map(([nombre, c]) => [nombre, { description: c.descripcion, required: c.siempre, schema: c.esquema }]));
+
+const LIMITE: NombreCabecera[] = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit', 'RateLimit-Policy'];
+
+/**
+ * What every answer of the API carries (middleware/request-id.ts), and the
+ * rate limit's fields, set by authentication (middleware/auth.ts) before
+ * anything can refuse the request — except a 403 of the firewall (a POST
+ * without Content-Length, refused before authentication) or of a web session
+ * without its CSRF header, and a 503 met while authenticating.
+ */
+function cabecerasComunes(estado: number): Record<string, oas31.HeaderObject | oas31.ReferenceObject> {
+  const limite = estado !== 403 && estado !== 503;
+  return { 'X-Request-Id': cabecera('X-Request-Id'), ...Object.fromEntries(LIMITE.map((n) => [n, cabecera(n, limite)])) };
+}
+
+/** `Retry-After` by status: always on a 503; on a 429 or 409 only for the codes that pass by themselves. */
+const REINTENTO: Record<number, boolean> = { 409: false, 429: false, 503: true };
+
 /** The documented error answer for a status, with the codes it can carry and an example. */
 function respuestaError(estado: number, codigos?: readonly string[]): ZodOpenApiResponseObject {
   const todos = codigos ?? Object.entries(CODIGO_STATUS).flatMap(([c, s]) => (s === estado ? [c] : []));
   const codigo = todos[0] ?? 'error_interno';
+  const reintento = REINTENTO[estado];
   return {
     description: `${DESCRIPCION_ESTADO[estado] ?? 'Error'}. Códigos: ${todos.map((c) => `\`${c}\``).join(', ')}.`,
+    headers: {
+      ...cabecerasComunes(estado),
+      ...(reintento !== undefined ? { 'Retry-After': cabecera('Retry-After', reintento) } : {}),
+      ...(estado === 401 ? { 'WWW-Authenticate': cabecera('WWW-Authenticate') } : {}),
+    },
     content: {
       'application/json': {
         schema: ErrorBody,
@@ -219,16 +339,30 @@ function respuestaError(estado: number, codigos?: readonly string[]): ZodOpenApi
   };
 }
 
+/** The schema of a path parameter as its command reads it (its limits included), or a plain string. */
+function parametroDeRuta(cmd: AnyCommand, nombre: string): z.ZodType {
+  const buscar = (s: z.ZodType): z.ZodType | undefined => {
+    if (s instanceof z.ZodObject) return s.shape[nombre] as z.ZodType | undefined;
+    if (s instanceof z.ZodIntersection) return buscar(s.def.left as z.ZodType) ?? buscar(s.def.right as z.ZodType);
+    return undefined;
+  };
+  return buscar(cmd.entrada) ?? z.string();
+}
+
 function operacion(op: OperacionApi): ZodOpenApiOperationObject {
   const path: Record<string, z.ZodType> = {};
   for (const [, nombre] of op.ruta.matchAll(/\{(\w+)\}/g)) {
     const descripcion = op.parametros?.[nombre!] ?? (op.etiqueta === 'Webhooks' ? 'Id del webhook' : 'Id numérico o número AAAA-NNNNNN de la DeCA');
-    path[nombre!] = z.string().meta({ description: descripcion, example: op.etiqueta === 'Webhooks' ? '3' : '2026-000012' });
+    path[nombre!] = parametroDeRuta(op.comando, nombre!).meta({ description: descripcion, example: nombre === 'id' ? (op.etiqueta === 'Webhooks' ? '3' : '2026-000012') : 'ent_3' });
   }
+  // Only a command that records its result honours Idempotency-Key (commands/command.ts); the others run again.
+  const idempotente = op.comando.idempotencia !== undefined;
   const responses: Record<string, ZodOpenApiResponseObject> = {};
   for (const e of op.exito) {
+    const propias = Object.entries(e.cabeceras ?? {}).map(([n, siempre]) => [n, cabecera(n as NombreCabecera, siempre)]);
     responses[`${e.estado}`] = {
       description: e.descripcion,
+      headers: { ...cabecerasComunes(e.estado), ...(idempotente ? { 'Idempotent-Replayed': cabecera('Idempotent-Replayed') } : {}), ...Object.fromEntries(propias) },
       content: 'json' in e ? { 'application/json': { schema: e.json } } : { [e.tipo]: { schema: { type: 'string', format: 'binary' } } },
     };
   }
@@ -240,8 +374,19 @@ function operacion(op: OperacionApi): ZodOpenApiOperationObject {
   }
   if (op.comando.acceso === 'escritura' || op.comando.permiso) errores.add(403);
   if (op.ruta.includes('{')) errores.add(404);
-  if (op.conflictos?.length) errores.add(409);
-  for (const e of [...errores].sort()) responses[`${e}`] = respuestaError(e, e === 409 ? op.conflictos : undefined);
+  // A request whose Idempotency-Key another one is still running is told to retry (409 `en_curso`, Retry-After).
+  const conflictos = [...new Set([...(op.conflictos ?? []), ...(idempotente ? (['en_curso'] as const) : [])])];
+  if (conflictos.length) errores.add(409);
+  for (const e of [...errores].sort()) responses[`${e}`] = respuestaError(e, e === 409 ? conflictos : undefined);
+  // A GET that sends an ETag answers If-None-Match (middleware/conditional.ts): 304, no body.
+  const conEtag = op.metodo === 'get' && op.exito.some((e) => e.cabeceras?.ETag);
+  if (conEtag) {
+    responses['304'] = {
+      description: 'No ha cambiado: `If-None-Match` coincide con su `ETag` (o es `*`). Sin cuerpo; use la copia que ya tiene',
+      // The 200's own headers come along (the ETag, and the file name the route set before the answer became a 304).
+      headers: { ...cabecerasComunes(304), ...Object.fromEntries(Object.entries(op.exito.find((e) => e.cabeceras?.ETag)?.cabeceras ?? {}).map(([n, s]) => [n, cabecera(n as NombreCabecera, s)])) },
+    };
+  }
 
   let requestBody: ZodOpenApiOperationObject['requestBody'];
   if (op.cuerpo && 'archivo' in op.cuerpo) {
@@ -254,7 +399,6 @@ function operacion(op: OperacionApi): ZodOpenApiOperationObject {
   } else if (op.cuerpo) {
     requestBody = { required: true, content: { 'application/json': { schema: op.cuerpo.json, ...(op.cuerpo.ejemplo ? { example: op.cuerpo.ejemplo } : {}) } } };
   }
-  const idempotente = op.comando.idempotencia !== undefined || (op.metodo === 'post' && op.ruta.startsWith('/decas'));
   return {
     // The agenda's three kinds share their commands: the kind tells them apart.
     operationId: op.ruta.startsWith('/agenda/') ? `${op.comando.nombre}_${op.ruta.split('/')[2]}` : op.comando.nombre,
@@ -264,8 +408,17 @@ function operacion(op: OperacionApi): ZodOpenApiOperationObject {
     requestParams: {
       ...(Object.keys(path).length ? { path: z.object(path) } : {}),
       ...(op.consulta ? { query: op.consulta } : {}),
-      ...(idempotente
-        ? { header: z.object({ 'Idempotency-Key': ClaveIdempotencia.optional().meta({ description: 'De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días' }) }) }
+      ...(idempotente || conEtag
+        ? {
+            header: z.object({
+              ...(idempotente
+                ? { 'Idempotency-Key': ClaveIdempotencia.optional().meta({ description: 'De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días' }) }
+                : {}),
+              ...(conEtag
+                ? { 'If-None-Match': z.string().max(1024).optional().meta({ description: 'El `ETag` de la copia que ya tiene (o varios, separados por comas, o `*`): si coincide, 304 sin cuerpo', example: '"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"' }) }
+                : {}),
+            }),
+          }
         : {}),
     },
     ...(requestBody ? { requestBody } : {}),
@@ -273,42 +426,115 @@ function operacion(op: OperacionApi): ZodOpenApiOperationObject {
   };
 }
 
+/**
+ * The headers of a webhook delivery (domain/webhooks/entregas.ts sends them),
+ * as the receiver reads them: the request parameters of each `webhooks` entry.
+ */
+const cabecerasEntrega = (evento: EventoEntrega) =>
+  z.object({
+    'X-Deca-Evento': z.literal(evento).meta({ description: 'El nombre del evento, el mismo que `evento` del cuerpo' }),
+    'X-Deca-Entrega': z
+      .string()
+      .regex(/^ev_[A-Za-z0-9_-]+$/)
+      .max(64)
+      .meta({ description: 'Id de la entrega, el mismo en cada reintento e igual a `id` del cuerpo: úselo para no procesarla dos veces', example: 'ev_Qm3kT9vQ2mXw7LbN4pRs8uYz' }),
+    [FIRMA_HEADER]: z
+      .string()
+      .regex(/^t=\d+,v1=[0-9a-f]{64}$/)
+      .max(100)
+      .meta({
+        description:
+          '`t=<segundos unix>,v1=<firma>`: la firma es el HMAC-SHA256 en hexadecimal, con el secreto del webhook (entero, `whsec_` incluido), de `t` + `.` + el cuerpo tal cual llega; compárela en tiempo constante y rechace un `t` a más de 300 s de su reloj',
+      }),
+    'User-Agent': z.literal('DeCA-Webhooks/1.0').meta({ description: 'Quién envía la entrega' }),
+    // Standard Webhooks (standardwebhooks.com), for its libraries: `new Webhook(secreto).verify(cuerpo, cabeceras)`.
+    'webhook-id': z
+      .string()
+      .regex(/^ev_[A-Za-z0-9_-]+$/)
+      .max(64)
+      .meta({ description: 'Standard Webhooks: el mismo valor que `X-Deca-Entrega` (igual en cada reintento)', example: 'ev_Qm3kT9vQ2mXw7LbN4pRs8uYz' }),
+    'webhook-timestamp': z
+      .string()
+      .regex(/^\d{1,12}$/)
+      .meta({ description: 'Standard Webhooks: segundos unix de este intento (el `t` de `X-Deca-Firma`)', example: '1764237600' }),
+    'webhook-signature': z
+      .string()
+      .regex(/^v1,[A-Za-z0-9+/]{43}=$/)
+      .max(100)
+      .meta({
+        description:
+          'Standard Webhooks: `v1,<firma>`, el HMAC-SHA256 en base64 de `webhook-id` + `.` + `webhook-timestamp` + `.` + el cuerpo, con la clave que el texto del secreto tras `whsec_` codifica en base64; la librería `standardwebhooks` la comprueba con el secreto tal cual se mostró',
+      }),
+  });
+
+/** One event as its receiver sees it: the POST we send, its headers, and what each answer does. */
+function entregaWebhook(evento: EventoEntrega): ZodOpenApiOperationObject {
+  return {
+    operationId: `recibir_${evento.replace(/\W/g, '_')}`,
+    summary: evento === 'ping' ? 'Prueba (POST /webhooks/{id}/probar)' : `Evento ${evento}`,
+    description:
+      'Entrega firmada en `X-Deca-Firma` (véase la cabecera). Responda 2xx en 10 s; si no, se reintenta a 1 min, 5 min, 30 min, 2 h y 12 h con el mismo `X-Deca-Entrega`.',
+    tags: ['Webhooks'],
+    // Sent by this service to the receiver: no API key goes with it, the signature vouches for it.
+    security: [],
+    requestParams: { header: cabecerasEntrega(evento) },
+    requestBody: { required: true, content: { 'application/json': { schema: WebhookPayload } } },
+    responses: {
+      '2XX': { description: 'Recibida: no se vuelve a enviar' },
+      '410': { description: 'El receptor ya no existe: la entrega falla y el webhook se pausa' },
+      default: { description: 'Cualquier otra respuesta, o ninguna en 10 s: se reintenta' },
+    },
+  };
+}
+
+/** Formats of JSON Schema 2020-12 and of the OpenAPI format registry: any other (zod's `starts_with`, say) is dropped, its `pattern` kept. */
+const FORMATOS = new Set([
+  'date-time', 'date', 'time', 'duration', 'email', 'idn-email', 'hostname', 'idn-hostname', 'ipv4', 'ipv6', 'uri', 'uri-reference', 'iri', 'iri-reference',
+  'uuid', 'uri-template', 'json-pointer', 'relative-json-pointer', 'regex', 'int32', 'int64', 'float', 'double', 'byte', 'binary', 'password',
+]);
+const soloFormatosEstandar: ZodOpenApiOverride = ({ jsonSchema }) => {
+  if (typeof jsonSchema.format === 'string' && !FORMATOS.has(jsonSchema.format)) delete jsonSchema.format;
+};
+
+/** The document's tags, in the spec's order, each with what it groups. */
+const ETIQUETAS: Record<OperacionApi['etiqueta'], string> = {
+  DeCA: 'Crear, emitir, modificar, sustituir, consultar, archivar y finalizar documentos de control, y sus PDF y QR',
+  Cuenta: 'La empresa, su plan y la cuota del mes',
+  Agenda: 'Empresas, vehículos y lugares que se repiten, para rellenar DeCA más deprisa',
+  Importación: 'Crear DeCA desde un CSV, y exportar la lista con las mismas columnas',
+  Fotos: 'Leer la foto de un albarán y proponer los datos de una DeCA',
+  Webhooks: 'Avisos firmados a su servidor cuando cambia una DeCA, y las entregas hechas',
+};
+
 /** The OpenAPI 3.1 document of one environment's API, generated from the shared zod schemas. */
 export function documentoOpenApi(siteUrl: string, entorno: Entorno): object {
   const paths: ZodOpenApiPathsObject = {};
   for (const op of OPERACIONES) (paths[op.ruta] ??= {})[op.metodo] = operacion(op);
   const webhooks: ZodOpenApiPathsObject = {};
-  for (const evento of [...EVENTOS, 'ping'] as const) {
-    webhooks[evento] = {
-      post: {
-        summary: `Evento ${evento}`,
-        description:
-          'Entrega firmada: cabecera `X-Deca-Firma: t=<segundos unix>,v1=<firma>`, la firma es el HMAC-SHA256 en hex, con el secreto del webhook, de `t` + `.` + el cuerpo tal cual; compárela en tiempo constante y rechace un `t` a más de 300 s. Responda 2xx en 10 s; si no, se reintenta a 1 min, 5 min, 30 min, 2 h y 12 h.',
-        requestBody: { content: { 'application/json': { schema: WebhookPayload } } },
-        responses: { '200': { description: 'Recibido' } },
-      },
-    };
-  }
+  for (const evento of EventoEntrega.options) webhooks[evento] = { post: entregaWebhook(evento) };
   const base = `${siteUrl}${entorno === 'pruebas' ? '/demo' : ''}/api/v1`;
-  return createDocument({
+  const documento: ZodOpenApiObject = {
     openapi: '3.1.0',
     info: {
       title: `DeCA API${entorno === 'pruebas' ? ' (entorno de pruebas)' : ''}`,
       version: '1.0.0',
+      contact: { name: 'DeCA', url: siteUrl },
       description:
         'Documentos de control del transporte de mercancías por carretera (Orden FOM/2861/2012, art. 6): crear, emitir, modificar, sustituir, consultar y archivar DeCA; agenda, importación CSV, lectura de fotos de albaranes y webhooks. ' +
         'Errores: siempre `{ "error": { codigo, mensaje, campos, avisos, request_id } }`. Límite: 120 peticiones por minuto y clave (cabeceras `RateLimit`).',
     },
     servers: [{ url: base, description: entorno === 'pruebas' ? 'Entorno de pruebas: datos sin validez' : 'Producción' }],
     security: [{ bearer: [] }, { apiKey: [] }],
-    tags: ['DeCA', 'Cuenta', 'Agenda', 'Importación', 'Fotos', 'Webhooks'].map((name) => ({ name })),
+    tags: Object.entries(ETIQUETAS).map(([name, description]) => ({ name, description })),
     paths,
     webhooks,
     components: {
+      headers: componentesCabeceras(),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Clave de API: `Authorization: Bearer dg_live_…` (o `dg_test_…` en pruebas)' },
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'La misma clave en la cabecera `X-API-Key`' },
       },
     },
-  });
+  };
+  return createDocument(documento, { override: soloFormatosEstandar });
 }

@@ -18,7 +18,7 @@ export type ResultadoPeso = { ok: true; valor: number; unidad?: UnidadCantidad }
 const PESO_MAXIMO = 1e9;
 
 /** Characters of the longest text read as a weight. */
-const LARGO_MAXIMO = 1000;
+export const PESO_TEXTO_MAXIMO = 1000;
 
 const MOTIVO_FORMATO = 'escriba el peso como número, p. ej. 24.500 o 24500,5';
 
@@ -72,7 +72,7 @@ export function parsePeso(input: number | string): ResultadoPeso {
   }
 
   // No weight, however spaced, is this long: a 4 MB «weight» is refused without running the patterns over it.
-  if (input.length > LARGO_MAXIMO) return { ok: false, motivo: MOTIVO_FORMATO };
+  if (input.length > PESO_TEXTO_MAXIMO) return { ok: false, motivo: MOTIVO_FORMATO };
   // Any whitespace (NBSP and thin spaces from spreadsheets included) counts as one space.
   const texto = input.trim().replace(/\s+/g, ' ').toLowerCase();
   if (texto === '') return { ok: false, motivo: 'falta el peso' };

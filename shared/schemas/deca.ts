@@ -37,9 +37,11 @@ export const CAMPOS_DATOS = [
 ] as const;
 export type CampoDatos = (typeof CAMPOS_DATOS)[number];
 
-const fecha = cadena()
+const FECHA_NO_VALIDA = 'Fecha no válida: use AAAA-MM-DD, p. ej. 2026-11-21';
+const fecha = cadena({ max: 10 })
   .trim()
-  .refine((s) => s === '' || isFechaValida(s), 'Fecha no válida: use AAAA-MM-DD, p. ej. 2026-11-21')
+  .max(10, FECHA_NO_VALIDA)
+  .refine((s) => s === '' || isFechaValida(s), FECHA_NO_VALIDA)
   .transform((s) => (s === '' ? undefined : s));
 
 const nif = (max: number) => textoOpcional(max).transform((s) => (s === undefined ? s : normalizarNif(s)));
@@ -96,9 +98,9 @@ const camposEntrada = {
 export const EmisionOfflineInput = z
   .object({
     dispositivo_id: z.number().int().positive(),
-    numero: z.string().regex(/^\d{4}-\d{6}$/, 'Número no válido'),
-    token: z.string().regex(/^[\w-]{32}$/, 'Enlace no válido'),
-    emitida_at: z.iso.datetime({ offset: true, message: 'Fecha y hora ISO 8601 con zona' }),
+    numero: z.string().regex(/^\d{4}-\d{6}$/, 'Número no válido').meta({ maxLength: 11 }),
+    token: z.string().regex(/^[\w-]{32}$/, 'Enlace no válido').meta({ maxLength: 32 }),
+    emitida_at: z.iso.datetime({ offset: true, message: 'Fecha y hora ISO 8601 con zona' }).max(40, 'Fecha y hora ISO 8601 con zona'),
     qr: z
       .string()
       .max(800)
@@ -277,7 +279,8 @@ export const DecaListQuery = z.object({
   hasta: fecha.optional().meta({ description: 'Fecha de transporte hasta (incluida)' }),
   ref_externa: cadena().max(100).optional(),
   matricula: cadena().max(20).optional().meta({ description: 'Matrícula del vehículo o del remolque' }),
-  modificado_desde: cadena()
+  modificado_desde: cadena({ max: 40 })
+    .max(40, 'Use AAAA-MM-DD o AAAA-MM-DD HH:MM:SS')
     .refine((s) => !Number.isNaN(Date.parse(s.includes('T') || s.length <= 10 ? s : s.replace(' ', 'T'))), 'Use AAAA-MM-DD o AAAA-MM-DD HH:MM:SS')
     .optional()
     .meta({ description: 'Solo las cambiadas desde ese instante (hora de Madrid si no lleva zona)' }),
@@ -368,6 +371,7 @@ export const ControlInput = z.object({
   codigo: z
     .string({ error: 'Indique el código que le dio el agente' })
     .trim()
+    .max(20, 'El código del agente son solo cifras (entre 4 y 20)')
     .regex(/^\d{4,20}$/, 'El código del agente son solo cifras (entre 4 y 20)')
     .meta({ description: 'Código numérico que el agente da al conductor' }),
 });

@@ -1,4 +1,4 @@
-import { parsePeso } from '../rules/peso';
+import { parsePeso, PESO_TEXTO_MAXIMO } from '../rules/peso';
 import { problemaDeTexto } from '../rules/texto';
 import { z } from './zod';
 
@@ -33,7 +33,8 @@ export const textoOpcional = (max: number, opciones: { multilinea?: boolean } = 
  * Parsed with the shared rule so the app and the server read it the same way.
  */
 export const Peso = z
-  .union([z.number(), cadena()])
+  // The text's length is checked by parsePeso (a longer one is refused as not a weight).
+  .union([z.number(), cadena({ max: PESO_TEXTO_MAXIMO }).meta({ maxLength: PESO_TEXTO_MAXIMO })])
   .transform((v, ctx) => {
     const r = parsePeso(v);
     if (!r.ok) {

@@ -9,7 +9,12 @@ export const FotoLeida = z.object({
 });
 export type FotoLeida = z.infer<typeof FotoLeida>;
 
-/** POST /fotos as JSON, and the MCP tool leer_albaran: the photo in base64 (its bytes are checked by the server). */
+/** Spec: a photo of at most 2 MB as a file… */
+export const FOTO_MAXIMA = 2 * 1024 * 1024;
+/** …and about 6 MB as base64 (its encoding, plus room for a `data:` prefix and line breaks). */
+export const BASE64_MAXIMO = Math.ceil((FOTO_MAXIMA * 4) / 3) + 64 * 1024;
+
+/** POST /fotos as JSON, and the MCP tool leer_albaran: the photo in base64 (its bytes and length are checked by the server, middleware/subida.ts). */
 export const FotoBase64Input = z.object({
-  imagen_base64: z.string().meta({ description: 'La foto (JPEG, PNG, WebP o HEIC, hasta 2 MB) en base64, con o sin el prefijo data:image/…;base64,' }),
+  imagen_base64: z.string().meta({ maxLength: BASE64_MAXIMO, description: 'La foto (JPEG, PNG, WebP o HEIC, hasta 2 MB) en base64, con o sin el prefijo data:image/…;base64,' }),
 });

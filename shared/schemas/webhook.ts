@@ -32,8 +32,9 @@ const nombresEventos = EVENTOS.join(', ');
  * Repeated names are dropped; order is the lifecycle order.
  */
 export const EventosSuscritos = z
-  .array(cadena(), { error: 'Indique una lista de eventos, p. ej. ["deca.emitido"] o ["*"]' })
+  .array(cadena({ max: 40 }).meta({ enum: [...EVENTOS, '*'] }), { error: 'Indique una lista de eventos, p. ej. ["deca.emitido"] o ["*"]' })
   .min(1, 'Indique al menos un evento, o ["*"] para todos')
+  .max(EVENTOS.length, `Como mucho ${EVENTOS.length} eventos, cada uno una vez, o ["*"] para todos`)
   .superRefine((list, ctx) => {
     if (list.includes('*') && list.length > 1) {
       ctx.addIssue({ code: 'custom', message: '"*" ya incluye todos los eventos: envíelo solo, ["*"]' });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { AppError } from '../../../shared/errors';
+import { BASE64_MAXIMO, FOTO_MAXIMA } from '../../../shared/schemas/fotos';
 import { MB, readBody } from './body';
 
 /** What is kept of an uploaded file: its fingerprint and size, never its bytes. */
@@ -147,9 +148,6 @@ export function leerCsvSubido(req: IncomingMessage, limite = CSV_MAXIMO): Promis
   });
 }
 
-/** Spec: a photo of at most 2 MB as a file, about 6 MB as base64. */
-export const FOTO_MAXIMA = 2 * MB;
-const BASE64_MAXIMO = Math.ceil((FOTO_MAXIMA * 4) / 3) + 64 * 1024;
 
 const fotoGrande = () => new AppError('demasiado_grande', 'La foto supera 2 MB: una de 1800 px de lado basta para leerla.');
 const faltaFoto = () => new AppError('validacion', 'Envíe la foto en el campo «foto» del formulario, o como JSON {"imagen_base64": "…"}.', { campos: { foto: 'Falta la foto' } });
