@@ -2,6 +2,7 @@
 import { clientsClaim, setCacheNameDetails } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { RUTA_DEL_SERVIDOR } from '../shared/rutas-servidor';
 import { ETIQUETA_COLA } from './data/cola-fondo';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
@@ -14,10 +15,10 @@ cleanupOutdatedCaches();
 precacheAndRoute(self.__WB_MANIFEST);
 
 // Client routes (deep links such as /decas/2026-000012) open offline: every navigation gets the shell,
-// except the server's own pages and APIs (public DeCA pages, completion and e-mail confirmation links, the authenticity check, API, MCP, the API reference).
+// except the server's own pages and APIs (shared/rutas-servidor.ts: the one list the server and the router use too).
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/index.html'), {
-    denylist: [/^\/(api|demo|app\/api|mcp|healthz|readyz|docs|d|p|completar|confirmar|verificar)(\/|$)/],
+    denylist: [RUTA_DEL_SERVIDOR],
   }),
 );
 

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { esRutaDelServidor } from '../../shared/rutas-servidor';
 import { store, useStore } from './store';
 
 /** The current path (without query) and query; changes through `navegar` or the browser's back/forward. */
@@ -23,7 +24,7 @@ export function interceptarEnlaces(root: HTMLElement): void {
     if (ev.defaultPrevented || ev.button !== 0 || ev.metaKey || ev.ctrlKey || ev.shiftKey || ev.altKey) return;
     const a = (ev.target as Element).closest('a');
     if (!a || a.target || a.hasAttribute('download') || a.origin !== location.origin) return;
-    if (!a.pathname.startsWith('/') || /^\/(api|demo|app\/api|d|completar)\//.test(a.pathname) || /\.[a-z0-9]+$/i.test(a.pathname)) return;
+    if (!a.pathname.startsWith('/') || esRutaDelServidor(a.pathname) || /\.[a-z0-9]+$/i.test(a.pathname)) return;
     ev.preventDefault();
     navegar(a.pathname + a.search);
   });

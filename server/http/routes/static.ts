@@ -1,15 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import send from 'koa-send';
+import { esRutaDelServidor } from '../../../shared/rutas-servidor';
 import type { AppMiddleware } from '../context';
 
-/**
- * Paths the web app never owns: they answer with JSON errors, not the app
- * shell. `/.well-known/` is probed by clients that read the answer as data
- * (MCP clients look for OAuth metadata at `oauth-protected-resource` and
- * `oauth-authorization-server`): none is served, so each is a 404.
- */
-const NOT_APP = /^\/(api|demo|app\/api|mcp|healthz|readyz|\.well-known)(\/|$)/;
 
 /**
  * The app's Content-Security-Policy: everything it loads is its own, with no
@@ -43,7 +37,9 @@ export const APP_CSP = [
  */
 export function serveClient(root: string): AppMiddleware {
   return async (ctx, next) => {
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || NOT_APP.test(ctx.path)) return next();
+    // The server's own paths never get the shell: what no route there answers is a 404 (JSON errors for
+    // the APIs; `/.well-known/` is probed by MCP clients that read the answer as OAuth metadata).
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || esRutaDelServidor(ctx.path)) return next();
     if (!existsSync(path.join(root, 'index.html'))) {
       if (path.extname(ctx.path)) return next();
       ctx.status = 503;
