@@ -1,0 +1,9775 @@
+/**
+ * Generado por openapi-typescript desde /api/v1/openapi.json: no lo edite a mano.
+ * Para regenerarlo: npm run openapi:tipos
+ */
+
+export interface paths {
+    "/decas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Listar DeCA
+         * @description Lista de DeCA, la más reciente primero, con filtros y cursor «siguiente».
+         */
+        get: operations["listar_decas"];
+        put?: never;
+        /**
+         * Crear (y emitir) una DeCA
+         * @description Crea una DeCA y la emite (PDF, QR y URL), o la deja pendiente para que la otra parte complete sus datos.
+         */
+        post: operations["crear_deca"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ver una DeCA
+         * @description Una DeCA con sus envíos, su estado y sus URL.
+         */
+        get: operations["ver_deca"];
+        put?: never;
+        post?: never;
+        /**
+         * Eliminar una DeCA pendiente
+         * @description Borra una DeCA pendiente (las emitidas no se borran: se conservan un año).
+         */
+        delete: operations["eliminar_deca"];
+        options?: never;
+        head?: never;
+        /**
+         * Modificar una DeCA (método 1)
+         * @description Cambia datos de una DeCA. Pendiente: se cambian (y con emitir, se emite). Emitida: método 1, con «motivo»; misma URL y QR, versión nueva.
+         */
+        patch: operations["modificar_deca"];
+        trace?: never;
+    };
+    "/decas/{id}/emitir": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Emitir una DeCA pendiente
+         * @description Emite una DeCA pendiente cuyos datos están completos.
+         */
+        post: operations["emitir_deca"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decas/{id}/sustituir": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sustituir una DeCA (método 2)
+         * @description Método 2: crea una DeCA nueva (nueva URL y QR) con los cambios y marca la anterior como sustituida. «motivo» obligatorio.
+         */
+        post: operations["sustituir_deca"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decas/{id}/fin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Marcar el fin del servicio
+         * @description Marca el fin del servicio de una DeCA emitida.
+         */
+        post: operations["fin_servicio"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decas/{id}/archivar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archivar o desarchivar
+         * @description Archiva (archivado true) o desarchiva (false) una DeCA, en cualquier estado.
+         */
+        post: operations["archivar_deca"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decas/{id}/cambios": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Historial de cambios
+         * @description El historial de cambios de una DeCA: versión, motivo, quién y qué cambió.
+         */
+        get: operations["historial_deca"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decas/{id}/descargas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Aperturas de la ficha pública
+         * @description Cada apertura de la URL pública o del QR de una DeCA: fecha, IP y navegador.
+         */
+        get: operations["descargas_deca"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decas/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * PDF de la DeCA
+         * @description El PDF de la versión vigente de una DeCA emitida (no cuenta como descarga pública).
+         */
+        get: operations["pdf_deca"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decas/{id}/qr.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * QR de la DeCA
+         * @description El código QR (PNG) que lleva a la ficha pública de una DeCA.
+         */
+        get: operations["qr_deca"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decas/{id}/pedir-datos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pedir sus datos a la otra parte
+         * @description El enlace para que la otra parte complete sus datos de una DeCA pendiente; se le envía por correo si se da «email».
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        post: operations["pedir_datos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decas/{id}/enviar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enviar la DeCA por correo
+         * @description Envía por correo una DeCA emitida (PDF adjunto) y devuelve el texto para la aplicación de mensajería del conductor.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        post: operations["enviar_deca"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decas/{id}/control": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Anotar un control en carretera
+         * @description Anota el código numérico que un agente dio al conductor en un control en carretera (extensión): queda en el historial y sale el evento deca.control; después hay que enviar el PDF/A a la sede electrónica (sede_url) con ese código.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        post: operations["control_carretera"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/camino": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Documentos para el camino
+         * @description Las DeCA emitidas con fecha de transporte de 7 días atrás a 7 adelante (fecha del servidor), con PDF y QR, para llevarlas en el dispositivo sin cobertura.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        get: operations["documentos_camino"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cuenta": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * La cuenta y su cuota
+         * @description La empresa de la cuenta, su plan y la cuota mensual de DeCA del entorno.
+         */
+        get: operations["ver_cuenta"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agenda/empresas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Buscar empresas en la agenda
+         * @description Busca en la agenda de la cuenta (empresas, vehículos o lugares ya usados) por cualquier parte del nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos; las más usadas primero.
+         */
+        get: operations["buscar_agenda_empresas"];
+        put?: never;
+        /**
+         * Guardar empresa en la agenda
+         * @description Crea una entrada de la agenda o cambia los datos de la que tiene el mismo NIF, matrícula o texto.
+         */
+        post: operations["guardar_agenda_empresas"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agenda/vehiculos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Buscar vehículos en la agenda
+         * @description Busca en la agenda de la cuenta (empresas, vehículos o lugares ya usados) por cualquier parte del nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos; las más usadas primero.
+         */
+        get: operations["buscar_agenda_vehiculos"];
+        put?: never;
+        /**
+         * Guardar vehículo en la agenda
+         * @description Crea una entrada de la agenda o cambia los datos de la que tiene el mismo NIF, matrícula o texto.
+         */
+        post: operations["guardar_agenda_vehiculos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agenda/lugares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Buscar lugares en la agenda
+         * @description Busca en la agenda de la cuenta (empresas, vehículos o lugares ya usados) por cualquier parte del nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos; las más usadas primero.
+         */
+        get: operations["buscar_agenda_lugares"];
+        put?: never;
+        /**
+         * Guardar lugar en la agenda
+         * @description Crea una entrada de la agenda o cambia los datos de la que tiene el mismo NIF, matrícula o texto.
+         */
+        post: operations["guardar_agenda_lugares"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/importar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Importar un CSV
+         * @description Importa DeCA desde un CSV (una fila por envío; las filas con la misma ref_externa o referencia son una DeCA; hasta 500 DeCA y 24.001 filas con la cabecera). Con validar solo comprueba; reimportar el mismo archivo no duplica.
+         */
+        post: operations["importar_csv"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decas.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Exportar la lista a CSV
+         * @description Las DeCA del listado (mismos filtros) en CSV con las columnas de la importación, una fila por envío.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        get: operations["exportar_csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fotos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leer la foto de un albarán
+         * @description Lee la foto de un albarán, pedido o carta de porte y devuelve los datos de una DeCA para revisar (partes con NIF, fecha, matrículas, lugares, mercancía y pesos, cada uno con su confianza). No crea nada; gasta una lectura de fotos del mes.
+         */
+        post: operations["leer_albaran"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Listar webhooks
+         * @description Los webhooks de la cuenta en este entorno.
+         */
+        get: operations["listar_webhooks"];
+        put?: never;
+        /**
+         * Crear un webhook
+         * @description Crea un webhook (url https, eventos, descripción); devuelve su secreto whsec_ una sola vez.
+         */
+        post: operations["crear_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Ver un webhook
+         * @description Un webhook (sin su secreto).
+         */
+        get: operations["ver_webhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Eliminar un webhook
+         * @description Borra un webhook con sus entregas.
+         */
+        delete: operations["eliminar_webhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Cambiar, pausar o reanudar
+         * @description Pausa o reanuda un webhook (activo), o cambia sus eventos o su descripción.
+         */
+        patch: operations["cambiar_webhook"];
+        trace?: never;
+    };
+    "/webhooks/{id}/entregas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Entregas de un webhook
+         * @description Las 100 últimas entregas de un webhook, con cada intento.
+         */
+        get: operations["entregas_webhook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/probar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enviar un ping de prueba
+         * @description Envía ahora un evento «ping» al webhook y devuelve el resultado.
+         */
+        post: operations["probar_webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/entregas/{entrega}/reenviar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reenviar una entrega
+         * @description Reenvía ahora una entrega (mismo id y cuerpo, firma nueva) y devuelve el resultado.
+         */
+        post: operations["reenviar_entrega"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "deca.creado": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evento deca.creado
+         * @description Entrega firmada en `X-Deca-Firma` (véase la cabecera). Responda 2xx en 10 s; si no, se reintenta a 1 min, 5 min, 30 min, 2 h y 12 h con el mismo `X-Deca-Entrega`.
+         */
+        post: operations["recibir_deca_creado"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deca.emitido": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evento deca.emitido
+         * @description Entrega firmada en `X-Deca-Firma` (véase la cabecera). Responda 2xx en 10 s; si no, se reintenta a 1 min, 5 min, 30 min, 2 h y 12 h con el mismo `X-Deca-Entrega`.
+         */
+        post: operations["recibir_deca_emitido"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deca.modificado": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evento deca.modificado
+         * @description Entrega firmada en `X-Deca-Firma` (véase la cabecera). Responda 2xx en 10 s; si no, se reintenta a 1 min, 5 min, 30 min, 2 h y 12 h con el mismo `X-Deca-Entrega`.
+         */
+        post: operations["recibir_deca_modificado"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deca.sustituido": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evento deca.sustituido
+         * @description Entrega firmada en `X-Deca-Firma` (véase la cabecera). Responda 2xx en 10 s; si no, se reintenta a 1 min, 5 min, 30 min, 2 h y 12 h con el mismo `X-Deca-Entrega`.
+         */
+        post: operations["recibir_deca_sustituido"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deca.completado": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evento deca.completado
+         * @description Entrega firmada en `X-Deca-Firma` (véase la cabecera). Responda 2xx en 10 s; si no, se reintenta a 1 min, 5 min, 30 min, 2 h y 12 h con el mismo `X-Deca-Entrega`.
+         */
+        post: operations["recibir_deca_completado"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deca.fin_servicio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evento deca.fin_servicio
+         * @description Entrega firmada en `X-Deca-Firma` (véase la cabecera). Responda 2xx en 10 s; si no, se reintenta a 1 min, 5 min, 30 min, 2 h y 12 h con el mismo `X-Deca-Entrega`.
+         */
+        post: operations["recibir_deca_fin_servicio"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deca.descargado": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evento deca.descargado
+         * @description Entrega firmada en `X-Deca-Firma` (véase la cabecera). Responda 2xx en 10 s; si no, se reintenta a 1 min, 5 min, 30 min, 2 h y 12 h con el mismo `X-Deca-Entrega`.
+         */
+        post: operations["recibir_deca_descargado"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deca.control": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evento deca.control
+         * @description Entrega firmada en `X-Deca-Firma` (véase la cabecera). Responda 2xx en 10 s; si no, se reintenta a 1 min, 5 min, 30 min, 2 h y 12 h con el mismo `X-Deca-Entrega`.
+         */
+        post: operations["recibir_deca_control"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prueba (POST /webhooks/{id}/probar)
+         * @description Entrega firmada en `X-Deca-Firma` (véase la cabecera). Responda 2xx en 10 s; si no, se reintenta a 1 min, 5 min, 30 min, 2 h y 12 h con el mismo `X-Deca-Entrega`.
+         */
+        post: operations["recibir_ping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        DecaInput: {
+            /** @description Referencia propia, única por cuenta: reenviarla no duplica */
+            ref_externa?: string;
+            /**
+             * @description Lado que ocupa quien llama; por defecto el de la cuenta
+             * @enum {string}
+             */
+            emisor_rol?: "transportista" | "cargador";
+            /** @description Cargador contractual: nombre o razón social */
+            cargador_nombre?: string;
+            /** @description Cargador contractual: NIF */
+            cargador_nif?: string;
+            /** @description Cargador contractual: domicilio */
+            cargador_domicilio?: string;
+            /** @description Transportista efectivo: nombre o razón social */
+            transp_nombre?: string;
+            /** @description Transportista efectivo: NIF */
+            transp_nif?: string;
+            /** @description Transportista efectivo: domicilio (extensión: el art. 6 lo pide; si falta se avisa) */
+            transp_domicilio?: string;
+            /** @description Fecha del transporte, AAAA-MM-DD */
+            fecha_transporte?: string;
+            /**
+             * @description rigido o articulado; con remolque es articulado
+             * @enum {string}
+             */
+            tipo_vehiculo?: "rigido" | "articulado";
+            /** @description Matrícula del tractor o del vehículo rígido */
+            matricula?: string;
+            /** @description Matrícula del remolque o semirremolque */
+            matricula_remolque?: string;
+            /** @description Autorización especial de circulación */
+            autorizacion_especial?: string;
+            /** @description Observaciones */
+            observaciones?: string;
+            /** @description Conductor */
+            conductor_nombre?: string;
+            /** @description Teléfono del conductor (no aparece en la página pública) */
+            conductor_tel?: string;
+            /** @description Referencia interna */
+            referencia?: string;
+            /** @description Envíos (1 a 48), todos con el mismo cargador y transportista */
+            envios?: components["schemas"]["EnvioInput"][];
+            /**
+             * @description false: queda pendiente y se devuelve el enlace para la otra parte
+             * @default true
+             */
+            emitir: boolean;
+            /**
+             * @description true: solo valida, no guarda nada
+             * @default false
+             */
+            solo_validar: boolean;
+            /**
+             * Format: email
+             * @description Con emitir false, se envía a este correo el enlace para completar
+             */
+            pedir_datos_email?: string;
+            /** @description Extensión (aplicación con sesión): emitida en un dispositivo sin cobertura con un número reservado */
+            emision_offline?: {
+                dispositivo_id: number;
+                numero: string;
+                token: string;
+                /** Format: date-time */
+                emitida_at: string;
+                /** @description El parámetro `o` del QR que el dispositivo firmó (resumen.firma): el PDF del servidor lleva el mismo QR */
+                qr?: string;
+            };
+        };
+        EnvioInput: {
+            /** @description Lugar de origen */
+            origen?: string;
+            /** @description Lugar de destino */
+            destino?: string;
+            /** @description Naturaleza de la mercancía */
+            naturaleza?: string;
+            /** @description Número, o texto como se escribe: 24.500, 24.500,5, «1,5 t» */
+            peso?: number | string;
+            /**
+             * @description Unidad de la cantidad; por defecto kg
+             * @enum {string}
+             */
+            unidad?: "kg" | "t" | "m3" | "l" | "palets" | "bultos" | "unidades" | "contenedores";
+            nota?: string | null;
+        };
+        DecaPatch: {
+            ref_externa?: string | null;
+            cargador_nombre?: string | null;
+            cargador_nif?: string | null;
+            cargador_domicilio?: string | null;
+            transp_nombre?: string | null;
+            transp_nif?: string | null;
+            transp_domicilio?: string | null;
+            fecha_transporte?: string | null;
+            tipo_vehiculo?: ("rigido" | "articulado") | null;
+            matricula?: string | null;
+            matricula_remolque?: string | null;
+            autorizacion_especial?: string | null;
+            observaciones?: string | null;
+            conductor_nombre?: string | null;
+            conductor_tel?: string | null;
+            referencia?: string | null;
+            envios?: components["schemas"]["EnvioInput"][] | null;
+            /** @description Motivo del cambio; obligatorio si la DeCA está emitida */
+            motivo?: string;
+            /** @description true: emitir tras aplicar los cambios (DeCA pendiente) */
+            emitir?: boolean;
+        };
+        /** @description Sin campos: envíe `{}` (toda petición POST lleva un cuerpo) */
+        Vacio: Record<string, never>;
+        SustituirInput: {
+            ref_externa?: string | null;
+            cargador_nombre?: string | null;
+            cargador_nif?: string | null;
+            cargador_domicilio?: string | null;
+            transp_nombre?: string | null;
+            transp_nif?: string | null;
+            transp_domicilio?: string | null;
+            fecha_transporte?: string | null;
+            tipo_vehiculo?: ("rigido" | "articulado") | null;
+            matricula?: string | null;
+            matricula_remolque?: string | null;
+            autorizacion_especial?: string | null;
+            observaciones?: string | null;
+            conductor_nombre?: string | null;
+            conductor_tel?: string | null;
+            referencia?: string | null;
+            envios?: components["schemas"]["EnvioInput"][] | null;
+            /** @description Motivo de la sustitución (obligatorio) */
+            motivo?: string;
+        };
+        AgendaEmpresaInput: {
+            /** @description Nombre o razón social */
+            nombre: string;
+            /** @description NIF de la empresa (DNI, NIE o CIF con su carácter de control) */
+            nif: string;
+            /** @description Domicilio */
+            domicilio?: string;
+            /**
+             * @description Como qué parte aparece: cargador, transportista o ambos
+             * @enum {string}
+             */
+            lado?: "cargador" | "transportista" | "ambos";
+        };
+        AgendaVehiculoInput: {
+            /** @description Matrícula del tractor o del vehículo rígido */
+            matricula: string;
+            /** @description Matrícula del remolque habitual */
+            matricula_remolque?: string;
+            /** @enum {string} */
+            tipo_vehiculo?: "rigido" | "articulado";
+            autorizacion_especial?: string;
+            /** @description Conductor habitual */
+            conductor_nombre?: string;
+            /** @description Teléfono del conductor habitual */
+            conductor_tel?: string;
+        };
+        AgendaLugarInput: {
+            /** @description El lugar tal como se escribe en los envíos */
+            texto: string;
+        };
+        WebhookInput: {
+            /** @description URL https:// que recibirá los eventos por POST */
+            url: string;
+            /** @description Eventos suscritos: nombres (deca.creado, deca.emitido, deca.modificado, deca.sustituido, deca.completado, deca.fin_servicio, deca.descargado, deca.control) o ["*"] para todos */
+            eventos?: ("deca.creado" | "deca.emitido" | "deca.modificado" | "deca.sustituido" | "deca.completado" | "deca.fin_servicio" | "deca.descargado" | "deca.control" | "*")[];
+            /** @description Texto libre para reconocerlo */
+            descripcion?: string | null;
+        };
+        WebhookPatch: {
+            /** @description true: activo; false: pausado */
+            activo?: boolean;
+            /** @description Eventos suscritos: nombres (deca.creado, deca.emitido, deca.modificado, deca.sustituido, deca.completado, deca.fin_servicio, deca.descargado, deca.control) o ["*"] para todos */
+            eventos?: ("deca.creado" | "deca.emitido" | "deca.modificado" | "deca.sustituido" | "deca.completado" | "deca.fin_servicio" | "deca.descargado" | "deca.control" | "*")[];
+            descripcion?: string | null;
+        };
+        WebhookPayload: {
+            id: string;
+            /** @enum {string} */
+            evento: "deca.creado" | "deca.emitido" | "deca.modificado" | "deca.sustituido" | "deca.completado" | "deca.fin_servicio" | "deca.descargado" | "deca.control" | "ping";
+            /** @description ISO 8601 con desfase, hora de Madrid */
+            creado_at: string;
+            /** @enum {string} */
+            entorno: "produccion" | "pruebas";
+            data: {
+                deca?: components["schemas"]["Deca"];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        Deca: {
+            id: number;
+            numero: string;
+            /** @enum {string} */
+            estado: "pendiente" | "emitido" | "sustituido";
+            version: number;
+            ref_externa: string | null;
+            /**
+             * @description Lado de la DeCA que ocupa la cuenta
+             * @enum {string}
+             */
+            emisor_rol: "transportista" | "cargador";
+            /** @enum {string} */
+            canal: "api" | "web" | "mcp" | "importacion";
+            cargador_nombre: string | null;
+            cargador_nif: string | null;
+            cargador_domicilio: string | null;
+            transp_nombre: string | null;
+            transp_nif: string | null;
+            transp_domicilio: string | null;
+            fecha_transporte: string | null;
+            tipo_vehiculo: ("rigido" | "articulado") | null;
+            matricula: string | null;
+            matricula_remolque: string | null;
+            autorizacion_especial: string | null;
+            conductor_nombre: string | null;
+            conductor_tel: string | null;
+            observaciones: string | null;
+            referencia: string | null;
+            envios: components["schemas"]["Envio"][];
+            urls: components["schemas"]["DecaUrls"];
+            pdf_sha256: string | null;
+            pdf_bytes: number | null;
+            emitido_at: string | null;
+            /** @description Último cambio (creación incluida): lo que filtra modificado_desde */
+            modificado_at: string;
+            /** @description AAAA-MM-DD HH:MM:SS, hora de Madrid */
+            created_at: string;
+            fin_servicio_at: string | null;
+            sustituye_a: components["schemas"]["DecaRef"] | null;
+            sustituido_por: components["schemas"]["DecaRef"] | null;
+            archivado: boolean;
+            descargas: number;
+            /** @description Extensión: emitida sin cobertura en un dispositivo; null si no */
+            emision_offline: {
+                /** @description Nombre del dispositivo que la emitió */
+                dispositivo: string;
+                /** @description Hora del dispositivo al emitirla (la del PDF) */
+                emitida_at: string;
+                /** @description Cuando la recibió el servidor */
+                recibida_at: string;
+            } | null;
+        };
+        Envio: {
+            origen: string | null;
+            destino: string | null;
+            naturaleza: string | null;
+            peso: number | null;
+            /**
+             * @description Unidad de la cantidad; por defecto kg
+             * @enum {string}
+             */
+            unidad: "kg" | "t" | "m3" | "l" | "palets" | "bultos" | "unidades" | "contenedores";
+            nota: string | null;
+        };
+        DecaUrls: {
+            pdf: string;
+            qr_png: string;
+            conductor: string;
+            completar: string | null;
+            ficha: string;
+        };
+        DecaRef: {
+            id: number;
+            numero: string;
+            ficha: string;
+        };
+        Aviso: {
+            /** @description Ruta del campo afectado, o null si es general */
+            campo: string | null;
+            /** @description Identificador estable del aviso */
+            codigo: string;
+            /** @description Explicación en español */
+            mensaje: string;
+        };
+        Error: {
+            error: {
+                codigo: string;
+                mensaje: string;
+                campos: {
+                    [key: string]: string;
+                };
+                avisos: components["schemas"]["Aviso"][];
+                request_id: string;
+            };
+        };
+        Cambio: {
+            version: number;
+            /** @enum {string} */
+            tipo: "creacion" | "modificacion" | "emision" | "completado" | "sustitucion" | "fin_servicio" | "archivado" | "desarchivado" | "control";
+            motivo: string | null;
+            autor: {
+                /** @enum {string} */
+                tipo: "usuario" | "clave" | "enlace" | "sistema";
+                id: number | null;
+                /** @description Correo del usuario, prefijo de la clave, o «otra parte (enlace)» */
+                nombre: string;
+            };
+            /** @enum {string} */
+            canal: "api" | "web" | "mcp" | "importacion";
+            /** @description AAAA-MM-DD HH:MM:SS, hora de Madrid */
+            created_at: string;
+            campos: {
+                campo: string;
+                antes: unknown;
+                despues: unknown;
+            }[];
+        };
+        Descarga: {
+            /** @description AAAA-MM-DD HH:MM:SS, hora de Madrid */
+            fecha: string;
+            /** @enum {string} */
+            recurso: "ficha" | "pdf" | "conductor" | "qr";
+            version: number;
+            ip: string;
+            navegador: string;
+            /** @description Vista previa o escáner de correo: anotada, no cuenta */
+            robot: boolean;
+            motivo_robot: string | null;
+        };
+        ControlCarretera: {
+            codigo: string;
+            /** @description YYYY-MM-DD HH:MM:SS (hora de Madrid) */
+            registrado_at: string;
+            version: number;
+        };
+        AgendaEmpresa: {
+            id: number;
+            /** @description DeCAs en que ha aparecido */
+            usos: number;
+            /** @description Última vez que apareció en una DeCA (ISO 8601); null si solo se guardó a mano */
+            ultimo_uso: string | null;
+            nombre: string;
+            nif: string;
+            domicilio: string | null;
+            lado: ("cargador" | "transportista" | "ambos") | null;
+        };
+        AgendaVehiculo: {
+            id: number;
+            /** @description DeCAs en que ha aparecido */
+            usos: number;
+            /** @description Última vez que apareció en una DeCA (ISO 8601); null si solo se guardó a mano */
+            ultimo_uso: string | null;
+            matricula: string;
+            matricula_remolque: string | null;
+            tipo_vehiculo: ("rigido" | "articulado") | null;
+            autorizacion_especial: string | null;
+            conductor_nombre: string | null;
+            conductor_tel: string | null;
+        };
+        AgendaLugar: {
+            id: number;
+            /** @description DeCAs en que ha aparecido */
+            usos: number;
+            /** @description Última vez que apareció en una DeCA (ISO 8601); null si solo se guardó a mano */
+            ultimo_uso: string | null;
+            texto: string;
+        };
+        Webhook: {
+            id: number;
+            url: string;
+            eventos: string[];
+            descripcion: string | null;
+            activo: boolean;
+            /** @description Por qué está pausado, si lo pausó el servicio (410 Gone, fallos durante 5 días) o se pausó a mano */
+            pausa_motivo: string | null;
+            pausado_at: string | null;
+            /** @description Primera entrega fallida desde la última correcta */
+            fallando_desde: string | null;
+            /** @description Inicio del secreto, para reconocerlo */
+            secreto_prefijo: string;
+            /** @description AAAA-MM-DD HH:MM:SS, hora de Madrid */
+            created_at: string;
+        };
+        Entrega: {
+            /** @description Igual a X-Deca-Entrega y al id del cuerpo */
+            id: string;
+            /** @enum {string} */
+            evento: "deca.creado" | "deca.emitido" | "deca.modificado" | "deca.sustituido" | "deca.completado" | "deca.fin_servicio" | "deca.descargado" | "deca.control" | "ping";
+            deca_id: number | null;
+            /** @description AAAA-MM-DD HH:MM:SS, hora de Madrid */
+            creado_at: string;
+            /** @enum {string} */
+            estado: "pendiente" | "entregada" | "fallida";
+            /** @description Intentos hechos */
+            intento: number;
+            ultimo_intento_at: string | null;
+            status: number | null;
+            error: string | null;
+            duracion_ms: number | null;
+            proximo_intento_at: string | null;
+            intentos: components["schemas"]["IntentoEntrega"][];
+        };
+        IntentoEntrega: {
+            numero: number;
+            /** @description AAAA-MM-DD HH:MM:SS, hora de Madrid */
+            at: string;
+            /** @description Código HTTP de la respuesta, o null si no la hubo */
+            status: number | null;
+            /** @description Error de red, tiempo agotado o destino no permitido */
+            error: string | null;
+            duracion_ms: number;
+            proximo_intento_at: string | null;
+            /** @description Reenvío a mano o prueba */
+            manual: boolean;
+        };
+        DecaOutput: {
+            id: number;
+            numero: string;
+            /** @enum {string} */
+            estado: "pendiente" | "emitido" | "sustituido";
+            version: number;
+            ref_externa: string | null;
+            /**
+             * @description Lado de la DeCA que ocupa la cuenta
+             * @enum {string}
+             */
+            emisor_rol: "transportista" | "cargador";
+            /** @enum {string} */
+            canal: "api" | "web" | "mcp" | "importacion";
+            cargador_nombre: string | null;
+            cargador_nif: string | null;
+            cargador_domicilio: string | null;
+            transp_nombre: string | null;
+            transp_nif: string | null;
+            transp_domicilio: string | null;
+            fecha_transporte: string | null;
+            tipo_vehiculo: ("rigido" | "articulado") | null;
+            matricula: string | null;
+            matricula_remolque: string | null;
+            autorizacion_especial: string | null;
+            conductor_nombre: string | null;
+            conductor_tel: string | null;
+            observaciones: string | null;
+            referencia: string | null;
+            envios: components["schemas"]["EnvioOutput"][];
+            urls: components["schemas"]["DecaUrlsOutput"];
+            pdf_sha256: string | null;
+            pdf_bytes: number | null;
+            emitido_at: string | null;
+            /** @description Último cambio (creación incluida): lo que filtra modificado_desde */
+            modificado_at: string;
+            /** @description AAAA-MM-DD HH:MM:SS, hora de Madrid */
+            created_at: string;
+            fin_servicio_at: string | null;
+            sustituye_a: components["schemas"]["DecaRefOutput"] | null;
+            sustituido_por: components["schemas"]["DecaRefOutput"] | null;
+            archivado: boolean;
+            descargas: number;
+            /** @description Extensión: emitida sin cobertura en un dispositivo; null si no */
+            emision_offline: {
+                /** @description Nombre del dispositivo que la emitió */
+                dispositivo: string;
+                /** @description Hora del dispositivo al emitirla (la del PDF) */
+                emitida_at: string;
+                /** @description Cuando la recibió el servidor */
+                recibida_at: string;
+            } | null;
+        };
+        EnvioOutput: {
+            origen: string | null;
+            destino: string | null;
+            naturaleza: string | null;
+            peso: number | null;
+            /**
+             * @description Unidad de la cantidad; por defecto kg
+             * @enum {string}
+             */
+            unidad: "kg" | "t" | "m3" | "l" | "palets" | "bultos" | "unidades" | "contenedores";
+            nota: string | null;
+        };
+        DecaUrlsOutput: {
+            pdf: string;
+            qr_png: string;
+            conductor: string;
+            completar: string | null;
+            ficha: string;
+        };
+        DecaRefOutput: {
+            id: number;
+            numero: string;
+            ficha: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: {
+        /** @description Identificador de esta petición, el mismo que `error.request_id`: cítelo si escribe a soporte */
+        "X-Request-Id": string;
+        /** @description Peticiones por minuto que admite la clave */
+        "RateLimit-Limit": number;
+        /** @description Peticiones que quedan en la ventana actual */
+        "RateLimit-Remaining": number;
+        /** @description Segundos hasta que la ventana se renueva */
+        "RateLimit-Reset": number;
+        /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+        RateLimit: string;
+        /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+        "RateLimit-Policy": string;
+        /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+        "Retry-After": number;
+        /** @description `true` cuando la respuesta repite la de una petición anterior con la misma `Idempotency-Key` (o, al crear, la misma `ref_externa`): no se ha vuelto a hacer nada */
+        "Idempotent-Replayed": "true";
+        /** @description URL del recurso creado */
+        Location: string;
+        /** @description Etiqueta de esta versión del documento: su SHA-256 en hexadecimal, entre comillas */
+        ETag: string;
+        /** @description Nombre con el que guardar el archivo */
+        "Content-Disposition": string;
+        /** @description El esquema que pide la API (RFC 6750): `Bearer` con el entorno en `realm`, y `error="invalid_token"` si llegó una clave que aquí no vale (desconocida, revocada o del otro entorno) */
+        "WWW-Authenticate": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listar_decas: {
+        parameters: {
+            query?: {
+                estado?: "pendiente" | "emitido" | "sustituido";
+                /** @description Fecha de transporte desde (incluida) */
+                desde?: string;
+                /** @description Fecha de transporte hasta (incluida) */
+                hasta?: string;
+                ref_externa?: string;
+                /** @description Matrícula del vehículo o del remolque */
+                matricula?: string;
+                /** @description Solo las cambiadas desde ese instante (hora de Madrid si no lleva zona) */
+                modificado_desde?: string;
+                /** @description Extensión: filtrar por archivadas (true) o no archivadas (false) */
+                archivado?: "0" | "1" | "true" | "false";
+                limite?: number;
+                /** @description El valor «siguiente» de la página anterior */
+                despues_de?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Una página de DeCA; `siguiente` lleva a la próxima */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        decas: components["schemas"]["DecaOutput"][];
+                        /** @description Pásalo como despues_de para la página siguiente; null si no hay más */
+                        siguiente: string | null;
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    crear_deca: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "ref_externa": "PED-2026-0042",
+                 *       "fecha_transporte": "2026-11-25",
+                 *       "cargador_nombre": "Frutas Peñalara, S.A.",
+                 *       "cargador_nif": "A58818501",
+                 *       "cargador_domicilio": "Camí Vell 3, 25001 Lleida",
+                 *       "matricula": "1234 BCD",
+                 *       "matricula_remolque": "R-5678-BBC",
+                 *       "conductor_nombre": "José Ángel Muñoz",
+                 *       "envios": [
+                 *         {
+                 *           "origen": "Lleida",
+                 *           "destino": "Mercamálaga, Málaga",
+                 *           "naturaleza": "Fruta de hueso en palés",
+                 *           "peso": 18250,
+                 *           "unidad": "kg"
+                 *         }
+                 *       ],
+                 *       "emitir": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["DecaInput"];
+            };
+        };
+        responses: {
+            /** @description Repetición de una petición con la misma `Idempotency-Key` o `ref_externa` (`Idempotent-Replayed: true`, con `Location`), o `solo_validar` */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    /** @description URL del recurso creado */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deca: components["schemas"]["DecaOutput"];
+                        avisos: components["schemas"]["Aviso"][];
+                    } | {
+                        valida: boolean;
+                        lista_para_emitir: boolean;
+                        faltan: {
+                            [key: string]: string;
+                        };
+                        datos: {
+                            [key: string]: unknown;
+                        };
+                        avisos: components["schemas"]["Aviso"][];
+                    };
+                };
+            };
+            /** @description Creada (y emitida si `emitir` y está completa); cabecera `Location` */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deca: components["schemas"]["DecaOutput"];
+                        avisos: components["schemas"]["Aviso"][];
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El estado no permite la acción. Códigos: `ref_externa_usada`, `cuenta_incompleta`, `cuenta_sin_confirmar`, `en_curso`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "ref_externa_usada",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ver_deca: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description La DeCA */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deca: components["schemas"]["DecaOutput"];
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    eliminar_deca: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Eliminada */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        eliminada: true;
+                        id: number;
+                        numero: string;
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El estado no permite la acción. Códigos: `emitido`, `sustituido`, `en_curso`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "emitido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    modificar_deca: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DecaPatch"];
+            };
+        };
+        responses: {
+            /** @description La DeCA modificada (nueva versión si estaba emitida) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deca: components["schemas"]["DecaOutput"];
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El estado no permite la acción. Códigos: `emitido`, `pendiente`, `sustituido`, `servicio_finalizado`, `en_curso`, `sin_cambios`, `conflicto`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "emitido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    emitir_deca: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["Vacio"];
+            };
+        };
+        responses: {
+            /** @description Emitida: número, PDF y QR */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deca: components["schemas"]["DecaOutput"];
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El estado no permite la acción. Códigos: `emitido`, `sustituido`, `cuenta_incompleta`, `cuenta_sin_confirmar`, `en_curso`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "emitido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    sustituir_deca: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SustituirInput"];
+            };
+        };
+        responses: {
+            /** @description La DeCA nueva, con otro número */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deca: components["schemas"]["DecaOutput"];
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El estado no permite la acción. Códigos: `emitido`, `pendiente`, `sustituido`, `servicio_finalizado`, `en_curso`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "emitido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    fin_servicio: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["Vacio"];
+            };
+        };
+        responses: {
+            /** @description La DeCA con `fin_servicio_at` */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deca: components["schemas"]["DecaOutput"];
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El estado no permite la acción. Códigos: `pendiente`, `sustituido`, `servicio_finalizado`, `en_curso`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "pendiente",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    archivar_deca: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    archivado: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description La DeCA con `archivado` */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deca: components["schemas"]["DecaOutput"];
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El estado no permite la acción. Códigos: `en_curso`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "en_curso",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    historial_deca: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cada cambio con su autor, canal y campos (antes → después) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cambios: components["schemas"]["Cambio"][];
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    descargas_deca: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Quién abrió la ficha, el PDF o el QR, sin robots */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        descargas: components["schemas"]["Descarga"][];
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pdf_deca: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description El `ETag` de la copia que ya tiene (o varios, separados por comas, o `*`): si coincide, 304 sin cuerpo */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description El PDF/A de la última versión, sellado; `ETag` = su SHA-256 */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description No ha cambiado: `If-None-Match` coincide con su `ETag` (o es `*`). Sin cuerpo; use la copia que ya tiene */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El estado no permite la acción. Códigos: `pendiente`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "pendiente",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    qr_deca: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description El QR de la ficha pública, en PNG */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El estado no permite la acción. Códigos: `pendiente`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "pendiente",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    pedir_datos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description El enlace para completar (y el correo, si se dio) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Enlace para que la otra parte complete sus datos */
+                        completar: string;
+                        /** @description Correo al que se envió el enlace, o null */
+                        enviado_a: string | null;
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El estado no permite la acción. Códigos: `emitido`, `sustituido`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "emitido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    enviar_deca: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Correo encolado con el PDF, y el texto para el conductor */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        enviado_a: string;
+                        /** @description Página del conductor con el PDF y el QR */
+                        conductor: string;
+                        /** @description Texto corto para la aplicación de mensajería del conductor */
+                        texto: string;
+                        whatsapp_url: string;
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El estado no permite la acción. Códigos: `pendiente`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "pendiente",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    control_carretera: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Código numérico que el agente da al conductor */
+                    codigo: string;
+                };
+            };
+        };
+        responses: {
+            /** @description El control anotado y dónde enviar el PDF/A */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deca: components["schemas"]["DecaOutput"];
+                        control: components["schemas"]["ControlCarretera"];
+                        /** @description Sede electrónica del Ministerio a la que enviar el PDF/A con el código */
+                        sede_url: string;
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El estado no permite la acción. Códigos: `pendiente`, `en_curso`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "pendiente",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    documentos_camino: {
+        parameters: {
+            query?: {
+                tengo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Las DeCA emitidas de ±7 días, para guardarlas sin conexión */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description La fecha del servidor (Madrid), YYYY-MM-DD */
+                        hoy: string;
+                        desde: string;
+                        hasta: string;
+                        documentos: {
+                            deca: components["schemas"]["DecaOutput"];
+                            /** @description PDF vigente en base64; null si el dispositivo ya tiene esta versión */
+                            pdf: string | null;
+                            /** @description QR (PNG) en base64; null si el dispositivo ya tiene esta versión */
+                            qr: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ver_cuenta: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Empresa, plan y cuota del mes del entorno */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cuenta: {
+                            id: number;
+                            nombre: string;
+                            nif: string;
+                            domicilio: string | null;
+                            /**
+                             * @description Lado de la DeCA que ocupa la cuenta
+                             * @enum {string}
+                             */
+                            rol: "transportista" | "cargador";
+                            /** @enum {string} */
+                            plan: "free" | "pro";
+                            created_at: string;
+                            /** @description Correo de la cuenta confirmado; sin confirmar solo se emiten unas pocas DeCA reales y no se crean claves de producción */
+                            confirmada: boolean;
+                            /** @enum {string} */
+                            entorno: "produccion" | "pruebas";
+                            cuota: {
+                                /** @description Mes en curso, YYYY-MM (hora de Madrid) */
+                                periodo: string;
+                                /** @description DeCA por mes; null = sin límite */
+                                limite: number | null;
+                                /** @description DeCA creadas este mes en este entorno */
+                                usadas: number;
+                                restantes: number | null;
+                                /** @description Día en que empieza el siguiente periodo, YYYY-MM-DD */
+                                reinicia: string;
+                                /** @description Lecturas de fotos de albaranes (POST /fotos) este mes en este entorno */
+                                fotos: {
+                                    /** @description Lecturas de fotos por mes; null = sin límite */
+                                    limite: number | null;
+                                    usadas: number;
+                                    restantes: number | null;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    buscar_agenda_empresas: {
+        parameters: {
+            query?: {
+                /** @description Texto a buscar: nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos */
+                q?: string;
+                limite?: number;
+                /** @description El valor «siguiente» de la página anterior */
+                despues_de?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Empresas de la agenda, las más usadas primero */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Las más usadas primero; a igualdad, las usadas más recientemente */
+                        entradas: (components["schemas"]["AgendaEmpresa"] | components["schemas"]["AgendaVehiculo"] | components["schemas"]["AgendaLugar"])[];
+                        /** @description Pásalo como despues_de para la página siguiente; null si no hay más */
+                        siguiente: string | null;
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    guardar_agenda_empresas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgendaEmpresaInput"];
+            };
+        };
+        responses: {
+            /** @description La entrada guardada */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entrada: components["schemas"]["AgendaEmpresa"];
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    buscar_agenda_vehiculos: {
+        parameters: {
+            query?: {
+                /** @description Texto a buscar: nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos */
+                q?: string;
+                limite?: number;
+                /** @description El valor «siguiente» de la página anterior */
+                despues_de?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Vehículos de la agenda, las más usadas primero */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Las más usadas primero; a igualdad, las usadas más recientemente */
+                        entradas: (components["schemas"]["AgendaEmpresa"] | components["schemas"]["AgendaVehiculo"] | components["schemas"]["AgendaLugar"])[];
+                        /** @description Pásalo como despues_de para la página siguiente; null si no hay más */
+                        siguiente: string | null;
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    guardar_agenda_vehiculos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgendaVehiculoInput"];
+            };
+        };
+        responses: {
+            /** @description La entrada guardada */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entrada: components["schemas"]["AgendaVehiculo"];
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    buscar_agenda_lugares: {
+        parameters: {
+            query?: {
+                /** @description Texto a buscar: nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos */
+                q?: string;
+                limite?: number;
+                /** @description El valor «siguiente» de la página anterior */
+                despues_de?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Lugares de la agenda, las más usadas primero */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Las más usadas primero; a igualdad, las usadas más recientemente */
+                        entradas: (components["schemas"]["AgendaEmpresa"] | components["schemas"]["AgendaVehiculo"] | components["schemas"]["AgendaLugar"])[];
+                        /** @description Pásalo como despues_de para la página siguiente; null si no hay más */
+                        siguiente: string | null;
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    guardar_agenda_lugares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgendaLugarInput"];
+            };
+        };
+        responses: {
+            /** @description La entrada guardada */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entrada: components["schemas"]["AgendaLugar"];
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    importar_csv: {
+        parameters: {
+            query?: {
+                /** @description 1: solo comprueba el archivo; no guarda nada */
+                validar?: "0" | "1" | "true" | "false";
+                /** @description 0: las DeCA quedan pendientes */
+                emitir?: "0" | "1" | "true" | "false";
+                /** @description 1: si alguna DeCA tiene errores no se guarda ninguna */
+                todo_o_nada?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description El CSV (campo `csv` de un formulario, o el cuerpo entero), hasta 5 MB, UTF-8 o Windows-1252 */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    csv: string;
+                };
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Resultado por DeCA, con sus líneas y errores */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        validar: boolean;
+                        creados: number;
+                        repetidos: number;
+                        /** @description DeCA con errores */
+                        errores: number;
+                        decas: {
+                            lineas: number[];
+                            ref_externa: string | null;
+                            referencia: string | null;
+                            /**
+                             * @description creada; repetida (ya importada: no se crea otra); valida (con validar=1); error; no_guardada (todo_o_nada y otra DeCA falló)
+                             * @enum {string}
+                             */
+                            resultado: "creada" | "repetida" | "valida" | "error" | "no_guardada";
+                            id: number | null;
+                            numero: string | null;
+                            estado: string | null;
+                            errores: {
+                                /** @description Línea del archivo (la cabecera es la 1) */
+                                linea: number;
+                                columna: string | null;
+                                mensaje: string;
+                            }[];
+                            /** @description Los de POST /decas: p. ej. una ref_externa ya importada con otros datos (no se cambia) */
+                            avisos: components["schemas"]["Aviso"][];
+                        }[];
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    exportar_csv: {
+        parameters: {
+            query?: {
+                estado?: "pendiente" | "emitido" | "sustituido";
+                /** @description Fecha de transporte desde (incluida) */
+                desde?: string;
+                /** @description Fecha de transporte hasta (incluida) */
+                hasta?: string;
+                ref_externa?: string;
+                /** @description Matrícula del vehículo o del remolque */
+                matricula?: string;
+                /** @description Solo las cambiadas desde ese instante (hora de Madrid si no lleva zona) */
+                modificado_desde?: string;
+                /** @description Extensión: filtrar por archivadas (true) o no archivadas (false) */
+                archivado?: "0" | "1" | "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Las DeCA del listado en las columnas de la importación */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    leer_albaran: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description La foto (JPEG, PNG, WebP o HEIC) en el campo `foto` (hasta 2 MB), o en JSON `imagen_base64` */
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    foto: string;
+                };
+                "application/json": {
+                    /** @description La foto (JPEG, PNG, WebP o HEIC, hasta 2 MB) en base64, con o sin el prefijo data:image/…;base64, */
+                    imagen_base64: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Propuesta de DeCA para revisar, con la confianza de cada campo; no se crea nada */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Datos de DeCA leídos, listos para POST /decas tras revisarlos */
+                        propuesta: {
+                            [key: string]: unknown;
+                        };
+                        /** @description Confianza de cada campo leído (envíos como envios[0].peso) */
+                        confianza: {
+                            [key: string]: number;
+                        };
+                        /** @description El texto reconocido */
+                        texto: string;
+                        avisos: string[];
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El estado no permite la acción. Códigos: `en_curso`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "en_curso",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listar_webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Los webhooks del entorno */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    crear_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookInput"];
+            };
+        };
+        responses: {
+            /** @description Creado; el secreto solo se muestra ahora; cabecera `Location` */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            id: number;
+                            url: string;
+                            eventos: string[];
+                            descripcion: string | null;
+                            activo: boolean;
+                            /** @description Por qué está pausado, si lo pausó el servicio (410 Gone, fallos durante 5 días) o se pausó a mano */
+                            pausa_motivo: string | null;
+                            pausado_at: string | null;
+                            /** @description Primera entrega fallida desde la última correcta */
+                            fallando_desde: string | null;
+                            /** @description Inicio del secreto, para reconocerlo */
+                            secreto_prefijo: string;
+                            /** @description AAAA-MM-DD HH:MM:SS, hora de Madrid */
+                            created_at: string;
+                            /** @description Secreto de firma; solo se muestra ahora */
+                            secreto: string;
+                        };
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El estado no permite la acción. Códigos: `limite_webhooks`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "limite_webhooks",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ver_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id del webhook */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description El webhook */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    eliminar_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id del webhook */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Eliminado */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        eliminado: true;
+                        id: number;
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cambiar_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id del webhook */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPatch"];
+            };
+        };
+        responses: {
+            /** @description El webhook cambiado */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    entregas_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id del webhook */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cada entrega con su estado, intentos y próximo reintento */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entregas: components["schemas"]["Entrega"][];
+                    };
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    probar_webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id del webhook */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["Vacio"];
+            };
+        };
+        responses: {
+            /** @description El intento hecho ahora */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        entrega: components["schemas"]["Entrega"];
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    reenviar_entrega: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id del webhook */
+                id: string;
+                /** @description Id de la entrega */
+                entrega: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["Vacio"];
+            };
+        };
+        responses: {
+            /** @description El intento hecho ahora */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        entrega: components["schemas"]["Entrega"];
+                    };
+                };
+            };
+            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "json_invalido",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_autenticado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "solo_lectura",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_encontrado",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El estado no permite la acción. Códigos: `en_curso`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "en_curso",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiado_grande",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "validacion",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {
+                     *           "matricula": "Obligatorio"
+                     *         },
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "demasiadas_peticiones",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description Peticiones por minuto que admite la clave */
+                    "RateLimit-Limit"?: number;
+                    /** @description Peticiones que quedan en la ventana actual */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Segundos hasta que la ventana se renueva */
+                    "RateLimit-Reset"?: number;
+                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                    RateLimit?: string;
+                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                    "RateLimit-Policy"?: string;
+                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": {
+                     *         "codigo": "no_disponible",
+                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                     *         "campos": {},
+                     *         "avisos": [],
+                     *         "request_id": "req_01JD…"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    recibir_deca_creado: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description El nombre del evento, el mismo que `evento` del cuerpo */
+                "X-Deca-Evento": "deca.creado";
+                /** @description Id de la entrega, el mismo en cada reintento e igual a `id` del cuerpo: úselo para no procesarla dos veces */
+                "X-Deca-Entrega": string;
+                /** @description `t=<segundos unix>,v1=<firma>`: la firma es el HMAC-SHA256 en hexadecimal, con el secreto del webhook (entero, `whsec_` incluido), de `t` + `.` + el cuerpo tal cual llega; compárela en tiempo constante y rechace un `t` a más de 300 s de su reloj */
+                "X-Deca-Firma": string;
+                /** @description Quién envía la entrega */
+                "User-Agent": "DeCA-Webhooks/1.0";
+                /** @description Standard Webhooks: el mismo valor que `X-Deca-Entrega` (igual en cada reintento) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: segundos unix de este intento (el `t` de `X-Deca-Firma`) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<firma>`, el HMAC-SHA256 en base64 de `webhook-id` + `.` + `webhook-timestamp` + `.` + el cuerpo, con la clave que el texto del secreto tras `whsec_` codifica en base64; la librería `standardwebhooks` la comprueba con el secreto tal cual se mostró */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description El receptor ya no existe: la entrega falla y el webhook se pausa */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Recibida: no se vuelve a enviar */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta, o ninguna en 10 s: se reintenta */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recibir_deca_emitido: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description El nombre del evento, el mismo que `evento` del cuerpo */
+                "X-Deca-Evento": "deca.emitido";
+                /** @description Id de la entrega, el mismo en cada reintento e igual a `id` del cuerpo: úselo para no procesarla dos veces */
+                "X-Deca-Entrega": string;
+                /** @description `t=<segundos unix>,v1=<firma>`: la firma es el HMAC-SHA256 en hexadecimal, con el secreto del webhook (entero, `whsec_` incluido), de `t` + `.` + el cuerpo tal cual llega; compárela en tiempo constante y rechace un `t` a más de 300 s de su reloj */
+                "X-Deca-Firma": string;
+                /** @description Quién envía la entrega */
+                "User-Agent": "DeCA-Webhooks/1.0";
+                /** @description Standard Webhooks: el mismo valor que `X-Deca-Entrega` (igual en cada reintento) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: segundos unix de este intento (el `t` de `X-Deca-Firma`) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<firma>`, el HMAC-SHA256 en base64 de `webhook-id` + `.` + `webhook-timestamp` + `.` + el cuerpo, con la clave que el texto del secreto tras `whsec_` codifica en base64; la librería `standardwebhooks` la comprueba con el secreto tal cual se mostró */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description El receptor ya no existe: la entrega falla y el webhook se pausa */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Recibida: no se vuelve a enviar */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta, o ninguna en 10 s: se reintenta */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recibir_deca_modificado: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description El nombre del evento, el mismo que `evento` del cuerpo */
+                "X-Deca-Evento": "deca.modificado";
+                /** @description Id de la entrega, el mismo en cada reintento e igual a `id` del cuerpo: úselo para no procesarla dos veces */
+                "X-Deca-Entrega": string;
+                /** @description `t=<segundos unix>,v1=<firma>`: la firma es el HMAC-SHA256 en hexadecimal, con el secreto del webhook (entero, `whsec_` incluido), de `t` + `.` + el cuerpo tal cual llega; compárela en tiempo constante y rechace un `t` a más de 300 s de su reloj */
+                "X-Deca-Firma": string;
+                /** @description Quién envía la entrega */
+                "User-Agent": "DeCA-Webhooks/1.0";
+                /** @description Standard Webhooks: el mismo valor que `X-Deca-Entrega` (igual en cada reintento) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: segundos unix de este intento (el `t` de `X-Deca-Firma`) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<firma>`, el HMAC-SHA256 en base64 de `webhook-id` + `.` + `webhook-timestamp` + `.` + el cuerpo, con la clave que el texto del secreto tras `whsec_` codifica en base64; la librería `standardwebhooks` la comprueba con el secreto tal cual se mostró */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description El receptor ya no existe: la entrega falla y el webhook se pausa */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Recibida: no se vuelve a enviar */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta, o ninguna en 10 s: se reintenta */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recibir_deca_sustituido: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description El nombre del evento, el mismo que `evento` del cuerpo */
+                "X-Deca-Evento": "deca.sustituido";
+                /** @description Id de la entrega, el mismo en cada reintento e igual a `id` del cuerpo: úselo para no procesarla dos veces */
+                "X-Deca-Entrega": string;
+                /** @description `t=<segundos unix>,v1=<firma>`: la firma es el HMAC-SHA256 en hexadecimal, con el secreto del webhook (entero, `whsec_` incluido), de `t` + `.` + el cuerpo tal cual llega; compárela en tiempo constante y rechace un `t` a más de 300 s de su reloj */
+                "X-Deca-Firma": string;
+                /** @description Quién envía la entrega */
+                "User-Agent": "DeCA-Webhooks/1.0";
+                /** @description Standard Webhooks: el mismo valor que `X-Deca-Entrega` (igual en cada reintento) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: segundos unix de este intento (el `t` de `X-Deca-Firma`) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<firma>`, el HMAC-SHA256 en base64 de `webhook-id` + `.` + `webhook-timestamp` + `.` + el cuerpo, con la clave que el texto del secreto tras `whsec_` codifica en base64; la librería `standardwebhooks` la comprueba con el secreto tal cual se mostró */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description El receptor ya no existe: la entrega falla y el webhook se pausa */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Recibida: no se vuelve a enviar */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta, o ninguna en 10 s: se reintenta */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recibir_deca_completado: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description El nombre del evento, el mismo que `evento` del cuerpo */
+                "X-Deca-Evento": "deca.completado";
+                /** @description Id de la entrega, el mismo en cada reintento e igual a `id` del cuerpo: úselo para no procesarla dos veces */
+                "X-Deca-Entrega": string;
+                /** @description `t=<segundos unix>,v1=<firma>`: la firma es el HMAC-SHA256 en hexadecimal, con el secreto del webhook (entero, `whsec_` incluido), de `t` + `.` + el cuerpo tal cual llega; compárela en tiempo constante y rechace un `t` a más de 300 s de su reloj */
+                "X-Deca-Firma": string;
+                /** @description Quién envía la entrega */
+                "User-Agent": "DeCA-Webhooks/1.0";
+                /** @description Standard Webhooks: el mismo valor que `X-Deca-Entrega` (igual en cada reintento) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: segundos unix de este intento (el `t` de `X-Deca-Firma`) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<firma>`, el HMAC-SHA256 en base64 de `webhook-id` + `.` + `webhook-timestamp` + `.` + el cuerpo, con la clave que el texto del secreto tras `whsec_` codifica en base64; la librería `standardwebhooks` la comprueba con el secreto tal cual se mostró */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description El receptor ya no existe: la entrega falla y el webhook se pausa */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Recibida: no se vuelve a enviar */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta, o ninguna en 10 s: se reintenta */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recibir_deca_fin_servicio: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description El nombre del evento, el mismo que `evento` del cuerpo */
+                "X-Deca-Evento": "deca.fin_servicio";
+                /** @description Id de la entrega, el mismo en cada reintento e igual a `id` del cuerpo: úselo para no procesarla dos veces */
+                "X-Deca-Entrega": string;
+                /** @description `t=<segundos unix>,v1=<firma>`: la firma es el HMAC-SHA256 en hexadecimal, con el secreto del webhook (entero, `whsec_` incluido), de `t` + `.` + el cuerpo tal cual llega; compárela en tiempo constante y rechace un `t` a más de 300 s de su reloj */
+                "X-Deca-Firma": string;
+                /** @description Quién envía la entrega */
+                "User-Agent": "DeCA-Webhooks/1.0";
+                /** @description Standard Webhooks: el mismo valor que `X-Deca-Entrega` (igual en cada reintento) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: segundos unix de este intento (el `t` de `X-Deca-Firma`) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<firma>`, el HMAC-SHA256 en base64 de `webhook-id` + `.` + `webhook-timestamp` + `.` + el cuerpo, con la clave que el texto del secreto tras `whsec_` codifica en base64; la librería `standardwebhooks` la comprueba con el secreto tal cual se mostró */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description El receptor ya no existe: la entrega falla y el webhook se pausa */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Recibida: no se vuelve a enviar */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta, o ninguna en 10 s: se reintenta */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recibir_deca_descargado: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description El nombre del evento, el mismo que `evento` del cuerpo */
+                "X-Deca-Evento": "deca.descargado";
+                /** @description Id de la entrega, el mismo en cada reintento e igual a `id` del cuerpo: úselo para no procesarla dos veces */
+                "X-Deca-Entrega": string;
+                /** @description `t=<segundos unix>,v1=<firma>`: la firma es el HMAC-SHA256 en hexadecimal, con el secreto del webhook (entero, `whsec_` incluido), de `t` + `.` + el cuerpo tal cual llega; compárela en tiempo constante y rechace un `t` a más de 300 s de su reloj */
+                "X-Deca-Firma": string;
+                /** @description Quién envía la entrega */
+                "User-Agent": "DeCA-Webhooks/1.0";
+                /** @description Standard Webhooks: el mismo valor que `X-Deca-Entrega` (igual en cada reintento) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: segundos unix de este intento (el `t` de `X-Deca-Firma`) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<firma>`, el HMAC-SHA256 en base64 de `webhook-id` + `.` + `webhook-timestamp` + `.` + el cuerpo, con la clave que el texto del secreto tras `whsec_` codifica en base64; la librería `standardwebhooks` la comprueba con el secreto tal cual se mostró */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description El receptor ya no existe: la entrega falla y el webhook se pausa */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Recibida: no se vuelve a enviar */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta, o ninguna en 10 s: se reintenta */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recibir_deca_control: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description El nombre del evento, el mismo que `evento` del cuerpo */
+                "X-Deca-Evento": "deca.control";
+                /** @description Id de la entrega, el mismo en cada reintento e igual a `id` del cuerpo: úselo para no procesarla dos veces */
+                "X-Deca-Entrega": string;
+                /** @description `t=<segundos unix>,v1=<firma>`: la firma es el HMAC-SHA256 en hexadecimal, con el secreto del webhook (entero, `whsec_` incluido), de `t` + `.` + el cuerpo tal cual llega; compárela en tiempo constante y rechace un `t` a más de 300 s de su reloj */
+                "X-Deca-Firma": string;
+                /** @description Quién envía la entrega */
+                "User-Agent": "DeCA-Webhooks/1.0";
+                /** @description Standard Webhooks: el mismo valor que `X-Deca-Entrega` (igual en cada reintento) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: segundos unix de este intento (el `t` de `X-Deca-Firma`) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<firma>`, el HMAC-SHA256 en base64 de `webhook-id` + `.` + `webhook-timestamp` + `.` + el cuerpo, con la clave que el texto del secreto tras `whsec_` codifica en base64; la librería `standardwebhooks` la comprueba con el secreto tal cual se mostró */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description El receptor ya no existe: la entrega falla y el webhook se pausa */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Recibida: no se vuelve a enviar */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta, o ninguna en 10 s: se reintenta */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recibir_ping: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description El nombre del evento, el mismo que `evento` del cuerpo */
+                "X-Deca-Evento": "ping";
+                /** @description Id de la entrega, el mismo en cada reintento e igual a `id` del cuerpo: úselo para no procesarla dos veces */
+                "X-Deca-Entrega": string;
+                /** @description `t=<segundos unix>,v1=<firma>`: la firma es el HMAC-SHA256 en hexadecimal, con el secreto del webhook (entero, `whsec_` incluido), de `t` + `.` + el cuerpo tal cual llega; compárela en tiempo constante y rechace un `t` a más de 300 s de su reloj */
+                "X-Deca-Firma": string;
+                /** @description Quién envía la entrega */
+                "User-Agent": "DeCA-Webhooks/1.0";
+                /** @description Standard Webhooks: el mismo valor que `X-Deca-Entrega` (igual en cada reintento) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: segundos unix de este intento (el `t` de `X-Deca-Firma`) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<firma>`, el HMAC-SHA256 en base64 de `webhook-id` + `.` + `webhook-timestamp` + `.` + el cuerpo, con la clave que el texto del secreto tras `whsec_` codifica en base64; la librería `standardwebhooks` la comprueba con el secreto tal cual se mostró */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description El receptor ya no existe: la entrega falla y el webhook se pausa */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Recibida: no se vuelve a enviar */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta, o ninguna en 10 s: se reintenta */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}
