@@ -318,13 +318,34 @@ function cabecerasComunes(estado: number): Record<string, oas31.HeaderObject | o
 /** `Retry-After` by status: always on a 503; on a 429 or 409 only for the codes that pass by themselves. */
 const REINTENTO: Record<number, boolean> = { 409: false, 429: false, 503: true };
 
-/** The documented error answer for a status, with the codes it can carry and an example. */
-function respuestaError(estado: number, codigos?: readonly string[]): ZodOpenApiResponseObject {
-  const todos = codigos ?? Object.entries(CODIGO_STATUS).flatMap(([c, s]) => (s === estado ? [c] : []));
-  const codigo = todos[0] ?? 'error_interno';
+/** The name under `components.responses` of each error answer: declared once, referenced by every operation that can meet it. */
+const RESPUESTA_ERROR: Record<number, string> = {
+  400: 'PeticionMalFormada',
+  401: 'NoAutenticado',
+  403: 'SinPermiso',
+  404: 'NoEncontrado',
+  409: 'Conflicto',
+  413: 'DemasiadoGrande',
+  422: 'Validacion',
+  429: 'DemasiadasPeticiones',
+  503: 'NoDisponible',
+};
+
+/** The codes of a status, as `CODIGO_STATUS` lists them, quoted for a description. */
+const codigosDe = (estado: number): string[] => Object.entries(CODIGO_STATUS).flatMap(([c, s]) => (s === estado ? [c] : []));
+const citar = (codigos: readonly string[]) => codigos.map((c) => `\`${c}\``).join(', ');
+
+/** The error answer of a status, with the codes it can carry, its headers and an example: one entry of `components.responses`. */
+function respuestaError(estado: number): ZodOpenApiResponseObject {
+  const todos = codigosDe(estado);
+  // 409: which of its codes an operation can return is said in the operation's own description.
+  const codigo = estado === 409 ? 'conflicto' : (todos[0] ?? 'error_interno');
   const reintento = REINTENTO[estado];
   return {
-    description: `${DESCRIPCION_ESTADO[estado] ?? 'Error'}. Códigos: ${todos.map((c) => `\`${c}\``).join(', ')}.`,
+    description:
+      estado === 409
+        ? `${DESCRIPCION_ESTADO[estado]}: los códigos que puede devolver cada operación, en su descripción. \`en_curso\` y \`conflicto\` se resuelven solos: reintente tras \`Retry-After\`.`
+        : `${DESCRIPCION_ESTADO[estado] ?? 'Error'}. Códigos: ${citar(todos)}.`,
     headers: {
       ...cabecerasComunes(estado),
       ...(reintento !== undefined ? { 'Retry-After': cabecera('Retry-After', reintento) } : {}),
@@ -338,6 +359,10 @@ function respuestaError(estado: number, codigos?: readonly string[]): ZodOpenApi
     },
   };
 }
+
+/** The error answers of `components.responses`, by name. */
+const componentesRespuestas = (): Record<string, ZodOpenApiResponseObject> =>
+  Object.fromEntries(Object.entries(RESPUESTA_ERROR).map(([estado, nombre]) => [nombre, respuestaError(Number(estado))]));
 
 /** The schema of a path parameter as its command reads it (its limits included), or a plain string. */
 function parametroDeRuta(cmd: AnyCommand, nombre: string): z.ZodType {
@@ -357,7 +382,7 @@ function operacion(op: OperacionApi): ZodOpenApiOperationObject {
   }
   // Only a command that records its result honours Idempotency-Key (commands/command.ts); the others run again.
   const idempotente = op.comando.idempotencia !== undefined;
-  const responses: Record<string, ZodOpenApiResponseObject> = {};
+  const responses: Record<string, ZodOpenApiResponseObject | oas31.ReferenceObject> = {};
   for (const e of op.exito) {
     const propias = Object.entries(e.cabeceras ?? {}).map(([n, siempre]) => [n, cabecera(n as NombreCabecera, siempre)]);
     responses[`${e.estado}`] = {
@@ -377,7 +402,7 @@ function operacion(op: OperacionApi): ZodOpenApiOperationObject {
   // A request whose Idempotency-Key another one is still running is told to retry (409 `en_curso`, Retry-After).
   const conflictos = [...new Set([...(op.conflictos ?? []), ...(idempotente ? (['en_curso'] as const) : [])])];
   if (conflictos.length) errores.add(409);
-  for (const e of [...errores].sort()) responses[`${e}`] = respuestaError(e, e === 409 ? conflictos : undefined);
+  for (const e of [...errores].sort()) responses[`${e}`] = { $ref: `#/components/responses/${RESPUESTA_ERROR[e]}` };
   // A GET that sends an ETag answers If-None-Match (middleware/conditional.ts): 304, no body.
   const conEtag = op.metodo === 'get' && op.exito.some((e) => e.cabeceras?.ETag);
   if (conEtag) {
@@ -403,7 +428,7 @@ function operacion(op: OperacionApi): ZodOpenApiOperationObject {
     // The agenda's three kinds share their commands: the kind tells them apart.
     operationId: op.ruta.startsWith('/agenda/') ? `${op.comando.nombre}_${op.ruta.split('/')[2]}` : op.comando.nombre,
     summary: op.resumen,
-    description: `${op.comando.descripcion}${op.extension ? '\n\nExtensión de este servicio (no está en la especificación).' : ''}`,
+    description: `${op.comando.descripcion}${conflictos.length ? `\n\nConflictos (409): ${citar(conflictos)}.` : ''}${op.extension ? '\n\nExtensión de este servicio (no está en la especificación).' : ''}`,
     tags: [op.etiqueta],
     requestParams: {
       ...(Object.keys(path).length ? { path: z.object(path) } : {}),
@@ -530,6 +555,7 @@ export function documentoOpenApi(siteUrl: string, entorno: Entorno): object {
     webhooks,
     components: {
       headers: componentesCabeceras(),
+      responses: componentesRespuestas(),
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: 'Clave de API: `Authorization: Bearer dg_live_…` (o `dg_test_…` en pruebas)' },
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'La misma clave en la cabecera `X-API-Key`' },

@@ -155,7 +155,7 @@ describe('the OpenAPI document declares them', () => {
   interface Doc {
     paths: Record<string, Record<string, { responses: Record<string, { headers?: Record<string, Cabecera>; content?: unknown }>; parameters?: { in: string; name: string }[] }>>;
     webhooks: Record<string, { post: { parameters: { in: string; name: string; required?: boolean; schema: { pattern?: string } }[] } }>;
-    components: { headers: Record<string, Cabecera> };
+    components: { headers: Record<string, Cabecera>; responses: Record<string, { headers?: Record<string, Cabecera> }> };
   }
 
   it('WWW-Authenticate on every 401, 304 with its ETag where an ETag is sent, and the Standard Webhooks headers of a delivery', async ({ app }) => {
@@ -170,12 +170,13 @@ describe('the OpenAPI document declares them', () => {
     for (const [ruta, metodos] of Object.entries(doc.paths)) {
       for (const [metodo, op] of Object.entries(metodos)) {
         operaciones++;
-        expect(op.responses['401']?.headers?.['WWW-Authenticate'], `${metodo} ${ruta}`).toEqual({ $ref: '#/components/headers/WWW-Authenticate' });
+        expect(op.responses['401'], `${metodo} ${ruta}`).toEqual({ $ref: '#/components/responses/NoAutenticado' });
         const conEtag = Object.values(op.responses).some((r) => r.headers?.ETag);
         expect(op.responses['304'] !== undefined, `${metodo} ${ruta}`).toBe(metodo === 'get' && conEtag);
       }
     }
     expect(operaciones).toBeGreaterThan(30);
+    expect(doc.components.responses.NoAutenticado!.headers!['WWW-Authenticate']).toEqual({ $ref: '#/components/headers/WWW-Authenticate' });
     const pdfGet = doc.paths['/decas/{id}/pdf']!.get!;
     expect(pdfGet.responses['304']!.headers!.ETag).toBeDefined();
     expect(pdfGet.responses['304']!.content).toBeUndefined();

@@ -17,8 +17,9 @@ import { it, test, type CuentaDePrueba, type Receptor, type TestApp } from '../s
 test.override('opcionesCuenta', { plan: 'pro' });
 test.override('opcionesApp', { apiPoints: 10_000, env: { WEBHOOK_ALLOW_INSECURE: '1' } });
 
-type Operacion = { parameters?: { in: string; name: string }[]; responses: Record<string, { content?: Record<string, { example?: unknown }> }>; requestBody?: { content: Record<string, { example?: unknown }> }; operationId: string };
-type Documento = { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, Operacion>>; webhooks: Record<string, unknown>; components: { securitySchemes: Record<string, unknown> } };
+type Respuesta = { $ref?: string; content?: Record<string, { example?: unknown }> };
+type Operacion = { parameters?: { in: string; name: string }[]; responses: Record<string, Respuesta>; requestBody?: { content: Record<string, { example?: unknown }> }; operationId: string; description?: string };
+type Documento = { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, Operacion>>; webhooks: Record<string, unknown>; components: { securitySchemes: Record<string, unknown>; responses: Record<string, Respuesta> } };
 
 /** An environment's keys for the walk: read-write, read-only (with its id, for the rate limit), and one of the other environment. */
 interface Claves {
@@ -217,9 +218,14 @@ describe('the OpenAPI document', () => {
         }
         if (metodo !== 'get') expect(estados, donde).toContain('403');
         for (const e of estados.filter((x) => Number(x) >= 400)) {
-          const ejemplo = op.responses[e]?.content?.['application/json']?.example as { error: { codigo: keyof typeof CODIGO_STATUS } };
+          // Each error answer is declared once, under components.responses, and referenced.
+          const ref = op.responses[e]?.$ref ?? '';
+          expect(ref, `${donde} ${e}`).toMatch(/^#\/components\/responses\/\w+$/);
+          const ejemplo = doc.components.responses[ref.split('/').pop()!]?.content?.['application/json']?.example as { error: { codigo: keyof typeof CODIGO_STATUS } };
           expect(CODIGO_STATUS[ejemplo.error.codigo], `${donde} ${e}`).toBe(Number(e));
         }
+        // The 409 codes an operation can return are in its own description.
+        if (estados.includes('409')) expect(op.description, donde).toMatch(/Conflictos \(409\): `\w+`/);
       }
     }
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'bearer']);

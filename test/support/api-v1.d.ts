@@ -20,6 +20,8 @@ export interface paths {
         /**
          * Crear (y emitir) una DeCA
          * @description Crea una DeCA y la emite (PDF, QR y URL), o la deja pendiente para que la otra parte complete sus datos.
+         *
+         *     Conflictos (409): `ref_externa_usada`, `cuenta_incompleta`, `cuenta_sin_confirmar`, `en_curso`.
          */
         post: operations["crear_deca"];
         delete?: never;
@@ -45,6 +47,8 @@ export interface paths {
         /**
          * Eliminar una DeCA pendiente
          * @description Borra una DeCA pendiente (las emitidas no se borran: se conservan un año).
+         *
+         *     Conflictos (409): `emitido`, `sustituido`, `en_curso`.
          */
         delete: operations["eliminar_deca"];
         options?: never;
@@ -52,6 +56,8 @@ export interface paths {
         /**
          * Modificar una DeCA (método 1)
          * @description Cambia datos de una DeCA. Pendiente: se cambian (y con emitir, se emite). Emitida: método 1, con «motivo»; misma URL y QR, versión nueva.
+         *
+         *     Conflictos (409): `emitido`, `pendiente`, `sustituido`, `servicio_finalizado`, `en_curso`, `sin_cambios`, `conflicto`.
          */
         patch: operations["modificar_deca"];
         trace?: never;
@@ -68,6 +74,8 @@ export interface paths {
         /**
          * Emitir una DeCA pendiente
          * @description Emite una DeCA pendiente cuyos datos están completos.
+         *
+         *     Conflictos (409): `emitido`, `sustituido`, `cuenta_incompleta`, `cuenta_sin_confirmar`, `en_curso`.
          */
         post: operations["emitir_deca"];
         delete?: never;
@@ -88,6 +96,8 @@ export interface paths {
         /**
          * Sustituir una DeCA (método 2)
          * @description Método 2: crea una DeCA nueva (nueva URL y QR) con los cambios y marca la anterior como sustituida. «motivo» obligatorio.
+         *
+         *     Conflictos (409): `emitido`, `pendiente`, `sustituido`, `servicio_finalizado`, `en_curso`.
          */
         post: operations["sustituir_deca"];
         delete?: never;
@@ -108,6 +118,8 @@ export interface paths {
         /**
          * Marcar el fin del servicio
          * @description Marca el fin del servicio de una DeCA emitida.
+         *
+         *     Conflictos (409): `pendiente`, `sustituido`, `servicio_finalizado`, `en_curso`.
          */
         post: operations["fin_servicio"];
         delete?: never;
@@ -128,6 +140,8 @@ export interface paths {
         /**
          * Archivar o desarchivar
          * @description Archiva (archivado true) o desarchiva (false) una DeCA, en cualquier estado.
+         *
+         *     Conflictos (409): `en_curso`.
          */
         post: operations["archivar_deca"];
         delete?: never;
@@ -186,6 +200,8 @@ export interface paths {
         /**
          * PDF de la DeCA
          * @description El PDF de la versión vigente de una DeCA emitida (no cuenta como descarga pública).
+         *
+         *     Conflictos (409): `pendiente`.
          */
         get: operations["pdf_deca"];
         put?: never;
@@ -206,6 +222,8 @@ export interface paths {
         /**
          * QR de la DeCA
          * @description El código QR (PNG) que lleva a la ficha pública de una DeCA.
+         *
+         *     Conflictos (409): `pendiente`.
          */
         get: operations["qr_deca"];
         put?: never;
@@ -229,6 +247,8 @@ export interface paths {
          * Pedir sus datos a la otra parte
          * @description El enlace para que la otra parte complete sus datos de una DeCA pendiente; se le envía por correo si se da «email».
          *
+         *     Conflictos (409): `emitido`, `sustituido`.
+         *
          *     Extensión de este servicio (no está en la especificación).
          */
         post: operations["pedir_datos"];
@@ -251,6 +271,8 @@ export interface paths {
          * Enviar la DeCA por correo
          * @description Envía por correo una DeCA emitida (PDF adjunto) y devuelve el texto para la aplicación de mensajería del conductor.
          *
+         *     Conflictos (409): `pendiente`.
+         *
          *     Extensión de este servicio (no está en la especificación).
          */
         post: operations["enviar_deca"];
@@ -272,6 +294,8 @@ export interface paths {
         /**
          * Anotar un control en carretera
          * @description Anota el código numérico que un agente dio al conductor en un control en carretera (extensión): queda en el historial y sale el evento deca.control; después hay que enviar el PDF/A a la sede electrónica (sede_url) con ese código.
+         *
+         *     Conflictos (409): `pendiente`, `en_curso`.
          *
          *     Extensión de este servicio (no está en la especificación).
          */
@@ -450,6 +474,8 @@ export interface paths {
         /**
          * Leer la foto de un albarán
          * @description Lee la foto de un albarán, pedido o carta de porte y devuelve los datos de una DeCA para revisar (partes con NIF, fecha, matrículas, lugares, mercancía y pesos, cada uno con su confianza). No crea nada; gasta una lectura de fotos del mes.
+         *
+         *     Conflictos (409): `en_curso`.
          */
         post: operations["leer_albaran"];
         delete?: never;
@@ -474,6 +500,8 @@ export interface paths {
         /**
          * Crear un webhook
          * @description Crea un webhook (url https, eventos, descripción); devuelve su secreto whsec_ una sola vez.
+         *
+         *     Conflictos (409): `limite_webhooks`.
          */
         post: operations["crear_webhook"];
         delete?: never;
@@ -562,6 +590,8 @@ export interface paths {
         /**
          * Reenviar una entrega
          * @description Reenvía ahora una entrega (mismo id y cuerpo, firma nueva) y devuelve el resultado.
+         *
+         *     Conflictos (409): `en_curso`.
          */
         post: operations["reenviar_entrega"];
         delete?: never;
@@ -1022,14 +1052,6 @@ export interface components {
             numero: string;
             ficha: string;
         };
-        Aviso: {
-            /** @description Ruta del campo afectado, o null si es general */
-            campo: string | null;
-            /** @description Identificador estable del aviso */
-            codigo: string;
-            /** @description Explicación en español */
-            mensaje: string;
-        };
         Error: {
             error: {
                 codigo: string;
@@ -1040,6 +1062,14 @@ export interface components {
                 avisos: components["schemas"]["Aviso"][];
                 request_id: string;
             };
+        };
+        Aviso: {
+            /** @description Ruta del campo afectado, o null si es general */
+            campo: string | null;
+            /** @description Identificador estable del aviso */
+            codigo: string;
+            /** @description Explicación en español */
+            mensaje: string;
         };
         Cambio: {
             version: number;
@@ -1239,7 +1269,259 @@ export interface components {
             ficha: string;
         };
     };
-    responses: never;
+    responses: {
+        /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
+        PeticionMalFormada: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "codigo": "json_invalido",
+                 *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                 *         "campos": {},
+                 *         "avisos": [],
+                 *         "request_id": "req_01JD…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
+        NoAutenticado: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "codigo": "no_autenticado",
+                 *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                 *         "campos": {},
+                 *         "avisos": [],
+                 *         "request_id": "req_01JD…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
+        SinPermiso: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Peticiones por minuto que admite la clave */
+                "RateLimit-Limit"?: number;
+                /** @description Peticiones que quedan en la ventana actual */
+                "RateLimit-Remaining"?: number;
+                /** @description Segundos hasta que la ventana se renueva */
+                "RateLimit-Reset"?: number;
+                /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                RateLimit?: string;
+                /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                "RateLimit-Policy"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "codigo": "solo_lectura",
+                 *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                 *         "campos": {},
+                 *         "avisos": [],
+                 *         "request_id": "req_01JD…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
+        NoEncontrado: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "codigo": "no_encontrado",
+                 *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                 *         "campos": {},
+                 *         "avisos": [],
+                 *         "request_id": "req_01JD…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description El estado no permite la acción: los códigos que puede devolver cada operación, en su descripción. `en_curso` y `conflicto` se resuelven solos: reintente tras `Retry-After`. */
+        Conflicto: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "codigo": "conflicto",
+                 *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                 *         "campos": {},
+                 *         "avisos": [],
+                 *         "request_id": "req_01JD…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
+        DemasiadoGrande: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "codigo": "demasiado_grande",
+                 *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                 *         "campos": {},
+                 *         "avisos": [],
+                 *         "request_id": "req_01JD…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
+        Validacion: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "codigo": "validacion",
+                 *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                 *         "campos": {
+                 *           "matricula": "Obligatorio"
+                 *         },
+                 *         "avisos": [],
+                 *         "request_id": "req_01JD…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
+        DemasiadasPeticiones: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "codigo": "demasiadas_peticiones",
+                 *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                 *         "campos": {},
+                 *         "avisos": [],
+                 *         "request_id": "req_01JD…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
+        NoDisponible: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                /** @description Peticiones por minuto que admite la clave */
+                "RateLimit-Limit"?: number;
+                /** @description Peticiones que quedan en la ventana actual */
+                "RateLimit-Remaining"?: number;
+                /** @description Segundos hasta que la ventana se renueva */
+                "RateLimit-Reset"?: number;
+                /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
+                RateLimit?: string;
+                /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
+                "RateLimit-Policy"?: string;
+                /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
+                "Retry-After": number;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "codigo": "no_disponible",
+                 *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
+                 *         "campos": {},
+                 *         "avisos": [],
+                 *         "request_id": "req_01JD…"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: {
@@ -1316,121 +1598,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     crear_deca: {
@@ -1522,231 +1693,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El estado no permite la acción. Códigos: `ref_externa_usada`, `cuenta_incompleta`, `cuenta_sin_confirmar`, `en_curso`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "ref_externa_usada",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     ver_deca: {
@@ -1778,147 +1732,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            404: components["responses"]["NoEncontrado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     eliminar_deca: {
@@ -1957,205 +1775,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El estado no permite la acción. Códigos: `emitido`, `sustituido`, `en_curso`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "emitido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     modificar_deca: {
@@ -2195,257 +1821,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El estado no permite la acción. Códigos: `emitido`, `pendiente`, `sustituido`, `servicio_finalizado`, `en_curso`, `sin_cambios`, `conflicto`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "emitido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     emitir_deca: {
@@ -2486,257 +1870,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El estado no permite la acción. Códigos: `emitido`, `sustituido`, `cuenta_incompleta`, `cuenta_sin_confirmar`, `en_curso`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "emitido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     sustituir_deca: {
@@ -2776,257 +1918,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El estado no permite la acción. Códigos: `emitido`, `pendiente`, `sustituido`, `servicio_finalizado`, `en_curso`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "emitido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     fin_servicio: {
@@ -3067,257 +1967,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El estado no permite la acción. Códigos: `pendiente`, `sustituido`, `servicio_finalizado`, `en_curso`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "pendiente",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     archivar_deca: {
@@ -3359,257 +2017,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El estado no permite la acción. Códigos: `en_curso`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "en_curso",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     historial_deca: {
@@ -3641,147 +2057,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            404: components["responses"]["NoEncontrado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     descargas_deca: {
@@ -3813,147 +2093,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            404: components["responses"]["NoEncontrado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     pdf_deca: {
@@ -4003,174 +2147,12 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El estado no permite la acción. Códigos: `pendiente`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "pendiente",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     qr_deca: {
@@ -4201,174 +2183,12 @@ export interface operations {
                     "image/png": string;
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El estado no permite la acción. Códigos: `pendiente`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "pendiente",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     pedir_datos: {
@@ -4410,257 +2230,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El estado no permite la acción. Códigos: `emitido`, `sustituido`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "emitido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     enviar_deca: {
@@ -4704,257 +2282,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El estado no permite la acción. Códigos: `pendiente`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "pendiente",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     control_carretera: {
@@ -5000,257 +2336,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El estado no permite la acción. Códigos: `pendiente`, `en_curso`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "pendiente",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     documentos_camino: {
@@ -5291,121 +2385,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     ver_cuenta: {
@@ -5469,152 +2452,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     buscar_agenda_empresas: {
@@ -5652,121 +2494,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     guardar_agenda_empresas: {
@@ -5799,204 +2530,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     buscar_agenda_vehiculos: {
@@ -6034,121 +2574,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     guardar_agenda_vehiculos: {
@@ -6181,204 +2610,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     buscar_agenda_lugares: {
@@ -6416,121 +2654,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     guardar_agenda_lugares: {
@@ -6563,204 +2690,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     importar_csv: {
@@ -6830,178 +2766,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     exportar_csv: {
@@ -7042,152 +2812,11 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     leer_albaran: {
@@ -7242,205 +2871,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El estado no permite la acción. Códigos: `en_curso`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "en_curso",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     listar_webhooks: {
@@ -7469,152 +2906,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     crear_webhook: {
@@ -7665,231 +2961,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El estado no permite la acción. Códigos: `limite_webhooks`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "limite_webhooks",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     ver_webhook: {
@@ -7921,178 +3000,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     eliminar_webhook: {
@@ -8126,178 +3039,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     cambiar_webhook: {
@@ -8333,230 +3080,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     entregas_webhook: {
@@ -8588,178 +3119,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     probar_webhook: {
@@ -8797,230 +3162,14 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     reenviar_entrega: {
@@ -9060,257 +3209,15 @@ export interface operations {
                     };
                 };
             };
-            /** @description Cuerpo que no es JSON o petición mal formada. Códigos: `json_invalido`, `peticion_invalida`. */
-            400: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "json_invalido",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Sin clave, clave desconocida o revocada. Códigos: `no_autenticado`. */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_autenticado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La clave es de solo lectura, o la acción no está permitida. Códigos: `solo_lectura`, `sin_longitud`, `csrf`, `prohibido`. */
-            403: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "solo_lectura",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No existe en esta cuenta y entorno. Códigos: `no_encontrado`. */
-            404: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_encontrado",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El estado no permite la acción. Códigos: `en_curso`. */
-            409: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "en_curso",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description El cuerpo supera el límite. Códigos: `demasiado_grande`. */
-            413: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiado_grande",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Datos no válidos: `campos` nombra cada uno. Códigos: `validacion`, `falta_motivo`. */
-            422: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "validacion",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {
-                     *           "matricula": "Obligatorio"
-                     *         },
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Límite por minuto (cabecera `Retry-After`) o del plan. Códigos: `demasiadas_peticiones`, `limite_plan`. */
-            429: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
-                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
-                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "demasiadas_peticiones",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description La base de datos no está al alcance ahora mismo (conexión perdida o rechazada): nada se ha guardado, salvo que el mensaje diga que no se sabe; reintente tras `Retry-After` con la misma `Idempotency-Key`. Extensión de este servicio. Códigos: `no_disponible`. */
-            503: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    /** @description Peticiones por minuto que admite la clave */
-                    "RateLimit-Limit"?: number;
-                    /** @description Peticiones que quedan en la ventana actual */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Segundos hasta que la ventana se renueva */
-                    "RateLimit-Reset"?: number;
-                    /** @description Lo mismo como campo del borrador IETF httpapi-ratelimit-headers: `"minuto";r=<quedan>;t=<segundos>` */
-                    RateLimit?: string;
-                    /** @description La política del límite (borrador IETF): `"minuto";q=<peticiones>;w=<segundos>` */
-                    "RateLimit-Policy"?: string;
-                    /** @description Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos */
-                    "Retry-After": number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "error": {
-                     *         "codigo": "no_disponible",
-                     *         "mensaje": "Explicación en español de lo que ha pasado y qué hacer.",
-                     *         "campos": {},
-                     *         "avisos": [],
-                     *         "request_id": "req_01JD…"
-                     *       }
-                     *     }
-                     */
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
         };
     };
     recibir_deca_creado: {
