@@ -1,6 +1,6 @@
 /**
  * The layers of the server, checked on every build (`npm run typecheck`):
- * transports (server/http, server/admin, server/mcp) sit on the commands,
+ * transports (server/http, MCP included, and server/admin) sit on the commands,
  * the commands on the domain, and nothing below a transport may reach up
  * into one. `shared/` is pure: no server, no client, no Node.
  * @type {import('dependency-cruiser').IConfiguration}
@@ -12,14 +12,14 @@ module.exports = {
       comment: 'The domain never imports a transport (HTTP, CLI, MCP), Koa, or the command layer above it.',
       severity: 'error',
       from: { path: '^server/(domain|db|documents|jobs|net|ocr)/' },
-      to: { path: ['^server/(http|admin|mcp|commands)/', '^server/(app|main|cli)\\.ts$', '^node_modules/(@types/)?(koa|@koa|koa__[\\w-]+|koa-[\\w-]+)/'] },
+      to: { path: ['^server/(http|admin|commands)/', '^server/(app|main|cli)\\.ts$', '^node_modules/(@types/)?(koa|@koa|koa__[\\w-]+|koa-[\\w-]+)/'] },
     },
     {
       name: 'comandos-sin-transporte',
       comment: 'Commands are what every front door calls: they never depend on one of them.',
       severity: 'error',
       from: { path: '^server/commands/' },
-      to: { path: ['^server/(http|admin|mcp)/', '^server/(app|main|cli)\\.ts$', '^node_modules/(@types/)?(koa|@koa|koa__[\\w-]+|koa-[\\w-]+)/'] },
+      to: { path: ['^server/(http|admin)/', '^server/(app|main|cli)\\.ts$', '^node_modules/(@types/)?(koa|@koa|koa__[\\w-]+|koa-[\\w-]+)/'] },
     },
     {
       name: 'shared-puro',

@@ -43,11 +43,13 @@ export interface Contexto<A extends Acceso> extends Services {
 
 /**
  * A use case: its input schema, who may run it, whether it honours
- * `Idempotency-Key`, and its body. It owns its transactions and returns the
- * one representation of its resource, whatever front door called it.
+ * `Idempotency-Key`, and its body. It returns the one representation of its
+ * resource, whatever front door called it. Transactions are opened by its
+ * body (account commands) or by the domain functions it calls (DeCA
+ * commands, which render outside the transaction): see docs/ARCHITECTURE.md.
  */
 export interface Command<S extends z.ZodType, O, A extends Acceso> {
-  /** Stable name (MCP tool names and idempotency fingerprints derive from it). */
+  /** Stable name: idempotency fingerprints derive from it, and each MCP tool bears the name of the command it runs. */
   nombre: string;
   /** What it does, in Spanish (MCP tools and OpenAPI show it). */
   descripcion: string;

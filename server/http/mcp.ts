@@ -66,7 +66,6 @@ import { fotoDeBase64 } from './middleware/subida';
 type Json = Record<string, unknown>;
 
 interface Herramienta {
-  nombre: string;
   titulo: string;
   /** For a language model: what it does, when to use it, what it returns, what to ask the user first. */
   descripcion: string;
@@ -109,9 +108,9 @@ function claveDe(clave_idempotencia: unknown): string | null {
   return r.data.clave_idempotencia ?? null;
 }
 
+/** The tools, each named as the command it runs (`comando.nombre`: one name for a use case at every door). */
 const HERRAMIENTAS: Herramienta[] = [
   {
-    nombre: 'ver_cuenta',
     titulo: 'Ver la cuenta',
     descripcion:
       'Devuelve la empresa de la cuenta (nombre, NIF, domicilio, si es transportista o cargador), su plan y la cuota del mes: DeCA emitidas y lecturas de fotos usadas y restantes. Úsela antes de crear DeCA para saber qué lado ocupa la cuenta (sus datos se ponen solos) y si queda cuota.',
@@ -121,7 +120,6 @@ const HERRAMIENTAS: Herramienta[] = [
     anotaciones: CONSULTA,
   },
   {
-    nombre: 'listar_decas',
     titulo: 'Listar DeCA',
     descripcion:
       'Lista las DeCA de la cuenta, la más reciente primero, con filtros por estado (pendiente, emitido, sustituido), fechas de transporte (desde/hasta, AAAA-MM-DD), matrícula, ref_externa o archivadas. Devuelve {decas, siguiente}: si «siguiente» no es null, páselo como despues_de para la página siguiente.',
@@ -131,7 +129,6 @@ const HERRAMIENTAS: Herramienta[] = [
     anotaciones: CONSULTA,
   },
   {
-    nombre: 'ver_deca',
     titulo: 'Ver una DeCA',
     descripcion:
       'Devuelve una DeCA completa por su id numérico o su número (AAAA-NNNNNN): partes, vehículo, envíos, estado, versión y URL (ficha pública, PDF, QR). Úsela para comprobar datos antes de modificar, emitir o enviar.',
@@ -142,7 +139,6 @@ const HERRAMIENTAS: Herramienta[] = [
     anotaciones: CONSULTA,
   },
   {
-    nombre: 'historial_deca',
     titulo: 'Historial de una DeCA',
     descripcion: 'Devuelve los cambios de una DeCA, del primero al último: versión, tipo de cambio, motivo, quién lo hizo, por qué canal y qué campos cambiaron (antes y después).',
     lectura: true,
@@ -151,7 +147,6 @@ const HERRAMIENTAS: Herramienta[] = [
     anotaciones: CONSULTA,
   },
   {
-    nombre: 'descargas_deca',
     titulo: 'Aperturas de una DeCA',
     descripcion: 'Devuelve cada vez que alguien (por ejemplo un inspector con el QR) abrió la ficha pública de una DeCA: fecha, IP y navegador.',
     lectura: true,
@@ -160,7 +155,6 @@ const HERRAMIENTAS: Herramienta[] = [
     anotaciones: CONSULTA,
   },
   {
-    nombre: 'buscar_agenda',
     titulo: 'Buscar en la agenda',
     descripcion:
       'Busca en la agenda de la cuenta empresas (tipo «empresas»: nombre, NIF, domicilio), vehículos («vehiculos»: matrícula, remolque, conductor) o lugares («lugares») ya usados en DeCA anteriores, por cualquier parte del texto y sin importar acentos. Úsela para completar los datos de una DeCA a partir de lo que diga el usuario («la de siempre a Mercabarna») en vez de inventarlos.',
@@ -170,7 +164,6 @@ const HERRAMIENTAS: Herramienta[] = [
     anotaciones: CONSULTA,
   },
   {
-    nombre: 'leer_albaran',
     titulo: 'Leer la foto de un albarán',
     descripcion:
       'Lee la foto de un albarán, pedido o carta de porte (JPEG, PNG, WebP o HEIC, hasta 2 MB, en base64) y devuelve una propuesta de DeCA: partes con NIF, fecha, matrículas, lugares, mercancía y pesos, con la confianza de cada dato (0 a 1), el texto reconocido y avisos. No crea nada: enseñe la propuesta al usuario, pídale que confirme o corrija sobre todo los datos de confianza baja, y después use crear_deca. Gasta una lectura de fotos del mes.',
@@ -182,7 +175,6 @@ const HERRAMIENTAS: Herramienta[] = [
     anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   },
   {
-    nombre: 'validar_deca',
     titulo: 'Validar una DeCA',
     descripcion:
       'Comprueba los datos de una DeCA sin guardar nada y devuelve qué faltaría para emitirla y los avisos. Acepta lo mismo que crear_deca. Úsela para saber qué preguntar al usuario antes de crear.',
@@ -192,7 +184,6 @@ const HERRAMIENTAS: Herramienta[] = [
     anotaciones: CONSULTA,
   },
   {
-    nombre: 'crear_deca',
     titulo: 'Crear una DeCA',
     descripcion:
       'Crea un documento de control administrativo (DeCA, Orden FOM/2861/2012) y, con emitir: true (por defecto), lo emite: número, PDF, QR y ficha pública que el conductor enseña en un control. Los datos de la empresa de la cuenta se ponen solos; hacen falta los de la otra parte (nombre y NIF), la fecha de transporte, la matrícula y al menos un envío (origen, destino, naturaleza de la mercancía y peso). Si faltan datos de la otra parte, cree con emitir: false y pedir_datos_email para que los complete ella. Pregunte al usuario lo que no sepa en vez de inventarlo. Envíe siempre clave_idempotencia: si reintenta tras un error de red con la misma clave, recibe la misma DeCA y no se crea otra. Devuelve {deca, avisos}.',
@@ -212,7 +203,6 @@ const HERRAMIENTAS: Herramienta[] = [
     anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
   {
-    nombre: 'modificar_deca',
     titulo: 'Modificar una DeCA',
     descripcion:
       'Cambia datos de una DeCA (solo los campos que envíe; null o "" borra un campo opcional). Pendiente: se cambian y, con emitir: true, se emite. Emitida: hace falta «motivo»; conserva número, URL y QR y crea una versión nueva. Para cambiar de vehículo o de partes de forma que deba ser otro documento, use sustituir_deca. Devuelve {deca}.',
@@ -223,7 +213,6 @@ const HERRAMIENTAS: Herramienta[] = [
     anotaciones: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   },
   {
-    nombre: 'sustituir_deca',
     titulo: 'Sustituir una DeCA',
     descripcion:
       'Crea una DeCA nueva (número, URL y QR nuevos) con los cambios dados y marca la anterior como sustituida, que deja de valer. «motivo» es obligatorio. Confirme con el usuario antes: no se puede deshacer. Devuelve {deca} con la nueva.',
@@ -234,7 +223,6 @@ const HERRAMIENTAS: Herramienta[] = [
     anotaciones: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   },
   {
-    nombre: 'emitir_deca',
     titulo: 'Emitir una DeCA',
     descripcion: 'Emite una DeCA pendiente cuyos datos ya están completos: le da PDF, QR y ficha pública. Si faltan datos, el error dice cuáles (campos). Devuelve {deca}.',
     lectura: false,
@@ -244,7 +232,6 @@ const HERRAMIENTAS: Herramienta[] = [
     anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
   {
-    nombre: 'enviar_deca',
     titulo: 'Enviar una DeCA por correo',
     descripcion:
       'Envía por correo una DeCA emitida (con el PDF) a la dirección dada y devuelve el texto y el enlace para mandarla al conductor por su aplicación de mensajería (whatsapp_url). Confirme la dirección con el usuario antes.',
@@ -254,7 +241,6 @@ const HERRAMIENTAS: Herramienta[] = [
     anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
   {
-    nombre: 'pedir_datos',
     titulo: 'Pedir datos a la otra parte',
     descripcion:
       'Para una DeCA pendiente: devuelve el enlace con el que la otra parte completa sus datos y, si se da «email», se lo envía por correo. Cuando los complete, la DeCA se emite. Confirme la dirección con el usuario antes.',
@@ -264,7 +250,6 @@ const HERRAMIENTAS: Herramienta[] = [
     anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
   {
-    nombre: 'fin_servicio',
     titulo: 'Finalizar el servicio',
     descripcion: 'Marca que el transporte de una DeCA emitida terminó (fin del servicio); queda en su historial. Devuelve {deca}.',
     lectura: false,
@@ -278,7 +263,7 @@ const HERRAMIENTAS: Herramienta[] = [
 /** The tool list of each kind of key, built once. */
 const LISTA: Record<'lectura' | 'todas', Tool[]> = (() => {
   const tools = HERRAMIENTAS.map((h): Tool & { lectura: boolean } => ({
-    name: h.nombre,
+    name: h.comando.nombre,
     title: h.titulo,
     description: h.descripcion,
     inputSchema: (h.entrada ?? esquema(h.comando.entrada, 'input')) as Tool['inputSchema'],
@@ -289,7 +274,7 @@ const LISTA: Record<'lectura' | 'todas', Tool[]> = (() => {
   const sinMarca = ({ lectura: _, ...t }: Tool & { lectura: boolean }): Tool => t;
   return { lectura: tools.filter((t) => t.lectura).map(sinMarca), todas: tools.map(sinMarca) };
 })();
-const POR_NOMBRE = new Map(HERRAMIENTAS.map((h) => [h.nombre, h]));
+const POR_NOMBRE = new Map(HERRAMIENTAS.map((h) => [h.comando.nombre, h]));
 
 /**
  * A refusal as the tool result a model reads: the REST error body, as JSON
@@ -341,7 +326,7 @@ function servidor(deps: AppDeps, actor: Actor, { log, requestId }: Pick<AppConte
     const args = (req.params.arguments ?? {}) as Json;
     try {
       if (actor.soloLectura && !h.lectura) {
-        throw new AppError('solo_lectura', `Esta clave es de solo lectura: ${h.nombre} necesita una clave de lectura y escritura.`);
+        throw new AppError('solo_lectura', `Esta clave es de solo lectura: ${h.comando.nombre} necesita una clave de lectura y escritura.`);
       }
       const { input, clave } = h.adaptar ? h.adaptar(args) : { input: args, clave: null };
       const r = await ejecutar(services, h.comando, actor, input, { idempotencyKey: clave ?? null });
@@ -351,7 +336,7 @@ function servidor(deps: AppDeps, actor: Actor, { log, requestId }: Pick<AppConte
       if (err instanceof AppError) return resultadoDeError(err, requestId);
       const noDisponible = comoNoDisponible(err);
       if (noDisponible) return resultadoDeError(noDisponible, requestId);
-      log.error({ err, herramienta: h.nombre }, 'MCP tool failed');
+      log.error({ err, herramienta: h.comando.nombre }, 'MCP tool failed');
       return resultadoDeError(errorInterno(requestId), requestId);
     }
   });

@@ -46,17 +46,19 @@ describe('layer boundaries (npm run typecheck runs the same check)', () => {
     expect(r.out).toContain('dominio-sin-transporte: server/domain/decas/malo.ts → server/http/context.ts');
   });
 
-  it('fails on a command → HTTP import, and on shared/ importing Node or the server', { timeout: 30_000 }, () => {
+  it('fails on a command → HTTP import, on shared/ importing Node or the server, and on the client importing the server', { timeout: 30_000 }, () => {
     const dir = arbol('comando-http', {
       'server/http/run.ts': 'export const run = 1;\n',
       'server/commands/malo.ts': "import { run } from '../http/run';\nexport const g = run;\n",
       'server/domain/x.ts': 'export const x = 1;\n',
       'shared/malo.ts': "import { createHash } from 'node:crypto';\nimport { x } from '../server/domain/x';\nexport const h = [createHash, x];\n",
+      'client/malo.ts': "import { x } from '../server/domain/x';\nexport const c = x;\n",
     });
     const r = cruise(dir);
     expect(r.status).not.toBe(0);
     expect(r.out).toContain('comandos-sin-transporte: server/commands/malo.ts → server/http/run.ts');
     expect(r.out).toContain('shared-puro: shared/malo.ts → server/domain/x.ts');
     expect(r.out).toMatch(/shared-sin-node: shared\/malo\.ts → (node:)?crypto/);
+    expect(r.out).toContain('cliente-sin-servidor: client/malo.ts → server/domain/x.ts');
   });
 });
