@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { DecaPdfData } from '../../shared/pdf/deca-pdf-data';
 import type { RolUsuario } from '../../shared/rules/roles';
 import type { Entorno, Plan, Rol } from '../../shared/schemas/cuenta';
 import type { Canal, CampoCambiado, Estado, TipoCambio, TipoVehiculo } from '../../shared/schemas/deca';
@@ -193,8 +194,12 @@ export interface DecaVersionesTable {
   pdf: Uint8Array;
   pdf_sha256: string;
   pdf_bytes: number;
-  /** What the PDF was rendered from: re-rendering it yields the same bytes. */
-  datos_pdf: Json<unknown>;
+  /**
+   * What the PDF was rendered from: re-rendering it yields the same bytes.
+   * Versions stored before the environment was part of the data have no
+   * `entorno` (rendered then as today's live ones: with no test mark).
+   */
+  datos_pdf: Json<Omit<DecaPdfData, 'entorno'> & Partial<Pick<DecaPdfData, 'entorno'>>>;
   created_at: Timestamp;
 }
 
@@ -247,7 +252,8 @@ export interface EventosTable {
   entorno: Entorno;
   evento: string;
   deca_id: number | null;
-  data: Json<unknown>;
+  /** The event's payload object (`{ deca }`, `{ deca, control }`). */
+  data: Json<Record<string, unknown>>;
   created_at: Timestamp;
 }
 
