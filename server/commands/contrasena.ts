@@ -20,9 +20,9 @@ import {
   restablecimientoAbierto,
 } from '../domain/accounts/contrasena';
 import { verifyPassword } from '../domain/accounts/passwords';
-import { gastar, turnoContrasena } from '../limits';
+import { gastar } from '../limits';
 import { command } from './command';
-import { demasiadas, entrarComo, esperarTurno, type SesionAbierta } from './cuenta';
+import { bajoLimites, demasiadas, entrarComo, usuarioDe, type SesionAbierta } from './cuenta';
 import { Token } from './usuarios';
 
 /** The one answer to a reset request, whether or not the address has a user. */
@@ -73,16 +73,13 @@ export const cambiarContrasena = command({
   acceso: 'escritura',
   entrada: CambiarContrasenaInput,
   run: async (ctx, { actual, password }): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> => {
-    const userId = ctx.quien.userId;
-    if (userId === null) throw new AppError('prohibido', 'Esto es de la aplicación web: inicie sesión con su usuario.');
+    const userId = usuarioDe(ctx.quien);
     const yo = await ctx.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
     // The current password is checked under the sign-in limits (per user, and per e-mail from anywhere).
-    const turno = await turnoContrasena(ctx.limits, yo.email, null);
-    if (turno.espera !== null) throw esperarTurno(turno);
-    if (!(await verifyPassword(actual, yo.password_hash))) {
+    const correcta = await bajoLimites(ctx.limits, yo.email, null, async () => ((await verifyPassword(actual, yo.password_hash)) ? true : null));
+    if (!correcta) {
       throw new AppError('validacion', 'La contraseña actual no es correcta.', { campos: { actual: 'No es la contraseña actual' } });
     }
-    await turno.acierto();
     const now = ctx.clock.now();
     const { user, account } = await ctx.db.transaction().execute((trx) => fijarContrasena(trx, userId, password));
     // Every session ended with the change: this device gets a new one.

@@ -22,7 +22,7 @@ import { cambiarPlan as cambiarPlanDe, editarEmpresa as editarEmpresaDe, confirm
 import { cuentaSinConfirmar, obtenerCuota } from '../domain/accounts/cuota';
 import { abrirSesion, cerrarSesion as cerrarSesionDe, comprobarCredenciales } from '../domain/accounts/sessions';
 import { presentClave, presentCuenta, presentUsuario } from '../domain/presenters/cuenta';
-import { gastar, turnoContrasena } from '../limits';
+import { gastar, turnoContrasena, type RateLimits } from '../limits';
 import type { AccountRow, UserRow } from '../db/schema';
 import type { Services } from '../deps';
 import { command } from './command';
@@ -82,18 +82,28 @@ export const iniciarSesion = command({
   acceso: 'publico',
   entrada: SesionInput,
   run: async (ctx, { email, password }): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> => {
-    // The limits' point is spent before the password is checked: parallel tries cannot all get through.
-    const turno = await turnoContrasena(ctx.limits, email, ctx.quien.ip);
-    if (turno.espera !== null) throw esperarTurno(turno);
-    const found = await comprobarCredenciales(ctx.db, email, password);
+    const found = await bajoLimites(ctx.limits, email, ctx.quien.ip, () => comprobarCredenciales(ctx.db, email, password));
     if (!found) throw new AppError('no_autenticado', 'Correo o contraseña incorrectos.');
-    await turno.acierto();
     return entrarComo(ctx, found.user, found.account, ctx.clock.now());
   },
 });
 
+/**
+ * A password check under the sign-in limits (`ip` null: from a signed-in
+ * session): the turn is spent before `comprobar` runs, so parallel tries
+ * cannot all get through, and given back when it finds the password right
+ * (not null); 429 when the limits refuse the turn now.
+ */
+export async function bajoLimites<T>(limits: RateLimits, email: string, ip: string | null, comprobar: () => Promise<T | null>): Promise<T | null> {
+  const turno = await turnoContrasena(limits, email, ip);
+  if (turno.espera !== null) throw esperarTurno(turno);
+  const r = await comprobar();
+  if (r !== null) await turno.acierto();
+  return r;
+}
+
 /** 429 for a password check the sign-in limits refuse now. */
-export function esperarTurno(t: { espera: number; motivo: 'conexion' | 'correo' }): AppError {
+function esperarTurno(t: { espera: number; motivo: 'conexion' | 'correo' }): AppError {
   return t.motivo === 'correo'
     ? demasiadas(t.espera, `Hay muchos intentos de entrar con este correo ahora mismo. Espere ${t.espera} s y vuelva a probar.`)
     : demasiadas(t.espera, `Demasiados intentos fallidos desde esta conexión. Espere ${Math.ceil(t.espera / 60)} min y vuelva a probar, o restablezca la contraseña.`);
@@ -111,7 +121,7 @@ export const cerrarSesion = command({
 });
 
 /** The signed-in user (a web session), or 403: API keys have no user. */
-function usuarioDe(actor: { userId: number | null }): number {
+export function usuarioDe(actor: { userId: number | null }): number {
   if (actor.userId === null) throw new AppError('prohibido', 'Esto es de la aplicación web: inicie sesión con su usuario.');
   return actor.userId;
 }

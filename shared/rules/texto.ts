@@ -49,7 +49,7 @@ function enGlifos(cp: number): boolean {
  * machine-read text (OCR) before it is proposed (`quitarInvisibles`).
  */
 export const INVISIBLE = /[\p{Cf}\u2028\u2029]/u;
-const INVISIBLES = /[\p{Cf}\u2028\u2029]/gu;
+const INVISIBLES = new RegExp(INVISIBLE.source, 'gu');
 
 /** Text read by a machine (a photo's OCR) without its invisible characters: the separators U+2028/2029 become line breaks. */
 export function quitarInvisibles(s: string): string {
