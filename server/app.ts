@@ -16,35 +16,25 @@ import { requireContentLength } from './http/middleware/firewall';
 import { serializeJson } from './http/middleware/json';
 import { withRequestId } from './http/middleware/request-id';
 import { withSecurityHeaders } from './http/middleware/security-headers';
-import { agendaRoutes } from './http/routes/agenda';
-import { importarRoutes } from './http/routes/importar';
-import { fotosRoutes } from './http/routes/fotos';
 import { createAppApiRouter } from './http/routes/app-api';
-import { cuentaRoutes } from './http/routes/cuenta';
-import { decasRoutes } from './http/routes/decas';
-import { webhooksRoutes } from './http/routes/webhooks';
+import { apiRoutes } from './http/routes/api';
 import { createPublicRouter } from './http/routes/public';
 import { serveClient } from './http/routes/static';
 
 export type { AppDeps } from './deps';
+
+/** Every route of the API, under `prefix`: the operation table's (what the OpenAPI document describes, one for one). */
+export function routerApi(deps: AppDeps, prefix = ''): Router<AppState> {
+  const router = new Router<AppState>({ prefix });
+  apiRoutes(router, deps);
+  return router;
+}
 
 /**
  * One API mount point. Authentication and the rate limit run for every path
  * under the prefix (unknown ones too), so each answer carries the RateLimit
  * fields and no path reveals anything without a key.
  */
-/** Every route of the API, under `prefix` (what the OpenAPI document describes, one for one). */
-export function routerApi(deps: AppDeps, prefix = ''): Router<AppState> {
-  const router = new Router<AppState>({ prefix });
-  cuentaRoutes(router, deps);
-  importarRoutes(router, deps);
-  decasRoutes(router, deps);
-  webhooksRoutes(router, deps);
-  agendaRoutes(router, deps);
-  fotosRoutes(router, deps);
-  return router;
-}
-
 function mountApi(app: Koa<AppState>, deps: AppDeps, prefix: string, entorno: Entorno): void {
   const router = routerApi(deps, prefix);
   const guard = compose([

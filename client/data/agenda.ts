@@ -8,7 +8,8 @@
 import type { AgendaEmpresa, AgendaList, AgendaLugar, AgendaVehiculo, EntradaAgenda, TipoAgenda } from '../../shared/schemas/agenda';
 import { normalizarTexto } from '../../shared/rules/busqueda';
 import { normalizarMatricula } from '../../shared/rules/matricula';
-import type { Api } from './api';
+import type { EntradaDe } from '../../shared/api/operaciones';
+import type { Api, Respuesta } from './api';
 import type { DatosDeca, DecaDb, EntradaAgendaLocal, EntradaOutbox } from './db';
 
 // The schema module's TIPOS_AGENDA would bring zod into the chunk that refreshes the copy.
@@ -39,8 +40,7 @@ export async function refrescarAgenda(api: Api, db: DecaDb): Promise<void> {
     const filas: EntradaAgendaLocal[] = [];
     let despues: string | null = null;
     do {
-      const q: string = despues ? `&despues_de=${encodeURIComponent(despues)}` : '';
-      const r = await api.request<AgendaList>('GET', `/agenda/${tipo}?limite=100${q}`);
+      const r: Respuesta<AgendaList> = await api.llamar(`buscar_agenda_${tipo}`, { limite: 100, ...(despues ? { despues_de: despues } : {}) });
       filas.push(...r.data.entradas.map((e) => desdeServidor(tipo, e)));
       despues = r.data.siguiente;
     } while (despues && filas.length < AGENDA_MAXIMA);
@@ -125,7 +125,7 @@ export function deCarril(carril: string): { tipo: TipoAgenda; clave: string } {
  */
 export async function enviarAgenda(api: Api, db: DecaDb, e: EntradaOutbox): Promise<void> {
   const { tipo } = deCarril(e.clave);
-  const r = await api.request<{ entrada: EntradaAgenda }>('POST', `/agenda/${tipo}`, { idempotencyKey: e.idempotencyKey, body: e.body });
+  const r = await api.llamar(`guardar_agenda_${tipo}`, e.body as EntradaDe<`guardar_agenda_${typeof tipo}`>, { idempotencyKey: e.idempotencyKey });
   await db.transaction('rw', db.agenda, db.outbox, async () => {
     await db.outbox.delete(e.seq!);
     if ((await db.outbox.where('clave').equals(e.clave).count()) === 0) await db.agenda.put(desdeServidor(tipo, r.data.entrada));

@@ -1,3 +1,5 @@
+import type { EntradaDe, SalidaDe } from '../../shared/api/operaciones';
+import { API_BASE, RUTAS, rutaCon, type NombreOperacion } from '../../shared/api/rutas';
 import type { Entorno } from '../../shared/schemas/cuenta';
 
 /** The server answered with the documented error body (spec: Errors). */
@@ -42,14 +44,38 @@ export interface OpcionesPeticion {
 export interface Api {
   readonly entorno: Entorno;
   readonly base: string;
+  /**
+   * Operation `nombre` of the operation table (shared/api) with its input —
+   * path parameters, body and query fields in one object — typed by the
+   * table, as is the answer. `opts.body` sends a form instead (a file upload).
+   */
+  llamar<N extends NombreOperacion>(nombre: N, entrada: EntradaDe<N>, opts?: OpcionesPeticion): Promise<Respuesta<SalidaDe<N>>>;
   request<T>(method: string, path: string, opts?: OpcionesPeticion): Promise<Respuesta<T>>;
-  bytes(path: string, signal?: AbortSignal): Promise<ArrayBuffer>;
+  /** The bytes a file operation answers (a PDF, a QR). */
+  bytes<N extends NombreOperacion>(nombre: N, entrada: EntradaDe<N>, signal?: AbortSignal): Promise<ArrayBuffer>;
+  /** The URL of operation `nombre` for `entrada` (its path and query): for a link, a download or an upload with progress. */
+  url<N extends NombreOperacion>(nombre: N, entrada: EntradaDe<N>): string;
 }
 
 /** Writes from a cookie session must carry this header (server/http/session-cookie.ts). */
 export const CSRF_HEADER = 'X-DeCA-CSRF';
 
-export const API_BASE: Record<Entorno, string> = { produccion: '/api/v1', pruebas: '/demo/api/v1' };
+/**
+ * Method, path and request options of operation `nombre` for `entrada`: the
+ * path's parameters go in the path, the rest in the query of a GET or DELETE
+ * (absent values left out) or as the JSON body of any other method.
+ */
+export function peticionDe(nombre: NombreOperacion, entrada: object, opts: OpcionesPeticion = {}): [string, string, OpcionesPeticion] {
+  const [metodo, plantilla, enConsulta] = RUTAS[nombre] as readonly [string, string, 'consulta'?];
+  const [ruta, resto] = rutaCon(plantilla, entrada as Record<string, unknown>);
+  if (metodo === 'get' || metodo === 'delete' || enConsulta) {
+    const consulta = new URLSearchParams();
+    for (const [k, v] of Object.entries(resto)) if (v !== undefined && v !== null) consulta.set(k, String(v));
+    const q = consulta.toString();
+    return [metodo.toUpperCase(), q ? `${ruta}?${q}` : ruta, opts];
+  }
+  return [metodo.toUpperCase(), ruta, { body: resto, ...opts }];
+}
 
 /**
  * Turn a non-2xx answer into an ApiError. The body is checked with the shared
@@ -130,7 +156,13 @@ export function createApi(entorno: Entorno, fetchFn: typeof fetch = (...a) => fe
     entorno,
     base,
     request: (method, path, opts) => pedirJson(fetchFn, method, `${base}${path}`, { timeoutMs: defecto.timeoutMs, ...opts }),
-    async bytes(path, signal) {
+    llamar(nombre, entrada, opts) {
+      const [method, path, o] = peticionDe(nombre, entrada, opts);
+      return pedirJson(fetchFn, method, `${base}${path}`, { timeoutMs: defecto.timeoutMs, ...o });
+    },
+    url: (nombre, entrada) => `${base}${peticionDe(nombre, entrada)[1]}`,
+    async bytes(nombre, entrada, signal) {
+      const [, path] = peticionDe(nombre, entrada);
       const res = await enviar(fetchFn, 'GET', `${base}${path}`, { signal, timeoutMs: defecto.timeoutMs && defecto.timeoutMs * 2 }, '*/*');
       if (!res.ok) throw await errorDeRespuesta(res);
       try {

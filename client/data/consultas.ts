@@ -1,5 +1,6 @@
 import type { Cambio, CambiosList, Deca, DecaList, DocumentosCamino, Estado } from '../../shared/schemas/deca';
 import { normalizarMatricula } from '../../shared/rules/matricula';
+import type { EntradaDe } from '../../shared/api/operaciones';
 import { ApiError, type Api } from './api';
 import type { DecaDb, DecaLocal, Documento } from './db';
 import { guardarDelServidor } from './sync';
@@ -15,16 +16,14 @@ export interface Filtros {
 }
 
 /** Query string of GET /decas for these filters (free text stays on the device). */
-export function queryServidor(f: Filtros, despuesDe: string | null, limite = 30): string {
-  const q = new URLSearchParams();
-  if (f.estado) q.set('estado', f.estado);
-  if (f.desde) q.set('desde', f.desde);
-  if (f.hasta) q.set('hasta', f.hasta);
-  if (f.matricula) q.set('matricula', f.matricula);
-  q.set('archivado', f.archivado ? 'true' : 'false');
-  q.set('limite', String(limite));
-  if (despuesDe) q.set('despues_de', despuesDe);
-  return q.toString();
+export function consultaServidor(f: Filtros): EntradaDe<'exportar_csv'> {
+  return {
+    ...(f.estado ? { estado: f.estado } : {}),
+    ...(f.desde ? { desde: f.desde } : {}),
+    ...(f.hasta ? { hasta: f.hasta } : {}),
+    ...(f.matricula ? { matricula: f.matricula } : {}),
+    archivado: f.archivado ? 'true' : 'false',
+  };
 }
 
 function texto(r: DecaLocal): string {
@@ -76,7 +75,7 @@ export function porFechaTransporte(a: DecaLocal, b: DecaLocal): number {
  * stale copies (never one with unsent changes).
  */
 export async function cargarPagina(api: Api, db: DecaDb, f: Filtros, despuesDe: string | null, techo: number | null): Promise<{ siguiente: string | null; suelo: number | null }> {
-  const r = await api.request<DecaList>('GET', `/decas?${queryServidor(f, despuesDe)}`);
+  const r = await api.llamar('listar_decas', { ...consultaServidor(f), limite: 30, ...(despuesDe ? { despues_de: despuesDe } : {}) });
   const { decas, siguiente } = r.data;
   await guardarDelServidor(db, decas);
   const ids = new Set(decas.map((d) => d.id));
@@ -107,7 +106,7 @@ export async function buscarLocal(db: DecaDb, ref: string): Promise<DecaLocal | 
  */
 export async function refrescarDeca(api: Api, db: DecaDb, ref: string): Promise<void> {
   try {
-    const r = await api.request<{ deca: Deca }>('GET', `/decas/${encodeURIComponent(ref)}`);
+    const r = await api.llamar('ver_deca', { id: ref });
     await guardarDelServidor(db, [r.data.deca]);
   } catch (err) {
     // Only a server reference (id or number): a local key is not one the server could know.
@@ -123,7 +122,9 @@ export async function refrescarDeca(api: Api, db: DecaDb, ref: string): Promise<
 
 /** History of a DeCA from the server, kept on the item for offline reading. */
 export async function cargarCambios(api: Api, db: DecaDb, rec: DecaLocal): Promise<Cambio[]> {
-  const r = await api.request<CambiosList>('GET', `/decas/${rec.id}/cambios`);
+  // Not on the server yet (created with no coverage): no history but the device's.
+  if (rec.id === undefined) return rec.cambios ?? [];
+  const r = await api.llamar('historial_deca', { id: rec.id });
   await db.decas.update(rec.clave, { cambios: r.data.cambios });
   return r.data.cambios;
 }
@@ -138,7 +139,7 @@ export async function documentosGuardados(db: DecaDb, d: Deca): Promise<Document
 export async function obtenerDocumentos(api: Api, db: DecaDb, d: Deca): Promise<Documento> {
   const guardado = await documentosGuardados(db, d);
   if (guardado) return guardado;
-  const [pdf, qr] = await Promise.all([api.bytes(`/decas/${d.id}/pdf`), api.bytes(`/decas/${d.id}/qr.png`)]);
+  const [pdf, qr] = await Promise.all([api.bytes('pdf_deca', { id: d.id }), api.bytes('qr_deca', { id: d.id })]);
   const doc: Documento = { id: d.id, version: d.version, pdf_sha256: d.pdf_sha256, pdf, qr, fecha_transporte: d.fecha_transporte, guardado: Date.now() };
   await db.documentos.put(doc);
   return doc;
@@ -181,7 +182,7 @@ async function yaGuardados(db: DecaDb): Promise<string> {
  */
 export async function guardarParaElCamino(api: Api, db: DecaDb): Promise<number> {
   const tengo = await yaGuardados(db);
-  const r = await api.request<DocumentosCamino>('GET', `/camino${tengo ? `?${new URLSearchParams({ tengo })}` : ''}`);
+  const r = await api.llamar('documentos_camino', tengo ? { tengo } : {});
   const { hoy, desde, hasta, documentos } = r.data;
   await guardarDelServidor(
     db,

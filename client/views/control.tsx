@@ -69,7 +69,7 @@ export default function Control({ params }: { params: string[] }) {
     ev.preventDefault();
     setEnvio('Enviando…');
     try {
-      await ctx.api.request('POST', `/decas/${d!.id}/enviar`, { body: { email: email.trim() } });
+      await ctx.api.llamar('enviar_deca', { id: d!.id, email: email.trim() });
       setEnvio(`Enviado a ${email.trim()}, con el PDF adjunto.`);
     } catch (err) {
       setEnvio(err instanceof NetworkError ? 'Sin conexión: envíelo cuando tenga cobertura.' : err instanceof ApiError ? err.message : String(err));

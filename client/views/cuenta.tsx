@@ -429,7 +429,7 @@ function Cuota() {
   const [cuota, setCuota] = useState<CuotaDatos | null>(null);
   useEffect(() => {
     if (!enLinea) return;
-    ctx.api.request<{ cuenta: { cuota: CuotaDatos } }>('GET', '/cuenta').then(
+    ctx.api.llamar('ver_cuenta', {}).then(
       (r) => setCuota(r.data.cuenta.cuota),
       () => {},
     );

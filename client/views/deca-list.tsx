@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, NetworkError } from '../data/api';
-import { cargarPagina, fechaRelativa, listarLocal, obtenerDocumentos, porFechaTransporte, queryServidor, type Filtros } from '../data/consultas';
+import { cargarPagina, fechaRelativa, listarLocal, obtenerDocumentos, porFechaTransporte, consultaServidor, type Filtros } from '../data/consultas';
 import { archivarDeca } from '../data/outbox';
 import { fechaEs } from '../../shared/rules/fechas';
 import { queVeElConductor, veTodasLasDecas } from '../../shared/rules/roles';
@@ -238,7 +238,7 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
           <a href="/importar">Importar CSV</a>
           {' · '}
           {/* The list's server filters, in the import's columns (the export streams every match, not a page). */}
-          <a href={`${ctx.api.base}/decas.csv?${queryServidor(f, null).replace(/&?limite=\d+/, '')}`} download="decas.csv">
+          <a href={ctx.api.url('exportar_csv', consultaServidor(f))} download="decas.csv">
             Exportar CSV
           </a>
         </p>

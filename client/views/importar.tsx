@@ -107,14 +107,13 @@ function ImportarCsv() {
   const [fase, setFase] = useState<Fase>({ tipo: 'elegir' });
   const [error, setError] = useState<string | null>(null);
   const [encima, setEncima] = useState(false);
-  const base = ctx.api.base;
 
   async function comprobar(f: File) {
     setArchivo(f);
     setError(null);
     setFase({ tipo: 'comprobando' });
     try {
-      setFase({ tipo: 'comprobado', r: await subir(`${base}/importar?validar=1`, f, f.name, () => {}) });
+      setFase({ tipo: 'comprobado', r: await subir(ctx.api.url('importar_csv', { validar: '1' }), f, f.name, () => {}) });
     } catch (err) {
       setError((err as Error).message);
       setFase({ tipo: 'elegir' });
@@ -127,7 +126,7 @@ function ImportarCsv() {
     setFase({ tipo: 'importando', parte: 0 });
     try {
       const grupos = comprobado.decas.map((d) => d.lineas);
-      const r = await importarPorPartes(`${base}/importar`, archivo, grupos, (parte) => setFase({ tipo: 'importando', parte }));
+      const r = await importarPorPartes(ctx.api.url('importar_csv', {}), archivo, grupos, (parte) => setFase({ tipo: 'importando', parte }));
       setFase({ tipo: 'importado', r });
       void ctx.sync.drain(); // the new DeCAs show in the list at once
     } catch (err) {

@@ -30,7 +30,7 @@ function Entregas({ webhook }: { webhook: Webhook }) {
   const [entregas, setEntregas] = useState<Entrega[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const cargar = () =>
-    ctx.api.request<EntregaList>('GET', `/webhooks/${webhook.id}/entregas`).then(
+    ctx.api.llamar('entregas_webhook', { id: webhook.id }).then(
       (r) => setEntregas(r.data.entregas),
       (e: unknown) => setError(mensaje(e)),
     );
@@ -38,7 +38,7 @@ function Entregas({ webhook }: { webhook: Webhook }) {
   async function reenviar(e: Entrega) {
     setError(null);
     try {
-      await ctx.api.request<EntregaResultado>('POST', `/webhooks/${webhook.id}/entregas/${e.id}/reenviar`);
+      await ctx.api.llamar('reenviar_entrega', { id: webhook.id, entrega: e.id });
     } catch (err) {
       setError(mensaje(err));
     }
@@ -99,7 +99,7 @@ function GestionWebhooks() {
   const [camposError, setCamposError] = useState<Record<string, string>>({});
 
   const cargar = () =>
-    ctx.api.request<WebhookList>('GET', '/webhooks').then(
+    ctx.api.llamar('listar_webhooks', {}).then(
       (r) => setLista(r.data.webhooks),
       (e: unknown) => setError(mensaje(e)),
     );
@@ -112,7 +112,7 @@ function GestionWebhooks() {
     setError(null);
     setCamposError({});
     try {
-      const r = await ctx.api.request<WebhookCreado>('POST', '/webhooks', { body: { url: url.trim(), eventos, ...(descripcion.trim() ? { descripcion: descripcion.trim() } : {}) } });
+      const r = await ctx.api.llamar('crear_webhook', { url: url.trim(), eventos, ...(descripcion.trim() ? { descripcion: descripcion.trim() } : {}) });
       setNuevo(r.data.webhook.secreto);
       setUrl('');
       setDescripcion('');
@@ -126,14 +126,14 @@ function GestionWebhooks() {
 
   async function cambiar(w: Webhook, activo: boolean) {
     setError(null);
-    await ctx.api.request('PATCH', `/webhooks/${w.id}`, { body: { activo } }).catch((e: unknown) => setError(mensaje(e)));
+    await ctx.api.llamar('cambiar_webhook', { id: w.id, activo }).catch((e: unknown) => setError(mensaje(e)));
     await cargar();
   }
 
   async function probar(w: Webhook) {
     setPrueba((p) => ({ ...p, [w.id]: 'Enviando…' }));
     try {
-      const r = await ctx.api.request<EntregaResultado>('POST', `/webhooks/${w.id}/probar`);
+      const r = await ctx.api.llamar('probar_webhook', { id: w.id });
       const e = r.data.entrega;
       setPrueba((p) => ({ ...p, [w.id]: r.data.ok ? `Recibido (HTTP ${e.status}).` : `No recibido: ${e.status ? `HTTP ${e.status}` : (e.error ?? 'sin respuesta')}.` }));
     } catch (err) {
@@ -150,7 +150,7 @@ function GestionWebhooks() {
       peligro: true,
     });
     if (!ok) return;
-    await ctx.api.request('DELETE', `/webhooks/${w.id}`).catch((e: unknown) => setError(mensaje(e)));
+    await ctx.api.llamar('eliminar_webhook', { id: w.id }).catch((e: unknown) => setError(mensaje(e)));
     await cargar();
   }
 

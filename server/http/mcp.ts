@@ -27,33 +27,13 @@ import {
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import compose from 'koa-compose';
+import { ClaveIdempotenciaMcp } from '../../shared/api/operaciones';
 import { AppError, validationError } from '../../shared/errors';
-import { AgendaList } from '../../shared/schemas/agenda';
-import { CuentaResponse, type Entorno } from '../../shared/schemas/cuenta';
-import { CambiosList, DatosPedidos, DecaCreada, DecaEnviada, DecaInput, DecaList, DecaRespuesta, DecaValidada, DescargasList } from '../../shared/schemas/deca';
-import { FotoBase64Input, FotoLeida } from '../../shared/schemas/fotos';
-import { ClaveIdempotencia } from '../../shared/schemas/idempotencia';
+import type { Entorno } from '../../shared/schemas/cuenta';
 import { z } from '../../shared/schemas/zod';
-import { buscarAgenda } from '../commands/agenda';
-import { ejecutar, type AnyCommand } from '../commands/command';
-import { verCuenta } from '../commands/cuenta';
-import {
-  crearDeca,
-  descargasDeca,
-  emitirDeca,
-  enviarDeca,
-  finServicio,
-  historialDeca,
-  listarDecas,
-  modificarDeca,
-  pdfDeca,
-  pedirDatos,
-  sustituirDeca,
-  validarDeca,
-  verDeca,
-  type ResultadoCrear,
-} from '../commands/decas';
-import { leerAlbaran } from '../commands/fotos';
+import { ejecutar } from '../commands/command';
+import { listarDecas, pdfDeca, verDeca, type ResultadoCrear } from '../commands/decas';
+import { HERRAMIENTAS_API, type HerramientaApi } from '../commands/operaciones';
 import { comoNoDisponible } from '../db/errores';
 import type { AppDeps } from '../deps';
 import type { Actor } from '../domain/actor';
@@ -65,25 +45,17 @@ import { fotoDeBase64 } from './middleware/subida';
 
 type Json = Record<string, unknown>;
 
-interface Herramienta {
-  titulo: string;
-  /** For a language model: what it does, when to use it, what it returns, what to ask the user first. */
-  descripcion: string;
-  /** In the read-only set of the spec (a read-only key lists and calls only these). */
-  lectura: boolean;
-  comando: AnyCommand;
-  /** The tool's input as JSON Schema, when it is not the command's own schema. */
-  entrada?: Json;
+/**
+ * What MCP adds to a tool besides the table: arguments that are not the
+ * command's input (a photo in base64, the idempotency key), and a result
+ * that is not the command's own. Only the tools that need it.
+ */
+interface Adaptador {
   /** The command's input from the tool's arguments, and the idempotency key they carry. */
   adaptar?: (args: Json) => { input: unknown; clave?: string | null };
-  salida: z.ZodType;
-  /** The REST answer of the command's result. */
+  /** The tool's result from the command's. */
   responder?: (valor: never) => Json;
-  anotaciones: ToolAnnotations;
 }
-
-const CONSULTA: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const conDeca = (deca: unknown) => ({ deca });
 
 /** JSON Schema of a shared zod schema as a tool input or output (what a client sends / receives). */
 function esquema(s: z.ZodType, io: 'input' | 'output'): Json {
@@ -94,187 +66,54 @@ function esquema(s: z.ZodType, io: 'input' | 'output'): Json {
   return { type: 'object', ...raiz, ...($defs && Object.keys($defs).length ? { $defs } : {}) };
 }
 
-/** crear_deca's own argument: the Idempotency-Key of REST, as the tool's input, under the header's own rule. */
-const CrearDecaMcp = z.object({
-  clave_idempotencia: ClaveIdempotencia.optional().meta({
-    description: 'Clave única de este intento de creación (p. ej. un UUID; de 1 a 255 caracteres ASCII visibles). Si reintenta con la misma clave, recibe la misma DeCA en vez de crear otra.',
-  }),
-});
-
 /** The idempotency key among a tool's arguments, checked as the REST header is: 422 `validacion` naming `clave_idempotencia`. */
 function claveDe(clave_idempotencia: unknown): string | null {
-  const r = CrearDecaMcp.safeParse({ clave_idempotencia });
+  const r = z.object({ clave_idempotencia: ClaveIdempotenciaMcp }).safeParse({ clave_idempotencia });
   if (!r.success) throw validationError(r.error.issues);
   return r.data.clave_idempotencia ?? null;
 }
 
-/** The tools, each named as the command it runs (`comando.nombre`: one name for a use case at every door). */
-const HERRAMIENTAS: Herramienta[] = [
-  {
-    titulo: 'Ver la cuenta',
-    descripcion:
-      'Devuelve la empresa de la cuenta (nombre, NIF, domicilio, si es transportista o cargador), su plan y la cuota del mes: DeCA emitidas y lecturas de fotos usadas y restantes. Úsela antes de crear DeCA para saber qué lado ocupa la cuenta (sus datos se ponen solos) y si queda cuota.',
-    lectura: true,
-    comando: verCuenta,
-    salida: CuentaResponse,
-    anotaciones: CONSULTA,
-  },
-  {
-    titulo: 'Listar DeCA',
-    descripcion:
-      'Lista las DeCA de la cuenta, la más reciente primero, con filtros por estado (pendiente, emitido, sustituido), fechas de transporte (desde/hasta, AAAA-MM-DD), matrícula, ref_externa o archivadas. Devuelve {decas, siguiente}: si «siguiente» no es null, páselo como despues_de para la página siguiente.',
-    lectura: true,
-    comando: listarDecas,
-    salida: DecaList,
-    anotaciones: CONSULTA,
-  },
-  {
-    titulo: 'Ver una DeCA',
-    descripcion:
-      'Devuelve una DeCA completa por su id numérico o su número (AAAA-NNNNNN): partes, vehículo, envíos, estado, versión y URL (ficha pública, PDF, QR). Úsela para comprobar datos antes de modificar, emitir o enviar.',
-    lectura: true,
-    comando: verDeca,
-    salida: DecaRespuesta,
-    responder: conDeca,
-    anotaciones: CONSULTA,
-  },
-  {
-    titulo: 'Historial de una DeCA',
-    descripcion: 'Devuelve los cambios de una DeCA, del primero al último: versión, tipo de cambio, motivo, quién lo hizo, por qué canal y qué campos cambiaron (antes y después).',
-    lectura: true,
-    comando: historialDeca,
-    salida: CambiosList,
-    anotaciones: CONSULTA,
-  },
-  {
-    titulo: 'Aperturas de una DeCA',
-    descripcion: 'Devuelve cada vez que alguien (por ejemplo un inspector con el QR) abrió la ficha pública de una DeCA: fecha, IP y navegador.',
-    lectura: true,
-    comando: descargasDeca,
-    salida: DescargasList,
-    anotaciones: CONSULTA,
-  },
-  {
-    titulo: 'Buscar en la agenda',
-    descripcion:
-      'Busca en la agenda de la cuenta empresas (tipo «empresas»: nombre, NIF, domicilio), vehículos («vehiculos»: matrícula, remolque, conductor) o lugares («lugares») ya usados en DeCA anteriores, por cualquier parte del texto y sin importar acentos. Úsela para completar los datos de una DeCA a partir de lo que diga el usuario («la de siempre a Mercabarna») en vez de inventarlos.',
-    lectura: true,
-    comando: buscarAgenda,
-    salida: AgendaList,
-    anotaciones: CONSULTA,
-  },
-  {
-    titulo: 'Leer la foto de un albarán',
-    descripcion:
-      'Lee la foto de un albarán, pedido o carta de porte (JPEG, PNG, WebP o HEIC, hasta 2 MB, en base64) y devuelve una propuesta de DeCA: partes con NIF, fecha, matrículas, lugares, mercancía y pesos, con la confianza de cada dato (0 a 1), el texto reconocido y avisos. No crea nada: enseñe la propuesta al usuario, pídale que confirme o corrija sobre todo los datos de confianza baja, y después use crear_deca. Gasta una lectura de fotos del mes.',
-    lectura: false,
-    comando: leerAlbaran,
-    entrada: esquema(FotoBase64Input, 'input'),
-    adaptar: (args) => ({ input: { foto: fotoDeBase64(args.imagen_base64) } }),
-    salida: FotoLeida,
-    anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  },
-  {
-    titulo: 'Validar una DeCA',
-    descripcion:
-      'Comprueba los datos de una DeCA sin guardar nada y devuelve qué faltaría para emitirla y los avisos. Acepta lo mismo que crear_deca. Úsela para saber qué preguntar al usuario antes de crear.',
-    lectura: false,
-    comando: validarDeca,
-    salida: DecaValidada,
-    anotaciones: CONSULTA,
-  },
-  {
-    titulo: 'Crear una DeCA',
-    descripcion:
-      'Crea un documento de control administrativo (DeCA, Orden FOM/2861/2012) y, con emitir: true (por defecto), lo emite: número, PDF, QR y ficha pública que el conductor enseña en un control. Los datos de la empresa de la cuenta se ponen solos; hacen falta los de la otra parte (nombre y NIF), la fecha de transporte, la matrícula y al menos un envío (origen, destino, naturaleza de la mercancía y peso). Si faltan datos de la otra parte, cree con emitir: false y pedir_datos_email para que los complete ella. Pregunte al usuario lo que no sepa en vez de inventarlo. Envíe siempre clave_idempotencia: si reintenta tras un error de red con la misma clave, recibe la misma DeCA y no se crea otra. Devuelve {deca, avisos}.',
-    lectura: false,
-    comando: crearDeca,
-    entrada: (() => {
-      const e = esquema(DecaInput, 'input');
-      const { solo_validar: _, ...propiedades } = (e.properties ?? {}) as Json;
-      return { ...e, properties: { ...propiedades, ...(esquema(CrearDecaMcp, 'input').properties as Json) } };
-    })(),
+const ADAPTADORES: Record<string, Adaptador> = {
+  leer_albaran: { adaptar: (args) => ({ input: { foto: fotoDeBase64(args.imagen_base64) } }) },
+  crear_deca: {
     adaptar: ({ clave_idempotencia, solo_validar: _, ...input }) => ({ input, clave: claveDe(clave_idempotencia) }),
-    salida: DecaCreada,
     responder: (r: ResultadoCrear) => {
       if (r.tipo !== 'creada') throw new Error('crear_deca sin solo_validar no valida');
       return { deca: r.deca, avisos: r.avisos };
     },
-    anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   },
-  {
-    titulo: 'Modificar una DeCA',
-    descripcion:
-      'Cambia datos de una DeCA (solo los campos que envíe; null o "" borra un campo opcional). Pendiente: se cambian y, con emitir: true, se emite. Emitida: hace falta «motivo»; conserva número, URL y QR y crea una versión nueva. Para cambiar de vehículo o de partes de forma que deba ser otro documento, use sustituir_deca. Devuelve {deca}.',
-    lectura: false,
-    comando: modificarDeca,
-    salida: DecaRespuesta,
-    responder: conDeca,
-    anotaciones: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  },
-  {
-    titulo: 'Sustituir una DeCA',
-    descripcion:
-      'Crea una DeCA nueva (número, URL y QR nuevos) con los cambios dados y marca la anterior como sustituida, que deja de valer. «motivo» es obligatorio. Confirme con el usuario antes: no se puede deshacer. Devuelve {deca} con la nueva.',
-    lectura: false,
-    comando: sustituirDeca,
-    salida: DecaRespuesta,
-    responder: conDeca,
-    anotaciones: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  },
-  {
-    titulo: 'Emitir una DeCA',
-    descripcion: 'Emite una DeCA pendiente cuyos datos ya están completos: le da PDF, QR y ficha pública. Si faltan datos, el error dice cuáles (campos). Devuelve {deca}.',
-    lectura: false,
-    comando: emitirDeca,
-    salida: DecaRespuesta,
-    responder: conDeca,
-    anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  },
-  {
-    titulo: 'Enviar una DeCA por correo',
-    descripcion:
-      'Envía por correo una DeCA emitida (con el PDF) a la dirección dada y devuelve el texto y el enlace para mandarla al conductor por su aplicación de mensajería (whatsapp_url). Confirme la dirección con el usuario antes.',
-    lectura: false,
-    comando: enviarDeca,
-    salida: DecaEnviada,
-    anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  },
-  {
-    titulo: 'Pedir datos a la otra parte',
-    descripcion:
-      'Para una DeCA pendiente: devuelve el enlace con el que la otra parte completa sus datos y, si se da «email», se lo envía por correo. Cuando los complete, la DeCA se emite. Confirme la dirección con el usuario antes.',
-    lectura: false,
-    comando: pedirDatos,
-    salida: DatosPedidos,
-    anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  },
-  {
-    titulo: 'Finalizar el servicio',
-    descripcion: 'Marca que el transporte de una DeCA emitida terminó (fin del servicio); queda en su historial. Devuelve {deca}.',
-    lectura: false,
-    comando: finServicio,
-    salida: DecaRespuesta,
-    responder: conDeca,
-    anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  },
-];
+};
 
-/** The tool list of each kind of key, built once. */
+/** What a tool returns: the operation's first JSON answer, unless the table says otherwise. */
+function salidaDe(h: HerramientaApi): z.ZodType {
+  if (h.salida) return h.salida;
+  const json = h.operacion.exito.find((e) => 'json' in e);
+  if (!json || !('json' in json)) throw new Error(`La herramienta ${h.comando.nombre} no tiene respuesta JSON que devolver`);
+  return json.json;
+}
+
+/** The tool list of each kind of key, built once from the operation table. */
 const LISTA: Record<'lectura' | 'todas', Tool[]> = (() => {
-  const tools = HERRAMIENTAS.map((h): Tool & { lectura: boolean } => ({
+  const tools = HERRAMIENTAS_API.map((h): Tool & { lectura: boolean } => ({
     name: h.comando.nombre,
     title: h.titulo,
     description: h.descripcion,
-    inputSchema: (h.entrada ?? esquema(h.comando.entrada, 'input')) as Tool['inputSchema'],
-    outputSchema: esquema(h.salida, 'output') as Tool['outputSchema'],
+    inputSchema: esquema(h.entrada ?? h.comando.entrada, 'input') as Tool['inputSchema'],
+    outputSchema: esquema(salidaDe(h), 'output') as Tool['outputSchema'],
     annotations: { title: h.titulo, ...h.anotaciones },
     lectura: h.lectura,
   }));
   const sinMarca = ({ lectura: _, ...t }: Tool & { lectura: boolean }): Tool => t;
   return { lectura: tools.filter((t) => t.lectura).map(sinMarca), todas: tools.map(sinMarca) };
 })();
-const POR_NOMBRE = new Map(HERRAMIENTAS.map((h) => [h.comando.nombre, h]));
+const POR_NOMBRE = new Map(HERRAMIENTAS_API.map((h) => [h.comando.nombre, h]));
+
+/** A tool's result from its command's: its adapter's, or the operation's envelope (`{ deca }`), or the result itself. */
+function resultadoDe(h: HerramientaApi, valor: unknown): Json {
+  const responder = ADAPTADORES[h.comando.nombre]?.responder as ((v: unknown) => Json) | undefined;
+  if (responder) return responder(valor);
+  return h.operacion.envoltorio && h.comando === h.operacion.comando ? { [h.operacion.envoltorio]: valor } : (valor as Json);
+}
 
 /**
  * A refusal as the tool result a model reads: the REST error body, as JSON
@@ -328,9 +167,10 @@ function servidor(deps: AppDeps, actor: Actor, { log, requestId }: Pick<AppConte
       if (actor.soloLectura && !h.lectura) {
         throw new AppError('solo_lectura', `Esta clave es de solo lectura: ${h.comando.nombre} necesita una clave de lectura y escritura.`);
       }
-      const { input, clave } = h.adaptar ? h.adaptar(args) : { input: args, clave: null };
+      const adaptar = ADAPTADORES[h.comando.nombre]?.adaptar;
+      const { input, clave } = adaptar ? adaptar(args) : { input: args, clave: null };
       const r = await ejecutar(services, h.comando, actor, input, { idempotencyKey: clave ?? null });
-      const body = h.responder ? (h.responder as (v: unknown) => Json)(r.valor) : (r.valor as Json);
+      const body = resultadoDe(h, r.valor);
       return { structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
     } catch (err) {
       if (err instanceof AppError) return resultadoDeError(err, requestId);

@@ -8,60 +8,15 @@ import {
   type ZodOpenApiResponseObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
+import type { Etiqueta, NombreCabecera } from '../../shared/api/operaciones';
 import { CODIGO_STATUS, ErrorBody } from '../../shared/errors';
-import { AgendaEmpresa, AgendaEmpresaInput, AgendaList, AgendaLugar, AgendaLugarInput, AgendaQuery, AgendaVehiculo, AgendaVehiculoInput } from '../../shared/schemas/agenda';
-import { CuentaResponse, type Entorno } from '../../shared/schemas/cuenta';
-import {
-  ArchivarInput,
-  CambiosList,
-  CaminoQuery,
-  ControlInput,
-  ControlRegistrado,
-  DatosPedidos,
-  DecaCreada,
-  DecaEliminada,
-  DecaEnviada,
-  DecaInput,
-  DecaList,
-  DecaListQuery,
-  DecaPatch,
-  DecaRespuesta,
-  DecaValidada,
-  DescargasList,
-  DocumentosCamino,
-  SustituirInput,
-} from '../../shared/schemas/deca';
-import { FotoBase64Input, FotoLeida } from '../../shared/schemas/fotos';
+import type { Entorno } from '../../shared/schemas/cuenta';
 import { ClaveIdempotencia } from '../../shared/schemas/idempotencia';
-import { Importacion, ImportarQuery } from '../../shared/schemas/importar';
-import { EntregaList, EntregaResultado, EventoEntrega, Webhook, WebhookCreado, WebhookEliminado, WebhookInput, WebhookList, WebhookPatch, WebhookPayload } from '../../shared/schemas/webhook';
+import { EventoEntrega, WebhookPayload } from '../../shared/schemas/webhook';
 import { z } from '../../shared/schemas/zod';
 import { FIRMA_HEADER } from '../../shared/webhook-signature';
 import type { AnyCommand } from '../commands/command';
-import { buscarAgenda, guardarAgenda } from '../commands/agenda';
-import { verCuenta } from '../commands/cuenta';
-import {
-  archivarDeca,
-  controlCarretera,
-  crearDeca,
-  descargasDeca,
-  documentosCamino,
-  eliminarDeca,
-  emitirDeca,
-  enviarDeca,
-  finServicio,
-  historialDeca,
-  listarDecas,
-  modificarDeca,
-  pdfDeca,
-  pedirDatos,
-  qrDeca,
-  sustituirDeca,
-  verDeca,
-} from '../commands/decas';
-import { leerAlbaran } from '../commands/fotos';
-import { exportarCsv, importarCsv } from '../commands/importar';
-import { cambiarWebhook, crearWebhook, eliminarWebhook, entregasWebhook, listarWebhooks, probarWebhook, reenviarEntrega, verWebhook } from '../commands/webhooks';
+import { OPERACIONES_API, type OperacionApi } from '../commands/operaciones';
 
 /**
  * The response headers of the API, each declared once under
@@ -117,166 +72,7 @@ const CABECERAS = {
       'El esquema que pide la API (RFC 6750): `Bearer` con el entorno en `realm`, y `error="invalid_token"` si llegó una clave que aquí no vale (desconocida, revocada o del otro entorno)',
     esquema: { type: 'string', pattern: '^Bearer realm="DeCA (produccion|pruebas)"(, error="invalid_token")?$', maxLength: 80, example: 'Bearer realm="DeCA produccion", error="invalid_token"' },
   },
-} satisfies Record<string, { siempre: boolean; descripcion: string; esquema: oas31.SchemaObject }>;
-export type NombreCabecera = keyof typeof CABECERAS;
-
-/**
- * How an operation answers when it succeeds. `cabeceras`: the headers of
- * its own this answer carries (true: always; false: sometimes), besides those
- * every answer carries (X-Request-Id, RateLimit) and `Idempotent-Replayed`
- * of the operations that take an `Idempotency-Key`.
- */
-type Exito = { estado: number; descripcion: string; cabeceras?: Partial<Record<NombreCabecera, boolean>> } & (
-  | { json: z.ZodType }
-  | { tipo: 'application/pdf' | 'image/png' | 'text/csv' }
-);
-
-/** How the body of a request is sent: JSON, or a file (multipart form field, or the raw bytes). */
-type Cuerpo = { json: z.ZodType; ejemplo?: unknown } | { archivo: string; tipos: string[]; json?: z.ZodType; descripcion: string };
-
-/** The body of a POST that takes no fields: `{}` (the spec: every POST carries a body, `{}` at least). */
-const VACIO: Cuerpo = { json: z.object({}).meta({ id: 'Vacio', description: 'Sin campos: envíe `{}` (toda petición POST lleva un cuerpo)' }), ejemplo: {} };
-
-/** A command's input less the path's parameters: the JSON body of an operation whose body is only that. */
-function cuerpoDe(cmd: AnyCommand, ...enRuta: string[]): Cuerpo {
-  const entrada = cmd.entrada as z.ZodObject;
-  return { json: entrada.omit(Object.fromEntries(enRuta.map((k) => [k, true])) as Parameters<typeof entrada.omit>[0]) };
-}
-
-/**
- * One operation of the API: its path (OpenAPI style, under `{base_url}`),
- * the command it runs (its Spanish description, access level and input),
- * and what it takes and answers. The same table names every route the
- * server registers under the API (a test checks both ways).
- */
-export interface OperacionApi {
-  metodo: 'get' | 'post' | 'patch' | 'delete';
-  ruta: string;
-  comando: AnyCommand;
-  resumen: string;
-  etiqueta: 'DeCA' | 'Cuenta' | 'Agenda' | 'Importación' | 'Fotos' | 'Webhooks';
-  cuerpo?: Cuerpo;
-  consulta?: z.ZodObject;
-  exito: Exito[];
-  /** 409 codes of its own state machine, when it has one. */
-  conflictos?: (keyof typeof CODIGO_STATUS)[];
-  /** Path parameters other than a DeCA's `id`. */
-  parametros?: Record<string, string>;
-  extension?: true;
-}
-
-const json = (schema: z.ZodType, descripcion: string, estado = 200, cabeceras?: Exito['cabeceras']): Exito => ({ estado, descripcion, json: schema, ...(cabeceras ? { cabeceras } : {}) });
-
-const DE_DECA = ['emitido', 'pendiente', 'sustituido', 'servicio_finalizado', 'en_curso'] as const;
-
-const EJEMPLO_DECA = {
-  ref_externa: 'PED-2026-0042',
-  fecha_transporte: '2026-11-25',
-  cargador_nombre: 'Frutas Peñalara, S.A.',
-  cargador_nif: 'A58818501',
-  cargador_domicilio: 'Camí Vell 3, 25001 Lleida',
-  matricula: '1234 BCD',
-  matricula_remolque: 'R-5678-BBC',
-  conductor_nombre: 'José Ángel Muñoz',
-  envios: [{ origen: 'Lleida', destino: 'Mercamálaga, Málaga', naturaleza: 'Fruta de hueso en palés', peso: 18250, unidad: 'kg' }],
-  emitir: true,
-};
-
-const agenda = (tipo: 'empresas' | 'vehiculos' | 'lugares', nombre: string, entrada: z.ZodType, salida: z.ZodType): OperacionApi[] => [
-  {
-    metodo: 'get',
-    ruta: `/agenda/${tipo}`,
-    comando: buscarAgenda,
-    resumen: `Buscar ${nombre} en la agenda`,
-    etiqueta: 'Agenda',
-    consulta: AgendaQuery,
-    exito: [json(AgendaList, `${nombre[0]!.toUpperCase()}${nombre.slice(1)} de la agenda, las más usadas primero`)],
-  },
-  {
-    metodo: 'post',
-    ruta: `/agenda/${tipo}`,
-    comando: guardarAgenda,
-    resumen: `Guardar ${nombre.replace(/s$/, '').replace(/e$/, '')} en la agenda`,
-    etiqueta: 'Agenda',
-    cuerpo: { json: entrada },
-    exito: [json(z.object({ entrada: salida }), 'La entrada guardada')],
-  },
-];
-
-/** Every operation under `/api/v1` (and `/demo/api/v1`), in the spec's order, extensions marked. */
-export const OPERACIONES: OperacionApi[] = [
-  {
-    metodo: 'post',
-    ruta: '/decas',
-    comando: crearDeca,
-    resumen: 'Crear (y emitir) una DeCA',
-    etiqueta: 'DeCA',
-    cuerpo: { json: DecaInput, ejemplo: EJEMPLO_DECA },
-    exito: [
-      json(DecaCreada, 'Creada (y emitida si `emitir` y está completa); cabecera `Location`', 201, { Location: true }),
-      json(z.union([DecaCreada, DecaValidada]), 'Repetición de una petición con la misma `Idempotency-Key` o `ref_externa` (`Idempotent-Replayed: true`, con `Location`), o `solo_validar`', 200, { Location: false }),
-    ],
-    conflictos: ['ref_externa_usada', 'cuenta_incompleta', 'cuenta_sin_confirmar'],
-  },
-  { metodo: 'get', ruta: '/decas', comando: listarDecas, resumen: 'Listar DeCA', etiqueta: 'DeCA', consulta: DecaListQuery, exito: [json(DecaList, 'Una página de DeCA; `siguiente` lleva a la próxima')] },
-  { metodo: 'get', ruta: '/decas/{id}', comando: verDeca, resumen: 'Ver una DeCA', etiqueta: 'DeCA', exito: [json(DecaRespuesta, 'La DeCA')] },
-  { metodo: 'patch', ruta: '/decas/{id}', comando: modificarDeca, resumen: 'Modificar una DeCA (método 1)', etiqueta: 'DeCA', cuerpo: { json: DecaPatch }, exito: [json(DecaRespuesta, 'La DeCA modificada (nueva versión si estaba emitida)')], conflictos: [...DE_DECA, 'sin_cambios', 'conflicto'] },
-  { metodo: 'delete', ruta: '/decas/{id}', comando: eliminarDeca, resumen: 'Eliminar una DeCA pendiente', etiqueta: 'DeCA', exito: [json(DecaEliminada, 'Eliminada')], conflictos: ['emitido', 'sustituido'] },
-  { metodo: 'post', ruta: '/decas/{id}/emitir', comando: emitirDeca, resumen: 'Emitir una DeCA pendiente', etiqueta: 'DeCA', cuerpo: VACIO, exito: [json(DecaRespuesta, 'Emitida: número, PDF y QR')], conflictos: ['emitido', 'sustituido', 'cuenta_incompleta', 'cuenta_sin_confirmar'] },
-  { metodo: 'post', ruta: '/decas/{id}/sustituir', comando: sustituirDeca, resumen: 'Sustituir una DeCA (método 2)', etiqueta: 'DeCA', cuerpo: { json: SustituirInput }, exito: [json(DecaRespuesta, 'La DeCA nueva, con otro número')], conflictos: [...DE_DECA] },
-  { metodo: 'post', ruta: '/decas/{id}/fin', comando: finServicio, resumen: 'Marcar el fin del servicio', etiqueta: 'DeCA', cuerpo: VACIO, exito: [json(DecaRespuesta, 'La DeCA con `fin_servicio_at`')], conflictos: ['pendiente', 'sustituido', 'servicio_finalizado'] },
-  { metodo: 'post', ruta: '/decas/{id}/archivar', comando: archivarDeca, resumen: 'Archivar o desarchivar', etiqueta: 'DeCA', cuerpo: { json: ArchivarInput }, exito: [json(DecaRespuesta, 'La DeCA con `archivado`')] },
-  { metodo: 'get', ruta: '/decas/{id}/cambios', comando: historialDeca, resumen: 'Historial de cambios', etiqueta: 'DeCA', exito: [json(CambiosList, 'Cada cambio con su autor, canal y campos (antes → después)')] },
-  { metodo: 'get', ruta: '/decas/{id}/descargas', comando: descargasDeca, resumen: 'Aperturas de la ficha pública', etiqueta: 'DeCA', exito: [json(DescargasList, 'Quién abrió la ficha, el PDF o el QR, sin robots')] },
-  { metodo: 'get', ruta: '/decas/{id}/pdf', comando: pdfDeca, resumen: 'PDF de la DeCA', etiqueta: 'DeCA', exito: [{ estado: 200, descripcion: 'El PDF/A de la última versión, sellado; `ETag` = su SHA-256', tipo: 'application/pdf', cabeceras: { ETag: true, 'Content-Disposition': true } }], conflictos: ['pendiente'] },
-  { metodo: 'get', ruta: '/decas/{id}/qr.png', comando: qrDeca, resumen: 'QR de la DeCA', etiqueta: 'DeCA', exito: [{ estado: 200, descripcion: 'El QR de la ficha pública, en PNG', tipo: 'image/png', cabeceras: { 'Content-Disposition': true } }], conflictos: ['pendiente'] },
-  { metodo: 'post', ruta: '/decas/{id}/pedir-datos', comando: pedirDatos, resumen: 'Pedir sus datos a la otra parte', etiqueta: 'DeCA', cuerpo: cuerpoDe(pedirDatos, 'id'), exito: [json(DatosPedidos, 'El enlace para completar (y el correo, si se dio)')], conflictos: ['emitido', 'sustituido'], extension: true },
-  { metodo: 'post', ruta: '/decas/{id}/enviar', comando: enviarDeca, resumen: 'Enviar la DeCA por correo', etiqueta: 'DeCA', cuerpo: cuerpoDe(enviarDeca, 'id'), exito: [json(DecaEnviada, 'Correo encolado con el PDF, y el texto para el conductor')], conflictos: ['pendiente'], extension: true },
-  { metodo: 'post', ruta: '/decas/{id}/control', comando: controlCarretera, resumen: 'Anotar un control en carretera', etiqueta: 'DeCA', cuerpo: { json: ControlInput }, exito: [json(ControlRegistrado, 'El control anotado y dónde enviar el PDF/A')], conflictos: ['pendiente'], extension: true },
-  { metodo: 'get', ruta: '/camino', comando: documentosCamino, resumen: 'Documentos para el camino', etiqueta: 'DeCA', consulta: CaminoQuery, exito: [json(DocumentosCamino, 'Las DeCA emitidas de ±7 días, para guardarlas sin conexión')], extension: true },
-  { metodo: 'get', ruta: '/cuenta', comando: verCuenta, resumen: 'La cuenta y su cuota', etiqueta: 'Cuenta', exito: [json(CuentaResponse, 'Empresa, plan y cuota del mes del entorno')] },
-  ...agenda('empresas', 'empresas', AgendaEmpresaInput, AgendaEmpresa),
-  ...agenda('vehiculos', 'vehículos', AgendaVehiculoInput, AgendaVehiculo),
-  ...agenda('lugares', 'lugares', AgendaLugarInput, AgendaLugar),
-  {
-    metodo: 'post',
-    ruta: '/importar',
-    comando: importarCsv,
-    resumen: 'Importar un CSV',
-    etiqueta: 'Importación',
-    consulta: ImportarQuery,
-    cuerpo: { archivo: 'csv', tipos: ['multipart/form-data', 'text/csv'], descripcion: 'El CSV (campo `csv` de un formulario, o el cuerpo entero), hasta 5 MB, UTF-8 o Windows-1252' },
-    exito: [json(Importacion, 'Resultado por DeCA, con sus líneas y errores')],
-  },
-  { metodo: 'get', ruta: '/decas.csv', comando: exportarCsv, resumen: 'Exportar la lista a CSV', etiqueta: 'Importación', consulta: DecaListQuery.omit({ limite: true, despues_de: true }), exito: [{ estado: 200, descripcion: 'Las DeCA del listado en las columnas de la importación', tipo: 'text/csv', cabeceras: { 'Content-Disposition': true } }], extension: true },
-  {
-    metodo: 'post',
-    ruta: '/fotos',
-    comando: leerAlbaran,
-    resumen: 'Leer la foto de un albarán',
-    etiqueta: 'Fotos',
-    cuerpo: { archivo: 'foto', tipos: ['multipart/form-data'], json: FotoBase64Input, descripcion: 'La foto (JPEG, PNG, WebP o HEIC) en el campo `foto` (hasta 2 MB), o en JSON `imagen_base64`' },
-    exito: [json(FotoLeida, 'Propuesta de DeCA para revisar, con la confianza de cada campo; no se crea nada')],
-  },
-  { metodo: 'get', ruta: '/webhooks', comando: listarWebhooks, resumen: 'Listar webhooks', etiqueta: 'Webhooks', exito: [json(WebhookList, 'Los webhooks del entorno')] },
-  { metodo: 'post', ruta: '/webhooks', comando: crearWebhook, resumen: 'Crear un webhook', etiqueta: 'Webhooks', cuerpo: { json: WebhookInput }, exito: [json(WebhookCreado, 'Creado; el secreto solo se muestra ahora; cabecera `Location`', 201, { Location: true })], conflictos: ['limite_webhooks'] },
-  { metodo: 'get', ruta: '/webhooks/{id}', comando: verWebhook, resumen: 'Ver un webhook', etiqueta: 'Webhooks', exito: [json(z.object({ webhook: Webhook }), 'El webhook')] },
-  { metodo: 'patch', ruta: '/webhooks/{id}', comando: cambiarWebhook, resumen: 'Cambiar, pausar o reanudar', etiqueta: 'Webhooks', cuerpo: { json: WebhookPatch }, exito: [json(z.object({ webhook: Webhook }), 'El webhook cambiado')] },
-  { metodo: 'delete', ruta: '/webhooks/{id}', comando: eliminarWebhook, resumen: 'Eliminar un webhook', etiqueta: 'Webhooks', exito: [json(WebhookEliminado, 'Eliminado')] },
-  { metodo: 'get', ruta: '/webhooks/{id}/entregas', comando: entregasWebhook, resumen: 'Entregas de un webhook', etiqueta: 'Webhooks', exito: [json(EntregaList, 'Cada entrega con su estado, intentos y próximo reintento')] },
-  { metodo: 'post', ruta: '/webhooks/{id}/probar', comando: probarWebhook, resumen: 'Enviar un ping de prueba', etiqueta: 'Webhooks', cuerpo: VACIO, exito: [json(EntregaResultado, 'El intento hecho ahora')] },
-  {
-    metodo: 'post',
-    ruta: '/webhooks/{id}/entregas/{entrega}/reenviar',
-    comando: reenviarEntrega,
-    resumen: 'Reenviar una entrega',
-    etiqueta: 'Webhooks',
-    parametros: { entrega: 'Id de la entrega' },
-    cuerpo: VACIO,
-    exito: [json(EntregaResultado, 'El intento hecho ahora')],
-    conflictos: ['en_curso'],
-  },
-];
+} satisfies Record<NombreCabecera, { siempre: boolean; descripcion: string; esquema: oas31.SchemaObject }>;
 
 const DESCRIPCION_ESTADO: Record<number, string> = {
   400: 'Cuerpo que no es JSON o petición mal formada',
@@ -426,7 +222,7 @@ function operacion(op: OperacionApi): ZodOpenApiOperationObject {
   }
   return {
     // The agenda's three kinds share their commands: the kind tells them apart.
-    operationId: op.ruta.startsWith('/agenda/') ? `${op.comando.nombre}_${op.ruta.split('/')[2]}` : op.comando.nombre,
+    operationId: op.nombre,
     summary: op.resumen,
     description: `${op.comando.descripcion}${conflictos.length ? `\n\nConflictos (409): ${citar(conflictos)}.` : ''}${op.extension ? '\n\nExtensión de este servicio (no está en la especificación).' : ''}`,
     tags: [op.etiqueta],
@@ -522,7 +318,7 @@ const soloFormatosEstandar: ZodOpenApiOverride = ({ jsonSchema }) => {
 };
 
 /** The document's tags, in the spec's order, each with what it groups. */
-const ETIQUETAS: Record<OperacionApi['etiqueta'], string> = {
+const ETIQUETAS: Record<Etiqueta, string> = {
   DeCA: 'Crear, emitir, modificar, sustituir, consultar, archivar y finalizar documentos de control, y sus PDF y QR',
   Cuenta: 'La empresa, su plan y la cuota del mes',
   Agenda: 'Empresas, vehículos y lugares que se repiten, para rellenar DeCA más deprisa',
@@ -534,7 +330,7 @@ const ETIQUETAS: Record<OperacionApi['etiqueta'], string> = {
 /** The OpenAPI 3.1 document of one environment's API, generated from the shared zod schemas. */
 export function documentoOpenApi(siteUrl: string, entorno: Entorno): object {
   const paths: ZodOpenApiPathsObject = {};
-  for (const op of OPERACIONES) (paths[op.ruta] ??= {})[op.metodo] = operacion(op);
+  for (const op of OPERACIONES_API) (paths[op.ruta] ??= {})[op.metodo] = operacion(op);
   const webhooks: ZodOpenApiPathsObject = {};
   for (const evento of EventoEntrega.options) webhooks[evento] = { post: entregaWebhook(evento) };
   const base = `${siteUrl}${entorno === 'pruebas' ? '/demo' : ''}/api/v1`;

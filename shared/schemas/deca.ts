@@ -166,6 +166,13 @@ export const ArchivarInput = z.object({
   archivado: z.boolean({ error: 'Indique archivado: true para archivar o false para desarchivar' }),
 });
 
+/** An e-mail address to send a DeCA, or a completion link, to. */
+export const CorreoDestino = z.email('Correo electrónico no válido').max(254);
+/** POST /decas/{id}/pedir-datos: the link is always answered; with `email` it is also sent there. */
+export const PedirDatosInput = z.object({ email: CorreoDestino.optional() });
+/** POST /decas/{id}/enviar. */
+export const EnviarInput = z.object({ email: CorreoDestino });
+
 /** Link to another DeCA (replacement chain). */
 export const DecaRef = z.object({ id: z.number().int(), numero: z.string(), ficha: z.string() }).meta({ id: 'DecaRef' });
 export type DecaRef = z.infer<typeof DecaRef>;

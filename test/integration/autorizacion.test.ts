@@ -3,7 +3,7 @@ import { ErrorBody } from '../../shared/errors';
 import { DecaList } from '../../shared/schemas/deca';
 import { puede, type RolUsuario } from '../../shared/rules/roles';
 import { revocarClave, crearClave } from '../../server/domain/accounts/api-keys';
-import { OPERACIONES, type OperacionApi } from '../../server/http/openapi';
+import { OPERACIONES_API as OPERACIONES, type OperacionApi } from '../../server/commands/operaciones';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { iniciarSesion } from '../support/decas-helpers';

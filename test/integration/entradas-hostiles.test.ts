@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
 import { DecaCreada } from '../../shared/schemas/deca';
-import { OPERACIONES, type OperacionApi } from '../../server/http/openapi';
+import { OPERACIONES_API as OPERACIONES, type OperacionApi } from '../../server/commands/operaciones';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { it, test, type CuentaDePrueba } from '../support/fixtures';

@@ -5,7 +5,7 @@ import { CODIGO_STATUS } from '../../shared/errors';
 import type { Entorno } from '../../shared/schemas/cuenta';
 import { DecaInput } from '../../shared/schemas/deca';
 import { routerApi } from '../../server/app';
-import { OPERACIONES } from '../../server/http/openapi';
+import { OPERACIONES_API as OPERACIONES } from '../../server/commands/operaciones';
 import { crearClave } from '../../server/domain/accounts/api-keys';
 import type { RequestOptions, TestResponse } from '../support/app';
 import { validadorDe, type DocumentoOpenApi, type Vista } from '../support/contrato';

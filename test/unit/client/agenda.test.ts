@@ -1,27 +1,23 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aprenderEnDispositivo, entradasAgenda, leccionDe, refrescarAgenda } from '../../../client/data/agenda';
-import type { Api } from '../../../client/data/api';
+import { createApi, type Api } from '../../../client/data/api';
 import { openDecaDb, type DecaDb } from '../../../client/data/db';
 import type { AgendaList } from '../../../shared/schemas/agenda';
 
-/** The server's agenda as GET /agenda/{tipo} pages it (two entries a page, to cross a page). */
+/** The server's agenda as GET /agenda/{tipo} pages it (two entries a page, to cross a page), behind the app's own API client. */
 function apiConAgenda(porTipo: Record<string, AgendaList['entradas']>): Api & { pedidas: string[] } {
   const pedidas: string[] = [];
-  return {
-    entorno: 'produccion',
-    base: '/api/v1',
-    pedidas,
-    async request<T>(_method: string, path: string) {
-      pedidas.push(path);
-      const [, tipo, despues] = /^\/agenda\/(\w+)\?limite=100(?:&despues_de=(\d+))?$/.exec(path)!;
-      const desde = Number(despues ?? 0);
-      const todas = porTipo[tipo!] ?? [];
-      const data: AgendaList = { entradas: todas.slice(desde, desde + 2), siguiente: desde + 2 < todas.length ? String(desde + 2) : null };
-      return { status: 200, data: data as T, replayed: false };
-    },
-    bytes: () => Promise.reject(new Error('no')),
+  const servidor = async (url: string | URL | Request): Promise<Response> => {
+    const path = String(url).replace(/^\/api\/v1/, '');
+    pedidas.push(path);
+    const [, tipo, despues] = /^\/agenda\/(\w+)\?limite=100(?:&despues_de=(\d+))?$/.exec(path)!;
+    const desde = Number(despues ?? 0);
+    const todas = porTipo[tipo!] ?? [];
+    const data: AgendaList = { entradas: todas.slice(desde, desde + 2), siguiente: desde + 2 < todas.length ? String(desde + 2) : null };
+    return new Response(JSON.stringify(data), { status: 200, headers: { 'Content-Type': 'application/json' } });
   };
+  return Object.assign(createApi('produccion', servidor as typeof fetch), { pedidas });
 }
 
 const empresa = (id: number, nombre: string, nif: string, usos = 1) => ({ id, usos, ultimo_uso: '2026-11-20T10:00:00Z', nombre, nif, domicilio: null, lado: null });
