@@ -7,10 +7,117 @@ export const API_WINDOW_S = 60;
 /** Once an e-mail's 10 checks in 15 minutes are spent, one more every this many seconds. */
 export const LOGIN_GOTEO_S = 3;
 
+/** What the API's per-minute limit is asked: its size, and to spend points of a key (RateLimiterRes, thrown past the limit). */
+export interface LimiteApi {
+  readonly points: number;
+  consume(key: string, points?: number): Promise<RateLimiterRes>;
+}
+
+/** Points of the shared count a process holds for one key, spent here without asking the store. */
+interface Arriendo {
+  quedan: number;
+  /** When the store's window, and with it the lease, ends (ms since the epoch). */
+  hasta: number;
+  /** The store's remaining and consumed points when the lease was taken. */
+  restantes: number;
+  consumidos: number;
+}
+
+/**
+ * The per-minute limit of a shared store, taken in leases: the first request
+ * of a key in a process spends `lote` points of the store at once, and the
+ * next `lote − 1` are counted here, with no round trip to the database.
+ * Never more than the limit is served: every point served was spent in the
+ * store first. The price is the other way: points a process leased and did
+ * not use before the window ended are lost, so with P processes a key may be
+ * refused up to P × (lote − 1) requests before its limit (with one process,
+ * and for the RateLimit fields, the count is exact). A lease that meets the
+ * limit takes what was left, if that is enough for the request, and gives
+ * back the rest; a refusal is remembered until the store's window ends.
+ */
+export class LimiteEnLotes implements LimiteApi {
+  private readonly arriendos = new Map<string, Arriendo>();
+  /** Keys the store refused, until its window ends: refused again here, with no round trip. */
+  private readonly rechazos = new Map<string, { hasta: number; consumidos: number }>();
+  private readonly tomando = new Map<string, Promise<unknown>>();
+  private llamadas = 0;
+
+  constructor(
+    private readonly store: RateLimiterAbstract,
+    readonly lote: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get points(): number {
+    return this.store.points;
+  }
+
+  async consume(key: string, points = 1): Promise<RateLimiterRes> {
+    // Requests of one key that arrive together wait for one lease instead of taking one each.
+    for (let enCurso = this.tomando.get(key); enCurso; enCurso = this.tomando.get(key)) await enCurso.catch(() => undefined);
+    const t = this.now();
+    // Now and then, forget the leases and refusals whose window has ended (keys that stopped calling).
+    if (++this.llamadas % 10_000 === 0) {
+      for (const [k, v] of this.arriendos) if (v.hasta <= t) this.arriendos.delete(k);
+      for (const [k, v] of this.rechazos) if (v.hasta <= t) this.rechazos.delete(k);
+    }
+    const rechazo = this.rechazos.get(key);
+    if (rechazo && rechazo.hasta > t) {
+      rechazo.consumidos += points;
+      throw new RateLimiterRes(0, rechazo.hasta - t, rechazo.consumidos, false);
+    }
+    this.rechazos.delete(key);
+    const a = this.arriendos.get(key);
+    if (a && a.hasta > t && a.quedan >= points) {
+      a.quedan -= points;
+      return new RateLimiterRes(a.restantes + a.quedan, a.hasta - t, a.consumidos - a.quedan, false);
+    }
+    const tomar = this.tomar(key, points, t, a && a.hasta > t ? a.quedan : 0);
+    this.tomando.set(key, tomar);
+    try {
+      return await tomar;
+    } finally {
+      this.tomando.delete(key);
+    }
+  }
+
+  /** A new lease for `points` more than the `tengo` points still leased (one round trip). */
+  private async tomar(key: string, points: number, t: number, tengo: number): Promise<RateLimiterRes> {
+    this.arriendos.delete(key);
+    const pedir = Math.max(points - tengo, this.lote);
+    try {
+      const res = await this.store.consume(key, pedir);
+      return this.arrendar(key, tengo + pedir - points, t, res.remainingPoints, res.consumedPoints, res.msBeforeNext, res.isFirstInDuration);
+    } catch (err) {
+      if (!(err instanceof RateLimiterRes)) throw err;
+      // The lease met the limit: keep what was left before it if the request fits, give the rest back.
+      const habia = Math.max(0, this.points - (err.consumedPoints - pedir));
+      if (tengo + habia >= points) {
+        if (pedir > habia) await this.store.reward(key, pedir - habia);
+        return this.arrendar(key, tengo + habia - points, t, 0, this.points, err.msBeforeNext, false);
+      }
+      // Refused: its own points stay spent, as any refused request's.
+      const devolver = Math.max(0, pedir - Math.max(0, points - tengo));
+      if (devolver > 0) await this.store.reward(key, devolver);
+      const consumidos = err.consumedPoints - devolver;
+      this.rechazos.set(key, { hasta: t + err.msBeforeNext, consumidos });
+      throw new RateLimiterRes(0, err.msBeforeNext, consumidos, false);
+    }
+  }
+
+  private arrendar(key: string, quedan: number, t: number, restantes: number, consumidos: number, ms: number, primero: boolean): RateLimiterRes {
+    if (quedan > 0) this.arriendos.set(key, { quedan, hasta: t + ms, restantes, consumidos });
+    return new RateLimiterRes(restantes + quedan, ms, consumidos - quedan, primero);
+  }
+}
+
+/** Points leased at a time: a tenth of a minute's budget at most, so that a lease never holds much of it. */
+export const loteDe = (points: number): number => Math.max(1, Math.min(10, Math.floor(points / 12)));
+
 /** The limiters of the service. On PostgreSQL they share the count across processes. */
 export interface RateLimits {
-  /** 120 requests a minute per API key or web user (spec: Limits). */
-  api: RateLimiterAbstract;
+  /** 120 requests a minute per API key or web user (spec: Limits); on PostgreSQL taken in leases (LimiteEnLotes). */
+  api: LimiteApi;
   /**
    * Password checks per e-mail and source IP together: 10 in 15 minutes. A
    * point is spent before the check (consume is atomic, so parallel tries
@@ -79,8 +186,11 @@ export function createRateLimits(database: Database, opts: { apiPoints?: number 
           duration,
         })
       : new RateLimiterMemory({ keyPrefix, points, duration });
+  const apiPoints = opts.apiPoints ?? API_POINTS;
+  const api = make('api', apiPoints, API_WINDOW_S);
   return {
-    api: make('api', opts.apiPoints ?? API_POINTS, API_WINDOW_S),
+    // Every API request spends a point: on a shared store, a round trip each unless leased.
+    api: pool ? new LimiteEnLotes(api, loteDe(apiPoints)) : api,
     loginEmailIp: make('login_email_ip', 10, 15 * 60),
     loginEmail: make('login_email', 10, 15 * 60),
     loginEmailGoteo: make('login_email_goteo', 1, LOGIN_GOTEO_S),
