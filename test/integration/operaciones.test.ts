@@ -47,7 +47,10 @@ describe('the operation table', () => {
       const doc = (await app.request('GET', `${base}/openapi.json`)).body as { paths: Record<string, Record<string, { operationId: string }>> };
       const descritas = Object.entries(doc.paths).flatMap(([ruta, ops]) => Object.entries(ops).map(([m, op]) => [clave(m, ruta), op.operationId] as const));
       expect(descritas.map(([k]) => k).sort()).toEqual(delTabla);
-      for (const [k, operationId] of descritas) expect(clave(...RUTAS[operationId as NombreOperacion]), operationId).toBe(k);
+      for (const [k, operationId] of descritas) {
+        const [metodo, ruta] = RUTAS[operationId as NombreOperacion];
+        expect(clave(metodo, ruta), operationId).toBe(k);
+      }
 
       // MCP: the tools of the table's entries, each named as its command; a read-only key gets the read-only ones.
       expect(await herramientas(app, key, mcp)).toEqual(tools);
