@@ -41,7 +41,7 @@ const RE_CIF = /^([ABCDEFGHJNPQRSUVW])(\d{7})([0-9A-Z])$/;
 /** Brings a NIF as people type it (`es-b12.345.674`) to the bare form we store and compare. */
 export function normalizarNif(s: string): string {
   // Whitespace (incl. NBSP), dots and hyphens are only presentation.
-  const limpio = s.toUpperCase().replace(/[\s.\-]/g, '');
+  const limpio = s.toUpperCase().replace(/[\s.-]/g, '');
   // NIF-IVA intracomunitario: «ES» + NIF. No NIF starts with «ES» (a CIF «E»
   // is followed by a digit), so stripping it is never ambiguous.
   return limpio.startsWith('ES') ? limpio.slice(2) : limpio;

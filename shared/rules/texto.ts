@@ -21,7 +21,9 @@ import { GLIFOS } from './glifos';
  * Pure, shared by the app (live validation) and the server.
  */
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what this pattern is for.
 const CONTROL_UNA_LINEA = /[\u0000-\u001F\u007F-\u009F]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is what this pattern is for.
 const CONTROL_VARIAS_LINEAS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 const SALTO = /[\t\n\r]/;
 const BIDI = /[\u202A-\u202E\u2066-\u2069]/;

@@ -6,6 +6,7 @@ import { mesMadrid, primerDiaMesSiguiente } from '../../../shared/rules/fechas';
 import type { Cuota, Entorno } from '../../../shared/schemas/cuenta';
 import type { AccountRow, DB } from '../../db/schema';
 import type { Actor } from '../actor';
+import { delAmbito } from '../ambito';
 
 /**
  * Live DeCAs an account opened through sign-up may create before its e-mail
@@ -20,8 +21,7 @@ export async function obtenerCuota(db: Kysely<DB>, account: AccountRow, entorno:
   const uso = await db
     .selectFrom('uso_mensual')
     .select(['decas', 'fotos'])
-    .where('account_id', '=', account.id)
-    .where('entorno', '=', entorno)
+    .where(delAmbito({ accountId: account.id, entorno }))
     .where('mes', '=', mes)
     .executeTakeFirst();
   const usadas = uso?.decas ?? 0;
@@ -48,7 +48,7 @@ export async function comprobarFotos(db: Kysely<DB>, actor: Pick<Actor, 'cuenta'
   const limite = limiteFotos(actor.cuenta.plan, actor.entorno);
   if (limite === null) return;
   const mes = mesMadrid(now);
-  const uso = await db.selectFrom('uso_mensual').select('fotos').where('account_id', '=', actor.cuenta.id).where('entorno', '=', actor.entorno).where('mes', '=', mes).executeTakeFirst();
+  const uso = await db.selectFrom('uso_mensual').select('fotos').where(delAmbito({ accountId: actor.cuenta.id, entorno: actor.entorno })).where('mes', '=', mes).executeTakeFirst();
   if ((uso?.fotos ?? 0) >= limite) throw limiteFotosAgotado(limite, mes);
 }
 
@@ -99,8 +99,7 @@ async function decasReales(db: Kysely<DB>, accountId: number): Promise<number> {
   const r = await db
     .selectFrom('decas')
     .select(sql<number>`count(*)::int`.as('n'))
-    .where('account_id', '=', accountId)
-    .where('entorno', '=', 'produccion')
+    .where(delAmbito({ accountId, entorno: 'produccion' }))
     .executeTakeFirstOrThrow();
   return r.n;
 }

@@ -13,9 +13,8 @@ import { normalizarNif } from '../../../shared/rules/nif';
 import type { AgendaQuery, EntradaAgenda, TipoAgenda } from '../../../shared/schemas/agenda';
 import type { DecaDatos } from '../../../shared/schemas/deca';
 import type { AgendaTable, DB } from '../../db/schema';
-import type { Actor } from '../actor';
+import { type Ambito, delAmbito } from '../ambito';
 
-type Tenant = Pick<Actor, 'accountId' | 'entorno'>;
 /** An entry's data as stored: every field of its kind, null when unknown. */
 export type DatosAgenda = Record<string, string | null>;
 type Fila = Selectable<AgendaTable>;
@@ -54,7 +53,7 @@ export function presentarEntrada(fila: Fila): EntradaAgenda {
 }
 
 /** POST /agenda/{tipo}: creates the entry, or replaces the data of the one with the same key; its use count stays. */
-export async function guardarEntrada(db: Kysely<DB>, actor: Tenant, tipo: TipoAgenda, entrada: Record<string, unknown>, now: Date): Promise<Fila> {
+export async function guardarEntrada(db: Kysely<DB>, actor: Ambito, tipo: TipoAgenda, entrada: Record<string, unknown>, now: Date): Promise<Fila> {
   const datos = completar(tipo, entrada);
   const { clave, busqueda } = indexar(tipo, datos);
   return db
@@ -68,12 +67,11 @@ export async function guardarEntrada(db: Kysely<DB>, actor: Tenant, tipo: TipoAg
 }
 
 /** The book's company with this NIF (normalised), if it holds one. */
-export async function empresaPorNif(db: Kysely<DB>, actor: Tenant, nif: string): Promise<DatosAgenda | null> {
+export async function empresaPorNif(db: Kysely<DB>, actor: Ambito, nif: string): Promise<DatosAgenda | null> {
   const fila = await db
     .selectFrom('agenda')
     .select('datos')
-    .where('account_id', '=', actor.accountId)
-    .where('entorno', '=', actor.entorno)
+    .where(delAmbito(actor))
     .where('tipo', '=', 'empresas')
     .where('clave', '=', normalizarNif(nif))
     .executeTakeFirst();
@@ -125,14 +123,13 @@ export interface Leccion {
  * company seen on the other side too becomes «ambos». Done before the
  * DeCA's transaction, so that transaction only writes.
  */
-export async function prepararLeccion(db: Kysely<DB>, actor: Tenant, d: DecaDatos): Promise<Leccion> {
+export async function prepararLeccion(db: Kysely<DB>, actor: Ambito, d: DecaDatos): Promise<Leccion> {
   const nuevas = lecciones(d).map(({ tipo, datos }) => ({ tipo, datos, ...indexar(tipo, datos) }));
   if (nuevas.length === 0) return { filas: [] };
   const existentes = await db
     .selectFrom('agenda')
     .select(['tipo', 'clave', 'datos'])
-    .where('account_id', '=', actor.accountId)
-    .where('entorno', '=', actor.entorno)
+    .where(delAmbito(actor))
     .where((eb) => eb.or(nuevas.map((n) => eb.and([eb('tipo', '=', n.tipo), eb('clave', '=', n.clave)]))))
     .execute();
   const previas = new Map(existentes.map((e) => [`${e.tipo}\u0000${e.clave}`, e.datos as Record<string, unknown>]));
@@ -152,7 +149,7 @@ export async function prepararLeccion(db: Kysely<DB>, actor: Tenant, d: DecaDato
  * naming the same entries never wait on each other in a circle; the use
  * count is added in the database, so concurrent DeCAs each count.
  */
-export async function aprenderDeDeca(trx: Transaction<DB>, actor: Tenant, leccion: Leccion, now: Date): Promise<void> {
+export async function aprenderDeDeca(trx: Transaction<DB>, actor: Ambito, leccion: Leccion, now: Date): Promise<void> {
   if (leccion.filas.length === 0) return;
   await trx
     .insertInto('agenda')
@@ -208,9 +205,9 @@ function leerCursor(s: string): { u: number; t: number; id: number } {
 const comoLike = (s: string) => `%${s.replace(/[\\%_]/g, '\\$&')}%`;
 
 /** GET /agenda/{tipo}: most used first, then most recently used, keyset-paginated like the DeCA list. */
-export async function buscarAgenda(db: Kysely<DB>, actor: Tenant, tipo: TipoAgenda, q: AgendaQuery): Promise<{ filas: Fila[]; siguiente: string | null }> {
+export async function buscarAgenda(db: Kysely<DB>, actor: Ambito, tipo: TipoAgenda, q: AgendaQuery): Promise<{ filas: Fila[]; siguiente: string | null }> {
   const ultimo = sql<Date>`coalesce(ultimo_uso_at, 'epoch'::timestamptz)`;
-  let query = db.selectFrom('agenda').selectAll().where('account_id', '=', actor.accountId).where('entorno', '=', actor.entorno).where('tipo', '=', tipo);
+  let query = db.selectFrom('agenda').selectAll().where(delAmbito(actor)).where('tipo', '=', tipo);
   const texto = q.q ? normalizarTexto(q.q) : '';
   if (texto) {
     const compacto = compactar(texto);
