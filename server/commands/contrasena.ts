@@ -12,13 +12,13 @@ import {
 import { z } from '../../shared/schemas/zod';
 import {
   RESTABLECER_MINUTOS,
-  cerrarSesionesDe,
-  crearRestablecimiento,
   fijarContrasena,
   pedirRestablecimiento,
   restablecerContrasena as restablecerCon,
+  restablecerPorOperador,
   restablecimientoAbierto,
 } from '../domain/accounts/contrasena';
+import { leerUsuario } from '../domain/accounts/usuarios';
 import { verifyPassword } from '../domain/accounts/passwords';
 import { gastar } from '../limits';
 import { command } from './command';
@@ -74,7 +74,7 @@ export const cambiarContrasena = command({
   entrada: CambiarContrasenaInput,
   run: async (ctx, { actual, password }): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> => {
     const userId = usuarioDe(ctx.quien);
-    const yo = await ctx.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+    const yo = await leerUsuario(ctx.db, userId);
     // The current password is checked under the sign-in limits (per user, and per e-mail from anywhere).
     const correcta = await bajoLimites(ctx.limits, yo.email, null, async () => ((await verifyPassword(actual, yo.password_hash)) ? true : null));
     if (!correcta) {
@@ -96,12 +96,7 @@ export const restablecerContrasenaOperador = command({
   entrada: z.object({ email: SesionInput.shape.email }),
   run: async (ctx, { email }) => {
     const now = ctx.clock.now();
-    return ctx.db.transaction().execute(async (trx) => {
-      const user = await trx.selectFrom('users').selectAll().where('email', '=', email).forUpdate().executeTakeFirst();
-      if (!user) throw new AppError('no_encontrado', `No hay ningún usuario con el correo ${email}.`);
-      const { url, expiresAt } = await crearRestablecimiento(trx, user, ctx.siteUrl, now);
-      const sesiones = await cerrarSesionesDe(trx, user.id);
-      return { email: user.email, enlace: url, caduca_at: formatMadrid(expiresAt), sesiones_cerradas: sesiones };
-    });
+    const r = await ctx.db.transaction().execute((trx) => restablecerPorOperador(trx, email, ctx.siteUrl, now));
+    return { email: r.email, enlace: r.url, caduca_at: formatMadrid(r.expiresAt), sesiones_cerradas: r.sesiones };
   },
 });

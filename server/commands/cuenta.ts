@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { cadena } from '../../shared/schemas/envio';
 import { AppError } from '../../shared/errors';
 import { formatMadrid } from '../../shared/rules/fechas';
@@ -18,12 +17,19 @@ import {
 } from '../../shared/schemas/cuenta';
 import { z } from '../../shared/schemas/zod';
 import { crearClave as crearClaveEn, listarClaves as listarClavesDe, revocarClave as revocarClaveEn } from '../domain/accounts/api-keys';
-import { cambiarPlan as cambiarPlanDe, editarEmpresa as editarEmpresaDe, confirmarEmail as confirmarEmailCon, crearCuenta, enviarConfirmacion } from '../domain/accounts/cuentas';
+import {
+  cambiarPlan as cambiarPlanDe,
+  editarEmpresa as editarEmpresaDe,
+  confirmarEmail as confirmarEmailCon,
+  crearCuenta,
+  reenviarConfirmacion as reenviarConfirmacionA,
+} from '../domain/accounts/cuentas';
 import { cuentaSinConfirmar, obtenerCuota } from '../domain/accounts/cuota';
-import { abrirSesion, cerrarSesion as cerrarSesionDe, comprobarCredenciales } from '../domain/accounts/sessions';
+import { abrirSesion, cerrarSesion as cerrarSesionDe, comprobarCredenciales, type QuienEntra } from '../domain/accounts/sessions';
+import { leerUsuario } from '../domain/accounts/usuarios';
+import { listarCorreosGuardados } from '../domain/correo/guardados';
 import { presentClave, presentCuenta, presentUsuario } from '../domain/presenters/cuenta';
 import { gastar, turnoContrasena, type RateLimits } from '../limits';
-import type { AccountRow, UserRow } from '../db/schema';
 import type { Services } from '../deps';
 import { command } from './command';
 
@@ -36,8 +42,8 @@ export interface SesionAbierta {
 /** Signs in `user` of `account` on this device: the new session and what the app gets with it. */
 export async function entrarComo(
   ctx: Pick<Services, 'db' | 'sedeControlUrl'>,
-  user: UserRow,
-  account: AccountRow,
+  user: QuienEntra['user'],
+  account: QuienEntra['account'],
   now: Date,
 ): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> {
   const sesion = await abrirSesion(ctx.db, user, now);
@@ -132,7 +138,7 @@ export const verSesion = command({
   acceso: 'lectura',
   entrada: z.object({}),
   run: async (ctx): Promise<SesionResponse> => {
-    const user = await ctx.db.selectFrom('users').selectAll().where('id', '=', usuarioDe(ctx.quien)).executeTakeFirstOrThrow();
+    const user = await leerUsuario(ctx.db, usuarioDe(ctx.quien));
     return { usuario: presentUsuario(user), cuenta: presentCuenta(ctx.quien.cuenta), sede_control_url: ctx.sedeControlUrl };
   },
 });
@@ -156,12 +162,8 @@ export const reenviarConfirmacion = command({
   entrada: z.object({}),
   run: async (ctx) => {
     const userId = usuarioDe(ctx.quien);
-    return ctx.db.transaction().execute(async (trx) => {
-      const user = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
-      if (user.email_confirmado_at) throw new AppError('sin_cambios', 'Su correo ya está confirmado.');
-      await enviarConfirmacion(trx, ctx.quien.cuenta, user, ctx.siteUrl, ctx.clock.now());
-      return { enviado_a: user.email };
-    });
+    const user = await ctx.db.transaction().execute((trx) => reenviarConfirmacionA(trx, ctx.quien.cuenta, userId, ctx.siteUrl, ctx.clock.now()));
+    return { enviado_a: user.email };
   },
 });
 
@@ -283,9 +285,7 @@ export const listarCorreos = command({
   acceso: 'operador',
   entrada: z.object({ to: cadena().optional() }),
   run: async (ctx, f) => {
-    let q = ctx.db.selectFrom('correos').select(['destinatario', 'asunto', 'texto', 'created_at']).orderBy('id', 'asc');
-    if (f.to) q = q.where(sql<string>`lower(destinatario)`, '=', f.to.trim().toLowerCase());
-    const rows = await q.execute();
+    const rows = await listarCorreosGuardados(ctx.db, f.to);
     return { correos: rows.map((r) => ({ to: r.destinatario, subject: r.asunto, text: r.texto, created_at: formatMadrid(r.created_at) })) };
   },
 });

@@ -1,25 +1,10 @@
-import { isoMadrid } from '../../shared/rules/fechas';
-import { DispositivoInput, ReservasInput, type Dispositivo, type Reserva, type ReservasRespuesta } from '../../shared/schemas/dispositivo';
+import { DispositivoInput, ReservasInput, type Dispositivo, type ReservasRespuesta } from '../../shared/schemas/dispositivo';
 import { z } from '../../shared/schemas/zod';
-import type { DispositivoRow, ReservaRow } from '../db/schema';
-import { fechaHora } from '../domain/presenters/cuenta';
 import { listarDispositivos as listarDe, registrarDispositivo as registrarEn, reservarNumeros as reservarEn, revocarDispositivo as revocarEn } from '../domain/dispositivos/dispositivos';
-import { fichaUrl } from '../domain/decas/urls';
+import { presentDispositivo, presentReserva } from '../domain/presenters/dispositivo';
 import { command } from './command';
 
 const Id = z.coerce.number().int().positive();
-
-function presentDispositivo(row: DispositivoRow & { email: string }): Dispositivo {
-  return { id: row.id, nombre: row.nombre, usuario: row.email, huella: row.huella, created_at: fechaHora(row.created_at)!, revocado_at: fechaHora(row.revocado_at) };
-}
-
-const presentReserva = (siteUrl: string) => (r: ReservaRow): Reserva => ({
-  numero: r.numero,
-  token: r.token_publico,
-  ficha_url: fichaUrl(siteUrl, r.token_publico),
-  reservada_at: isoMadrid(r.created_at),
-  caduca_at: isoMadrid(r.caduca_at),
-});
 
 export const registrarDispositivo = command({
   nombre: 'registrar_dispositivo',

@@ -1,7 +1,6 @@
-import type { Aviso, Campos } from '../../shared/errors';
 import { cadena } from '../../shared/schemas/envio';
 import { AppError } from '../../shared/errors';
-import type { Deca } from '../../shared/schemas/deca';
+import type { AutenticidadVista, FichaPublica, PasoCompletar, VistaFicha } from '../../shared/schemas/publico';
 import { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
 import { leerPdf } from '../domain/decas/listar';
@@ -11,6 +10,7 @@ import {
   avisosFormulario,
   camposAjenos,
   completarPorEnlace,
+  obtenerPorEnlace,
   erroresDeTexto,
   guardarBorrador,
   huellaAvisos,
@@ -19,9 +19,18 @@ import {
   valoresPermitidos,
   validarFormulario,
 } from '../domain/publico/completar';
-import { versionPorHuella, type Autenticidad } from '../domain/publico/autenticidad';
-import { verificarOffline, type FichaOffline } from '../domain/publico/offline';
-import { obtenerPorToken, registrarApertura, ultimoCambio, type Apertura, type UltimoCambio } from '../domain/publico/descargas';
+import { versionPorHuella } from '../domain/publico/autenticidad';
+import { verificarOffline } from '../domain/publico/offline';
+import { obtenerPorToken, registrarApertura, ultimoCambio, type Apertura } from '../domain/publico/descargas';
+import {
+  presentAutenticidad,
+  presentCompletarFormulario,
+  presentCompletarInicio,
+  presentDecaPublica,
+  presentFicha,
+  presentYaEmitida,
+  type PasoFormulario,
+} from '../domain/presenters/publico';
 import { gastar } from '../limits';
 import { renderQrPng } from '../documents/qr';
 import { command, type Contexto } from './command';
@@ -62,15 +71,6 @@ async function anotarApertura(ctx: Contexto<'publico'>, row: DecaConRefs, recurs
   clearTimeout(plazo);
 }
 
-/** What the inspector's page and the driver's page show. */
-export interface FichaPublica {
-  row: DecaConRefs;
-  ultimo: UltimoCambio | null;
-}
-
-/** The ficha, or what the QR of a DeCA issued with no coverage vouches for until it arrives. */
-export type VistaFicha = ({ tipo: 'deca' } & FichaPublica) | { tipo: 'offline'; offline: FichaOffline };
-
 const NO_VERIFICADA =
   'No se ha podido verificar este documento: el código no corresponde a ninguna DeCA ni a datos firmados por un dispositivo de una cuenta. Pida al conductor que lo enseñe de nuevo o que muestre el PDF.';
 
@@ -83,7 +83,7 @@ export const verFicha = command({
   run: async (ctx, { token, o }): Promise<VistaFicha> => {
     const row = await obtenerPorToken(ctx.db, token);
     if (row) {
-      const ficha = { row, ultimo: await ultimoCambio(ctx.db, row) };
+      const ficha = presentFicha(row, await ultimoCambio(ctx.db, row), ctx.siteUrl);
       await anotarApertura(ctx, row, 'ficha');
       return { tipo: 'deca', ...ficha };
     }
@@ -101,7 +101,7 @@ export const verConductor = command({
   entrada: Token,
   run: async (ctx, { token }): Promise<FichaPublica> => {
     const row = await porToken(ctx, token);
-    return { row, ultimo: await ultimoCambio(ctx.db, row) };
+    return presentFicha(row, await ultimoCambio(ctx.db, row), ctx.siteUrl);
   },
 });
 
@@ -135,39 +135,13 @@ export const manifiestoConductor = command({
   descripcion: 'La DeCA de la página del conductor, para su manifiesto (añadir a la pantalla de inicio).',
   acceso: 'publico',
   entrada: Token,
-  run: async (ctx, { token }) => ({ row: await porToken(ctx, token) }),
+  run: async (ctx, { token }) => ({ deca: presentDecaPublica(await porToken(ctx, token), ctx.siteUrl) }),
 });
 
-/** Where the other party stands on a completion link, and what to show. */
-export type PasoCompletar =
-  | { tipo: 'inicio'; row: DecaConRefs; solicitante: string }
-  | { tipo: 'ya_emitida'; numero: string; token: string }
-  | {
-      tipo: 'formulario';
-      row: DecaConRefs;
-      solicitante: string;
-      valores: Record<string, string>;
-      errores: Campos;
-      /** The shared warnings of the app's form, each shown at its field. */
-      avisos: Aviso[];
-      /** Issuing was asked with warnings: the page asks first, and «Emitir de todos modos» carries this back. */
-      confirmar?: string;
-      /** Fields of the DeCA the post tried to set that the other party may not: refused, nothing saved. */
-      rechazados?: string[];
-      aviso?: string;
-      filasExtra?: number;
-    }
-  | { tipo: 'guardado' }
-  | { tipo: 'emitida'; deca: Deca; solicitante: string };
-
 async function porEnlace(ctx: Services, token: string): Promise<{ row: DecaConRefs; solicitante: string }> {
-  const enlace = /^[\w-]{20,64}$/.test(token)
-    ? await ctx.db.selectFrom('decas').select(['token_publico', 'account_id']).where('token_completar', '=', token).executeTakeFirst()
-    : undefined;
-  const row = enlace ? await obtenerPorToken(ctx.db, enlace.token_publico) : null;
-  if (!row) throw new AppError('no_encontrado', 'Este enlace para completar no existe, o el documento se borró.');
-  const { nombre } = await ctx.db.selectFrom('accounts').select('nombre').where('id', '=', row.account_id).executeTakeFirstOrThrow();
-  return { row, solicitante: nombre };
+  const r = await obtenerPorEnlace(ctx.db, token);
+  if (!r) throw new AppError('no_encontrado', 'Este enlace para completar no existe, o el documento se borró.');
+  return r;
 }
 
 export const abrirCompletar = command({
@@ -177,8 +151,8 @@ export const abrirCompletar = command({
   entrada: Token,
   run: async (ctx, { token }): Promise<PasoCompletar> => {
     const { row, solicitante } = await porEnlace(ctx, token);
-    if (row.estado !== 'pendiente') return { tipo: 'ya_emitida', numero: row.numero, token: row.token_publico };
-    return { tipo: 'inicio', row, solicitante };
+    if (row.estado !== 'pendiente') return presentYaEmitida(row, ctx.siteUrl);
+    return presentCompletarInicio(row, solicitante, ctx.siteUrl);
   },
 });
 
@@ -209,40 +183,40 @@ export const completarDeca = command({
       throw new AppError('demasiadas_peticiones', 'Demasiados intentos: espere unos minutos y vuelva a intentarlo.', { headers: { 'Retry-After': String(espera) } });
     }
     const { row, solicitante } = await porEnlace(ctx, token);
-    if (row.estado !== 'pendiente') return { tipo: 'ya_emitida', numero: row.numero, token: row.token_publico };
+    if (row.estado !== 'pendiente') return presentYaEmitida(row, ctx.siteUrl);
+    const formulario = (paso: PasoFormulario) => presentCompletarFormulario(row, solicitante, ctx.siteUrl, paso);
     const borrador = await leerBorrador(ctx.db, row);
     if (accion === 'abrir') {
       const valores = valoresIniciales(row, borrador);
-      return { tipo: 'formulario', row, solicitante, valores, errores: {}, avisos: avisosFormulario(row, valores) };
+      return formulario({ valores, errores: {}, avisos: avisosFormulario(row, valores) });
     }
     const enviado = new URLSearchParams(campos);
     const valores = { ...valoresIniciales(row, borrador), ...valoresPermitidos(row, enviado) };
     const ajenos = camposAjenos(row, enviado);
-    if (ajenos.length > 0) return { tipo: 'formulario', row, solicitante, valores, errores: {}, avisos: [], rechazados: ajenos };
+    if (ajenos.length > 0) return formulario({ valores, errores: {}, avisos: [], rechazados: ajenos });
     const malos = erroresDeTexto(valores);
-    if (Object.keys(malos).length > 0) return { tipo: 'formulario', row, solicitante, valores, errores: malos, avisos: [] };
+    if (Object.keys(malos).length > 0) return formulario({ valores, errores: malos, avisos: [] });
     if (accion === 'guardar' || accion === 'mas') {
       await guardarBorrador(ctx.db, row, valores, ctx.clock.now());
       if (ajax) return { tipo: 'guardado' };
       const aviso = accion === 'guardar' ? 'Borrador guardado: puede cerrar la página y volver con el mismo enlace.' : undefined;
-      return { tipo: 'formulario', row, solicitante, valores, errores: {}, avisos: avisosFormulario(row, valores), aviso, filasExtra: accion === 'mas' ? 1 : 0 };
+      return formulario({ valores, errores: {}, avisos: avisosFormulario(row, valores), aviso, filasExtra: accion === 'mas' ? 1 : 0 });
     }
     const r = validarFormulario(row, valores);
     if ('errores' in r) {
       await guardarBorrador(ctx.db, row, valores, ctx.clock.now());
-      return { tipo: 'formulario', row, solicitante, valores, errores: r.errores, avisos: r.avisos };
+      return formulario({ valores, errores: r.errores, avisos: r.avisos });
     }
     const huella = r.avisos.length > 0 ? huellaAvisos(r.avisos) : null;
     if (huella !== null && avisosConfirmados !== huella) {
       await guardarBorrador(ctx.db, row, valores, ctx.clock.now());
-      return { tipo: 'formulario', row, solicitante, valores, errores: {}, avisos: r.avisos, confirmar: huella };
+      return formulario({ valores, errores: {}, avisos: r.avisos, confirmar: huella });
     }
     const deca = await completarPorEnlace(ctx, row, r.patch, r.enviados);
     ctx.caches.decas.invalidate(deca.id);
     return { tipo: 'emitida', deca, solicitante };
   },
 });
-
 
 export const verificarPdf = command({
   nombre: 'verificar_pdf',
@@ -253,7 +227,7 @@ export const verificarPdf = command({
     bytes: z.number().int().nonnegative(),
     esPdf: z.boolean(),
   }),
-  run: async (ctx, f): Promise<Autenticidad> => {
+  run: async (ctx, f): Promise<AutenticidadVista> => {
     const espera = await gastar(ctx.limits.verificarIp, ctx.quien.ip);
     if (espera !== null) {
       throw new AppError('demasiadas_peticiones', `Ha comprobado muchos archivos seguidos. Espere ${Math.ceil(espera / 60)} min y vuelva a probar.`, {
@@ -262,6 +236,6 @@ export const verificarPdf = command({
     }
     if (f.bytes === 0) throw new AppError('validacion', 'El archivo está vacío: elija el PDF de la DeCA.', { campos: { pdf: 'Archivo vacío' } });
     if (!f.esPdf) throw new AppError('validacion', 'El archivo no es un PDF: elija el PDF de la DeCA tal como lo descargó.', { campos: { pdf: 'No es un PDF' } });
-    return { sha256: f.sha256, encontrada: await versionPorHuella(ctx.db, f.sha256) };
+    return presentAutenticidad({ sha256: f.sha256, encontrada: await versionPorHuella(ctx.db, f.sha256) }, ctx.siteUrl);
   },
 });

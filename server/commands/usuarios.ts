@@ -18,6 +18,7 @@ import {
   cambiarRol,
   invitacionAbierta,
   invitar,
+  leerUsuario,
   listarUsuarios as listarUsuariosDe,
   presentInvitacion,
   presentUsuarioCuenta,
@@ -52,7 +53,7 @@ export const invitarUsuario = command({
     const { cuenta, userId } = ctx.quien;
     const row = await ctx.db.transaction().execute(async (trx) => {
       // `admin` access: a signed-in administrator, so there is a user.
-      const invita = await trx.selectFrom('users').selectAll().where('id', '=', userId!).executeTakeFirstOrThrow();
+      const invita = await leerUsuario(trx, userId!);
       return invitar(trx, cuenta, invita, input, ctx.siteUrl, ctx.clock.now());
     });
     return { invitacion: presentInvitacion(row) };

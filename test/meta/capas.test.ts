@@ -61,4 +61,48 @@ describe('layer boundaries (npm run typecheck runs the same check)', () => {
     expect(r.out).toMatch(/shared-sin-node: shared\/malo\.ts → (node:)?crypto/);
     expect(r.out).toContain('cliente-sin-servidor: client/malo.ts → server/domain/x.ts');
   });
+
+  it('fails on a command importing server/db, even a type', { timeout: 30_000 }, () => {
+    const dir = arbol('comando-db', {
+      'server/db/schema.ts': 'export interface DB { users: { id: number } }\n',
+      'server/commands/malo.ts': "import type { DB } from '../db/schema';\nexport type Usuarios = DB['users'];\n",
+    });
+    const r = cruise(dir);
+    expect(r.status).not.toBe(0);
+    expect(r.out).toContain('comandos-sin-db: server/commands/malo.ts → server/db/schema.ts');
+  });
+
+  it('fails on a public page importing anything of the server but the pages, types included', { timeout: 30_000 }, () => {
+    const dir = arbol('pagina-filas', {
+      'server/domain/decas/queries.ts': 'export type DecaConRefs = { numero: string };\n',
+      'server/http/pages/html.ts': 'export const html = (s: string) => s;\n',
+      'server/http/pages/malo.ts':
+        "import type { DecaConRefs } from '../../domain/decas/queries';\nimport { html } from './html';\nexport const f = (row: DecaConRefs) => html(row.numero);\n",
+    });
+    const r = cruise(dir);
+    expect(r.status).not.toBe(0);
+    expect(r.out).toContain('paginas-sin-filas: server/http/pages/malo.ts → server/domain/decas/queries.ts');
+    expect(r.out).not.toContain('server/http/pages/malo.ts → server/http/pages/html.ts');
+  });
+
+  it('fails on a door importing a value of the domain or what lies beside it; types and the outage check pass', { timeout: 30_000 }, () => {
+    const dir = arbol('transporte-valores', {
+      'server/domain/accounts/sessions.ts': 'export type Sesion = { id: number };\nexport const leerSesion = (id: number): Sesion => ({ id });\n',
+      'server/documents/qr.ts': 'export const qr = 1;\n',
+      'server/db/errores.ts': 'export const comoNoDisponible = (e: unknown) => e;\n',
+      'server/http/middleware/malo.ts': "import { leerSesion } from '../../domain/accounts/sessions';\nexport const s = leerSesion(1);\n",
+      // A value import beside a type-only one from the same module is still a value import.
+      'server/http/routes/mixto.ts':
+        "import type { Sesion } from '../../domain/accounts/sessions';\nimport { leerSesion } from '../../domain/accounts/sessions';\nexport const s: Sesion = leerSesion(2);\n",
+      'server/admin/malo.ts': "import { qr } from '../documents/qr';\nexport const a = qr;\n",
+      'server/http/bien.ts':
+        "import type { Sesion } from '../domain/accounts/sessions';\nimport { comoNoDisponible } from '../db/errores';\nexport const b = (s: Sesion) => comoNoDisponible(s);\n",
+    });
+    const r = cruise(dir);
+    expect(r.status).not.toBe(0);
+    expect(r.out).toContain('transporte-dominio-solo-tipos: server/http/middleware/malo.ts → server/domain/accounts/sessions.ts');
+    expect(r.out).toContain('transporte-dominio-solo-tipos: server/http/routes/mixto.ts → server/domain/accounts/sessions.ts');
+    expect(r.out).toContain('transporte-dominio-solo-tipos: server/admin/malo.ts → server/documents/qr.ts');
+    expect(r.out).not.toContain('server/http/bien.ts');
+  });
 });

@@ -107,3 +107,20 @@ export async function cerrarSesionesDe(db: Kysely<DB>, userId: number): Promise<
   const r = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
+
+/**
+ * The operator resets a user's password: a one-use link to choose a new one
+ * (returned, and not mailed) and every session of the user ended now.
+ */
+export async function restablecerPorOperador(
+  trx: Transaction<DB>,
+  email: string,
+  siteUrl: string,
+  now: Date,
+): Promise<{ email: string; url: string; expiresAt: Date; sesiones: number }> {
+  const user = await trx.selectFrom('users').selectAll().where('email', '=', email).forUpdate().executeTakeFirst();
+  if (!user) throw new AppError('no_encontrado', `No hay ningún usuario con el correo ${email}.`);
+  const { url, expiresAt } = await crearRestablecimiento(trx, user, siteUrl, now);
+  const sesiones = await cerrarSesionesDe(trx, user.id);
+  return { email: user.email, url, expiresAt, sesiones };
+}

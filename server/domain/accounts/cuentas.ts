@@ -85,6 +85,13 @@ export async function enviarConfirmacion(trx: Transaction<DB>, account: AccountR
   return updated;
 }
 
+/** Send the signed-in user's confirmation link again (a new one); 409 `sin_cambios` when their address is confirmed already. */
+export async function reenviarConfirmacion(trx: Transaction<DB>, account: AccountRow, userId: number, siteUrl: string, now: Date): Promise<UserRow> {
+  const user = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
+  if (user.email_confirmado_at) throw new AppError('sin_cambios', 'Su correo ya está confirmado.');
+  return enviarConfirmacion(trx, account, user, siteUrl, now);
+}
+
 /**
  * Open a confirmation link: the user's address is confirmed and, for an
  * administrator, the account too. Null when the link is unknown or was

@@ -8,6 +8,12 @@ const DAY = 86_400_000;
 /** Extend a sliding session at most this often, not on every request. */
 const REFRESH_AFTER = 60 * 60 * 1000;
 
+/** Who signs in: the user and their account, as the account functions read them. */
+export interface QuienEntra {
+  user: UserRow;
+  account: AccountRow;
+}
+
 /** Open a server-side session; returns the cookie token (only its hash is stored). */
 export async function abrirSesion(db: Kysely<DB>, user: UserRow, now: Date): Promise<{ token: string; expiresAt: Date }> {
   const token = randomToken(32);
@@ -101,7 +107,7 @@ export async function cerrarSesion(db: Kysely<DB>, token: string): Promise<void>
  * The user whose e-mail and password these are, or null. Always spends the
  * time of one password check, so timing does not tell whether the e-mail exists.
  */
-export async function comprobarCredenciales(db: Kysely<DB>, email: string, password: string): Promise<{ user: UserRow; account: AccountRow } | null> {
+export async function comprobarCredenciales(db: Kysely<DB>, email: string, password: string): Promise<QuienEntra | null> {
   const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
   const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
   if (!user || !ok) return null;

@@ -178,3 +178,9 @@ export async function anularInvitacion(trx: Transaction<DB>, accountId: number, 
   if (!row) throw new AppError('no_encontrado', `No hay ninguna invitación abierta ${id} en esta cuenta.`);
   return row;
 }
+
+/** A user by id (the signed-in one: it exists); `bloquear` locks the row for the rest of the transaction. */
+export async function leerUsuario(db: Kysely<DB> | Transaction<DB>, id: number, opts: { bloquear?: boolean } = {}): Promise<UserRow> {
+  const q = db.selectFrom('users').selectAll().where('id', '=', id);
+  return (opts.bloquear ? q.forUpdate() : q).executeTakeFirstOrThrow();
+}

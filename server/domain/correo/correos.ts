@@ -4,7 +4,7 @@ import { notificar } from '../../db/notify';
 import type { AccountRow, AdjuntoPdf, CorreosTable, DB } from '../../db/schema';
 import type { DecaConRefs } from '../decas/queries';
 import { decaUrls } from '../decas/urls';
-import { escapeHtml } from '../../documents/pages/html';
+import { escapeHtml } from '../../../shared/rules/html';
 
 type Scope = { accountId: number; entorno: 'produccion' | 'pruebas' };
 

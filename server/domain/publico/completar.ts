@@ -13,6 +13,7 @@ import { datosDeRow } from '../decas/datos';
 import { datosModificados, modificarDeca } from '../decas/modificar';
 import { sinValores } from '../decas/crear';
 import type { DecaConRefs } from '../decas/queries';
+import { obtenerPorToken } from './descargas';
 
 export const ENVIO_CAMPOS = ['origen', 'destino', 'naturaleza', 'peso', 'unidad', 'nota'] as const;
 
@@ -178,6 +179,20 @@ export function validarFormulario(
 export function huellaAvisos(avisos: readonly Aviso[]): string {
   const claves = avisos.map((a) => `${a.campo ?? ''}\u0000${a.codigo}\u0000${a.mensaje}`).sort();
   return createHash('sha256').update(claves.join('\u0001')).digest('base64url').slice(0, 22);
+}
+
+/**
+ * The DeCA behind a completion link (any account), with the name of the
+ * company that asks for the data; null when the link is unknown or its DeCA
+ * was deleted.
+ */
+export async function obtenerPorEnlace(db: Kysely<DB>, token: string): Promise<{ row: DecaConRefs; solicitante: string } | null> {
+  if (!/^[\w-]{20,64}$/.test(token)) return null;
+  const enlace = await db.selectFrom('decas').select('token_publico').where('token_completar', '=', token).executeTakeFirst();
+  const row = enlace ? await obtenerPorToken(db, enlace.token_publico) : null;
+  if (!row) return null;
+  const { nombre } = await db.selectFrom('accounts').select('nombre').where('id', '=', row.account_id).executeTakeFirstOrThrow();
+  return { row, solicitante: nombre };
 }
 
 /** Keep a half-filled form so the person can leave and come back. */

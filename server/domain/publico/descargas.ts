@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { formatMadrid } from '../../../shared/rules/fechas';
-import type { CampoCambiado, Descarga } from '../../../shared/schemas/deca';
+import type { Descarga } from '../../../shared/schemas/deca';
+import type { UltimoCambio } from '../../../shared/schemas/publico';
 import type { DB, DescargasTable } from '../../db/schema';
 import type { Actor } from '../actor';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -13,14 +14,6 @@ import { obtenerDeca, selectDecasSinCuenta, type Alcance, type DecaConRefs } fro
 export async function obtenerPorToken(db: Kysely<DB>, token: string): Promise<DecaConRefs | null> {
   if (!/^[\w-]{20,64}$/.test(token)) return null;
   return ((await selectDecasSinCuenta(db).where('d.token_publico', '=', token).executeTakeFirst()) as DecaConRefs | undefined) ?? null;
-}
-
-/** What the public pages show besides the row: the last method-1 change. */
-export interface UltimoCambio {
-  at: Date;
-  motivo: string | null;
-  /** Each changed field with its old and new value. */
-  campos: CampoCambiado[];
 }
 
 /** The last method-1 change (time, reason, old → new values) for the public pages. */

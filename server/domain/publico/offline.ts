@@ -11,20 +11,13 @@ import { webcrypto } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import { fueraDePlazo } from '../../../shared/rules/reservas';
-import { datosAFirmar, decodificarResumen, huellaDatos, partirParametro, type ResumenOffline } from '../../../shared/rules/resumen-offline';
+import { datosAFirmar, decodificarResumen, huellaDatos, partirParametro } from '../../../shared/rules/resumen-offline';
 import type { DecaDatos } from '../../../shared/schemas/deca';
-import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { ClavePublica } from '../../../shared/schemas/dispositivo';
+import type { FichaOffline } from '../../../shared/schemas/publico';
 import type { DB } from '../../db/schema';
 
-export interface FichaOffline {
-  resumen: ResumenOffline;
-  /** The environment the number was reserved in (the summary does not carry it): a test one is marked as such. */
-  entorno: Entorno;
-  /** The company whose device signed it. */
-  empresa: string;
-  dispositivo: string;
-}
+export type { FichaOffline };
 
 async function firmaValida(clave: ClavePublica, datos: Uint8Array, firma: Uint8Array): Promise<boolean> {
   try {

@@ -1,8 +1,7 @@
 import { AppError } from '../../../shared/errors';
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { Services } from '../../deps';
-import { autenticarClave, marcarClaveUsada } from '../../domain/accounts/api-keys';
-import { leerSesion } from '../../domain/accounts/sessions';
+import { autenticarPorClave, autenticarSesion } from '../../commands/autenticacion';
 import type { Actor, Canal } from '../../domain/actor';
 import { clientIp } from '../client-ip';
 import { actorOf, type AppContext, type AppMiddleware } from '../context';
@@ -96,21 +95,6 @@ export async function gastarLlamadas(ctx: AppContext, services: Services, llamad
   );
 }
 
-/** The actor of a web session (the app), with the user's role in the account. */
-export function actorDeSesion(s: NonNullable<Awaited<ReturnType<typeof leerSesion>>>, entorno: Entorno): Actor {
-  return {
-    accountId: s.account.id,
-    cuenta: s.account,
-    entorno,
-    canal: 'web',
-    keyId: null,
-    userId: s.user.id,
-    rol: s.user.rol,
-    soloLectura: false,
-    etiqueta: s.user.email,
-  };
-}
-
 /**
  * Authenticate an API request by key (`Authorization: Bearer` or
  * `X-API-Key`) or, for the web app, by session cookie (writes must carry the
@@ -127,30 +111,20 @@ export function authenticate(services: Services, opts: AuthOptions, entorno: Ent
       new AppError('no_autenticado', mensaje, { headers: { 'WWW-Authenticate': desafioBearer(entorno, key !== null) } });
 
     if (key !== null) {
-      const found = key ? await autenticarClave(services, key) : null;
-      if (!found || found.key.revocada_at) {
+      const clave = await autenticarPorClave(services, key, entorno, opts.soloClave?.canal ?? 'api');
+      if (clave.estado === 'desconocida' || clave.estado === 'revocada') {
         await spend(ctx, services, `ip:${clientIp(ctx, opts.trustProxy)}`);
-        throw noAutenticado(found ? 'Esta clave de API está revocada. Cree otra en Integraciones.' : 'La clave de API no es válida. Revise que la ha copiado entera.');
+        throw noAutenticado(clave.estado === 'revocada' ? 'Esta clave de API está revocada. Cree otra en Integraciones.' : 'La clave de API no es válida. Revise que la ha copiado entera.');
       }
-      if (found.key.entorno !== entorno) {
+      if (clave.estado === 'otro_entorno') {
         await spend(ctx, services, `ip:${clientIp(ctx, opts.trustProxy)}`);
         throw noAutenticado(
-          `Esta clave es del entorno de ${ENTORNO_TEXTO[found.key.entorno]}, no del de ${ENTORNO_TEXTO[entorno]}. Use una clave ${entorno === 'produccion' ? 'dg_live_' : 'dg_test_'} o la ruta de su entorno.`,
+          `Esta clave es del entorno de ${ENTORNO_TEXTO[clave.entorno]}, no del de ${ENTORNO_TEXTO[entorno]}. Use una clave ${entorno === 'produccion' ? 'dg_live_' : 'dg_test_'} o la ruta de su entorno.`,
         );
       }
-      await spend(ctx, services, cubetaDe({ keyId: found.key.id, userId: null }));
-      if (await marcarClaveUsada(services.db, found.key, services.clock.now())) services.caches.claves.invalidate(found.key.id);
-      ctx.state.actor = {
-        accountId: found.account.id,
-        cuenta: found.account,
-        entorno,
-        canal: opts.soloClave?.canal ?? 'api',
-        keyId: found.key.id,
-        userId: null,
-        rol: null,
-        soloLectura: found.key.solo_lectura,
-        etiqueta: `${found.key.prefijo}…`,
-      };
+      await spend(ctx, services, cubetaDe(clave.actor));
+      await clave.anotarUso();
+      ctx.state.actor = clave.actor;
       return next();
     }
 
@@ -159,7 +133,7 @@ export function authenticate(services: Services, opts: AuthOptions, entorno: Ent
       throw noAutenticado('Falta la clave de API: envíela en «Authorization: Bearer <clave>» o en «X-API-Key».');
     }
     const token = ctx.cookies.get(SESSION_COOKIE);
-    const session = token ? await leerSesion(services.db, token, services.clock.now()) : null;
+    const session = token ? await autenticarSesion(services, token, entorno) : null;
     if (!session || !token) {
       await spend(ctx, services, `ip:${clientIp(ctx, opts.trustProxy)}`);
       throw noAutenticado(token ? 'La sesión ha caducado. Vuelva a iniciar sesión.' : 'Falta la clave de API: envíela en «Authorization: Bearer <clave>» o en «X-API-Key».');
@@ -167,9 +141,9 @@ export function authenticate(services: Services, opts: AuthOptions, entorno: Ent
     if (!SAFE.has(ctx.method) && !ctx.get(CSRF_HEADER)) {
       throw new AppError('csrf', `Falta la cabecera ${CSRF_HEADER}: las escrituras con sesión web deben llevarla.`);
     }
-    if (session.renewedUntil) setSessionCookie(ctx, token, session.renewedUntil, opts.secureCookies);
-    await spend(ctx, services, cubetaDe({ keyId: null, userId: session.user.id }));
-    ctx.state.actor = actorDeSesion(session, entorno);
+    if (session.renovadaHasta) setSessionCookie(ctx, token, session.renovadaHasta, opts.secureCookies);
+    await spend(ctx, services, cubetaDe(session.actor));
+    ctx.state.actor = session.actor;
     return next();
   };
 }

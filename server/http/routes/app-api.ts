@@ -6,9 +6,8 @@ import { cambiarContrasena, olvidoContrasena, restablecerContrasena, verRestable
 import { listarDispositivos, registrarDispositivo, reservarNumeros, revocarDispositivo } from '../../commands/dispositivos';
 import { aceptarInvitacion, anularInvitacion, cambiarRolUsuario, invitarUsuario, listarUsuarios, quitarUsuario, verInvitacion } from '../../commands/usuarios';
 import type { AppDeps } from '../../deps';
-import { leerSesion } from '../../domain/accounts/sessions';
+import { autenticarSesion } from '../../commands/autenticacion';
 import { visitanteOf, type AppContext, type AppMiddleware, type AppState } from '../context';
-import { actorDeSesion } from '../middleware/auth';
 import { jsonBody } from '../middleware/body';
 import { correr, entrada } from '../run';
 import { CSRF_HEADER, SESSION_COOKIE, clearSessionCookie, setSessionCookie } from '../session-cookie';
@@ -35,12 +34,12 @@ export function createAppApiRouter({ config, services }: AppDeps): Router<AppSta
   /** The signed-in user as the actor (the app works on the production environment's account data). */
   const session: AppMiddleware = async (ctx, next) => {
     const token = ctx.cookies.get(SESSION_COOKIE);
-    const s = token ? await leerSesion(services.db, token, services.clock.now()) : null;
+    const s = token ? await autenticarSesion(services, token, 'produccion') : null;
     if (!s || !token) {
       throw new AppError('no_autenticado', token ? 'La sesión ha caducado. Vuelva a iniciar sesión.' : 'Inicie sesión para continuar.');
     }
-    if (s.renewedUntil) setSessionCookie(ctx, token, s.renewedUntil, secure);
-    ctx.state.actor = actorDeSesion(s, 'produccion');
+    if (s.renovadaHasta) setSessionCookie(ctx, token, s.renovadaHasta, secure);
+    ctx.state.actor = s.actor;
     await next();
   };
 

@@ -3,15 +3,15 @@ import { AppError } from '../../../shared/errors';
 import { ejecutar, type Command } from '../../commands/command';
 import { comoNoDisponible } from '../../db/errores';
 import { confirmarEmail } from '../../commands/cuenta';
-import { abrirCompletar, completarDeca, manifiestoConductor, pdfPublico, qrPublico, verConductor, verFicha, verificarPdf, type PasoCompletar } from '../../commands/publico';
-import { renderVerificar, RUTA_VERIFICAR } from '../../documents/pages/verificar';
+import { abrirCompletar, completarDeca, manifiestoConductor, pdfPublico, qrPublico, verConductor, verFicha, verificarPdf } from '../../commands/publico';
+import type { PasoCompletar } from '../../../shared/schemas/publico';
+import { renderVerificar, RUTA_VERIFICAR } from '../pages/verificar';
 import { leerArchivoSubido } from '../middleware/subida';
 import type { AppDeps } from '../../deps';
-import { fichaUrl } from '../../domain/decas/urls';
-import { COMPLETAR_JS, renderCompletarFormulario, renderCompletarInicio } from '../../documents/pages/completar';
-import { conductorManifest, rel, renderConductor, renderFicha, renderFichaOffline, renderMensaje } from '../../documents/pages/ficha';
-import { html, pageHeaders } from '../../documents/pages/html';
-import { PUBLIC_STYLE } from '../../documents/pages/styles';
+import { COMPLETAR_JS, renderCompletarFormulario, renderCompletarInicio } from '../pages/completar';
+import { conductorManifest, rel, renderConductor, renderFicha, renderFichaOffline, renderMensaje } from '../pages/ficha';
+import { html, pageHeaders } from '../pages/html';
+import { PUBLIC_STYLE } from '../pages/styles';
 import type { z } from '../../../shared/schemas/zod';
 import { visitanteOf, type AppContext, type AppState } from '../context';
 import { formularioUtf8, readBody } from '../middleware/body';
@@ -34,7 +34,6 @@ const TITULOS: Partial<Record<string, string>> = {
  */
 export function createPublicRouter({ config, services }: AppDeps): Router<AppState> {
   const router = new Router<AppState>();
-  const site = config.siteUrl;
 
   const sendPage = (ctx: AppContext, body: string, status = 200, opts: { script?: boolean } = {}) => {
     ctx.status = status;
@@ -79,7 +78,7 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
   router.get('/d/:token', async (ctx) => {
     const o = typeof ctx.query.o === 'string' ? ctx.query.o : undefined;
     const f = await run(ctx, verFicha, { ...ctx.params, o });
-    if (f?.tipo === 'deca') sendPage(ctx, renderFicha(f.row, f.ultimo, site));
+    if (f?.tipo === 'deca') sendPage(ctx, renderFicha(f));
     else if (f) sendPage(ctx, renderFichaOffline(f.offline));
   });
 
@@ -93,7 +92,7 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
 
   router.get('/d/:token/conductor', async (ctx) => {
     const f = await run(ctx, verConductor, ctx.params);
-    if (f) sendPage(ctx, renderConductor(f.row, f.ultimo, site));
+    if (f) sendPage(ctx, renderConductor(f));
   });
 
   router.get('/d/:token/conductor/manifest.webmanifest', async (ctx) => {
@@ -101,7 +100,7 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
     if (!m) return;
     ctx.type = 'application/manifest+json';
     ctx.set('X-Robots-Tag', 'noindex');
-    ctx.body = conductorManifest(m.row, site);
+    ctx.body = conductorManifest(m.deca);
   });
 
   router.get('/p/completar.js', (ctx) => {
@@ -116,7 +115,7 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
       renderMensaje(
         `DeCA ${p.numero} ya emitida`,
         'Este enlace ya no admite cambios: el documento se emitió. Si hay que corregir algo, pídalo a quien se lo envió.',
-        html`<a class="btn" href="${rel(fichaUrl(site, p.token))}">Ver la DeCA emitida</a>`,
+        html`<a class="btn" href="${rel(p.ficha)}">Ver la DeCA emitida</a>`,
       ),
       status,
     );
@@ -125,7 +124,7 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
     const p = await run(ctx, abrirCompletar, ctx.params);
     if (!p) return;
     if (p.tipo === 'ya_emitida') return yaEmitida(ctx, p, 200);
-    if (p.tipo === 'inicio') sendPage(ctx, renderCompletarInicio(p.row, p.solicitante, ctx.path));
+    if (p.tipo === 'inicio') sendPage(ctx, renderCompletarInicio(p, ctx.path));
   });
 
   router.post('/completar/:token', async (ctx) => {
@@ -166,12 +165,12 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
           ),
         );
       case 'inicio':
-        return sendPage(ctx, renderCompletarInicio(p.row, p.solicitante, ctx.path));
+        return sendPage(ctx, renderCompletarInicio(p, ctx.path));
     }
   });
 
   // The authenticity check: a form that takes the PDF (no JavaScript); the file is hashed as it arrives, never stored.
-  router.get(RUTA_VERIFICAR, (ctx) => sendPage(ctx, renderVerificar({ siteUrl: site })));
+  router.get(RUTA_VERIFICAR, (ctx) => sendPage(ctx, renderVerificar({})));
 
   router.post(RUTA_VERIFICAR, async (ctx) => {
     let subido;
@@ -179,10 +178,10 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
       subido = await leerArchivoSubido(ctx.req);
     } catch (err) {
       if (!(err instanceof AppError) || err.status >= 500) throw err;
-      return sendPage(ctx, renderVerificar({ siteUrl: site, error: err.message }), err.status);
+      return sendPage(ctx, renderVerificar({ error: err.message }), err.status);
     }
-    const resultado = await run(ctx, verificarPdf, subido, (err) => renderVerificar({ siteUrl: site, error: err.message }));
-    if (resultado) sendPage(ctx, renderVerificar({ siteUrl: site, resultado }));
+    const resultado = await run(ctx, verificarPdf, subido, (err) => renderVerificar({ error: err.message }));
+    if (resultado) sendPage(ctx, renderVerificar({ resultado }));
   });
 
   // The link only shows a button: mail scanners open links by themselves, and must not confirm for the person.

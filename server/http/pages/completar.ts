@@ -1,8 +1,8 @@
 import type { Aviso, Campos } from '../../../shared/errors';
 import { UNIDADES } from '../../../shared/schemas/envio';
+import type { Rol } from '../../../shared/schemas/cuenta';
 import type { CampoDatos } from '../../../shared/schemas/deca';
-import type { DecaConRefs } from '../../domain/decas/queries';
-import { ENVIO_CAMPOS, camposEditables, filasEnvio, ladoOtro } from '../../domain/publico/completar';
+import type { CompletarVista, DecaPublica } from '../../../shared/schemas/publico';
 import { datosHtml } from './ficha';
 import { html, layout, type SafeHtml } from './html';
 import { PUBLIC_STYLE } from './styles';
@@ -83,48 +83,35 @@ ${input(k('nota'), ETIQUETAS.nota ?? '', valores[k('nota')] ?? '', errores[k('no
  * What a link-following robot sees: a page with a button. Nothing is
  * consumed or changed until a person presses it (a POST).
  */
-export function renderCompletarInicio(row: DecaConRefs, solicitante: string, action: string): string {
+export function renderCompletarInicio(p: { deca: DecaPublica; solicitante: string; lado: Rol }, action: string): string {
+  const { deca: row, solicitante, lado } = p;
   return layout({
     title: `Completar la DeCA ${row.numero}`,
     style: PUBLIC_STYLE,
     body: html`<main><h1>Completar la DeCA ${row.numero}</h1>
-<p>${solicitante} le pide que complete los datos del <b>${ladoOtro(row)}</b> en este documento de control del transporte (Orden FOM/2861/2012). No necesita registrarse.</p>
+<p>${solicitante} le pide que complete los datos del <b>${lado}</b> en este documento de control del transporte (Orden FOM/2861/2012). No necesita registrarse.</p>
 <form method="post" action="${action}"><input type="hidden" name="accion" value="abrir"><button class="btn" type="submit">Continuar</button></form>
 <footer>Si no esperaba este mensaje, puede ignorarlo.</footer></main>`,
   });
 }
 
-export interface FormularioCompletar {
-  row: DecaConRefs;
-  solicitante: string;
-  action: string;
-  valores: Record<string, string>;
-  errores: Campos;
-  /** The shared warnings, each shown at its field. */
-  avisos: readonly Aviso[];
-  /** Issuing was asked with warnings: ask first; «Emitir de todos modos» carries this back. */
-  confirmar?: string;
-  /** Fields of the DeCA a post tried to set that the other party may not: refused. */
-  rechazados?: readonly string[];
-  /** A line shown above the form (e.g. "Borrador guardado"). */
-  aviso?: string;
-  filasExtra?: number;
-}
+/** The form as the command left it, and where it posts to. */
+export type FormularioCompletar = CompletarVista & { action: string };
 
 /** The form with only the other party's fields editable; the rest of the DeCA shown read-only. */
 export function renderCompletarFormulario(f: FormularioCompletar): string {
-  const editables = camposEditables(f.row);
+  const editables = f.editables;
   const errores = Object.entries(f.errores);
-  const filas = Math.max(filasEnvio(f.valores), f.row.envios.length, 1) + (f.filasExtra ?? 0);
+  const filas = f.filas;
   const simples = editables.filter((c): c is Exclude<CampoDatos, 'envios' | 'tipo_vehiculo'> => c !== 'envios' && c !== 'tipo_vehiculo');
   const etiqueta = (c: string) => ETIQUETAS[c] ?? c;
   const avisos = avisosPorCampo(f.avisos);
   const rechazados = f.rechazados ?? [];
   return layout({
-    title: `Completar la DeCA ${f.row.numero}`,
+    title: `Completar la DeCA ${f.deca.numero}`,
     style: PUBLIC_STYLE,
     script: COMPLETAR_SCRIPT,
-    body: html`<main><h1>Completar la DeCA ${f.row.numero}</h1>
+    body: html`<main><h1>Completar la DeCA ${f.deca.numero}</h1>
 <p>Datos que le pide ${f.solicitante}. Los marcados con * son obligatorios para emitir el documento.</p>
 ${f.aviso ? html`<p class="banner info" role="status">${f.aviso}</p>` : ''}
 ${rechazados.length ? html`<div class="errs" role="alert" data-rechazados><b>No se ha guardado ni emitido nada.</b> Este enlace sirve para completar sus datos; estos no se pueden cambiar desde aquí (son de ${f.solicitante} o del propio documento): ${rechazados.map((c) => etiquetaRuta(c, etiqueta)).join(', ')}.</div>` : ''}
@@ -144,7 +131,7 @@ ${f.confirmar ? html`<input type="hidden" name="avisos_confirmados" value="${f.c
 <button class="btn" type="submit" name="accion" value="enviar">${f.confirmar ? 'Emitir de todos modos' : 'Emitir la DeCA'}</button>
 <button class="btn sec" type="submit" name="accion" value="guardar">Guardar y seguir más tarde</button>
 </form>
-<h2>Resto del documento (no editable)</h2><div class="ro">${datosHtml(f.row)}</div></main>`,
+<h2>Resto del documento (no editable)</h2><div class="ro">${datosHtml(f.deca)}</div></main>`,
   });
 }
 
@@ -152,8 +139,6 @@ function etiquetaRuta(campo: string, etiqueta: (c: string) => string): string {
   const m = /^envios\[(\d+)\]\.(\w+)$/.exec(campo);
   return m ? `Envío ${Number(m[1]) + 1}, ${etiqueta(m[2] ?? '').toLowerCase()}` : etiqueta(campo);
 }
-
-export { ENVIO_CAMPOS };
 
 /**
  * Progressive enhancement for the completion form (served as a file: the CSP

@@ -1,12 +1,10 @@
 import { fechaHoraEs as fecha } from '../../../shared/rules/fechas';
-import type { Autenticidad } from '../../domain/publico/autenticidad';
-import { fichaUrl } from '../../domain/decas/urls';
+import type { AutenticidadVista } from '../../../shared/schemas/publico';
 import { rel } from './ficha';
 import { html, layout, type SafeHtml } from './html';
 import { PUBLIC_STYLE } from './styles';
 
 export const RUTA_VERIFICAR = '/verificar';
-
 
 function formulario(error?: string): SafeHtml {
   return html`<form method="post" action="${RUTA_VERIFICAR}" enctype="multipart/form-data">
@@ -19,20 +17,20 @@ ${error ? html`<p class="err" id="pdf-error">${error}</p>` : ''}
 }
 
 /** The verdict, in plain words: authentic or not, which DeCA and version, and whether it is still the one in force. */
-function veredicto(r: Autenticidad, siteUrl: string): SafeHtml {
+function veredicto(r: AutenticidadVista): SafeHtml {
   const e = r.encontrada;
   if (!e) {
     return html`<div class="banner bad" role="alert">NO AUTÉNTICO: este archivo no es ninguna versión de una DeCA emitida por este servicio.</div>
 <p>Puede estar alterado (un solo carácter basta), ser de otro servicio o no ser una DeCA.</p>`;
   }
-  const { row, version } = e;
-  const ficha = html`<a class="btn sec" href="${rel(fichaUrl(siteUrl, row.token_publico))}">Ver la DeCA ${row.numero} como está ahora</a>`;
+  const { deca: row, version } = e;
+  const ficha = html`<a class="btn sec" href="${rel(row.urls.ficha)}">Ver la DeCA ${row.numero} como está ahora</a>`;
   if (e.entorno === 'pruebas') {
     return html`<div class="banner bad" role="alert">Documento del entorno de PRUEBAS (DeCA ${row.numero}, versión ${version}): sin validez.</div>`;
   }
   const cabecera = html`<p class="num">DeCA ${row.numero}</p><p class="sub">Este archivo es la versión ${version}, emitida el ${fecha(e.emitida_at)}.</p>`;
   if (row.estado === 'sustituido') {
-    return html`<div class="banner bad" role="alert">AUTÉNTICO, pero la DeCA fue SUSTITUIDA${row.sp_numero ? html` por la ${row.sp_numero}` : ''}: ya no es válida.</div>${cabecera}${ficha}`;
+    return html`<div class="banner bad" role="alert">AUTÉNTICO, pero la DeCA fue SUSTITUIDA${row.sustituida_por ? html` por la ${row.sustituida_por.numero}` : ''}: ya no es válida.</div>${cabecera}${ficha}`;
   }
   if (version !== row.version) {
     return html`<div class="banner warn" role="alert">AUTÉNTICO, pero NO es la versión vigente: la DeCA se MODIFICÓ y hoy vale la versión ${row.version}.</div>${cabecera}${ficha}`;
@@ -48,13 +46,13 @@ function veredicto(r: Autenticidad, siteUrl: string): SafeHtml {
  * authentic version of a DeCA of this service, which one, and whether it is
  * still the one in force. No account, no JavaScript.
  */
-export function renderVerificar(opts: { resultado?: Autenticidad; error?: string; siteUrl: string }): string {
+export function renderVerificar(opts: { resultado?: AutenticidadVista; error?: string }): string {
   const r = opts.resultado;
   return layout({
     title: 'Comprobar una DeCA',
     style: PUBLIC_STYLE,
     body: html`<main><h1>Comprobar el PDF de una DeCA</h1>
-${r ? html`${veredicto(r, opts.siteUrl)}<p class="sub">Huella SHA-256 del archivo: <code class="huella">${r.sha256}</code></p><h2>Comprobar otro</h2>` : ''}
+${r ? html`${veredicto(r)}<p class="sub">Huella SHA-256 del archivo: <code class="huella">${r.sha256}</code></p><h2>Comprobar otro</h2>` : ''}
 ${formulario(opts.error)}
 <footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.</footer></main>`,
   });

@@ -2,16 +2,11 @@ import { formatPeso } from '../../../shared/rules/peso';
 import { fechaEs, fechaHoraEs, formatMadrid } from '../../../shared/rules/fechas';
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { Envio } from '../../../shared/schemas/envio';
-import type { DecaConRefs } from '../../domain/decas/queries';
-import type { UltimoCambio } from '../../domain/publico/descargas';
-import type { FichaOffline } from '../../domain/publico/offline';
+import type { DecaPublica, FichaOffline, FichaPublica, UltimoCambio } from '../../../shared/schemas/publico';
 import { nombreCampo, valorLegible } from '../../../shared/rules/presentacion';
 import { LARGO_LUGAR, LARGO_NOMBRE, paraLeer } from '../../../shared/rules/resumen-offline';
-import { decaUrls, fichaUrl } from '../../domain/decas/urls';
 import { html, layout, type SafeHtml } from './html';
 import { PUBLIC_STYLE } from './styles';
-
-export type { UltimoCambio };
 
 const NO_CONSTA = 'no consta';
 
@@ -49,10 +44,10 @@ const tituloDeca = (numero: string, entorno: Entorno, resto = '') => `DeCA ${num
  * rely on this document (replaced, pending) or the service has ended. A test
  * DeCA is never «en vigor».
  */
-export function estadoBanner(row: DecaConRefs, siteUrl: string): SafeHtml {
+export function estadoBanner(row: DecaPublica): SafeHtml {
   if (row.estado === 'sustituido') {
-    const nueva = row.sp_token ? fichaUrl(siteUrl, row.sp_token) : null;
-    return html`<div class="banner bad" role="alert">SUSTITUIDA: este documento ya no es válido.${nueva ? html` <a href="${rel(nueva)}">Ver la DeCA ${row.sp_numero} que la sustituye</a>` : ''}</div>`;
+    const nueva = row.sustituida_por;
+    return html`<div class="banner bad" role="alert">SUSTITUIDA: este documento ya no es válido.${nueva ? html` <a href="${rel(nueva.ficha)}">Ver la DeCA ${nueva.numero} que la sustituye</a>` : ''}</div>`;
   }
   if (row.estado === 'pendiente') {
     return html`<div class="banner warn" role="alert">PENDIENTE: aún no se ha emitido; no ampara el transporte.</div>`;
@@ -65,7 +60,7 @@ export function estadoBanner(row: DecaConRefs, siteUrl: string): SafeHtml {
 }
 
 /** What the inspector checks first: the vehicle and the date, in large type. */
-function resumenHtml(row: DecaConRefs): SafeHtml {
+function resumenHtml(row: DecaPublica): SafeHtml {
   const placas = [row.matricula, row.matricula_remolque].filter(Boolean).join(' + ');
   return html`<dl class="resumen"><dt>Matrícula${row.matricula_remolque ? 's' : ''}</dt><dd>${placas || NO_CONSTA}</dd><dt>Fecha del transporte</dt><dd>${dmy(row.fecha_transporte)}</dd></dl>`;
 }
@@ -81,7 +76,7 @@ function cambioHtml(ultimo: UltimoCambio | null, version: number): SafeHtml | ''
 }
 
 /** The data of every art. 6 datum, shared by the inspector's and the driver's pages. Never the driver's phone. */
-export function datosHtml(row: DecaConRefs): SafeHtml {
+export function datosHtml(row: DecaPublica): SafeHtml {
   const vehiculo = row.tipo_vehiculo === 'articulado' ? 'Articulado' : row.tipo_vehiculo === 'rigido' ? 'Rígido' : NO_CONSTA;
   return html`<h2>Cargador contractual</h2><dl>${campo('Nombre', row.cargador_nombre)}${campo('NIF', row.cargador_nif)}${campo('Domicilio', row.cargador_domicilio)}</dl>
 <h2>Transportista efectivo</h2><dl>${campo('Nombre', row.transp_nombre)}${campo('NIF', row.transp_nif)}${campo('Domicilio', row.transp_domicilio)}</dl>
@@ -90,30 +85,29 @@ export function datosHtml(row: DecaConRefs): SafeHtml {
 ${row.observaciones || row.referencia ? html`<h2>Otros datos</h2><dl>${row.observaciones ? campo('Observaciones', row.observaciones) : ''}${row.referencia ? campo('Referencia', row.referencia) : ''}</dl>` : ''}`;
 }
 
-function cabecera(row: DecaConRefs): SafeHtml {
+function cabecera(row: DecaPublica): SafeHtml {
   return html`<h1>Documento de control (DeCA)</h1><p class="num">Nº ${row.numero}</p>`;
 }
 
-function versionHtml(row: DecaConRefs): SafeHtml {
-  const offline = row.recibida_at
-    ? html`<br>Emitida sin cobertura en un dispositivo${row.dispositivo_nombre ? html` (${row.dispositivo_nombre})` : ''}; recibida el ${fecha(row.recibida_at)}`
-    : '';
-  return html`<p class="sub">Versión ${row.version}${row.emitido_at ? html` · emitida el ${fecha(row.emitido_at)}` : ''}${offline}${row.sa_numero ? html`<br>Sustituye a la DeCA ${row.sa_numero}` : ''}</p>`;
+function versionHtml(row: DecaPublica): SafeHtml {
+  const o = row.emision_offline;
+  const offline = o ? html`<br>Emitida sin cobertura en un dispositivo${o.dispositivo ? html` (${o.dispositivo})` : ''}; recibida el ${fecha(o.recibida_at)}` : '';
+  return html`<p class="sub">Versión ${row.version}${row.emitido_at ? html` · emitida el ${fecha(row.emitido_at)}` : ''}${offline}${row.sustituye_a ? html`<br>Sustituye a la DeCA ${row.sustituye_a}` : ''}</p>`;
 }
 
 /** The current version's fingerprint, and where to check a PDF against it. */
-function huellaHtml(row: DecaConRefs): SafeHtml | '' {
+function huellaHtml(row: DecaPublica): SafeHtml | '' {
   if (!row.pdf_sha256) return '';
   return html`<p class="sub">Huella SHA-256 del PDF vigente (versión ${row.version}): <code class="huella" data-huella>${row.pdf_sha256}</code><br><a href="/verificar">Comprobar si un PDF es auténtico</a></p>`;
 }
 
 /** The page an inspector opens from the QR: server-rendered, no JavaScript, a few KB. */
-export function renderFicha(row: DecaConRefs, ultimo: UltimoCambio | null, siteUrl: string): string {
-  const urls = decaUrls(siteUrl, row);
+export function renderFicha({ deca: row, ultimo }: FichaPublica): string {
+  const urls = row.urls;
   return layout({
     title: tituloDeca(row.numero, row.entorno),
     style: PUBLIC_STYLE,
-    body: html`<main>${bannerPruebas(row.entorno)}${cabecera(row)}${estadoBanner(row, siteUrl)}${resumenHtml(row)}${cambioHtml(ultimo, row.version)}${versionHtml(row)}${datosHtml(row)}
+    body: html`<main>${bannerPruebas(row.entorno)}${cabecera(row)}${estadoBanner(row)}${resumenHtml(row)}${cambioHtml(ultimo, row.version)}${versionHtml(row)}${datosHtml(row)}
 ${row.estado !== 'pendiente' ? html`<a class="btn" href="${rel(urls.pdf)}">Ver el PDF (versión ${row.version})</a>${huellaHtml(row)}` : ''}
 <footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.</footer></main>`,
   });
@@ -143,13 +137,13 @@ export function renderFichaOffline(f: FichaOffline): string {
 }
 
 /** The driver's page: big QR first, the data, the PDF; can be saved to the home screen. */
-export function renderConductor(row: DecaConRefs, ultimo: UltimoCambio | null, siteUrl: string): string {
-  const urls = decaUrls(siteUrl, row);
+export function renderConductor({ deca: row, ultimo }: FichaPublica): string {
+  const urls = row.urls;
   return layout({
     title: tituloDeca(row.numero, row.entorno, ' · conductor'),
     style: PUBLIC_STYLE,
     head: html`<link rel="manifest" href="${rel(urls.conductor)}/manifest.webmanifest"><meta name="theme-color" content="#000000"><meta name="apple-mobile-web-app-capable" content="yes"><meta name="mobile-web-app-capable" content="yes"><meta name="apple-mobile-web-app-title" content="DeCA ${row.numero}"><link rel="apple-touch-icon" href="/icons/icon-192.png">`,
-    body: html`<main>${bannerPruebas(row.entorno)}<p class="num">DeCA ${row.numero}</p>${estadoBanner(row, siteUrl)}
+    body: html`<main>${bannerPruebas(row.entorno)}<p class="num">DeCA ${row.numero}</p>${estadoBanner(row)}
 <img class="qr" src="${rel(urls.qr_png)}" width="352" height="352" alt="Código QR de la DeCA ${row.numero}: enséñelo al agente para que lo escanee">
 <p class="sub">Muestre este código al agente. Versión ${row.version}${ultimo ? html`, modificada el ${fecha(ultimo.at)}` : ''}.</p>${resumenHtml(row)}
 ${row.estado !== 'pendiente' ? html`<a class="btn" href="${rel(urls.pdf)}">Abrir el PDF</a>` : ''}<a class="btn sec" href="${rel(urls.ficha)}">Ficha pública</a>
@@ -158,8 +152,8 @@ ${datosHtml(row)}<footer>Para tenerla a mano sin buscar el enlace: «Añadir a p
 }
 
 /** Web manifest of the driver's page, so "add to home screen" opens it like an app. */
-export function conductorManifest(row: DecaConRefs, siteUrl: string): object {
-  const urls = decaUrls(siteUrl, row);
+export function conductorManifest(row: DecaPublica): object {
+  const urls = row.urls;
   return {
     name: `DeCA ${row.numero}`,
     short_name: `DeCA ${row.numero.slice(5)}`,

@@ -1,0 +1,102 @@
+/**
+ * What the public pages (`/d/…`, `/completar/…`, `/verificar`) are handed to
+ * render: views the commands present, never database rows. Instants stay
+ * `Date`s: the pages write them in Madrid time, in their own words.
+ */
+import type { Aviso, Campos } from '../errors';
+import type { ResumenOffline } from '../rules/resumen-offline';
+import type { Entorno, Rol } from './cuenta';
+import type { CampoCambiado, CampoDatos, Deca, DecaDatos, DecaUrls, Estado } from './deca';
+
+/** A DeCA as anyone with its link may see it: the art. 6 data (never the driver's phone), its state and its links. */
+export type DecaPublica = Omit<DecaDatos, 'conductor_tel'> & {
+  numero: string;
+  entorno: Entorno;
+  estado: Estado;
+  version: number;
+  urls: DecaUrls;
+  /** SHA-256 of the PDF in force, once issued. */
+  pdf_sha256: string | null;
+  emitido_at: Date | null;
+  fin_servicio_at: Date | null;
+  /** Issued on a device with no coverage: the device's name then, and when the server received it. */
+  emision_offline: { dispositivo: string | null; recibida_at: Date } | null;
+  /** The number of the DeCA this one replaces. */
+  sustituye_a: string | null;
+  /** The DeCA that replaced this one. */
+  sustituida_por: { numero: string; ficha: string } | null;
+};
+
+/** The last method-1 change of a DeCA: when, why, and each old → new value. */
+export interface UltimoCambio {
+  at: Date;
+  motivo: string | null;
+  campos: CampoCambiado[];
+}
+
+/** What the inspector's page and the driver's page show. */
+export interface FichaPublica {
+  deca: DecaPublica;
+  ultimo: UltimoCambio | null;
+}
+
+/** What the QR of a DeCA issued with no coverage vouches for, checked against the device's key. */
+export interface FichaOffline {
+  resumen: ResumenOffline;
+  /** The environment the number was reserved in (the summary does not carry it): a test one is marked as such. */
+  entorno: Entorno;
+  /** The company whose device signed it. */
+  empresa: string;
+  dispositivo: string;
+}
+
+/** The ficha, or what the QR of a DeCA issued with no coverage vouches for until it arrives. */
+export type VistaFicha = ({ tipo: 'deca' } & FichaPublica) | { tipo: 'offline'; offline: FichaOffline };
+
+/** The completion form of the other party, as it stands after a step. */
+export interface CompletarVista {
+  deca: DecaPublica;
+  /** The company that asks for the data. */
+  solicitante: string;
+  /** The fields the other party may fill, in print order. */
+  editables: CampoDatos[];
+  valores: Record<string, string>;
+  errores: Campos;
+  /** The shared warnings of the app's form, each shown at its field. */
+  avisos: Aviso[];
+  /** Shipment rows the form shows. */
+  filas: number;
+  /** Issuing was asked with warnings: the page asks first, and «Emitir de todos modos» carries this back. */
+  confirmar?: string;
+  /** Fields of the DeCA the post tried to set that the other party may not: refused, nothing saved. */
+  rechazados?: string[];
+  /** A line shown above the form (e.g. «Borrador guardado»). */
+  aviso?: string;
+}
+
+/** Where the other party stands on a completion link, and what to show. */
+export type PasoCompletar =
+  | {
+      tipo: 'inicio';
+      deca: DecaPublica;
+      solicitante: string;
+      /** The side whose data the other party fills. */
+      lado: Rol;
+    }
+  | { tipo: 'ya_emitida'; numero: string; ficha: string }
+  | ({ tipo: 'formulario' } & CompletarVista)
+  | { tipo: 'guardado' }
+  | { tipo: 'emitida'; deca: Deca; solicitante: string };
+
+/** The answer of the authenticity check: the file's fingerprint, and the version of a DeCA it is, if any. */
+export interface AutenticidadVista {
+  sha256: string;
+  encontrada: {
+    /** The DeCA as it stands now. */
+    deca: DecaPublica;
+    /** The version this file is. */
+    version: number;
+    entorno: Entorno;
+    emitida_at: Date;
+  } | null;
+}
