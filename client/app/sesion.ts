@@ -111,34 +111,6 @@ async function paraSinCobertura(ctx: Contexto): Promise<void> {
   }
 }
 
-let otraLectura: ReturnType<typeof setTimeout> | null = null;
-
-/**
- * Delivery-note photos taken with no coverage: read now that there is a
- * network (their code loads only if there are some). Started by any sign of a
- * network (the browser's `online`, the sync engine's states, the app shown
- * again); one that got no answer is tried again shortly, on its own, since
- * nothing else may happen to start it.
- */
-async function fotosPendientes(ctx: Contexto): Promise<void> {
-  if (!navigator.onLine || sesionCaducada.get()) return;
-  const pendientes = () => ctx.db.fotos.where('estado').equals('pendiente').count();
-  try {
-    if ((await pendientes()) === 0) return;
-    const { leerPendientes } = await import('../data/fotos');
-    await leerPendientes(ctx.api, ctx.db);
-  } catch {
-    // tried again below
-  }
-  // The same user and environment (the context object itself is renewed when the session is refreshed).
-  const mismo = () => actual?.db === ctx.db;
-  if (otraLectura || !mismo() || (await pendientes().catch(() => 0)) === 0) return;
-  otraLectura = setTimeout(() => {
-    otraLectura = null;
-    if (actual && mismo()) void fotosPendientes(actual);
-  }, 10_000);
-}
-
 /** (Re)build the context when the user or the environment changes; data of another user or environment is never mixed in. */
 function montar(): void {
   const s = sesion.get();
@@ -174,8 +146,6 @@ function montar(): void {
         void paraLaAgenda(actual, antes === 'enviando');
         void paraSinCobertura(actual);
       }
-      // Photos do not wait behind a DeCA change that is waiting its turn: any sign of a network will do.
-      if (st.fase !== 'sin-conexion' && st.fase !== 'sesion' && actual?.db === db) void fotosPendientes(actual);
       antes = st.fase;
     });
     alEncolar(() => void sync.drain());
@@ -184,14 +154,10 @@ function montar(): void {
       const onVisible = () => {
         if (document.visibilityState === 'visible') wake();
       };
-      const onOnline = () => {
-        wake();
-        void fotosPendientes(ctx);
-      };
-      window.addEventListener('online', onOnline);
+      window.addEventListener('online', wake);
       document.addEventListener('visibilitychange', onVisible);
       return () => {
-        window.removeEventListener('online', onOnline);
+        window.removeEventListener('online', wake);
         document.removeEventListener('visibilitychange', onVisible);
       };
     });

@@ -2,6 +2,16 @@ import Dexie, { type EntityTable } from 'dexie';
 import type { Deca, Cambio, Estado } from '../../shared/schemas/deca';
 import type { Entorno } from '../../shared/schemas/cuenta';
 
+/** The outbox lane of a photo: one entry, apart from every DeCA's. */
+export function carrilFoto(clave: string): string {
+  return `foto:${clave}`;
+}
+
+/** The outbox entry that sends a photo, with the photo's own Idempotency-Key (a repeat gets the same reading, and spends no second one). */
+export function entradaFoto(f: Pick<FotoLocal, 'clave' | 'idempotencyKey' | 'creado'>): EntradaOutbox {
+  return { clave: carrilFoto(f.clave), tipo: 'foto', body: {}, idempotencyKey: f.idempotencyKey, estado: 'pendiente', intentos: 0, proximo: 0, ultimoError: null, creado: f.creado };
+}
+
 /** A server refusal kept on the item until the user fixes it (never dropped silently). */
 export interface Rechazo {
   codigo: string;
@@ -50,8 +60,11 @@ export interface DecaLocal {
   actualizado: number;
 }
 
-/** A change to a DeCA, or `agenda`: an address-book entry saved on this device (its lane is `agenda:<tipo>:<clave>`). */
-export type TipoOperacion = 'crear' | 'modificar' | 'emitir' | 'sustituir' | 'fin' | 'archivar' | 'eliminar' | 'control' | 'agenda';
+/**
+ * A change to a DeCA; `agenda`: an address-book entry saved on this device (its lane is `agenda:<tipo>:<clave>`);
+ * `foto`: a delivery note's photo to be read (its lane is `foto:<clave>`, the photo itself is in `fotos`).
+ */
+export type TipoOperacion = 'crear' | 'modificar' | 'emitir' | 'sustituir' | 'fin' | 'archivar' | 'eliminar' | 'control' | 'agenda' | 'foto';
 
 /** One queued change, replayed in `seq` order with its own Idempotency-Key. */
 export interface EntradaOutbox {
@@ -100,7 +113,8 @@ export interface EntradaAgendaLocal {
 /**
  * A delivery note's photo taken on this device (client/data/fotos.ts): kept
  * with its Idempotency-Key until the server has read it, then its proposal
- * until the user makes the DeCA from it or discards it.
+ * until the user makes the DeCA from it or discards it. While `pendiente`, a
+ * `foto` entry of the outbox (lane `foto:<clave>`, same key) sends it.
  */
 export interface FotoLocal {
   clave: string;
@@ -177,6 +191,18 @@ export class DecaDb extends Dexie {
     this.version(3).stores({ fotos: 'clave, estado, creado' });
     // Numbers held to issue with no coverage, and what was issued so.
     this.version(4).stores({ reservas: 'numero, caduca_at', emitidas: 'clave' });
+    // Photos are sent by the outbox like every other change (Background Sync included): each photo still
+    // waiting in the old queue of its own gets its outbox entry, with the key it was kept with.
+    this.version(5)
+      .stores({})
+      .upgrade(async (tx) => {
+        const outbox = tx.table<EntradaOutbox, number>('outbox');
+        for (const f of await tx.table<FotoLocal, string>('fotos').where('estado').equals('pendiente').sortBy('creado')) {
+          const clave = carrilFoto(f.clave);
+          if ((await outbox.where('clave').equals(clave).count()) > 0) continue;
+          await outbox.add(entradaFoto(f));
+        }
+      });
   }
 }
 

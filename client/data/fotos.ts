@@ -1,50 +1,76 @@
 /**
  * Photos of delivery notes, taken in the cab with or without coverage: each
- * is shrunk in a worker, kept in IndexedDB with its Idempotency-Key, and sent
- * to POST /fotos when there is a network (a repeat after a lost answer gets
- * the same reading and spends no second read). The reading waits on the
- * device until the user opens it in the form.
+ * is shrunk in a worker (reducir-foto.ts), kept in IndexedDB as a Blob with
+ * its Idempotency-Key, and sent to POST /fotos by the outbox, in a lane of
+ * its own (`foto:<clave>`): the sync engine replays it when there is a
+ * network, with the app open or closed (Background Sync), like every other
+ * change. A repeat after a lost answer gets the same reading and spends no
+ * second read. The reading waits on the device until the user opens it in
+ * the form.
  */
-import { ApiError, esTransitorio, type Api } from './api';
-import type { DecaDb, FotoLocal } from './db';
+import type { Api, ApiError } from './api';
+import { carrilFoto, entradaFoto, type DecaDb, type EntradaOutbox, type FotoLocal } from './db';
+import { avisarDeCambio } from './outbox';
 
-/** Keep a photo to be read (now if there is a network, else when it returns). */
+/** Keep a photo to be read: the photo and its outbox entry in one transaction, sent now if there is a network, else when it returns. */
 export async function guardarFoto(db: DecaDb, foto: Blob): Promise<FotoLocal> {
   const clave = crypto.randomUUID();
   const f: FotoLocal = { clave, idempotencyKey: `foto-${clave}`, foto, creado: Date.now(), estado: 'pendiente' };
-  await db.fotos.add(f);
+  await db.transaction('rw', db.fotos, db.outbox, async () => {
+    await db.fotos.add(f);
+    await db.outbox.add(entradaFoto(f));
+  });
+  avisarDeCambio();
   return f;
 }
 
-let leyendo: Promise<void> | null = null;
+/** Drop a photo, read or not: with it goes its outbox entry (a photo not yet sent is never sent). */
+export async function descartarFoto(db: DecaDb, clave: string): Promise<void> {
+  await db.transaction('rw', db.fotos, db.outbox, async () => {
+    await db.outbox.where('clave').equals(carrilFoto(clave)).delete();
+    await db.fotos.delete(clave);
+  });
+}
+
+/** The photo an outbox entry sends. */
+function claveDeCarril(e: EntradaOutbox): string {
+  return e.clave.slice(carrilFoto('').length);
+}
 
 /**
- * Send every photo still waiting. A refusal (not an image, the month's reads
- * spent) is kept on the photo with its message; no answer, or one that clears
- * by itself (esTransitorio, an expired session), leaves it waiting to be sent
- * again with the same key. One pass at a time per page.
+ * Send one photo's entry (the sync engine calls it). The reading is kept on
+ * the photo and the entry dropped in one transaction. A photo discarded
+ * meanwhile has nothing to send. Throws the API's errors as they come: the
+ * engine retries what is transitory and hands a refusal to `rechazarFoto`.
  */
-export function leerPendientes(api: Api, db: DecaDb): Promise<void> {
-  leyendo ??= (async () => {
-    try {
-      for (const f of await db.fotos.where('estado').equals('pendiente').sortBy('creado')) {
-        const form = new FormData();
-        form.append('foto', f.foto, 'albaran.jpg');
-        try {
-          const r = await api.request<NonNullable<FotoLocal['lectura']>>('POST', '/fotos', { body: form, idempotencyKey: f.idempotencyKey, timeoutMs: 60_000 });
-          const { propuesta, confianza, texto, avisos } = r.data;
-          await db.fotos.update(f.clave, { estado: 'lista', lectura: { propuesta, confianza, texto, avisos } });
-        } catch (err) {
-          if (!(err instanceof ApiError) || esTransitorio(err) || err.status === 401) return;
-          const campo = Object.values(err.campos)[0];
-          await db.fotos.update(f.clave, { estado: 'error', error: [err.message, campo].filter(Boolean).join(' ') });
-        }
-      }
-    } finally {
-      leyendo = null;
-    }
-  })();
-  return leyendo;
+export async function enviarFoto(api: Api, db: DecaDb, e: EntradaOutbox): Promise<void> {
+  const f = await db.fotos.get(claveDeCarril(e));
+  if (f?.estado !== 'pendiente') {
+    await db.outbox.delete(e.seq!);
+    return;
+  }
+  const form = new FormData();
+  form.append('foto', f.foto, 'albaran.jpg');
+  const r = await api.request<NonNullable<FotoLocal['lectura']>>('POST', '/fotos', { body: form, idempotencyKey: e.idempotencyKey, timeoutMs: 60_000 });
+  const { propuesta, confianza, texto, avisos } = r.data;
+  await db.transaction('rw', db.fotos, db.outbox, async () => {
+    await db.outbox.delete(e.seq!);
+    if (await db.fotos.get(f.clave)) await db.fotos.update(f.clave, { estado: 'lista', lectura: { propuesta, confianza, texto, avisos } });
+  });
+}
+
+/**
+ * The server refused the photo (not an image, the month's reads spent):
+ * nothing to fix and send again, so the refusal is kept on the photo with
+ * its message, for the user to read and discard, and the entry leaves the queue.
+ */
+export async function rechazarFoto(db: DecaDb, e: EntradaOutbox, err: ApiError): Promise<void> {
+  const campo = Object.values(err.campos)[0];
+  await db.transaction('rw', db.fotos, db.outbox, async () => {
+    await db.outbox.delete(e.seq!);
+    const clave = claveDeCarril(e);
+    if (await db.fotos.get(clave)) await db.fotos.update(clave, { estado: 'error', error: [err.message, campo].filter(Boolean).join(' ') });
+  });
 }
 
 /** A proposal as the form's data: the DeCA input fields, shipments with their weight as text. */

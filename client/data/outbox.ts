@@ -109,6 +109,11 @@ export function alEncolar(fn: () => void): void {
   avisarCambio = fn;
 }
 
+/** Wake the sync engine after writing an entry outside this module (a photo: client/data/fotos.ts). */
+export function avisarDeCambio(): void {
+  avisarCambio();
+}
+
 /**
  * Queue a change: the item and its outbox entry are written in ONE Dexie
  * transaction, so a crash leaves either both or neither.

@@ -313,9 +313,14 @@ export class SyncEngine {
     await this.db.outbox.update(e.seq!, cambios);
   }
 
-  /** Keep the refusal on the entry and on the item, with the server's `campos` for the form. */
+  /** Keep the refusal on the entry and on the item, with the server's `campos` for the form (a photo's, on the photo). */
   private async rechazar(e: EntradaOutbox, err: unknown): Promise<void> {
     const a = err instanceof ApiError ? err : new ApiError(0, 'error_cliente', (err as Error)?.message ?? String(err));
+    // A refused photo has nothing to correct and resend: the refusal stays on the photo, the entry goes.
+    if (e.tipo === 'foto') {
+      const { rechazarFoto } = await import('./fotos');
+      return rechazarFoto(this.db, e, a);
+    }
     await this.db.transaction('rw', this.db.decas, this.db.outbox, async () => {
       await this.db.outbox.update(e.seq!, { estado: 'rechazada', intentos: e.intentos + 1, ultimoError: a.message });
       const rec = await this.db.decas.get(e.clave);
@@ -331,6 +336,10 @@ export class SyncEngine {
     if (e.tipo === 'agenda') {
       const { enviarAgenda } = await import('./agenda');
       return enviarAgenda(this.api, this.db, e);
+    }
+    if (e.tipo === 'foto') {
+      const { enviarFoto } = await import('./fotos');
+      return enviarFoto(this.api, this.db, e);
     }
     const rec = await this.db.decas.get(e.clave);
     const opts = { idempotencyKey: e.idempotencyKey, body: e.body };

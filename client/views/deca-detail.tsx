@@ -25,6 +25,7 @@ const OPERACION: Record<EntradaOutbox['tipo'], string> = {
   eliminar: 'Eliminar',
   control: 'Control en carretera',
   agenda: 'Guardar en la agenda',
+  foto: 'Leer la foto de un albarán',
 };
 const TIPO_CAMBIO: Record<string, string> = {
   creacion: 'Creada',
@@ -166,7 +167,7 @@ function Aperturas({ rec }: { rec: DecaLocal }) {
   const [lista, setLista] = useState<Descarga[] | null>(null);
   useEffect(() => {
     if (!enLinea || !rec.id) return;
-    ctx.api.request<DescargasList>('GET', `/decas/${rec.id}/descargas`).then((r) => setLista(r.data.descargas), () => {});
+    ctx.api.llamar('descargas_deca', { id: rec.id }).then((r) => setLista(r.data.descargas), () => {});
   }, [rec.id, rec.deca?.descargas, enLinea]);
   if (!lista) return <p class="pista">{enLinea ? 'Cargando…' : 'Las aperturas se verán con conexión.'}</p>;
   if (lista.length === 0) return <p class="pista">Nadie ha abierto aún la ficha pública ni el PDF.</p>;
@@ -205,14 +206,14 @@ function Enviar({ rec, d }: { rec: DecaLocal; d: Deca }) {
     setError(null);
     try {
       if (pendiente) {
-        const r = await ctx.api.request<DatosPedidos>('POST', `/decas/${d.id}/pedir-datos`, { body: email.trim() ? { email: email.trim() } : {} });
+        const r = await ctx.api.llamar('pedir_datos', { id: d.id, ...(email.trim() ? { email: email.trim() } : {}) });
         setHecho({
           texto: `Complete sus datos de la DeCA ${d.numero}`,
           url: r.data.completar,
           aviso: r.data.enviado_a ? `Enlace enviado a ${r.data.enviado_a}.` : 'Enlace para la otra parte:',
         });
       } else {
-        const r = await ctx.api.request<DecaEnviada>('POST', `/decas/${d.id}/enviar`, { body: { email: email.trim() } });
+        const r = await ctx.api.llamar('enviar_deca', { id: d.id, email: email.trim() });
         setHecho({ texto: r.data.texto, url: r.data.conductor, whatsapp: r.data.whatsapp_url, aviso: `Enviada a ${r.data.enviado_a}, con el PDF.` });
       }
       setEmail('');

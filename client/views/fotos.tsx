@@ -1,12 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { Cuota } from '../../shared/schemas/cuenta';
-import { guardarFoto, leerPendientes } from '../data/fotos';
-import { reducirFoto } from '../data/reducir-foto';
-import type { FotoLocal } from '../data/db';
-import { useEnLinea, useLiveQuery } from '../app/hooks';
 import { navegar } from '../app/router';
-import { contexto } from '../app/sesion';
-import { useStore } from '../app/store';
+import { useFotos } from './fotos/use-fotos';
 
 const hora = (t: number) => new Date(t).toLocaleTimeString('es-ES', { hour: '2-digit', minute: '2-digit' });
 
@@ -20,37 +14,9 @@ function Miniatura({ foto }: { foto: Blob }) {
   return url ? <img class="miniatura" src={url} alt="" width={72} height={96} /> : null;
 }
 
-/** Photo → DeCA: take or pick a delivery note's photo; it is read on our server, now or when coverage returns. */
+/** Photo → DeCA: take or pick a delivery note's photo; it is read on our server, now or, through the outbox, when coverage returns. */
 export default function Fotos() {
-  const ctx = useStore(contexto)!;
-  const enLinea = useEnLinea();
-  const fotos = useLiveQuery(() => ctx.db.fotos.orderBy('creado').reverse().toArray(), [ctx.db]) ?? [];
-  const [trabajando, setTrabajando] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [cuota, setCuota] = useState<Cuota['fotos'] | null>(null);
-
-  useEffect(() => {
-    if (!enLinea) return;
-    ctx.api.request<{ cuenta: { cuota: Cuota } }>('GET', '/cuenta').then(
-      (r) => setCuota(r.data.cuenta.cuota.fotos),
-      () => {},
-    );
-  }, [enLinea, fotos.length]);
-
-  async function elegida(archivo: File) {
-    setError(null);
-    setTrabajando(true);
-    try {
-      await guardarFoto(ctx.db, await reducirFoto(archivo));
-      if (navigator.onLine) await leerPendientes(ctx.api, ctx.db);
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setTrabajando(false);
-    }
-  }
-
-  const descartar = (f: FotoLocal) => ctx.db.fotos.delete(f.clave);
+  const { fotos, cuota, trabajando, error, elegida, descartar } = useFotos();
 
   return (
     <section>
@@ -85,19 +51,12 @@ export default function Fotos() {
       )}
       {fotos.length > 0 && (
         <ul class="fotos" data-testid="fotos">
-          {fotos.map((f) => (
-            <li key={f.clave} data-estado={f.estado}>
+          {fotos.map(({ foto: f, estado, reintentar }) => (
+            <li key={f.clave} data-estado={f.estado} data-envio={estado.clave}>
               <Miniatura foto={f.foto} />
               <div>
                 <p>
-                  Foto de las {hora(f.creado)}:{' '}
-                  {f.estado === 'pendiente'
-                    ? enLinea
-                      ? 'leyéndose…'
-                      : 'se leerá cuando haya conexión.'
-                    : f.estado === 'lista'
-                      ? 'propuesta lista.'
-                      : `no se pudo leer: ${f.error ?? ''}`}
+                  Foto de las {hora(f.creado)}: {estado.texto}
                 </p>
                 {f.estado === 'lista' && f.lectura && f.lectura.avisos.length > 0 && (
                   <ul class="pista">
@@ -112,7 +71,12 @@ export default function Fotos() {
                       Revisar y crear la DeCA
                     </button>
                   )}
-                  <button type="button" onClick={() => void descartar(f)}>
+                  {reintentar && (
+                    <button type="button" class="primario" onClick={reintentar}>
+                      Reintentar
+                    </button>
+                  )}
+                  <button type="button" onClick={() => descartar(f)}>
                     Descartar
                   </button>
                 </div>

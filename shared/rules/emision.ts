@@ -123,3 +123,24 @@ export function avisosDeca(d: DecaDatos, entrada?: { tipo_vehiculo?: string | nu
   }
   return avisos;
 }
+
+/**
+ * The data after a modification (PATCH) or a replacement (method 2): a field
+ * sent replaces the old value (null clears it), one not sent stays as it was.
+ * Removing the trailer without sending a vehicle type drops the old
+ * «articulado»; the type is then derived again from the plates. Unlike a
+ * create, nothing is filled from the account: a party's data cleared here
+ * stays cleared, and `faltaParaEmitir` says it is missing.
+ */
+export function datosTrasCambios(antes: DecaDatos, cambios: Partial<Record<string, unknown>>, enviados: ReadonlySet<string>): DecaDatos {
+  const d: DecaDatos = { ...antes, envios: antes.envios.map((e) => ({ ...e })) };
+  for (const campo of CAMPOS_DATOS) {
+    if (!enviados.has(campo)) continue;
+    const v = cambios[campo];
+    if (campo === 'envios') d.envios = (v as DecaDatos['envios'] | null | undefined) ?? [];
+    else (d as Record<string, unknown>)[campo] = v ?? null;
+  }
+  if (enviados.has('matricula_remolque') && !enviados.has('tipo_vehiculo') && !d.matricula_remolque) d.tipo_vehiculo = null;
+  d.tipo_vehiculo = derivarTipoVehiculo(d);
+  return d;
+}
