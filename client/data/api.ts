@@ -50,7 +50,6 @@ export interface Api {
    * table, as is the answer. `opts.body` sends a form instead (a file upload).
    */
   llamar<N extends NombreOperacion>(nombre: N, entrada: EntradaDe<N>, opts?: OpcionesPeticion): Promise<Respuesta<SalidaDe<N>>>;
-  request<T>(method: string, path: string, opts?: OpcionesPeticion): Promise<Respuesta<T>>;
   /** The bytes a file operation answers (a PDF, a QR). */
   bytes<N extends NombreOperacion>(nombre: N, entrada: EntradaDe<N>, signal?: AbortSignal): Promise<ArrayBuffer>;
   /** The URL of operation `nombre` for `entrada` (its path and query): for a link, a download or an upload with progress. */
@@ -155,7 +154,6 @@ export function createApi(entorno: Entorno, fetchFn: typeof fetch = (...a) => fe
   return {
     entorno,
     base,
-    request: (method, path, opts) => pedirJson(fetchFn, method, `${base}${path}`, { timeoutMs: defecto.timeoutMs, ...opts }),
     llamar(nombre, entrada, opts) {
       const [method, path, o] = peticionDe(nombre, entrada, opts);
       return pedirJson(fetchFn, method, `${base}${path}`, { timeoutMs: defecto.timeoutMs, ...o });

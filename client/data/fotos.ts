@@ -51,7 +51,7 @@ export async function enviarFoto(api: Api, db: DecaDb, e: EntradaOutbox): Promis
   }
   const form = new FormData();
   form.append('foto', f.foto, 'albaran.jpg');
-  const r = await api.request<NonNullable<FotoLocal['lectura']>>('POST', '/fotos', { body: form, idempotencyKey: e.idempotencyKey, timeoutMs: 60_000 });
+  const r = await api.llamar('leer_albaran', {}, { body: form, idempotencyKey: e.idempotencyKey, timeoutMs: 60_000 });
   const { propuesta, confianza, texto, avisos } = r.data;
   await db.transaction('rw', db.fotos, db.outbox, async () => {
     await db.outbox.delete(e.seq!);

@@ -1,4 +1,5 @@
-import type { Deca, DecaCreada } from '../../shared/schemas/deca';
+import type { EntradaDe } from '../../shared/api/operaciones';
+import type { Deca } from '../../shared/schemas/deca';
 import { ApiError, NetworkError, esTransitorio, type Api } from './api';
 import type { DecaDb, DecaLocal, EntradaOutbox } from './db';
 import { datosDeDeca, recalcular } from './outbox';
@@ -75,6 +76,20 @@ export function cabezasDeCarril(cola: readonly EntradaOutbox[], now: number): { 
   }
   return { listas, siguiente };
 }
+
+/**
+ * The operation of the API each queued change of a DeCA replays (the
+ * operation table's name: shared/api). Creating and deleting are sent apart;
+ * address-book entries and photos by their own lanes.
+ */
+const OPERACION_DE = {
+  modificar: 'modificar_deca',
+  emitir: 'emitir_deca',
+  fin: 'fin_servicio',
+  control: 'control_carretera',
+  archivar: 'archivar_deca',
+  sustituir: 'sustituir_deca',
+} as const satisfies Record<Exclude<EntradaOutbox['tipo'], 'crear' | 'eliminar' | 'agenda' | 'foto'>, string>;
 
 /** The 409 that means a change is already in place: replaying it is success, not a refusal. */
 const YA_HECHO: Partial<Record<EntradaOutbox['tipo'], string>> = { emitir: 'emitido', fin: 'servicio_finalizado' };
@@ -342,9 +357,9 @@ export class SyncEngine {
       return enviarFoto(this.api, this.db, e);
     }
     const rec = await this.db.decas.get(e.clave);
-    const opts = { idempotencyKey: e.idempotencyKey, body: e.body };
+    const opts = { idempotencyKey: e.idempotencyKey };
     if (e.tipo === 'crear') {
-      const r = await this.api.request<DecaCreada>('POST', '/decas', opts);
+      const r = await this.api.llamar('crear_deca', e.body as EntradaDe<'crear_deca'>, opts);
       const repetida = r.data.avisos.find((a) => a.codigo === 'ref_externa_repetida');
       if (repetida) {
         // The server handed back ANOTHER DeCA that owns this ref_externa: this item was not created.
@@ -356,36 +371,26 @@ export class SyncEngine {
     if (!rec?.id) {
       throw new ApiError(0, 'sin_numero', 'Esta DeCA aún no existe en el servidor: envíe antes su creación.');
     }
-    const ruta = `/decas/${rec.id}`;
+    const id = rec.id;
+    const ver = async () => (await this.api.llamar('ver_deca', { id })).data.deca;
     try {
-      switch (e.tipo) {
-        case 'modificar':
-          return await this.aplicar(e, e.clave, (await this.api.request<{ deca: Deca }>('PATCH', ruta, opts)).data.deca);
-        case 'emitir':
-        case 'fin':
-        case 'control':
-          return await this.aplicar(e, e.clave, (await this.api.request<{ deca: Deca }>('POST', `${ruta}/${e.tipo}`, opts)).data.deca);
-        case 'archivar':
-          return await this.aplicar(e, e.clave, (await this.api.request<{ deca: Deca }>('POST', `${ruta}/archivar`, opts)).data.deca);
-        case 'sustituir': {
-          const nueva = (await this.api.request<{ deca: Deca }>('POST', `${ruta}/sustituir`, opts)).data.deca;
-          await this.aplicar(e, e.nueva ?? `s:${nueva.id}`, nueva);
-          // The old one is now «sustituido»: refresh it (best effort; the list refresh would too).
-          const vieja = await this.api.request<{ deca: Deca }>('GET', ruta).catch(() => null);
-          if (vieja) await guardarDelServidor(this.db, [vieja.data.deca]);
-          return;
-        }
-        case 'eliminar':
-          await this.api.request('DELETE', ruta, { idempotencyKey: e.idempotencyKey });
-          return await this.quitarItem(e);
+      if (e.tipo === 'eliminar') {
+        await this.api.llamar('eliminar_deca', { id }, opts);
+        return await this.quitarItem(e);
       }
+      const operacion = OPERACION_DE[e.tipo];
+      // Every change of a DeCA answers it (inside `{ deca }`), the new one for a replacement.
+      const deca = (await this.api.llamar(operacion, { ...e.body, id } as EntradaDe<typeof operacion>, opts)).data.deca;
+      if (e.tipo !== 'sustituir') return await this.aplicar(e, e.clave, deca);
+      await this.aplicar(e, e.nueva ?? `s:${deca.id}`, deca);
+      // The old one is now «sustituido»: refresh it (best effort; the list refresh would too).
+      const vieja = await ver().catch(() => null);
+      if (vieja) await guardarDelServidor(this.db, [vieja]);
     } catch (err) {
       // Already gone (deleted elsewhere, or our own earlier attempt): the intent is met.
       if (e.tipo === 'eliminar' && err instanceof ApiError && err.status === 404) return this.quitarItem(e);
       // Already in the requested state (an earlier attempt whose answer was lost, or the office): done.
-      if (err instanceof ApiError && YA_HECHO[e.tipo] === err.codigo) {
-        return await this.aplicar(e, e.clave, (await this.api.request<{ deca: Deca }>('GET', ruta)).data.deca);
-      }
+      if (err instanceof ApiError && YA_HECHO[e.tipo] === err.codigo) return await this.aplicar(e, e.clave, await ver());
       throw err;
     }
   }

@@ -51,7 +51,7 @@ export function useFotos() {
   // The month's reads, again after each photo read (or refused).
   useEffect(() => {
     if (!enLinea) return;
-    ctx.api.request<{ cuenta: { cuota: Cuota } }>('GET', '/cuenta').then(
+    ctx.api.llamar('ver_cuenta', {}).then(
       (r) => setCuota(r.data.cuenta.cuota.fotos),
       () => {},
     );

@@ -22,7 +22,7 @@ describe('error bodies, checked with the shared ErrorBody schema loaded on deman
         { 'Retry-After': '7' },
       ),
     );
-    const err = await api.request('POST', '/decas', { body: {} }).catch((e: unknown) => e);
+    const err = await api.llamar('crear_deca', {}).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 422, codigo: 'validacion', message: 'Revise', campos: { 'envios[0].destino': 'Obligatorio' }, retryAfterS: 7 });
     expect((err as ApiError).avisos).toEqual([{ campo: null, codigo: 'x', mensaje: 'y' }]);
@@ -36,11 +36,11 @@ describe('error bodies, checked with the shared ErrorBody schema loaded on deman
       { error: { codigo: 'validacion', mensaje: 'x', campos: {}, avisos: [{ campo: 3, codigo: 'x', mensaje: 'y' }], request_id: 'req_1' } },
       '<html>proxy</html>',
     ]) {
-      const err = await apiQueResponde(() => json(409, body)).request('GET', '/decas/1').catch((e: unknown) => e);
+      const err = await apiQueResponde(() => json(409, body)).llamar('ver_deca', { id: 1 }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApiError);
       expect(err).toMatchObject({ status: 409, codigo: 'desconocido', campos: {} });
     }
-    const err = await apiQueResponde(() => json(502, 'Bad gateway')).request('GET', '/decas/1').catch((e: unknown) => e);
+    const err = await apiQueResponde(() => json(502, 'Bad gateway')).llamar('ver_deca', { id: 1 }).catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 502, codigo: 'error_interno' });
   });
 
@@ -51,7 +51,7 @@ describe('error bodies, checked with the shared ErrorBody schema loaded on deman
     });
     const { createApi: crear, NetworkError: SinRed, esTransitorio: transitorio } = await import('../../../client/data/api');
     const err = await crear('produccion', async () => json(409, { error: { codigo: 'emitido', mensaje: 'x', campos: {}, avisos: [], request_id: 'req_1' } }))
-      .request('POST', '/decas/1/emitir')
+      .llamar('emitir_deca', { id: 1 })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SinRed);
     expect(transitorio(err)).toBe(true);
@@ -61,7 +61,7 @@ describe('error bodies, checked with the shared ErrorBody schema loaded on deman
     const err = await createApi('produccion', async () => {
       throw new TypeError('Failed to fetch');
     })
-      .request('GET', '/decas')
+      .llamar('listar_decas', {})
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NetworkError);
     expect(esTransitorio(err)).toBe(true);

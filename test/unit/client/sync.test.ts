@@ -354,7 +354,7 @@ describe('database recovery', () => {
 describe('a DeCA the server no longer has for this user', () => {
   it('goes from the device when its detail is refreshed (deleted, or a driver’s no longer theirs), unless it holds unsent changes', async () => {
     const api = createApi('produccion', server.fetch);
-    const crear = async (ref: string) => (await api.request<{ deca: { id: number } }>('POST', '/decas', { body: { ...datos(ref), emitir: false } })).data.deca.id;
+    const crear = async (ref: string) => (await api.llamar('crear_deca', { ...datos(ref), emitir: false })).data.deca.id;
     const [una, otra] = [await crear('a'), await crear('b')];
     await refrescarDeca(api, db, String(una));
     await refrescarDeca(api, db, String(otra));
