@@ -1,6 +1,6 @@
 import { puede, type Permiso } from '../../shared/rules/roles';
 import type { Cuenta, EmpresaPatch, Entorno, RegistroInput, SesionInput, SesionResponse, Usuario } from '../../shared/schemas/cuenta';
-import { ApiError, createApi, pedirJson, type Api } from '../data/api';
+import { ApiError, createApi, llamarApp, type Api } from '../data/api';
 import { dbName, onDbAviso, openDecaDb, type DecaDb } from '../data/db';
 import { pedirEnvioEnSegundoPlano } from '../data/cola-fondo';
 import { guardarParaElCamino } from '../data/consultas';
@@ -212,32 +212,32 @@ async function abierta(r: SesionResponse, ir?: string): Promise<void> {
 
 /** Sign in with e-mail and password (the server sets the HttpOnly session cookie). */
 export async function entrar(input: SesionInput): Promise<void> {
-  await abierta((await pedirJson<SesionResponse>(f, 'POST', '/app/api/sesion', { body: input })).data);
+  await abierta((await llamarApp(f, 'iniciar_sesion', input)).data);
 }
 
 /** Create the company account and its first user, signed in. */
 export async function registrar(input: RegistroInput): Promise<void> {
-  await abierta((await pedirJson<SesionResponse>(f, 'POST', '/app/api/registro', { body: input })).data);
+  await abierta((await llamarApp(f, 'registrar_cuenta', input)).data);
 }
 
 /** Accept an invitation to an account: the new user, signed in, on the list. */
 export async function aceptarInvitacion(token: string, password: string): Promise<void> {
-  await abierta((await pedirJson<SesionResponse>(f, 'POST', `/app/api/invitacion/${encodeURIComponent(token)}`, { body: { password } })).data, '/');
+  await abierta((await llamarApp(f, 'aceptar_invitacion', { token, password })).data, '/');
 }
 
 /** Choose a new password through a reset link: every other session of the user ends; signed in here, on the list. */
 export async function restablecerContrasena(token: string, password: string): Promise<void> {
-  await abierta((await pedirJson<SesionResponse>(f, 'POST', `/app/api/contrasena/restablecer/${encodeURIComponent(token)}`, { body: { password } })).data, '/');
+  await abierta((await llamarApp(f, 'restablecer_contrasena', { token, password })).data, '/');
 }
 
 /** Change the password given the current one: the user's other sessions end, this one goes on (a new cookie). */
 export async function cambiarContrasena(actual: string, password: string): Promise<void> {
-  await abierta((await pedirJson<SesionResponse>(f, 'POST', '/app/api/contrasena', { body: { actual, password } })).data);
+  await abierta((await llamarApp(f, 'cambiar_contrasena', { actual, password })).data);
 }
 
 /** An administrator changes the company data; the session's copy follows at once. */
 export async function editarEmpresa(patch: EmpresaPatch): Promise<void> {
-  const r = await pedirJson<{ cuenta: Cuenta }>(f, 'PATCH', '/app/api/cuenta', { body: patch });
+  const r = await llamarApp(f, 'editar_empresa', patch);
   const s = sesion.get();
   if (s) guardar({ ...s, cuenta: r.data.cuenta });
 }
@@ -248,7 +248,7 @@ export async function editarEmpresa(patch: EmpresaPatch): Promise<void> {
  * sign-in of the same user.
  */
 export async function salir(): Promise<void> {
-  await pedirJson(f, 'DELETE', '/app/api/sesion').catch(() => {});
+  await llamarApp(f, 'cerrar_sesion', {}).catch(() => {});
   sesionCaducada.set(false);
   guardar(null);
   navegar('/', { replace: true });
@@ -256,7 +256,7 @@ export async function salir(): Promise<void> {
 
 /** Send the e-mail confirmation link again; resolves with the address it went to. */
 export async function reenviarConfirmacion(): Promise<string> {
-  const r = await pedirJson<{ enviado_a: string }>(f, 'POST', '/app/api/confirmacion', { body: {} });
+  const r = await llamarApp(f, 'reenviar_confirmacion', {});
   return r.data.enviado_a;
 }
 
@@ -271,7 +271,7 @@ export async function comprobarSesion(): Promise<void> {
   if (!sesion.get() || !navigator.onLine) return;
   ultimaComprobacion = Date.now();
   try {
-    const r = await pedirJson<SesionResponse>(f, 'GET', '/app/api/sesion');
+    const r = await llamarApp(f, 'ver_sesion', {});
     guardar({ usuario: r.data.usuario, cuenta: r.data.cuenta, ...(r.data.sede_control_url ? { sede_control_url: r.data.sede_control_url } : {}) });
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) sesionCaducada.set(true);

@@ -1,4 +1,5 @@
 import type { EntradaDe, SalidaDe } from '../../shared/api/operaciones';
+import { APP_BASE, RUTAS_APP, type NombreApp, type OperacionesApp } from '../../shared/api/rutas-app';
 import { API_BASE, RUTAS, rutaCon, type NombreOperacion } from '../../shared/api/rutas';
 import type { Entorno } from '../../shared/schemas/cuenta';
 
@@ -65,7 +66,11 @@ export const CSRF_HEADER = 'X-DeCA-CSRF';
  * (absent values left out) or as the JSON body of any other method.
  */
 export function peticionDe(nombre: NombreOperacion, entrada: object, opts: OpcionesPeticion = {}): [string, string, OpcionesPeticion] {
-  const [metodo, plantilla, enConsulta] = RUTAS[nombre] as readonly [string, string, 'consulta'?];
+  return peticion(RUTAS[nombre], entrada, opts);
+}
+
+function peticion(deTabla: readonly [string, string, 'consulta'?], entrada: object, opts: OpcionesPeticion): [string, string, OpcionesPeticion] {
+  const [metodo, plantilla, enConsulta] = deTabla;
   const [ruta, resto] = rutaCon(plantilla, entrada as Record<string, unknown>);
   if (metodo === 'get' || metodo === 'delete' || enConsulta) {
     const consulta = new URLSearchParams();
@@ -147,6 +152,18 @@ export async function pedirJson<T>(fetchFn: typeof fetch, method: string, url: s
   }
   return { status: res.status, data, replayed: res.headers.get('Idempotent-Replayed') === 'true' };
 }
+
+/**
+ * One of the app's own endpoints (`/app/api`, shared/api/rutas-app.ts) by
+ * name, with the web session cookie: input and answer typed by the table.
+ */
+export function llamarApp<N extends NombreApp>(fetchFn: typeof fetch, nombre: N, entrada: OperacionesApp[N]['entrada'], opts: OpcionesPeticion = {}): Promise<Respuesta<OperacionesApp[N]['salida']>> {
+  const [method, path, o] = peticion(RUTAS_APP[nombre], entrada, opts);
+  return pedirJson(fetchFn, method, `${APP_BASE}${path}`, o);
+}
+
+/** The URL of one of the app's own endpoints, for a GET read by a hook. */
+export const urlApp = <N extends NombreApp>(nombre: N, entrada: OperacionesApp[N]['entrada']): string => `${APP_BASE}${peticion(RUTAS_APP[nombre], entrada, {})[1]}`;
 
 /** The API of one environment (`/api/v1` or `/demo/api/v1`); `fetchFn` is replaceable in tests. */
 export function createApi(entorno: Entorno, fetchFn: typeof fetch = (...a) => fetch(...a), defecto: { timeoutMs?: number } = {}): Api {

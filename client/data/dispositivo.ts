@@ -2,7 +2,7 @@ import { fueraDePlazo, RESERVA_MINIMO, reservadaSegunCaducidad, reservasUsables 
 import type { Entorno } from '../../shared/schemas/cuenta';
 import type { Dispositivo, ReservasRespuesta } from '../../shared/schemas/dispositivo';
 import { sinSello } from '../../shared/pdf/sin-sello';
-import { ApiError, pedirJson, type Api } from './api';
+import { ApiError, llamarApp, type Api } from './api';
 import { obtenerDocumentos } from './consultas';
 import type { DecaDb, ReservaLocal } from './db';
 
@@ -51,10 +51,10 @@ async function registrado(db: DecaDb, entorno: Entorno): Promise<DispositivoLoca
     await guardar(db, d);
   }
   if (d.id === null) {
-    const jwk = await crypto.subtle.exportKey('jwk', d.claves.publicKey);
-    const r = await pedirJson<{ dispositivo: Dispositivo }>(f, 'POST', '/app/api/dispositivos', {
-      body: { nombre: d.nombre, clave_publica: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y } },
-    });
+    const { x, y } = await crypto.subtle.exportKey('jwk', d.claves.publicKey);
+    // An ECDSA P-256 public key always exports both coordinates.
+    if (!x || !y) throw new Error('No se ha podido leer la clave pública de este dispositivo.');
+    const r = await llamarApp(f, 'registrar_dispositivo', { nombre: d.nombre, clave_publica: { kty: 'EC', crv: 'P-256', x, y } });
     d = { ...d, id: r.data.dispositivo.id };
     await guardar(db, d);
   }
@@ -98,7 +98,7 @@ async function mantener(db: DecaDb, entorno: Entorno, ahora: number): Promise<vo
   if (!d?.id) return;
   let r: ReservasRespuesta;
   try {
-    r = (await pedirJson<ReservasRespuesta>(f, 'POST', `/app/api/dispositivos/${d.id}/reservas`, { body: { entorno } })).data;
+    r = (await llamarApp(f, 'reservar_numeros', { id: d.id, entorno })).data;
   } catch (err) {
     // Revoked (409 conflicto) or unknown (404): release what it held; it issues nothing more offline
     // until its user signs in on it again (a new key, a new device on the account screen).

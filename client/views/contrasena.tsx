@@ -3,7 +3,7 @@ import { fechaEs } from '../../shared/rules/fechas';
 import type { OlvidoResponse, RestablecimientoPublico } from '../../shared/schemas/cuenta';
 import { Campo } from '../components/campo';
 import { OtraSesion, PieFormulario, useEnlace, useEnvio, useMinimoContrasena } from '../components/formulario';
-import { pedirJson } from '../data/api';
+import { llamarApp, urlApp } from '../data/api';
 import { restablecerContrasena, sesion } from '../app/sesion';
 import { useStore } from '../app/store';
 
@@ -26,7 +26,7 @@ export function Olvido() {
       return;
     }
     await enviarCon(async () => {
-      const r = await pedirJson<OlvidoResponse>(f, 'POST', '/app/api/contrasena/olvido', { body: { email: email.trim() } });
+      const r = await llamarApp(f, 'olvido_contrasena', { email: email.trim() });
       setCampos({});
       setHecho(r.data.mensaje);
     });
@@ -63,7 +63,7 @@ export function Olvido() {
 export default function Restablecer({ params }: { params: string[] }) {
   const token = params[0] ?? '';
   const yaDentro = useStore(sesion);
-  const info = useEnlace(`/app/api/contrasena/restablecer/${encodeURIComponent(token)}`, (d: { restablecimiento: RestablecimientoPublico }) => d.restablecimiento);
+  const info = useEnlace(urlApp('ver_restablecimiento', { token }), (d: { restablecimiento: RestablecimientoPublico }) => d.restablecimiento);
   const [password, setPassword] = useState('');
   const { campos, error, enviando, enviar: enviarCon } = useEnvio();
   const min = useMinimoContrasena();

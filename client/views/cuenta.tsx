@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ClaveApi, ClaveCreada, Cuota as CuotaDatos, Entorno } from '../../shared/schemas/cuenta';
-import { ApiError, pedirJson } from '../data/api';
+import { ApiError, llamarApp } from '../data/api';
 import { guardarParaElCamino } from '../data/consultas';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
 import { cambiarContrasena, cambiarEntorno, contexto, editarEmpresa, permitido, salir } from '../app/sesion';
@@ -28,7 +28,7 @@ function Claves() {
   const [error, setError] = useState<string | null>(null);
   const { confirmar, dialogo } = useConfirmacion();
   const cargar = () =>
-    pedirJson<{ claves: ClaveApi[] }>(f, 'GET', '/app/api/claves').then(
+    llamarApp(f, 'listar_claves', {}).then(
       (r) => setClaves(r.data.claves),
       (e: Error) => setError(e.message),
     );
@@ -38,7 +38,7 @@ function Claves() {
   async function crear(entorno: Entorno) {
     setError(null);
     try {
-      const r = await pedirJson<ClaveCreada>(f, 'POST', '/app/api/claves', { body: { entorno, solo_lectura: soloLectura, ...(nombre.trim() ? { nombre: nombre.trim() } : {}) } });
+      const r = await llamarApp(f, 'crear_clave', { entorno, solo_lectura: soloLectura, ...(nombre.trim() ? { nombre: nombre.trim() } : {}) });
       setNueva(r.data.key);
       setNombre('');
       setSoloLectura(false);
@@ -67,7 +67,7 @@ function Claves() {
       peligro: true,
     });
     if (!ok) return;
-    await pedirJson(f, 'DELETE', `/app/api/claves/${c.id}`).catch((e: Error) => setError(e.message));
+    await llamarApp(f, 'revocar_clave', { id: c.id }).catch((e: Error) => setError(e.message));
     await cargar();
   }
   if (!enLinea) return <p class="pista">Las claves de API se gestionan con conexión.</p>;
@@ -145,7 +145,7 @@ function Dispositivos() {
   const propio = useLiveQuery(async () => ((await ctx.db.meta.get('dispositivo'))?.valor as { id: number | null } | undefined)?.id ?? null, [ctx.db]);
   const quedan = useLiveQuery(() => ctx.db.reservas.filter((r) => !r.usada && Date.parse(r.caduca_at) > Date.now()).count(), [ctx.db]);
   const cargar = () =>
-    pedirJson<{ dispositivos: Dispositivo[] }>(f, 'GET', '/app/api/dispositivos').then(
+    llamarApp(f, 'listar_dispositivos', {}).then(
       (r) => setLista(r.data.dispositivos),
       (e: Error) => setError(e.message),
     );
@@ -165,7 +165,7 @@ function Dispositivos() {
       peligro: true,
     });
     if (!ok) return;
-    await pedirJson(f, 'DELETE', `/app/api/dispositivos/${d.id}`).catch((e: Error) => setError(e.message));
+    await llamarApp(f, 'revocar_dispositivo', { id: d.id }).catch((e: Error) => setError(e.message));
     await cargar();
   }
   const activos = (lista ?? []).filter((d) => !d.revocado_at);

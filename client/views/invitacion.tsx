@@ -6,6 +6,7 @@ import { Campo } from '../components/campo';
 import { OtraSesion, PieFormulario, useEnlace, useEnvio, useMinimoContrasena } from '../components/formulario';
 import { aceptarInvitacion, sesion } from '../app/sesion';
 import { useStore } from '../app/store';
+import { urlApp } from '../data/api';
 
 /**
  * The link of an invitation e-mail: who invites, as what, and a password to
@@ -15,7 +16,7 @@ import { useStore } from '../app/store';
 export default function Invitacion({ params }: { params: string[] }) {
   const token = params[0] ?? '';
   const yaDentro = useStore(sesion);
-  const inv = useEnlace(`/app/api/invitacion/${encodeURIComponent(token)}`, (d: { invitacion: InvitacionPublica }) => d.invitacion);
+  const inv = useEnlace(urlApp('ver_invitacion', { token }), (d: { invitacion: InvitacionPublica }) => d.invitacion);
   const [password, setPassword] = useState('');
   const { campos, error, enviando, enviar: enviarCon } = useEnvio();
   const min = useMinimoContrasena();

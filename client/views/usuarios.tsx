@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { NOMBRE_ROL, QUE_PUEDE, ROLES_USUARIO, type RolUsuario } from '../../shared/rules/roles';
 import { fechaEs } from '../../shared/rules/fechas';
 import type { Invitacion, UsuarioCuenta, UsuariosResponse } from '../../shared/schemas/cuenta';
-import { ApiError, pedirJson } from '../data/api';
+import { ApiError, llamarApp } from '../data/api';
 import { useEnLinea } from '../app/hooks';
 import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
@@ -33,7 +33,7 @@ function GestionUsuarios() {
   const yo = ctx.sesion.usuario.id;
 
   const cargar = () =>
-    pedirJson<UsuariosResponse>(f, 'GET', '/app/api/usuarios').then(
+    llamarApp(f, 'listar_usuarios', {}).then(
       (r) => setDatos(r.data),
       (e: Error) => setError(e.message),
     );
@@ -59,7 +59,7 @@ function GestionUsuarios() {
     setCampos({});
     setEnviando(true);
     try {
-      const r = await pedirJson<{ invitacion: Invitacion }>(f, 'POST', '/app/api/usuarios', { body: { email, rol } });
+      const r = await llamarApp(f, 'invitar_usuario', { email, rol });
       setEstado(`Invitación enviada a ${r.data.invitacion.email}. El enlace caduca el ${fechaEs(r.data.invitacion.expires_at)}.`);
       setError(null);
       setEmail('');
@@ -78,7 +78,7 @@ function GestionUsuarios() {
       cuerpo: <p>Podrá {QUE_PUEDE[nuevo]}. Vale desde su siguiente acción, sin cerrar su sesión.</p>,
       aceptar: `Cambiar a ${NOMBRE_ROL[nuevo].toLowerCase()}`,
     });
-    if (ok) await cambio(`${u.email} es ahora ${NOMBRE_ROL[nuevo].toLowerCase()}.`, pedirJson(f, 'PATCH', `/app/api/usuarios/${u.id}`, { body: { rol: nuevo } }));
+    if (ok) await cambio(`${u.email} es ahora ${NOMBRE_ROL[nuevo].toLowerCase()}.`, llamarApp(f, 'cambiar_rol_usuario', { id: u.id, rol: nuevo }));
     else await cargar(); // the picker goes back to the role the user has
   }
 
@@ -91,7 +91,7 @@ function GestionUsuarios() {
     setEstado(null);
     try {
       // The plates as the server keeps them (`7777-hhh` → `7777HHH`), shown once the list is read again.
-      const r = await pedirJson<{ usuario: UsuarioCuenta }>(f, 'PATCH', `/app/api/usuarios/${u.id}`, { body: { matriculas } });
+      const r = await llamarApp(f, 'cambiar_rol_usuario', { id: u.id, matriculas });
       const guardadas = r.data.usuario.matriculas;
       await cargar();
       setEstado(guardadas.length ? `${u.email} ve ahora las DeCA de ${guardadas.join(', ')} y las que hace.` : `${u.email} ve ahora solo las DeCA que hace.`);
@@ -108,7 +108,7 @@ function GestionUsuarios() {
       aceptar: 'Quitar de la cuenta',
       peligro: true,
     });
-    if (ok) await cambio(`${u.email} ya no es usuario de la cuenta.`, pedirJson(f, 'DELETE', `/app/api/usuarios/${u.id}`));
+    if (ok) await cambio(`${u.email} ya no es usuario de la cuenta.`, llamarApp(f, 'quitar_usuario', { id: u.id }));
   }
 
   async function anular(i: Invitacion) {
@@ -118,7 +118,7 @@ function GestionUsuarios() {
       aceptar: 'Anular la invitación',
       peligro: true,
     });
-    if (ok) await cambio(`Invitación a ${i.email} anulada.`, pedirJson(f, 'DELETE', `/app/api/invitaciones/${i.id}`));
+    if (ok) await cambio(`Invitación a ${i.email} anulada.`, llamarApp(f, 'anular_invitacion', { id: i.id }));
   }
 
   return (

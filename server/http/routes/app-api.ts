@@ -1,12 +1,14 @@
 import Router from '@koa/router';
+import { ESTADO_APP, RUTAS_APP, type NombreApp, type OperacionesApp } from '../../../shared/api/rutas-app';
+import { rutaKoa } from '../../../shared/api/rutas';
 import { AppError } from '../../../shared/errors';
-import { ejecutar } from '../../commands/command';
-import { cerrarSesion, crearClave, editarEmpresa, iniciarSesion, listarClaves, reenviarConfirmacion, registrarCuenta, revocarClave, verSesion, type SesionAbierta } from '../../commands/cuenta';
+import { autenticarSesion } from '../../commands/autenticacion';
+import { ejecutar, type AnyCommand, type Command } from '../../commands/command';
 import { cambiarContrasena, olvidoContrasena, restablecerContrasena, verRestablecimiento } from '../../commands/contrasena';
+import { cerrarSesion, crearClave, editarEmpresa, iniciarSesion, listarClaves, reenviarConfirmacion, registrarCuenta, revocarClave, verSesion, type SesionAbierta } from '../../commands/cuenta';
 import { listarDispositivos, registrarDispositivo, reservarNumeros, revocarDispositivo } from '../../commands/dispositivos';
 import { aceptarInvitacion, anularInvitacion, cambiarRolUsuario, invitarUsuario, listarUsuarios, quitarUsuario, verInvitacion } from '../../commands/usuarios';
 import type { AppDeps } from '../../deps';
-import { autenticarSesion } from '../../commands/autenticacion';
 import { visitanteOf, type AppContext, type AppMiddleware, type AppState } from '../context';
 import { jsonBody } from '../middleware/body';
 import { correr, entrada } from '../run';
@@ -14,11 +16,55 @@ import { CSRF_HEADER, SESSION_COOKIE, clearSessionCookie, setSessionCookie } fro
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** A command's answer that also opens a session: the body, and the session the cookie carries. */
+type ConSesion<R> = { respuesta: R; sesion: SesionAbierta };
+/** What a command answers for an endpoint whose body is `B`: `B`, or `B` with the session it opens. */
+type Salida<B> = B | ConSesion<B>;
+
+/** The command of each endpoint of the table (shared/api/rutas-app.ts). */
+const COMANDOS_APP = {
+  registrar_cuenta: registrarCuenta,
+  iniciar_sesion: iniciarSesion,
+  ver_sesion: verSesion,
+  cerrar_sesion: cerrarSesion,
+  olvido_contrasena: olvidoContrasena,
+  ver_restablecimiento: verRestablecimiento,
+  restablecer_contrasena: restablecerContrasena,
+  cambiar_contrasena: cambiarContrasena,
+  editar_empresa: editarEmpresa,
+  reenviar_confirmacion: reenviarConfirmacion,
+  listar_claves: listarClaves,
+  crear_clave: crearClave,
+  revocar_clave: revocarClave,
+  listar_usuarios: listarUsuarios,
+  invitar_usuario: invitarUsuario,
+  cambiar_rol_usuario: cambiarRolUsuario,
+  quitar_usuario: quitarUsuario,
+  anular_invitacion: anularInvitacion,
+  listar_dispositivos: listarDispositivos,
+  registrar_dispositivo: registrarDispositivo,
+  revocar_dispositivo: revocarDispositivo,
+  reservar_numeros: reservarNumeros,
+  ver_invitacion: verInvitacion,
+  aceptar_invitacion: aceptarInvitacion,
+} satisfies Record<NombreApp, AnyCommand>;
+
+/** What a command answers. */
+type SalidaDe<C> = C extends Command<infer _S, infer O, infer _A> ? O : never;
+/** The endpoints whose command answers other than the table says (none: the compiler names any here). */
+type Discrepan = { [K in NombreApp]: SalidaDe<(typeof COMANDOS_APP)[K]> extends Salida<OperacionesApp[K]['salida']> ? never : K }[NombreApp];
+const ningunaDiscrepa: [Discrepan] extends [never] ? true : Discrepan = true;
+void ningunaDiscrepa;
+
+const abreSesion = (valor: unknown): valor is ConSesion<unknown> => typeof valor === 'object' && valor !== null && 'sesion' in valor && 'respuesta' in valor;
+
 /**
  * Endpoints of the web application (not the public API): sign-up, sign-in,
  * sign-out, current user, e-mail confirmation, API keys, the account's users
- * and invitations, the devices that issue with no coverage, each a command.
- * Every write needs the CSRF header, sign-in included (login CSRF).
+ * and invitations, the devices that issue with no coverage — each a command,
+ * mounted from the table in one loop. A `publico` command runs for the
+ * visitor; any other needs the session cookie. Every write needs the CSRF
+ * header, sign-in included (login CSRF).
  */
 export function createAppApiRouter({ config, services }: AppDeps): Router<AppState> {
   const router = new Router<AppState>({ prefix: '/app/api' });
@@ -43,129 +89,31 @@ export function createAppApiRouter({ config, services }: AppDeps): Router<AppSta
     await next();
   };
 
-  const abrir = (ctx: AppContext, sesion: SesionAbierta) => setSessionCookie(ctx, sesion.token, sesion.expiresAt, secure);
+  /** A command's input: the path's parameters, with the JSON body of a write (its own `entrada`, so a non-object is refused as 422). */
+  const entradaDe = (ctx: AppContext & { params: Record<string, string> }, nombre: NombreApp): unknown => {
+    // Signing out takes the session from its cookie, whatever the body says.
+    if (nombre === 'cerrar_sesion') return { token: ctx.cookies.get(SESSION_COOKIE) };
+    return ctx.method === 'GET' ? { ...ctx.params } : entrada(ctx);
+  };
 
   router.use(csrf, jsonBody(16 * 1024));
 
-  router.post('/registro', async (ctx) => {
-    const { valor } = await ejecutar(services, registrarCuenta, visitanteOf(ctx, config.trustProxy), ctx.state.body);
-    abrir(ctx, valor.sesion);
-    ctx.status = 201;
-    ctx.body = valor.respuesta;
-  });
-
-  router.post('/sesion', async (ctx) => {
-    const { valor } = await ejecutar(services, iniciarSesion, visitanteOf(ctx, config.trustProxy), ctx.state.body);
-    abrir(ctx, valor.sesion);
-    ctx.body = valor.respuesta;
-  });
-
-  router.get('/sesion', session, async (ctx) => {
-    ctx.body = await correr(ctx, services, verSesion, {});
-  });
-
-  router.delete('/sesion', async (ctx) => {
-    const { valor } = await ejecutar(services, cerrarSesion, visitanteOf(ctx, config.trustProxy), { token: ctx.cookies.get(SESSION_COOKIE) });
-    clearSessionCookie(ctx, secure);
-    ctx.body = valor;
-  });
-
-  // Passwords: a reset link by e-mail (the same answer for any address), the link's screen, and a change with the current one.
-  router.post('/contrasena/olvido', async (ctx) => {
-    const { valor } = await ejecutar(services, olvidoContrasena, visitanteOf(ctx, config.trustProxy), ctx.state.body);
-    ctx.status = 202;
-    ctx.body = valor;
-  });
-
-  router.get('/contrasena/restablecer/:token', async (ctx) => {
-    const { valor } = await ejecutar(services, verRestablecimiento, visitanteOf(ctx, config.trustProxy), { token: ctx.params.token });
-    ctx.body = valor;
-  });
-
-  router.post('/contrasena/restablecer/:token', async (ctx) => {
-    const { valor } = await ejecutar(services, restablecerContrasena, visitanteOf(ctx, config.trustProxy), entrada(ctx));
-    abrir(ctx, valor.sesion);
-    ctx.body = valor.respuesta;
-  });
-
-  router.post('/contrasena', session, async (ctx) => {
-    const valor = await correr(ctx, services, cambiarContrasena, ctx.state.body);
-    abrir(ctx, valor.sesion);
-    ctx.body = valor.respuesta;
-  });
-
-  router.patch('/cuenta', session, async (ctx) => {
-    ctx.body = await correr(ctx, services, editarEmpresa, ctx.state.body);
-  });
-
-  router.post('/confirmacion', session, async (ctx) => {
-    ctx.body = await correr(ctx, services, reenviarConfirmacion, {});
-  });
-
-  router.get('/claves', session, async (ctx) => {
-    ctx.body = await correr(ctx, services, listarClaves, {});
-  });
-
-  router.post('/claves', session, async (ctx) => {
-    ctx.status = 201;
-    ctx.body = await correr(ctx, services, crearClave, ctx.state.body);
-  });
-
-  router.delete('/claves/:id', session, async (ctx) => {
-    ctx.body = await correr(ctx, services, revocarClave, entrada(ctx));
-  });
-
-  router.get('/usuarios', session, async (ctx) => {
-    ctx.body = await correr(ctx, services, listarUsuarios, {});
-  });
-
-  router.post('/usuarios', session, async (ctx) => {
-    ctx.status = 201;
-    ctx.body = await correr(ctx, services, invitarUsuario, ctx.state.body);
-  });
-
-  router.patch('/usuarios/:id', session, async (ctx) => {
-    ctx.body = await correr(ctx, services, cambiarRolUsuario, entrada(ctx));
-  });
-
-  router.delete('/usuarios/:id', session, async (ctx) => {
-    ctx.body = await correr(ctx, services, quitarUsuario, entrada(ctx));
-  });
-
-  router.delete('/invitaciones/:id', session, async (ctx) => {
-    ctx.body = await correr(ctx, services, anularInvitacion, entrada(ctx));
-  });
-
-  // The user's devices, and the numbers each holds to issue with no coverage.
-  router.get('/dispositivos', session, async (ctx) => {
-    ctx.body = await correr(ctx, services, listarDispositivos, {});
-  });
-
-  router.post('/dispositivos', session, async (ctx) => {
-    ctx.status = 201;
-    ctx.body = await correr(ctx, services, registrarDispositivo, ctx.state.body);
-  });
-
-  router.delete('/dispositivos/:id', session, async (ctx) => {
-    ctx.body = await correr(ctx, services, revocarDispositivo, entrada(ctx));
-  });
-
-  router.post('/dispositivos/:id/reservas', session, async (ctx) => {
-    ctx.body = await correr(ctx, services, reservarNumeros, entrada(ctx));
-  });
-
-  // The invitation link: what it offers, and accepting it (a new user, signed in).
-  router.get('/invitacion/:token', async (ctx) => {
-    const { valor } = await ejecutar(services, verInvitacion, visitanteOf(ctx, config.trustProxy), { token: ctx.params.token });
-    ctx.body = valor;
-  });
-
-  router.post('/invitacion/:token', async (ctx) => {
-    const { valor } = await ejecutar(services, aceptarInvitacion, visitanteOf(ctx, config.trustProxy), entrada(ctx));
-    abrir(ctx, valor.sesion);
-    ctx.status = 201;
-    ctx.body = valor.respuesta;
-  });
-
+  for (const nombre of Object.keys(RUTAS_APP) as NombreApp[]) {
+    const [metodo, ruta] = RUTAS_APP[nombre];
+    const cmd: AnyCommand = COMANDOS_APP[nombre];
+    const publico = cmd.acceso === 'publico';
+    const manejar = async (ctx: AppContext & { params: Record<string, string> }) => {
+      const input = entradaDe(ctx, nombre);
+      const valor = publico ? (await ejecutar(services, cmd, visitanteOf(ctx, config.trustProxy), input)).valor : await correr(ctx, services, cmd as Parameters<typeof correr>[2], input);
+      if (nombre === 'cerrar_sesion') clearSessionCookie(ctx, secure);
+      ctx.status = ESTADO_APP[nombre] ?? 200;
+      if (abreSesion(valor)) {
+        setSessionCookie(ctx, valor.sesion.token, valor.sesion.expiresAt, secure);
+        ctx.body = valor.respuesta;
+      } else ctx.body = valor;
+    };
+    if (publico) router[metodo](rutaKoa(ruta), manejar);
+    else router[metodo](rutaKoa(ruta), session, manejar);
+  }
   return router;
 }
