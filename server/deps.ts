@@ -11,7 +11,7 @@ import type { Readiness } from './readiness';
 import type { Logger } from './log';
 import type { LectorFotos } from './ocr/lector';
 import type { TargetPolicy } from './net/webhook-target';
-import type { WebhookFetch } from './net/webhook-request';
+import type { EnviarWebhook } from './net/webhook-request';
 
 /**
  * What the commands (and so every front door) need, built once per process
@@ -33,9 +33,9 @@ export interface Services {
   /** OCR of delivery-note photos (POST /fotos): workers started on first use, one queue per process. */
   fotos: LectorFotos;
   limits: RateLimits;
-  /** WEBHOOK_ALLOW_INSECURE and the SSRF-safe transport `probar` and `reenviar` send through. */
+  /** WEBHOOK_ALLOW_INSECURE, and the sender over the SSRF-safe transport that `probar` and `reenviar` pass to the domain. */
   webhookPolicy: TargetPolicy;
-  webhookFetch: WebhookFetch;
+  enviarWebhook: EnviarWebhook;
   caches: Caches;
   /** The process's LISTEN connection (null when there is none). */
   listener: Listener | null;

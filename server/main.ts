@@ -11,7 +11,7 @@ import { SelloError, cargarSelloDelServicio } from './documents/sello-servicio';
 import { createLogger } from './log';
 import { startWebhookWorker } from './jobs/webhook-delivery';
 import { startMaintenance } from './jobs/maintenance';
-import { liberarCorreos, smtpTransport, startMailWorker } from './jobs/mail-delivery';
+import { smtpTransport, startMailWorker } from './jobs/mail-delivery';
 import { createServices } from './services';
 
 /** After SIGTERM, how long requests in flight may take to finish before their connections are closed anyway. */
@@ -39,11 +39,8 @@ async function main(): Promise<void> {
   const sello = await cargarSelloDelServicio({ db: database.db, config, ahora: clock.now(), log });
   const pdfPool = createPdfPool({ sello });
   const services = await createServices({ config, database, clock, log, renderPdf: pdfPool.render, capacidadSello: pdfPool.capacidadSello });
-  if (embedded) {
-    const n = await liberarCorreos(database.db);
-    if (n) log.info({ correos: n }, 'mails interrupted by the last stop will be sent again');
-  }
-  const mail = startMailWorker({
+  const mail = await startMailWorker({
+    database,
     db: database.db,
     clock,
     log,

@@ -8,7 +8,7 @@ import type { DecaPdfRenderer } from './documents/pdf-pool';
 import { createRateLimits } from './limits';
 import type { Logger } from './log';
 import { createReadiness } from './readiness';
-import { createWebhookFetch } from './net/webhook-request';
+import { createWebhookFetch, enviadorWebhooks } from './net/webhook-request';
 import { crearLectorFotos } from './ocr/lector';
 
 export interface ServicesOptions {
@@ -54,7 +54,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services & 
     fotos,
     limits,
     webhookPolicy: { allowInsecure: config.webhookAllowInsecure },
-    webhookFetch,
+    enviarWebhook: enviadorWebhooks(webhookFetch),
     caches,
     listener,
     readiness: createReadiness(),

@@ -9,8 +9,8 @@ import { command } from './command';
 
 const Ref = z.object({ id: cadena().max(40) });
 
-/** `probar` and `reenviar` send from the request, through the same SSRF-safe transport as the worker. */
-const envio = (ctx: Services): EnvioDeps => ({ db: ctx.db, clock: ctx.clock, fetch: ctx.webhookFetch, log: ctx.log });
+/** `probar` and `reenviar` send from the request: the domain gets the SSRF-safe sender of `Services` passed in. */
+const envio = (ctx: Services): EnvioDeps => ({ db: ctx.db, clock: ctx.clock, enviar: ctx.enviarWebhook, log: ctx.log });
 const webhookCtx = (ctx: Services) => ({ db: ctx.db, clock: ctx.clock, policy: ctx.webhookPolicy });
 
 export const listarWebhooks = command({

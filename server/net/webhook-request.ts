@@ -111,6 +111,48 @@ export function createWebhookFetch(policy: TargetPolicy & { maxResponseBytes?: n
   });
 }
 
+/** One delivery as the domain builds it: where, the signed headers, and the body sent byte for byte. */
+export interface PeticionWebhook {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * What became of one POST. `status` null: no answer (network error, timeout,
+ * refused target), `error` then says why in Spanish. `cortada`: the caller's
+ * `signal` (a stopping worker) ended it before any answer, not the timeout.
+ */
+export interface RespuestaWebhook {
+  status: number | null;
+  error: string | null;
+  duracionMs: number;
+  cortada: boolean;
+}
+
+/** Sends one delivery now: the worker's lane and the commands `probar`/`reenviar` get it passed in. */
+export type EnviarWebhook = (p: PeticionWebhook, opts: { timeoutMs: number; signal?: AbortSignal }) => Promise<RespuestaWebhook>;
+
+/**
+ * A delivery sender over a transport (the SSRF-safe one in the server):
+ * POST with the timeout (and the caller's signal), timed, every failure
+ * turned into an answer-less result with its reason.
+ */
+export function enviadorWebhooks(send: WebhookFetch): EnviarWebhook {
+  return async (p, { timeoutMs, signal: parada }) => {
+    const signal = AbortSignal.timeout(timeoutMs);
+    const started = performance.now();
+    const duracion = () => Math.round(performance.now() - started);
+    try {
+      const res = await send(p.url, { method: 'POST', headers: p.headers, body: p.body, signal: parada ? AbortSignal.any([signal, parada]) : signal });
+      return { status: res.status, error: null, duracionMs: duracion(), cortada: false };
+    } catch (err) {
+      const timedOut = signal.aborted && (signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
+      return { status: null, error: describeNetworkError(err, timedOut, timeoutMs), duracionMs: duracion(), cortada: !timedOut && parada?.aborted === true };
+    }
+  };
+}
+
 /** A short Spanish description of why an attempt got no answer (for the attempt log). */
 export function describeNetworkError(err: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `Sin respuesta en ${timeoutMs >= 1000 && timeoutMs % 1000 === 0 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`} (tiempo agotado)`;

@@ -3,7 +3,8 @@ import { describe, expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
 import { DecaCreada, type Deca } from '../../shared/schemas/deca';
 import { runAdminCommand } from '../../server/admin/commands';
-import { runMailOnce } from '../../server/jobs/mail-delivery';
+import { enqueueCorreo } from '../../server/domain/correo/correos';
+import { runMailOnce, startMailWorker } from '../../server/jobs/mail-delivery';
 import { decaCompleta } from '../support/decas';
 import { freePort, mailDeps, startSmtp } from '../support/smtp';
 import { it, test, type Fx } from '../support/fixtures';
@@ -140,6 +141,66 @@ describe('mail outbox', () => {
       [row] = await pendientesDe({ app, c }, 'tarde@example.com');
       expect(row).toMatchObject({ estado: 'enviado', intentos: 2 });
     } finally {
+      await smtp.close();
+    }
+  });
+});
+
+describe('the mail worker (the outbox runner with the mail lane)', () => {
+  it('is woken by the commit; on stop it lets the mail being handed to SMTP finish and gives back the rest of its batch', async ({ app, c }) => {
+    // Each message is held 1.5 s by the SMTP server, so a stop finds one in flight.
+    const smtp = await startSmtp(0, { delayMs: 1_500 });
+    const deca = await emitida({ app, c });
+    const debidos = async () =>
+      Number(
+        (
+          await app.database.db
+            .selectFrom('correos')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('estado', '=', 'pendiente')
+            .where('proximo_intento_at', '<=', app.clock.now())
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const filas = () =>
+      app.database.db
+        .selectFrom('correos')
+        .select(['destinatario', 'estado', 'intentos', 'bloqueado_hasta'])
+        .where('destinatario', 'like', 'runner-%')
+        .orderBy('id')
+        .execute();
+    // Its fallback poll comes only after this test has ended: only a commit's NOTIFY can wake it.
+    const worker = await startMailWorker({ ...mailDeps(app, smtp.url), database: app.database, listener: app.services.listener ?? undefined, pollMs: 10 * 60_000 });
+    let parado = false;
+    try {
+      // What earlier tests left due goes out first; then the worker has nothing left to look for.
+      await expect.poll(debidos, { timeout: 60_000 }).toBe(0);
+      const enviar = await app.request('POST', `/api/v1/decas/${deca.id}/enviar`, { key: c.live, body: { email: 'runner-0@example.com' } });
+      expect(enviar.status).toBe(200);
+      await expect.poll(async () => (await filas()).map((f) => f.estado), { timeout: 20_000 }).toEqual(['enviado']);
+
+      // Three mails in one commit: one NOTIFY, one batch claimed. One is handed to SMTP while the others wait, leased.
+      await app.database.db.transaction().execute(async (trx) => {
+        for (const n of [1, 2, 3]) {
+          await enqueueCorreo(trx, { accountId: c.account.id, entorno: 'produccion' }, { tipo: 'enviar_deca', decaId: null, destinatario: `runner-${n}@example.com`, asunto: `Lote ${n}`, texto: 'Prueba', html: '<p>Prueba</p>' }, app.clock.now());
+        }
+      });
+      await expect.poll(async () => (await filas()).filter((f) => f.bloqueado_hasta !== null).length, { timeout: 20_000, interval: 20 }).toBeGreaterThanOrEqual(2);
+      await worker.stop();
+      parado = true;
+      const tras = await filas();
+      // Nothing stays leased: what was sent is recorded once, what was not went back with no attempt spent.
+      expect(tras.filter((f) => f.bloqueado_hasta !== null)).toEqual([]);
+      for (const f of tras) expect([f.estado, f.intentos]).toEqual(f.estado === 'enviado' ? ['enviado', 1] : ['pendiente', 0]);
+      expect(tras.filter((f) => f.estado === 'pendiente').length).toBeGreaterThanOrEqual(1);
+
+      // The next pass (any process's) sends what was given back at once.
+      while ((await runMailOnce(mailDeps(app, smtp.url))).enviados > 0);
+      expect((await filas()).map((f) => [f.estado, f.intentos])).toEqual(Array.from({ length: 4 }, () => ['enviado', 1]));
+      const destinos = smtp.mails.flatMap((m) => (Array.isArray(m.to) ? m.to : [m.to]).flatMap((t) => t?.value.map((v) => v.address) ?? []));
+      expect(destinos.filter((d) => d?.startsWith('runner-')).sort()).toEqual([0, 1, 2, 3].map((n) => `runner-${n}@example.com`));
+    } finally {
+      if (!parado) await worker.stop();
       await smtp.close();
     }
   });

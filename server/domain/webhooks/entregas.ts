@@ -9,7 +9,7 @@ import { reintentarSinConexion } from '../../db/errores';
 import { notificar } from '../../db/notify';
 import type { DB, WebhookEntregaRow, WebhookIntentoRow } from '../../db/schema';
 import type { Logger } from '../../log';
-import { describeNetworkError, type WebhookFetch } from '../../net/webhook-request';
+import type { EnviarWebhook, PeticionWebhook, RespuestaWebhook } from '../../net/webhook-request';
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
 import { cuerpoEntrega, nuevoEntregaId } from './encolar';
@@ -22,7 +22,7 @@ const MIN = 60_000;
 const HORA = 60 * MIN;
 const DIA = 24 * HORA;
 
-/** Spec: a failed delivery is retried after 1 min, 5 min, 30 min, 2 h and 12 h; then it has failed. */
+/** Spec: a failed delivery is retried after 1 min, 5 min, 30 min, 2 h and 12 h; then it has failed (the outbox runner applies it). */
 export const REINTENTOS_MS = [1 * MIN, 5 * MIN, 30 * MIN, 2 * HORA, 12 * HORA] as const;
 /** Spec: no 2xx within 10 s is a failed attempt. */
 export const TIMEOUT_MS = 10_000;
@@ -68,21 +68,19 @@ export interface ResultadoIntento {
   duracionMs: number;
 }
 
-/** What sending needs: where to record, the clock, and the transport (SSRF-safe in the server, injectable in tests). */
+/**
+ * What an attempt by hand (probar, reenviar) needs: where to record, the
+ * clock, and the sender, passed in (the SSRF-safe one of `Services`): the
+ * domain builds and records deliveries, it never does HTTP itself.
+ */
 export interface EnvioDeps {
   db: Kysely<DB>;
   clock: Clock;
-  fetch: WebhookFetch;
+  enviar: EnviarWebhook;
   /** 10 s unless a test injects a shorter one. */
   timeoutMs?: number;
   leaseMs?: number;
   log?: Logger;
-  /**
-   * The worker is stopping (SIGTERM): an attempt still waiting on its
-   * receiver is cut, not recorded as the receiver's failure, and its lease
-   * goes back at once so another process sends it again.
-   */
-  stopSignal?: AbortSignal;
 }
 
 const isOk = (status: number | null): boolean => status !== null && status >= 200 && status < 300;
@@ -202,18 +200,24 @@ export async function liberarEnCurso(db: Kysely<DB>): Promise<number> {
 }
 
 /**
- * Give back the lease of a claimed delivery whose attempt was cut by a stop:
- * it ends now (so the next claim logs the cut attempt as interrupted and
- * sends it again with the same id), and the workers of every process are
- * woken to take it at once instead of after LEASE_MS.
+ * Give back the leases of claimed deliveries whose attempts were cut by a
+ * stop: they end now (so the next claim logs each cut attempt as
+ * interrupted and sends it again with the same id), and the workers of
+ * every process are woken to take them at once instead of after LEASE_MS.
+ * Only leases still held with these claims' tokens are touched.
  */
-export async function soltarEntrega(db: Kysely<DB>, c: Pick<Reclamada, 'id' | 'token'>): Promise<void> {
+export async function soltarEntregas(db: Kysely<DB>, cs: readonly Pick<Reclamada, 'id' | 'token'>[]): Promise<void> {
+  if (cs.length === 0) return;
   await db.transaction().execute(async (trx) => {
     await trx
       .updateTable('webhook_entregas')
       .set({ en_curso_hasta: sql<Date>`now()` })
-      .where('id', '=', c.id)
-      .where('en_curso_token', '=', c.token)
+      .where(
+        'id',
+        'in',
+        cs.map((c) => c.id),
+      )
+      .where('en_curso_token', 'in', [...new Set(cs.map((c) => c.token))])
       .where('estado', '=', 'pendiente')
       .execute();
     await notificar(trx, 'entregas');
@@ -242,69 +246,84 @@ function textoStatus(status: number): string | null {
   return null;
 }
 
+/** The request of one attempt: signed now (X-Deca-Firma and the Standard Webhooks headers), the same body on every attempt. */
+export function peticionEntrega(c: Reclamada, now: Date): PeticionWebhook {
+  const t = Math.floor(now.getTime() / 1000);
+  return {
+    url: c.url,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'DeCA-Webhooks/1.0',
+      'x-deca-evento': c.evento,
+      'x-deca-entrega': c.entrega_id,
+      [FIRMA_HEADER]: firmaEntrega(c.secreto, t, c.cuerpo),
+      ...cabecerasStandardWebhooks(c.secreto, c.entrega_id, t, c.cuerpo),
+    },
+    body: c.cuerpo,
+  };
+}
+
+/** The attempt as recorded: what an answer's status means for a webhook (410 pauses it, a redirect is not followed). */
+export function resultadoIntento(r: RespuestaWebhook): ResultadoIntento {
+  return { status: r.status, error: r.status === null ? r.error : textoStatus(r.status), duracionMs: r.duracionMs };
+}
+
 /**
- * One attempt: sign with the current time, POST outside any transaction with
- * the timeout, then record the result in a second short transaction. The
- * receiver's answer body is never read beyond a capped drain, nor stored.
+ * Until when an attempt started now may retry writing its note while the
+ * database is out of reach: well inside its lease, so no other process
+ * sends the delivery again meanwhile.
  */
-export async function intentarEntrega(deps: EnvioDeps, c: Reclamada): Promise<ResultadoIntento> {
-  const timeoutMs = deps.timeoutMs ?? TIMEOUT_MS;
-  const t = Math.floor(deps.clock.now().getTime() / 1000);
-  const signal = AbortSignal.timeout(timeoutMs);
-  const started = performance.now();
-  const hasta = Date.now() + Math.max(1_000, (deps.leaseMs ?? LEASE_MS) - timeoutMs - 5_000);
-  let r: ResultadoIntento;
-  try {
-    const res = await deps.fetch(c.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'DeCA-Webhooks/1.0',
-        'x-deca-evento': c.evento,
-        'x-deca-entrega': c.entrega_id,
-        [FIRMA_HEADER]: firmaEntrega(c.secreto, t, c.cuerpo),
-        ...cabecerasStandardWebhooks(c.secreto, c.entrega_id, t, c.cuerpo),
-      },
-      body: c.cuerpo,
-      signal: deps.stopSignal ? AbortSignal.any([signal, deps.stopSignal]) : signal,
-    });
-    r = { status: res.status, error: textoStatus(res.status), duracionMs: Math.round(performance.now() - started) };
-  } catch (err) {
-    const timedOut = signal.aborted && (signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
-    r = { status: null, error: describeNetworkError(err, timedOut, timeoutMs), duracionMs: Math.round(performance.now() - started) };
-    if (deps.stopSignal?.aborted && !timedOut) {
-      await soltarEntrega(deps.db, c).catch((e: unknown) => deps.log?.warn({ err: e, entrega: c.entrega_id }, 'webhook lease could not be released; it ends by itself'));
-      return { ...r, error: 'Interrumpido por la parada del servidor.' };
-    }
-  }
-  // The attempt happened: its note is written even if the database is briefly out of reach
-  // (retried while the lease lasts), or it would be sent again after the lease. A retry after
-  // a COMMIT whose outcome is unknown first looks whether the note is already there.
+export function plazoParaAnotar(leaseMs = LEASE_MS, timeoutMs = TIMEOUT_MS): number {
+  return Date.now() + Math.max(1_000, leaseMs - timeoutMs - 5_000);
+}
+
+/**
+ * Record an attempt that happened. Its note is written even if the database
+ * is briefly out of reach (retried until `hasta`, or until `signal` says the
+ * worker stops), or it would be sent again after the lease. A retry after a
+ * COMMIT whose outcome is unknown first looks whether the note is already
+ * there. `proximo`: the next automatic attempt by the schedule, null after the last.
+ */
+export async function anotarIntento(
+  deps: { db: Kysely<DB>; log?: Logger },
+  c: Reclamada,
+  r: ResultadoIntento,
+  opts: { proximo: Date | null; hasta: number; signal?: AbortSignal },
+): Promise<void> {
   let primera = true;
   await reintentarSinConexion(
     async () => {
       if (!primera && (await intentoAnotado(deps.db, c))) return;
       primera = false;
-      await registrarIntento(deps.db, c, r);
+      await registrarIntento(deps.db, c, r, opts.proximo);
     },
-    { hasta, ...(deps.stopSignal ? { signal: deps.stopSignal } : {}) },
+    { hasta: opts.hasta, ...(opts.signal ? { signal: opts.signal } : {}) },
   );
   deps.log?.debug({ entrega: c.entrega_id, webhook: c.webhook_id, numero: c.numero, status: r.status, error: r.error, ms: r.duracionMs }, 'webhook attempt');
+}
+
+/** An attempt by hand, from the request: sent through the sender passed in, then recorded (it never moves the automatic schedule). */
+async function intentarAhora(deps: EnvioDeps, c: Reclamada): Promise<ResultadoIntento> {
+  const timeoutMs = deps.timeoutMs ?? TIMEOUT_MS;
+  const hasta = plazoParaAnotar(deps.leaseMs, timeoutMs);
+  const r = resultadoIntento(await deps.enviar(peticionEntrega(c, deps.clock.now()), { timeoutMs }));
+  await anotarIntento(deps, c, r, { proximo: null, hasta });
   return r;
 }
 
 /**
  * Record one attempt and decide what comes next: 2xx → delivered; 410 →
- * failed and the webhook paused with the reason; otherwise the next retry
- * (+1 min, +5 min, +30 min, +2 h, +12 h) or failed after the last. A webhook
- * whose every attempt has failed for 5 days is paused. Attempts by hand
- * (reenviar, probar) never move the automatic schedule.
+ * failed and the webhook paused with the reason; otherwise `proximo`, the
+ * next retry the outbox runner took from REINTENTOS_MS (+1 min, +5 min,
+ * +30 min, +2 h, +12 h), or failed when it is null. A webhook whose every
+ * attempt has failed for 5 days is paused. Attempts by hand (reenviar,
+ * probar) never move the automatic schedule.
  *
  * Lock order is webhook, then delivery — the order in which DELETE
  * /webhooks cascades — so the two can never deadlock. A healthy webhook's
  * row is not locked at all (its conditional update matches nothing).
  */
-export async function registrarIntento(db: Kysely<DB>, c: Reclamada, r: ResultadoIntento): Promise<void> {
+export async function registrarIntento(db: Kysely<DB>, c: Reclamada, r: ResultadoIntento, proximoAuto: Date | null): Promise<void> {
   const ok = isOk(r.status);
   const gone = r.status === 410;
   await db.transaction().execute(async (trx) => {
@@ -376,11 +395,10 @@ export async function registrarIntento(db: Kysely<DB>, c: Reclamada, r: Resultad
       estado = 'fallida';
       proximo = null;
     } else if (!c.manual && mine && estado === 'pendiente') {
-      const delay = gone ? undefined : REINTENTOS_MS[c.intentos_auto - 1];
-      if (delay === undefined) {
+      if (gone || proximoAuto === null) {
         estado = 'fallida';
         proximo = null;
-      } else proximo = new Date(c.at.getTime() + delay);
+      } else proximo = proximoAuto;
     }
     await trx.insertInto('webhook_intentos').values(intento(estado, proximo)).execute();
     await trx
@@ -498,7 +516,7 @@ export async function probarWebhook(deps: EnvioDeps, actor: Actor, ref: string):
     };
     return reclamada;
   });
-  const r = await intentarEntrega(deps, c);
+  const r = await intentarAhora(deps, c);
   return { ok: isOk(r.status), entrega: await leerEntrega(deps.db, c.id) };
 }
 
@@ -560,7 +578,7 @@ export async function reenviarEntrega(deps: EnvioDeps, actor: Actor, ref: string
     };
     return reclamada;
   });
-  const r = await intentarEntrega(deps, c);
+  const r = await intentarAhora(deps, c);
   return { ok: isOk(r.status), entrega: await leerEntrega(deps.db, c.id) };
 }
 
