@@ -87,6 +87,7 @@ export default function Agenda() {
     <section>
       <h1 tabIndex={-1}>Agenda</h1>
       <p class="pista">Empresas, vehículos y lugares de sus DeCA: se sugieren al escribir en el formulario, también sin cobertura.</p>
+      {/* biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset */}
       <div class="vistas" role="group" aria-label="Qué ver de la agenda">
         {ORDEN.map((t) => (
           <button

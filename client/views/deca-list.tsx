@@ -244,6 +244,7 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
         </p>
       )}
       {!escritorio && (
+        // biome-ignore lint/a11y/useSemanticElements: a row of toggle buttons, not a form's fieldset
         <div class="vistas" role="group" aria-label="Qué DeCA ver">
           {(
             [
@@ -283,6 +284,7 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
       )}
       <details class="filtros" open={escritorio}>
         <summary>Filtros</summary>
+        {/* biome-ignore lint/a11y/useSemanticElements: <search> is missing before Safari 17; the role says the same to every browser */}
         <form class="rejilla" role="search" onSubmit={(e) => e.preventDefault()}>
           <div class="campo ancho">
             <label for="f-texto">Buscar</label>
@@ -348,7 +350,7 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
         </p>
       )}
       {escritorio && elegidas.length > 0 && (
-        <div class="barra-seleccion" role="region" aria-label="Acciones con las seleccionadas">
+        <section class="barra-seleccion" aria-label="Acciones con las seleccionadas">
           <strong>{elegidas.length} seleccionada(s)</strong>
           {permitido('gestion') && (
             <button type="button" onClick={() => void archivarElegidas()}>
@@ -361,7 +363,7 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
           <button type="button" onClick={() => setSeleccion(new Set())}>
             Quitar selección
           </button>
-        </div>
+        </section>
       )}
       {progreso && (
         <p class="aviso" role="status" data-testid="progreso">

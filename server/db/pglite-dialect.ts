@@ -192,6 +192,7 @@ class PGliteConnection implements DatabaseConnection {
   }
 
   /** PGlite returns whole results only. */
+  // biome-ignore lint/correctness/useYield: Kysely's connection interface asks for a generator; this one can only refuse
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
     throw new Error('Streaming is not supported by PGlite.');
   }

@@ -248,7 +248,7 @@ function operacion(op: OperacionApi): ZodOpenApiOperationObject {
 }
 
 /**
- * The headers of a webhook delivery (domain/webhooks/entregas.ts sends them),
+ * The headers of a webhook delivery (domain/webhooks/entregas.ts builds them, the outbox runner sends them),
  * as the receiver reads them: the request parameters of each `webhooks` entry.
  */
 const cabecerasEntrega = (evento: EventoEntrega) =>

@@ -84,7 +84,7 @@ async function esperarMarcado(bytes: Uint8Array, paginas?: number): Promise<void
   const pdf = await leerPdf(bytes);
   if (paginas) expect(pdf.paginas).toHaveLength(paginas);
   expect(pdf.paginas.length).toBeGreaterThan(0);
-  pdf.paginas.forEach((p, i) => expect(p, `página ${i + 1}`).toContain(MARCA));
+  for (const [i, p] of pdf.paginas.entries()) expect(p, `página ${i + 1}`).toContain(MARCA);
   expect(pdf.titulo).toMatch(/^DeCA \d{4}-\d{6} v\d+ \(DOCUMENTO DE PRUEBA, SIN VALIDEZ\)$/);
   // PDF/A: the XMP title repeats the Info dictionary's.
   expect(pdf.xmp).toContain(`<dc:title><rdf:Alt><rdf:li xml:lang="x-default">${pdf.titulo}</rdf:li>`);

@@ -45,7 +45,9 @@ describe('webhook target policy at delivery time (WEBHOOK_ALLOW_INSECURE off)', 
     await crearDeca(app, c.live, { emitir: false });
     // Every request the transport could open goes through one of these: none may be opened.
     const abiertas = [vi.spyOn(http, 'request'), vi.spyOn(https, 'request')];
-    onTestFinished(() => abiertas.forEach((s) => s.mockRestore()));
+    onTestFinished(() => {
+      for (const s of abiertas) s.mockRestore();
+    });
     const r = await runWebhooksOnce({ db: app.database.db, clock: app.clock, allowInsecure: false, timeoutMs: 2_000 });
     expect(r).toEqual({ intentadas: 1, entregadas: 0 });
     for (const s of abiertas) expect(s).not.toHaveBeenCalled();

@@ -18,6 +18,7 @@ export const PROHIBIDOS = [
 
 /** True when `s` holds a character no field accepts (shared/rules/texto.ts; tab and line breaks aside). */
 export const prohibido = (s: string) =>
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: it lists the control characters a field refuses
   !s.isWellFormed() || /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/.test(s) || /[\p{Cf}\u2028\u2029]/u.test(s);
 
 /**

@@ -219,7 +219,7 @@ describe('renderDecaPdf', () => {
       expect(all).toContain(envio.naturaleza);
     }
     expect(all).toContain('49.135,75 kg'); // row 40: 1000 + 39 × 1234,25
-    pages.forEach((page, i) => expect(page).toContain(`Página ${i + 1} de ${total}`));
+    for (const [i, page] of pages.entries()) expect(page).toContain(`Página ${i + 1} de ${total}`);
     // Every page the table continues on repeats its header.
     for (const page of pages.slice(1)) {
       if (!page.includes('Envíos (continuación)')) continue;
@@ -506,7 +506,7 @@ describe('createPdfPool', () => {
       const threadsBefore = countThreads();
       try {
         const results = await Promise.all(datas.map((data) => pool.render(data)));
-        results.forEach((bytes, i) => expect(sha256(bytes)).toBe(sha256(expected[i]!)));
+        for (const [i, bytes] of results.entries()) expect(sha256(bytes)).toBe(sha256(expected[i]!));
       } finally {
         await pool.close();
       }

@@ -98,6 +98,7 @@ describe('text that can be printed and shown to an inspector', () => {
   });
 
   it('agrees with its definition for any string', () => {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the definition under test is a set of control characters
     const prohibido = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
     const invisible = /[\p{Cf}\u2028\u2029]/u;
     fc.assert(
