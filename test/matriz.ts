@@ -33,6 +33,7 @@ export const PGLITE_TAMBIEN = [
   'test/integration/decas-list.test.ts', // keyset pagination, filters, ordering
   'test/integration/autorizacion.test.ts', // a driver's DeCAs: the plates they were assigned read from a jsonb column in the scoping SQL
   'test/integration/decas-idempotency.test.ts', // claims: serialised vs contended
+  'test/integration/decas-consultas.test.ts', // round trips counted at each driver (PostgreSQL adds the commit's id read)
   'test/integration/decas-quota.test.ts', // counters under concurrent creates
   'test/integration/dispositivos.test.ts', // number reservations handed out once
   'test/integration/sync.test.ts', // replays of the app's outbox against the claims

@@ -1,12 +1,24 @@
-import type { Transaction } from 'kysely';
 import { AppError, validationError } from '../../shared/errors';
 import { mensajeSinPermiso, puede, type Permiso } from '../../shared/rules/roles';
 import type { z } from '../../shared/schemas/zod';
-import { violacionUnica } from '../db/errores';
-import type { DB } from '../db/schema';
 import type { Services } from '../deps';
 import type { Actor, Operador, Visitante } from '../domain/actor';
-import { conIdempotencia, huella, idempotenciaDistinta, type ClaveCliente, type RegistroIdempotencia, type Repeticion } from '../domain/idempotencia';
+import type { Plan, RegistroIdempotencia, Trx } from '../domain/context';
+import {
+  claveCliente as claveDeCliente,
+  claveRef,
+  completar,
+  conIdempotencia,
+  huella,
+  idempotenciaDistinta,
+  liberar,
+  reclamar,
+  type ClaveCliente,
+  type Reclamo,
+  type Repeticion,
+} from '../domain/idempotencia';
+import { escribirPlan } from '../domain/plan';
+import { errorDeUnico, indiceUnico } from '../domain/unicos';
 import { gastar } from '../limits';
 
 /**
@@ -28,27 +40,35 @@ export interface Contexto<A extends Acceso> extends Services {
   /** The input exactly as received (before parsing): which fields were sent, unknown fields. */
   crudo: unknown;
   /**
-   * Record the result under the request's Idempotency-Key, inside the
-   * change's own transaction (called just before it commits). A no-op when
-   * the request carries no key.
+   * For a command with `run` (it opens its own transaction): record the
+   * result under the request's Idempotency-Key, inside that transaction
+   * (called just before it commits). A no-op when the request carries no
+   * key. A command with `preparar` never calls it: `ejecutar` records.
    */
-  registrar(trx: Transaction<DB>, registro: RegistroIdempotencia): Promise<void>;
+  registrar(trx: Trx, registro: RegistroIdempotencia): Promise<void>;
   /**
-   * The request's Idempotency-Key and fingerprint, when the command honours
-   * it: what a create keeps on its DeCA for good, so a replay after the key's
-   * record expired still returns that DeCA.
+   * The client's key of this request and its fingerprint (the
+   * Idempotency-Key, or the key a caller such as the CSV import gives), when
+   * the command honours it: what a create keeps on its DeCA for good, so a
+   * replay after the key's record expired still returns that DeCA.
    */
   claveCliente: ClaveCliente | null;
 }
 
 /**
  * A use case: its input schema, who may run it, whether it honours
- * `Idempotency-Key`, and its body. It returns the one representation of its
- * resource, whatever front door called it. Transactions are opened by its
- * body (account commands) or by the domain functions it calls (DeCA
- * commands, which render outside the transaction): see docs/ARCHITECTURE.md.
+ * `Idempotency-Key`, and its body, in one of two forms:
+ * - `preparar` (the DeCA commands): reads, takes numbers and renders outside
+ *   any transaction and returns a `Plan`; `ejecutar` then opens the one
+ *   transaction, runs the plan's `aplicar` in it with the idempotency record
+ *   and the outbox events, and after the commit drops the cached copies of
+ *   what it touched;
+ * - `run`: the body does everything, opening its own transactions (account,
+ *   user, device commands, for now).
+ * It returns the one representation of its resource, whatever front door
+ * called it. See docs/ARCHITECTURE.md.
  */
-export interface Command<S extends z.ZodType, O, A extends Acceso> {
+interface CommandBase<S extends z.ZodType, O, A extends Acceso> {
   /** Stable name: idempotency fingerprints derive from it, and each MCP tool bears the name of the command it runs. */
   nombre: string;
   /** What it does, in Spanish (MCP tools and OpenAPI show it). */
@@ -70,17 +90,38 @@ export interface Command<S extends z.ZodType, O, A extends Acceso> {
    */
   idempotencia?: {
     aplica?: (input: z.output<S>) => boolean;
-    repetir: (ctx: Contexto<A>, anterior: Repeticion) => Promise<O>;
+    repetir: (ctx: Contexto<A>, anterior: Repeticion, input: z.output<S>) => Promise<O>;
     /** What of the input the fingerprint covers, when the input is bytes (a photo's hash, not its 2 MB as JSON). */
     resumen?: (crudo: unknown) => unknown;
+    /**
+     * A create (`preparar` only): its `ref_externa`, which identifies it like
+     * a key, for good — a request without a key is claimed by it, and any
+     * create finds the DeCA an earlier one left with its key or reference.
+     */
+    creacion?: (input: z.output<S>) => { ref: string | null };
   };
-  run(ctx: Contexto<A>, input: z.output<S>): Promise<O>;
 }
+
+/** A command whose body opens its own transactions. */
+export interface CommandRun<S extends z.ZodType, O, A extends Acceso> extends CommandBase<S, O, A> {
+  run(ctx: Contexto<A>, input: z.output<S>): Promise<O>;
+  preparar?: undefined;
+}
+
+/** A command prepared outside the transaction that `ejecutar` opens for its writes. */
+export interface CommandPlan<S extends z.ZodType, O, A extends Acceso> extends CommandBase<S, O, A> {
+  preparar(ctx: Contexto<A>, input: z.output<S>): Promise<Plan<O>>;
+  run?: undefined;
+}
+
+export type Command<S extends z.ZodType, O, A extends Acceso> = CommandRun<S, O, A> | CommandPlan<S, O, A>;
 
 /** A schema problem: where and what. */
 export type Issue = { path: ReadonlyArray<PropertyKey>; message: string };
 
 /** Type-checked command definition (the generic parameters come from the object). */
+export function command<S extends z.ZodType, O, A extends Acceso>(def: CommandRun<S, O, A>): Command<S, O, A>;
+export function command<S extends z.ZodType, O, A extends Acceso>(def: CommandPlan<S, O, A>): Command<S, O, A>;
 export function command<S extends z.ZodType, O, A extends Acceso>(def: Command<S, O, A>): Command<S, O, A> {
   return def;
 }
@@ -112,46 +153,46 @@ export function autorizar(acceso: Acceso, quien: Actor | Visitante | Operador, p
   }
 }
 
+/** Options of one run: the request's Idempotency-Key, or a caller's own key for the request. */
+export interface OpcionesEjecutar {
+  idempotencyKey?: string | null;
+  /**
+   * A key the caller gives instead of a header (the CSV import's per-DeCA
+   * key and the fingerprint of its rows): the same idempotency as a header key.
+   */
+  clave?: ClaveCliente | null;
+}
+
 /**
  * Run a command for `quien`: check the access level, parse the input with
  * its schema (422 `validacion` naming every field), and, when the request
- * carries an Idempotency-Key and the command honours it, run it at most once
- * per key: a repeat gets the first request's result (`repetida`), a different
- * request with the same key gets 422 `validacion` on `Idempotency-Key`.
+ * carries an Idempotency-Key (or, for a create, a `ref_externa`) and the
+ * command honours it, run it at most once per key: a repeat gets the first
+ * request's result (`repetida`), a different request with the same key gets
+ * 422 `validacion` on `Idempotency-Key`.
  */
 export async function ejecutar<S extends z.ZodType, O, A extends Acceso>(
   services: Services,
   cmd: Command<S, O, A>,
   quien: Quien<A>,
   crudo: unknown,
-  opts: { idempotencyKey?: string | null } = {},
+  opts: OpcionesEjecutar = {},
 ): Promise<Ejecucion<O>> {
   try {
     return await ejecutarUnaVez(services, cmd, quien, crudo, opts);
   } catch (err) {
     // Two requests wrote the same unique value at once and this one lost: the refusal the
     // earlier check would have given, or a conflict to retry; never a 500.
-    const v = violacionUnica(err);
-    if (v) throw POR_INDICE[v.constraint ?? '']?.() ?? conflictoSimultaneo();
-    throw err;
+    throw errorDeUnico(err) ?? err;
   }
 }
-
-const conflictoSimultaneo = () =>
-  new AppError('conflicto', 'Otra petición ha cambiado lo mismo a la vez. Reintente en un momento.', { headers: { 'Retry-After': '1' } });
-
-/** Unique indexes whose refusal has its own documented answer. */
-const POR_INDICE: Record<string, () => AppError> = {
-  users_email_key: () => new AppError('email_registrado', 'Ya existe una cuenta con ese correo. Inicie sesión o use otro correo.', { campos: { email: 'Ya registrado' } }),
-  decas_ref_externa_uq: () => new AppError('ref_externa_usada', 'Esa ref_externa ya es de otra DeCA de esta cuenta.', { campos: { ref_externa: 'Ya usada' } }),
-};
 
 async function ejecutarUnaVez<S extends z.ZodType, O, A extends Acceso>(
   services: Services,
   cmd: Command<S, O, A>,
   quien: Quien<A>,
   crudo: unknown,
-  opts: { idempotencyKey?: string | null },
+  opts: OpcionesEjecutar,
 ): Promise<Ejecucion<O>> {
   autorizar(cmd.acceso, quien, cmd.permiso);
   if (cmd.acceso === 'publico') await limitarVisitante(services, quien as Visitante);
@@ -160,19 +201,86 @@ async function ejecutarUnaVez<S extends z.ZodType, O, A extends Acceso>(
   if (!parsed.success) throw validationError(cmd.completarErrores ? cmd.completarErrores(ctx, crudo, parsed.error.issues) : parsed.error.issues);
   const input = parsed.data as z.output<S>;
 
-  const key = opts.idempotencyKey;
   const idem = cmd.idempotencia;
-  if (!key || !idem || (idem.aplica && !idem.aplica(input)) || cmd.acceso === 'publico' || cmd.acceso === 'operador') {
-    return { valor: await cmd.run(ctx, input), repetida: false };
-  }
+  const honra = idem && (!idem.aplica || idem.aplica(input)) && cmd.acceso !== 'publico' && cmd.acceso !== 'operador';
+  const cliente: ClaveCliente | null = !honra
+    ? null
+    : (opts.clave ?? (opts.idempotencyKey ? { clave: opts.idempotencyKey, huella: huella(cmd.nombre, idem.resumen ? idem.resumen(crudo) : crudo) } : null));
+  if (cmd.preparar) return ejecutarPlan(services, cmd, { ...ctx, claveCliente: cliente }, input, honra ? idem : undefined);
+
+  if (!cliente || !idem) return { valor: await cmd.run(ctx, input), repetida: false };
   const actor = quien as Actor;
-  const claveCliente: ClaveCliente = { clave: key, huella: huella(cmd.nombre, idem.resumen ? idem.resumen(crudo) : crudo) };
-  const r = await conIdempotencia(services.db, services.clock, actor, { clave: `hdr:${key}`, huella: claveCliente.huella }, (registrar) =>
-    cmd.run({ ...ctx, registrar, claveCliente }, input),
+  const r = await conIdempotencia(services.db, services.clock, actor, { clave: claveDeCliente(cliente.clave), huella: cliente.huella }, (registrar) =>
+    cmd.run({ ...ctx, registrar, claveCliente: cliente }, input),
   );
   if ('hecho' in r) return { valor: r.hecho, repetida: false };
   if (r.repeticion.distinta) throw idempotenciaDistinta();
-  return { valor: await idem.repetir(ctx, r.repeticion), repetida: true };
+  return { valor: await idem.repetir(ctx, r.repeticion, input), repetida: true };
+}
+
+/**
+ * A `preparar` command: claim its key (if any) → prepare (outside any
+ * transaction) → one transaction with the plan's writes, the key's record
+ * and the outbox events → drop this process's cached copies of what it
+ * touched, once committed. A create that lost a race for its `ref_externa`
+ * to a request with another key runs once more, and gets that DeCA.
+ */
+async function ejecutarPlan<S extends z.ZodType, O, A extends Acceso>(
+  services: Services,
+  cmd: CommandPlan<S, O, A>,
+  ctx: Contexto<A>,
+  input: z.output<S>,
+  idem: CommandBase<S, O, A>['idempotencia'],
+  otraVez = true,
+): Promise<Ejecucion<O>> {
+  const actor = ctx.quien as Actor;
+  const cliente = ctx.claveCliente;
+  const ref = idem?.creacion?.(input).ref ?? null;
+  const reclamo: Reclamo | null = cliente
+    ? { clave: claveDeCliente(cliente.clave), huella: cliente.huella, ...(idem?.creacion ? { creacion: { cliente: cliente.clave, ref } } : {}) }
+    : ref !== null
+      ? // Two requests with the same ref_externa at once: the second waits for the first and gets its DeCA.
+        { clave: claveRef(ref), huella: huella(ref), esperarSiDistinta: true, creacion: { cliente: null, ref } }
+      : null;
+
+  if (!reclamo || !idem) {
+    const r = await escribirPlan(services.db, () => cmd.preparar(ctx, input));
+    soltarCaches(services, r.escrita?.tocadas);
+    return { valor: r.valor, repetida: false };
+  }
+
+  const res = await reclamar(services.db, services.clock, actor, reclamo);
+  if (!res.reclamada) {
+    if (res.repeticion.distinta) throw idempotenciaDistinta();
+    return { valor: await idem.repetir(ctx, res.repeticion, input), repetida: true };
+  }
+  const { dueno } = res;
+  try {
+    const r = await escribirPlan(
+      services.db,
+      () => cmd.preparar(ctx, input),
+      (trx, e) => completar(trx, actor, reclamo.clave, dueno, e.registro),
+    );
+    soltarCaches(services, r.escrita?.tocadas);
+    // Nothing written (nothing changed): the key is given back, so the same request can run again.
+    // A key that cannot be given back now (the database just went out of reach) must not turn this
+    // answer into an error; the claim is abandoned, and taken over after a minute.
+    if (!r.escrita) await liberar(services.db, actor, reclamo.clave, dueno).catch(() => {});
+    return { valor: r.valor, repetida: false };
+  } catch (err) {
+    await liberar(services.db, actor, reclamo.clave, dueno).catch(() => {});
+    if (otraVez && ref !== null && indiceUnico(err) === 'decas_ref_externa_uq') return ejecutarPlan(services, cmd, ctx, input, idem, false);
+    throw err;
+  }
+}
+
+/**
+ * A change of a DeCA leaves this process's cached copy stale at once (the
+ * database's NOTIFY tells the other processes; this one must not wait for it
+ * to read its own write).
+ */
+function soltarCaches(services: Services, tocadas: readonly number[] | undefined): void {
+  for (const id of tocadas ?? []) services.caches.decas.invalidate(id);
 }
 
 /**

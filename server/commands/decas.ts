@@ -17,17 +17,17 @@ import {
   type Descarga,
 } from '../../shared/schemas/deca';
 import { z } from '../../shared/schemas/zod';
-import type { Services } from '../deps';
 import { encolarPedirDatos, enviarDeca as enviarDecaPorCorreo, pedirDatos as pedirDatosDeca } from '../domain/correo/enviar';
 import { documentosParaElCamino } from '../domain/decas/camino';
-import { camposDesconocidos, crearDeca as crear, problemasDeCreacion, validarDeca as validar } from '../domain/decas/crear';
-import { emitirDeca as emitir } from '../domain/decas/emitir';
-import { registrarControl } from '../domain/decas/control';
-import { archivarDeca as archivar, eliminarDeca as eliminar, finalizarServicio, type Eliminada } from '../domain/decas/finalizar';
+import { mapPlan, type Plan } from '../domain/context';
+import { camposDesconocidos, creacionRepetida, prepararCreacion, problemasDeCreacion, validarDeca as validar } from '../domain/decas/crear';
+import { prepararEmision } from '../domain/decas/emitir';
+import { prepararControl } from '../domain/decas/control';
+import { prepararArchivo, prepararEliminacion, prepararFin, type Eliminada } from '../domain/decas/finalizar';
 import { leerPdf, listarCambios, listarDecas as listar } from '../domain/decas/listar';
-import { modificarDeca as modificar } from '../domain/decas/modificar';
+import { prepararModificacion } from '../domain/decas/modificar';
 import { obtenerDeca } from '../domain/decas/queries';
-import { sustituirDeca as sustituir } from '../domain/decas/sustituir';
+import { prepararSustitucion } from '../domain/decas/sustituir';
 import { fichaUrl } from '../domain/decas/urls';
 import { verDeca as ver } from '../domain/decas/ver';
 import type { Repeticion } from '../domain/idempotencia';
@@ -44,20 +44,16 @@ function enviados(crudo: unknown): Set<string> {
   return new Set(crudo && typeof crudo === 'object' && !Array.isArray(crudo) ? Object.keys(crudo) : []);
 }
 
-/**
- * A change of a DeCA leaves this process's cached copy stale at once (the
- * database's NOTIFY tells the other processes; this one must not wait for it
- * to read its own write).
- */
-function tocadas(ctx: Services, ...ids: (number | null | undefined)[]): void {
-  for (const id of ids) if (typeof id === 'number') ctx.caches.decas.invalidate(id);
-}
-
 /** A repeated request (same Idempotency-Key): the DeCA it acted on, as it stands now. */
 async function decaRepetida(ctx: Contexto<'escritura'>, anterior: Repeticion): Promise<Deca> {
+  return repetidaExistente(anterior, async (id) => presentDeca(await obtenerDeca(ctx.db, ctx.quien, String(id)), ctx.siteUrl));
+}
+
+/** What `leer` gives for the DeCA a repeated request acted on, or 404 saying it is gone. */
+async function repetidaExistente<T>(anterior: Repeticion, leer: (decaId: number) => Promise<T>): Promise<T> {
   if (anterior.decaId === null) throw new AppError('no_encontrado', 'La DeCA de esta petición ya no existe.');
   try {
-    return presentDeca(await obtenerDeca(ctx.db, ctx.quien, String(anterior.decaId)), ctx.siteUrl);
+    return await leer(anterior.decaId);
   } catch (err) {
     if (err instanceof AppError && err.codigo === 'no_encontrado') {
       throw new AppError('no_encontrado', 'La DeCA de esta petición ya no existe (se borró cuando estaba pendiente). Use una clave nueva.');
@@ -86,20 +82,28 @@ export const crearDeca = command({
   completarErrores: (ctx, crudo, issues) => problemasDeCreacion(ctx.quien.cuenta, crudo, issues),
   idempotencia: {
     aplica: (input) => !input.solo_validar,
-    repetir: async (ctx, anterior): Promise<ResultadoCrear> => ({ tipo: 'creada', deca: await decaRepetida(ctx, anterior), avisos: [], nueva: false }),
+    // The same key, or the same ref_externa (with other data, an aviso says so): that DeCA as it is now.
+    repetir: async (ctx, anterior, input): Promise<ResultadoCrear> => ({
+      tipo: 'creada',
+      ...(await repetidaExistente(anterior, (id) => creacionRepetida(ctx, ctx.quien, id, input, anterior.porRef))),
+    }),
+    creacion: (input) => ({ ref: input.ref_externa ?? null }),
   },
-  run: async (ctx, input): Promise<ResultadoCrear> => {
+  preparar: async (ctx, input): Promise<Plan<ResultadoCrear>> => {
     const desconocidos = camposDesconocidos(ctx.crudo);
-    if (input.solo_validar) return { tipo: 'validada', validada: validar(ctx.quien.cuenta, input, desconocidos) };
+    if (input.solo_validar) return { valor: { tipo: 'validada', validada: validar(ctx.quien.cuenta, input, desconocidos) } };
     const actor = ctx.quien;
+    const plan = mapPlan(await prepararCreacion(ctx, actor, input, { desconocidos, cliente: ctx.claveCliente }), (r): ResultadoCrear => ({ tipo: 'creada', ...r }));
     const pedirA = !input.emitir ? input.pedir_datos_email : undefined;
-    const r = await crear(ctx, actor, input, {
-      desconocidos,
-      cliente: ctx.claveCliente,
-      registrar: ctx.registrar,
-      antesDeConfirmar: pedirA ? (trx, decaId) => encolarPedirDatos(trx, ctx, actor, decaId, pedirA) : undefined,
-    });
-    return { tipo: 'creada', ...r };
+    if (!pedirA || 'valor' in plan) return plan;
+    // The request for the other party's data goes out with the DeCA, in its transaction.
+    return {
+      aplicar: async (trx) => {
+        const e = await plan.aplicar(trx);
+        if (e.valor.tipo === 'creada') await encolarPedirDatos(trx, ctx, actor, e.valor.deca.id, pedirA);
+        return e;
+      },
+    };
   },
 });
 
@@ -141,12 +145,10 @@ export const modificarDeca = command({
   acceso: 'escritura',
   entrada: DecaPatch.extend(Ref.shape),
   idempotencia: repetirDeca,
-  run: async (ctx, { id, ...cambios }) => {
+  preparar: (ctx, { id, ...cambios }) => {
     const sent = enviados(ctx.crudo);
     sent.delete('id');
-    const deca = await modificar(ctx, ctx.quien, id, cambios, sent, { antesDeConfirmar: (trx, decaId) => ctx.registrar(trx, { decaId }) });
-    tocadas(ctx, deca.id);
-    return deca;
+    return prepararModificacion(ctx, ctx.quien, id, cambios, sent);
   },
 });
 
@@ -156,11 +158,7 @@ export const emitirDeca = command({
   acceso: 'escritura',
   entrada: Ref,
   idempotencia: repetirDeca,
-  run: async (ctx, { id }) => {
-    const deca = await emitir(ctx, ctx.quien, id, { antesDeConfirmar: (trx, decaId) => ctx.registrar(trx, { decaId }) });
-    tocadas(ctx, deca.id);
-    return deca;
-  },
+  preparar: (ctx, { id }) => prepararEmision(ctx, ctx.quien, id),
 });
 
 export const sustituirDeca = command({
@@ -170,12 +168,10 @@ export const sustituirDeca = command({
   permiso: 'gestion',
   entrada: SustituirInput.extend(Ref.shape),
   idempotencia: repetirDeca,
-  run: async (ctx, { id, ...cambios }) => {
+  preparar: (ctx, { id, ...cambios }) => {
     const sent = enviados(ctx.crudo);
     sent.delete('id');
-    const deca = await sustituir(ctx, ctx.quien, id, cambios, sent, { antesDeConfirmar: (trx, decaId) => ctx.registrar(trx, { decaId }) });
-    tocadas(ctx, deca.id, deca.sustituye_a?.id);
-    return deca;
+    return prepararSustitucion(ctx, ctx.quien, id, cambios, sent);
   },
 });
 
@@ -185,11 +181,7 @@ export const finServicio = command({
   acceso: 'escritura',
   entrada: Ref,
   idempotencia: repetirDeca,
-  run: async (ctx, { id }) => {
-    const deca = await finalizarServicio(ctx, ctx.quien, id, { antesDeConfirmar: (trx, decaId) => ctx.registrar(trx, { decaId }) });
-    tocadas(ctx, deca.id);
-    return deca;
-  },
+  preparar: (ctx, { id }) => prepararFin(ctx, ctx.quien, id),
 });
 
 export const controlCarretera = command({
@@ -199,12 +191,14 @@ export const controlCarretera = command({
   acceso: 'escritura',
   entrada: ControlInput.extend(Ref.shape),
   idempotencia: { repetir: async (_ctx, anterior) => ControlRegistrado.parse(anterior.respuesta) },
-  run: async (ctx, { id, codigo }): Promise<ControlRegistrado> => {
+  preparar: async (ctx, { id, codigo }): Promise<Plan<ControlRegistrado>> => {
     const sede_url = ctx.sedeControlUrl;
-    const r = await registrarControl(ctx, ctx.quien, id, codigo, {
-      antesDeConfirmar: (trx, hecho) => ctx.registrar(trx, { decaId: hecho.deca.id, respuesta: { ...hecho, sede_url } }),
-    });
-    return { ...r, sede_url };
+    // A repeat gets the whole first answer, sede_url included.
+    return mapPlan(
+      await prepararControl(ctx, ctx.quien, id, codigo),
+      (hecho) => ({ ...hecho, sede_url }),
+      (hecho, registro) => ({ ...registro, respuesta: { ...hecho, sede_url } }),
+    );
   },
 });
 
@@ -215,11 +209,7 @@ export const archivarDeca = command({
   permiso: 'gestion',
   entrada: ArchivarInput.extend(Ref.shape),
   idempotencia: repetirDeca,
-  run: async (ctx, { id, archivado }) => {
-    const deca = await archivar(ctx, ctx.quien, id, archivado, { antesDeConfirmar: (trx, decaId) => ctx.registrar(trx, { decaId }) });
-    tocadas(ctx, deca.id);
-    return deca;
-  },
+  preparar: (ctx, { id, archivado }) => prepararArchivo(ctx, ctx.quien, id, archivado),
 });
 
 export const eliminarDeca = command({
@@ -231,11 +221,7 @@ export const eliminarDeca = command({
     // The stored answer is what a repeat gets: the same body as the first (IETF Idempotency-Key draft).
     repetir: async (_ctx, anterior) => anterior.respuesta as Eliminada,
   },
-  run: async (ctx, { id }) => {
-    const r = await eliminar(ctx, ctx.quien, id, { antesDeConfirmar: (trx, res) => ctx.registrar(trx, { decaId: res.id, respuesta: res }) });
-    tocadas(ctx, r.id);
-    return r;
-  },
+  preparar: (ctx, { id }) => prepararEliminacion(ctx, ctx.quien, id),
 });
 
 export const historialDeca = command({

@@ -3,7 +3,9 @@ import { ImportarQuery, type Importacion } from '../../shared/schemas/importar';
 import { z } from '../../shared/schemas/zod';
 import { lineasCsv } from '../domain/decas/exportar';
 import { importarCsv as importar } from '../domain/decas/importar';
-import { command } from './command';
+import { AppError } from '../../shared/errors';
+import { command, ejecutar } from './command';
+import { crearDeca } from './decas';
 
 export const importarCsv = command({
   nombre: 'importar_csv',
@@ -12,7 +14,13 @@ export const importarCsv = command({
   acceso: 'escritura',
   permiso: 'importar',
   entrada: ImportarQuery.extend({ archivo: z.instanceof(Uint8Array, { error: 'Envíe el CSV' }) }),
-  run: (ctx, { archivo, ...q }): Promise<Importacion> => importar(ctx, ctx.quien, archivo, q),
+  // Each DeCA of the file goes through the create command: its checks, its one transaction, its idempotency.
+  run: (ctx, { archivo, ...q }): Promise<Importacion> =>
+    importar(ctx.quien, archivo, q, async (importador, cuerpo, clave) => {
+      const r = await ejecutar(ctx, crearDeca, importador, cuerpo, { clave });
+      if (r.valor.tipo !== 'creada') throw new AppError('validacion', 'La fila no se ha guardado.');
+      return { deca: r.valor.deca, avisos: r.valor.avisos, nueva: r.valor.nueva && !r.repetida };
+    }),
 });
 
 export const exportarCsv = command({

@@ -1,11 +1,13 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../clock';
 import type { DB } from '../db/schema';
 import type { DecaPdfRenderer } from '../documents/pdf-pool';
+import type { EventosNuevos } from './outbox';
 
 /**
- * What the DeCA use cases need besides the actor. They open their own
- * transactions because the PDF is rendered between them (see crear.ts).
+ * What the DeCA use cases need besides the actor. They read and render
+ * outside any transaction (`preparar…`) and write inside the one the command
+ * layer opens (`aplicar`, see `Plan`).
  */
 export interface DomainContext {
   db: Kysely<DB>;
@@ -13,4 +15,58 @@ export interface DomainContext {
   renderPdf: DecaPdfRenderer;
   /** Public site root, for the URLs printed on the document. */
   siteUrl: string;
+}
+
+/** The transaction a change writes in: the command layer's, never opened by the use case. */
+export type Trx = Transaction<DB>;
+
+/** What a request leaves under its idempotency key for a repeat: the DeCA it produced, and/or its answer. */
+export interface RegistroIdempotencia {
+  decaId?: number | null;
+  respuesta?: unknown;
+}
+
+/** What `aplicar` wrote: the answer, and what the command layer does in the same transaction and after it. */
+export interface Escritura<T> {
+  valor: T;
+  /** Recorded under the request's idempotency key, in the same transaction. */
+  registro: RegistroIdempotencia;
+  /** Events for the outbox, written in the same transaction after `aplicar`. */
+  eventos?: EventosNuevos[];
+  /** DeCAs whose cached copies this process drops once the transaction has committed. */
+  tocadas?: number[];
+}
+
+/**
+ * A use case prepared outside any transaction (reads, the number, the PDF
+ * rendered and sealed): either its answer, nothing to write (`valor`), or
+ * the writes to make in one transaction (`aplicar`). `aplicar` only writes
+ * (and locks and checks what it changes); when it finds the row moved since
+ * it was prepared it throws `RevisionCambiada`, and the command layer asks
+ * `reintentar` (or the use case again) for a new plan.
+ */
+export type Plan<T> =
+  | { valor: T }
+  | {
+      aplicar(trx: Trx): Promise<Escritura<T>>;
+      /** A new plan after `RevisionCambiada`, keeping what must not be taken twice (a number). */
+      reintentar?: () => Promise<Plan<T>>;
+    };
+
+/** Thrown by `aplicar` when the row changed between preparing a change and locking it: prepare again. */
+export class RevisionCambiada extends Error {
+  override name = 'RevisionCambiada';
+}
+
+/** The same plan with its answer (and what is recorded for a repeat) mapped. */
+export function mapPlan<T, U>(plan: Plan<T>, f: (v: T) => U, registro?: (v: T, r: RegistroIdempotencia) => RegistroIdempotencia): Plan<U> {
+  if ('valor' in plan) return { valor: f(plan.valor) };
+  const { aplicar, reintentar } = plan;
+  return {
+    aplicar: async (trx) => {
+      const e = await aplicar(trx);
+      return { ...e, valor: f(e.valor), registro: registro ? registro(e.valor, e.registro) : e.registro };
+    },
+    ...(reintentar ? { reintentar: async () => mapPlan(await reintentar(), f, registro) } : {}),
+  };
 }

@@ -4,6 +4,7 @@ import { AppError } from '../../shared/errors';
 import type { Clock } from '../clock';
 import type { DB } from '../db/schema';
 import type { Actor } from './actor';
+import type { RegistroIdempotencia } from './context';
 
 /** Keys are kept 8 days: an offline phone may replay a week later (README states the window). */
 export const IDEMPOTENCIA_DIAS = 8;
@@ -44,6 +45,13 @@ export interface Reclamo {
    * differ (the spec returns the existing DeCA); header keys answer at once.
    */
   esperarSiDistinta?: boolean;
+  /**
+   * A create's: the DeCA an earlier create left with this client key
+   * (`decas.clave_cliente`, kept for good) or this `ref_externa` answers it,
+   * looked for in the claim's own statement, even long after the key's
+   * record expired.
+   */
+  creacion?: { cliente: string | null; ref: string | null };
 }
 
 /** What an earlier request with the same key produced. */
@@ -53,7 +61,14 @@ export interface Repeticion {
   respuesta: unknown;
   /** The earlier request had a different body. */
   distinta: boolean;
+  /** Found by its `ref_externa` (not by the same key): the body may differ, and the answer says so. */
+  porRef: boolean;
 }
+
+/** The claim key of a create's `ref_externa` (freed when the DeCA gives it up: liberarRefExterna). */
+export const claveRef = (ref: string) => `ref:${ref}`;
+/** The claim key of a client's key (the Idempotency-Key header, an import's row); `clave_cliente` keeps it bare. */
+export const claveCliente = (clave: string) => `hdr:${clave}`;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -68,12 +83,17 @@ export async function reclamar(
   clock: Clock,
   actor: Pick<Actor, 'accountId' | 'entorno'>,
   r: Reclamo,
-): Promise<{ reclamada: true; dueno: string } | { reclamada: false; repeticion: Repeticion }> {
+): Promise<Resultado> {
   const deadline = Date.now() + ESPERA_MS;
   const dueno = randomUUID();
   let pausa = 20;
-  for (;;) {
+  for (let primera = true; ; primera = false) {
     const now = clock.now();
+    if (primera && r.creacion) {
+      const c = await reclamarCreacion(db, actor, r, r.creacion, dueno, now);
+      if (c) return c;
+      continue;
+    }
     const inserted = await db
       .insertInto('idempotencia')
       .values({
@@ -105,9 +125,9 @@ export async function reclamar(
     }
     const distinta = row.huella !== r.huella;
     if (row.estado === 'completada') {
-      return { reclamada: false, repeticion: { decaId: row.deca_id, status: row.status ?? 200, respuesta: row.respuesta, distinta } };
+      return { reclamada: false, repeticion: { decaId: row.deca_id, status: row.status ?? 200, respuesta: row.respuesta, distinta, porRef: r.clave.startsWith('ref:') } };
     }
-    if (distinta && !r.esperarSiDistinta) return { reclamada: false, repeticion: { decaId: null, status: 0, respuesta: null, distinta } };
+    if (distinta && !r.esperarSiDistinta) return { reclamada: false, repeticion: { decaId: null, status: 0, respuesta: null, distinta, porRef: false } };
     // Abandoned by the database's clock (never by this process's, which may be ahead): take it over, atomically.
     const relevo = await db
       .updateTable('idempotencia')
@@ -130,6 +150,49 @@ export async function reclamar(
   }
 }
 
+type Resultado = { reclamada: true; dueno: string } | { reclamada: false; repeticion: Repeticion };
+
+/**
+ * A create's first attempt, in one statement: the DeCA an earlier create
+ * left (by client key, else by ref_externa) answers it; with none, the key
+ * is claimed. Null when the key is already claimed or recorded (the caller
+ * then reads that record, as for any key).
+ */
+async function reclamarCreacion(
+  db: Kysely<DB>,
+  actor: Pick<Actor, 'accountId' | 'entorno'>,
+  r: Reclamo,
+  c: { cliente: string | null; ref: string | null },
+  dueno: string,
+  now: Date,
+): Promise<Resultado | null> {
+  const expira = new Date(now.getTime() + IDEMPOTENCIA_DIAS * 86_400_000);
+  const { rows } = await sql<{ reclamada: string | null; id: number | null; clave_cliente: string | null; huella_cliente: string | null }>`
+    with previa as (
+      select id, clave_cliente, huella_cliente from decas
+      where account_id = ${actor.accountId} and entorno = ${actor.entorno}
+        and (clave_cliente = ${c.cliente}::text or ref_externa = ${c.ref}::text)
+      order by (clave_cliente is not distinct from ${c.cliente}::text) desc
+      limit 1
+    ), nueva as (
+      insert into idempotencia (account_id, entorno, clave, huella, estado, created_at, expires_at, dueno)
+      select ${actor.accountId}::bigint, ${actor.entorno}::text, ${r.clave}::text, ${r.huella}::text, 'en_curso', ${now}::timestamptz, ${expira}::timestamptz, ${dueno}::text
+      where not exists (select 1 from previa)
+      on conflict (account_id, entorno, clave) do nothing
+      returning clave
+    )
+    select (select clave from nueva) as reclamada, previa.id, previa.clave_cliente, previa.huella_cliente
+    from (select 1) as uno left join previa on true`.execute(db);
+  const fila = rows[0];
+  if (fila?.reclamada) return { reclamada: true, dueno };
+  if (fila?.id == null) return null;
+  const porClave = c.cliente !== null && fila.clave_cliente === c.cliente;
+  return {
+    reclamada: false,
+    repeticion: { decaId: Number(fila.id), status: 200, respuesta: null, distinta: porClave && fila.huella_cliente !== r.huella, porRef: !porClave },
+  };
+}
+
 async function borrar(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, clave: string, createdAt: Date): Promise<void> {
   await db
     .deleteFrom('idempotencia')
@@ -140,11 +203,7 @@ async function borrar(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'
     .execute();
 }
 
-/** What a request leaves under its key for a repeat: the DeCA it produced, and/or its answer. */
-export interface RegistroIdempotencia {
-  decaId?: number | null;
-  respuesta?: unknown;
-}
+export type { RegistroIdempotencia } from './context';
 
 /**
  * Record the result under the key, inside the transaction of the change
@@ -190,7 +249,7 @@ export async function liberarRefExterna(trx: Transaction<DB>, actor: Pick<Actor,
     .deleteFrom('idempotencia')
     .where('account_id', '=', actor.accountId)
     .where('entorno', '=', actor.entorno)
-    .where('clave', '=', `ref:${refExterna}`)
+    .where('clave', '=', claveRef(refExterna))
     .where('deca_id', '=', decaId)
     .execute();
 }

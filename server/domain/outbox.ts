@@ -4,6 +4,20 @@ import type { DB } from '../db/schema';
 import type { Actor } from './actor';
 import { encolarEntregas } from './webhooks/encolar';
 
+/** Events of a change, to be written in its transaction (by the command layer, after `aplicar`). */
+export interface EventosNuevos {
+  scope: Pick<Actor, 'accountId' | 'entorno'>;
+  eventos: readonly Evento[];
+  decaId: number | null;
+  data: unknown;
+  now: Date;
+}
+
+/** Write the events a change returned, in order, in its transaction. */
+export async function escribirEventos(trx: Transaction<DB>, lista: readonly EventosNuevos[]): Promise<void> {
+  for (const e of lista) await enqueueEventos(trx, e.scope, e.eventos, e.decaId, e.data, e.now);
+}
+
 // The event names live in the shared webhook schema (subscriptions are validated against them).
 export { EVENTOS, type Evento } from '../../shared/schemas/webhook';
 

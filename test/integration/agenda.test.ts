@@ -9,7 +9,8 @@ import { describe, expect } from 'vitest';
 import { AgendaList, AgendaEmpresa, AgendaVehiculo } from '../../shared/schemas/agenda';
 import { DecaCreada, DecaInput } from '../../shared/schemas/deca';
 import type { Actor } from '../../server/domain/actor';
-import { crearDeca } from '../../server/domain/decas/crear';
+import { prepararCreacion } from '../../server/domain/decas/crear';
+import { escribirPlan } from '../../server/domain/plan';
 import { decaCompleta } from '../support/decas';
 import { it, type Fx } from '../support/fixtures';
 
@@ -53,16 +54,18 @@ describe('agenda', () => {
   it('is written in the DeCA’s transaction: a create that fails at commit teaches nothing', async ({ app, cuentaNueva: c }) => {
     const actor: Actor = { accountId: c.account.id, cuenta: c.account, entorno: 'produccion', canal: 'api', keyId: c.keyIds.live, userId: null, rol: null, soloLectura: false, etiqueta: 'prueba' };
     const input = DecaInput.parse(decaCompleta({ cargador_nombre: 'Nunca Guardada SL', cargador_nif: 'B65410011' }));
-    const fallo = crearDeca(app.services, actor, input, {
-      antesDeConfirmar: async () => {
+    const fallo = escribirPlan(
+      app.database.db,
+      () => prepararCreacion(app.services, actor, input),
+      async () => {
         throw new Error('fallo al confirmar');
       },
-    });
+    );
     await expect(fallo).rejects.toThrow('fallo al confirmar');
     expect((await buscar({ app, c } as Fx, 'empresas', 'nunca')).entradas).toHaveLength(0);
     expect((await buscar({ app, c } as Fx, 'vehiculos')).entradas).toHaveLength(0);
     // The same DeCA committing does teach.
-    await crearDeca(app.services, actor, input);
+    await escribirPlan(app.database.db, () => prepararCreacion(app.services, actor, input));
     expect((await buscar({ app, c } as Fx, 'empresas', 'nunca')).entradas).toHaveLength(1);
   });
 

@@ -1,37 +1,33 @@
 import { formatMadrid } from '../../../shared/rules/fechas';
 import type { ControlCarretera, Deca } from '../../../shared/schemas/deca';
 import type { Actor } from '../actor';
-import type { DomainContext } from '../context';
-import { enqueueEventos } from '../outbox';
+import { RevisionCambiada, type DomainContext, type Plan } from '../context';
 import { presentDeca } from '../presenters/deca';
-import { registrarCambio, type AntesDeConfirmar } from './escritura';
+import { registrarCambio } from './escritura';
 import { exigirEstado } from './estado';
-import { bloquearDeca, obtenerDeca, releerDeca } from './queries';
+import { bloquearDeca, obtenerDeca } from './queries';
 
 /**
  * POST /decas/{id}/control (extension): the numeric code an agent gave the
  * driver at a roadside check. It goes into the DeCA's history (with who and
  * when) and out as the `deca.control` event; the company then has to send
  * the PDF/A to the Ministry's electronic office with that code. The DeCA's
- * data and version do not change.
+ * data and version do not change; it is locked while the code is written, so
+ * it cannot be replaced meanwhile.
  */
-export async function registrarControl(
-  ctx: DomainContext,
-  actor: Actor,
-  ref: string,
-  codigo: string,
-  opts: { antesDeConfirmar?: (trx: Parameters<AntesDeConfirmar>[0], r: { deca: Deca; control: ControlCarretera }) => Promise<void> } = {},
-): Promise<{ deca: Deca; control: ControlCarretera }> {
-  const { id } = await obtenerDeca(ctx.db, actor, ref);
-  return ctx.db.transaction().execute(async (trx) => {
-    const row = await bloquearDeca(trx, actor, id);
-    exigirEstado(row, 'control');
-    const now = ctx.clock.now();
-    await registrarCambio(trx, actor, id, { version: row.version, tipo: 'control', campos: [{ campo: 'control_codigo', antes: null, despues: codigo }] }, now);
-    const deca = presentDeca(await releerDeca(trx, actor, id), ctx.siteUrl);
-    const control: ControlCarretera = { codigo, registrado_at: formatMadrid(now), version: row.version };
-    await enqueueEventos(trx, actor, ['deca.control'], id, { deca, control }, now);
-    await opts.antesDeConfirmar?.(trx, { deca, control });
-    return { deca, control };
-  });
+export async function prepararControl(ctx: DomainContext, actor: Actor, ref: string, codigo: string): Promise<Plan<{ deca: Deca; control: ControlCarretera }>> {
+  const row = await obtenerDeca(ctx.db, actor, ref);
+  exigirEstado(row, 'control');
+  return {
+    aplicar: async (trx) => {
+      const locked = await bloquearDeca(trx, actor, row.id);
+      if (locked.revision !== row.revision) throw new RevisionCambiada();
+      const now = ctx.clock.now();
+      await registrarCambio(trx, actor, row.id, { version: row.version, tipo: 'control', campos: [{ campo: 'control_codigo', antes: null, despues: codigo }] }, now);
+      const deca = presentDeca(row, ctx.siteUrl);
+      const control: ControlCarretera = { codigo, registrado_at: formatMadrid(now), version: row.version };
+      const hecho = { deca, control };
+      return { valor: hecho, registro: { decaId: row.id, respuesta: hecho }, eventos: [{ scope: actor, eventos: ['deca.control'], decaId: row.id, data: hecho, now }] };
+    },
+  };
 }

@@ -2,24 +2,23 @@ import { AppError, validationError, type Aviso, type Campos } from '../../../sha
 import { avisosDeca } from '../../../shared/rules/emision';
 import { CAMPOS_DATOS, DecaInput, type Deca, type DecaDatos, type DecaInputParsed, type DecaValidada } from '../../../shared/schemas/deca';
 import type { Rol } from '../../../shared/schemas/cuenta';
-import type { AccountRow } from '../../db/schema';
+import { sql } from 'kysely';
+import type { AccountRow, DecaRow } from '../../db/schema';
 import { consumirCuota, contarSinConfirmar, exigirCuentaConfirmada } from '../accounts/cuota';
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
-import type { DomainContext } from '../context';
-import { conIdempotencia, huella, idempotenciaDistinta, type ClaveCliente, type RegistroIdempotencia } from '../idempotencia';
+import type { DomainContext, Plan } from '../context';
+import type { ClaveCliente } from '../idempotencia';
 import { presentDeca } from '../presenters/deca';
 import { columnasDeDatos, datosDeRow, diffDatos } from './datos';
 import { datosParaEmitir } from '../../../shared/rules/datos-deca';
 import { renderVersion } from './documento';
 import { aprenderDeDeca, prepararLeccion } from '../agenda/agenda';
-import { guardarVersion, publicarFila, registrarCambio, type AntesDeConfirmar, type CambioNuevo } from './escritura';
+import { conEventos, filaVersion, filasCambio, type CambioNuevo } from './escritura';
 import { comprobarReserva, usarReserva } from '../dispositivos/dispositivos';
 import { comprobarResumenFirmado } from '../publico/offline';
 import { asignarNumero } from './numeracion';
-import { selectDecas, sinRefs, type DecaConRefs } from './queries';
-import type { Transaction } from 'kysely';
-import type { DB } from '../../db/schema';
+import { obtenerDeca, sinRefs, type DecaConRefs } from './queries';
 
 /** Fields of the caller's side that come from the account when left empty. */
 const CAMPOS_DE_CUENTA: Record<Rol, readonly (keyof DecaDatos)[]> = {
@@ -124,13 +123,11 @@ export function validarDeca(account: AccountRow, input: DecaInputParsed, descono
 
 export interface CrearOpciones {
   desconocidos?: string[];
-  /** Records the request's Idempotency-Key in the creating transaction (command layer). */
-  registrar?: (trx: Transaction<DB>, r: RegistroIdempotencia) => Promise<void>;
-  antesDeConfirmar?: AntesDeConfirmar;
   /**
-   * The client's reference of this create (the Idempotency-Key, the app's
-   * local id, a CSV file's rows): kept on the DeCA for good, so the same
-   * create replayed after any time returns this DeCA, never a second one.
+   * The client's reference of this create (the Idempotency-Key, a CSV
+   * file's rows) and its fingerprint: kept on the DeCA for good, so the same
+   * create replayed after any time returns this DeCA, never a second one
+   * (the command layer's claim looks for it: see idempotencia.ts).
    */
   cliente?: ClaveCliente | null;
 }
@@ -153,60 +150,54 @@ const AVISO_DATOS_DISTINTOS: Aviso = {
 };
 
 /**
- * POST /decas. The number is taken and the PDF rendered before the
- * transaction opens, so neither the numbering row nor the embedded database's
- * single session is held during a render; the transaction then writes the
- * DeCA, its first version, history, events, quota and idempotency record at
- * once. A repeated `ref_externa` returns the first DeCA (spec: idempotency).
+ * A create seen before (same client key, or same `ref_externa`): that DeCA
+ * as it is now. Found by its `ref_externa` with other data, it says so in an
+ * aviso (spec: the existing DeCA is returned and nothing changes).
  */
-export async function crearDeca(ctx: DomainContext, actor: Actor, input: DecaInputParsed, opts: CrearOpciones = {}): Promise<CrearResultado> {
+export async function creacionRepetida(ctx: DomainContext, actor: Actor, decaId: number, input: DecaInputParsed, porRef: boolean): Promise<CrearResultado> {
+  const row = await obtenerDeca(ctx.db, actor, String(decaId));
+  const avisos = porRef && !mismosDatos(row, prepararDeca(actor.cuenta, input)) ? [AVISO_DATOS_DISTINTOS] : [];
+  return { deca: presentDeca(row, ctx.siteUrl), avisos, nueva: false };
+}
+
+/**
+ * POST /decas. Everything but the writes happens here, outside any
+ * transaction: the checks, the number (taken in its own statement, so the
+ * numbering row is never held during a render), the PDF rendered and sealed,
+ * what the address book knows. `aplicar` then writes the DeCA, its first
+ * version, history, quota and address book in the command's transaction.
+ * Repeats (same key, same `ref_externa`) never reach this: the command
+ * layer's claim answers them.
+ */
+export async function prepararCreacion(ctx: DomainContext, actor: Actor, input: DecaInputParsed, opts: CrearOpciones = {}): Promise<Plan<CrearResultado>> {
   const account = actor.cuenta;
   const p = prepararDeca(account, input, opts.desconocidos);
   if (input.emision_offline && !input.emitir) {
     throw validationError([{ path: ['emision_offline'], message: 'Una DeCA emitida sin cobertura se envía con emitir true' }]);
   }
   if (input.emitir) exigirCompleta(p, account);
-
-  const porRef = async (ref: string): Promise<DecaConRefs | undefined> =>
-    (await selectDecas(ctx.db, actor).where('d.ref_externa', '=', ref).executeTakeFirst()) as DecaConRefs | undefined;
-  const repetida = (row: DecaConRefs): CrearResultado => ({
-    deca: presentDeca(row, ctx.siteUrl),
-    avisos: mismosDatos(row, p) ? [] : [AVISO_DATOS_DISTINTOS],
-    nueva: false,
-  });
-
-  // The same create seen before, however long ago: that DeCA, as it is now, with no aviso.
   const cliente = opts.cliente ?? null;
-  const delCliente = async (): Promise<CrearResultado | null> => {
-    if (!cliente) return null;
-    const row = (await selectDecas(ctx.db, actor).where('d.clave_cliente', '=', cliente.clave).executeTakeFirst()) as DecaConRefs | undefined;
-    if (!row) return null;
-    if (row.huella_cliente !== cliente.huella) throw idempotenciaDistinta();
-    return { deca: presentDeca(row, ctx.siteUrl), avisos: [], nueva: false };
-  };
-  const yaCreada = await delCliente();
-  if (yaCreada) return yaCreada;
 
-  const crear = async (registrarRef?: (trx: Transaction<DB>, r: RegistroIdempotencia) => Promise<void>): Promise<CrearResultado> => {
-    const now = ctx.clock.now();
-    // Refusals come before the number is taken, so they never burn numbers.
-    await exigirCuentaConfirmada(ctx.db, actor);
+  const now = ctx.clock.now();
+  // Refusals come before the number is taken, so they never burn numbers.
+  await exigirCuentaConfirmada(ctx.db, actor);
 
-    // Issued on a device with no coverage: its reserved number and token, at the device's time.
-    const offline = input.emision_offline ? await comprobarReserva(ctx.db, actor, input.emision_offline, now) : null;
-    const numero = offline?.numero ?? (await asignarNumero(ctx.db, actor, now));
-    const tokenPublico = offline?.token ?? randomToken(24);
-    const emitidoAt = offline?.emitidaAt ?? now;
-    const resumenOffline = input.emision_offline?.qr;
-    if (offline && resumenOffline) await comprobarResumenFirmado(ctx.db, offline, resumenOffline, p.datos);
-    const emitir = input.emitir;
-    const pdf = emitir
-      ? await renderVersion(ctx.renderPdf, ctx.siteUrl, p.datos, { entorno: actor.entorno, numero, version: 1, tokenPublico, emitidoAt, modificadoAt: null, motivo: null, sustituyeA: null, resumenOffline })
-      : null;
+  // Issued on a device with no coverage: its reserved number and token, at the device's time.
+  const offline = input.emision_offline ? await comprobarReserva(ctx.db, actor, input.emision_offline, now) : null;
+  // The number and what the address book knows, at once (two connections on PostgreSQL).
+  const [numero, leccion] = await Promise.all([offline?.numero ?? asignarNumero(ctx.db, actor, now), prepararLeccion(ctx.db, actor, p.datos)]);
+  const tokenPublico = offline?.token ?? randomToken(24);
+  const emitidoAt = offline?.emitidaAt ?? now;
+  const resumenOffline = input.emision_offline?.qr;
+  if (offline && resumenOffline) await comprobarResumenFirmado(ctx.db, offline, resumenOffline, p.datos);
+  const emitir = input.emitir;
+  const pdf = emitir
+    ? await renderVersion(ctx.renderPdf, ctx.siteUrl, p.datos, { entorno: actor.entorno, numero, version: 1, tokenPublico, emitidoAt, modificadoAt: null, motivo: null, sustituyeA: null, resumenOffline })
+    : null;
 
-    const leccion = await prepararLeccion(ctx.db, actor, p.datos);
-    const deca = await ctx.db.transaction().execute(async (trx) => {
-      const row = await trx
+  return {
+    aplicar: async (trx) => {
+      const insertar = trx
         .insertInto('decas')
         .values({
           account_id: actor.accountId,
@@ -233,42 +224,24 @@ export async function crearDeca(ctx: DomainContext, actor: Actor, input: DecaInp
           creado_por_key_id: actor.keyId,
           creado_por_user_id: actor.userId,
         })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      if (offline) await usarReserva(trx, offline, row.id, now);
+        .returningAll();
       const campos = CAMPOS_DATOS.filter((c) => c !== 'envios' && p.datos[c] !== null).map((c) => ({ campo: c, antes: null, despues: p.datos[c] }));
       const historia: CambioNuevo[] = [{ version: 1, tipo: 'creacion', campos }];
-      if (pdf) {
-        await guardarVersion(trx, actor, row.id, pdf, now);
-        historia.push({ version: 1, tipo: 'emision' });
-      }
-      await registrarCambio(trx, actor, row.id, historia, now);
-      await registrarRef?.(trx, { decaId: row.id });
-      await opts.registrar?.(trx, { decaId: row.id });
-      await opts.antesDeConfirmar?.(trx, row.id);
-      const creada = await publicarFila(trx, actor, sinRefs(row), emitir ? ['deca.creado', 'deca.emitido'] : ['deca.creado'], now, ctx.siteUrl);
+      if (pdf) historia.push({ version: 1, tipo: 'emision' });
+      // The DeCA, its first version and its history in one statement: the later parts take the new id from the first.
+      const nueva = sql<number>`(select id from d)`;
+      const partes = [sql`d as (${insertar})`, sql`c as (${trx.insertInto('deca_cambios').values(filasCambio(actor, nueva, historia, now))})`];
+      if (pdf) partes.push(sql`v as (${trx.insertInto('deca_versiones').values(filaVersion(actor, nueva, pdf, now))})`);
+      const { rows } = await sql<DecaRow>`with ${sql.join(partes)} select * from d`.execute(trx);
+      const row = rows[0]!;
+      if (offline) await usarReserva(trx, offline, row.id, now);
+      const { deca, eventos } = conEventos(actor, sinRefs(row), emitir ? ['deca.creado', 'deca.emitido'] : ['deca.creado'], now, ctx.siteUrl);
       // The rows every DeCA of the account shares (the address book, the month's count) are
       // written last: concurrent creates then wait on each other for little more than the commit.
       await aprenderDeDeca(trx, actor, leccion, now);
       await contarSinConfirmar(trx, actor);
       await consumirCuota(trx, actor, now);
-      return creada;
-    });
-    return { deca, avisos: p.avisos, nueva: true };
+      return { valor: { deca, avisos: p.avisos, nueva: true }, registro: { decaId: row.id }, eventos, tocadas: [row.id] };
+    },
   };
-
-  const ref = input.ref_externa;
-  if (!ref) return crear();
-  const ya = await porRef(ref);
-  if (ya) return repetida(ya);
-  // Two requests with the same ref_externa at once: the second waits for the
-  // first and returns its DeCA (the claim's key is the reference itself).
-  const r = await conIdempotencia(ctx.db, ctx.clock, actor, { clave: `ref:${ref}`, huella: huella(ref), esperarSiDistinta: true }, async (registrarRef) => {
-    const ahora = await porRef(ref);
-    return ahora ? repetida(ahora) : crear(registrarRef);
-  });
-  if ('hecho' in r) return r.hecho;
-  const row = await porRef(ref);
-  if (!row) throw new AppError('conflicto', 'La DeCA con esta ref_externa se está creando o se acaba de borrar. Reintente.', { headers: { 'Retry-After': '1' } });
-  return repetida(row);
 }

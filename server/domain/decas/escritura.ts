@@ -1,38 +1,34 @@
-import type { Transaction } from 'kysely';
-import { AppError } from '../../../shared/errors';
+import type { Expression, InsertObject, Transaction } from 'kysely';
 import type { CampoCambiado, TipoCambio } from '../../../shared/schemas/deca';
 import type { DB } from '../../db/schema';
 import type { Deca } from '../../../shared/schemas/deca';
 import { presentDeca } from '../presenters/deca';
 import type { Actor } from '../actor';
-import { enqueueEventos, type Evento } from '../outbox';
+import { escribirEventos, type Evento, type EventosNuevos } from '../outbox';
 import type { PdfVersion } from './documento';
 import { releerDeca, type DecaConRefs } from './queries';
 
-/** Runs inside the change's transaction just before commit (idempotency records, mail of the change). */
-export type AntesDeConfirmar = (trx: Transaction<DB>, decaId: number) => Promise<void>;
+// Thrown by `aplicar` when the DeCA moved since it was prepared (the command layer prepares again).
+export { RevisionCambiada } from '../context';
 
-/** Thrown when the DeCA changed between preparing a change and locking it; the use case retries. */
-export class RevisionCambiada extends Error {
-  override name = 'RevisionCambiada';
+/** A version's row: its PDF bytes (kept per version; a version's bytes never change). `decaId` may be a subquery (a DeCA inserted in the same statement). */
+export function filaVersion(actor: Pick<Actor, 'accountId' | 'entorno'>, decaId: number | Expression<number>, v: PdfVersion, now: Date): InsertObject<DB, 'deca_versiones'> {
+  return {
+    account_id: actor.accountId,
+    entorno: actor.entorno,
+    deca_id: decaId,
+    version: v.version,
+    pdf: v.pdf,
+    pdf_sha256: v.sha256,
+    pdf_bytes: v.bytes,
+    datos_pdf: JSON.stringify(v.datosPdf),
+    created_at: now,
+  };
 }
 
-/** Store a version's PDF bytes (kept per version; a version's bytes never change). */
+/** Store a version's PDF bytes. */
 export async function guardarVersion(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, decaId: number, v: PdfVersion, now: Date): Promise<void> {
-  await trx
-    .insertInto('deca_versiones')
-    .values({
-      account_id: actor.accountId,
-      entorno: actor.entorno,
-      deca_id: decaId,
-      version: v.version,
-      pdf: v.pdf,
-      pdf_sha256: v.sha256,
-      pdf_bytes: v.bytes,
-      datos_pdf: JSON.stringify(v.datosPdf),
-      created_at: now,
-    })
-    .execute();
+  await trx.insertInto('deca_versiones').values(filaVersion(actor, decaId, v, now)).execute();
 }
 
 /** One entry of the change history: version, reason, and what changed. */
@@ -43,62 +39,64 @@ export interface CambioNuevo {
   campos?: CampoCambiado[];
 }
 
-/** Append to the change history (one statement for all the entries of a change): who (user or key), when, what. */
-export async function registrarCambio(trx: Transaction<DB>, actor: Actor, decaId: number, cambios: CambioNuevo | CambioNuevo[], now: Date): Promise<void> {
+/** The history rows of a change: who (user or key), when, what. `decaId` may be a subquery, as in filaVersion. */
+export function filasCambio(actor: Actor, decaId: number | Expression<number>, cambios: CambioNuevo | CambioNuevo[], now: Date): InsertObject<DB, 'deca_cambios'>[] {
   const lista = Array.isArray(cambios) ? cambios : [cambios];
-  if (lista.length === 0) return;
   const autor = {
     autor_tipo: actor.keyId !== null ? ('clave' as const) : actor.userId !== null ? ('usuario' as const) : actor.canal === 'web' ? ('enlace' as const) : ('sistema' as const),
     autor_id: actor.keyId ?? actor.userId,
     autor_nombre: actor.etiqueta,
   };
-  await trx
-    .insertInto('deca_cambios')
-    .values(
-      lista.map((c) => ({
-        account_id: actor.accountId,
-        entorno: actor.entorno,
-        deca_id: decaId,
-        version: c.version,
-        tipo: c.tipo,
-        motivo: c.motivo ?? null,
-        ...autor,
-        canal: actor.canal,
-        campos: JSON.stringify(c.campos ?? []),
-        created_at: now,
-      })),
-    )
-    .execute();
+  return lista.map((c) => ({
+    account_id: actor.accountId,
+    entorno: actor.entorno,
+    deca_id: decaId,
+    version: c.version,
+    tipo: c.tipo,
+    motivo: c.motivo ?? null,
+    ...autor,
+    canal: actor.canal,
+    campos: JSON.stringify(c.campos ?? []),
+    created_at: now,
+  }));
+}
+
+/** Append to the change history (one statement for all the entries of a change). */
+export async function registrarCambio(trx: Transaction<DB>, actor: Actor, decaId: number, cambios: CambioNuevo | CambioNuevo[], now: Date): Promise<void> {
+  const filas = filasCambio(actor, decaId, cambios, now);
+  if (filas.length === 0) return;
+  await trx.insertInto('deca_cambios').values(filas).execute();
 }
 
 /**
- * Write the events of a change to the outbox, with the DeCA as it stands
- * after the change, in the change's transaction. Returns the DeCA as shown
- * (the answer of the request, the payload of the events).
+ * The DeCA as shown after a change (the answer of the request) and the
+ * events that carry it (payload `{ deca }`), for the outbox in the change's
+ * transaction.
  */
-export async function publicarFila(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, row: DecaConRefs, eventos: Evento[], now: Date, siteUrl: string): Promise<Deca> {
+export function conEventos(actor: Pick<Actor, 'accountId' | 'entorno'>, row: DecaConRefs, eventos: Evento[], now: Date, siteUrl: string): { deca: Deca; eventos: EventosNuevos[] } {
   const deca = presentDeca(row, siteUrl);
-  await enqueueEventos(trx, actor, eventos, row.id, { deca }, now);
-  return deca;
+  return { deca, eventos: eventos.length ? [{ scope: actor, eventos, decaId: row.id, data: { deca }, now }] : [] };
 }
 
-/** Re-read the DeCA after a change (with its replacement links) and publish its events: see publicarFila. */
+/** Re-read the DeCA after a change (with its replacement links), inside the transaction: see conEventos. */
+export async function releerConEventos(
+  trx: Transaction<DB>,
+  actor: Pick<Actor, 'accountId' | 'entorno'>,
+  decaId: number,
+  eventos: Evento[],
+  now: Date,
+  siteUrl: string,
+): Promise<{ deca: Deca; eventos: EventosNuevos[] }> {
+  return conEventos(actor, await releerDeca(trx, actor, decaId), eventos, now, siteUrl);
+}
+
+/**
+ * Re-read the DeCA after a change and write its events in the caller's own
+ * transaction: for a change outside the command layer (a public download's
+ * `deca.descargado`). Returns the DeCA as shown.
+ */
 export async function publicar(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, decaId: number, eventos: Evento[], now: Date, siteUrl: string): Promise<Deca> {
-  return publicarFila(trx, actor, await releerDeca(trx, actor, decaId), eventos, now, siteUrl);
-}
-
-/** Run an optimistic change: prepare outside the transaction, retry if the DeCA moved meanwhile. */
-export async function conReintentos<T>(fn: () => Promise<T>, intentos = 4): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (!(err instanceof RevisionCambiada)) throw err;
-      if (i >= intentos) {
-        throw new AppError('conflicto', 'La DeCA ha cambiado varias veces mientras se procesaba su petición. Reintente.', {
-          headers: { 'Retry-After': '1' },
-        });
-      }
-    }
-  }
+  const r = await releerConEventos(trx, actor, decaId, eventos, now, siteUrl);
+  await escribirEventos(trx, r.eventos);
+  return r.deca;
 }

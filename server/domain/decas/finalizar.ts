@@ -1,65 +1,72 @@
 import { AppError } from '../../../shared/errors';
 import type { Deca, DecaEliminada } from '../../../shared/schemas/deca';
 import type { Actor } from '../actor';
-import type { DomainContext } from '../context';
+import { RevisionCambiada, type DomainContext, type Plan } from '../context';
 import { liberarRefExterna } from '../idempotencia';
-import { publicar, registrarCambio, type AntesDeConfirmar } from './escritura';
+import { conEventos, registrarCambio } from './escritura';
 import { exigirEstado } from './estado';
-import { bloquearDeca, obtenerDeca } from './queries';
-
-type Opciones = { antesDeConfirmar?: AntesDeConfirmar };
+import { actualizarSiNoCambio, obtenerDeca } from './queries';
 
 /** POST /decas/{id}/fin: mark the end of the service of an issued DeCA (`estado` unchanged). */
-export async function finalizarServicio(ctx: DomainContext, actor: Actor, ref: string, opts: Opciones = {}): Promise<Deca> {
-  const { id } = await obtenerDeca(ctx.db, actor, ref);
-  return ctx.db.transaction().execute(async (trx) => {
-    const row = await bloquearDeca(trx, actor, id);
-    exigirEstado(row, 'fin');
-    if (row.fin_servicio_at) {
-      throw new AppError('servicio_finalizado', `El fin del servicio de la DeCA ${row.numero} ya estaba marcado.`);
-    }
-    const now = ctx.clock.now();
-    await trx.updateTable('decas').set({ fin_servicio_at: now, modificado_at: now, updated_at: now, revision: row.revision + 1 }).where('id', '=', id).execute();
-    await registrarCambio(trx, actor, id, { version: row.version, tipo: 'fin_servicio' }, now);
-    await opts.antesDeConfirmar?.(trx, id);
-    return publicar(trx, actor, id, ['deca.fin_servicio'], now, ctx.siteUrl);
-  });
+export async function prepararFin(ctx: DomainContext, actor: Actor, ref: string): Promise<Plan<Deca>> {
+  const row = await obtenerDeca(ctx.db, actor, ref);
+  exigirEstado(row, 'fin');
+  if (row.fin_servicio_at) {
+    throw new AppError('servicio_finalizado', `El fin del servicio de la DeCA ${row.numero} ya estaba marcado.`);
+  }
+  return {
+    aplicar: async (trx) => {
+      const now = ctx.clock.now();
+      const cambiada = await actualizarSiNoCambio(trx, actor, row, { fin_servicio_at: now, modificado_at: now, updated_at: now, revision: row.revision + 1 });
+      if (!cambiada) throw new RevisionCambiada();
+      await registrarCambio(trx, actor, row.id, { version: row.version, tipo: 'fin_servicio' }, now);
+      const { deca, eventos } = conEventos(actor, cambiada, ['deca.fin_servicio'], now, ctx.siteUrl);
+      return { valor: deca, registro: { decaId: row.id }, eventos, tocadas: [row.id] };
+    },
+  };
 }
 
 /** POST /decas/{id}/archivar: set or clear the archive flag, in any state. Setting the same value changes nothing. */
-export async function archivarDeca(ctx: DomainContext, actor: Actor, ref: string, archivado: boolean, opts: Opciones = {}): Promise<Deca> {
-  const { id } = await obtenerDeca(ctx.db, actor, ref);
-  return ctx.db.transaction().execute(async (trx) => {
-    const row = await bloquearDeca(trx, actor, id);
-    const now = ctx.clock.now();
-    if (row.archivado !== archivado) {
-      await trx.updateTable('decas').set({ archivado, modificado_at: now, updated_at: now, revision: row.revision + 1 }).where('id', '=', id).execute();
-      await registrarCambio(trx, actor, id, { version: row.version, tipo: archivado ? 'archivado' : 'desarchivado' }, now);
-    }
-    await opts.antesDeConfirmar?.(trx, id);
-    return publicar(trx, actor, id, [], now, ctx.siteUrl);
-  });
+export async function prepararArchivo(ctx: DomainContext, actor: Actor, ref: string, archivado: boolean): Promise<Plan<Deca>> {
+  const row = await obtenerDeca(ctx.db, actor, ref);
+  if (row.archivado === archivado) {
+    // Nothing to write: the DeCA as it is (a repeat answers the same).
+    return { valor: conEventos(actor, row, [], ctx.clock.now(), ctx.siteUrl).deca };
+  }
+  return {
+    aplicar: async (trx) => {
+      const now = ctx.clock.now();
+      const cambiada = await actualizarSiNoCambio(trx, actor, row, { archivado, modificado_at: now, updated_at: now, revision: row.revision + 1 });
+      if (!cambiada) throw new RevisionCambiada();
+      await registrarCambio(trx, actor, row.id, { version: row.version, tipo: archivado ? 'archivado' : 'desarchivado' }, now);
+      return { valor: conEventos(actor, cambiada, [], now, ctx.siteUrl).deca, registro: { decaId: row.id }, tocadas: [row.id] };
+    },
+  };
 }
 
 /** What DELETE answers (and a repeat of it gets again). */
 export type Eliminada = DecaEliminada;
 
 /** DELETE /decas/{id}: only a pending DeCA, and nothing of it is kept. Issued ones stay a year (spec). */
-export async function eliminarDeca(
-  ctx: DomainContext,
-  actor: Actor,
-  ref: string,
-  opts: { antesDeConfirmar?: (trx: Parameters<AntesDeConfirmar>[0], r: Eliminada) => Promise<void> } = {},
-): Promise<Eliminada> {
-  const { id } = await obtenerDeca(ctx.db, actor, ref);
-  return ctx.db.transaction().execute(async (trx) => {
-    const row = await bloquearDeca(trx, actor, id);
-    exigirEstado(row, 'eliminar');
-    await trx.deleteFrom('decas').where('id', '=', id).execute();
-    // Nothing is kept (spec): its ref_externa is free for a new DeCA.
-    if (row.ref_externa) await liberarRefExterna(trx, actor, row.ref_externa, id);
-    const r: Eliminada = { eliminada: true, id, numero: row.numero };
-    await opts.antesDeConfirmar?.(trx, r);
-    return r;
-  });
+export async function prepararEliminacion(ctx: DomainContext, actor: Actor, ref: string): Promise<Plan<Eliminada>> {
+  const row = await obtenerDeca(ctx.db, actor, ref);
+  exigirEstado(row, 'eliminar');
+  return {
+    aplicar: async (trx) => {
+      // Only as it was read (still pending): one that moved meanwhile is looked at again.
+      const borrada = await trx
+        .deleteFrom('decas')
+        .where('id', '=', row.id)
+        .where('account_id', '=', actor.accountId)
+        .where('entorno', '=', actor.entorno)
+        .where('revision', '=', row.revision)
+        .returning('id')
+        .executeTakeFirst();
+      if (!borrada) throw new RevisionCambiada();
+      // Nothing is kept (spec): its ref_externa is free for a new DeCA.
+      if (row.ref_externa) await liberarRefExterna(trx, actor, row.ref_externa, row.id);
+      const r: Eliminada = { eliminada: true, id: row.id, numero: row.numero };
+      return { valor: r, registro: { decaId: row.id, respuesta: r }, tocadas: [row.id] };
+    },
+  };
 }

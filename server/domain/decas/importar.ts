@@ -1,7 +1,9 @@
 /**
- * POST /importar: a spreadsheet's CSV → DeCAs, each through the same domain
- * function as POST /decas (canal `importacion`) with its own idempotency, so
- * uploading the same file again creates nothing new and says so.
+ * POST /importar: a spreadsheet's CSV → DeCAs, each created by the same
+ * command as POST /decas (canal `importacion`, given as `crear` by the
+ * command layer) with the same idempotency — the group's `ref_externa`, or
+ * a key made of the group's and kept on the DeCA — so uploading the same
+ * file again creates nothing new and says so.
  */
 import { isUtf8 } from 'node:buffer';
 import { CsvError, Parser, type Info } from 'csv-parse';
@@ -22,9 +24,15 @@ import { MAX_ENVIOS } from '../../../shared/schemas/envio';
 import type { ErrorCsv, Importacion, ImportarQuery, ResultadoImportacion } from '../../../shared/schemas/importar';
 import { yieldEvery } from '../../yield-every';
 import type { Actor } from '../actor';
-import type { DomainContext } from '../context';
-import { huella } from '../idempotencia';
-import { crearDeca, problemasDeCreacion, validarDeca } from './crear';
+import { huella, type ClaveCliente } from '../idempotencia';
+import { problemasDeCreacion, validarDeca, type CrearResultado } from './crear';
+
+/**
+ * Creates one DeCA of the file as POST /decas would (the create command,
+ * run by the command layer): its body, and the group's key when it has no
+ * `ref_externa`. `repetida`: an earlier import (or request) made it.
+ */
+export type CrearFila = (importador: Actor, cuerpo: Record<string, unknown>, clave: ClaveCliente | null) => Promise<CrearResultado>;
 
 /** Spec: DeCA per CSV import. */
 export const MAX_DECAS_IMPORTACION = 500;
@@ -237,7 +245,8 @@ function aCsv(g: DecaCsv, issues: readonly { path: readonly PropertyKey[]; messa
 
 interface Revisada {
   g: DecaCsv;
-  entrada: ReturnType<typeof DecaInput.parse> | null;
+  /** The body to create, when it passed every check. */
+  cuerpo: Record<string, unknown> | null;
   errores: ErrorCsv[];
 }
 
@@ -247,7 +256,7 @@ function revisar(actor: Actor, g: DecaCsv, emitir: boolean): Revisada {
   const errores: ErrorCsv[] = g.conflictos.map((c) => ({ linea: c.linea, columna: c.columna, mensaje: c.mensaje }));
   if ((g.cuerpo.envios as unknown[]).length === 0) errores.push({ linea: g.lineas[0]!, columna: 'origen', mensaje: 'Sin envío: rellene origen, destino, mercancía y peso' });
   const r = DecaInput.safeParse(cuerpo);
-  if (!r.success) return { g, entrada: null, errores: acotar(g, [...errores, ...aCsv(g, problemasDeCreacion(actor.cuenta, cuerpo, r.error.issues))]) };
+  if (!r.success) return { g, cuerpo: null, errores: acotar(g, [...errores, ...aCsv(g, problemasDeCreacion(actor.cuenta, cuerpo, r.error.issues))]) };
   try {
     validarDeca(actor.cuenta, r.data, []);
   } catch (error) {
@@ -256,7 +265,7 @@ function revisar(actor: Actor, g: DecaCsv, emitir: boolean): Revisada {
     errores.push(...aCsv(g, Object.entries(campos).map(([clave, message]) => ({ path: [clave], message }))));
     if (Object.keys(campos).length === 0) errores.push({ linea: g.lineas[0]!, columna: null, mensaje: error.message });
   }
-  return { g, entrada: errores.length ? null : r.data, errores: acotar(g, errores) };
+  return { g, cuerpo: errores.length ? null : cuerpo, errores: acotar(g, errores) };
 }
 
 /** At most `MAX_ERRORES_POR_DECA` errors, and a last one that says how many more there were. */
@@ -274,7 +283,7 @@ function resultado(g: DecaCsv, r: Partial<ResultadoImportacion> & Pick<Resultado
 }
 
 /** Checks the whole file, then (unless `validar`) creates each good DeCA; one bad DeCA stops the rest only with `todo_o_nada`. */
-export async function importarCsv(ctx: DomainContext, actor: Actor, bytes: Uint8Array, q: ImportarQuery): Promise<Importacion> {
+export async function importarCsv(actor: Actor, bytes: Uint8Array, q: ImportarQuery, crear: CrearFila): Promise<Importacion> {
   const importador: Actor = { ...actor, canal: 'importacion' };
   const b = comprobarArchivo(bytes); // at once, without waiting for the files before it
   const revisadas = await porTurno(async () => {
@@ -304,8 +313,8 @@ export async function importarCsv(ctx: DomainContext, actor: Actor, bytes: Uint8
   const trabajar = async (): Promise<void> => {
     while (siguiente < revisadas.length) {
       const i = siguiente++;
-      const { g, entrada, errores } = revisadas[i]!;
-      if (!entrada) {
+      const { g, cuerpo, errores } = revisadas[i]!;
+      if (!cuerpo) {
         decas[i] = resultado(g, { resultado: 'error', errores });
         continue;
       }
@@ -313,7 +322,7 @@ export async function importarCsv(ctx: DomainContext, actor: Actor, bytes: Uint8
         // Grouped by ref_externa: that reference is the DeCA's own idempotency. Otherwise the
         // group's key and content are kept on the DeCA as its client reference, for good.
         const cliente = g.ref_externa ? null : { clave: `importacion:${g.clave}`, huella: huella(g.cuerpo, q.emitir) };
-        const r = await crearDeca(ctx, importador, entrada, { cliente });
+        const r = await crear(importador, cuerpo, cliente);
         decas[i] = resultado(g, { resultado: r.nueva ? 'creada' : 'repetida', id: r.deca.id, numero: r.deca.numero, estado: r.deca.estado, avisos: r.avisos });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;

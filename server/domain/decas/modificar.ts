@@ -4,16 +4,17 @@ import { veTodasLasDecas } from '../../../shared/rules/roles';
 import type { CampoCambiado, Deca, DecaDatos, DecaPatchParsed } from '../../../shared/schemas/deca';
 import type { DecaUpdate } from '../../db/schema';
 import type { Actor } from '../actor';
-import type { DomainContext } from '../context';
+import { RevisionCambiada, type DomainContext, type Plan, type Trx } from '../context';
+import { escribirPlan } from '../plan';
 import type { Evento } from '../outbox';
 import { exigirCompleta } from './crear';
 import { aplicarCambios, columnasDeDatos, datosDeRow, diffDatos } from './datos';
 import { renderVersion, type PdfVersion } from './documento';
 import { aprenderDeDeca, prepararLeccion } from '../agenda/agenda';
-import { conReintentos, guardarVersion, publicar, registrarCambio, RevisionCambiada, type AntesDeConfirmar, type CambioNuevo } from './escritura';
+import { conEventos, guardarVersion, registrarCambio, type CambioNuevo } from './escritura';
 import { exigirEstado } from './estado';
 import { liberarRefExterna } from '../idempotencia';
-import { bloquearDeca, obtenerDeca } from './queries';
+import { actualizarSiNoCambio, obtenerDeca } from './queries';
 
 /** The new data after a modification, with the vehicle type derived again from the plates. */
 export function datosModificados(antes: DecaDatos, cambios: Partial<Record<string, unknown>>, enviados: ReadonlySet<string>): DecaDatos {
@@ -24,88 +25,90 @@ export function datosModificados(antes: DecaDatos, cambios: Partial<Record<strin
   return d;
 }
 
+export interface OpcionesModificar {
+  /** The other party completed it through the link: recorded and announced as `deca.completado`. */
+  completado?: boolean;
+}
+
 /**
  * PATCH /decas/{id}. Pending: the data changes (and with `emitir` it is
  * issued). Issued: method 1 — `motivo` required, same URLs and QR, version
- * raised, new PDF; identical data is 409 `sin_cambios`.
+ * raised, new PDF; identical data is 409 `sin_cambios`. The checks, the
+ * address book's reading and the render happen here; `aplicar` writes, if
+ * the DeCA has not moved meanwhile.
  */
-export async function modificarDeca(
+export async function prepararModificacion(
   ctx: DomainContext,
   actor: Actor,
   ref: string,
   input: DecaPatchParsed,
   enviados: ReadonlySet<string>,
-  opts: {
-    antesDeConfirmar?: AntesDeConfirmar;
-    /** The other party completed it through the link: recorded and announced as `deca.completado`. */
-    completado?: boolean;
-  } = {},
-): Promise<Deca> {
+  opts: OpcionesModificar = {},
+): Promise<Plan<Deca>> {
   const account = actor.cuenta;
-  return conReintentos(async () => {
-    const row = await obtenerDeca(ctx.db, actor, ref);
-    exigirEstado(row, 'modificar');
-    const emitida = row.estado === 'emitido';
-    if (emitida && !input.motivo) {
-      throw new AppError('falta_motivo', `La DeCA ${row.numero} está emitida: indique «motivo» para modificarla (método 1), o use «sustituir».`, {
-        campos: { motivo: 'Obligatorio para modificar una DeCA emitida' },
-      });
-    }
-    const antes = datosDeRow(row);
-    const despues = datosModificados(antes, input, enviados);
-    const campos: CampoCambiado[] = diffDatos(antes, despues);
-    const nuevaRef = enviados.has('ref_externa') ? (input.ref_externa ?? null) : row.ref_externa;
-    const cambiaRef = nuevaRef !== row.ref_externa;
-    if (cambiaRef) campos.push({ campo: 'ref_externa', antes: row.ref_externa, despues: nuevaRef });
-    const emitir = !emitida && input.emitir === true;
-    const datosCambian = campos.some((c) => c.campo !== 'ref_externa');
+  const row = await obtenerDeca(ctx.db, actor, ref);
+  exigirEstado(row, 'modificar');
+  const emitida = row.estado === 'emitido';
+  if (emitida && !input.motivo) {
+    throw new AppError('falta_motivo', `La DeCA ${row.numero} está emitida: indique «motivo» para modificarla (método 1), o use «sustituir».`, {
+      campos: { motivo: 'Obligatorio para modificar una DeCA emitida' },
+    });
+  }
+  const antes = datosDeRow(row);
+  const despues = datosModificados(antes, input, enviados);
+  const campos: CampoCambiado[] = diffDatos(antes, despues);
+  const nuevaRef = enviados.has('ref_externa') ? (input.ref_externa ?? null) : row.ref_externa;
+  const cambiaRef = nuevaRef !== row.ref_externa;
+  if (cambiaRef) campos.push({ campo: 'ref_externa', antes: row.ref_externa, despues: nuevaRef });
+  const emitir = !emitida && input.emitir === true;
+  const datosCambian = campos.some((c) => c.campo !== 'ref_externa');
 
-    if (campos.length === 0 && !emitir) {
-      throw new AppError('sin_cambios', `La DeCA ${row.numero} ya tiene esos datos: no hay nada que cambiar.`);
+  if (campos.length === 0 && !emitir) {
+    throw new AppError('sin_cambios', `La DeCA ${row.numero} ya tiene esos datos: no hay nada que cambiar.`);
+  }
+  if (emitida && !datosCambian) {
+    throw new AppError('sin_cambios', `Los datos de la DeCA ${row.numero} no cambian: no se crea una versión nueva.`);
+  }
+  if (emitida || emitir) exigirCompleta({ faltan: faltaParaEmitir(despues, row.emisor_rol), emisorRol: row.emisor_rol }, account);
+  if (cambiaRef && nuevaRef) {
+    const usada = await ctx.db
+      .selectFrom('decas')
+      .select('numero')
+      .where('account_id', '=', actor.accountId)
+      .where('entorno', '=', actor.entorno)
+      .where('ref_externa', '=', nuevaRef)
+      .executeTakeFirst();
+    if (usada) {
+      // A driver is not told the number of a DeCA that may not be theirs.
+      const cual = veTodasLasDecas(actor.rol) ? `la DeCA ${usada.numero}` : 'otra DeCA de la cuenta';
+      throw new AppError('ref_externa_usada', `La ref_externa «${nuevaRef}» ya es de ${cual}.`, { campos: { ref_externa: 'Ya usada' } });
     }
-    if (emitida && !datosCambian) {
-      throw new AppError('sin_cambios', `Los datos de la DeCA ${row.numero} no cambian: no se crea una versión nueva.`);
-    }
-    if (emitida || emitir) exigirCompleta({ faltan: faltaParaEmitir(despues, row.emisor_rol), emisorRol: row.emisor_rol }, account);
-    if (cambiaRef && nuevaRef) {
-      const usada = await ctx.db
-        .selectFrom('decas')
-        .select('numero')
-        .where('account_id', '=', actor.accountId)
-        .where('entorno', '=', actor.entorno)
-        .where('ref_externa', '=', nuevaRef)
-        .executeTakeFirst();
-      if (usada) {
-        // A driver is not told the number of a DeCA that may not be theirs.
-        const cual = veTodasLasDecas(actor.rol) ? `la DeCA ${usada.numero}` : 'otra DeCA de la cuenta';
-        throw new AppError('ref_externa_usada', `La ref_externa «${nuevaRef}» ya es de ${cual}.`, { campos: { ref_externa: 'Ya usada' } });
-      }
-    }
+  }
 
-    const now = ctx.clock.now();
-    const version = emitida ? row.version + 1 : row.version;
-    let pdf: PdfVersion | null = null;
-    if (emitida || emitir) {
-      pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, despues, {
-        entorno: row.entorno,
-        numero: row.numero,
-        version,
-        tokenPublico: row.token_publico,
-        emitidoAt: emitida ? (row.emitido_at ?? now) : now,
-        modificadoAt: emitida ? now : null,
-        motivo: emitida ? (input.motivo ?? null) : null,
-        sustituyeA: row.sa_numero,
-      });
-    }
+  const now = ctx.clock.now();
+  const version = emitida ? row.version + 1 : row.version;
+  let pdf: PdfVersion | null = null;
+  if (emitida || emitir) {
+    pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, despues, {
+      entorno: row.entorno,
+      numero: row.numero,
+      version,
+      tokenPublico: row.token_publico,
+      emitidoAt: emitida ? (row.emitido_at ?? now) : now,
+      modificadoAt: emitida ? now : null,
+      motivo: emitida ? (input.motivo ?? null) : null,
+      sustituyeA: row.sa_numero,
+    });
+  }
 
-    const leccion = await prepararLeccion(ctx.db, actor, despues);
-    return ctx.db.transaction().execute(async (trx) => {
-      const locked = await bloquearDeca(trx, actor, row.id);
-      if (locked.revision !== row.revision) throw new RevisionCambiada();
+  const leccion = await prepararLeccion(ctx.db, actor, despues);
+  return {
+    aplicar: async (trx) => {
       const set: DecaUpdate = { ...columnasDeDatos(despues), ref_externa: nuevaRef, modificado_at: now, updated_at: now, revision: row.revision + 1 };
       if (pdf) Object.assign(set, { pdf_sha256: pdf.sha256, pdf_bytes: pdf.bytes, version });
       if (emitir) Object.assign(set, { estado: 'emitido', emitido_at: now });
-      await trx.updateTable('decas').set(set).where('id', '=', row.id).execute();
+      const cambiada = await actualizarSiNoCambio(trx, actor, row, set);
+      if (!cambiada) throw new RevisionCambiada();
       // The old ref_externa is free again for a new DeCA.
       if (cambiaRef && row.ref_externa) await liberarRefExterna(trx, actor, row.ref_externa, row.id);
       if (pdf) await guardarVersion(trx, actor, row.id, pdf, now);
@@ -113,12 +116,32 @@ export async function modificarDeca(
       if (campos.length) historia.push({ version, tipo: 'modificacion', motivo: input.motivo ?? null, campos });
       if (emitir) historia.push({ version, tipo: opts.completado ? 'completado' : 'emision' });
       await registrarCambio(trx, actor, row.id, historia, now);
-      await opts.antesDeConfirmar?.(trx, row.id);
-      const eventos: Evento[] = emitida ? ['deca.modificado'] : emitir ? (opts.completado ? ['deca.completado', 'deca.emitido'] : ['deca.emitido']) : [];
-      const cambiada = await publicar(trx, actor, row.id, eventos, now, ctx.siteUrl);
+      const nombres: Evento[] = emitida ? ['deca.modificado'] : emitir ? (opts.completado ? ['deca.completado', 'deca.emitido'] : ['deca.emitido']) : [];
+      const { deca, eventos } = conEventos(actor, cambiada, nombres, now, ctx.siteUrl);
       // What the change names (new or not) counts as used: a completion teaches the other party. Last, as on create.
       await aprenderDeDeca(trx, actor, leccion, now);
-      return cambiada;
-    });
-  });
+      return { valor: deca, registro: { decaId: row.id }, eventos, tocadas: [row.id] };
+    },
+  };
+}
+
+/**
+ * A modification carried out in a transaction of its own, for a caller
+ * outside the command layer (the completion link, `domain/publico`), with
+ * `antesDeConfirmar` written in that same transaction.
+ */
+export async function modificarDeca(
+  ctx: DomainContext,
+  actor: Actor,
+  ref: string,
+  input: DecaPatchParsed,
+  enviados: ReadonlySet<string>,
+  opts: OpcionesModificar & { antesDeConfirmar?: (trx: Trx, decaId: number) => Promise<void> } = {},
+): Promise<Deca> {
+  const r = await escribirPlan(
+    ctx.db,
+    () => prepararModificacion(ctx, actor, ref, input, enviados, opts),
+    async (trx, e) => opts.antesDeConfirmar?.(trx, e.valor.id),
+  );
+  return r.valor;
 }

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import { veTodasLasDecas } from '../../../shared/rules/roles';
-import type { DB, DecaRow } from '../../db/schema';
+import type { DB, DecaRow, DecaUpdate } from '../../db/schema';
 import type { Actor } from '../actor';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -110,4 +110,29 @@ export async function releerDeca(trx: Transaction<DB>, actor: Pick<Actor, 'accou
   const row = await selectDecasDeLaCuenta(trx, actor).where('d.id', '=', id).executeTakeFirst();
   if (!row) throw noEncontrada(String(id));
   return row as DecaConRefs;
+}
+
+/**
+ * Change a DeCA only if it is still at the revision it was read at (one
+ * statement: the row lock and the check are the update's own). Returns the
+ * row after the change with the links it had — the DeCA it replaces never
+ * changes, and being replaced raises the revision — or null when it moved
+ * (or is gone) since it was read: the caller prepares again.
+ */
+export async function actualizarSiNoCambio(
+  trx: Transaction<DB>,
+  actor: Pick<Actor, 'accountId' | 'entorno'>,
+  leida: DecaConRefs,
+  set: DecaUpdate,
+): Promise<DecaConRefs | null> {
+  const row = await trx
+    .updateTable('decas')
+    .set(set)
+    .where('id', '=', leida.id)
+    .where('account_id', '=', actor.accountId)
+    .where('entorno', '=', actor.entorno)
+    .where('revision', '=', leida.revision)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? { ...row, sa_numero: leida.sa_numero, sa_token: leida.sa_token, sp_numero: leida.sp_numero, sp_token: leida.sp_token } : null;
 }

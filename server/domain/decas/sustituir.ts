@@ -4,64 +4,63 @@ import type { Deca, SustituirInputParsed } from '../../../shared/schemas/deca';
 import { consumirCuota, contarSinConfirmar, exigirCuentaConfirmada } from '../accounts/cuota';
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
-import type { DomainContext } from '../context';
+import { RevisionCambiada, type DomainContext, type Plan } from '../context';
 import { exigirCompleta } from './crear';
 import { columnasDeDatos, datosDeRow, diffDatos } from './datos';
 import { renderVersion } from './documento';
-import { conReintentos, guardarVersion, publicar, publicarFila, registrarCambio, RevisionCambiada, type AntesDeConfirmar } from './escritura';
+import { conEventos, guardarVersion, registrarCambio } from './escritura';
 import { exigirEstado } from './estado';
 import { datosModificados } from './modificar';
 import { asignarNumero } from './numeracion';
-import { bloquearDeca, obtenerDeca } from './queries';
+import { actualizarSiNoCambio, obtenerDeca } from './queries';
 
 /**
  * POST /decas/{id}/sustituir (method 2): a new DeCA with new number, URL and
  * QR carries the changed data; the old one becomes `sustituido`. Both are
- * linked (`sustituye_a` / `sustituido_por`) in the same transaction.
+ * linked (`sustituye_a` / `sustituido_por`) in the same transaction. The
+ * number is taken and the PDF rendered here; a plan made again after a
+ * concurrent change keeps that number instead of burning another.
  */
-export async function sustituirDeca(
+export async function prepararSustitucion(
   ctx: DomainContext,
   actor: Actor,
   ref: string,
   input: SustituirInputParsed,
   enviados: ReadonlySet<string>,
-  opts: { antesDeConfirmar?: AntesDeConfirmar } = {},
-): Promise<Deca> {
+  reserva: { numero: string | null; tokenPublico: string } = { numero: null, tokenPublico: randomToken(24) },
+): Promise<Plan<Deca>> {
   const account = actor.cuenta;
-  // Taken once: a retry after a concurrent change reuses it instead of burning another number.
-  let numero: string | null = null;
-  const tokenPublico = randomToken(24);
-  return conReintentos(async () => {
-    const old = await obtenerDeca(ctx.db, actor, ref);
-    exigirEstado(old, 'sustituir');
-    if (!input.motivo) {
-      throw new AppError('falta_motivo', `Indique «motivo» para sustituir la DeCA ${old.numero}.`, {
-        campos: { motivo: 'Obligatorio para sustituir' },
-      });
-    }
-    const antes = datosDeRow(old);
-    const datos = datosModificados(antes, input, enviados);
-    exigirCompleta({ faltan: faltaParaEmitir(datos, old.emisor_rol), emisorRol: old.emisor_rol }, account);
-    const nuevaRef = enviados.has('ref_externa') ? (input.ref_externa ?? null) : null;
-
-    const now = ctx.clock.now();
-    await exigirCuentaConfirmada(ctx.db, actor);
-    numero ??= await asignarNumero(ctx.db, actor, now);
-    const nuevoNumero = numero;
-    const pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, datos, {
-      entorno: old.entorno,
-      numero: nuevoNumero,
-      version: 1,
-      tokenPublico,
-      emitidoAt: now,
-      modificadoAt: null,
-      motivo: null,
-      sustituyeA: old.numero,
+  const old = await obtenerDeca(ctx.db, actor, ref);
+  exigirEstado(old, 'sustituir');
+  if (!input.motivo) {
+    throw new AppError('falta_motivo', `Indique «motivo» para sustituir la DeCA ${old.numero}.`, {
+      campos: { motivo: 'Obligatorio para sustituir' },
     });
+  }
+  const antes = datosDeRow(old);
+  const datos = datosModificados(antes, input, enviados);
+  exigirCompleta({ faltan: faltaParaEmitir(datos, old.emisor_rol), emisorRol: old.emisor_rol }, account);
+  const nuevaRef = enviados.has('ref_externa') ? (input.ref_externa ?? null) : null;
 
-    return ctx.db.transaction().execute(async (trx) => {
-      const locked = await bloquearDeca(trx, actor, old.id);
-      if (locked.revision !== old.revision) throw new RevisionCambiada();
+  const now = ctx.clock.now();
+  await exigirCuentaConfirmada(ctx.db, actor);
+  reserva.numero ??= await asignarNumero(ctx.db, actor, now);
+  const nuevoNumero = reserva.numero;
+  const { tokenPublico } = reserva;
+  const pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, datos, {
+    entorno: old.entorno,
+    numero: nuevoNumero,
+    version: 1,
+    tokenPublico,
+    emitidoAt: now,
+    modificadoAt: null,
+    motivo: null,
+    sustituyeA: old.numero,
+  });
+
+  return {
+    reintentar: () => prepararSustitucion(ctx, actor, ref, input, enviados, reserva),
+    aplicar: async (trx) => {
       const nueva = await trx
         .insertInto('decas')
         .values({
@@ -87,11 +86,14 @@ export async function sustituirDeca(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await trx
-        .updateTable('decas')
-        .set({ estado: 'sustituido', sustituido_por_id: nueva.id, modificado_at: now, updated_at: now, revision: old.revision + 1 })
-        .where('id', '=', old.id)
-        .execute();
+      const sustituida = await actualizarSiNoCambio(trx, actor, old, {
+        estado: 'sustituido',
+        sustituido_por_id: nueva.id,
+        modificado_at: now,
+        updated_at: now,
+        revision: old.revision + 1,
+      });
+      if (!sustituida) throw new RevisionCambiada();
       const campos = diffDatos(antes, datos);
       await registrarCambio(trx, actor, old.id, { version: old.version, tipo: 'sustitucion', motivo: input.motivo, campos }, now);
       await registrarCambio(
@@ -107,9 +109,15 @@ export async function sustituirDeca(
       await guardarVersion(trx, actor, nueva.id, pdf, now);
       await contarSinConfirmar(trx, actor);
       await consumirCuota(trx, actor, now);
-      await opts.antesDeConfirmar?.(trx, nueva.id);
-      await publicar(trx, actor, old.id, ['deca.sustituido'], now, ctx.siteUrl);
-      return publicarFila(trx, actor, { ...nueva, sa_numero: old.numero, sa_token: old.token_publico, sp_numero: null, sp_token: null }, ['deca.creado', 'deca.emitido'], now, ctx.siteUrl);
-    });
-  });
+      const vieja = conEventos(actor, { ...sustituida, sp_numero: nueva.numero, sp_token: nueva.token_publico }, ['deca.sustituido'], now, ctx.siteUrl);
+      const creada = conEventos(
+        actor,
+        { ...nueva, sa_numero: old.numero, sa_token: old.token_publico, sp_numero: null, sp_token: null },
+        ['deca.creado', 'deca.emitido'],
+        now,
+        ctx.siteUrl,
+      );
+      return { valor: creada.deca, registro: { decaId: nueva.id }, eventos: [...vieja.eventos, ...creada.eventos], tocadas: [nueva.id, old.id] };
+    },
+  };
 }

@@ -1,0 +1,43 @@
+import type { Kysely } from 'kysely';
+import { AppError } from '../../shared/errors';
+import type { DB } from '../db/schema';
+import { RevisionCambiada, type Escritura, type Plan, type Trx } from './context';
+import { escribirEventos } from './outbox';
+
+/** Plans tried when the row keeps moving between preparing and locking it. */
+const INTENTOS = 4;
+
+/**
+ * Carry out a prepared use case: its answer when it has nothing to write,
+ * else one transaction with its writes (`aplicar`), then `dentro` (the
+ * command layer records the idempotency key there), then its events in the
+ * outbox. When `aplicar` finds the row moved since it was prepared, a new
+ * plan is made (`reintentar`, else `preparar` again), up to 4 times, then
+ * 409 `conflicto`. Returns the written change (null when nothing was written).
+ */
+export async function escribirPlan<T>(
+  db: Kysely<DB>,
+  preparar: () => Promise<Plan<T>>,
+  dentro?: (trx: Trx, e: Escritura<T>) => Promise<void>,
+): Promise<{ valor: T; escrita: Escritura<T> | null }> {
+  let plan = await preparar();
+  for (let intento = 1; ; intento++) {
+    if ('valor' in plan) return { valor: plan.valor, escrita: null };
+    const actual = plan;
+    try {
+      const escrita = await db.transaction().execute(async (trx) => {
+        const e = await actual.aplicar(trx);
+        await dentro?.(trx, e);
+        if (e.eventos) await escribirEventos(trx, e.eventos);
+        return e;
+      });
+      return { valor: escrita.valor, escrita };
+    } catch (err) {
+      if (!(err instanceof RevisionCambiada)) throw err;
+      if (intento >= INTENTOS) {
+        throw new AppError('conflicto', 'La DeCA ha cambiado varias veces mientras se procesaba su petición. Reintente.', { headers: { 'Retry-After': '1' } });
+      }
+      plan = actual.reintentar ? await actual.reintentar() : await preparar();
+    }
+  }
+}
