@@ -25,16 +25,14 @@ module.exports = {
     },
     {
       name: 'comandos-sin-db',
-      comment:
-        'Commands run no SQL: every query is a domain function, every row is presented there. They never import server/db, not even its types.',
+      comment: 'Commands run no SQL: every query is a domain function, every row is presented there. They never import server/db, not even its types.',
       severity: 'error',
       from: { path: '^server/commands/' },
       to: { path: '^server/db/' },
     },
     {
       name: 'paginas-sin-filas',
-      comment:
-        'The public pages render views presented by the commands (shared/schemas/publico.ts): they import shared/ and each other, nothing else of the server, so no row reaches them.',
+      comment: 'The public pages render views presented by the commands (shared/schemas/publico.ts): they import shared/ and each other, nothing else of the server, so no row reaches them.',
       severity: 'error',
       from: { path: '^server/http/pages/' },
       to: { path: '^server/', pathNot: '^server/http/pages/' },

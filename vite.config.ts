@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
 import preact from '@preact/preset-vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
+import { defineConfig } from 'vitest/config';
 import { COMPATIBILIDAD, PGLITE_TAMBIEN } from './test/matriz.ts';
 
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL);

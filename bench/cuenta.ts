@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT, childEnv, runCli, startServerProcess } from '../test/support/processes';
+import { childEnv, ROOT, runCli, startServerProcess } from '../test/support/processes';
 import { fmt, load, postgresSchemaUrl } from './lib';
 
 async function coldStart(dataDir: string): Promise<number> {

@@ -20,17 +20,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DecaInput } from '../shared/schemas/deca';
-import { completarDatos, datosDeEntrada } from '../shared/rules/datos-deca';
-import { datosPdf } from '../shared/pdf/datos-pdf';
-import { randomToken } from '../server/domain/accounts/tokens';
 import { renderDecaPdf } from '../server/documents/deca-pdf';
-import type { DecaPdfData } from '../shared/pdf/deca-pdf-data';
 import { createPdfPool } from '../server/documents/pdf-pool';
 import { generarSelloAutofirmado } from '../server/documents/sello';
+import { randomToken } from '../server/domain/accounts/tokens';
+import { datosPdf } from '../shared/pdf/datos-pdf';
+import type { DecaPdfData } from '../shared/pdf/deca-pdf-data';
+import { completarDatos, datosDeEntrada } from '../shared/rules/datos-deca';
+import { DecaInput } from '../shared/schemas/deca';
 import { decaCompleta } from '../test/support/decas';
 import { ROOT } from '../test/support/processes';
-import { checkout, fmt, load, median, postgresDatabaseUrl, revisionAnterior, runCliIn, startScript, type LoadResult } from './lib';
+import { checkout, fmt, type LoadResult, load, median, postgresDatabaseUrl, revisionAnterior, runCliIn, startScript } from './lib';
 
 const RENDER_RUNS = 30;
 const POOL_SECONDS = 5;
@@ -163,7 +163,11 @@ async function benchAll(tag: string, root: string, pgUrl: string | undefined): P
 
 const rev = revisionAnterior();
 
-const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 console.log(`machine: ${os.availableParallelism()} cores, Node ${process.versions.node}, load average at start ${loadAverage()}`);
 const data = pdfDelCuerpo();
 const renderMs = await renderMedian(data);

@@ -15,10 +15,10 @@
  * Run: npx tsx bench/fotos.ts [number of photos, default 40]
  */
 import os from 'node:os';
+import { crearLectorFotos, prepararImagen } from '../server/ocr/lector';
 import { leerAlbaran, type PropuestaDeca } from '../shared/rules/albaran';
 import { normalizarTexto } from '../shared/rules/busqueda';
-import { crearLectorFotos, prepararImagen } from '../server/ocr/lector';
-import { albaranAleatorio, degradacionAleatoria, DISPOSICIONES, fotografiar, hayFuenteManuscrita, type Disposicion, type VerdadAlbaran } from '../test/fixtures/albaranes';
+import { albaranAleatorio, DISPOSICIONES, type Disposicion, degradacionAleatoria, fotografiar, hayFuenteManuscrita, type VerdadAlbaran } from '../test/fixtures/albaranes';
 import { herramienta } from '../test/support/herramientas';
 import { median } from './lib';
 
@@ -57,7 +57,12 @@ function verdad(v: VerdadAlbaran, campo: Campo): string | number | null {
   return v[campo];
 }
 
-console.log(`machine: ${os.availableParallelism()} cores, Node ${process.versions.node}, load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `machine: ${os.availableParallelism()} cores, Node ${process.versions.node}, load average at start ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 const disposiciones = hayFuenteManuscrita() ? DISPOSICIONES : DISPOSICIONES.filter((d) => d !== 'manuscrito');
 if (disposiciones.length < DISPOSICIONES.length) console.log('fonts-humor-sans is not installed: the handwritten layout is left out (apt-get install fonts-humor-sans)');
 const fotos: { foto: Buffer; verdad: VerdadAlbaran }[] = [];
@@ -109,12 +114,25 @@ const impresas = (campo: Campo) => {
 console.log('field                 precision  recall  printed   (target on recall)');
 for (const [campo, c] of cuenta) {
   const objetivo = ['cargador_nif', 'transp_nif', 'matricula', 'matricula_remolque'].includes(campo) ? '95%' : EXACTOS.includes(campo) ? '90%' : '80%';
-  console.log(`${campo.padEnd(22)}${pct(c.bien, c.bien + c.mal).padStart(9)}${pct(c.bien, c.total).padStart(8)}${impresas(campo).padStart(9)}   (${objetivo}; ${c.bien} right, ${c.mal} wrong, ${c.total - c.bien - c.mal} not read, of ${c.total})`);
+  console.log(
+    `${campo.padEnd(22)}${pct(c.bien, c.bien + c.mal).padStart(9)}${pct(c.bien, c.total).padStart(8)}${impresas(campo).padStart(9)}   (${objetivo}; ${c.bien} right, ${c.mal} wrong, ${c.total - c.bien - c.mal} not read, of ${c.total})`,
+  );
 }
-console.log(`\nrecall per layout (photos)  ${EXACTOS.concat(PARECIDOS).map((c) => c.slice(0, 10).padStart(11)).join('')}`);
+console.log(
+  `\nrecall per layout (photos)  ${EXACTOS.concat(PARECIDOS)
+    .map((c) => c.slice(0, 10).padStart(11))
+    .join('')}`,
+);
 for (const [d, campos] of porDisposicion) {
   const fotosDe = fotos.filter((f) => f.verdad.disposicion === d).length;
-  console.log(`${`${d} (${fotosDe})`.padEnd(28)}${EXACTOS.concat(PARECIDOS).map((c) => { const x = campos.get(c); return (x ? pct(x.bien, x.total) : '—').padStart(11); }).join('')}`);
+  console.log(
+    `${`${d} (${fotosDe})`.padEnd(28)}${EXACTOS.concat(PARECIDOS)
+      .map((c) => {
+        const x = campos.get(c);
+        return (x ? pct(x.bien, x.total) : '—').padStart(11);
+      })
+      .join('')}`,
+  );
 }
 tiempos.sort((a, b) => a - b);
 console.log(`time per photo (prepare + OCR + reading), warm workers: p50 ${median(tiempos).toFixed(0)} ms, p90 ${tiempos[Math.floor(tiempos.length * 0.9)]!.toFixed(0)} ms (target p50 ≤ 1500 ms)`);
@@ -128,4 +146,9 @@ for (let i = 0; i < 100; i++) {
 }
 console.log(`memory (RSS) over 100 more reads: start ${rssInicio} MB, ${marcas.join(', ')}`);
 await lector.cerrar();
-console.log(`load average at end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average at end ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);

@@ -69,7 +69,11 @@ function cifras(ms: number[]): string {
   return `p50 ${fmt(p(0.5), 1)} ms, p99 ${fmt(p(0.99), 1)} ms, max ${fmt(orden.at(-1)!, 1)} ms (${orden.length} requests)`;
 }
 
-const carga = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const carga = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** Both loops running while `mientras` runs; their figures, and what it returned. */
 async function medir<T>(url: string, key: string, mientras: () => Promise<T>): Promise<{ valor: T; healthz: number[]; decas: number[] }> {
@@ -101,7 +105,11 @@ async function bench(etiqueta: string, env: Record<string, string>, root: string
       return { status: res.status, s, resumen };
     };
     // Warm: the code paths loaded and compiled before anything is timed.
-    await importar(MAXIMO.split('\r\n').slice(0, 1 + 48).join('\r\n'));
+    await importar(
+      MAXIMO.split('\r\n')
+        .slice(0, 1 + 48)
+        .join('\r\n'),
+    );
     await medir(server.url, key, () => new Promise((r) => setTimeout(r, 500)));
 
     const quieto = await medir(server.url, key, () => new Promise((r) => setTimeout(r, 2000)));

@@ -33,11 +33,18 @@ function hilos(pid: number): Map<string, number> {
 
 const csv = (prefijo: string): string => csvImportacion(prefijo, DECAS, ENVIOS, 'Fruta de hueso en cajas');
 
-console.log(`machine: ${os.availableParallelism()} cores, Node ${process.versions.node}, load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `machine: ${os.availableParallelism()} cores, Node ${process.versions.node}, load average at start ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 const db = await postgresDatabaseUrl(pgUrl, 'bench_importar');
 const env = { DATABASE_URL: db.url };
 try {
-  const cuenta = JSON.parse(await runCliIn(ROOT, ['account:create', '--company', 'Transportes Núñez, S.L.', '--nif', 'B12345674', '--address', 'Avda. de la Ilustración 7, Zaragoza', '--plan', 'pro'], env)) as { cuenta: { id: number } };
+  const cuenta = JSON.parse(
+    await runCliIn(ROOT, ['account:create', '--company', 'Transportes Núñez, S.L.', '--nif', 'B12345674', '--address', 'Avda. de la Ilustración 7, Zaragoza', '--plan', 'pro'], env),
+  ) as { cuenta: { id: number } };
   const key = (JSON.parse(await runCliIn(ROOT, ['key:create', '--account', String(cuenta.cuenta.id), '--env', 'live'], env)) as { key: string }).key;
   const server = await startScript('server/main.ts', { ...env, PORT: '0', HOST: '127.0.0.1', API_RATE_LIMIT: '1000000', LOG_LEVEL: 'error' });
   try {
@@ -49,7 +56,12 @@ try {
       if (error) console.log(`first error: ${JSON.stringify(error)}`);
       return body;
     };
-    await enviar(csv('CALENTAR').split('\r\n').slice(0, 1 + 10 * ENVIOS).join('\r\n')); // 10 DeCA: workers started, code warm
+    await enviar(
+      csv('CALENTAR')
+        .split('\r\n')
+        .slice(0, 1 + 10 * ENVIOS)
+        .join('\r\n'),
+    ); // 10 DeCA: workers started, code warm
     const archivo = csv('BENCH');
     const antesHilos = hilos(server.pid);
     const antesPg = postgresSeconds();
@@ -58,7 +70,9 @@ try {
     const s = (performance.now() - inicio) / 1000;
     const despuesHilos = hilos(server.pid);
     const pg = postgresSeconds() - antesPg;
-    console.log(`POST /importar, ${DECAS} DeCA × ${ENVIOS} envíos (${fmt(archivo.length / 1024)} KB), issued: ${s.toFixed(2)} s, ${fmt(DECAS / s, 1)} DeCA/s (target < 6 s); creados ${r.creados}, repetidos ${r.repetidos}, errores ${r.errores}`);
+    console.log(
+      `POST /importar, ${DECAS} DeCA × ${ENVIOS} envíos (${fmt(archivo.length / 1024)} KB), issued: ${s.toFixed(2)} s, ${fmt(DECAS / s, 1)} DeCA/s (target < 6 s); creados ${r.creados}, repetidos ${r.repetidos}, errores ${r.errores}`,
+    );
     console.log('CPU seconds during the request (2 cores = 2 CPU-s per s):');
     for (const [nombre, t] of despuesHilos) {
       const d = t - (antesHilos.get(nombre) ?? 0);
@@ -74,4 +88,9 @@ try {
 } finally {
   await db.drop();
 }
-console.log(`load average at end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+console.log(
+  `load average at end ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);

@@ -1,11 +1,11 @@
-import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import autocannon from 'autocannon';
 import pg from 'pg';
-import { ROOT, childEnv } from '../test/support/processes';
 import { COLUMNAS_CSV } from '../shared/rules/csv-deca';
+import { childEnv, ROOT } from '../test/support/processes';
 
 export interface LoadResult {
   rps: number;
@@ -33,12 +33,7 @@ export function median(values: number[]): number {
  * Start a TypeScript script (tsx) as a child process, with extra Node flags
  * (`--cpu-prof` is refused in NODE_OPTIONS); resolves once it prints `escuchando en <url>`.
  */
-export function startScript(
-  script: string,
-  env: Record<string, string>,
-  nodeArgs: string[] = [],
-  cwd = ROOT,
-): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+export function startScript(script: string, env: Record<string, string>, nodeArgs: string[] = [], cwd = ROOT): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd, env: childEnv(env) });
     let out = '';

@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type BrowserContext, type Page, type Request } from 'playwright-core';
-import buildIfStale from '../test/e2e/global-setup';
+import { type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 import { CHROMIUM_ARGS, reservasEnDispositivo } from '../test/e2e/browser';
+import buildIfStale from '../test/e2e/global-setup';
 import { instalada } from '../test/support/herramientas';
 
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -17,6 +17,7 @@ if (!instalada('chromium')) {
   console.error(`Este banco necesita Chromium en ${CHROMIUM}: apt-get install chromium (o CHROME_PATH=/ruta/a/chromium)`);
   process.exit(1);
 }
+
 import { ROOT, runCli, startServerProcess } from '../test/support/processes';
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
@@ -144,7 +145,7 @@ async function primeraPantalla(url: string, quien: Quien): Promise<Medida> {
       scripts.push({
         file: new URL(r.url()).pathname,
         gzip: gzipSync(body, { level: 9 }).length,
-        red: res.fromServiceWorker() ? 0 : (sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0),
+        red: res.fromServiceWorker() ? 0 : sizes ? sizes.responseBodySize + sizes.responseHeadersSize : 0,
         fromServiceWorker: res.fromServiceWorker(),
       });
     }
@@ -174,7 +175,10 @@ try {
   imprimir('Primera pantalla sin sesión (entrar)', await primeraPantalla(server.url, { tipo: 'nadie' }));
   imprimir('Primera pantalla con sesión, recién registrado (lista)', await primeraPantalla(server.url, { tipo: 'nuevo' }));
   const confirmado = { email: `confirmada-${Date.now()}@example.com`, password: 'una-clave-larga-2' };
-  const alta = await runCli(['account:create', '--company', 'Transportes Confirmados SL', '--nif', 'B12345674', '--address', 'Calle del Banco 2, Madrid', '--email', confirmado.email, '--password', confirmado.password], { DATA_DIR: dataDir });
+  const alta = await runCli(
+    ['account:create', '--company', 'Transportes Confirmados SL', '--nif', 'B12345674', '--address', 'Calle del Banco 2, Madrid', '--email', confirmado.email, '--password', confirmado.password],
+    { DATA_DIR: dataDir },
+  );
   if (alta.code !== 0) throw new Error(`account:create: ${alta.stderr}`);
   imprimir('Primera pantalla con sesión, cuenta confirmada (lista; el dispositivo registra su clave y toma números)', await primeraPantalla(server.url, { tipo: 'confirmado', ...confirmado }));
 

@@ -7,11 +7,12 @@
  * be 0), and the database's size per 1,000 DeCAs. Plain figures, no
  * pass/fail. Run: npx tsx bench/load.ts (BENCH_SEGUNDOS to change the 60 s).
  */
-import autocannon from 'autocannon';
+
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import autocannon from 'autocannon';
 import pg from 'pg';
 import { ROOT } from '../test/support/processes';
 import { fmt, postgresDatabaseUrl, runCliIn, startScript } from './lib';
@@ -68,11 +69,18 @@ async function contarDecas(url: string, key: string): Promise<number> {
 }
 
 function imprimir(nombre: string, r: Resultado): void {
-  const carga = os.loadavg().map((x) => x.toFixed(2)).join(' ');
+  const carga = os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
   console.log(`\n${nombre} (${SEGUNDOS} s, ${CONEXIONES} conexiones; carga de la máquina ${carga})`);
   console.log(`  ${fmt(r.rps)} peticiones/s; latencia p50 ${r.p50} ms, p99 ${r.p99} ms; errores ${r.errores}, respuestas no 2xx ${r.no2xx}`);
-  console.log(`  mezcla: ${Object.entries(r.porTipo).map(([t, k]) => `${t} ${k}`).join(', ')}`);
-  if (r.decas > 0) console.log(`  base de datos: ${fmt(r.bytes / 1024 / 1024, 1)} MB con ${fmt(r.decas)} DeCA → ${fmt((r.bytes / r.decas) * 1000 / 1024 / 1024, 1)} MB por 1.000 DeCA`);
+  console.log(
+    `  mezcla: ${Object.entries(r.porTipo)
+      .map(([t, k]) => `${t} ${k}`)
+      .join(', ')}`,
+  );
+  if (r.decas > 0) console.log(`  base de datos: ${fmt(r.bytes / 1024 / 1024, 1)} MB con ${fmt(r.decas)} DeCA → ${fmt(((r.bytes / r.decas) * 1000) / 1024 / 1024, 1)} MB por 1.000 DeCA`);
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'deca-load-'));

@@ -48,7 +48,12 @@ export async function prepararMezcla(url: string, key: string, previas: number):
   // entry's method; changing it in setupRequest leaves connections waiting).
   const listar: autocannon.Request = { method: 'GET', path: '/api/v1/decas?limite=20', headers: auth, setupRequest: (r) => (contar('listar'), r) };
   const ver: autocannon.Request = { method: 'GET', headers: auth, setupRequest: (r) => (contar('ver'), { ...r, path: `/api/v1/decas/${id()}` }) };
-  const crear: autocannon.Request = { method: 'POST', path: '/api/v1/decas', headers: json, setupRequest: (r) => (contar('crear'), { ...r, body: JSON.stringify(decaCompleta({ referencia: `Carga ${++n}` })) }) };
+  const crear: autocannon.Request = {
+    method: 'POST',
+    path: '/api/v1/decas',
+    headers: json,
+    setupRequest: (r) => (contar('crear'), { ...r, body: JSON.stringify(decaCompleta({ referencia: `Carga ${++n}` })) }),
+  };
   const modificar: autocannon.Request = {
     method: 'PATCH',
     headers: json,

@@ -15,11 +15,11 @@
  * Run: npx tsx bench/pdf-render.ts  (or node --import tsx bench/pdf-render.ts)
  */
 import os from 'node:os';
-import { renderDecaPdf, type QrDrawer } from '../server/documents/deca-pdf';
-import type { DecaPdfData, DecaPdfEnvio } from '../shared/pdf/deca-pdf-data';
+import { type QrDrawer, renderDecaPdf } from '../server/documents/deca-pdf';
 import { createPdfPool } from '../server/documents/pdf-pool';
 import { renderQrPng } from '../server/documents/qr';
 import { crearSellador, generarSelloAutofirmado } from '../server/documents/sello';
+import type { DecaPdfData, DecaPdfEnvio } from '../shared/pdf/deca-pdf-data';
 import { checkout, median, revisionAnterior } from './lib';
 
 const RUNS = 50;
@@ -120,7 +120,11 @@ async function timeInProcess(data: DecaPdfData): Promise<Timing[]> {
   return WAYS.map((_, w) => ({ medianMs: median(times[w]!), bytes: bytes[w]! }));
 }
 
-const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 console.log(`load average (1, 5, 15 min) at start: ${loadAverage()}; ${os.availableParallelism()} cores`);
 for (const envios of [1, 48]) {
   const timings = await timeInProcess(buildDeca(envios));
@@ -131,9 +135,13 @@ for (const envios of [1, 48]) {
     );
   });
   const [vectors, png, anterior] = timings as [Timing, Timing, Timing | undefined];
-  console.log(`  vectors vs PNG, ${envios} envío${envios === 1 ? '' : 's'}: ${(png.medianMs / vectors.medianMs).toFixed(1)}× faster, ${(png.medianMs - vectors.medianMs).toFixed(2)} ms less per document`);
+  console.log(
+    `  vectors vs PNG, ${envios} envío${envios === 1 ? '' : 's'}: ${(png.medianMs / vectors.medianMs).toFixed(1)}× faster, ${(png.medianMs - vectors.medianMs).toFixed(2)} ms less per document`,
+  );
   if (anterior) {
-    console.log(`  current vs ${rev}, ${envios} envío${envios === 1 ? '' : 's'}: ${(vectors.medianMs - anterior.medianMs).toFixed(2)} ms more per document (${((vectors.medianMs / anterior.medianMs - 1) * 100).toFixed(0)}%)`);
+    console.log(
+      `  current vs ${rev}, ${envios} envío${envios === 1 ? '' : 's'}: ${(vectors.medianMs - anterior.medianMs).toFixed(2)} ms more per document (${((vectors.medianMs / anterior.medianMs - 1) * 100).toFixed(0)}%)`,
+    );
   }
 }
 

@@ -17,10 +17,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import pg from 'pg';
-import type { DB } from '../server/db/schema';
-import { selectDecas } from '../server/domain/decas/queries';
-import { buscarClave } from '../server/domain/accounts/api-keys';
 import { openDatabase } from '../server/db/open';
+import type { DB } from '../server/db/schema';
+import { buscarClave } from '../server/domain/accounts/api-keys';
+import { selectDecas } from '../server/domain/decas/queries';
 import { createRateLimits } from '../server/limits';
 import { decaCompleta } from '../test/support/decas';
 import { ROOT, runCli, startServerProcess } from '../test/support/processes';
@@ -36,9 +36,7 @@ async function pgCounters(url: string): Promise<Record<string, number>> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const db = await c.query(
-      'select xact_commit, xact_rollback, tup_returned, tup_fetched, tup_inserted, tup_updated from pg_stat_database where datname = current_database()',
-    );
+    const db = await c.query('select xact_commit, xact_rollback, tup_returned, tup_fetched, tup_inserted, tup_updated from pg_stat_database where datname = current_database()');
     const wal = await c.query('select wal_records, wal_bytes, wal_sync from pg_stat_wal');
     return Object.fromEntries(Object.entries({ ...db.rows[0], ...wal.rows[0] }).map(([k, v]) => [k, Number(v)]));
   } finally {
@@ -106,7 +104,7 @@ async function statements(): Promise<void> {
         ['GET DeCA query (selectDecas by id)', () => client.query(deca.sql, deca.parameters as unknown[])],
         ['API key lookup as a named prepared statement', () => client.query({ name: 'clave', text: clave.sql, values: clave.parameters as unknown[] })],
         ['GET DeCA query as a named prepared statement', () => client.query({ name: 'deca', text: deca.sql, values: deca.parameters as unknown[] })],
-        ['rate limit consume (the server\'s limiter)', () => limits.api.consume('key:1')],
+        ["rate limit consume (the server's limiter)", () => limits.api.consume('key:1')],
       ];
       for (const [label, run] of cases) {
         for (let i = 0; i < 200; i++) await run();
@@ -119,9 +117,7 @@ async function statements(): Promise<void> {
       }
       // The fresh table has no statistics yet (autovacuum analyzes it later): compare with an analyzed one.
       const plan = async () =>
-        (await client.query(`explain (analyze, costs off, timing off) ${deca.sql}`, deca.parameters as unknown[])).rows
-          .map((row: Record<string, string>) => `    ${row['QUERY PLAN']}`)
-          .join('\n');
+        (await client.query(`explain (analyze, costs off, timing off) ${deca.sql}`, deca.parameters as unknown[])).rows.map((row: Record<string, string>) => `    ${row['QUERY PLAN']}`).join('\n');
       console.log(`plan of the GET DeCA query before ANALYZE:\n${await plan()}`);
       await client.query('analyze');
       console.log(`plan after ANALYZE:\n${await plan()}`);
@@ -214,11 +210,7 @@ async function main(): Promise<void> {
   const env: Record<string, string> = pgDb ? { DATABASE_URL: pgDb.url } : { DATA_DIR: dataDir };
   try {
     await runCli(['account:create', '--company', 'Bench SL', '--nif', 'B12345674', '--plan', 'pro'], env);
-    const server = await startScript('server/main.ts', { ...env, PORT: '0', API_RATE_LIMIT: '1000000', LOG_LEVEL: 'error' }, [
-      '--cpu-prof',
-      `--cpu-prof-dir=${profDir}`,
-      '--cpu-prof-interval=200',
-    ]);
+    const server = await startScript('server/main.ts', { ...env, PORT: '0', API_RATE_LIMIT: '1000000', LOG_LEVEL: 'error' }, ['--cpu-prof', `--cpu-prof-dir=${profDir}`, '--cpu-prof-interval=200']);
     const pid = server.pid;
     let loadSeconds = 0;
     try {
@@ -250,7 +242,12 @@ async function main(): Promise<void> {
       const self = process.cpuUsage(selfBefore);
       loadSeconds = wall;
 
-      console.log(`${phase} on ${dbKind}: ${fmt(r.rps, 1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ok ${r.ok}, non-2xx ${r.non2xx}; wall ${fmt(wall, 1)} s; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+      console.log(
+        `${phase} on ${dbKind}: ${fmt(r.rps, 1)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, ok ${r.ok}, non-2xx ${r.non2xx}; wall ${fmt(wall, 1)} s; load average ${os
+          .loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+      );
       console.log('CPU seconds during the load (2 cores = 2 CPU-s per s):');
       const rows: [string, number][] = [];
       for (const [tid, a] of after) {

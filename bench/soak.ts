@@ -8,13 +8,14 @@
  * minutes), and draws them in docs/soak.png (docs/soak-postgresql.png). Plain figures, no pass/fail.
  * Run: npx tsx bench/soak.ts (SOAK_SEGUNDOS, SOAK_RITMO requests/s).
  */
-import autocannon from 'autocannon';
+
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
 import sharp from 'sharp';
 import { ROOT } from '../test/support/processes';
 import { fmt, postgresDatabaseUrl, runCliIn, startScript } from './lib';
@@ -110,10 +111,7 @@ function svg(muestras: Muestra[], titulo: string): string {
   ];
   const tMax = Math.max(...muestras.map((m) => m.s), 1);
   const x = (s: number) => izq + ((W - izq - der) * s) / tMax;
-  const partes: string[] = [
-    `<rect width="${W}" height="${H}" fill="#fff"/>`,
-    `<text x="${izq}" y="32" font-family="DejaVu Sans, sans-serif" font-size="20" fill="#111">${titulo}</text>`,
-  ];
+  const partes: string[] = [`<rect width="${W}" height="${H}" fill="#fff"/>`, `<text x="${izq}" y="32" font-family="DejaVu Sans, sans-serif" font-size="20" fill="#111">${titulo}</text>`];
   for (const p of paneles) {
     const max = escala(Math.max(...p.series.flatMap((s) => s.v)));
     const y = (v: number) => p.y0 + p.alto - (p.alto * v) / max;
@@ -125,7 +123,9 @@ function svg(muestras: Muestra[], titulo: string): string {
         `<text x="${izq - 8}" y="${y(v) + 5}" text-anchor="end" font-family="DejaVu Sans, sans-serif" font-size="13" fill="#444">${fmt(v, max < 10 ? 1 : 0)}</text>`,
       );
     }
-    partes.push(`<text x="16" y="${p.y0 + p.alto / 2}" font-family="DejaVu Sans, sans-serif" font-size="14" fill="#444" transform="rotate(-90 16 ${p.y0 + p.alto / 2})" text-anchor="middle">${p.unidad}</text>`);
+    partes.push(
+      `<text x="16" y="${p.y0 + p.alto / 2}" font-family="DejaVu Sans, sans-serif" font-size="14" fill="#444" transform="rotate(-90 16 ${p.y0 + p.alto / 2})" text-anchor="middle">${p.unidad}</text>`,
+    );
     // The warm-up, shaded.
     partes.push(`<rect x="${izq}" y="${p.y0}" width="${x(CALENTAMIENTO_S) - izq}" height="${p.alto}" fill="#f4f4f4"/>`);
     p.series.forEach((s, i) => {
@@ -179,12 +179,23 @@ async function soak(nombre: string, env: Record<string, string>): Promise<void> 
         const { t, ...m } = JSON.parse(l) as Omit<Muestra, 's'> & { t: number };
         return { s: Math.round((t - inicio) / 1000), ...m };
       });
-    const carga = os.loadavg().map((v) => v.toFixed(2)).join(' ');
-    console.log(`\n${nombre}: ${fmt(r.requests.total)} peticiones (${fmt(r.requests.average)}/s), p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errores ${r.errors + r.timeouts}, no 2xx ${r.non2xx}; ${fmt(rx.recibidos())} webhooks entregados; carga de la máquina ${carga}`);
-    console.log(`mezcla: ${Object.entries(porTipo).map(([t, k]) => `${t} ${k}`).join(', ')}\n`);
+    const carga = os
+      .loadavg()
+      .map((v) => v.toFixed(2))
+      .join(' ');
+    console.log(
+      `\n${nombre}: ${fmt(r.requests.total)} peticiones (${fmt(r.requests.average)}/s), p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, errores ${r.errors + r.timeouts}, no 2xx ${r.non2xx}; ${fmt(rx.recibidos())} webhooks entregados; carga de la máquina ${carga}`,
+    );
+    console.log(
+      `mezcla: ${Object.entries(porTipo)
+        .map(([t, k]) => `${t} ${k}`)
+        .join(', ')}\n`,
+    );
     console.log('   s   RSS MB  heap MB  ext. MB  manejadores  fds  (manejadores por tipo)');
     for (const m of muestras) {
-      const tipos = Object.entries(m.recursos).map(([t, k]) => `${t} ${k}`).join(', ');
+      const tipos = Object.entries(m.recursos)
+        .map(([t, k]) => `${t} ${k}`)
+        .join(', ');
       console.log(
         `${String(m.s).padStart(4)}  ${fmt(MB(m.rss), 1).padStart(7)}  ${fmt(MB(m.heap), 1).padStart(7)}  ${fmt(MB(m.externa), 1).padStart(7)}  ${String(manejadores(m)).padStart(11)}  ${String(m.fds).padStart(3)}  (${tipos})`,
       );
@@ -196,13 +207,35 @@ async function soak(nombre: string, env: Record<string, string>): Promise<void> 
       const ultima = tras.at(-1)!;
       const rango = (f: (m: Muestra) => number) => `${Math.min(...tras.map(f))}–${Math.max(...tras.map(f))}`;
       console.log(`\ntras el calentamiento (${CALENTAMIENTO_S} s, ${tras.length} muestras):`);
-      console.log(`  RSS ${fmt(MB(primera.rss), 1)} → ${fmt(MB(ultima.rss), 1)} MB, tendencia ${fmt(MB(pendiente(t, tras.map((m) => m.rss))), 2)} MB/min`);
-      console.log(`  heap ${fmt(MB(primera.heap), 1)} → ${fmt(MB(ultima.heap), 1)} MB, tendencia ${fmt(MB(pendiente(t, tras.map((m) => m.heap))), 2)} MB/min`);
+      console.log(
+        `  RSS ${fmt(MB(primera.rss), 1)} → ${fmt(MB(ultima.rss), 1)} MB, tendencia ${fmt(
+          MB(
+            pendiente(
+              t,
+              tras.map((m) => m.rss),
+            ),
+          ),
+          2,
+        )} MB/min`,
+      );
+      console.log(
+        `  heap ${fmt(MB(primera.heap), 1)} → ${fmt(MB(ultima.heap), 1)} MB, tendencia ${fmt(
+          MB(
+            pendiente(
+              t,
+              tras.map((m) => m.heap),
+            ),
+          ),
+          2,
+        )} MB/min`,
+      );
       console.log(`  manejadores ${rango(manejadores)}, descriptores ${rango((m) => m.fds)}`);
     }
     const titulo = `DeCA · soak de ${fmt(SEGUNDOS / 60, 0)} min en ${nombre}: ${fmt(r.requests.total)} peticiones a ${RITMO}/s, ${r.errors + r.timeouts} errores`;
     const grafico = path.join(ROOT, env.DATABASE_URL ? 'docs/soak-postgresql.png' : 'docs/soak.png');
-    await sharp(Buffer.from(svg(muestras, titulo))).png().toFile(grafico);
+    await sharp(Buffer.from(svg(muestras, titulo)))
+      .png()
+      .toFile(grafico);
     console.log(`\ngráfico: ${path.relative(ROOT, grafico)}`);
   } finally {
     await server.stop();

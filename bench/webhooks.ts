@@ -12,7 +12,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ManualClock } from '../server/clock';
-import { migrateToLatest, openDatabase, type Database } from '../server/db/open';
+import { type Database, migrateToLatest, openDatabase } from '../server/db/open';
 import { enqueueEventos } from '../server/domain/outbox';
 import { startWebhookWorker } from '../server/jobs/webhook-delivery';
 import { createLogger } from '../server/log';
@@ -99,7 +99,9 @@ async function bench(label: string, database: Database): Promise<void> {
           }),
         );
       }
-      console.log(`${label}: commit → delivery, ${parallel === 1 ? 'one DeCA at a time' : `${parallel} creating at once`}: p50 ${fmt(pct(lat, 50), 1)} ms, p99 ${fmt(pct(lat, 99), 1)} ms (${lat.length} DeCAs)`);
+      console.log(
+        `${label}: commit → delivery, ${parallel === 1 ? 'one DeCA at a time' : `${parallel} creating at once`}: p50 ${fmt(pct(lat, 50), 1)} ms, p99 ${fmt(pct(lat, 99), 1)} ms (${lat.length} DeCAs)`,
+      );
     }
     await worker.stop();
   } finally {

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import buildIfStale from '../test/e2e/global-setup';
-import { ROOT, freePort, runCli, startServerProcess } from '../test/support/processes';
+import { freePort, ROOT, runCli, startServerProcess } from '../test/support/processes';
 
 buildIfStale();
 
@@ -46,7 +46,17 @@ try {
     const local = (u: string) => `${server.url}${new URL(u).pathname}`;
     const browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
     });
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
     await page.goto(local(deca.urls.ficha));

@@ -3,13 +3,16 @@
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { arrancar, CHROMIUM, CHROMIUM_ARGS, enlaceDelCorreo, esperarServiceWorker, leerQr, reservasEnDispositivo } from '../test/e2e/browser';
+import buildIfStale from '../test/e2e/global-setup';
 import { fotografiar } from '../test/fixtures/albaranes';
 import { herramienta } from '../test/support/herramientas';
-import buildIfStale from '../test/e2e/global-setup';
 import { ROOT } from '../test/support/processes';
 
 /** A new DeCA on the phone's form, one step at a time, up to its one shipment's weight (the review is the caller's). */
-async function rellenarEnMovil(p: Page, d: { cargador: string; nif: string; domicilio: string; matricula: string; origen: string; destino: string; naturaleza: string; peso: string; unidad?: string }): Promise<void> {
+async function rellenarEnMovil(
+  p: Page,
+  d: { cargador: string; nif: string; domicilio: string; matricula: string; origen: string; destino: string; naturaleza: string; peso: string; unidad?: string },
+): Promise<void> {
   await p.goto(`${env.url}/decas/nueva`);
   await p.fill('#f-cargador_nombre', d.cargador);
   await p.fill('#f-cargador_nif', d.nif);
@@ -44,13 +47,41 @@ try {
       return ((await r.json()) as { deca: { numero: string } }).deca.numero;
     }, body);
   const base = { fecha_transporte: hoy, cargador_domicilio: 'Av. de la Huerta 4, 04700 El Ejido (Almería)', cargador_nif: 'A58818501' };
-  await crear({ ...base, cargador_nombre: 'Hortofrutícola del Poniente SA', matricula: '4821 KLM', matricula_remolque: 'R-1234-BCD', conductor_nombre: 'Lucía Martín', envios: [{ origen: 'El Ejido (Almería)', destino: 'Mercazaragoza', naturaleza: 'Pimiento en palés', peso: '21.400' }] });
-  await crear({ ...base, cargador_nombre: 'Cementos del Moncayo SL', cargador_domicilio: 'Ctra. N-122 km 74, Tarazona', matricula: '9087 GHJ', emitir: false, envios: [{ origen: 'Tarazona', destino: 'Logroño', naturaleza: 'Cemento a granel', peso: '25 t' }] });
-  const numero = await crear({ ...base, cargador_nombre: 'Papelera del Ebro SA', cargador_domicilio: 'Camino del Vado 3, Zaragoza', matricula: '3345 LBC', conductor_nombre: 'Andrés Gil', envios: [{ origen: 'Zaragoza', destino: 'Pamplona', naturaleza: 'Bobinas de papel', peso: '18.250' }, { origen: 'Pamplona', destino: 'Vitoria', naturaleza: 'Palés vacíos', peso: '30', unidad: 'palets' }] });
+  await crear({
+    ...base,
+    cargador_nombre: 'Hortofrutícola del Poniente SA',
+    matricula: '4821 KLM',
+    matricula_remolque: 'R-1234-BCD',
+    conductor_nombre: 'Lucía Martín',
+    envios: [{ origen: 'El Ejido (Almería)', destino: 'Mercazaragoza', naturaleza: 'Pimiento en palés', peso: '21.400' }],
+  });
+  await crear({
+    ...base,
+    cargador_nombre: 'Cementos del Moncayo SL',
+    cargador_domicilio: 'Ctra. N-122 km 74, Tarazona',
+    matricula: '9087 GHJ',
+    emitir: false,
+    envios: [{ origen: 'Tarazona', destino: 'Logroño', naturaleza: 'Cemento a granel', peso: '25 t' }],
+  });
+  const numero = await crear({
+    ...base,
+    cargador_nombre: 'Papelera del Ebro SA',
+    cargador_domicilio: 'Camino del Vado 3, Zaragoza',
+    matricula: '3345 LBC',
+    conductor_nombre: 'Andrés Gil',
+    envios: [
+      { origen: 'Zaragoza', destino: 'Pamplona', naturaleza: 'Bobinas de papel', peso: '18.250' },
+      { origen: 'Pamplona', destino: 'Vitoria', naturaleza: 'Palés vacíos', peso: '30', unidad: 'palets' },
+    ],
+  });
 
   // A method-1 change, so the history shows old → new values.
   await page.evaluate(async (n) => {
-    await fetch(`/api/v1/decas/${n}`, { method: 'PATCH', headers: { 'Content-Type': 'application/json', 'X-DeCA-CSRF': '1' }, body: JSON.stringify({ matricula: '3345 LBD', motivo: 'Cambio de tractora por avería' }) });
+    await fetch(`/api/v1/decas/${n}`, {
+      method: 'PATCH',
+      headers: { 'Content-Type': 'application/json', 'X-DeCA-CSRF': '1' },
+      body: JSON.stringify({ matricula: '3345 LBD', motivo: 'Cambio de tractora por avería' }),
+    });
   }, numero);
 
   await page.goto(env.url);
@@ -64,7 +95,17 @@ try {
   await page.screenshot({ path: path.join(docs, 'movil-agente.png') });
 
   // Warnings where the driver types, and the question before issuing.
-  await rellenarEnMovil(page, { cargador: 'Frutas Cinca SL', nif: 'B12345678', domicilio: 'Calle Mayor 8, Fraga', matricula: '5566 KLM', origen: 'Fraga', destino: 'Lleida', naturaleza: 'Melocotón', unidad: 't', peso: '23.800' });
+  await rellenarEnMovil(page, {
+    cargador: 'Frutas Cinca SL',
+    nif: 'B12345678',
+    domicilio: 'Calle Mayor 8, Fraga',
+    matricula: '5566 KLM',
+    origen: 'Fraga',
+    destino: 'Lleida',
+    naturaleza: 'Melocotón',
+    unidad: 't',
+    peso: '23.800',
+  });
   await page.locator('[data-aviso="envios[0].peso"]').waitFor();
   await page.screenshot({ path: path.join(docs, 'movil-aviso-peso.png') });
   await page.getByRole('button', { name: 'Siguiente: Revisión' }).click();
@@ -99,7 +140,16 @@ try {
     await page.evaluate(() => dispatchEvent(new Event('focus')));
     await page.waitForTimeout(1_000);
   }
-  await rellenarEnMovil(page, { cargador: 'Quesos del Valle de Benasque SL', nif: 'B22156780', domicilio: 'Calle San Pedro 2, 22440 Benasque (Huesca)', matricula: '6120 LKP', origen: 'Benasque (Huesca)', destino: 'Mercazaragoza', naturaleza: 'Quesos en cajas refrigeradas', peso: '6.300' });
+  await rellenarEnMovil(page, {
+    cargador: 'Quesos del Valle de Benasque SL',
+    nif: 'B22156780',
+    domicilio: 'Calle San Pedro 2, 22440 Benasque (Huesca)',
+    matricula: '6120 LKP',
+    origen: 'Benasque (Huesca)',
+    destino: 'Mercazaragoza',
+    naturaleza: 'Quesos en cajas refrigeradas',
+    peso: '6.300',
+  });
   await page.getByRole('button', { name: 'Siguiente: Revisión' }).click();
   await env.context.setOffline(true);
   await page.getByRole('button', { name: 'Emitir ahora' }).click();
@@ -138,7 +188,18 @@ try {
   // Photo → DeCA: a delivery note read on the server, then its proposal in the form.
   const nota = await fotografiar(
     herramienta('pdftoppm')!,
-    ['ALBARÁN Nº 2291', `Fecha: ${hoy.split('-').reverse().join('/')}`, 'Remitente:', 'Conservas Garrido e Hijos, S.L.', 'NIF: B72377054', 'Lugar de carga: Calahorra (La Rioja)', 'Lugar de descarga: Mercabarna, Barcelona', 'Matrícula: 7731 HJK   Remolque: R-4410-BBC', 'Mercancía: Conservas vegetales', 'Peso bruto: 16.800 kg'],
+    [
+      'ALBARÁN Nº 2291',
+      `Fecha: ${hoy.split('-').reverse().join('/')}`,
+      'Remitente:',
+      'Conservas Garrido e Hijos, S.L.',
+      'NIF: B72377054',
+      'Lugar de carga: Calahorra (La Rioja)',
+      'Lugar de descarga: Mercabarna, Barcelona',
+      'Matrícula: 7731 HJK   Remolque: R-4410-BBC',
+      'Mercancía: Conservas vegetales',
+      'Peso bruto: 16.800 kg',
+    ],
     { grados: 1.5, cizalla: 0.01, desenfoque: 0.5, ruido: 10, luz: 0.25, calidad: 70, perspectiva: 0.02 },
   );
   await page.goto(`${env.url}/fotos`);
@@ -153,7 +214,11 @@ try {
 
   // Webhooks: one that fails (nothing listens there), with its deliveries open.
   await page.evaluate(async () => {
-    await fetch('/api/v1/webhooks', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-DeCA-CSRF': '1' }, body: JSON.stringify({ url: 'http://127.0.0.1:9/deca', descripcion: 'ERP', eventos: ['deca.emitido', 'deca.modificado', 'deca.fin_servicio'] }) });
+    await fetch('/api/v1/webhooks', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-DeCA-CSRF': '1' },
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/deca', descripcion: 'ERP', eventos: ['deca.emitido', 'deca.modificado', 'deca.fin_servicio'] }),
+    });
   });
   await page.goto(`${env.url}/webhooks`);
   await page.getByTestId('webhooks').waitFor();
@@ -192,7 +257,11 @@ try {
   await page.goto(`${env.url}/cuenta`);
   await page.getByRole('button', { name: 'Nueva clave de pruebas' }).click();
   await page.getByTestId('claves').waitFor();
-  await page.getByTestId('claves').getByRole('button', { name: /Revocar/ }).first().click();
+  await page
+    .getByTestId('claves')
+    .getByRole('button', { name: /Revocar/ })
+    .first()
+    .click();
   await page.getByRole('dialog').waitFor();
   await page.screenshot({ path: path.join(docs, 'escritorio-revocar.png') });
   await page.keyboard.press('Escape');

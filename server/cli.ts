@@ -1,13 +1,13 @@
 import { AppError } from '../shared/errors';
+import { CAPACIDAD_SELLO } from '../shared/pdf/deca-pdf-data';
 import { callAdminSocket } from './admin/admin-socket';
-import { runAdminCommand, type Flags } from './admin/commands';
+import { type Flags, runAdminCommand } from './admin/commands';
 import { createClock } from './clock';
 import { ConfigError, loadConfig } from './config';
-import { DataDirLockedError, acquireDataDirLock, readLock } from './db/lock';
+import { acquireDataDirLock, DataDirLockedError, readLock } from './db/lock';
 import { migrateToLatest, openDatabase } from './db/open';
 import { createLogger } from './log';
 import { createServices } from './services';
-import { CAPACIDAD_SELLO } from '../shared/pdf/deca-pdf-data';
 
 /** `--company "X" --read-only` → { company: 'X', 'read-only': true }. */
 export function parseFlags(args: string[]): Flags {

@@ -17,7 +17,10 @@ const ConfigSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'debe empezar por postgres:// o postgresql://')
       .optional(),
-    SMTP_URL: z.string().regex(/^smtps?:\/\//, 'debe empezar por smtp:// o smtps://').optional(),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'debe empezar por smtp:// o smtps://')
+      .optional(),
     MAIL_FROM: z.string().min(3).optional(),
     SEAL_P12: z.string().min(1).optional(),
     SEAL_P12_PASSWORD: z.string().optional(),

@@ -4,14 +4,14 @@ import type { Config } from './config';
 import type { Listener } from './db/notify';
 import type { Database } from './db/open';
 import type { DB } from './db/schema';
-import type { Caches } from './domain/cache';
 import type { DecaPdfRenderer } from './documents/pdf-pool';
+import type { Caches } from './domain/cache';
 import type { RateLimits } from './limits';
-import type { Readiness } from './readiness';
 import type { Logger } from './log';
-import type { LectorFotos } from './ocr/lector';
-import type { TargetPolicy } from './net/webhook-target';
 import type { EnviarWebhook } from './net/webhook-request';
+import type { TargetPolicy } from './net/webhook-target';
+import type { LectorFotos } from './ocr/lector';
+import type { Readiness } from './readiness';
 
 /**
  * What the commands (and so every front door) need, built once per process

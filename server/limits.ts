@@ -1,4 +1,4 @@
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { createPgPool, type Database } from './db/open';
 import type { Logger } from './log';
 
@@ -170,10 +170,7 @@ export function createRateLimits(database: Database, opts: { apiPoints?: number 
   // API request updates one, and waiting for a WAL flush each time made the
   // rate limiter the slowest part of a read. A crash may lose the last few
   // milliseconds of counts, which is harmless for a per-minute limit.
-  const pool =
-    database.kind === 'postgres'
-      ? createPgPool(database.connectionString, database.schema, { max: 4, settings: { synchronous_commit: 'off' }, log: opts.log, nombre: 'rate-limit' })
-      : null;
+  const pool = database.kind === 'postgres' ? createPgPool(database.connectionString, database.schema, { max: 4, settings: { synchronous_commit: 'off' }, log: opts.log, nombre: 'rate-limit' }) : null;
   const make = (keyPrefix: string, points: number, duration: number): RateLimiterAbstract =>
     pool
       ? new RateLimiterPostgres({
@@ -231,7 +228,7 @@ export async function gastar(limiter: RateLimiterAbstract, key: string): Promise
 
 /** A password check the sign-in limits allow, or how long to wait and whose limit it is. */
 export type TurnoContrasena =
-  | { espera: null; /** The password was right: give back what the check spent, so only failures count. */ acierto(): Promise<void> }
+  | { espera: null /** The password was right: give back what the check spent, so only failures count. */; acierto(): Promise<void> }
   | { espera: number; motivo: 'conexion' | 'correo' };
 
 /**

@@ -1,17 +1,17 @@
-import net, { type AddressInfo } from 'node:net';
 import { createServer, type ServerResponse } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { adminSocketPath, startAdminSocket } from './admin/admin-socket';
 import { createApp } from './app';
 import { createClock } from './clock';
 import { ConfigError, loadConfig } from './config';
-import { DataDirLockedError, acquireDataDirLock } from './db/lock';
+import { acquireDataDirLock, DataDirLockedError } from './db/lock';
 import { migrateToLatest, openDatabase } from './db/open';
 import { createPdfPool } from './documents/pdf-pool';
-import { SelloError, cargarSelloDelServicio } from './documents/sello-servicio';
-import { createLogger } from './log';
-import { startWebhookWorker } from './jobs/webhook-delivery';
-import { startMaintenance } from './jobs/maintenance';
+import { cargarSelloDelServicio, SelloError } from './documents/sello-servicio';
 import { smtpTransport, startMailWorker } from './jobs/mail-delivery';
+import { startMaintenance } from './jobs/maintenance';
+import { startWebhookWorker } from './jobs/webhook-delivery';
+import { createLogger } from './log';
 import { createServices } from './services';
 
 /** After SIGTERM, how long requests in flight may take to finish before their connections are closed anyway. */
@@ -78,7 +78,10 @@ async function main(): Promise<void> {
 
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  const accounts = await database.db.selectFrom('accounts').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const accounts = await database.db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
   log.info({ url, database: database.kind, ms: Math.round(performance.now() - startedAt) }, 'listening');
   process.stdout.write(`\nDeCA escuchando en ${url}  (sitio público: ${config.siteUrl}; base de datos: ${database.kind === 'pglite' ? `embebida en ${config.dataDir}` : 'PostgreSQL'})\n`);
   if (Number(accounts?.n ?? 0) === 0) {

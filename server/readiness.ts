@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { AppError } from '../shared/errors';
 import { REINTENTAR_EN_S } from './db/errores';
 import type { DB } from './db/schema';

@@ -1,15 +1,15 @@
 import type { Clock } from './clock';
 import type { Config } from './config';
-import { startListener, type Listener } from './db/notify';
+import { type Listener, startListener } from './db/notify';
 import type { Database } from './db/open';
 import type { Services } from './deps';
-import { createCaches } from './domain/cache';
 import type { DecaPdfRenderer } from './documents/pdf-pool';
+import { createCaches } from './domain/cache';
 import { createRateLimits } from './limits';
 import type { Logger } from './log';
-import { createReadiness } from './readiness';
 import { createWebhookFetch, enviadorWebhooks } from './net/webhook-request';
 import { crearLectorFotos } from './ocr/lector';
+import { createReadiness } from './readiness';
 
 export interface ServicesOptions {
   config: Pick<Config, 'siteUrl' | 'sedeControlUrl' | 'webhookAllowInsecure' | 'apiRateLimit'>;

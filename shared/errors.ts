@@ -77,11 +77,7 @@ export class AppError extends Error {
   /** Extra response headers (e.g. `Retry-After`). */
   readonly headers: Record<string, string>;
 
-  constructor(
-    codigo: Codigo,
-    mensaje: string,
-    opts: { campos?: Campos; avisos?: Aviso[]; headers?: Record<string, string> } = {},
-  ) {
+  constructor(codigo: Codigo, mensaje: string, opts: { campos?: Campos; avisos?: Aviso[]; headers?: Record<string, string> } = {}) {
     super(mensaje);
     this.name = 'AppError';
     this.codigo = codigo;
@@ -124,9 +120,7 @@ export function issuesToCampos(issues: ReadonlyArray<{ path: ReadonlyArray<Prope
 export function validationError(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): AppError {
   const campos = issuesToCampos(issues);
   const n = Object.keys(campos).length;
-  return new AppError(
-    'validacion',
-    n === 1 ? 'Hay un dato que falta o no es válido: revise el campo indicado.' : `Hay ${n} datos que faltan o no son válidos: revise los campos indicados.`,
-    { campos },
-  );
+  return new AppError('validacion', n === 1 ? 'Hay un dato que falta o no es válido: revise el campo indicado.' : `Hay ${n} datos que faltan o no son válidos: revise los campos indicados.`, {
+    campos,
+  });
 }

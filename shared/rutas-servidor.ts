@@ -11,21 +11,7 @@
  * never answers a navigation here from its cache (client/sw.ts), and the
  * app's router lets a link here load the server's page (client/app/router.ts).
  */
-export const PREFIJOS_DEL_SERVIDOR = [
-  'api',
-  'demo',
-  'app/api',
-  'mcp',
-  'healthz',
-  'readyz',
-  'docs',
-  '.well-known',
-  'd',
-  'p',
-  'completar',
-  'confirmar',
-  'verificar',
-] as const;
+export const PREFIJOS_DEL_SERVIDOR = ['api', 'demo', 'app/api', 'mcp', 'healthz', 'readyz', 'docs', '.well-known', 'd', 'p', 'completar', 'confirmar', 'verificar'] as const;
 
 const escapar = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 

@@ -1,4 +1,4 @@
-import { hmacSha256, toHex, utf8Bytes, concatBytes } from './rules/hmac-sha256';
+import { concatBytes, hmacSha256, toHex, utf8Bytes } from './rules/hmac-sha256';
 
 /**
  * Webhook signatures (spec: Events, «Signature check»).
@@ -89,13 +89,7 @@ function constantTimeEqual(a: string, b: string): boolean {
  *     res.writeHead(400).end(); return;
  *   }
  */
-export function verifySignature(
-  secret: string,
-  header: string | null | undefined,
-  rawBody: string | Uint8Array,
-  now: Date | number = Date.now(),
-  toleranceS: number = FIRMA_TOLERANCIA_S,
-): boolean {
+export function verifySignature(secret: string, header: string | null | undefined, rawBody: string | Uint8Array, now: Date | number = Date.now(), toleranceS: number = FIRMA_TOLERANCIA_S): boolean {
   if (!secret || typeof header !== 'string') return false;
   const parsed = parseSignatureHeader(header);
   if (!parsed) return false;

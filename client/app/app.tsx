@@ -1,8 +1,8 @@
-import { useEffect, useRef } from 'preact/hooks';
 import type { JSX } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
 import ListaDecas from '../views/deca-list';
 import { AvisoActualizacion, Layout } from './layout';
-import { navegar, resolver, useModulo, useUbicacion, type Ruta } from './router';
+import { navegar, type Ruta, resolver, useModulo, useUbicacion } from './router';
 import { contexto, sesion } from './sesion';
 import { useStore } from './store';
 

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { useModulo, useUbicacion } from './router';
 import { useEnLinea, useLiveQuery } from './hooks';
+import { useModulo, useUbicacion } from './router';
 import { cambiarEntorno, comprobarSesion, contexto, entorno, estadoSync, otraVersion, reenviarConfirmacion, sesion, sesionCaducada } from './sesion';
 import { useStore } from './store';
 import { actualizacion } from './sw-bridge';
@@ -79,8 +79,8 @@ function CorreoSinConfirmar() {
   return (
     <div class="aviso" role="status" data-testid="sin-confirmar">
       <p>
-        <strong>Confirme su correo.</strong> Le enviamos un enlace a {s.usuario.email}. Hasta entonces la cuenta emite solo unas pocas DeCA reales
-        y no crea claves de API de producción; el entorno de pruebas ya se puede usar.
+        <strong>Confirme su correo.</strong> Le enviamos un enlace a {s.usuario.email}. Hasta entonces la cuenta emite solo unas pocas DeCA reales y no crea claves de API de producción; el entorno de
+        pruebas ya se puede usar.
       </p>
       <button type="button" onClick={reenviar}>
         Reenviar el enlace
@@ -94,7 +94,7 @@ export function Layout({ children }: { children: ComponentChildren }) {
   const { path } = useUbicacion();
   const ent = useStore(entorno);
   const recargar = useStore(otraVersion);
-  const actual = (p: string) => (p === '/' ? path === '/' : path.startsWith(p)) ? 'page' : undefined;
+  const actual = (p: string) => ((p === '/' ? path === '/' : path.startsWith(p)) ? 'page' : undefined);
   return (
     <>
       <header class="cabecera">
@@ -112,23 +112,33 @@ export function Layout({ children }: { children: ComponentChildren }) {
       )}
       <nav class="nav" aria-label="Principal">
         <a href="/" aria-current={actual('/') && !path.startsWith('/decas/nueva') ? 'page' : undefined}>
-          <span class="icono" aria-hidden="true">☰</span>
+          <span class="icono" aria-hidden="true">
+            ☰
+          </span>
           DeCAs
         </a>
         <a href="/decas/nueva" class="nueva" aria-current={actual('/decas/nueva')}>
-          <span class="icono" aria-hidden="true">+</span>
+          <span class="icono" aria-hidden="true">
+            +
+          </span>
           Nueva
         </a>
         <a href="/fotos" aria-current={actual('/fotos')}>
-          <span class="icono" aria-hidden="true">◉</span>
+          <span class="icono" aria-hidden="true">
+            ◉
+          </span>
           Foto
         </a>
         <a href="/agenda" aria-current={actual('/agenda')}>
-          <span class="icono" aria-hidden="true">☷</span>
+          <span class="icono" aria-hidden="true">
+            ☷
+          </span>
           Agenda
         </a>
         <a href="/cuenta" aria-current={actual('/cuenta')}>
-          <span class="icono" aria-hidden="true">⚙</span>
+          <span class="icono" aria-hidden="true">
+            ⚙
+          </span>
           Cuenta
         </a>
       </nav>

@@ -56,7 +56,11 @@ export function useModulo<T>(cargar: (() => Promise<T>) | null): T | null | Erro
   const [mod, setMod] = useState<{ de: (() => Promise<T>) | null; m: T | Error } | null>(null);
   useEffect(() => {
     let vivo = true;
-    if (cargar) cargar().then((m) => vivo && setMod({ de: cargar, m }), (e: Error) => vivo && setMod({ de: cargar, m: e }));
+    if (cargar)
+      cargar().then(
+        (m) => vivo && setMod({ de: cargar, m }),
+        (e: Error) => vivo && setMod({ de: cargar, m: e }),
+      );
     return () => {
       vivo = false;
     };

@@ -1,11 +1,11 @@
-import { puede, type Permiso } from '../../shared/rules/roles';
+import { type Permiso, puede } from '../../shared/rules/roles';
 import type { Cuenta, EmpresaPatch, Entorno, RegistroInput, SesionInput, SesionResponse, Usuario } from '../../shared/schemas/cuenta';
-import { ApiError, createApi, llamarApp, type Api } from '../data/api';
-import { dbName, onDbAviso, openDecaDb, type DecaDb } from '../data/db';
+import { type Api, ApiError, createApi, llamarApp } from '../data/api';
 import { pedirEnvioEnSegundoPlano } from '../data/cola-fondo';
 import { guardarParaElCamino } from '../data/consultas';
+import { type DecaDb, dbName, onDbAviso, openDecaDb } from '../data/db';
 import { alEncolar } from '../data/outbox';
-import { SyncEngine, type EstadoSync } from '../data/sync';
+import { type EstadoSync, SyncEngine } from '../data/sync';
 import { navegar } from './router';
 import { store } from './store';
 

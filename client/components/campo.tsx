@@ -29,7 +29,8 @@ export function Campo({ path, etiqueta, valor, onInput, error, advertencia, pist
   const id = idCampo(path);
   const aviso = error ? undefined : advertencia;
   const contador = max !== undefined && valor.length >= max * 0.6;
-  const desc = [sufijo ? `${id}-sufijo` : '', error ? `${id}-error` : '', aviso ? `${id}-aviso` : '', pista ? `${id}-pista` : '', contador ? `${id}-contador` : ''].filter(Boolean).join(' ') || undefined;
+  const desc =
+    [sufijo ? `${id}-sufijo` : '', error ? `${id}-error` : '', aviso ? `${id}-aviso` : '', pista ? `${id}-pista` : '', contador ? `${id}-contador` : ''].filter(Boolean).join(' ') || undefined;
   const comun = {
     id,
     name: path,

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Deca } from '../../shared/schemas/deca';
-import { ApiError } from '../data/api';
-import { obtenerDocumentos } from '../data/consultas';
 import { contexto, sesionCaducada } from '../app/sesion';
 import { useStore } from '../app/store';
+import { ApiError } from '../data/api';
+import { obtenerDocumentos } from '../data/consultas';
 
 /**
  * Object URLs of an issued DeCA's PDF and QR: from the copy on the device

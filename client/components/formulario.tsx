@@ -59,7 +59,11 @@ export function PieFormulario({ error, enviando, texto }: { error: string | null
 export function useMinimoContrasena(activo = true): number | null {
   const [min, setMin] = useState<number | null>(null);
   useEffect(() => {
-    if (activo) import('../data/esquemas').then((m) => setMin(m.PASSWORD_MIN), () => {});
+    if (activo)
+      import('../data/esquemas').then(
+        (m) => setMin(m.PASSWORD_MIN),
+        () => {},
+      );
   }, [activo]);
   return min;
 }

@@ -59,7 +59,9 @@ export function SinEmitir({ n }: { n?: number }) {
   return (
     <div class="aviso error sin-emitir" role="alert" data-testid="sin-emitir">
       <p>
-        <strong>{n === undefined ? 'Aún no emitida: se emitirá al recuperar cobertura.' : `${n === 1 ? 'Una DeCA aún no emitida' : `${n} DeCA aún no emitidas`}: se emitirán al recuperar cobertura.`}</strong>
+        <strong>
+          {n === undefined ? 'Aún no emitida: se emitirá al recuperar cobertura.' : `${n === 1 ? 'Una DeCA aún no emitida' : `${n} DeCA aún no emitidas`}: se emitirán al recuperar cobertura.`}
+        </strong>
       </p>
       <p>Hasta entonces {n === undefined ? 'este vehículo no va cubierto' : 'esos vehículos no van cubiertos'}: no hay número ni QR que mostrar al agente.</p>
     </div>

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { mensajeSinPermiso, puede, type Permiso } from '../../shared/rules/roles';
+import { mensajeSinPermiso, type Permiso, puede } from '../../shared/rules/roles';
 import { sesion } from '../app/sesion';
 import { useStore } from '../app/store';
 

@@ -5,10 +5,11 @@
  * learned them from the same DeCAs). The form's suggestions read only this
  * copy, so they work in a cab with no network.
  */
-import type { AgendaEmpresa, AgendaList, AgendaLugar, AgendaVehiculo, EntradaAgenda, TipoAgenda } from '../../shared/schemas/agenda';
+
+import type { EntradaDe } from '../../shared/api/operaciones';
 import { normalizarTexto } from '../../shared/rules/busqueda';
 import { normalizarMatricula } from '../../shared/rules/matricula';
-import type { EntradaDe } from '../../shared/api/operaciones';
+import type { AgendaEmpresa, AgendaList, AgendaLugar, AgendaVehiculo, EntradaAgenda, TipoAgenda } from '../../shared/schemas/agenda';
 import type { Api, Respuesta } from './api';
 import type { DatosDeca, DecaDb, EntradaAgendaLocal, EntradaOutbox } from './db';
 
@@ -67,7 +68,15 @@ export function leccionDe(datos: DatosDeca): EntradaAgendaLocal[] {
   for (const lado of ['cargador', 'transp'] as const) {
     const nombre = texto(datos[`${lado}_nombre`]);
     const nif = texto(datos[`${lado}_nif`]);
-    if (nombre && nif) out.push({ tipo: 'empresas', clave: claveAgenda('empresas', { nif }), datos: { nombre, nif: claveAgenda('empresas', { nif }), domicilio: texto(datos[`${lado}_domicilio`]) }, usos: 1, ultimo: ahora, local: 1 });
+    if (nombre && nif)
+      out.push({
+        tipo: 'empresas',
+        clave: claveAgenda('empresas', { nif }),
+        datos: { nombre, nif: claveAgenda('empresas', { nif }), domicilio: texto(datos[`${lado}_domicilio`]) },
+        usos: 1,
+        ultimo: ahora,
+        local: 1,
+      });
   }
   const matricula = texto(datos.matricula);
   if (matricula) {

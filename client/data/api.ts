@@ -1,6 +1,6 @@
 import type { EntradaDe, SalidaDe } from '../../shared/api/operaciones';
-import { APP_BASE, RUTAS_APP, type NombreApp, type OperacionesApp } from '../../shared/api/rutas-app';
-import { API_BASE, RUTAS, rutaCon, type NombreOperacion } from '../../shared/api/rutas';
+import { API_BASE, type NombreOperacion, RUTAS, rutaCon } from '../../shared/api/rutas';
+import { APP_BASE, type NombreApp, type OperacionesApp, RUTAS_APP } from '../../shared/api/rutas-app';
 import type { Entorno } from '../../shared/schemas/cuenta';
 
 /** The server answered with the documented error body (spec: Errors). */

@@ -1,7 +1,7 @@
-import type { Cambio, CambiosList, Deca, DecaList, DocumentosCamino, Estado } from '../../shared/schemas/deca';
-import { normalizarMatricula } from '../../shared/rules/matricula';
 import type { EntradaDe } from '../../shared/api/operaciones';
-import { ApiError, type Api } from './api';
+import { normalizarMatricula } from '../../shared/rules/matricula';
+import type { Cambio, CambiosList, Deca, DecaList, DocumentosCamino, Estado } from '../../shared/schemas/deca';
+import { type Api, ApiError } from './api';
 import type { DecaDb, DecaLocal, Documento } from './db';
 import { guardarDelServidor } from './sync';
 
@@ -29,7 +29,18 @@ export function consultaServidor(f: Filtros): EntradaDe<'exportar_csv'> {
 function texto(r: DecaLocal): string {
   const d = r.datos;
   const envios = Array.isArray(d.envios) ? (d.envios as Record<string, unknown>[]) : [];
-  return [r.numero, r.ref_temporal, d.ref_externa, d.referencia, d.cargador_nombre, d.transp_nombre, d.conductor_nombre, d.matricula, d.matricula_remolque, ...envios.flatMap((e) => [e.origen, e.destino, e.naturaleza])]
+  return [
+    r.numero,
+    r.ref_temporal,
+    d.ref_externa,
+    d.referencia,
+    d.cargador_nombre,
+    d.transp_nombre,
+    d.conductor_nombre,
+    d.matricula,
+    d.matricula_remolque,
+    ...envios.flatMap((e) => [e.origen, e.destino, e.naturaleza]),
+  ]
     .filter((x) => typeof x === 'string')
     .join(' ')
     .toLowerCase();
@@ -82,9 +93,7 @@ export async function cargarPagina(api: Api, db: DecaDb, f: Filtros, despuesDe: 
   const suelo = siguiente ? (decas[decas.length - 1]?.id ?? null) : 0;
   if (suelo !== null) {
     await db.transaction('rw', db.decas, async () => {
-      const viejas = await db.decas
-        .filter((x) => x.id !== undefined && x.id >= suelo && (techo === null || x.id < techo) && !ids.has(x.id) && x.pendientes === 0 && cumpleServidor(x, f))
-        .toArray();
+      const viejas = await db.decas.filter((x) => x.id !== undefined && x.id >= suelo && (techo === null || x.id < techo) && !ids.has(x.id) && x.pendientes === 0 && cumpleServidor(x, f)).toArray();
       await db.decas.bulkDelete(viejas.map((x) => x.clave));
     });
   }

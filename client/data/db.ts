@@ -1,6 +1,6 @@
 import Dexie, { type EntityTable } from 'dexie';
-import type { Deca, Cambio, Estado } from '../../shared/schemas/deca';
 import type { Entorno } from '../../shared/schemas/cuenta';
+import type { Cambio, Deca, Estado } from '../../shared/schemas/deca';
 
 /** The outbox lane of a photo: one entry, apart from every DeCA's. */
 export function carrilFoto(clave: string): string {

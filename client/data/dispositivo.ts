@@ -1,8 +1,8 @@
+import { sinSello } from '../../shared/pdf/sin-sello';
 import { fueraDePlazo, RESERVA_MINIMO, reservadaSegunCaducidad, reservasUsables as usables } from '../../shared/rules/reservas';
 import type { Entorno } from '../../shared/schemas/cuenta';
 import type { Dispositivo, ReservasRespuesta } from '../../shared/schemas/dispositivo';
-import { sinSello } from '../../shared/pdf/sin-sello';
-import { ApiError, llamarApp, type Api } from './api';
+import { type Api, ApiError, llamarApp } from './api';
 import { obtenerDocumentos } from './consultas';
 import type { DecaDb, ReservaLocal } from './db';
 

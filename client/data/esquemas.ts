@@ -5,9 +5,10 @@
 // and the sign-in screen never pay for it. The service worker precaches the
 // chunk, so validation still works offline.
 import './zod-sin-eval'; // first: zod must be configured before a schema is built
+
 export { ErrorBody, issuesToCampos } from '../../shared/errors';
+export { ENTRADAS_AGENDA } from '../../shared/schemas/agenda';
 export { EmpresaPatch, PASSWORD_MIN, RegistroInput, SesionInput } from '../../shared/schemas/cuenta';
 export { DecaInput, LONGITUD_MAXIMA } from '../../shared/schemas/deca';
 export { LONGITUD_ENVIO, UNIDADES } from '../../shared/schemas/envio';
-export { ENTRADAS_AGENDA } from '../../shared/schemas/agenda';
 export { EVENTOS } from '../../shared/schemas/webhook';

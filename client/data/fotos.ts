@@ -9,7 +9,7 @@
  * the form.
  */
 import type { Api, ApiError } from './api';
-import { carrilFoto, entradaFoto, type DecaDb, type EntradaOutbox, type FotoLocal } from './db';
+import { carrilFoto, type DecaDb, type EntradaOutbox, entradaFoto, type FotoLocal } from './db';
 import { avisarDeCambio } from './outbox';
 
 /** Keep a photo to be read: the photo and its outbox entry in one transaction, sent now if there is a network, else when it returns. */

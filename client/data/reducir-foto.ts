@@ -24,4 +24,3 @@ export async function reducirFoto(foto: Blob): Promise<Blob> {
     throw new Error('No se ha podido reducir esta foto y pasa de 2 MB: hágala de nuevo con la cámara de la aplicación.');
   }
 }
-

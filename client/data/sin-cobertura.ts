@@ -6,16 +6,17 @@
  * device syncs. This module (jsPDF, the fonts) loads only when that happens.
  */
 // First: the shared schemas only through the app's door to them (zod configured for the CSP).
-import { DecaInput } from './esquemas';
+
+import { emitirEnDispositivo, FaltanDatos } from '../../shared/pdf/emision-dispositivo';
 import boldUrl from '../../shared/pdf/fuentes/DejaVuSans-Bold-DeCA.ttf?url';
 import normalUrl from '../../shared/pdf/fuentes/DejaVuSans-DeCA.ttf?url';
 import srgbUrl from '../../shared/pdf/fuentes/sRGB.icc?url';
-import { emitirEnDispositivo, FaltanDatos } from '../../shared/pdf/emision-dispositivo';
 import { instalarRecursosPdf, recursosInstalados } from '../../shared/pdf/pdfa';
 import { qrSvg } from '../../shared/pdf/qr';
 import type { Cuenta, Entorno } from '../../shared/schemas/cuenta';
 import type { DatosDeca, DecaDb, DecaLocal } from './db';
 import { dispositivoListo, reservasUsables, sha256Hex } from './dispositivo';
+import { DecaInput } from './esquemas';
 import { crearDeca, limpiar } from './outbox';
 
 /** The fonts and colour profile every DeCA embeds (the service worker keeps them for offline use). */
@@ -43,8 +44,7 @@ export async function emitirSinCobertura(db: DecaDb, cuenta: Cuenta, entorno: En
   const [reserva] = await reservasUsables(db);
   if (!input.success || !dispositivo || !reserva) return null;
   await instalarRecursos();
-  const firmar = async (d: Uint8Array) =>
-    new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, dispositivo.claves.privateKey, new Uint8Array(d)));
+  const firmar = async (d: Uint8Array) => new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, dispositivo.claves.privateKey, new Uint8Array(d)));
   try {
     const r = await emitirEnDispositivo(input.data, cuenta, { ...reserva, entorno }, new Date(), firmar);
     const pdf = r.pdf.slice().buffer as ArrayBuffer;

@@ -1,6 +1,6 @@
 import type { EntradaDe } from '../../shared/api/operaciones';
 import type { Deca } from '../../shared/schemas/deca';
-import { ApiError, NetworkError, esTransitorio, type Api } from './api';
+import { type Api, ApiError, esTransitorio, NetworkError } from './api';
 import type { DecaDb, DecaLocal, EntradaOutbox } from './db';
 import { datosDeDeca, recalcular } from './outbox';
 

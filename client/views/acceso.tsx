@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import type { RegistroInput } from '../../shared/schemas/cuenta';
+import { entrar, registrar } from '../app/sesion';
 import { Campo } from '../components/campo';
 import { PieFormulario, useEnvio, useMinimoContrasena } from '../components/formulario';
-import { entrar, registrar } from '../app/sesion';
 
 const SIN_RED = 'Sin conexión: para entrar hace falta red. Sus datos guardados no se pierden.';
 

@@ -1,14 +1,14 @@
 import { useState } from 'preact/hooks';
 import { normalizarTexto } from '../../shared/rules/busqueda';
-import { ENTRADAS_AGENDA, issuesToCampos } from '../data/esquemas';
 import type { TipoAgenda } from '../../shared/schemas/agenda';
-import { claveAgenda, descartarAgenda, entradasAgenda } from '../data/agenda';
-import type { EntradaAgendaLocal, EntradaOutbox } from '../data/db';
-import { carrilAgenda, guardarEnAgenda } from '../data/outbox';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
 import { contexto, permitido } from '../app/sesion';
 import { useStore } from '../app/store';
 import { Campo } from '../components/campo';
+import { claveAgenda, descartarAgenda, entradasAgenda } from '../data/agenda';
+import type { EntradaAgendaLocal, EntradaOutbox } from '../data/db';
+import { ENTRADAS_AGENDA, issuesToCampos } from '../data/esquemas';
+import { carrilAgenda, guardarEnAgenda } from '../data/outbox';
 
 /** Each type: its title, its fields (the first is its key), and how an entry reads in the list. */
 const TIPOS: Record<TipoAgenda, { titulo: string; campos: [string, string][]; resumen: (d: Record<string, string | null>) => string }> = {

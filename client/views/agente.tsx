@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fechaEs } from '../../shared/rules/fechas';
-import { NetworkError } from '../data/api';
-import { buscarLocal } from '../data/consultas';
 import { useLiveQuery } from '../app/hooks';
 import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
 import { useDocumentos } from '../components/documentos';
 import { nombreDeca, rutaDeca } from '../components/insignias';
+import { NetworkError } from '../data/api';
+import { buscarLocal } from '../data/consultas';
 
 /**
  * Keep the screen on while the QR is shown (Screen Wake Lock where the

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
 import { fechaEs } from '../../shared/rules/fechas';
 import type { OlvidoResponse, RestablecimientoPublico } from '../../shared/schemas/cuenta';
+import { restablecerContrasena, sesion } from '../app/sesion';
+import { useStore } from '../app/store';
 import { Campo } from '../components/campo';
 import { OtraSesion, PieFormulario, useEnlace, useEnvio, useMinimoContrasena } from '../components/formulario';
 import { llamarApp, urlApp } from '../data/api';
-import { restablecerContrasena, sesion } from '../app/sesion';
-import { useStore } from '../app/store';
 
 const f: typeof fetch = (...a) => fetch(...a);
 

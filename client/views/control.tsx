@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { fechaEs } from '../../shared/rules/fechas';
-import { ApiError, NetworkError } from '../data/api';
-import { buscarLocal, cargarCambios } from '../data/consultas';
-import { anotarControl } from '../data/outbox';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
 import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
 import { Campo } from '../components/campo';
 import { useDocumentos } from '../components/documentos';
 import { nombreDeca, rutaDeca } from '../components/insignias';
+import { ApiError, NetworkError } from '../data/api';
+import { buscarLocal, cargarCambios } from '../data/consultas';
+import { anotarControl } from '../data/outbox';
 
 /** The Ministry's electronic office when the server has not said another (SEDE_CONTROL_URL). */
 const SEDE_POR_DEFECTO = 'https://sede.transportes.gob.es/';
@@ -24,10 +24,7 @@ export default function Control({ params }: { params: string[] }) {
   const ref = params[0]!;
   const enLinea = useEnLinea();
   const rec = useLiveQuery(async () => (await buscarLocal(ctx.db, ref)) ?? null, [ctx.db, ref]);
-  const pendientes = useLiveQuery(
-    async () => (rec ? (await ctx.db.outbox.where('clave').equals(rec.clave).toArray()).filter((e) => e.tipo === 'control') : []),
-    [ctx.db, rec?.clave, rec?.pendientes],
-  );
+  const pendientes = useLiveQuery(async () => (rec ? (await ctx.db.outbox.where('clave').equals(rec.clave).toArray()).filter((e) => e.tipo === 'control') : []), [ctx.db, rec?.clave, rec?.pendientes]);
   const [codigo, setCodigo] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [email, setEmail] = useState(ctx.sesion.usuario.email);
@@ -83,8 +80,7 @@ export default function Control({ params }: { params: string[] }) {
       <h1 tabIndex={-1}>Control en carretera · DeCA {nombreDeca(rec)}</h1>
       {ctx.entorno === 'pruebas' && (
         <p class="aviso error" role="alert" data-testid="control-prueba">
-          <strong>ENTORNO DE PRUEBAS: este documento no tiene validez.</strong> No lo presente en la sede del Ministerio: su PDF lleva la marca «DOCUMENTO DE PRUEBA — SIN
-          VALIDEZ».
+          <strong>ENTORNO DE PRUEBAS: este documento no tiene validez.</strong> No lo presente en la sede del Ministerio: su PDF lleva la marca «DOCUMENTO DE PRUEBA — SIN VALIDEZ».
         </p>
       )}
       <form onSubmit={guardar} noValidate>

@@ -1,18 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { ClaveApi, ClaveCreada, Cuota as CuotaDatos, Entorno } from '../../shared/schemas/cuenta';
-import { ApiError, llamarApp } from '../data/api';
-import { guardarParaElCamino } from '../data/consultas';
+import { fechaEs } from '../../shared/rules/fechas';
+import { NOMBRE_ROL } from '../../shared/rules/roles';
+import type { ClaveApi, ClaveCreada, Cuenta as CuentaDatos, Cuota as CuotaDatos, Entorno } from '../../shared/schemas/cuenta';
+import type { Dispositivo } from '../../shared/schemas/dispositivo';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
 import { cambiarContrasena, cambiarEntorno, contexto, editarEmpresa, permitido, salir } from '../app/sesion';
-import { NOMBRE_ROL } from '../../shared/rules/roles';
 import { useStore } from '../app/store';
 import { Campo } from '../components/campo';
-import { useMinimoContrasena } from '../components/formulario';
 import { useConfirmacion } from '../components/dialogo';
+import { useMinimoContrasena } from '../components/formulario';
 import { SecretoUnaVez } from '../components/secreto';
-import { fechaEs } from '../../shared/rules/fechas';
-import type { Cuenta as CuentaDatos } from '../../shared/schemas/cuenta';
-import type { Dispositivo } from '../../shared/schemas/dispositivo';
+import { type ApiError, llamarApp } from '../data/api';
+import { guardarParaElCamino } from '../data/consultas';
 
 const f: typeof fetch = (...a) => fetch(...a);
 
@@ -59,8 +58,8 @@ function Claves() {
               «<strong>{c.nombre}</strong>»
             </>
           ) : null}
-          , {c.last_used_at ? `usada por última vez el ${fechaEs(c.last_used_at)}` : 'nunca usada'}. Los programas que la usan dejarán de funcionar al
-          momento, en todos los servidores. No se puede deshacer.
+          , {c.last_used_at ? `usada por última vez el ${fechaEs(c.last_used_at)}` : 'nunca usada'}. Los programas que la usan dejarán de funcionar al momento, en todos los servidores. No se puede
+          deshacer.
         </p>
       ),
       aceptar: `Revocar ${c.prefijo}…`,
@@ -116,8 +115,7 @@ function Claves() {
       )}
       <Campo path="clave_nombre" etiqueta="Nombre de la nueva clave (opcional)" valor={nombre} onInput={setNombre} pista="Para reconocerla: «ERP», «Integración almacén»…" max={100} />
       <label class="casilla">
-        <input type="checkbox" checked={soloLectura} onChange={(e) => setSoloLectura((e.currentTarget as HTMLInputElement).checked)} /> Solo lectura (consultar, sin crear ni
-        cambiar DeCA)
+        <input type="checkbox" checked={soloLectura} onChange={(e) => setSoloLectura((e.currentTarget as HTMLInputElement).checked)} /> Solo lectura (consultar, sin crear ni cambiar DeCA)
       </label>
       <div class="acciones">
         <button type="button" onClick={() => crear('produccion')}>
@@ -157,8 +155,8 @@ function Dispositivos() {
       titulo: `¿Dar de baja «${d.nombre}»?`,
       cuerpo: (
         <p>
-          Dispositivo de {d.usuario}, registrado el {fechaEs(d.created_at)}. Dejará de emitir sin cobertura y sus números reservados no se usarán; lo que ya emitió
-          sigue valiendo. Para volver a usarlo, su usuario inicia sesión en él de nuevo.
+          Dispositivo de {d.usuario}, registrado el {fechaEs(d.created_at)}. Dejará de emitir sin cobertura y sus números reservados no se usarán; lo que ya emitió sigue valiendo. Para volver a
+          usarlo, su usuario inicia sesión en él de nuevo.
         </p>
       ),
       aceptar: 'Dar de baja',
@@ -217,9 +215,7 @@ function Empresa({ cuenta, admin, editar }: { cuenta: CuentaDatos; admin: boolea
   async function guardar(ev: Event) {
     ev.preventDefault();
     const { EmpresaPatch, issuesToCampos } = await import('../data/esquemas');
-    const cambios = Object.fromEntries(
-      (['nombre', 'nif', 'domicilio'] as const).filter((k) => v[k].trim() !== (cuenta[k] ?? '')).map((k) => [k, v[k]]),
-    );
+    const cambios = Object.fromEntries((['nombre', 'nif', 'domicilio'] as const).filter((k) => v[k].trim() !== (cuenta[k] ?? '')).map((k) => [k, v[k]]));
     const p = EmpresaPatch.safeParse(cambios);
     if (!p.success) {
       setCampos(issuesToCampos(p.error.issues));

@@ -1,19 +1,19 @@
 import { useEffect, useState } from 'preact/hooks';
+import { fechaEs, fechaHoraEs } from '../../shared/rules/fechas';
+import { formatPeso } from '../../shared/rules/peso';
 import type { Cambio, DatosPedidos, Deca, DecaEnviada, Descarga, DescargasList } from '../../shared/schemas/deca';
-import { ApiError, NetworkError } from '../data/api';
-import { buscarLocal, cargarCambios, refrescarDeca } from '../data/consultas';
-import type { DecaLocal, EntradaOutbox } from '../data/db';
-import { archivarDeca, descartar, eliminarDeca, emitirDeca, finalizarServicio, reintentar } from '../data/outbox';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
 import { navegar } from '../app/router';
 import { contexto, permitido, sesionCaducada } from '../app/sesion';
 import { useStore } from '../app/store';
-import { Insignias, SinEmitir, nombreDeca, rutaDeca } from '../components/insignias';
-import { nombreCampo, valorLegible } from '../components/nombres';
-import { useDocumentos } from '../components/documentos';
 import { useConfirmacion } from '../components/dialogo';
-import { fechaEs, fechaHoraEs } from '../../shared/rules/fechas';
-import { formatPeso } from '../../shared/rules/peso';
+import { useDocumentos } from '../components/documentos';
+import { Insignias, nombreDeca, rutaDeca, SinEmitir } from '../components/insignias';
+import { nombreCampo, valorLegible } from '../components/nombres';
+import { ApiError, NetworkError } from '../data/api';
+import { buscarLocal, cargarCambios, refrescarDeca } from '../data/consultas';
+import type { DecaLocal, EntradaOutbox } from '../data/db';
+import { archivarDeca, descartar, eliminarDeca, emitirDeca, finalizarServicio, reintentar } from '../data/outbox';
 
 const OPERACION: Record<EntradaOutbox['tipo'], string> = {
   crear: 'Crear',
@@ -43,19 +43,13 @@ function Documentos({ rec }: { rec: DecaLocal }) {
   const d = rec.deca!;
   const { urls, error } = useDocumentos(d);
   if (error) {
-    return (
-      <p class="aviso">
-        {error instanceof NetworkError ? 'Sin conexión y sin copia en este dispositivo: el PDF y el QR se guardan solos para las DeCA de ±7 días.' : (error as Error).message}
-      </p>
-    );
+    return <p class="aviso">{error instanceof NetworkError ? 'Sin conexión y sin copia en este dispositivo: el PDF y el QR se guardan solos para las DeCA de ±7 días.' : (error as Error).message}</p>;
   }
   if (!urls) return <p aria-busy="true">Cargando QR y PDF…</p>;
   return (
     <div class="documentos">
       <img class="qr" src={urls.qr} alt={`Código QR de la DeCA ${d.numero}, versión ${d.version}`} width={380} height={380} data-testid="qr" />
-      <p class="pista centrado">
-        El inspector escanea este código para ver la ficha pública.
-      </p>
+      <p class="pista centrado">El inspector escanea este código para ver la ficha pública.</p>
       <div class="acciones">
         <a class="boton primario" href={urls.pdf} target="_blank" rel="noopener" data-testid="abrir-pdf">
           Abrir PDF
@@ -109,8 +103,8 @@ function EmitidaAqui({ rec }: { rec: DecaLocal }) {
   return (
     <div class="documentos" data-testid="emitida-sin-cobertura">
       <p class="aviso">
-        <strong>Emitida sin cobertura en este dispositivo</strong> ({hora}) con el número {e.numero}. El QR lleva los datos firmados por este dispositivo: el agente
-        los comprueba con su móvil aunque este aún no tenga cobertura. El documento llegará al servidor al recuperarla.
+        <strong>Emitida sin cobertura en este dispositivo</strong> ({hora}) con el número {e.numero}. El QR lleva los datos firmados por este dispositivo: el agente los comprueba con su móvil aunque
+        este aún no tenga cobertura. El documento llegará al servidor al recuperarla.
       </p>
       {urls && (
         <>
@@ -167,7 +161,10 @@ function Aperturas({ rec }: { rec: DecaLocal }) {
   const [lista, setLista] = useState<Descarga[] | null>(null);
   useEffect(() => {
     if (!enLinea || !rec.id) return;
-    ctx.api.llamar('descargas_deca', { id: rec.id }).then((r) => setLista(r.data.descargas), () => {});
+    ctx.api.llamar('descargas_deca', { id: rec.id }).then(
+      (r) => setLista(r.data.descargas),
+      () => {},
+    );
   }, [rec.id, rec.deca?.descargas, enLinea]);
   if (!lista) return <p class="pista">{enLinea ? 'Cargando…' : 'Las aperturas se verán con conexión.'}</p>;
   if (lista.length === 0) return <p class="pista">Nadie ha abierto aún la ficha pública ni el PDF.</p>;
@@ -345,8 +342,8 @@ export default function DetalleDeca({ params }: { params: string[] }) {
       </p>
       {d?.emision_offline && !rec.offline && (
         <p class="pista" data-testid="emision-offline">
-          Emitida sin cobertura en el dispositivo «{d.emision_offline.dispositivo}» el {fechaEs(d.emision_offline.emitida_at)}, con un número reservado; el servidor
-          la recibió el {fechaEs(d.emision_offline.recibida_at)}.
+          Emitida sin cobertura en el dispositivo «{d.emision_offline.dispositivo}» el {fechaEs(d.emision_offline.emitida_at)}, con un número reservado; el servidor la recibió el{' '}
+          {fechaEs(d.emision_offline.recibida_at)}.
         </p>
       )}
       {rec.porEmitir && <SinEmitir />}
@@ -413,7 +410,12 @@ export default function DetalleDeca({ params }: { params: string[] }) {
       {cola && cola.some((e) => e.estado === 'pendiente') && (
         <div class="aviso" role="status" data-testid="cola">
           <p>
-            <strong>Sin enviar:</strong> {cola.filter((e) => e.estado === 'pendiente').map((e) => OPERACION[e.tipo]).join(', ')}.
+            <strong>Sin enviar:</strong>{' '}
+            {cola
+              .filter((e) => e.estado === 'pendiente')
+              .map((e) => OPERACION[e.tipo])
+              .join(', ')}
+            .
           </p>
           <p class="pista">Está guardado en este dispositivo; se enviará solo cuando haya conexión.</p>
         </div>
@@ -441,7 +443,11 @@ export default function DetalleDeca({ params }: { params: string[] }) {
                 Editar
               </a>
             )}
-            {rec.estado === 'pendiente' && <button type="button" class="primario" onClick={() => accion(emitirDeca(ctx.db, rec.clave))}>Emitir</button>}
+            {rec.estado === 'pendiente' && (
+              <button type="button" class="primario" onClick={() => accion(emitirDeca(ctx.db, rec.clave))}>
+                Emitir
+              </button>
+            )}
             {rec.estado === 'emitido' && (
               <>
                 <a class="boton" href={`${rutaDeca(rec)}/editar`}>
@@ -461,8 +467,8 @@ export default function DetalleDeca({ params }: { params: string[] }) {
                           titulo: `¿Marcar el fin del servicio de la DeCA ${nombre}?`,
                           cuerpo: (
                             <p>
-                              Indica que el transporte {v(datos.matricula)} del {fechaEs(String(datos.fecha_transporte ?? ''))} ha terminado. La DeCA sigue
-                              consultable, pero deja de amparar un transporte en curso. No se puede deshacer.
+                              Indica que el transporte {v(datos.matricula)} del {fechaEs(String(datos.fecha_transporte ?? ''))} ha terminado. La DeCA sigue consultable, pero deja de amparar un
+                              transporte en curso. No se puede deshacer.
                             </p>
                           ),
                           aceptar: 'Marcar fin de servicio',

@@ -1,11 +1,11 @@
 import type { Aviso } from '../../shared/errors';
 import { parsePeso } from '../../shared/rules/peso';
-import { LONGITUD_ENVIO, LONGITUD_MAXIMA, UNIDADES } from '../data/esquemas';
 import { Campo, idCampo } from '../components/campo';
 import { useConfirmacion } from '../components/dialogo';
 import { ETIQUETAS, nombreCampo } from '../components/nombres';
-import { PASOS, type EnvioForm } from './deca-form/estado';
-import { useFormulario, useOrigenFormulario, type Origen } from './deca-form/use-formulario';
+import { LONGITUD_ENVIO, LONGITUD_MAXIMA, UNIDADES } from '../data/esquemas';
+import { type EnvioForm, PASOS } from './deca-form/estado';
+import { type Origen, useFormulario, useOrigenFormulario } from './deca-form/use-formulario';
 
 /**
  * Create, modify (method 1), replace (method 2), and fix-and-resend a change
@@ -98,14 +98,14 @@ function Formulario(origen: Origen) {
       )}
       {modo === 'sustituir' && (
         <p class="explicacion">
-          <strong>Sustituir</strong> crea una DeCA nueva, con otro número y otro QR, y esta queda como sustituida. Úselo cuando cambia el
-          transporte (otro cargador, otra mercancía); para corregir un dato del mismo transporte, use «Modificar».
+          <strong>Sustituir</strong> crea una DeCA nueva, con otro número y otro QR, y esta queda como sustituida. Úselo cuando cambia el transporte (otro cargador, otra mercancía); para corregir un
+          dato del mismo transporte, use «Modificar».
         </p>
       )}
       {modo === 'editar' && emitida && (
         <p class="explicacion">
-          <strong>Modificar</strong> conserva el número y el QR de la DeCA: su versión sube y el cambio queda en el historial con el motivo (por
-          ejemplo, otra matrícula o la fecha). Si cambia el transporte en sí, use «Sustituir».
+          <strong>Modificar</strong> conserva el número y el QR de la DeCA: su versión sube y el cambio queda en el historial con el motivo (por ejemplo, otra matrícula o la fecha). Si cambia el
+          transporte en sí, use «Sustituir».
         </p>
       )}
       {!escritorio && (
@@ -188,7 +188,14 @@ function Formulario(origen: Origen) {
                     extra={{ inputMode: 'decimal' }}
                     pista="Por ejemplo 24.500 o 1,5 t"
                   />
-                  <Campo path={`envios[${i}].unidad`} etiqueta={ETIQUETAS.unidad!} valor={en.unidad} onInput={setEnvio(i, 'unidad')} error={error(`envios[${i}].unidad`)} opciones={[['', 'Según el peso (kg)'], ...UNIDADES.map((u): [string, string] => [u, u])]} />
+                  <Campo
+                    path={`envios[${i}].unidad`}
+                    etiqueta={ETIQUETAS.unidad!}
+                    valor={en.unidad}
+                    onInput={setEnvio(i, 'unidad')}
+                    error={error(`envios[${i}].unidad`)}
+                    opciones={[['', 'Según el peso (kg)'], ...UNIDADES.map((u): [string, string] => [u, u])]}
+                  />
                   <Campo path={`envios[${i}].nota`} etiqueta={ETIQUETAS.nota!} valor={en.nota} onInput={setEnvio(i, 'nota')} error={error(`envios[${i}].nota`)} max={LONGITUD_ENVIO.nota} />
                 </div>
                 {e.envios.length > 1 && (
@@ -213,9 +220,26 @@ function Formulario(origen: Origen) {
               {campo('referencia')}
             </div>
             {campo('observaciones', { multilinea: true })}
-            {pideMotivo && <Campo path="motivo" etiqueta={ETIQUETAS.motivo!} valor={motivo} onInput={setMotivo} error={intento && !motivo.trim() ? 'Obligatorio' : camposServidor.motivo} pista="Queda en el historial de la DeCA." />}
+            {pideMotivo && (
+              <Campo
+                path="motivo"
+                etiqueta={ETIQUETAS.motivo!}
+                valor={motivo}
+                onInput={setMotivo}
+                error={intento && !motivo.trim() ? 'Obligatorio' : camposServidor.motivo}
+                pista="Queda en el historial de la DeCA."
+              />
+            )}
             {modo === 'crear' && !corrigiendo && (
-              <Campo path="pedir_datos_email" etiqueta="Correo de la otra parte (opcional)" tipo="email" valor={email} onInput={setEmail} error={campos.pedir_datos_email} pista="Si la deja pendiente, se le enviará el enlace para completar sus datos." />
+              <Campo
+                path="pedir_datos_email"
+                etiqueta="Correo de la otra parte (opcional)"
+                tipo="email"
+                valor={email}
+                onInput={setEmail}
+                error={campos.pedir_datos_email}
+                pista="Si la deja pendiente, se le enviará el enlace para completar sus datos."
+              />
             )}
           </fieldset>
         )}

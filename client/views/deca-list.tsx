@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, NetworkError } from '../data/api';
-import { cargarPagina, fechaRelativa, listarLocal, obtenerDocumentos, porFechaTransporte, consultaServidor, type Filtros } from '../data/consultas';
-import { archivarDeca } from '../data/outbox';
 import { fechaEs } from '../../shared/rules/fechas';
 import { queVeElConductor, veTodasLasDecas } from '../../shared/rules/roles';
-import type { DecaLocal } from '../data/db';
 import { ESCRITORIO, useEnLinea, useLiveQuery, useMedia } from '../app/hooks';
 import { contexto, permitido, sesionCaducada } from '../app/sesion';
 import { useStore } from '../app/store';
-import { Insignias, SinEmitir, nombreDeca, rutaDeca } from '../components/insignias';
+import { Insignias, nombreDeca, rutaDeca, SinEmitir } from '../components/insignias';
+import { ApiError, NetworkError } from '../data/api';
+import { cargarPagina, consultaServidor, type Filtros, fechaRelativa, listarLocal, obtenerDocumentos, porFechaTransporte } from '../data/consultas';
+import type { DecaLocal } from '../data/db';
+import { archivarDeca } from '../data/outbox';
 
 const PASO = 30;
 
@@ -65,7 +65,13 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
   // re-renders as pages arrive, and must never wipe a plate being typed.
   const [matriculaEscrita, setMatriculaEscrita] = useState(f.matricula ?? '');
   const [mostrar, setMostrar] = useState(PASO);
-  const pag = useRef<{ siguiente: string | null; techo: number | null; agotada: boolean; cargando: boolean; clave: string }>({ siguiente: null, techo: null, agotada: false, cargando: false, clave: '' });
+  const pag = useRef<{ siguiente: string | null; techo: number | null; agotada: boolean; cargando: boolean; clave: string }>({
+    siguiente: null,
+    techo: null,
+    agotada: false,
+    cargando: false,
+    clave: '',
+  });
   const [estadoCarga, setEstadoCarga] = useState<'cargando' | 'listo' | 'sin-red' | 'error'>('cargando');
   const [errorCarga, setErrorCarga] = useState<string | null>(null);
   const [paginas, setPaginas] = useState(0);
@@ -201,13 +207,18 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
       }
     }
     const sinPdf = elegidas.length - conPdf.length;
-    setProgreso(
-      `${hechas} PDF descargado(s).${sinPdf ? ` ${sinPdf} sin PDF (no emitidas).` : ''}${fallos.length ? ` No se pudieron descargar: ${fallos.join('; ')}.` : ''}`,
-    );
+    setProgreso(`${hechas} PDF descargado(s).${sinPdf ? ` ${sinPdf} sin PDF (no emitidas).` : ''}${fallos.length ? ` No se pudieron descargar: ${fallos.join('; ')}.` : ''}`);
   }
 
   const hoy = fechaRelativa(0);
-  const vista = f.desde === hoy && f.hasta === hoy && !f.matricula ? 'hoy' : f.matricula && miMatricula && f.matricula === miMatricula && !f.desde && !f.hasta ? 'mia' : !f.desde && !f.hasta && !f.matricula ? 'todas' : null;
+  const vista =
+    f.desde === hoy && f.hasta === hoy && !f.matricula
+      ? 'hoy'
+      : f.matricula && miMatricula && f.matricula === miMatricula && !f.desde && !f.hasta
+        ? 'mia'
+        : !f.desde && !f.hasta && !f.matricula
+          ? 'todas'
+          : null;
   const ver = (v: 'todas' | 'hoy' | 'mia') => {
     if (v === 'mia' && !miMatricula) return setPidiendoMatricula(true);
     setPidiendoMatricula(false);

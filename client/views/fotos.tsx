@@ -22,8 +22,8 @@ export default function Fotos() {
     <section>
       <h1 tabIndex={-1}>Leer un albarán</h1>
       <p class="explicacion">
-        Haga una foto del albarán, pedido o carta de porte, de frente y con luz. Se lee en nuestro servidor y le proponemos la DeCA: revísela antes de
-        emitirla. Sin cobertura, la foto se guarda y se lee sola cuando vuelva la conexión.
+        Haga una foto del albarán, pedido o carta de porte, de frente y con luz. Se lee en nuestro servidor y le proponemos la DeCA: revísela antes de emitirla. Sin cobertura, la foto se guarda y se
+        lee sola cuando vuelva la conexión.
       </p>
       {cuota && (
         <p class="pista" data-testid="cuota-fotos">

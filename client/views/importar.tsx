@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { COLUMNAS_CSV, type ParteCsv, partirCsv } from '../../shared/rules/csv-deca';
 import type { Importacion, ResultadoImportacion } from '../../shared/schemas/importar';
-import { COLUMNAS_CSV, partirCsv, type ParteCsv } from '../../shared/rules/csv-deca';
-import { CSRF_HEADER } from '../data/api';
 import { useEnLinea } from '../app/hooks';
 import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
 import { ConPermiso } from '../components/sin-permiso';
+import { CSRF_HEADER } from '../data/api';
 
 /** The template: the spec's columns in order, and one example row (two shipments of one DeCA would share its ref_externa). */
 const PLANTILLA = `\ufeff${COLUMNAS_CSV.join(';')}\r\n${[
@@ -144,8 +144,8 @@ function ImportarCsv() {
     <section>
       <h1 tabIndex={-1}>Importar DeCA desde un CSV</h1>
       <p class="explicacion">
-        Una fila por envío; las filas con la misma <code>ref_externa</code> (o <code>referencia</code>) son una sola DeCA. Separador «;» o «,», UTF-8 o
-        Windows-1252, hasta 5 MB. Primero se comprueba el archivo y se le muestran los errores por línea; nada se guarda hasta que pulse «Importar».{' '}
+        Una fila por envío; las filas con la misma <code>ref_externa</code> (o <code>referencia</code>) son una sola DeCA. Separador «;» o «,», UTF-8 o Windows-1252, hasta 5 MB. Primero se comprueba
+        el archivo y se le muestran los errores por línea; nada se guarda hasta que pulse «Importar».{' '}
         <a href={plantilla} download="plantilla-decas.csv">
           Descargar la plantilla
         </a>

@@ -2,10 +2,10 @@ import { useState } from 'preact/hooks';
 import { fechaEs } from '../../shared/rules/fechas';
 import { NOMBRE_ROL, QUE_PUEDE } from '../../shared/rules/roles';
 import type { InvitacionPublica } from '../../shared/schemas/cuenta';
-import { Campo } from '../components/campo';
-import { OtraSesion, PieFormulario, useEnlace, useEnvio, useMinimoContrasena } from '../components/formulario';
 import { aceptarInvitacion, sesion } from '../app/sesion';
 import { useStore } from '../app/store';
+import { Campo } from '../components/campo';
+import { OtraSesion, PieFormulario, useEnlace, useEnvio, useMinimoContrasena } from '../components/formulario';
 import { urlApp } from '../data/api';
 
 /**

@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
-import { NOMBRE_ROL, QUE_PUEDE, ROLES_USUARIO, type RolUsuario } from '../../shared/rules/roles';
 import { fechaEs } from '../../shared/rules/fechas';
+import { NOMBRE_ROL, QUE_PUEDE, ROLES_USUARIO, type RolUsuario } from '../../shared/rules/roles';
 import type { Invitacion, UsuarioCuenta, UsuariosResponse } from '../../shared/schemas/cuenta';
-import { ApiError, llamarApp } from '../data/api';
 import { useEnLinea } from '../app/hooks';
 import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
 import { Campo } from '../components/campo';
 import { useConfirmacion } from '../components/dialogo';
 import { ConPermiso } from '../components/sin-permiso';
+import { ApiError, llamarApp } from '../data/api';
 
 const f: typeof fetch = (...a) => fetch(...a);
 

@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Entrega, EntregaList, EntregaResultado, Webhook, WebhookCreado, WebhookList } from '../../shared/schemas/webhook';
-import { ApiError } from '../data/api';
-import { EVENTOS } from '../data/esquemas';
 import { useEnLinea } from '../app/hooks';
 import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
 import { useConfirmacion } from '../components/dialogo';
 import { SecretoUnaVez } from '../components/secreto';
 import { ConPermiso } from '../components/sin-permiso';
+import { ApiError } from '../data/api';
+import { EVENTOS } from '../data/esquemas';
 
 const NOMBRE_EVENTO: Record<(typeof EVENTOS)[number], string> = {
   'deca.creado': 'Creada',
@@ -167,8 +167,8 @@ function GestionWebhooks() {
       <h1 tabIndex={-1}>Webhooks</h1>
       {dialogo}
       <p class="explicacion">
-        Cada evento de sus DeCA se envía por POST, firmado con el secreto del webhook, a la dirección que indique (https). Los fallos se reintentan
-        durante días; aquí ve cada entrega y puede reenviarla.
+        Cada evento de sus DeCA se envía por POST, firmado con el secreto del webhook, a la dirección que indique (https). Los fallos se reintentan durante días; aquí ve cada entrega y puede
+        reenviarla.
       </p>
       {error && (
         <p class="aviso error" role="alert">

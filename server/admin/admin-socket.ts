@@ -4,9 +4,9 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { AppError } from '../../shared/errors';
-import type { Logger } from '../log';
 import type { Services } from '../deps';
-import { runAdminCommand, type Flags } from './commands';
+import type { Logger } from '../log';
+import { type Flags, runAdminCommand } from './commands';
 
 /** Unix socket paths are limited to ~107 bytes: fall back to a tmp path derived from DATA_DIR. */
 export function adminSocketPath(dataDir: string): string {
@@ -68,20 +68,17 @@ export async function startAdminSocket(socketPath: string, ctx: Services, log: L
 export function callAdminSocket(socketPath: string, command: string, flags: Flags): Promise<AdminReply> {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify({ command, flags });
-    const req = http.request(
-      { socketPath, path: '/run', method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          try {
-            resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as AdminReply);
-          } catch (err) {
-            reject(err as Error);
-          }
-        });
-      },
-    );
+    const req = http.request({ socketPath, path: '/run', method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as AdminReply);
+        } catch (err) {
+          reject(err as Error);
+        }
+      });
+    });
     req.on('error', reject);
     req.end(body);
   });

@@ -1,5 +1,5 @@
 import { AppError, validationError } from '../../shared/errors';
-import { ejecutar, type AnyCommand } from '../commands/command';
+import { type AnyCommand, ejecutar } from '../commands/command';
 import { restablecerContrasenaOperador } from '../commands/contrasena';
 import { cambiarPlan, crearClaveOperador, crearCuentaOperador, listarCorreos, revocarClaveOperador } from '../commands/cuenta';
 import type { Services } from '../deps';

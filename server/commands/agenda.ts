@@ -1,4 +1,4 @@
-import { AgendaEmpresaInput, AgendaLugarInput, AgendaQuery, AgendaVehiculoInput, TipoAgenda, type AgendaList, type EntradaAgenda } from '../../shared/schemas/agenda';
+import { AgendaEmpresaInput, type AgendaList, AgendaLugarInput, AgendaQuery, AgendaVehiculoInput, type EntradaAgenda, TipoAgenda } from '../../shared/schemas/agenda';
 import { z } from '../../shared/schemas/zod';
 import { buscarAgenda as buscar, guardarEntrada, presentarEntrada } from '../domain/agenda/agenda';
 import { command } from './command';

@@ -1,10 +1,11 @@
 import { AppError, validationError } from '../../shared/errors';
-import { mensajeSinPermiso, puede, type Permiso } from '../../shared/rules/roles';
+import { mensajeSinPermiso, type Permiso, puede } from '../../shared/rules/roles';
 import type { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
 import type { Actor, Operador, Visitante } from '../domain/actor';
 import type { Plan, RegistroIdempotencia, Trx } from '../domain/context';
 import {
+  type ClaveCliente,
   claveCliente as claveDeCliente,
   claveRef,
   completar,
@@ -12,10 +13,9 @@ import {
   huella,
   idempotenciaDistinta,
   liberar,
-  reclamar,
-  type ClaveCliente,
   type Reclamo,
   type Repeticion,
+  reclamar,
 } from '../domain/idempotencia';
 import { escribirPlan } from '../domain/plan';
 import { errorDeUnico, indiceUnico } from '../domain/unicos';
@@ -187,13 +187,7 @@ export async function ejecutar<S extends z.ZodType, O, A extends Acceso>(
   }
 }
 
-async function ejecutarUnaVez<S extends z.ZodType, O, A extends Acceso>(
-  services: Services,
-  cmd: Command<S, O, A>,
-  quien: Quien<A>,
-  crudo: unknown,
-  opts: OpcionesEjecutar,
-): Promise<Ejecucion<O>> {
+async function ejecutarUnaVez<S extends z.ZodType, O, A extends Acceso>(services: Services, cmd: Command<S, O, A>, quien: Quien<A>, crudo: unknown, opts: OpcionesEjecutar): Promise<Ejecucion<O>> {
   autorizar(cmd.acceso, quien, cmd.permiso);
   if (cmd.acceso === 'publico') await limitarVisitante(services, quien as Visitante);
   const ctx: Contexto<A> = { ...services, quien, crudo, registrar: sinRegistro, claveCliente: null };

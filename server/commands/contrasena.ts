@@ -1,28 +1,13 @@
 import { AppError } from '../../shared/errors';
 import { formatMadrid } from '../../shared/rules/fechas';
-import {
-  CambiarContrasenaInput,
-  OlvidoInput,
-  RestablecerInput,
-  SesionInput,
-  type OlvidoResponse,
-  type RestablecimientoPublico,
-  type SesionResponse,
-} from '../../shared/schemas/cuenta';
+import { CambiarContrasenaInput, OlvidoInput, type OlvidoResponse, RestablecerInput, type RestablecimientoPublico, SesionInput, type SesionResponse } from '../../shared/schemas/cuenta';
 import { z } from '../../shared/schemas/zod';
-import {
-  RESTABLECER_MINUTOS,
-  fijarContrasena,
-  pedirRestablecimiento,
-  restablecerContrasena as restablecerCon,
-  restablecerPorOperador,
-  restablecimientoAbierto,
-} from '../domain/accounts/contrasena';
-import { leerUsuario } from '../domain/accounts/usuarios';
+import { fijarContrasena, pedirRestablecimiento, RESTABLECER_MINUTOS, restablecerContrasena as restablecerCon, restablecerPorOperador, restablecimientoAbierto } from '../domain/accounts/contrasena';
 import { verifyPassword } from '../domain/accounts/passwords';
+import { leerUsuario } from '../domain/accounts/usuarios';
 import { gastar } from '../limits';
 import { command } from './command';
-import { bajoLimites, demasiadas, entrarComo, usuarioDe, type SesionAbierta } from './cuenta';
+import { bajoLimites, demasiadas, entrarComo, type SesionAbierta, usuarioDe } from './cuenta';
 import { Token } from './usuarios';
 
 /** The one answer to a reset request, whether or not the address has a user. */

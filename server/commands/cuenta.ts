@@ -1,27 +1,28 @@
-import { cadena } from '../../shared/schemas/envio';
 import { AppError } from '../../shared/errors';
 import { formatMadrid } from '../../shared/rules/fechas';
 import {
+  type ClaveApi,
+  type ClaveCreada,
   ClaveCreateInput,
+  type Cuenta,
+  type CuentaResponse,
   EmpresaPatch,
   NifEmpresa,
   Plan,
   RegistroInput,
   Rol,
   SesionInput,
-  type ClaveApi,
-  type ClaveCreada,
-  type Cuenta,
-  type CuentaResponse,
   type SesionResponse,
 } from '../../shared/schemas/cuenta';
+import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
+import type { Services } from '../deps';
 import { crearClave as crearClaveEn, listarClaves as listarClavesDe, revocarClave as revocarClaveEn } from '../domain/accounts/api-keys';
 import {
   cambiarPlan as cambiarPlanDe,
-  editarEmpresa as editarEmpresaDe,
   confirmarEmail as confirmarEmailCon,
   crearCuenta,
+  editarEmpresa as editarEmpresaDe,
   reenviarConfirmacion as reenviarConfirmacionA,
 } from '../domain/accounts/cuentas';
 import { cuentaSinConfirmar, obtenerCuota } from '../domain/accounts/cuota';
@@ -29,8 +30,7 @@ import { abrirSesion, cerrarSesion as cerrarSesionDe, comprobarCredenciales, typ
 import { leerUsuario } from '../domain/accounts/usuarios';
 import { listarCorreosGuardados } from '../domain/correo/guardados';
 import { presentClave, presentCuenta, presentUsuario } from '../domain/presenters/cuenta';
-import { gastar, turnoContrasena, type RateLimits } from '../limits';
-import type { Services } from '../deps';
+import { gastar, type RateLimits, turnoContrasena } from '../limits';
 import { command } from './command';
 
 /** A session to hand to the browser (the web front door sets it as an HttpOnly cookie). */
@@ -184,9 +184,7 @@ export const crearClave = command({
   run: async (ctx, input): Promise<ClaveCreada> => {
     if (input.entorno === 'produccion' && !ctx.quien.cuenta.confirmada_at) throw cuentaSinConfirmar('crear claves de API de producción');
     const accountId = ctx.quien.accountId;
-    const { row, key } = await ctx.db
-      .transaction()
-      .execute((trx) => crearClaveEn(trx, { accountId, entorno: input.entorno, soloLectura: input.solo_lectura, nombre: input.nombre ?? null }));
+    const { row, key } = await ctx.db.transaction().execute((trx) => crearClaveEn(trx, { accountId, entorno: input.entorno, soloLectura: input.solo_lectura, nombre: input.nombre ?? null }));
     return { clave: presentClave(row), key };
   },
 });
@@ -235,9 +233,9 @@ export const crearCuentaOperador = command({
     })
     .refine((f) => Boolean(f.email) === Boolean(f.password), { message: '--email y --password van juntos', path: ['password'] }),
   run: async (ctx, f): Promise<{ cuenta: Cuenta }> => {
-    const { account } = await ctx.db.transaction().execute((trx) =>
-      crearCuenta(trx, { nombre: f.company, nif: f.nif, domicilio: f.address ?? null, rol: f.role, plan: f.plan, email: f.email ?? null, password: f.password ?? null }),
-    );
+    const { account } = await ctx.db
+      .transaction()
+      .execute((trx) => crearCuenta(trx, { nombre: f.company, nif: f.nif, domicilio: f.address ?? null, rol: f.role, plan: f.plan, email: f.email ?? null, password: f.password ?? null }));
     return { cuenta: presentCuenta(account) };
   },
 });

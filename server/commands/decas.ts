@@ -1,30 +1,31 @@
-import { AppError } from '../../shared/errors';
-import { cadena } from '../../shared/schemas/envio';
 import type { Aviso } from '../../shared/errors';
+import { AppError } from '../../shared/errors';
 import {
+  ArchivarInput,
+  type Cambio,
+  CaminoQuery,
   ControlInput,
   ControlRegistrado,
-  ArchivarInput,
-  CaminoQuery,
+  type Deca,
   DecaInput,
+  type DecaList,
   DecaListQuery,
   DecaPatch,
-  SustituirInput,
-  type Cambio,
-  type Deca,
-  type DecaList,
   type DecaValidada,
   type Descarga,
+  SustituirInput,
 } from '../../shared/schemas/deca';
+import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
+import { renderQrPng } from '../documents/qr';
+import { mapPlan, type Plan } from '../domain/context';
 import { encolarPedirDatos, enviarDeca as enviarDecaPorCorreo, pedirDatos as pedirDatosDeca } from '../domain/correo/enviar';
 import { documentosParaElCamino } from '../domain/decas/camino';
-import { mapPlan, type Plan } from '../domain/context';
+import { prepararControl } from '../domain/decas/control';
 import { camposDesconocidos, creacionRepetida, prepararCreacion, problemasDeCreacion, validarDeca as validar } from '../domain/decas/crear';
 import { prepararEmision } from '../domain/decas/emitir';
-import { prepararControl } from '../domain/decas/control';
-import { prepararArchivo, prepararEliminacion, prepararFin, type Eliminada } from '../domain/decas/finalizar';
-import { leerPdf, listarCambios, listarDecas as listar } from '../domain/decas/listar';
+import { type Eliminada, prepararArchivo, prepararEliminacion, prepararFin } from '../domain/decas/finalizar';
+import { leerPdf, listarDecas as listar, listarCambios } from '../domain/decas/listar';
 import { prepararModificacion } from '../domain/decas/modificar';
 import { obtenerDeca } from '../domain/decas/queries';
 import { prepararSustitucion } from '../domain/decas/sustituir';
@@ -33,8 +34,7 @@ import { verDeca as ver } from '../domain/decas/ver';
 import type { Repeticion } from '../domain/idempotencia';
 import { presentCambio, presentDeca } from '../domain/presenters/deca';
 import { listarDescargas } from '../domain/publico/descargas';
-import { renderQrPng } from '../documents/qr';
-import { command, type Contexto } from './command';
+import { type Contexto, command } from './command';
 
 /** `{id}` of the spec: the numeric id or the number `YYYY-NNNNNN` (anything else is a 404, never a 422). */
 const Ref = z.object({ id: cadena().max(40).meta({ description: 'Id numérico o número AAAA-NNNNNN de la DeCA' }) });

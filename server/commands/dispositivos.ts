@@ -1,4 +1,4 @@
-import { DispositivoInput, ReservasInput, type Dispositivo, type ReservasRespuesta } from '../../shared/schemas/dispositivo';
+import { type Dispositivo, DispositivoInput, ReservasInput, type ReservasRespuesta } from '../../shared/schemas/dispositivo';
 import { z } from '../../shared/schemas/zod';
 import { listarDispositivos as listarDe, registrarDispositivo as registrarEn, reservarNumeros as reservarEn, revocarDispositivo as revocarEn } from '../domain/dispositivos/dispositivos';
 import { presentDispositivo, presentReserva } from '../domain/presenters/dispositivo';

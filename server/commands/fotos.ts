@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from '../../shared/schemas/zod';
-import { leerFoto, type FotoLeida } from '../domain/fotos/leer';
+import { type FotoLeida, leerFoto } from '../domain/fotos/leer';
 import { command } from './command';
 
 export const leerAlbaran = command({

@@ -1,9 +1,9 @@
+import { AppError } from '../../shared/errors';
 import { DecaListQuery } from '../../shared/schemas/deca';
-import { ImportarQuery, type Importacion } from '../../shared/schemas/importar';
+import { type Importacion, ImportarQuery } from '../../shared/schemas/importar';
 import { z } from '../../shared/schemas/zod';
 import { lineasCsv } from '../domain/decas/exportar';
 import { importarCsv as importar } from '../domain/decas/importar';
-import { AppError } from '../../shared/errors';
 import { command, ejecutar } from './command';
 import { crearDeca } from './decas';
 

@@ -3,8 +3,8 @@
  * what every door of the API reads — the REST routes, the OpenAPI document
  * and the MCP tools — so that none of them names a command or a path of its own.
  */
-import { comandoDe, OPERACIONES, type HerramientaMcp, type Operacion } from '../../shared/api/operaciones';
-import { RUTAS, type Metodo, type NombreOperacion } from '../../shared/api/rutas';
+import { comandoDe, type HerramientaMcp, OPERACIONES, type Operacion } from '../../shared/api/operaciones';
+import { type Metodo, type NombreOperacion, RUTAS } from '../../shared/api/rutas';
 import { buscarAgenda, guardarAgenda } from './agenda';
 import type { AnyCommand } from './command';
 import { verCuenta } from './cuenta';

@@ -1,39 +1,31 @@
-import { cadena } from '../../shared/schemas/envio';
 import { AppError } from '../../shared/errors';
+import { cadena } from '../../shared/schemas/envio';
 import type { AutenticidadVista, FichaPublica, PasoCompletar, VistaFicha } from '../../shared/schemas/publico';
 import { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
+import { renderQrPng } from '../documents/qr';
 import { leerPdf } from '../domain/decas/listar';
 import type { DecaConRefs } from '../domain/decas/queries';
 import { fichaUrl } from '../domain/decas/urls';
+import { type PasoFormulario, presentAutenticidad, presentCompletarFormulario, presentCompletarInicio, presentDecaPublica, presentFicha, presentYaEmitida } from '../domain/presenters/publico';
+import { versionPorHuella } from '../domain/publico/autenticidad';
 import {
   avisosFormulario,
   camposAjenos,
   completarPorEnlace,
-  obtenerPorEnlace,
   erroresDeTexto,
   guardarBorrador,
   huellaAvisos,
   leerBorrador,
+  obtenerPorEnlace,
+  validarFormulario,
   valoresIniciales,
   valoresPermitidos,
-  validarFormulario,
 } from '../domain/publico/completar';
-import { versionPorHuella } from '../domain/publico/autenticidad';
+import { type Apertura, obtenerPorToken, registrarApertura, ultimoCambio } from '../domain/publico/descargas';
 import { verificarOffline } from '../domain/publico/offline';
-import { obtenerPorToken, registrarApertura, ultimoCambio, type Apertura } from '../domain/publico/descargas';
-import {
-  presentAutenticidad,
-  presentCompletarFormulario,
-  presentCompletarInicio,
-  presentDecaPublica,
-  presentFicha,
-  presentYaEmitida,
-  type PasoFormulario,
-} from '../domain/presenters/publico';
 import { gastar } from '../limits';
-import { renderQrPng } from '../documents/qr';
-import { command, type Contexto } from './command';
+import { type Contexto, command } from './command';
 
 const Token = z.object({ token: cadena().max(100) });
 
@@ -56,11 +48,12 @@ const ESPERA_APERTURA_MS = 2_000;
  */
 async function anotarApertura(ctx: Contexto<'publico'>, row: DecaConRefs, recurso: Apertura['recurso']): Promise<void> {
   const v = ctx.quien;
-  const escritura = registrarApertura(
-    { db: ctx.db, clock: ctx.clock, siteUrl: ctx.siteUrl, aperturasIp: ctx.limits.aperturasIp, vistas: ctx.caches.aperturas },
-    row,
-    { recurso, ip: v.ip, navegador: v.navegador || '(sin navegador)', robot: v.robot },
-  ).then(
+  const escritura = registrarApertura({ db: ctx.db, clock: ctx.clock, siteUrl: ctx.siteUrl, aperturasIp: ctx.limits.aperturasIp, vistas: ctx.caches.aperturas }, row, {
+    recurso,
+    ip: v.ip,
+    navegador: v.navegador || '(sin navegador)',
+    robot: v.robot,
+  }).then(
     (r) => {
       if (r === 'contada') ctx.caches.decas.invalidate(row.id);
     },
@@ -172,7 +165,10 @@ export const completarDeca = command({
   acceso: 'publico',
   entrada: Token.extend({
     accion: z.enum(['abrir', 'guardar', 'mas', 'enviar'], { error: 'Acción desconocida' }).default('abrir'),
-    campos: z.array(z.tuple([z.string(), z.string()])).max(5_000).default([]),
+    campos: z
+      .array(z.tuple([z.string(), z.string()]))
+      .max(5_000)
+      .default([]),
     ajax: z.boolean().default(false),
     avisosConfirmados: z.string().max(100).optional(),
   }),

@@ -1,16 +1,16 @@
+import { formatMadrid } from '../../shared/rules/fechas';
 import {
   AceptarInvitacionInput,
   CambiarRolInput,
-  InvitarInput,
   type Invitacion,
   type InvitacionPublica,
+  InvitarInput,
   type SesionResponse,
   type UsuarioCuenta,
   type UsuariosResponse,
 } from '../../shared/schemas/cuenta';
 import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
-import { formatMadrid } from '../../shared/rules/fechas';
 import {
   aceptarInvitacion as aceptarInvitacionCon,
   anularInvitacion as anularInvitacionDe,
@@ -62,8 +62,7 @@ export const invitarUsuario = command({
 
 export const cambiarRolUsuario = command({
   nombre: 'cambiar_rol_usuario',
-  descripcion:
-    'Cambia la función de un usuario de la cuenta, o las matrículas que conduce (un conductor ve las DeCA que hace y las de esas matrículas); vale desde su siguiente petición.',
+  descripcion: 'Cambia la función de un usuario de la cuenta, o las matrículas que conduce (un conductor ve las DeCA que hace y las de esas matrículas); vale desde su siguiente petición.',
   acceso: 'admin',
   permiso: 'usuarios',
   entrada: CambiarRolInput,

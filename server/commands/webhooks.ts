@@ -1,10 +1,10 @@
-import { WebhookInput, WebhookPatch, type EntregaList, type EntregaResultado, type Webhook, type WebhookCreado, type WebhookEliminado, type WebhookList } from '../../shared/schemas/webhook';
 import { cadena } from '../../shared/schemas/envio';
+import { type EntregaList, type EntregaResultado, type Webhook, type WebhookCreado, type WebhookEliminado, WebhookInput, type WebhookList, WebhookPatch } from '../../shared/schemas/webhook';
 import { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
-import { listarEntregas, probarWebhook as probar, reenviarEntrega as reenviar, type EnvioDeps } from '../domain/webhooks/entregas';
-import { cambiarWebhook as cambiar, crearWebhook as crear, eliminarWebhook as eliminar, listarWebhooks as listar, obtenerWebhook } from '../domain/webhooks/webhooks';
 import { presentEntrega, presentWebhook } from '../domain/presenters/webhook';
+import { type EnvioDeps, listarEntregas, probarWebhook as probar, reenviarEntrega as reenviar } from '../domain/webhooks/entregas';
+import { cambiarWebhook as cambiar, crearWebhook as crear, eliminarWebhook as eliminar, listarWebhooks as listar, obtenerWebhook } from '../domain/webhooks/webhooks';
 import { command } from './command';
 
 const Ref = z.object({ id: cadena().max(40) });

@@ -1,12 +1,12 @@
 import {
-  DEFAULT_MIGRATION_LOCK_TABLE,
-  DEFAULT_MIGRATION_TABLE,
-  PostgresIntrospector,
-  sql,
   type DatabaseIntrospector,
   type DatabaseMetadataOptions,
+  DEFAULT_MIGRATION_LOCK_TABLE,
+  DEFAULT_MIGRATION_TABLE,
   type Dialect,
   type Kysely,
+  PostgresIntrospector,
+  sql,
   type TableMetadata,
 } from 'kysely';
 

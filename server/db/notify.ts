@@ -1,5 +1,5 @@
-import pg from 'pg';
 import { sql, type Transaction } from 'kysely';
+import pg from 'pg';
 import type { Logger } from '../log';
 import { CONNECTION_TIMEOUT_MS, type Database } from './open';
 import type { DB } from './schema';

@@ -1,16 +1,16 @@
-import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../log';
-import type { DB } from './schema';
 import { withCommitOutcome } from './commit-outcome';
 import { marcarAlConectar } from './errores';
-import { migrationProvider } from './migrations/index';
 import { deUnEsquema } from './introspeccion';
+import { migrationProvider } from './migrations/index';
 import { PGliteDialect } from './pglite-dialect';
+import type { DB } from './schema';
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -127,11 +127,7 @@ type ConnectCallback = (err: Error | undefined, client: pg.PoolClient | undefine
  * bounded (CONNECTION_TIMEOUT_MS), and whatever fails while getting one is
  * marked as such (db/errores.ts), so it is answered 503.
  */
-export function createPgPool(
-  connectionString: string,
-  schema: string | null,
-  opts: { max: number; settings?: Record<string, string>; log?: Logger | undefined; nombre?: string },
-): pg.Pool {
+export function createPgPool(connectionString: string, schema: string | null, opts: { max: number; settings?: Record<string, string>; log?: Logger | undefined; nombre?: string }): pg.Pool {
   const settings = { ...(schema ? { search_path: `"${schema}"` } : {}), ...opts.settings };
   // Options in the URL (`?options=-c search_path=…`) are kept: ours are appended, not swapped in.
   const fromUrl = URL.canParse(connectionString) ? (new URL(connectionString).searchParams.get('options') ?? '') : '';

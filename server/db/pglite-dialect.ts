@@ -26,21 +26,21 @@
 import type { PGliteInterface, Transaction as PGliteTransaction } from '@electric-sql/pglite';
 import {
   AbortedTransactionError,
-  IdentifierNode,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  RawNode,
-  createQueryId,
   type CompiledQuery,
+  createQueryId,
   type DatabaseConnection,
   type DatabaseIntrospector,
   type Dialect,
   type DialectAdapter,
   type Driver,
+  IdentifierNode,
   type Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
   type QueryCompiler,
   type QueryResult,
+  RawNode,
   type TransactionSettings,
 } from 'kysely';
 
@@ -207,10 +207,7 @@ class PGliteConnection implements DatabaseConnection {
     this.#commitTransaction = () => settled.resolve();
     this.#rollbackTransaction = (reason) => settled.reject(reason);
     const closed = this.#pglite.transaction(async (tx) => {
-      const characteristics = [
-        ...(settings.isolationLevel ? [`isolation level ${settings.isolationLevel}`] : []),
-        ...(settings.accessMode ? [settings.accessMode] : []),
-      ];
+      const characteristics = [...(settings.isolationLevel ? [`isolation level ${settings.isolationLevel}`] : []), ...(settings.accessMode ? [settings.accessMode] : [])];
       // Values checked by Kysely against its fixed lists (validateTransactionSettings).
       if (characteristics.length > 0) await tx.query(`set transaction ${characteristics.join(', ')}`);
       this.#transaction = tx;

@@ -2,7 +2,7 @@ import type { ColumnType, Generated, Insertable, Selectable, Updateable } from '
 import type { DecaPdfData } from '../../shared/pdf/deca-pdf-data';
 import type { RolUsuario } from '../../shared/rules/roles';
 import type { Entorno, Plan, Rol } from '../../shared/schemas/cuenta';
-import type { Canal, CampoCambiado, Estado, TipoCambio, TipoVehiculo } from '../../shared/schemas/deca';
+import type { CampoCambiado, Canal, Estado, TipoCambio, TipoVehiculo } from '../../shared/schemas/deca';
 import type { ClavePublica } from '../../shared/schemas/dispositivo';
 import type { Envio } from '../../shared/schemas/envio';
 

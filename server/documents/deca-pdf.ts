@@ -10,5 +10,5 @@ const leer = (archivo: string) => new Uint8Array(readFileSync(new URL(`../../sha
 
 instalarRecursosPdf({ normal: leer('DejaVuSans-DeCA.ttf'), bold: leer('DejaVuSans-Bold-DeCA.ttf'), srgb: leer('sRGB.icc') });
 
-export { renderDecaPdf, pdfCreationDate, pdfFileId, type QrDrawer } from '../../shared/pdf/deca-pdf';
+export { pdfCreationDate, pdfFileId, type QrDrawer, renderDecaPdf } from '../../shared/pdf/deca-pdf';
 export { FAMILIA, incrustarFuentes } from '../../shared/pdf/pdfa';

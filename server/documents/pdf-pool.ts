@@ -1,8 +1,8 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { crearSellador, renderYSellar, type MaterialSello } from './sello';
 import type { DecaPdfData } from '../../shared/pdf/deca-pdf-data';
 import type { PdfJobMessage, PdfWorkerData, PdfWorkerMessage } from './pdf-worker';
+import { crearSellador, type MaterialSello, renderYSellar } from './sello';
 
 /** What the pool's `render` is: a DeCA's data → its PDF/A, sealed with the service's seal. */
 export type DecaPdfRenderer = (data: DecaPdfData, options?: RenderOptions) => Promise<Uint8Array>;
@@ -52,13 +52,7 @@ const DEFAULT_JOB_TIMEOUT_MS = 30_000;
  */
 const BOOTSTRAP = new URL(
   'data:text/javascript,' +
-    encodeURIComponent(
-      [
-        "import { workerData } from 'node:worker_threads';",
-        'if (workerData.tsxApi) (await import(workerData.tsxApi)).register();',
-        'await import(workerData.entry);',
-      ].join('\n'),
-    ),
+    encodeURIComponent(["import { workerData } from 'node:worker_threads';", 'if (workerData.tsxApi) (await import(workerData.tsxApi)).register();', 'await import(workerData.entry);'].join('\n')),
 );
 
 interface Job {

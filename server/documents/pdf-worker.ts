@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { DecaPdfData } from '../../shared/pdf/deca-pdf-data';
-import { crearSellador, renderYSellar, type MaterialSello } from './sello';
+import { crearSellador, type MaterialSello, renderYSellar } from './sello';
 
 /** What the pool starts each worker with. */
 export interface PdfWorkerData {
@@ -22,10 +22,7 @@ export interface PdfJobMessage {
 }
 
 /** What the worker answers; `ready` once, when its modules have loaded. */
-export type PdfWorkerMessage =
-  | { kind: 'ready' }
-  | { kind: 'done'; id: number; bytes: ArrayBuffer }
-  | { kind: 'failed'; id: number; message: string; stack: string | undefined };
+export type PdfWorkerMessage = { kind: 'ready' } | { kind: 'done'; id: number; bytes: ArrayBuffer } | { kind: 'failed'; id: number; message: string; stack: string | undefined };
 
 const port = parentPort;
 if (!port) throw new Error('pdf-worker.ts runs only as a worker thread; use createPdfPool() from pdf-pool.ts');

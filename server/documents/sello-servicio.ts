@@ -9,19 +9,14 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config';
 import type { DB } from '../db/schema';
 import type { Logger } from '../log';
-import { crearSellador, generarSelloAutofirmado, materialDesdeP12, type MaterialSello } from './sello';
+import { crearSellador, generarSelloAutofirmado, type MaterialSello, materialDesdeP12 } from './sello';
 
 /** A seal that cannot be loaded stops the start with this, in Spanish, like a bad setting. */
 export class SelloError extends Error {
   override name = 'SelloError';
 }
 
-export async function cargarSelloDelServicio(opts: {
-  db: Kysely<DB>;
-  config: Pick<Config, 'sealP12' | 'siteUrl' | 'production'>;
-  ahora: Date;
-  log: Logger;
-}): Promise<MaterialSello> {
+export async function cargarSelloDelServicio(opts: { db: Kysely<DB>; config: Pick<Config, 'sealP12' | 'siteUrl' | 'production'>; ahora: Date; log: Logger }): Promise<MaterialSello> {
   const { db, config, log } = opts;
   let material: MaterialSello;
   let origen: 'SEAL_P12' | 'autofirmado';

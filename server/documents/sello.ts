@@ -13,15 +13,14 @@
  * RSA only: PKCS#1 v1.5 is deterministic, so sealing the same bytes twice
  * gives the same file.
  */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign as firmar, X509Certificate } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, sign as firmar, generateKeyPairSync, randomBytes, X509Certificate } from 'node:crypto';
 import { SignPdf } from '@signpdf/signpdf';
 import { Signer } from '@signpdf/utils';
 import * as asn1js from 'asn1js';
 import forge from 'node-forge';
 import * as pkijs from 'pkijs';
-import { renderDecaPdf } from './deca-pdf';
 import { CAPACIDAD_SELLO, type DecaPdfData } from '../../shared/pdf/deca-pdf-data';
-
+import { renderDecaPdf } from './deca-pdf';
 
 /** What a seal is made of, as plain bytes: it crosses to the PDF workers with `postMessage`. */
 export interface MaterialSello {
@@ -101,10 +100,7 @@ export function crearSellador(material: MaterialSello): Sellador {
             value: [
               new asn1js.OctetString({ valueHex: buffer(sha256(propio)) }),
               new asn1js.Sequence({
-                value: [
-                  new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 4, value: cert.issuer })] }).toSchema(),
-                  cert.serialNumber,
-                ],
+                value: [new pkijs.GeneralNames({ names: [new pkijs.GeneralName({ type: 4, value: cert.issuer })] }).toSchema(), cert.serialNumber],
               }),
             ],
           }),

@@ -60,8 +60,7 @@ export class CacheInvalidable<V> {
 
   set(key: string, value: V, sello: Sello): void {
     if (!this.enabled()) return;
-    const vigente =
-      sello.bucket === null ? this.global === sello.generation : this.idOf(value) % BUCKETS === sello.bucket && this.gens[sello.bucket] === sello.generation;
+    const vigente = sello.bucket === null ? this.global === sello.generation : this.idOf(value) % BUCKETS === sello.bucket && this.gens[sello.bucket] === sello.generation;
     if (!vigente) return;
     this.map.delete(key);
     this.map.set(key, value);

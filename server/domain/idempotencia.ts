@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppError } from '../../shared/errors';
 import type { Clock } from '../clock';
 import type { DB } from '../db/schema';
@@ -26,9 +26,15 @@ export function huella(...partes: unknown[]): string {
     Array.isArray(v)
       ? v.map(canon)
       : v && typeof v === 'object'
-        ? Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, canon((v as Record<string, unknown>)[k])]))
+        ? Object.fromEntries(
+            Object.keys(v as object)
+              .sort()
+              .map((k) => [k, canon((v as Record<string, unknown>)[k])]),
+          )
         : v;
-  return createHash('sha256').update(JSON.stringify(partes.map(canon))).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify(partes.map(canon)))
+    .digest('hex');
 }
 
 /** A client's key for a request and the fingerprint of the request it came with. */
@@ -78,12 +84,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * still running waits for it (up to 5 s, then 409 `en_curso` with
  * Retry-After): never a second DeCA, never a 5xx.
  */
-export async function reclamar(
-  db: Kysely<DB>,
-  clock: Clock,
-  actor: Pick<Actor, 'accountId' | 'entorno'>,
-  r: Reclamo,
-): Promise<Resultado> {
+export async function reclamar(db: Kysely<DB>, clock: Clock, actor: Pick<Actor, 'accountId' | 'entorno'>, r: Reclamo): Promise<Resultado> {
   const deadline = Date.now() + ESPERA_MS;
   const dueno = randomUUID();
   let pausa = 20;
@@ -111,13 +112,7 @@ export async function reclamar(
       .executeTakeFirst();
     if (inserted) return { reclamada: true, dueno };
 
-    const row = await db
-      .selectFrom('idempotencia')
-      .selectAll()
-      .where('account_id', '=', actor.accountId)
-      .where('entorno', '=', actor.entorno)
-      .where('clave', '=', r.clave)
-      .executeTakeFirst();
+    const row = await db.selectFrom('idempotencia').selectAll().where('account_id', '=', actor.accountId).where('entorno', '=', actor.entorno).where('clave', '=', r.clave).executeTakeFirst();
     if (!row) continue; // released meanwhile: try again
     if (row.expires_at.getTime() <= now.getTime()) {
       await borrar(db, actor, r.clave, row.created_at);
@@ -194,13 +189,7 @@ async function reclamarCreacion(
 }
 
 async function borrar(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, clave: string, createdAt: Date): Promise<void> {
-  await db
-    .deleteFrom('idempotencia')
-    .where('account_id', '=', actor.accountId)
-    .where('entorno', '=', actor.entorno)
-    .where('clave', '=', clave)
-    .where('created_at', '=', createdAt)
-    .execute();
+  await db.deleteFrom('idempotencia').where('account_id', '=', actor.accountId).where('entorno', '=', actor.entorno).where('clave', '=', clave).where('created_at', '=', createdAt).execute();
 }
 
 export type { RegistroIdempotencia } from './context';
@@ -245,13 +234,7 @@ export async function liberar(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | '
  * answered with this one (or with a 404 once deleted) for days.
  */
 export async function liberarRefExterna(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, refExterna: string, decaId: number): Promise<void> {
-  await trx
-    .deleteFrom('idempotencia')
-    .where('account_id', '=', actor.accountId)
-    .where('entorno', '=', actor.entorno)
-    .where('clave', '=', claveRef(refExterna))
-    .where('deca_id', '=', decaId)
-    .execute();
+  await trx.deleteFrom('idempotencia').where('account_id', '=', actor.accountId).where('entorno', '=', actor.entorno).where('clave', '=', claveRef(refExterna)).where('deca_id', '=', decaId).execute();
 }
 
 /** Drop expired keys (run periodically). */

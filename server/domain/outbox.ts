@@ -29,14 +29,7 @@ export { EVENTOS, type Evento } from '../../shared/schemas/webhook';
  * second one needed, for their deliveries (one per event and webhook, in the
  * order the events happened).
  */
-export async function enqueueEventos(
-  trx: Transaction<DB>,
-  scope: Pick<Actor, 'accountId' | 'entorno'>,
-  eventos: readonly Evento[],
-  decaId: number | null,
-  data: unknown,
-  now: Date,
-): Promise<void> {
+export async function enqueueEventos(trx: Transaction<DB>, scope: Pick<Actor, 'accountId' | 'entorno'>, eventos: readonly Evento[], decaId: number | null, data: unknown, now: Date): Promise<void> {
   if (eventos.length === 0) return;
   const json = JSON.stringify(data);
   const destinos = await trx

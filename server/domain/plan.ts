@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { AppError } from '../../shared/errors';
 import type { DB } from '../db/schema';
-import { RevisionCambiada, type Escritura, type Plan, type Trx } from './context';
+import { type Escritura, type Plan, RevisionCambiada, type Trx } from './context';
 import { escribirEventos } from './outbox';
 
 /** Plans tried when the row keeps moving between preparing and locking it. */
@@ -15,11 +15,7 @@ const INTENTOS = 4;
  * plan is made (`reintentar`, else `preparar` again), up to 4 times, then
  * 409 `conflicto`. Returns the written change (null when nothing was written).
  */
-export async function escribirPlan<T>(
-  db: Kysely<DB>,
-  preparar: () => Promise<Plan<T>>,
-  dentro?: (trx: Trx, e: Escritura<T>) => Promise<void>,
-): Promise<{ valor: T; escrita: Escritura<T> | null }> {
+export async function escribirPlan<T>(db: Kysely<DB>, preparar: () => Promise<Plan<T>>, dentro?: (trx: Trx, e: Escritura<T>) => Promise<void>): Promise<{ valor: T; escrita: Escritura<T> | null }> {
   let plan = await preparar();
   for (let intento = 1; ; intento++) {
     if ('valor' in plan) return { valor: plan.valor, escrita: null };

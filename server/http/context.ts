@@ -1,8 +1,8 @@
 import type Koa from 'koa';
-import type { Logger } from '../log';
-import type { Actor, Visitante } from '../domain/actor';
-import type { Entorno } from '../../shared/schemas/cuenta';
 import { motivoRobot } from '../../shared/rules/robots';
+import type { Entorno } from '../../shared/schemas/cuenta';
+import type { Actor, Visitante } from '../domain/actor';
+import type { Logger } from '../log';
 import { clientIp } from './client-ip';
 
 /** What middleware leaves on `ctx.state` for the handlers after it. */

@@ -12,16 +12,16 @@
  * and `deca://{numero}/pdf` (the PDF).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import {
   CallToolRequestSchema,
+  type CallToolResult,
   ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
-  type CallToolResult,
   type Resource,
   type Tool,
   type ToolAnnotations,
@@ -32,12 +32,12 @@ import { AppError, validationError } from '../../shared/errors';
 import type { Entorno } from '../../shared/schemas/cuenta';
 import { z } from '../../shared/schemas/zod';
 import { ejecutar } from '../commands/command';
-import { listarDecas, pdfDeca, verDeca, type ResultadoCrear } from '../commands/decas';
+import { listarDecas, pdfDeca, type ResultadoCrear, verDeca } from '../commands/decas';
 import { HERRAMIENTAS_API, type HerramientaApi } from '../commands/operaciones';
 import { comoNoDisponible } from '../db/errores';
 import type { AppDeps } from '../deps';
 import type { Actor } from '../domain/actor';
-import { actorOf, type AppContext, type AppMiddleware } from './context';
+import { type AppContext, type AppMiddleware, actorOf } from './context';
 import { authenticate, gastarLlamadas } from './middleware/auth';
 import { jsonBody, MB } from './middleware/body';
 import { errorBody, errorInterno } from './middleware/errors';

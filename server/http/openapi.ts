@@ -46,8 +46,7 @@ const CABECERAS = {
   },
   'Retry-After': {
     siempre: false,
-    descripcion:
-      'Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos',
+    descripcion: 'Segundos que esperar antes de reintentar: en 429 `demasiadas_peticiones` (no en `limite_plan`), en 503 y en los 409 `en_curso` y `conflicto`, que se resuelven solos',
     esquema: { type: 'integer', minimum: 0, example: 30 },
   },
   'Idempotent-Replayed': {
@@ -68,8 +67,7 @@ const CABECERAS = {
   },
   'WWW-Authenticate': {
     siempre: true,
-    descripcion:
-      'El esquema que pide la API (RFC 6750): `Bearer` con el entorno en `realm`, y `error="invalid_token"` si llegó una clave que aquí no vale (desconocida, revocada o del otro entorno)',
+    descripcion: 'El esquema que pide la API (RFC 6750): `Bearer` con el entorno en `realm`, y `error="invalid_token"` si llegó una clave que aquí no vale (desconocida, revocada o del otro entorno)',
     esquema: { type: 'string', pattern: '^Bearer realm="DeCA (produccion|pruebas)"(, error="invalid_token")?$', maxLength: 80, example: 'Bearer realm="DeCA produccion", error="invalid_token"' },
   },
 } satisfies Record<NombreCabecera, { siempre: boolean; descripcion: string; esquema: oas31.SchemaObject }>;
@@ -150,15 +148,16 @@ function respuestaError(estado: number): ZodOpenApiResponseObject {
     content: {
       'application/json': {
         schema: ErrorBody,
-        example: { error: { codigo, mensaje: 'Explicación en español de lo que ha pasado y qué hacer.', campos: estado === 422 ? { matricula: 'Obligatorio' } : {}, avisos: [], request_id: 'req_01JD…' } },
+        example: {
+          error: { codigo, mensaje: 'Explicación en español de lo que ha pasado y qué hacer.', campos: estado === 422 ? { matricula: 'Obligatorio' } : {}, avisos: [], request_id: 'req_01JD…' },
+        },
       },
     },
   };
 }
 
 /** The error answers of `components.responses`, by name. */
-const componentesRespuestas = (): Record<string, ZodOpenApiResponseObject> =>
-  Object.fromEntries(Object.entries(RESPUESTA_ERROR).map(([estado, nombre]) => [nombre, respuestaError(Number(estado))]));
+const componentesRespuestas = (): Record<string, ZodOpenApiResponseObject> => Object.fromEntries(Object.entries(RESPUESTA_ERROR).map(([estado, nombre]) => [nombre, respuestaError(Number(estado))]));
 
 /** The schema of a path parameter as its command reads it (its limits included), or a plain string. */
 function parametroDeRuta(cmd: AnyCommand, nombre: string): z.ZodType {
@@ -233,10 +232,20 @@ function operacion(op: OperacionApi): ZodOpenApiOperationObject {
         ? {
             header: z.object({
               ...(idempotente
-                ? { 'Idempotency-Key': ClaveIdempotencia.optional().meta({ description: 'De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días' }) }
+                ? {
+                    'Idempotency-Key': ClaveIdempotencia.optional().meta({
+                      description:
+                        'De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días',
+                    }),
+                  }
                 : {}),
               ...(conEtag
-                ? { 'If-None-Match': z.string().max(1024).optional().meta({ description: 'El `ETag` de la copia que ya tiene (o varios, separados por comas, o `*`): si coincide, 304 sin cuerpo', example: '"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"' }) }
+                ? {
+                    'If-None-Match': z.string().max(1024).optional().meta({
+                      description: 'El `ETag` de la copia que ya tiene (o varios, separados por comas, o `*`): si coincide, 304 sin cuerpo',
+                      example: '"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"',
+                    }),
+                  }
                 : {}),
             }),
           }
@@ -293,8 +302,7 @@ function entregaWebhook(evento: EventoEntrega): ZodOpenApiOperationObject {
   return {
     operationId: `recibir_${evento.replace(/\W/g, '_')}`,
     summary: evento === 'ping' ? 'Prueba (POST /webhooks/{id}/probar)' : `Evento ${evento}`,
-    description:
-      'Entrega firmada en `X-Deca-Firma` (véase la cabecera). Responda 2xx en 10 s; si no, se reintenta a 1 min, 5 min, 30 min, 2 h y 12 h con el mismo `X-Deca-Entrega`.',
+    description: 'Entrega firmada en `X-Deca-Firma` (véase la cabecera). Responda 2xx en 10 s; si no, se reintenta a 1 min, 5 min, 30 min, 2 h y 12 h con el mismo `X-Deca-Entrega`.',
     tags: ['Webhooks'],
     // Sent by this service to the receiver: no API key goes with it, the signature vouches for it.
     security: [],
@@ -310,8 +318,32 @@ function entregaWebhook(evento: EventoEntrega): ZodOpenApiOperationObject {
 
 /** Formats of JSON Schema 2020-12 and of the OpenAPI format registry: any other (zod's `starts_with`, say) is dropped, its `pattern` kept. */
 const FORMATOS = new Set([
-  'date-time', 'date', 'time', 'duration', 'email', 'idn-email', 'hostname', 'idn-hostname', 'ipv4', 'ipv6', 'uri', 'uri-reference', 'iri', 'iri-reference',
-  'uuid', 'uri-template', 'json-pointer', 'relative-json-pointer', 'regex', 'int32', 'int64', 'float', 'double', 'byte', 'binary', 'password',
+  'date-time',
+  'date',
+  'time',
+  'duration',
+  'email',
+  'idn-email',
+  'hostname',
+  'idn-hostname',
+  'ipv4',
+  'ipv6',
+  'uri',
+  'uri-reference',
+  'iri',
+  'iri-reference',
+  'uuid',
+  'uri-template',
+  'json-pointer',
+  'relative-json-pointer',
+  'regex',
+  'int32',
+  'int64',
+  'float',
+  'double',
+  'byte',
+  'binary',
+  'password',
 ]);
 const soloFormatosEstandar: ZodOpenApiOverride = ({ jsonSchema }) => {
   if (typeof jsonSchema.format === 'string' && !FORMATOS.has(jsonSchema.format)) delete jsonSchema.format;

@@ -1,9 +1,9 @@
 import { AppError } from '../../shared/errors';
 import { ClaveIdempotencia } from '../../shared/schemas/idempotencia';
 import type { z } from '../../shared/schemas/zod';
-import { autorizar, ejecutar, type Acceso, type Command, type Quien } from '../commands/command';
+import { type Acceso, autorizar, type Command, ejecutar, type Quien } from '../commands/command';
 import type { Services } from '../deps';
-import { actorOf, type AppContext } from './context';
+import { type AppContext, actorOf } from './context';
 
 /**
  * The Idempotency-Key header (IETF draft), checked with the rule MCP's
@@ -27,12 +27,7 @@ export function idempotencyKey(ctx: AppContext): string | null {
  * Idempotency-Key, and mark a repeat with `Idempotent-Replayed: true`. What
  * every REST and app handler does between parsing and answering.
  */
-export async function correr<S extends z.ZodType, O, A extends 'lectura' | 'escritura' | 'admin'>(
-  ctx: AppContext,
-  services: Services,
-  cmd: Command<S, O, A>,
-  input: unknown,
-): Promise<O> {
+export async function correr<S extends z.ZodType, O, A extends 'lectura' | 'escritura' | 'admin'>(ctx: AppContext, services: Services, cmd: Command<S, O, A>, input: unknown): Promise<O> {
   const r = await ejecutar(services, cmd, actorOf(ctx) as Quien<A>, input, { idempotencyKey: idempotencyKey(ctx) });
   if (r.repetida) ctx.set('Idempotent-Replayed', 'true');
   return r.valor;

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import nodemailer from 'nodemailer';
 import type { Clock } from '../clock';
+import { reintentarSinConexion, sinConexion } from '../db/errores';
+import type { Listener } from '../db/notify';
 import type { Database } from '../db/open';
 import type { AdjuntoPdf, CorreosTable, DB } from '../db/schema';
 import type { Logger } from '../log';
-import type { Listener } from '../db/notify';
-import { reintentarSinConexion, sinConexion } from '../db/errores';
-import { arrancarTrabajador, CORTADO, pasarUnaVez, siguienteIntento, type Carril, type Trabajador } from './outbox';
+import { arrancarTrabajador, type Carril, CORTADO, pasarUnaVez, siguienteIntento, type Trabajador } from './outbox';
 
 /** Minutes to wait after each failed attempt; after the last one the mail is marked failed. */
 export const MAIL_BACKOFF_MIN = [1, 5, 15, 60, 180, 720, 1440, 2880];
@@ -16,14 +16,7 @@ const LEASE_MS = 120_000;
 const BATCH = 10;
 
 export interface MailTransport {
-  sendMail(m: {
-    from: string;
-    to: string;
-    subject: string;
-    text: string;
-    html: string;
-    attachments: { filename: string; content: Buffer; contentType: string }[];
-  }): Promise<unknown>;
+  sendMail(m: { from: string; to: string; subject: string; text: string; html: string; attachments: { filename: string; content: Buffer; contentType: string }[] }): Promise<unknown>;
 }
 
 /** nodemailer over SMTP_URL. */
@@ -51,13 +44,7 @@ interface Reclamado {
  * log (and stays pending, listed by `mail:list`). Returns how many.
  */
 async function guardarSinSmtp(deps: MailDeps): Promise<number> {
-  const nuevos = await deps.db
-    .updateTable('correos')
-    .set({ registrado: true })
-    .where('estado', '=', 'pendiente')
-    .where('registrado', '=', false)
-    .returning(['id', 'destinatario', 'asunto'])
-    .execute();
+  const nuevos = await deps.db.updateTable('correos').set({ registrado: true }).where('estado', '=', 'pendiente').where('registrado', '=', false).returning(['id', 'destinatario', 'asunto']).execute();
   for (const m of nuevos) deps.log.info({ correo: m.id, to: m.destinatario, subject: m.asunto }, 'mail kept (no SMTP_URL): see npm run cli -- mail:list');
   return nuevos.length;
 }
@@ -227,12 +214,7 @@ async function loadAttachments(db: Kysely<DB>, accountId: number, entorno: strin
  * may hold a live one.) Returns how many.
  */
 export async function liberarCorreos(db: Kysely<DB>): Promise<number> {
-  const r = await db
-    .updateTable('correos')
-    .set({ bloqueado_hasta: null, bloqueado_por: null })
-    .where('estado', '=', 'pendiente')
-    .where('bloqueado_hasta', '>', sql<Date>`now()`)
-    .executeTakeFirst();
+  const r = await db.updateTable('correos').set({ bloqueado_hasta: null, bloqueado_por: null }).where('estado', '=', 'pendiente').where('bloqueado_hasta', '>', sql<Date>`now()`).executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Clock } from '../clock';
 import type { DB } from '../db/schema';
 import { purgarIdempotencia } from '../domain/idempotencia';

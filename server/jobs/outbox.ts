@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { sinConexion } from '../db/errores';
-import { startListener, type Canal, type Listener } from '../db/notify';
+import { type Canal, type Listener, startListener } from '../db/notify';
 import type { Database } from '../db/open';
 import type { Logger } from '../log';
 
@@ -99,10 +99,7 @@ export interface Hecho<T, R> {
  * recorded. If an attempt could not start or its record failed, nothing more
  * is started, the items not started are given back, and the error is thrown.
  */
-export async function pasarUnaVez<T, R>(
-  carril: Carril<T, R>,
-  opts: { limite?: number; concurrencia?: number; leaseMs?: number } = {},
-): Promise<Hecho<T, R>[]> {
+export async function pasarUnaVez<T, R>(carril: Carril<T, R>, opts: { limite?: number; concurrencia?: number; leaseMs?: number } = {}): Promise<Hecho<T, R>[]> {
   const items = await carril.reclamar(opts.limite ?? carril.lote ?? carril.concurrencia, opts.leaseMs ?? carril.leaseMs);
   // A pass is not stopped halfway: nothing aborts its attempts but their own timeouts.
   const signal = new AbortController().signal;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock';
-import type { Database } from '../db/open';
 import type { Listener } from '../db/notify';
+import type { Database } from '../db/open';
 import type { DB } from '../db/schema';
 import {
   anotarIntento,
@@ -10,17 +10,17 @@ import {
   peticionEntrega,
   plazoParaAnotar,
   podarEntregas,
-  reclamarEntregas,
   REINTENTOS_MS,
+  type Reclamada,
+  type ResultadoIntento,
+  reclamarEntregas,
   resultadoIntento,
   soltarEntregas,
   TIMEOUT_MS,
-  type Reclamada,
-  type ResultadoIntento,
 } from '../domain/webhooks/entregas';
 import type { Logger } from '../log';
-import { createWebhookFetch, enviadorWebhooks, type EnviarWebhook, type WebhookFetch } from '../net/webhook-request';
-import { arrancarTrabajador, CORTADO, pasarUnaVez, siguienteIntento, type Carril, type Trabajador } from './outbox';
+import { createWebhookFetch, type EnviarWebhook, enviadorWebhooks, type WebhookFetch } from '../net/webhook-request';
+import { arrancarTrabajador, type Carril, CORTADO, pasarUnaVez, siguienteIntento, type Trabajador } from './outbox';
 
 /** The webhook lane of the outbox: deliveries claimed and recorded by domain/webhooks/entregas.ts, sent by the sender passed in. */
 export function carrilWebhooks(deps: {

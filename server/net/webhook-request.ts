@@ -38,7 +38,11 @@ function pinnedLookup(addrs: { address: string; family: 4 | 6 }[]) {
       cb(Object.assign(new Error('no address of the requested family'), { code: 'ENOTFOUND' }), '');
       return;
     }
-    if (options.all) cb(null, usable.map((a) => ({ address: a.address, family: a.family })));
+    if (options.all)
+      cb(
+        null,
+        usable.map((a) => ({ address: a.address, family: a.family })),
+      );
     else cb(null, usable[0]!.address, usable[0]!.family);
   };
 }

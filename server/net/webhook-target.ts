@@ -78,9 +78,7 @@ export async function resolveTarget(url: URL, policy: TargetPolicy): Promise<{ a
     found = await (policy.resolve ?? systemResolver)(host);
   } catch (err) {
     const code = (err as { code?: string }).code;
-    throw new DestinoNoPermitido(
-      code === 'ENOTFOUND' || code === 'ENODATA' ? `No se encuentra el nombre ${host} (DNS).` : `No se pudo resolver ${host} (${code ?? 'DNS'}).`,
-    );
+    throw new DestinoNoPermitido(code === 'ENOTFOUND' || code === 'ENODATA' ? `No se encuentra el nombre ${host} (DNS).` : `No se pudo resolver ${host} (${code ?? 'DNS'}).`);
   }
   if (found.length === 0) throw new DestinoNoPermitido(`No se encuentra el nombre ${host} (DNS).`);
   for (const a of found) checkAddress(host, a.address, policy);

@@ -18,7 +18,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
-import { createScheduler, createWorker, OEM, PSM, type Bbox, type RecognizeOptions, type Scheduler, type WorkerParams } from 'tesseract.js';
+import { type Bbox, createScheduler, createWorker, OEM, PSM, type RecognizeOptions, type Scheduler, type WorkerParams } from 'tesseract.js';
 import { lineaPorReleer, mejorLectura } from '../../shared/rules/albaran';
 
 const require = createRequire(import.meta.url);
@@ -181,7 +181,10 @@ export async function girada(imagen: Buffer, radianes: number): Promise<Pagina> 
     return { data: await sharp(imagen).extractChannel(0).raw().toBuffer(), width, height };
   }
   // sharp orders a pipeline's steps itself: the straightened picture is cut and its one channel taken in a second one.
-  const g = await sharp(imagen).rotate((radianes * 180) / Math.PI, { background: '#ffffff' }).raw().toBuffer({ resolveWithObject: true });
+  const g = await sharp(imagen)
+    .rotate((radianes * 180) / Math.PI, { background: '#ffffff' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const left = Math.round((g.info.width - width) / 2);
   const top = Math.round((g.info.height - height) / 2);
   // A long thin picture turned by a few degrees comes out shorter along its length than it was: the
@@ -197,7 +200,10 @@ export async function girada(imagen: Buffer, radianes: number): Promise<Pagina> 
     .toBuffer();
   if (x1 - x0 === width && y1 - y0 === height) return { data: corte, width, height };
   const blanco = { left: x0 - left, top: y0 - top, right: left + width - x1, bottom: top + height - y1, background: '#ffffff' };
-  const data = await unCanal(corte, x1 - x0, y1 - y0).extend(blanco).raw().toBuffer();
+  const data = await unCanal(corte, x1 - x0, y1 - y0)
+    .extend(blanco)
+    .raw()
+    .toBuffer();
   return { data, width, height };
 }
 
@@ -240,9 +246,7 @@ export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.avail
   let esperando = 0; // photos waiting for the workers to start
   const arrancar = async (): Promise<Scheduler> => {
     const s = createScheduler();
-    const workers = await Promise.all(
-      Array.from({ length: trabajadores }, () => createWorker('spa', OEM.LSTM_ONLY, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' })),
-    );
+    const workers = await Promise.all(Array.from({ length: trabajadores }, () => createWorker('spa', OEM.LSTM_ONLY, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' })));
     for (const w of workers) {
       // debug_file: tesseract's own notes («Detected 22 diacritics») would otherwise go to the process's output.
       await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO, debug_file: '/dev/null' } as Parameters<typeof w.setParameters>[0]);

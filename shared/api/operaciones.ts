@@ -11,6 +11,8 @@
  *
  * A new endpoint is an entry here, its path in `rutas.ts`, and its command.
  */
+
+import type { CODIGO_STATUS } from '../errors';
 import { AgendaEmpresa, AgendaEmpresaInput, AgendaList, AgendaLugar, AgendaLugarInput, AgendaQuery, AgendaVehiculo, AgendaVehiculoInput, TipoAgenda } from '../schemas/agenda';
 import { CuentaResponse } from '../schemas/cuenta';
 import {
@@ -35,7 +37,6 @@ import {
   PedirDatosInput,
   SustituirInput,
 } from '../schemas/deca';
-import type { CODIGO_STATUS } from '../errors';
 import { FotoBase64Input, FotoLeida } from '../schemas/fotos';
 import { ClaveIdempotencia } from '../schemas/idempotencia';
 import { Importacion, ImportarQuery } from '../schemas/importar';
@@ -64,10 +65,7 @@ export type NombreCabecera =
  * every answer carries (X-Request-Id, RateLimit) and `Idempotent-Replayed`
  * of the operations that take an `Idempotency-Key`.
  */
-export type Exito = { estado: number; descripcion: string; cabeceras?: Partial<Record<NombreCabecera, boolean>> } & (
-  | { json: z.ZodType }
-  | { tipo: 'application/pdf' | 'image/png' | 'text/csv' }
-);
+export type Exito = { estado: number; descripcion: string; cabeceras?: Partial<Record<NombreCabecera, boolean>> } & ({ json: z.ZodType } | { tipo: 'application/pdf' | 'image/png' | 'text/csv' });
 
 /** How the body of a request is sent: JSON, or a file (multipart form field, or the raw bytes). */
 export type Cuerpo = { json: z.ZodType; ejemplo?: unknown } | { archivo: string; tipos: string[]; json?: z.ZodType; descripcion: string };
@@ -195,7 +193,9 @@ export const OPERACIONES = {
     cuerpo: { json: DecaInput, ejemplo: EJEMPLO_DECA },
     exito: [
       json(DecaCreada, 'Creada (y emitida si `emitir` y está completa); cabecera `Location`', 201, { Location: true }),
-      json(z.union([DecaCreada, DecaValidada]), 'Repetición de una petición con la misma `Idempotency-Key` o `ref_externa` (`Idempotent-Replayed: true`, con `Location`), o `solo_validar`', 200, { Location: false }),
+      json(z.union([DecaCreada, DecaValidada]), 'Repetición de una petición con la misma `Idempotency-Key` o `ref_externa` (`Idempotent-Replayed: true`, con `Location`), o `solo_validar`', 200, {
+        Location: false,
+      }),
     ],
     conflictos: ['ref_externa_usada', 'cuenta_incompleta', 'cuenta_sin_confirmar'],
     herramientas: [
@@ -269,7 +269,8 @@ export const OPERACIONES = {
   eliminar_deca: { resumen: 'Eliminar una DeCA pendiente', etiqueta: 'DeCA', exito: [json(DecaEliminada, 'Eliminada')], conflictos: ['emitido', 'sustituido'] },
   emitir_deca: {
     resumen: 'Emitir una DeCA pendiente',
-    etiqueta: 'DeCA', limiteKB: 16,
+    etiqueta: 'DeCA',
+    limiteKB: 16,
     cuerpo: VACIO,
     envoltorio: 'deca',
     exito: [json(DecaRespuesta, 'Emitida: número, PDF y QR')],
@@ -302,7 +303,8 @@ export const OPERACIONES = {
   },
   fin_servicio: {
     resumen: 'Marcar el fin del servicio',
-    etiqueta: 'DeCA', limiteKB: 16,
+    etiqueta: 'DeCA',
+    limiteKB: 16,
     cuerpo: VACIO,
     envoltorio: 'deca',
     exito: [json(DecaRespuesta, 'La DeCA con `fin_servicio_at`')],
@@ -357,7 +359,8 @@ export const OPERACIONES = {
   },
   pedir_datos: {
     resumen: 'Pedir sus datos a la otra parte',
-    etiqueta: 'DeCA', limiteKB: 16,
+    etiqueta: 'DeCA',
+    limiteKB: 16,
     cuerpo: { json: PedirDatosInput },
     exito: [json(DatosPedidos, 'El enlace para completar (y el correo, si se dio)')],
     conflictos: ['emitido', 'sustituido'],
@@ -374,7 +377,8 @@ export const OPERACIONES = {
   },
   enviar_deca: {
     resumen: 'Enviar la DeCA por correo',
-    etiqueta: 'DeCA', limiteKB: 16,
+    etiqueta: 'DeCA',
+    limiteKB: 16,
     cuerpo: { json: EnviarInput },
     exito: [json(DecaEnviada, 'Correo encolado con el PDF, y el texto para el conductor')],
     conflictos: ['pendiente'],
@@ -391,7 +395,8 @@ export const OPERACIONES = {
   },
   control_carretera: {
     resumen: 'Anotar un control en carretera',
-    etiqueta: 'DeCA', limiteKB: 16,
+    etiqueta: 'DeCA',
+    limiteKB: 16,
     cuerpo: { json: ControlInput },
     exito: [json(ControlRegistrado, 'El control anotado y dónde enviar el PDF/A')],
     conflictos: ['pendiente'],
@@ -457,7 +462,8 @@ export const OPERACIONES = {
   listar_webhooks: { resumen: 'Listar webhooks', etiqueta: 'Webhooks', exito: [json(WebhookList, 'Los webhooks del entorno')] },
   crear_webhook: {
     resumen: 'Crear un webhook',
-    etiqueta: 'Webhooks', limiteKB: 16,
+    etiqueta: 'Webhooks',
+    limiteKB: 16,
     cuerpo: { json: WebhookInput },
     exito: [json(WebhookCreado, 'Creado; el secreto solo se muestra ahora; cabecera `Location`', 201, { Location: true })],
     conflictos: ['limite_webhooks'],
@@ -469,7 +475,8 @@ export const OPERACIONES = {
   probar_webhook: { resumen: 'Enviar un ping de prueba', etiqueta: 'Webhooks', limiteKB: 16, cuerpo: VACIO, exito: [json(EntregaResultado, 'El intento hecho ahora')] },
   reenviar_entrega: {
     resumen: 'Reenviar una entrega',
-    etiqueta: 'Webhooks', limiteKB: 16,
+    etiqueta: 'Webhooks',
+    limiteKB: 16,
     parametros: { entrega: 'Id de la entrega' },
     cuerpo: VACIO,
     exito: [json(EntregaResultado, 'El intento hecho ahora')],

@@ -6,6 +6,8 @@
  * The server mounts them from this table (server/http/routes/app-api.ts, which
  * the compiler holds to these types) and the app calls them with `llamarApp`.
  */
+
+import type { RolUsuario } from '../rules/roles';
 import type {
   AceptarInvitacionInput,
   CambiarContrasenaInput,
@@ -14,6 +16,7 @@ import type {
   ClaveCreateInput,
   Cuenta,
   EmpresaPatch,
+  Entorno,
   Invitacion,
   InvitacionPublica,
   InvitarInput,
@@ -27,8 +30,6 @@ import type {
   UsuariosResponse,
 } from '../schemas/cuenta';
 import type { Dispositivo, DispositivoInput, ReservasRespuesta } from '../schemas/dispositivo';
-import type { Entorno } from '../schemas/cuenta';
-import type { RolUsuario } from '../rules/roles';
 import type { Metodo } from './rutas';
 
 export const APP_BASE = '/app/api';

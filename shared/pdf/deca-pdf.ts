@@ -1,9 +1,9 @@
 import { jsPDF } from 'jspdf';
-import { formatPeso } from '../rules/peso';
-import { CAPACIDAD_SELLO, type DecaPdfData, type DecaPdfEnvio, type DecaPdfUnidad } from './deca-pdf-data';
-import { imprimible, INVISIBLE } from '../rules/texto';
 import { sha256, toHex, utf8Bytes } from '../rules/hmac-sha256';
+import { formatPeso } from '../rules/peso';
+import { INVISIBLE, imprimible } from '../rules/texto';
 import { latin1Bytes } from './binario';
+import { CAPACIDAD_SELLO, type DecaPdfData, type DecaPdfEnvio, type DecaPdfUnidad } from './deca-pdf-data';
 import { comprobarEscritura, declararPdfA, FAMILIA, incrustarFuentes, reservarSello } from './pdfa';
 import { darkRuns, qrModules } from './qr';
 
@@ -114,10 +114,7 @@ export type QrDrawer = (doc: jsPDF, url: string, x: number, y: number, size: num
  * drawing the code against this one in the same run; the server always uses
  * the default.
  */
-export async function renderDecaPdf(
-  data: DecaPdfData,
-  { capacidadSello = CAPACIDAD_SELLO, drawQr = drawQrVectors }: { capacidadSello?: number; drawQr?: QrDrawer } = {},
-): Promise<Uint8Array> {
+export async function renderDecaPdf(data: DecaPdfData, { capacidadSello = CAPACIDAD_SELLO, drawQr = drawQrVectors }: { capacidadSello?: number; drawQr?: QrDrawer } = {}): Promise<Uint8Array> {
   const fichaUrl = printableUrl(data.ficha_url);
 
   // Coordinates to 1/100 pt (0.004 mm), far finer than any printer: the
@@ -216,10 +213,7 @@ function drawHeader(page: PageCursor, data: DecaPdfData, fichaUrl: string): { x:
     { label: 'Fecha de emisión', value: formatFechaHora(data.emitido_at) },
   ];
   if (data.version > 1) {
-    fields.push(
-      { label: 'Última modificación', value: data.modificado_at ? formatFechaHora(data.modificado_at) : NO_CONSTA },
-      { label: 'Motivo', value: data.motivo_modificacion ?? NO_CONSTA },
-    );
+    fields.push({ label: 'Última modificación', value: data.modificado_at ? formatFechaHora(data.modificado_at) : NO_CONSTA }, { label: 'Motivo', value: data.motivo_modificacion ?? NO_CONSTA });
   }
   y = drawFields(doc, fields, MARGIN_X, y, leftWidth);
   if (data.sustituye_a) {
@@ -321,10 +315,7 @@ function drawTransporte(page: PageCursor, data: DecaPdfData): void {
   const height = headingHeight() + Math.max(measureFields(doc, left, HALF_WIDTH), measureFields(doc, right, HALF_WIDTH));
   page.ensure(height);
   page.y = drawHeading(doc, 'Transporte', page.y);
-  const bottom = Math.max(
-    drawFields(doc, left, MARGIN_X, page.y, HALF_WIDTH),
-    drawFields(doc, right, MARGIN_X + HALF_WIDTH + COLUMN_GAP, page.y, HALF_WIDTH),
-  );
+  const bottom = Math.max(drawFields(doc, left, MARGIN_X, page.y, HALF_WIDTH), drawFields(doc, right, MARGIN_X + HALF_WIDTH + COLUMN_GAP, page.y, HALF_WIDTH));
   page.y = bottom + 5;
 }
 
@@ -660,7 +651,8 @@ function pad(n: number): string {
 
 /** Letters without a Unicode decomposition that still have an obvious stand-in the font has. */
 const FALLBACK: Record<string, string> = {
-  '\u2032': "'", '\u2033': '"',
+  '\u2032': "'",
+  '\u2033': '"',
 };
 
 /**

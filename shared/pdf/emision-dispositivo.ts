@@ -54,10 +54,9 @@ export async function emitirEnDispositivo(
   const resumen = codificarResumen(resumenDeDatos(reserva.numero, datos, emitidaAt));
   const o = parametroResumen(resumen, await firmar(datosAFirmar(resumen)));
   const qrUrl = conResumen(reserva.ficha_url, o);
-  const pdf = await renderDecaPdf(
-    datosPdf(datos, { entorno: reserva.entorno, numero: reserva.numero, version: 1, emitidoAt: emitidaAt, modificadoAt: null, motivo: null, sustituyeA: null, qrUrl }),
-    { capacidadSello: reserva.capacidad_sello },
-  );
+  const pdf = await renderDecaPdf(datosPdf(datos, { entorno: reserva.entorno, numero: reserva.numero, version: 1, emitidoAt: emitidaAt, modificadoAt: null, motivo: null, sustituyeA: null, qrUrl }), {
+    capacidadSello: reserva.capacidad_sello,
+  });
   return {
     datos,
     qrUrl,

@@ -8,7 +8,7 @@
 import { zlibSync } from 'fflate';
 import { jsPDF } from 'jspdf';
 import { bytesLatin1, latin1Bytes } from './binario';
-import { leerTtf, recortarTtf, type FuenteTtf as ProgramaTtf } from './recorte-ttf';
+import { leerTtf, type FuenteTtf as ProgramaTtf, recortarTtf } from './recorte-ttf';
 
 /**
  * The files every DeCA embeds, as bytes: DejaVu Sans cut to what a DeCA can
@@ -153,36 +153,40 @@ function escribirFuentes(doc: jsPDF, nuestras: Map<FuenteJspdf, Estilo>): void {
   suscribir(doc, 'postPutPages', () => {
     for (const f of nuestras.keys()) if (f.encoding === 'Identity-H') f.encoding = MARCA;
   });
-  suscribir(doc, 'putFont', (args: { font: FuenteJspdf; out: (s: string) => void; newObject: () => number; putStream: (o: { data: string; filters?: string[]; addLength1?: boolean; objectId: number }) => void }) => {
-    const f = args.font;
-    const estilo = nuestras.get(f);
-    if (!estilo || f.encoding !== MARCA) return;
-    f.encoding = 'Identity-H';
-    const { out, newObject, putStream } = args;
-    const m = f.metadata;
-    const archivo = newObject();
-    const programa = recortarTtf(recursos().programa[estilo], Object.keys(m.toUnicode).map(Number));
-    putStream({ data: bytesLatin1(programa), filters: ['FlateEncode'], addLength1: true, objectId: archivo });
-    out('endobj');
-    const cmap = newObject();
-    putStream({ data: cmapUnicode(m.toUnicode), addLength1: true, objectId: cmap });
-    out('endobj');
-    const nombre = f.fontName.replace(/[^\x21-\x7e]|[()<>[\]{}/%#]/g, '');
-    const descriptor = newObject();
-    out(
-      `<</Type /FontDescriptor /FontName /${nombre} /FontFile2 ${archivo} 0 R /FontBBox ${pdfArray(m.bbox)} /Flags ${m.flags} /StemV ${m.stemV} /ItalicAngle ${m.italicAngle} /Ascent ${m.ascender} /Descent ${m.decender} /CapHeight ${m.capHeight}>>`,
-    );
-    out('endobj');
-    const descendiente = newObject();
-    out(
-      `<</Type /Font /BaseFont /${nombre} /FontDescriptor ${descriptor} 0 R /W ${pdfArray(m.Unicode.widths)} /CIDToGIDMap /Identity /DW 1000 /Subtype /CIDFontType2 /CIDSystemInfo <</Supplement 0 /Registry (Adobe) /Ordering (Identity-H)>>>>`,
-    );
-    out('endobj');
-    f.objectNumber = newObject();
-    out(`<</Type /Font /Subtype /Type0 /ToUnicode ${cmap} 0 R /BaseFont /${nombre} /Encoding /Identity-H /DescendantFonts [${descendiente} 0 R]>>`);
-    out('endobj');
-    f.isAlreadyPutted = true;
-  });
+  suscribir(
+    doc,
+    'putFont',
+    (args: { font: FuenteJspdf; out: (s: string) => void; newObject: () => number; putStream: (o: { data: string; filters?: string[]; addLength1?: boolean; objectId: number }) => void }) => {
+      const f = args.font;
+      const estilo = nuestras.get(f);
+      if (!estilo || f.encoding !== MARCA) return;
+      f.encoding = 'Identity-H';
+      const { out, newObject, putStream } = args;
+      const m = f.metadata;
+      const archivo = newObject();
+      const programa = recortarTtf(recursos().programa[estilo], Object.keys(m.toUnicode).map(Number));
+      putStream({ data: bytesLatin1(programa), filters: ['FlateEncode'], addLength1: true, objectId: archivo });
+      out('endobj');
+      const cmap = newObject();
+      putStream({ data: cmapUnicode(m.toUnicode), addLength1: true, objectId: cmap });
+      out('endobj');
+      const nombre = f.fontName.replace(/[^\x21-\x7e]|[()<>[\]{}/%#]/g, '');
+      const descriptor = newObject();
+      out(
+        `<</Type /FontDescriptor /FontName /${nombre} /FontFile2 ${archivo} 0 R /FontBBox ${pdfArray(m.bbox)} /Flags ${m.flags} /StemV ${m.stemV} /ItalicAngle ${m.italicAngle} /Ascent ${m.ascender} /Descent ${m.decender} /CapHeight ${m.capHeight}>>`,
+      );
+      out('endobj');
+      const descendiente = newObject();
+      out(
+        `<</Type /Font /BaseFont /${nombre} /FontDescriptor ${descriptor} 0 R /W ${pdfArray(m.Unicode.widths)} /CIDToGIDMap /Identity /DW 1000 /Subtype /CIDFontType2 /CIDSystemInfo <</Supplement 0 /Registry (Adobe) /Ordering (Identity-H)>>>>`,
+      );
+      out('endobj');
+      f.objectNumber = newObject();
+      out(`<</Type /Font /Subtype /Type0 /ToUnicode ${cmap} 0 R /BaseFont /${nombre} /Encoding /Identity-H /DescendantFonts [${descendiente} 0 R]>>`);
+      out('endobj');
+      f.isAlreadyPutted = true;
+    },
+  );
 }
 
 /** A valid TrueType header: what jsPDF's virtual file system holds, since the parsed font comes from the cache. */
@@ -296,9 +300,7 @@ export function declararPdfA(doc: jsPDF, m: MetadatosPdfA): void {
     w.write('endstream');
     w.write('endobj');
     intento = w.newObject();
-    w.write(
-      `<< /Type /OutputIntent /S /GTS_PDFA1 /OutputConditionIdentifier (sRGB IEC61966-2.1) /Info (sRGB IEC61966-2.1) /RegistryName (http://www.color.org) /DestOutputProfile ${perfil} 0 R >>`,
-    );
+    w.write(`<< /Type /OutputIntent /S /GTS_PDFA1 /OutputConditionIdentifier (sRGB IEC61966-2.1) /Info (sRGB IEC61966-2.1) /RegistryName (http://www.color.org) /DestOutputProfile ${perfil} 0 R >>`);
     w.write('endobj');
   });
   suscribir(doc, 'putCatalog', () => {

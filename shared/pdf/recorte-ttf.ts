@@ -57,8 +57,10 @@ function componentes(glyf: Uint8Array, inicio: number, fin: number): number[] {
     const flags = v.getUint16(p);
     out.push(v.getUint16(p + 2));
     p += 4 + (flags & 0x0001 ? 4 : 2); // ARG_1_AND_2_ARE_WORDS
-    if (flags & 0x0008) p += 2; // WE_HAVE_A_SCALE
-    else if (flags & 0x0040) p += 4; // WE_HAVE_AN_X_AND_Y_SCALE
+    if (flags & 0x0008)
+      p += 2; // WE_HAVE_A_SCALE
+    else if (flags & 0x0040)
+      p += 4; // WE_HAVE_AN_X_AND_Y_SCALE
     else if (flags & 0x0080) p += 8; // WE_HAVE_A_TWO_BY_TWO
     if (!(flags & 0x0020)) return out; // MORE_COMPONENTS
   }

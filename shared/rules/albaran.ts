@@ -176,9 +176,32 @@ export function mejorLectura(primera: string, otra: string): string {
 // ————— Fechas —————
 
 const MESES: Record<string, number> = {
-  ene: 1, enero: 1, feb: 2, febrero: 2, mar: 3, marzo: 3, abr: 4, abril: 4, may: 5, mayo: 5, jun: 6, junio: 6,
-  jul: 7, julio: 7, ago: 8, agosto: 8, sep: 9, sept: 9, septiembre: 9, setiembre: 9, oct: 10, octubre: 10,
-  nov: 11, noviembre: 11, dic: 12, diciembre: 12,
+  ene: 1,
+  enero: 1,
+  feb: 2,
+  febrero: 2,
+  mar: 3,
+  marzo: 3,
+  abr: 4,
+  abril: 4,
+  may: 5,
+  mayo: 5,
+  jun: 6,
+  junio: 6,
+  jul: 7,
+  julio: 7,
+  ago: 8,
+  agosto: 8,
+  sep: 9,
+  sept: 9,
+  septiembre: 9,
+  setiembre: 9,
+  oct: 10,
+  octubre: 10,
+  nov: 11,
+  noviembre: 11,
+  dic: 12,
+  diciembre: 12,
 };
 
 const dosCifras = (n: number) => String(n).padStart(2, '0');
@@ -274,7 +297,11 @@ function etiquetaDe(linea: string): { etiqueta: Etiqueta; resto: string } | null
     const m = re.exec(base);
     if (m) {
       // What follows the label on its line, without a form's caption in brackets («(nombre, domicilio)»).
-      const resto = limpia.slice(m[0].length).replace(/^[\s:.\-–/)|]+/, '').replace(/^\([^)]*\)[\s:.]*/, '').trim();
+      const resto = limpia
+        .slice(m[0].length)
+        .replace(/^[\s:.\-–/)|]+/, '')
+        .replace(/^\([^)]*\)[\s:.]*/, '')
+        .trim();
       return { etiqueta, resto };
     }
   }
@@ -416,7 +443,10 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
       if (otros.length === 1) partes[otroLado] = { ...partes[otroLado], nif: otros[0]!.nif, confianza: Math.min(0.7, otros[0]!.confianza) };
     }
   }
-  for (const [lado, prefijo] of [['cargador', 'cargador'], ['transportista', 'transp']] as const) {
+  for (const [lado, prefijo] of [
+    ['cargador', 'cargador'],
+    ['transportista', 'transp'],
+  ] as const) {
     const p = partes[lado];
     if (!p) continue;
     for (const campo of ['nombre', 'nif', 'domicilio'] as const) {
@@ -438,7 +468,9 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
   }
 
   // Plates: the labelled ones first.
-  const textoMatriculas = de('matricula').flatMap((b) => b.lineas).join('\n');
+  const textoMatriculas = de('matricula')
+    .flatMap((b) => b.lineas)
+    .join('\n');
   const placas = buscarMatriculasEtiquetadas(textoMatriculas);
   const todas = buscarMatriculas(texto);
   const matricula = placas.matricula ?? todas.matricula;
@@ -455,7 +487,11 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
   const conductor = primerValor(de('conductor')[0]);
   if (conductor) {
     const tel = /(\+?\d[\d\s]{7,14}\d)/.exec(conductor);
-    const nombre = conductor.replace(tel?.[0] ?? '', '').replace(/\b(?:tel(?:efono|f)?|movil|tlf)\.?[:\s]*/i, '').replace(/[\s,;:\-–]+$/, '').trim();
+    const nombre = conductor
+      .replace(tel?.[0] ?? '', '')
+      .replace(/\b(?:tel(?:efono|f)?|movil|tlf)\.?[:\s]*/i, '')
+      .replace(/[\s,;:\-–]+$/, '')
+      .trim();
     if (nombre && /[A-Za-zÁÉÍÓÚÑáéíóúñ]{2}/.test(nombre)) {
       propuesta.conductor_nombre = nombre;
       confianza.conductor_nombre = 0.7;

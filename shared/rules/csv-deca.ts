@@ -171,9 +171,24 @@ export function agruparFilas(filas: readonly FilaCsv[]): DecaCsv[] {
 /** What the CSV's rows take from a DeCA representation (one row per shipment, at least one). */
 export type DecaParaCsv = Pick<
   Deca,
-  | 'ref_externa' | 'referencia' | 'fecha_transporte' | 'cargador_nombre' | 'cargador_nif' | 'cargador_domicilio' | 'transp_nombre' | 'transp_nif'
-  | 'transp_domicilio' | 'tipo_vehiculo' | 'matricula' | 'matricula_remolque' | 'autorizacion_especial' | 'conductor_nombre' | 'conductor_tel'
-  | 'observaciones' | 'emisor_rol' | 'envios'
+  | 'ref_externa'
+  | 'referencia'
+  | 'fecha_transporte'
+  | 'cargador_nombre'
+  | 'cargador_nif'
+  | 'cargador_domicilio'
+  | 'transp_nombre'
+  | 'transp_nif'
+  | 'transp_domicilio'
+  | 'tipo_vehiculo'
+  | 'matricula'
+  | 'matricula_remolque'
+  | 'autorizacion_especial'
+  | 'conductor_nombre'
+  | 'conductor_tel'
+  | 'observaciones'
+  | 'emisor_rol'
+  | 'envios'
 >;
 
 /** A weight as a Spanish spreadsheet writes it: `24500,5` (no thousands dots, which some would read as decimals). */

@@ -3,10 +3,11 @@
  * when it creates one, and the app when it issues one with no coverage (the
  * PDF it renders must be the server's, byte for byte).
  */
-import { derivarTipoVehiculo, faltaParaEmitir } from './emision';
+
+import type { Campos } from '../errors';
 import type { Rol } from '../schemas/cuenta';
 import { CAMPOS_DATOS, type DecaDatos, type DecaInputParsed } from '../schemas/deca';
-import type { Campos } from '../errors';
+import { derivarTipoVehiculo, faltaParaEmitir } from './emision';
 
 /** The account's own company: what fills the caller's side. */
 export interface EmpresaPropia {

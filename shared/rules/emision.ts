@@ -43,9 +43,7 @@ export const DATOS_PROPIOS: Record<Rol, readonly CampoDatos[]> = {
  */
 export function camposDelOtroLado(emisorRol: Rol): CampoDatos[] {
   const otro: Rol = emisorRol === 'transportista' ? 'cargador' : 'transportista';
-  return CAMPOS_DATOS.filter(
-    (c) => c !== 'tipo_vehiculo' && !DATOS_PROPIOS[emisorRol].includes(c) && (DATOS_PROPIOS[otro].includes(c) || LADO_CAMPO[c] === otro || LADO_CAMPO[c] === 'ambos'),
-  );
+  return CAMPOS_DATOS.filter((c) => c !== 'tipo_vehiculo' && !DATOS_PROPIOS[emisorRol].includes(c) && (DATOS_PROPIOS[otro].includes(c) || LADO_CAMPO[c] === otro || LADO_CAMPO[c] === 'ambos'));
 }
 
 const OBLIGATORIO = 'Obligatorio para emitir';

@@ -84,26 +84,20 @@ export function validarNif(s: string): ValidacionNif {
   const dni = RE_DNI.exec(normalizado);
   if (dni) {
     const esperada = letraDni(dni[1] ?? '');
-    return dni[2] === esperada
-      ? { tipo: 'dni', normalizado, valido: true }
-      : controlIncorrecto('dni', normalizado, esperada, 'la letra de control');
+    return dni[2] === esperada ? { tipo: 'dni', normalizado, valido: true } : controlIncorrecto('dni', normalizado, esperada, 'la letra de control');
   }
 
   const nie = RE_NIE.exec(normalizado);
   if (nie) {
     const esperada = letraDni((PREFIJO_NIE[nie[1] ?? ''] ?? '') + (nie[2] ?? ''));
-    return nie[3] === esperada
-      ? { tipo: 'nie', normalizado, valido: true }
-      : controlIncorrecto('nie', normalizado, esperada, 'la letra de control');
+    return nie[3] === esperada ? { tipo: 'nie', normalizado, valido: true } : controlIncorrecto('nie', normalizado, esperada, 'la letra de control');
   }
 
   const klm = RE_KLM.exec(normalizado);
   if (klm) {
     // Reported as 'dni': a natural person whose letter follows the DNI table.
     const esperada = letraDni(klm[2] ?? '');
-    return klm[3] === esperada
-      ? { tipo: 'dni', normalizado, valido: true }
-      : controlIncorrecto('dni', normalizado, esperada, 'la letra de control');
+    return klm[3] === esperada ? { tipo: 'dni', normalizado, valido: true } : controlIncorrecto('dni', normalizado, esperada, 'la letra de control');
   }
 
   const cif = RE_CIF.exec(normalizado);
@@ -114,14 +108,10 @@ export function validarNif(s: string): ValidacionNif {
     const comoDigito = String(digito);
     const comoLetra = LETRAS_CIF.charAt(digito);
     if (CIF_CONTROL_LETRA.has(clave)) {
-      return control === comoLetra
-        ? { tipo: 'cif', normalizado, valido: true }
-        : controlIncorrecto('cif', normalizado, comoLetra, 'la letra de control');
+      return control === comoLetra ? { tipo: 'cif', normalizado, valido: true } : controlIncorrecto('cif', normalizado, comoLetra, 'la letra de control');
     }
     if (CIF_CONTROL_DIGITO.has(clave)) {
-      return control === comoDigito
-        ? { tipo: 'cif', normalizado, valido: true }
-        : controlIncorrecto('cif', normalizado, comoDigito, 'el dígito de control');
+      return control === comoDigito ? { tipo: 'cif', normalizado, valido: true } : controlIncorrecto('cif', normalizado, comoDigito, 'el dígito de control');
     }
     return control === comoDigito || control === comoLetra
       ? { tipo: 'cif', normalizado, valido: true }

@@ -24,14 +24,39 @@ const MOTIVO_FORMATO = 'escriba el peso como número, p. ej. 24.500 o 24500,5';
 
 // Spellings seen in real consignment notes, lower case, without a final dot.
 const UNIDADES: Record<string, UnidadCantidad> = {
-  kg: 'kg', kgs: 'kg', kilo: 'kg', kilos: 'kg', kilogramo: 'kg', kilogramos: 'kg',
-  t: 't', tn: 't', tm: 't', tonelada: 't', toneladas: 't',
-  m3: 'm3', 'm³': 'm3',
-  l: 'l', lt: 'l', lts: 'l', litro: 'l', litros: 'l',
-  palet: 'palets', palets: 'palets', pallet: 'palets', pallets: 'palets', 'palé': 'palets', 'palés': 'palets',
-  bulto: 'bultos', bultos: 'bultos',
-  u: 'unidades', ud: 'unidades', uds: 'unidades', unidad: 'unidades', unidades: 'unidades',
-  contenedor: 'contenedores', contenedores: 'contenedores',
+  kg: 'kg',
+  kgs: 'kg',
+  kilo: 'kg',
+  kilos: 'kg',
+  kilogramo: 'kg',
+  kilogramos: 'kg',
+  t: 't',
+  tn: 't',
+  tm: 't',
+  tonelada: 't',
+  toneladas: 't',
+  m3: 'm3',
+  'm³': 'm3',
+  l: 'l',
+  lt: 'l',
+  lts: 'l',
+  litro: 'l',
+  litros: 'l',
+  palet: 'palets',
+  palets: 'palets',
+  pallet: 'palets',
+  pallets: 'palets',
+  palé: 'palets',
+  palés: 'palets',
+  bulto: 'bultos',
+  bultos: 'bultos',
+  u: 'unidades',
+  ud: 'unidades',
+  uds: 'unidades',
+  unidad: 'unidades',
+  unidades: 'unidades',
+  contenedor: 'contenedores',
+  contenedores: 'contenedores',
 };
 
 /** Integer part with optional thousands groups (`24500`, `24.500`, `1 500 000`), or null. */
@@ -90,9 +115,7 @@ export function parsePeso(input: number | string): ResultadoPeso {
 
   const negativo = /^[-−]\s?/.exec(numero);
   if (negativo) {
-    return parseNumero(numero.slice(negativo[0].length)) === null
-      ? { ok: false, motivo: MOTIVO_FORMATO }
-      : { ok: false, motivo: 'el peso debe ser mayor que cero' };
+    return parseNumero(numero.slice(negativo[0].length)) === null ? { ok: false, motivo: MOTIVO_FORMATO } : { ok: false, motivo: 'el peso debe ser mayor que cero' };
   }
 
   const canonico = parseNumero(numero);

@@ -10,8 +10,9 @@
  * Pure code (the signing itself is WebCrypto's, on the device; the check,
  * the server's): the same encoding on both sides.
  */
-import { sha256, utf8Bytes } from './hmac-sha256';
+
 import type { DecaDatos } from '../schemas/deca';
+import { sha256, utf8Bytes } from './hmac-sha256';
 
 export interface ResumenOffline {
   numero: string;

@@ -47,9 +47,7 @@ export const AgendaVehiculoInput = z
   })
   .meta({ id: 'AgendaVehiculoInput' });
 
-export const AgendaLugarInput = z
-  .object({ texto: obligatorio(300).meta({ description: 'El lugar tal como se escribe en los envíos' }) })
-  .meta({ id: 'AgendaLugarInput' });
+export const AgendaLugarInput = z.object({ texto: obligatorio(300).meta({ description: 'El lugar tal como se escribe en los envíos' }) }).meta({ id: 'AgendaLugarInput' });
 
 export const ENTRADAS_AGENDA = { empresas: AgendaEmpresaInput, vehiculos: AgendaVehiculoInput, lugares: AgendaLugarInput } as const;
 
@@ -60,9 +58,7 @@ const uso = {
   ultimo_uso: z.string().nullable().meta({ description: 'Última vez que apareció en una DeCA (ISO 8601); null si solo se guardó a mano' }),
 };
 
-export const AgendaEmpresa = z
-  .object({ ...uso, nombre: z.string(), nif: z.string(), domicilio: z.string().nullable(), lado: LadoEmpresa.nullable() })
-  .meta({ id: 'AgendaEmpresa' });
+export const AgendaEmpresa = z.object({ ...uso, nombre: z.string(), nif: z.string(), domicilio: z.string().nullable(), lado: LadoEmpresa.nullable() }).meta({ id: 'AgendaEmpresa' });
 export type AgendaEmpresa = z.infer<typeof AgendaEmpresa>;
 
 export const AgendaVehiculo = z

@@ -1,5 +1,5 @@
-import { normalizarNif, validarNif } from '../rules/nif';
 import { normalizarMatricula } from '../rules/matricula';
+import { normalizarNif, validarNif } from '../rules/nif';
 import { MAX_MATRICULAS_CONDUCTOR, ROLES_USUARIO } from '../rules/roles';
 import { cadena } from './envio';
 import { z } from './zod';
@@ -91,10 +91,11 @@ export type CuentaResponse = z.infer<typeof CuentaResponse>;
 
 export const PASSWORD_MIN = 10;
 
-const Email = z.email('Correo electrónico no válido').max(254).transform((s) => s.toLowerCase());
-const Password = cadena()
-  .min(PASSWORD_MIN, `La contraseña debe tener al menos ${PASSWORD_MIN} caracteres`)
-  .max(200, 'Máximo 200 caracteres');
+const Email = z
+  .email('Correo electrónico no válido')
+  .max(254)
+  .transform((s) => s.toLowerCase());
+const Password = cadena().min(PASSWORD_MIN, `La contraseña debe tener al menos ${PASSWORD_MIN} caracteres`).max(200, 'Máximo 200 caracteres');
 
 /** Web-app sign-up: the company and its first (admin) user. */
 export const RegistroInput = EmpresaInput.extend({
@@ -112,7 +113,11 @@ export type RegistroInput = z.input<typeof RegistroInput>;
 const PasswordActual = z.string().min(1, 'Obligatorio').max(200, 'Máximo 200 caracteres');
 
 export const SesionInput = z.object({
-  email: cadena().trim().min(1, 'Obligatorio').max(254).transform((s) => s.toLowerCase()),
+  email: cadena()
+    .trim()
+    .min(1, 'Obligatorio')
+    .max(254)
+    .transform((s) => s.toLowerCase()),
   password: PasswordActual,
 });
 export type SesionInput = z.input<typeof SesionInput>;

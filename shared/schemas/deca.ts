@@ -1,7 +1,7 @@
+import { Aviso } from '../errors';
 import { isFechaValida } from '../rules/fechas';
 import { normalizarMatricula } from '../rules/matricula';
 import { normalizarNif } from '../rules/nif';
-import { Aviso } from '../errors';
 import { Rol } from './cuenta';
 import { cadena, Envio, EnvioInput, MAX_ENVIOS, textoOpcional } from './envio';
 import { z } from './zod';
@@ -98,8 +98,14 @@ const camposEntrada = {
 export const EmisionOfflineInput = z
   .object({
     dispositivo_id: z.number().int().positive(),
-    numero: z.string().regex(/^\d{4}-\d{6}$/, 'Número no válido').meta({ maxLength: 11 }),
-    token: z.string().regex(/^[\w-]{32}$/, 'Enlace no válido').meta({ maxLength: 32 }),
+    numero: z
+      .string()
+      .regex(/^\d{4}-\d{6}$/, 'Número no válido')
+      .meta({ maxLength: 11 }),
+    token: z
+      .string()
+      .regex(/^[\w-]{32}$/, 'Enlace no válido')
+      .meta({ maxLength: 32 }),
     emitida_at: z.iso.datetime({ offset: true, message: 'Fecha y hora ISO 8601 con zona' }).max(40, 'Fecha y hora ISO 8601 con zona'),
     qr: z
       .string()

@@ -1,5 +1,5 @@
-import { cadena } from './envio';
 import { Entorno } from './cuenta';
+import { cadena } from './envio';
 import { z } from './zod';
 
 /** A coordinate of a P-256 public key: 32 bytes, base64url without padding. */
@@ -9,9 +9,7 @@ const coordenada = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'Coordenada de clave 
  * The device's public key as WebCrypto exports it (JWK, ECDSA P-256). Only
  * the key itself is kept: `ext`, `key_ops` and the like are dropped.
  */
-export const ClavePublica = z
-  .object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: coordenada, y: coordenada })
-  .meta({ description: 'Clave pública ECDSA P-256 del dispositivo (JWK)' });
+export const ClavePublica = z.object({ kty: z.literal('EC'), crv: z.literal('P-256'), x: coordenada, y: coordenada }).meta({ description: 'Clave pública ECDSA P-256 del dispositivo (JWK)' });
 export type ClavePublica = z.infer<typeof ClavePublica>;
 
 /** POST /app/api/dispositivos: a signed-in device registers its key. */

@@ -1,4 +1,4 @@
-import { parsePeso, PESO_TEXTO_MAXIMO } from '../rules/peso';
+import { PESO_TEXTO_MAXIMO, parsePeso } from '../rules/peso';
 import { problemaDeTexto } from '../rules/texto';
 import { z } from './zod';
 

@@ -1,5 +1,5 @@
-import { Deca } from './deca';
 import { Entorno } from './cuenta';
+import { Deca } from './deca';
 import { cadena } from './envio';
 import { z } from './zod';
 

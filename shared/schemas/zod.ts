@@ -7,8 +7,7 @@ import { z } from 'zod';
  */
 z.config(z.locales.es());
 z.config({
-  customError: (issue) =>
-    issue.code === 'invalid_type' && issue.input === undefined ? 'Obligatorio' : undefined,
+  customError: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'Obligatorio' : undefined),
 });
 
 export { z };

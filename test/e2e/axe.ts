@@ -21,7 +21,8 @@ export async function auditarAccesibilidad(page: Page): Promise<Infraccion[]> {
   const cargado = await page.evaluate(() => typeof (globalThis as { axe?: unknown }).axe !== 'undefined');
   if (!cargado) await page.evaluate(`${AXE};0`);
   return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } }).axe;
+    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[] }> } })
+      .axe;
     const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] }, resultTypes: ['violations'] });
     return r.violations.map((v) => ({ id: v.id, impacto: v.impact, ayuda: v.help, donde: v.nodes.slice(0, 5).map((n) => String(n.target.join(' '))) }));
   });

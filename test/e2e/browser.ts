@@ -2,13 +2,13 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type ConsoleMessage, type Locator, type Page } from 'playwright-core';
-import { expect } from 'vitest';
-import sharp from 'sharp';
 import jsQR from 'jsqr';
+import { type BrowserContext, type ConsoleMessage, chromium, type Locator, type Page } from 'playwright-core';
+import sharp from 'sharp';
+import { expect } from 'vitest';
 import { CSRF_HEADER, SESSION_COOKIE } from '../../server/http/session-cookie';
 import { herramienta } from '../support/herramientas';
-import { ROOT, startServerProcess, type ServerProcess } from '../support/processes';
+import { ROOT, type ServerProcess, startServerProcess } from '../support/processes';
 import { startSmtp, type TestSmtp } from '../support/smtp';
 
 /**
@@ -189,9 +189,7 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
       const actuales = context ? (await context.cookies()).filter((c) => c.name === SESSION_COOKIE).map((c) => c.value) : [];
       const deUnSoloUso = env.smtp.mails.flatMap((m) => [...(m.text ?? '').matchAll(ENLACE_DE_UN_SOLO_USO)].map((x) => x[1]!));
       const secretos = new Set([...conocidos, ...recordados, ...sesiones, ...actuales, ...deUnSoloUso].filter((s) => s.length >= 8));
-      return [...[...secretos].filter((s) => registro.includes(s)), ...[...registro.matchAll(CON_FORMA_DE_SECRETO)].map((m) => m[0])].map(
-        (s) => `${s.slice(0, 10)}…`,
-      );
+      return [...[...secretos].filter((s) => registro.includes(s)), ...[...registro.matchAll(CON_FORMA_DE_SECRETO)].map((m) => m[0])].map((s) => `${s.slice(0, 10)}…`);
     },
   };
   return env;
@@ -207,7 +205,10 @@ export async function enlaceDelCorreo(env: Entorno, to: string, ruta: RegExp, ex
   for (;;) {
     for (const mail of [...env.smtp.mails].reverse()) {
       if (!JSON.stringify(mail.to ?? '').includes(to)) continue;
-      const camino = (mail.text ?? '').match(/https?:\/\/\S+/g)?.map((u) => new URL(u).pathname).find((p) => ruta.test(p));
+      const camino = (mail.text ?? '')
+        .match(/https?:\/\/\S+/g)
+        ?.map((u) => new URL(u).pathname)
+        .find((p) => ruta.test(p));
       if (camino && camino !== excepto) return camino;
       if (camino) break;
     }
@@ -251,7 +252,10 @@ export async function seguirEnlace(page: Page, enlace: Locator, destino: Locator
     await enlace.click();
     await destino.waitFor({ timeout });
   } catch (e) {
-    const muestra = await page.locator('body').innerText({ timeout: 2_000 }).catch(() => '?');
+    const muestra = await page
+      .locator('body')
+      .innerText({ timeout: 2_000 })
+      .catch(() => '?');
     const dijo = errores.length > 0 ? `; errores de la página: ${errores.join(' | ')}` : '';
     throw new Error(`Tras seguir ${enlace}, no apareció ${destino}: la página está en ${page.url()} y muestra «${muestra.replace(/\s+/g, ' ').slice(0, 400)}»${dijo}`, { cause: e });
   } finally {
@@ -289,30 +293,33 @@ export async function llamarApi<T>(env: Entorno, clave: string, method: string, 
  * with none yet); with `vaciar`, it gives them all up in the same transaction.
  */
 function reservasDelDispositivo(p: Page, vaciar: boolean, entorno: 'produccion' | 'pruebas' = 'produccion'): Promise<number> {
-  return p.evaluate(async ({ vaciar, entorno }) => {
-    const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith(`-${entorno}`))?.name;
-    if (!nombre) return 0;
-    const db = await new Promise<IDBDatabase>((ok, mal) => {
-      const r = indexedDB.open(nombre);
-      r.onsuccess = () => ok(r.result);
-      r.onerror = () => mal(r.error);
-      r.onblocked = () => mal(new Error(`IndexedDB ${nombre} bloqueada`));
-    });
-    try {
-      if (!db.objectStoreNames.contains('reservas')) return 0;
-      return await new Promise<number>((ok, mal) => {
-        const tx = db.transaction('reservas', vaciar ? 'readwrite' : 'readonly');
-        const almacen = tx.objectStore('reservas');
-        const habia = almacen.count();
-        if (vaciar) almacen.clear();
-        tx.oncomplete = () => ok(habia.result);
-        tx.onerror = () => mal(tx.error);
-        tx.onabort = () => mal(tx.error ?? new Error('transacción abortada'));
+  return p.evaluate(
+    async ({ vaciar, entorno }) => {
+      const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith(`-${entorno}`))?.name;
+      if (!nombre) return 0;
+      const db = await new Promise<IDBDatabase>((ok, mal) => {
+        const r = indexedDB.open(nombre);
+        r.onsuccess = () => ok(r.result);
+        r.onerror = () => mal(r.error);
+        r.onblocked = () => mal(new Error(`IndexedDB ${nombre} bloqueada`));
       });
-    } finally {
-      db.close();
-    }
-  }, { vaciar, entorno });
+      try {
+        if (!db.objectStoreNames.contains('reservas')) return 0;
+        return await new Promise<number>((ok, mal) => {
+          const tx = db.transaction('reservas', vaciar ? 'readwrite' : 'readonly');
+          const almacen = tx.objectStore('reservas');
+          const habia = almacen.count();
+          if (vaciar) almacen.clear();
+          tx.oncomplete = () => ok(habia.result);
+          tx.onerror = () => mal(tx.error);
+          tx.onabort = () => mal(tx.error ?? new Error('transacción abortada'));
+        });
+      } finally {
+        db.close();
+      }
+    },
+    { vaciar, entorno },
+  );
 }
 
 /** What the QR on the screen holds, read from a screenshot as a phone's camera would. */
@@ -382,12 +389,7 @@ let altas = 0;
  * browser's. (The server allows 5 sign-ups an hour from one address, the
  * product's limit; each test's account comes from another visitor.)
  */
-function pedir(
-  env: Entorno,
-  method: string,
-  ruta: string,
-  opts: { json?: unknown; cookie?: string; desde?: string } = {},
-): Promise<{ status: number; texto: string; setCookie: string[] }> {
+function pedir(env: Entorno, method: string, ruta: string, opts: { json?: unknown; cookie?: string; desde?: string } = {}): Promise<{ status: number; texto: string; setCookie: string[] }> {
   const url = new URL(ruta, env.url);
   const cuerpo = opts.json === undefined ? '' : JSON.stringify(opts.json);
   return new Promise((resolve, reject) => {

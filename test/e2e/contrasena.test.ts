@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { auditarAccesibilidad } from './axe';
-import { CHROMIUM, cuentaNueva, enlaceDelCorreo, entrar, seguirEnlace, type Entorno } from './browser';
+import { CHROMIUM, cuentaNueva, type Entorno, enlaceDelCorreo, entrar, seguirEnlace } from './browser';
 import { archivoE2e } from './flujos';
 
 /**
@@ -29,7 +29,10 @@ describe.skipIf(!CHROMIUM)('password reset and change on a phone', () => {
     expect(await auditarAccesibilidad(page), '¿Ha olvidado la contraseña?').toEqual([]);
     await page.fill('#f-email', cuenta.email);
     await page.getByRole('button', { name: 'Enviar el enlace' }).click();
-    await page.getByTestId('olvido-enviado').getByText(/^Si hay una cuenta con ese correo, le hemos enviado un enlace/).waitFor();
+    await page
+      .getByTestId('olvido-enviado')
+      .getByText(/^Si hay una cuenta con ese correo, le hemos enviado un enlace/)
+      .waitFor();
 
     const enlace = await enlaceDelCorreo(env, cuenta.email, /^\/restablecer\//);
     await page.goto(env.url + enlace);
@@ -38,7 +41,10 @@ describe.skipIf(!CHROMIUM)('password reset and change on a phone', () => {
     // The sign-up's rules, at the field.
     await page.fill('#f-password', 'corta');
     await page.getByRole('button', { name: 'Guardar y entrar' }).click();
-    await page.locator('#f-password-error').getByText(/al menos 10/).waitFor();
+    await page
+      .locator('#f-password-error')
+      .getByText(/al menos 10/)
+      .waitFor();
     expect(await auditarAccesibilidad(page), 'Elija una contraseña nueva').toEqual([]);
 
     const nueva = `nueva-del-movil-${Date.now()}`;
@@ -53,7 +59,10 @@ describe.skipIf(!CHROMIUM)('password reset and change on a phone', () => {
     await env.perfilNuevo();
     const otra = await env.context.newPage();
     await otra.goto(env.url + enlace);
-    await otra.getByRole('alert').getByText(/no existe, ya se usó o caducó/).waitFor();
+    await otra
+      .getByRole('alert')
+      .getByText(/no existe, ya se usó o caducó/)
+      .waitFor();
     // The new password signs in; the old one does not.
     await otra.goto(env.url);
     await otra.getByRole('heading', { name: 'Entrar' }).waitFor();
@@ -80,7 +89,10 @@ describe.skipIf(!CHROMIUM)('password reset and change on a phone', () => {
 
     await page.fill('#f-actual', cuenta.password);
     await page.getByRole('button', { name: 'Guardar la contraseña' }).click();
-    await page.getByRole('status').getByText(/Contraseña cambiada/).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(/Contraseña cambiada/)
+      .waitFor();
     expect(await estadoSesion(env, cuenta.cookie)).toBe(401);
     expect(await estadoEnPagina(page)).toBe(200);
 

@@ -82,9 +82,7 @@ describe.skipIf(!CHROMIUM || !pdftotext)('the test environment: the marks a pers
     await env.context.setOffline(false);
     await page.evaluate(() => dispatchEvent(new Event('online')));
     await page.getByTestId('emitida-aqui').getByText('el PDF del servidor es idéntico al generado aquí').waitFor({ timeout: 30_000 });
-    const sellado = Buffer.from(
-      await page.evaluate(async (n) => Array.from(new Uint8Array(await (await fetch(`/demo/api/v1/decas/${n}/pdf`)).arrayBuffer())), numero),
-    );
+    const sellado = Buffer.from(await page.evaluate(async (n) => Array.from(new Uint8Array(await (await fetch(`/demo/api/v1/decas/${n}/pdf`)).arrayBuffer())), numero));
     expect(Buffer.from(sinSello(sellado)!).equals(pdfLocal)).toBe(true);
     for (const p of await paginasDe(sellado)) expect(p).toContain(MARCA);
     await ficha.goto(qrUrl);

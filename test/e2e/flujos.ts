@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { arrancar, cuentaNueva, entrar, llamarApi, type Cuenta, type Entorno, type OpcionesCuenta } from './browser';
+import { arrancar, type Cuenta, cuentaNueva, type Entorno, entrar, llamarApi, type OpcionesCuenta } from './browser';
 
 /**
  * What the e2e files share: one environment per file (server + browser), a

@@ -3,8 +3,8 @@ import sharp from 'sharp';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { fotografiar } from '../fixtures/albaranes';
 import { herramienta } from '../support/herramientas';
-import { CHROMIUM, esperarServiceWorker, POLL_API_MS, type Entorno } from './browser';
-import { archivoE2e, decaCompleta, type Api } from './flujos';
+import { CHROMIUM, type Entorno, esperarServiceWorker, POLL_API_MS } from './browser';
+import { type Api, archivoE2e, decaCompleta } from './flujos';
 
 /** The outbox entries on the device (the signed-in user's production database), as the sync engine reads them. */
 function colaEnDispositivo(p: Page): Promise<{ clave: string; tipo: string; idempotencyKey: string; estado: string }[]> {

@@ -271,7 +271,10 @@ describe.skipIf(!CHROMIUM)('offline: the queue, issuing with no coverage, Backgr
     // Its sync is refused, saying why, and the refusal stays on the item; the number is never another DeCA's.
     await env.context.unroute('**/api/v1/decas');
     await page.goto(`${env.url}/decas/${segundo}`);
-    await page.getByTestId('rechazo').getByText(/El servidor rechazó «Crear»: El QR firmado no es de este dispositivo/).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId('rechazo')
+      .getByText(/El servidor rechazó «Crear»: El QR firmado no es de este dispositivo/)
+      .waitFor({ timeout: 30_000 });
     expect((await api<{ decas: { numero: string }[] }>('GET', '/decas?limite=100')).decas.map((d) => d.numero)).not.toContain(segundo);
     // The driver drops it (its number stays spent on this device: it may have been shown at the roadside).
     await page.getByTestId('rechazo').getByRole('button', { name: 'Descartar este cambio' }).click();
@@ -333,9 +336,7 @@ describe.skipIf(!CHROMIUM)('offline: the queue, issuing with no coverage, Backgr
     await campo.fill('PEDIDO-78');
     await page.getByRole('button', { name: 'Reenviar' }).click();
     await expect.poll(() => page.getByTestId('ref-externa').textContent(), { timeout: 10_000 }).toBe('PEDIDO-78');
-    await expect
-      .poll(async () => (await api<{ deca: { ref_externa: string } }>('GET', `/decas/${numero}`)).deca.ref_externa, { timeout: 20_000, interval: POLL_API_MS })
-      .toBe('PEDIDO-78');
+    await expect.poll(async () => (await api<{ deca: { ref_externa: string } }>('GET', `/decas/${numero}`)).deca.ref_externa, { timeout: 20_000, interval: POLL_API_MS }).toBe('PEDIDO-78');
     await expect.poll(() => page.getByTestId('rechazo').count()).toBe(0);
   });
 

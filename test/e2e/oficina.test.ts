@@ -19,7 +19,10 @@ describe.skipIf(!CHROMIUM)('the office: webhooks, e-mail, the list, users and se
     await page.goto(`${env.url}/cuenta`);
     // The plan's monthly quota, as the API counts it.
     const { cuenta } = await api<{ cuenta: { cuota: { usadas: number; limite: number | null } } }>('GET', '/cuenta');
-    await page.getByTestId('cuota').getByText(`DeCA este mes: ${cuenta.cuota.usadas}${cuenta.cuota.limite === null ? ' (sin límite)' : ` de ${cuenta.cuota.limite}`}`).waitFor();
+    await page
+      .getByTestId('cuota')
+      .getByText(`DeCA este mes: ${cuenta.cuota.usadas}${cuenta.cuota.limite === null ? ' (sin límite)' : ` de ${cuenta.cuota.limite}`}`)
+      .waitFor();
     await seguirEnlace(page, page.getByRole('link', { name: 'Gestionar los webhooks' }), page.getByRole('heading', { name: 'Webhooks' }));
     await page.fill('#f-webhook-url', `${rx.url}/deca`);
     await page.fill('#f-webhook-descripcion', 'ERP');

@@ -1,8 +1,8 @@
 import { chromium, type Page } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { auditarAccesibilidad } from './axe';
-import { CHROMIUM, CHROMIUM_ARGS, cuentaNueva, enlaceDelCorreo, esperarServiceWorker, POLL_API_MS, seguirEnlace, sinNumerosReservados, type Entorno } from './browser';
-import { archivoE2e, documentosEnDispositivo, type Api } from './flujos';
+import { CHROMIUM, CHROMIUM_ARGS, cuentaNueva, type Entorno, enlaceDelCorreo, esperarServiceWorker, POLL_API_MS, seguirEnlace, sinNumerosReservados } from './browser';
+import { type Api, archivoE2e, documentosEnDispositivo } from './flujos';
 
 /**
  * The screens as their users meet them: a driver on a 390×844 phone, a
@@ -101,7 +101,11 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     await correo.getByRole('heading', { name: 'Correo confirmado' }).waitFor();
     await correo.close();
     const r = await movil.evaluate(async () => {
-      const res = await fetch('/app/api/claves', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-DeCA-CSRF': '1' }, body: JSON.stringify({ entorno: 'produccion', nombre: 'Pruebas e2e' }) });
+      const res = await fetch('/app/api/claves', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-DeCA-CSRF': '1' },
+        body: JSON.stringify({ entorno: 'produccion', nombre: 'Pruebas e2e' }),
+      });
       return { status: res.status, ...((await res.json()) as { key: string }) };
     });
     expect(r.status).toBe(201);
@@ -282,7 +286,9 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     await expect.poll(() => movil.evaluate(() => document.activeElement?.textContent)).toBe('Fin de servicio');
     await movil.getByRole('button', { name: 'Fin de servicio' }).click();
     await movil.getByRole('button', { name: 'Marcar fin de servicio' }).click();
-    await expect.poll(async () => (await api<{ deca: { fin_servicio_at: string | null } }>('GET', `/decas/${deca.id}`)).deca.fin_servicio_at, { timeout: 20_000, interval: POLL_API_MS }).not.toBeNull();
+    await expect
+      .poll(async () => (await api<{ deca: { fin_servicio_at: string | null } }>('GET', `/decas/${deca.id}`)).deca.fin_servicio_at, { timeout: 20_000, interval: POLL_API_MS })
+      .not.toBeNull();
     await inspector.reload();
     const banner = (await inspector.locator('.banner').first().textContent()) ?? '';
     expect(banner).toMatch(/SERVICIO FINALIZADO el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}: este documento ya NO ampara al vehículo/);
@@ -336,7 +342,10 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     await expect.poll(referencias).toEqual(['PED-3', 'PED-2', 'PED-1']);
     expect(await mesa.locator('th[aria-sort="descending"]').textContent()).toContain('Referencia');
 
-    await mesa.getByRole('checkbox', { name: /Seleccionar .*/ }).first().waitFor();
+    await mesa
+      .getByRole('checkbox', { name: /Seleccionar .*/ })
+      .first()
+      .waitFor();
     for (const ref of ['PED-1', 'PED-2']) await filas.filter({ hasText: ref }).getByRole('checkbox').check();
     await mesa.getByRole('region', { name: 'Acciones con las seleccionadas' }).getByRole('button', { name: 'Archivar', exact: true }).click();
     await expect.poll(() => filas.count(), { timeout: 20_000 }).toBe(4);

@@ -6,13 +6,13 @@
  * a read-only key searches but does not write.
  */
 import { describe, expect } from 'vitest';
-import { AgendaList, AgendaEmpresa, AgendaVehiculo } from '../../shared/schemas/agenda';
-import { DecaCreada, DecaInput } from '../../shared/schemas/deca';
 import type { Actor } from '../../server/domain/actor';
 import { prepararCreacion } from '../../server/domain/decas/crear';
 import { escribirPlan } from '../../server/domain/plan';
+import { AgendaEmpresa, AgendaList, AgendaVehiculo } from '../../shared/schemas/agenda';
+import { DecaCreada, DecaInput } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
-import { it, type Fx } from '../support/fixtures';
+import { type Fx, it } from '../support/fixtures';
 
 const buscar = async ({ app, c }: Fx, tipo: string, q = '', extra = '', key = c.live) => {
   const res = await app.request('GET', `/api/v1/agenda/${tipo}?q=${encodeURIComponent(q)}${extra}`, { key });
@@ -25,7 +25,12 @@ describe('agenda', () => {
     const fx = { app, c } as Fx;
     const res = await app.request('POST', '/api/v1/decas', {
       key: c.live,
-      body: decaCompleta({ envios: [{ origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 1000 }, { origen: 'LLEIDA ', destino: 'Córdoba', naturaleza: 'Fruta', peso: 500 }] }),
+      body: decaCompleta({
+        envios: [
+          { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 1000 },
+          { origen: 'LLEIDA ', destino: 'Córdoba', naturaleza: 'Fruta', peso: 500 },
+        ],
+      }),
     });
     expect(res.status, res.text).toBe(201);
 
@@ -141,7 +146,9 @@ describe('agenda', () => {
 
   it('learns from a modification and from the other party’s completion; the same company on the other side becomes «ambos»', async ({ app, cuentaNueva: c }) => {
     const fx = { app, c } as Fx;
-    const creada = DecaCreada.parse((await app.request('POST', '/api/v1/decas', { key: c.live, body: { ...decaCompleta(), emitir: false, cargador_nombre: undefined, cargador_nif: undefined } })).body).deca;
+    const creada = DecaCreada.parse(
+      (await app.request('POST', '/api/v1/decas', { key: c.live, body: { ...decaCompleta(), emitir: false, cargador_nombre: undefined, cargador_nif: undefined } })).body,
+    ).deca;
     expect((await buscar(fx, 'empresas')).entradas.map((e) => (e as AgendaEmpresa).nif)).toEqual(['B12345674']);
     const cambio = await app.request('PATCH', `/api/v1/decas/${creada.id}`, { key: c.live, body: { cargador_nombre: 'Frutas Peñalara, S.A.', cargador_nif: 'A58818501', matricula: '4321 FGH' } });
     expect(cambio.status, cambio.text).toBe(200);
@@ -151,14 +158,22 @@ describe('agenda', () => {
     expect((await buscar(fx, 'vehiculos', '4321fgh')).entradas).toHaveLength(1);
 
     // The carrier of the account now appears as shipper on another DeCA: both sides.
-    await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta({ cargador_nombre: 'Transportes Núñez, S.L.', cargador_nif: 'B12345674', transp_nif: 'A58818501', transp_nombre: 'Frutas Peñalara, S.A.' }) });
+    await app.request('POST', '/api/v1/decas', {
+      key: c.live,
+      body: decaCompleta({ cargador_nombre: 'Transportes Núñez, S.L.', cargador_nif: 'B12345674', transp_nif: 'A58818501', transp_nombre: 'Frutas Peñalara, S.A.' }),
+    });
     const despues = (await buscar(fx, 'empresas')).entradas.map((e) => AgendaEmpresa.parse(e));
     expect(despues.find((e) => e.nif === 'B12345674')).toMatchObject({ lado: 'ambos', usos: 3 });
     expect(despues.find((e) => e.nif === 'A58818501')).toMatchObject({ lado: 'ambos', usos: 2 });
 
     // The other party completes a pending DeCA through its link: its data is learnt.
     const pendiente = DecaCreada.parse(
-      (await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false, fecha_transporte: '2026-11-25', matricula: '1234BCD', transp_nif: 'B12345674', transp_nombre: 'Transportes Núñez, S.L.', transp_domicilio: 'Zaragoza' } })).body,
+      (
+        await app.request('POST', '/api/v1/decas', {
+          key: c.live,
+          body: { emitir: false, fecha_transporte: '2026-11-25', matricula: '1234BCD', transp_nif: 'B12345674', transp_nombre: 'Transportes Núñez, S.L.', transp_domicilio: 'Zaragoza' },
+        })
+      ).body,
     ).deca;
     const enlace = new URL(pendiente.urls.completar!).pathname;
     const completada = await fetch(`${app.url}${enlace}`, {

@@ -125,7 +125,7 @@ async function confirmar(app: TestApp, email: string): Promise<TestResponse> {
   const page = await app.request('GET', path);
   expect(page.status).toBe(200);
   expect(page.text).toContain(`action="${path}"`);
-  return app.request('POST', path, { body: '' , headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  return app.request('POST', path, { body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
 }
 
 describe('e-mail confirmation and sign-up limits', () => {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { parse as parseHtml } from 'node-html-parser';
 import { describe, expect } from 'vitest';
-import { DecaCreada, type Deca } from '../../shared/schemas/deca';
+import { type Deca, DecaCreada } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
-import { it, test, type Fx } from '../support/fixtures';
+import { type Fx, it, test } from '../support/fixtures';
 
 // Checks are limited per IP: each test comes from its own address (through a trusted proxy).
 test.override('opcionesApp', { env: { TRUST_PROXY: '1' } });
@@ -85,7 +85,10 @@ describe('the public authenticity check', () => {
 
     const vieja = await emitida({ app, c });
     const pdfViejo = await pdfPublico({ app, c }, vieja);
-    const sus = await app.request('POST', `/api/v1/decas/${vieja.id}/sustituir`, { key: c.live, body: { motivo: 'Otro destino', envios: [{ origen: 'Lleida', destino: 'Cádiz', naturaleza: 'Fruta', peso: 1000 }] } });
+    const sus = await app.request('POST', `/api/v1/decas/${vieja.id}/sustituir`, {
+      key: c.live,
+      body: { motivo: 'Otro destino', envios: [{ origen: 'Lleida', destino: 'Cádiz', naturaleza: 'Fruta', peso: 1000 }] },
+    });
     expect(sus.status, sus.text).toBe(200);
     const r = await comprobar({ app, c }, pdfViejo);
     expect(r.texto).toContain(`AUTÉNTICO, pero la DeCA fue SUSTITUIDA por la ${sus.body.deca.numero}: ya no es válida`);

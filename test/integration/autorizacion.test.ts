@@ -1,13 +1,13 @@
 import { describe, expect } from 'vitest';
-import { ErrorBody } from '../../shared/errors';
-import { DecaList } from '../../shared/schemas/deca';
-import { puede, type RolUsuario } from '../../shared/rules/roles';
-import { revocarClave, crearClave } from '../../server/domain/accounts/api-keys';
 import { OPERACIONES_API as OPERACIONES, type OperacionApi } from '../../server/commands/operaciones';
+import { crearClave, revocarClave } from '../../server/domain/accounts/api-keys';
+import { ErrorBody } from '../../shared/errors';
+import { puede, type RolUsuario } from '../../shared/rules/roles';
+import { DecaList } from '../../shared/schemas/deca';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { iniciarSesion } from '../support/decas-helpers';
-import { it, test, type CuentaDePrueba } from '../support/fixtures';
+import { type CuentaDePrueba, it, test } from '../support/fixtures';
 import { usuarioCon } from '../support/usuarios';
 
 // Dozens of DeCAs and calls: a plan with no monthly limit, and room in the per-key limit.
@@ -85,7 +85,12 @@ describe('authorization, generated from the route table', () => {
       { nombre: 'clave de solo lectura', auth: { key: c.liveReadOnly }, espera: (op) => (escribe(op) ? 403 : 'permitido'), codigo: (op) => (escribe(op) ? 'solo_lectura' : undefined) },
       { nombre: 'clave de otra cuenta', auth: { key: cuentaNueva.live }, espera: (op) => (op.ruta.includes('{id}') ? 404 : 'permitido') },
       // The DeCA of each path was made by an API key and names no vehicle of this driver: it does not exist for them.
-      { nombre: 'sesión de conductor', auth: { cookie: conductor }, espera: conductorAjena, codigo: (op) => (porRol('conductor')(op) === 403 ? 'prohibido' : op.ruta.startsWith('/decas/{id}') ? 'no_encontrado' : undefined) },
+      {
+        nombre: 'sesión de conductor',
+        auth: { cookie: conductor },
+        espera: conductorAjena,
+        codigo: (op) => (porRol('conductor')(op) === 403 ? 'prohibido' : op.ruta.startsWith('/decas/{id}') ? 'no_encontrado' : undefined),
+      },
       { nombre: 'sesión de oficina', auth: { cookie: oficina }, espera: porRol('oficina'), codigo: (op) => (porRol('oficina')(op) === 403 ? 'prohibido' : undefined) },
     ];
 
@@ -190,7 +195,12 @@ describe('authorization, generated from the route table', () => {
     const quitar = await app.request('PATCH', `/app/api/usuarios/${pepe.id}`, { cookie: admin, headers: CSRF, body: { matriculas: [] } });
     expect(quitar.status, quitar.text).toBe(200);
     const sinPlaca = await listar({ cookie: pepe.cookie });
-    expect(sinPlaca.sort()).toEqual(filas.filter((f) => f.creado_por_user_id === pepe.id).map((f) => f.id).sort());
+    expect(sinPlaca.sort()).toEqual(
+      filas
+        .filter((f) => f.creado_por_user_id === pepe.id)
+        .map((f) => f.id)
+        .sort(),
+    );
   }, 180_000);
 
   it('lets only an administrator assign a driver’s plates, and refuses a plate list that is not one', async ({ app, c }) => {
@@ -208,7 +218,11 @@ describe('authorization, generated from the route table', () => {
     expect(sesion.body.usuario.matriculas).toEqual([]);
   });
 
-  it('answers every MCP tool × every kind of key the same way: 401 without a valid key of the environment, solo_lectura for writes with a read-only key, not found for another account', async ({ app, c, cuentaNueva }) => {
+  it('answers every MCP tool × every kind of key the same way: 401 without a valid key of the environment, solo_lectura for writes with a read-only key, not found for another account', async ({
+    app,
+    c,
+    cuentaNueva,
+  }) => {
     const revocada = await app.database.db.transaction().execute(async (trx) => {
       const k = await crearClave(trx, { accountId: c.account.id, entorno: 'produccion', soloLectura: false });
       await revocarClave(trx, k.row.id, c.account.id, new Date());
@@ -233,7 +247,12 @@ describe('authorization, generated from the route table', () => {
     const esperados: string[] = [];
     for (const t of herramientas) {
       const d = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta({ emitir: false }) });
-      const args: Record<string, unknown> = { id: String(d.body.deca.id), ...(t.name === 'buscar_agenda' ? { tipo: 'empresas' } : {}), ...(t.name.startsWith('crear') || t.name.startsWith('validar') ? decaCompleta({ emitir: false }) : {}), ...(t.name === 'enviar_deca' ? { email: 'oficina@example.com' } : {}) };
+      const args: Record<string, unknown> = {
+        id: String(d.body.deca.id),
+        ...(t.name === 'buscar_agenda' ? { tipo: 'empresas' } : {}),
+        ...(t.name.startsWith('crear') || t.name.startsWith('validar') ? decaCompleta({ emitir: false }) : {}),
+        ...(t.name === 'enviar_deca' ? { email: 'oficina@example.com' } : {}),
+      };
       // What a read-only key is not offered, it may not call.
       const escritura = !deLectura.has(t.name);
       const conId = ['ver_deca', 'historial_deca', 'descargas_deca', 'modificar_deca', 'sustituir_deca', 'emitir_deca', 'enviar_deca', 'pedir_datos', 'fin_servicio'].includes(t.name);
@@ -245,7 +264,14 @@ describe('authorization, generated from the route table', () => {
         ['clave de otra cuenta', cuentaNueva.live, conId ? 'no_encontrado' : 'permitido'],
       ] as const) {
         const r = await llamar(key, t.name, args);
-        const visto = r.status === 401 ? 'http 401' : r.codigo === 'solo_lectura' || r.codigo === 'no_encontrado' || r.codigo === 'prohibido' || r.codigo === 'no_autenticado' ? r.codigo : r.status === 200 ? 'permitido' : `http ${r.status}`;
+        const visto =
+          r.status === 401
+            ? 'http 401'
+            : r.codigo === 'solo_lectura' || r.codigo === 'no_encontrado' || r.codigo === 'prohibido' || r.codigo === 'no_autenticado'
+              ? r.codigo
+              : r.status === 200
+                ? 'permitido'
+                : `http ${r.status}`;
         vistos.push(`${t.name} · ${quien} → ${visto}`);
         esperados.push(`${t.name} · ${quien} → ${espera}`);
       }

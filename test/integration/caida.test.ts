@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresSchemaUrl } from '../../bench/lib';
 import { testDatabaseKind } from '../support/db';
 import { decaCompleta } from '../support/decas';
-import { runCli, startServerProcess, type ServerProcess } from '../support/processes';
+import { runCli, type ServerProcess, startServerProcess } from '../support/processes';
 import { startSmtp, type TestSmtp } from '../support/smtp';
-import { startReceptor, type Receptor } from '../support/webhook-receiver';
+import { type Receptor, startReceptor } from '../support/webhook-receiver';
 
 /**
  * Crash safety: the real server as a child process, killed with SIGKILL in

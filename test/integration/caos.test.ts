@@ -1,15 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { randomUUID } from 'node:crypto';
+import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { postgresDatabaseUrl } from '../../bench/lib';
 import { ErrorBody } from '../../shared/errors';
 import { filasEn, testDatabaseKind } from '../support/db';
 import { decaCompleta } from '../support/decas';
-import { runCli, startServerProcess, type ServerProcess } from '../support/processes';
-import { startReceptor, type Receptor } from '../support/webhook-receiver';
+import { runCli, type ServerProcess, startServerProcess } from '../support/processes';
+import { type Receptor, startReceptor } from '../support/webhook-receiver';
 
 /**
  * Database faults, against the real server (a child process) on a
@@ -35,12 +35,8 @@ describe.runIf(testDatabaseKind() === 'postgres')('database faults', () => {
   const filas = <T>(text: string, params: unknown[] = []): Promise<T[]> => filasEn<T>(db.url, text, params);
   /** Terminate every backend of the server's database; how many there were. */
   const terminar = async () =>
-    (
-      await enCluster<{ n: number }>(
-        `select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and backend_type = 'client backend') t`,
-        [nombre],
-      )
-    )[0]!.n;
+    (await enCluster<{ n: number }>(`select count(*)::int as n from (select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and backend_type = 'client backend') t`, [nombre]))[0]!
+      .n;
   const permitirConexiones = (si: boolean) => enCluster(`alter database "${nombre}" allow_connections ${si}`);
   /** Connections the server has logged as lost (its pools' and its LISTEN's), one line each. */
   const perdidas = () => server.output().match(/"msg":"[^"]*connection lost/g)?.length ?? 0;
@@ -149,7 +145,11 @@ describe.runIf(testDatabaseKind() === 'postgres')('database faults', () => {
     expect(ErrorBody.parse(JSON.parse(texto?.type === 'text' ? texto.text : '')).error.codigo).toBe('no_disponible');
     // A resource read has no tool result to carry it: a JSON-RPC error whose data says no_disponible and when to retry.
     const recurso = await cortadaEnCurso(
-      () => mcp.listResources().then((r) => r, (e: unknown) => e),
+      () =>
+        mcp.listResources().then(
+          (r) => r,
+          (e: unknown) => e,
+        ),
       'lock table decas in access exclusive mode',
     );
     expect(recurso).toBeInstanceOf(McpError);
@@ -190,7 +190,9 @@ describe.runIf(testDatabaseKind() === 'postgres')('database faults', () => {
     await crear('con la base abierta otra vez');
   });
 
-  it('a mixed load through five cuts and a refusal: the process lives, every error is a 503 with Retry-After, nothing acknowledged is lost, no number twice, every webhook delivered', { timeout: 240_000 }, async ({ annotate }) => {
+  it('a mixed load through five cuts and a refusal: the process lives, every error is a 503 with Retry-After, nothing acknowledged is lost, no number twice, every webhook delivered', {
+    timeout: 240_000,
+  }, async ({ annotate }) => {
     const alta = await api('POST', '/api/v1/webhooks', { url: `${rx.url}/caos`, eventos: ['deca.emitido', 'deca.modificado'] });
     expect(alta.status).toBe(201);
     const webhookId = ((await alta.json()) as { webhook: { id: number } }).webhook.id;
@@ -261,7 +263,11 @@ describe.runIf(testDatabaseKind() === 'postgres')('database faults', () => {
     await terminar();
     const antesDelRechazo = errores.length;
     const desde = server.output().length;
-    const reintentosListen = () => server.output().slice(desde).match(/LISTEN could not connect/g)?.length ?? 0;
+    const reintentosListen = () =>
+      server
+        .output()
+        .slice(desde)
+        .match(/LISTEN could not connect/g)?.length ?? 0;
     await hasta(() => errores.length >= antesDelRechazo + 20 && reintentosListen() >= 3);
     // The balancer's check says it.
     const listoCerrado = await fetch(`${server.url}/readyz`);
@@ -289,7 +295,10 @@ describe.runIf(testDatabaseKind() === 'postgres')('database faults', () => {
 
     const porFase = errores.reduce<Record<string, number>>((a, e) => ((a[`${e.fase} ${e.status}`] = (a[`${e.fase} ${e.status}`] ?? 0) + 1), a), {});
     // Measured, not asserted (the machine's load decides them): how long a refused request took to get its 503, and the recovery.
-    const rechazadas = errores.filter((e) => e.fase === 'rechazo').map((e) => e.ms).sort((a, b) => a - b);
+    const rechazadas = errores
+      .filter((e) => e.fase === 'rechazo')
+      .map((e) => e.ms)
+      .sort((a, b) => a - b);
     const ms503 = { mediana: Math.round(rechazadas[rechazadas.length >> 1] ?? 0), max: Math.round(rechazadas.at(-1) ?? 0) };
     await annotate(JSON.stringify({ respuestas, exitos, sinRespuesta, creadas: creadas.length, modificadas: modificadas.length, errores: porFase, ms503, recuperacionMs }));
     // The process lived through it; every failed request was told to come back, none was cut.
@@ -308,11 +317,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('database faults', () => {
 
     // The webhook outbox delivers every event it holds, each issued DeCA's deca.emitido among them.
     const porEntregar = async () =>
-      (
-        await filas<{ n: number }>(`select count(*)::int as n from webhook_entregas where webhook_id = $1 and (estado <> 'entregada' or en_curso_hasta is not null)`, [
-          webhookId,
-        ])
-      )[0]!.n;
+      (await filas<{ n: number }>(`select count(*)::int as n from webhook_entregas where webhook_id = $1 and (estado <> 'entregada' or en_curso_hasta is not null)`, [webhookId]))[0]!.n;
     await expect.poll(porEntregar, { timeout: 120_000, interval: 250 }).toBe(0);
     const emitidas = new Set(rx.recibidos.filter((r) => r.evento === 'deca.emitido').map((r) => (r.body as { data: { deca: { id: number } } }).data.deca.id));
     expect(creadas.filter((a) => !emitidas.has(a.id))).toEqual([]);

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cuenta } from '../../shared/schemas/cuenta';
 import { testDatabaseKind } from '../support/db';
-import { runCli, startServerProcess, type ServerProcess } from '../support/processes';
+import { runCli, type ServerProcess, startServerProcess } from '../support/processes';
 
 const embedded = testDatabaseKind() === 'pglite';
 
@@ -23,7 +23,21 @@ describe.runIf(embedded)('CLI and server on the embedded database', () => {
   it('works with the server stopped, while it runs (through it), and after it stops', async () => {
     const env = { DATA_DIR: dataDir };
     const created = await runCli(
-      ['account:create', '--company', 'Transportes Peñalara, S.L.', '--nif', 'B12345674', '--address', 'Calle Real 2', '--role', 'cargador', '--email', 'jefa@example.com', '--password', 'una-clave-larga'],
+      [
+        'account:create',
+        '--company',
+        'Transportes Peñalara, S.L.',
+        '--nif',
+        'B12345674',
+        '--address',
+        'Calle Real 2',
+        '--role',
+        'cargador',
+        '--email',
+        'jefa@example.com',
+        '--password',
+        'una-clave-larga',
+      ],
       env,
     );
     expect(created.stderr).toBe('');
@@ -116,7 +130,7 @@ describe.runIf(!embedded)('CLI on a PostgreSQL server', () => {
     }
   }, 120_000);
 
-  it('user:reset-password prints a one-time link and ends the user\'s sessions', async () => {
+  it("user:reset-password prints a one-time link and ends the user's sessions", async () => {
     const env = { DATABASE_URL: dbUrl, DATA_DIR: '/nonexistent' };
     const email = `olvido-${Date.now()}@example.com`;
     const created = await runCli(['account:create', '--company', 'Cargas Sur', '--nif', 'A58818501', '--email', email, '--password', 'la-clave-de-antes'], env);

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { AppError } from '../../shared/errors';
-import { Deca } from '../../shared/schemas/deca';
 import { ejecutar } from '../../server/commands/command';
 import { crearClave } from '../../server/commands/cuenta';
 import { archivarDeca, crearDeca, sustituirDeca, verDeca } from '../../server/commands/decas';
 import { crearWebhook } from '../../server/commands/webhooks';
 import type { Actor } from '../../server/domain/actor';
+import { AppError } from '../../shared/errors';
+import { Deca } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
 import { contarDecas, numerosTomados } from '../support/decas-http';
 import { buildCuenta } from '../support/factories';
-import { it, type Fx } from '../support/fixtures';
+import { type Fx, it } from '../support/fixtures';
 
 function actor({ app, c }: Fx, over: Partial<Actor> = {}): Actor {
   return {

@@ -1,7 +1,7 @@
 import { parse as parseHtml } from 'node-html-parser';
 import { describe, expect } from 'vitest';
-import { DecaCreada, type Cambio, type Deca } from '../../shared/schemas/deca';
-import { it, test, type Fx } from '../support/fixtures';
+import { type Cambio, type Deca, DecaCreada } from '../../shared/schemas/deca';
+import { type Fx, it, test } from '../support/fixtures';
 
 test.override('opcionesCuenta', { rol: 'transportista', nombre: 'Transportes Núñez, S.L.', nif: 'B12345674', domicilio: 'Avda. Ilustración 7, Zaragoza' });
 
@@ -208,7 +208,14 @@ describe('the completion link completes, it does not rewrite the issuer', () => 
       expect(rechazo).not.toContain('Cargador');
     }
     // Its date, vehicle and driver, and the DeCA's own fields, are not the shipper's either.
-    const ajenos: Record<string, string>[] = [{ matricula: '9999ZZZ' }, { fecha_transporte: '2026-12-01' }, { conductor_nombre: 'Otro' }, { tipo_vehiculo: 'articulado' }, { ref_externa: 'x-1' }, { emisor_rol: 'cargador' }];
+    const ajenos: Record<string, string>[] = [
+      { matricula: '9999ZZZ' },
+      { fecha_transporte: '2026-12-01' },
+      { conductor_nombre: 'Otro' },
+      { tipo_vehiculo: 'articulado' },
+      { ref_externa: 'x-1' },
+      { emisor_rol: 'cargador' },
+    ];
     for (const ajeno of ajenos) {
       const res = await post({ app, c }, deca.urls.completar ?? '', { ...VALIDO, ...ajeno, accion: 'enviar' });
       expect(res.status, JSON.stringify(ajeno)).toBe(422);
@@ -227,7 +234,9 @@ describe('the completion link completes, it does not rewrite the issuer', () => 
     const deca = await pendienteDelCargador({ app, c });
     const form = parseHtml((await post({ app, c }, deca.urls.completar ?? '', { accion: 'abrir' })).text);
     const names = form.querySelectorAll('input, textarea, select').map((e) => e.getAttribute('name'));
-    expect(names).toEqual(expect.arrayContaining(['transp_nombre', 'transp_nif', 'transp_domicilio', 'fecha_transporte', 'matricula', 'matricula_remolque', 'conductor_nombre', 'conductor_tel', 'observaciones']));
+    expect(names).toEqual(
+      expect.arrayContaining(['transp_nombre', 'transp_nif', 'transp_domicilio', 'fecha_transporte', 'matricula', 'matricula_remolque', 'conductor_nombre', 'conductor_tel', 'observaciones']),
+    );
     expect(names.filter((n) => n?.startsWith('cargador_') || n?.startsWith('envios'))).toEqual([]);
     expect(form.querySelector('.ro')?.textContent).toContain('Tubos de acero');
 
@@ -271,7 +280,11 @@ describe('the completion link completes, it does not rewrite the issuer', () => 
     expect(doc.querySelector('button[name=accion][value=enviar]')?.textContent).toBe('Emitir de todos modos');
     expect((await estado({ app, c }, deca.id)).estado).toBe('pendiente');
     // Kept as a draft: the person can come back to it.
-    expect(parseHtml((await post({ app, c }, url, { accion: 'abrir' })).text).querySelector('input[name=cargador_nif]')?.getAttribute('value')).toBe('A46123456');
+    expect(
+      parseHtml((await post({ app, c }, url, { accion: 'abrir' })).text)
+        .querySelector('input[name=cargador_nif]')
+        ?.getAttribute('value'),
+    ).toBe('A46123456');
 
     // A confirmation covers the warnings it was shown: another wrong NIF is asked about again.
     const otro = await post({ app, c }, url, { ...VALIDO, cargador_nif: 'A46123457', avisos_confirmados: confirmar, accion: 'enviar' });
@@ -303,7 +316,7 @@ describe('the completion link completes, it does not rewrite the issuer', () => 
     expect((await estado({ app, c }, delCargador.id)).estado).toBe('pendiente');
   });
 
-  it("names what the other party set, old → new, in the history and in deca.completado", async ({ app, c }) => {
+  it('names what the other party set, old → new, in the history and in deca.completado', async ({ app, c }) => {
     const deca = await pendiente({ app, c });
     const res = await post({ app, c }, deca.urls.completar ?? '', { ...VALIDO, cargador_nif: 'A46123456', accion: 'enviar' });
     const confirmar = parseHtml(res.text).querySelector('input[name=avisos_confirmados]')?.getAttribute('value') ?? '';

@@ -20,11 +20,9 @@ const MINUTO = 60_000;
 let red = 0;
 const ipNueva = () => `198.19.${Math.floor(++red / 250)}.${1 + (red % 250)}`;
 
-const entrar = (app: TestApp, email: string, password: string) =>
-  app.request('POST', '/app/api/sesion', { headers: { ...CSRF, 'X-Forwarded-For': ipNueva() }, body: { email, password } });
+const entrar = (app: TestApp, email: string, password: string) => app.request('POST', '/app/api/sesion', { headers: { ...CSRF, 'X-Forwarded-For': ipNueva() }, body: { email, password } });
 
-const olvido = (app: TestApp, email: string, ip = ipNueva()) =>
-  app.request('POST', '/app/api/contrasena/olvido', { headers: { ...CSRF, 'X-Forwarded-For': ip }, body: { email } });
+const olvido = (app: TestApp, email: string, ip = ipNueva()) => app.request('POST', '/app/api/contrasena/olvido', { headers: { ...CSRF, 'X-Forwarded-For': ip }, body: { email } });
 
 const correosA = (app: TestApp, email: string) =>
   app.database.db.selectFrom('correos').selectAll().where('destinatario', '=', email).where('tipo', '=', 'restablecer_contrasena').orderBy('id', 'desc').execute();
@@ -132,7 +130,7 @@ describe('«¿Ha olvidado la contraseña?»', () => {
     expect((await entrar(app, c.email, c.password)).status).toBe(200);
   });
 
-  it('a link asked for earlier still works after a newer one (a stranger asking for links does not spoil the owner\'s)', async ({ app }) => {
+  it("a link asked for earlier still works after a newer one (a stranger asking for links does not spoil the owner's)", async ({ app }) => {
     const c = await buildCuenta(app);
     await olvido(app, c.email);
     const primero = await tokenDelCorreo(app, c.email);
@@ -167,8 +165,7 @@ describe('«¿Ha olvidado la contraseña?»', () => {
 });
 
 describe('«Cambiar contraseña»', () => {
-  const cambiar = (app: TestApp, cookie: string, actual: string, password: string) =>
-    app.request('POST', '/app/api/contrasena', { headers: CSRF, cookie, body: { actual, password } });
+  const cambiar = (app: TestApp, cookie: string, actual: string, password: string) => app.request('POST', '/app/api/contrasena', { headers: CSRF, cookie, body: { actual, password } });
 
   it('needs the current password; changing it ends the other sessions and keeps this device in', async ({ app }) => {
     const c = await buildCuenta(app);

@@ -1,9 +1,9 @@
 import { describe, expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
-import { CambiosList, ControlRegistrado, DecaCreada, type Deca } from '../../shared/schemas/deca';
+import { CambiosList, ControlRegistrado, type Deca, DecaCreada } from '../../shared/schemas/deca';
 import { WebhookPayload } from '../../shared/schemas/webhook';
 import { decaCompleta } from '../support/decas';
-import { it, test, type Fx } from '../support/fixtures';
+import { type Fx, it, test } from '../support/fixtures';
 import { crearWebhookOk, entregarTodo } from '../support/webhooks';
 
 test.override('opcionesApp', { env: { WEBHOOK_ALLOW_INSECURE: '1', SEDE_CONTROL_URL: 'https://sede.ejemplo.gob.es/control' } });
@@ -63,7 +63,10 @@ describe('a roadside check (extension: POST /decas/{id}/control)', () => {
     expect(p.status).toBe(409);
     expect(ErrorBody.parse(p.body).error.codigo).toBe('pendiente');
 
-    await app.request('POST', `/api/v1/decas/${deca.id}/sustituir`, { key: c.live, body: { motivo: 'Otro destino', envios: [{ origen: 'Lleida', destino: 'Cádiz', naturaleza: 'Fruta', peso: 1000 }] } });
+    await app.request('POST', `/api/v1/decas/${deca.id}/sustituir`, {
+      key: c.live,
+      body: { motivo: 'Otro destino', envios: [{ origen: 'Lleida', destino: 'Cádiz', naturaleza: 'Fruta', peso: 1000 }] },
+    });
     const s = await app.request('POST', `/api/v1/decas/${deca.id}/control`, { key: c.live, body: { codigo: '1234' } });
     expect(s.status).toBe(409);
     expect(ErrorBody.parse(s.body).error.codigo).toBe('sustituido');

@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { ErrorBody } from '../../shared/errors';
-import { DecaCreada, type Deca } from '../../shared/schemas/deca';
 import { runAdminCommand } from '../../server/admin/commands';
 import { enqueueCorreo } from '../../server/domain/correo/correos';
 import { runMailOnce, startMailWorker } from '../../server/jobs/mail-delivery';
+import { ErrorBody } from '../../shared/errors';
+import { type Deca, DecaCreada } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
+import { type Fx, it, test } from '../support/fixtures';
 import { freePort, mailDeps, startSmtp } from '../support/smtp';
-import { it, test, type Fx } from '../support/fixtures';
 
 test.override('opcionesCuenta', { nombre: 'Transportes Núñez, S.L.' });
 
@@ -48,7 +48,11 @@ describe('sending a DeCA to the driver', () => {
       expect(mail?.html || '').toContain(deca.urls.conductor);
       const pdf = mail?.attachments.find((a) => a.contentType === 'application/pdf');
       expect(pdf?.filename).toBe(`DeCA-${deca.numero}-v1.pdf`);
-      expect(createHash('sha256').update(pdf?.content ?? Buffer.alloc(0)).digest('hex')).toBe(deca.pdf_sha256);
+      expect(
+        createHash('sha256')
+          .update(pdf?.content ?? Buffer.alloc(0))
+          .digest('hex'),
+      ).toBe(deca.pdf_sha256);
       const [row] = await pendientesDe({ app, c }, 'entrega@example.com');
       expect(row?.estado).toBe('enviado');
     } finally {
@@ -162,13 +166,7 @@ describe('the mail worker (the outbox runner with the mail lane)', () => {
             .executeTakeFirstOrThrow()
         ).n,
       );
-    const filas = () =>
-      app.database.db
-        .selectFrom('correos')
-        .select(['destinatario', 'estado', 'intentos', 'bloqueado_hasta'])
-        .where('destinatario', 'like', 'runner-%')
-        .orderBy('id')
-        .execute();
+    const filas = () => app.database.db.selectFrom('correos').select(['destinatario', 'estado', 'intentos', 'bloqueado_hasta']).where('destinatario', 'like', 'runner-%').orderBy('id').execute();
     // Its fallback poll comes only after this test has ended: only a commit's NOTIFY can wake it.
     const worker = await startMailWorker({ ...mailDeps(app, smtp.url), database: app.database, listener: app.services.listener ?? undefined, pollMs: 10 * 60_000 });
     let parado = false;
@@ -182,7 +180,12 @@ describe('the mail worker (the outbox runner with the mail lane)', () => {
       // Three mails in one commit: one NOTIFY, one batch claimed. One is handed to SMTP while the others wait, leased.
       await app.database.db.transaction().execute(async (trx) => {
         for (const n of [1, 2, 3]) {
-          await enqueueCorreo(trx, { accountId: c.account.id, entorno: 'produccion' }, { tipo: 'enviar_deca', decaId: null, destinatario: `runner-${n}@example.com`, asunto: `Lote ${n}`, texto: 'Prueba', html: '<p>Prueba</p>' }, app.clock.now());
+          await enqueueCorreo(
+            trx,
+            { accountId: c.account.id, entorno: 'produccion' },
+            { tipo: 'enviar_deca', decaId: null, destinatario: `runner-${n}@example.com`, asunto: `Lote ${n}`, texto: 'Prueba', html: '<p>Prueba</p>' },
+            app.clock.now(),
+          );
         }
       });
       await expect.poll(async () => (await filas()).filter((f) => f.bloqueado_hasta !== null).length, { timeout: 20_000, interval: 20 }).toBeGreaterThanOrEqual(2);

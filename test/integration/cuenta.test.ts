@@ -1,7 +1,7 @@
 import { describe, expect } from 'vitest';
-import { CuentaResponse } from '../../shared/schemas/cuenta';
 import { ManualClock } from '../../server/clock';
 import { consumirCuota } from '../../server/domain/accounts/cuota';
+import { CuentaResponse } from '../../shared/schemas/cuenta';
 import { startTestApp } from '../support/app';
 import { buildCuenta } from '../support/factories';
 import { it, test } from '../support/fixtures';
@@ -45,9 +45,10 @@ describe('GET /cuenta', () => {
     for (let i = 0; i < 100; i++) {
       await app.database.db.transaction().execute((trx) => consumirCuota(trx, { cuenta: c.account, entorno: 'produccion' }, app.clock.now()));
     }
-    await expect(
-      app.database.db.transaction().execute((trx) => consumirCuota(trx, { cuenta: c.account, entorno: 'produccion' }, app.clock.now())),
-    ).rejects.toMatchObject({ codigo: 'limite_plan', status: 429 });
+    await expect(app.database.db.transaction().execute((trx) => consumirCuota(trx, { cuenta: c.account, entorno: 'produccion' }, app.clock.now()))).rejects.toMatchObject({
+      codigo: 'limite_plan',
+      status: 429,
+    });
     // The refused one rolled back: still 100 used.
     const body = CuentaResponse.parse((await app.request('GET', '/api/v1/cuenta', { key: c.live })).body);
     expect(body.cuenta.cuota.usadas).toBe(100);

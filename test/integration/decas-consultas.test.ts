@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import type { TestResponse } from '../support/app';
-import { contadorDeConsultas, type ContadorDeConsultas } from '../support/consultas';
+import { type ContadorDeConsultas, contadorDeConsultas } from '../support/consultas';
 import { decaCompleta } from '../support/decas';
 import { postDeca } from '../support/decas-http';
 import { it, type TestApp } from '../support/fixtures';

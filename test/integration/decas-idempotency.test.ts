@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, onTestFinished } from 'vitest';
-import { Deca, DecaCreada } from '../../shared/schemas/deca';
 import { ManualClock } from '../../server/clock';
-import { runMaintenanceOnce } from '../../server/jobs/maintenance';
 import { completar, huella } from '../../server/domain/idempotencia';
+import { runMaintenanceOnce } from '../../server/jobs/maintenance';
+import { Deca, DecaCreada } from '../../shared/schemas/deca';
 import type { TestResponse } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { contarDecas, decaMinima, errorDe, numerosTomados, postDeca, usoDecas } from '../support/decas-http';
@@ -158,7 +158,16 @@ describe('POST /decas with Idempotency-Key', () => {
     // The same request's claim, left by a process that died mid-way.
     await db
       .insertInto('idempotencia')
-      .values({ account_id: c.account.id, entorno: 'produccion', clave: `hdr:${key}`, huella: huella('crear_deca', body), estado: 'en_curso', created_at: ahora, expires_at: new Date(ahora.getTime() + 8 * 86_400_000), dueno: 'muerto' })
+      .values({
+        account_id: c.account.id,
+        entorno: 'produccion',
+        clave: `hdr:${key}`,
+        huella: huella('crear_deca', body),
+        estado: 'en_curso',
+        created_at: ahora,
+        expires_at: new Date(ahora.getTime() + 8 * 86_400_000),
+        dueno: 'muerto',
+      })
       .execute();
 
     // This process's clock runs 10 minutes ahead: the claim is still young by the database's, so it is not taken.
@@ -177,9 +186,9 @@ describe('POST /decas with Idempotency-Key', () => {
     expect(await contarDecas(app, c.account.id)).toBe(1);
 
     // The dead request cannot complete the claim it lost.
-    await expect(
-      db.transaction().execute((trx) => completar(trx, { accountId: c.account.id, entorno: 'produccion' }, `hdr:${key}`, 'muerto', { decaId: null })),
-    ).rejects.toMatchObject({ codigo: 'en_curso' });
+    await expect(db.transaction().execute((trx) => completar(trx, { accountId: c.account.id, entorno: 'produccion' }, `hdr:${key}`, 'muerto', { decaId: null }))).rejects.toMatchObject({
+      codigo: 'en_curso',
+    });
     const again = await postDeca(app, c.live, body, conClave(key));
     expect(again.status, again.text).toBe(200);
     expect(again.body.deca.id).toBe(relevo.body.deca.id);

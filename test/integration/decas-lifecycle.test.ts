@@ -1,24 +1,10 @@
 import { describe, expect } from 'vitest';
 import { fechaMadrid } from '../../shared/rules/fechas';
-import { Deca, DecaCreada, DecaList, type DecaInput } from '../../shared/schemas/deca';
-import {
-  API,
-  contarDecas,
-  CSRF,
-  crearDecaOk,
-  DEMO,
-  decaOk,
-  eventosDe,
-  expectApiError,
-  FECHA_HORA,
-  getBytes,
-  iniciarSesion,
-  leerCambios,
-  leerDeca,
-} from '../support/decas-helpers';
+import { Deca, DecaCreada, type DecaInput, DecaList } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
+import { API, CSRF, contarDecas, crearDecaOk, DEMO, decaOk, eventosDe, expectApiError, FECHA_HORA, getBytes, iniciarSesion, leerCambios, leerDeca } from '../support/decas-helpers';
 import { buildCuenta } from '../support/factories';
-import { it, type Fx } from '../support/fixtures';
+import { type Fx, it } from '../support/fixtures';
 
 /** Create an issued DeCA with the account's live key. */
 async function emitida({ app, c }: Fx, over: Partial<DecaInput> = {}): Promise<Deca> {
@@ -106,11 +92,14 @@ describe('POST /decas/{id}/emitir', () => {
   });
 
   it('refuses an incomplete pending DeCA with 422 validacion naming each missing field, and leaves it pending', async ({ app, c }) => {
-    const p = await pendiente({ app, c }, {
-      matricula: undefined,
-      fecha_transporte: undefined,
-      envios: [{ origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta' }],
-    });
+    const p = await pendiente(
+      { app, c },
+      {
+        matricula: undefined,
+        fecha_transporte: undefined,
+        envios: [{ origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta' }],
+      },
+    );
     const err = expectApiError(await post({ app, c }, `/decas/${p.id}/emitir`), 422, 'validacion');
     expect(Object.keys(err.campos).sort()).toEqual(['envios[0].peso', 'fecha_transporte', 'matricula']);
     const again = await leerDeca(app, c.live, p.id);
@@ -168,12 +157,7 @@ describe('PATCH /decas/{id}', () => {
     expect(m.pdf_sha256).not.toBe(d.pdf_sha256);
     expect(m.modificado_at).toMatch(FECHA_HORA);
     expect(await eventosDe(app, d.id)).toEqual(['deca.creado', 'deca.emitido', 'deca.modificado']);
-    const ev = await app.database.db
-      .selectFrom('eventos')
-      .select('data')
-      .where('deca_id', '=', d.id)
-      .where('evento', '=', 'deca.modificado')
-      .executeTakeFirstOrThrow();
+    const ev = await app.database.db.selectFrom('eventos').select('data').where('deca_id', '=', d.id).where('evento', '=', 'deca.modificado').executeTakeFirstOrThrow();
     expect(Deca.parse((ev.data as { deca: unknown }).deca).version).toBe(2);
     // The authenticated PDF is the new version's.
     const pdf = await getBytes(app, c.live, `${API}/decas/${d.id}/pdf`);

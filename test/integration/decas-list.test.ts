@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
-import { DecaCreada, DecaList } from '../../shared/schemas/deca';
 import { ManualClock } from '../../server/clock';
+import { DecaCreada, DecaList } from '../../shared/schemas/deca';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { decaMinima, enLotes, errorDe, postDeca } from '../support/decas-http';
@@ -250,11 +250,7 @@ describe('GET /decas pages', () => {
     while (pages[pages.length - 1]!.siguiente) {
       const cursor = pages[pages.length - 1]!.siguiente!;
       // New DeCA (and another account's) land while the next page is read.
-      const inserts = Promise.all([
-        postDeca(app, c.live, decaMinima(1000 + n++)),
-        postDeca(app, c.live, decaMinima(1000 + n++)),
-        postDeca(app, other.live, decaMinima(n)),
-      ]);
+      const inserts = Promise.all([postDeca(app, c.live, decaMinima(1000 + n++)), postDeca(app, c.live, decaMinima(1000 + n++)), postDeca(app, other.live, decaMinima(n))]);
       const [page, made] = await Promise.all([listar(app, c.live, { limite: '37', despues_de: cursor }), inserts]);
       for (const r of made) expect(r.status, r.text).toBe(201);
       nuevas.push(made[0].body.deca.id, made[1].body.deca.id);

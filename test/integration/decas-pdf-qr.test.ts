@@ -13,13 +13,13 @@ import { promisify } from 'node:util';
 import { inflateSync } from 'node:zlib';
 import jsQR from 'jsqr';
 import { describe, expect } from 'vitest';
+import { leerTtf } from '../../shared/pdf/recorte-ttf';
 import { formatMadrid } from '../../shared/rules/fechas';
 import { Deca, DecaCreada } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
 import { test } from '../support/fixtures';
 import { herramienta } from '../support/herramientas';
 import { cmsDelPdf } from '../support/sello';
-import { leerTtf } from '../../shared/pdf/recorte-ttf';
 
 const run = promisify(execFile);
 const pdftoppm = herramienta('pdftoppm');
@@ -174,7 +174,13 @@ describe('the fonts embedded in the issued PDF', () => {
     expect(tipo0).toHaveLength(2);
     for (const n of tipo0) {
       const fuente = objeto(pdf, n).dict;
-      const usados = new Set([...objeto(pdf, ref(fuente, 'ToUnicode')).stream!.toString('latin1').matchAll(/<([0-9a-f]{4})><[0-9a-f]{4}>/g)].map((m) => parseInt(m[1]!, 16)));
+      const usados = new Set(
+        [
+          ...objeto(pdf, ref(fuente, 'ToUnicode'))
+            .stream!.toString('latin1')
+            .matchAll(/<([0-9a-f]{4})><[0-9a-f]{4}>/g),
+        ].map((m) => parseInt(m[1]!, 16)),
+      );
       const descriptor = objeto(pdf, ref(objeto(pdf, ref(fuente, 'DescendantFonts')).dict, 'FontDescriptor')).dict;
       const programa = objeto(pdf, ref(descriptor, 'FontFile2'));
       const ttf = leerTtf(new Uint8Array(programa.stream!));

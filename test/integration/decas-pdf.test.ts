@@ -7,16 +7,16 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import jsQR from 'jsqr';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { PNG } from 'pngjs';
 import { describe, expect } from 'vitest';
+import { crearSellador, renderYSellar } from '../../server/documents/sello';
+import type { DecaPdfData } from '../../shared/pdf/deca-pdf-data';
 import { Deca, DecaCreada, type DecaInput } from '../../shared/schemas/deca';
 import type { EnvioInput } from '../../shared/schemas/envio';
-import { crearSellador, renderYSellar } from '../../server/documents/sello';
+import { type Fx, it } from '../support/fixtures';
 import { selloDePrueba } from '../support/sello';
-import type { DecaPdfData } from '../../shared/pdf/deca-pdf-data';
-import jsQR from 'jsqr';
-import { PNG } from 'pngjs';
-import { it, type Fx } from '../support/fixtures';
 
 // Glyph metrics for the 14 standard fonts; without them pdf.js warns on every document.
 const STANDARD_FONTS = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts') + path.sep;

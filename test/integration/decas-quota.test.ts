@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { CuentaResponse, SesionResponse, type Cuota, type Entorno } from '../../shared/schemas/cuenta';
-import { Deca, DecaValidada } from '../../shared/schemas/deca';
 import { ManualClock } from '../../server/clock';
+import { CuentaResponse, type Cuota, type Entorno, SesionResponse } from '../../shared/schemas/cuenta';
+import { Deca, DecaValidada } from '../../shared/schemas/deca';
 import { startTestApp, type TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { sessionCookieOf } from '../support/decas-helpers';
@@ -180,7 +180,14 @@ describe('an account whose e-mail is not confirmed (5 live DeCAs)', () => {
   async function alta(app: TestApp): Promise<{ cookie: string; accountId: number }> {
     const res = await app.request('POST', '/app/api/registro', {
       headers: CSRF,
-      body: { nombre: 'Transportes Sin Confirmar, S.L.', nif: 'B12345674', domicilio: 'Calle Real 2, Segovia', rol: 'transportista', email: `sin-confirmar-${++altas}-${Date.now()}@example.com`, password: 'una-clave-bien-larga' },
+      body: {
+        nombre: 'Transportes Sin Confirmar, S.L.',
+        nif: 'B12345674',
+        domicilio: 'Calle Real 2, Segovia',
+        rol: 'transportista',
+        email: `sin-confirmar-${++altas}-${Date.now()}@example.com`,
+        password: 'una-clave-bien-larga',
+      },
     });
     expect(res.status, res.text).toBe(201);
     const sesion = SesionResponse.parse(res.body);

@@ -1,10 +1,10 @@
 import { describe, expect } from 'vitest';
 import { CuentaResponse } from '../../shared/schemas/cuenta';
-import { DecaValidada, type DecaInput } from '../../shared/schemas/deca';
-import { API, contarDecas, crearDecaOk, expectApiError, leerDeca } from '../support/decas-helpers';
+import { type DecaInput, DecaValidada } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
+import { API, contarDecas, crearDecaOk, expectApiError, leerDeca } from '../support/decas-helpers';
 import { buildCuenta } from '../support/factories';
-import { it, type Fx } from '../support/fixtures';
+import { type Fx, it } from '../support/fixtures';
 
 /** A complete DeCA input without the carrier's side (left for the account to fill). */
 function sinTransportista(over: Partial<DecaInput> = {}): DecaInput {
@@ -200,21 +200,23 @@ describe('create: validation names each field', () => {
   });
 
   it('reports every invalid field at once, not just the first', async ({ app, c }) => {
-    const campos = await rechazo({ app, c }, 
+    const campos = await rechazo(
+      { app, c },
       decaCompleta({
         emisor_rol: 'otro' as never,
         fecha_transporte: '2026-02-30',
         ref_externa: 'z'.repeat(101),
-        envios: [{ ...envio, peso: 'abc' }, { ...envio, unidad: 'barriles' as never }],
+        envios: [
+          { ...envio, peso: 'abc' },
+          { ...envio, unidad: 'barriles' as never },
+        ],
       }),
     );
     expect(Object.keys(campos).sort()).toEqual(['emisor_rol', 'envios[0].peso', 'envios[1].unidad', 'fecha_transporte', 'ref_externa']);
   });
 
   it('reports the missing fields together with the invalid ones', async ({ app, c }) => {
-    const campos = await rechazo({ app, c }, 
-      decaCompleta({ matricula: undefined, fecha_transporte: '2026-02-30', envios: [{ origen: 'Lleida', naturaleza: 'Fruta', peso: 'abc' }] }),
-    );
+    const campos = await rechazo({ app, c }, decaCompleta({ matricula: undefined, fecha_transporte: '2026-02-30', envios: [{ origen: 'Lleida', naturaleza: 'Fruta', peso: 'abc' }] }));
     expect(Object.keys(campos).sort()).toEqual(['envios[0].destino', 'envios[0].peso', 'fecha_transporte', 'matricula']);
   });
 

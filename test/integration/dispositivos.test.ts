@@ -1,12 +1,12 @@
 import { describe, expect } from 'vitest';
-import { ErrorBody } from '../../shared/errors';
-import { Dispositivo, ReservasRespuesta, type ClavePublica } from '../../shared/schemas/dispositivo';
 import { ManualClock } from '../../server/clock';
+import { ErrorBody } from '../../shared/errors';
+import { type ClavePublica, Dispositivo, ReservasRespuesta } from '../../shared/schemas/dispositivo';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
-import { clavePublica, parDeClaves, qrFirmado, resumenDe } from '../support/dispositivos';
 import { iniciarSesion } from '../support/decas-helpers';
-import { it, test, type CuentaDePrueba } from '../support/fixtures';
+import { clavePublica, parDeClaves, qrFirmado, resumenDe } from '../support/dispositivos';
+import { type CuentaDePrueba, it, test } from '../support/fixtures';
 import { usuarioCon } from '../support/usuarios';
 
 /**
@@ -87,7 +87,11 @@ describe('devices that issue with no coverage', () => {
     cookie = await sesion(app, c);
     expect(numeros((await reservar(app, cookie, d.id)).reservas)).toEqual(serie(2027, 11, 10));
     // Were they still within their 30 days in the new year, they would be of last year's series.
-    await app.database.db.updateTable('reservas').set({ caduca_at: new Date('2028-01-20T00:00:00+01:00') }).where('account_id', '=', c.account.id).execute();
+    await app.database.db
+      .updateTable('reservas')
+      .set({ caduca_at: new Date('2028-01-20T00:00:00+01:00') })
+      .where('account_id', '=', c.account.id)
+      .execute();
     reloj.set('2028-01-01T00:05:00+01:00');
     expect(numeros((await reservar(app, cookie, d.id)).reservas)).toEqual(serie(2028, 1, 10));
   });
@@ -136,7 +140,15 @@ describe('devices that issue with no coverage', () => {
     const tras = await reservar(app, chofer.cookie, suyo.id);
     expect(tras.status).toBe(409);
     expect(ErrorBody.parse(tras.body).error.mensaje).toMatch(/dio de baja/);
-    expect((await app.request('POST', '/app/api/dispositivos', { cookie: chofer.cookie, headers: CSRF, body: { nombre: 'x', clave_publica: (await app.database.db.selectFrom('dispositivos').select('clave_publica').where('id', '=', suyo.id).executeTakeFirstOrThrow()).clave_publica } })).status).toBe(409);
+    expect(
+      (
+        await app.request('POST', '/app/api/dispositivos', {
+          cookie: chofer.cookie,
+          headers: CSRF,
+          body: { nombre: 'x', clave_publica: (await app.database.db.selectFrom('dispositivos').select('clave_publica').where('id', '=', suyo.id).executeTakeFirstOrThrow()).clave_publica },
+        })
+      ).status,
+    ).toBe(409);
     // The administrator's device goes on from the next number.
     expect(numeros((await reservar(app, admin, d.id)).reservas)).toEqual(serie(2027, 11, 10));
   });
@@ -156,7 +168,10 @@ describe('devices that issue with no coverage', () => {
     expect(ErrorBody.parse(sin.body).error.codigo).toBe('cuenta_sin_confirmar');
   });
 
-  it('takes a DeCA issued with no coverage only if dated between its number’s reservation and the server’s time plus 10 minutes; its QR verifies within the same bounds', async ({ app, cuentaNueva: c }) => {
+  it('takes a DeCA issued with no coverage only if dated between its number’s reservation and the server’s time plus 10 minutes; its QR verifies within the same bounds', async ({
+    app,
+    cuentaNueva: c,
+  }) => {
     reloj.set('2027-06-10T10:00:00+02:00');
     const cookie = await sesion(app, c);
     const { publica, privada } = await parDeClaves();

@@ -20,12 +20,12 @@ import '../../server/documents/deca-pdf';
 import { emitirEnDispositivo } from '../../shared/pdf/emision-dispositivo';
 import { sinSello } from '../../shared/pdf/sin-sello';
 import type { Entorno } from '../../shared/schemas/cuenta';
-import { DecaCreada, DecaInput, type Deca } from '../../shared/schemas/deca';
+import { type Deca, DecaCreada, DecaInput } from '../../shared/schemas/deca';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { getBytes, iniciarSesion } from '../support/decas-helpers';
 import { movilConReservas } from '../support/dispositivos';
-import { it, type CuentaDePrueba } from '../support/fixtures';
+import { type CuentaDePrueba, it } from '../support/fixtures';
 import { herramienta } from '../support/herramientas';
 
 const run = promisify(execFile);
@@ -175,7 +175,13 @@ async function movil(app: TestApp, c: CuentaDePrueba, entorno: Entorno) {
   const firmar = async (datos: Uint8Array) => new Uint8Array(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, privada, datos));
   const cuerpo = decaCompleta({ observaciones: 'Descarga por la puerta trasera' });
   // Issued a second from now: after its number was reserved, well inside the clock allowance.
-  const local = await emitirEnDispositivo(DecaInput.parse(cuerpo), c.account, { ...r.reservas[0]!, entorno, dispositivo_id: id, capacidad_sello: r.capacidad_sello }, new Date(Date.now() + 1000), firmar);
+  const local = await emitirEnDispositivo(
+    DecaInput.parse(cuerpo),
+    c.account,
+    { ...r.reservas[0]!, entorno, dispositivo_id: id, capacidad_sello: r.capacidad_sello },
+    new Date(Date.now() + 1000),
+    firmar,
+  );
   return { cookie, cuerpo, local };
 }
 

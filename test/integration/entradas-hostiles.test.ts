@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
+import { OPERACIONES_API as OPERACIONES, type OperacionApi } from '../../server/commands/operaciones';
 import { ErrorBody } from '../../shared/errors';
 import { DecaCreada } from '../../shared/schemas/deca';
-import { OPERACIONES_API as OPERACIONES, type OperacionApi } from '../../server/commands/operaciones';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
-import { it, test, type CuentaDePrueba } from '../support/fixtures';
+import { type CuentaDePrueba, it, test } from '../support/fixtures';
 import { hostil, valor } from '../support/hostiles';
 
 // Hundreds of calls with one key: room in the per-key limit, and a plan with no monthly limit.
@@ -24,7 +24,9 @@ const consulta = (op: OperacionApi) =>
 
 /** A path with its ids replaced by hostile text (or a real DeCA's id). */
 const ruta = (op: OperacionApi, id: number) =>
-  fc.tuple(fc.oneof(hostil, fc.constant(String(id))), hostil).map(([a, b]) => `/api/v1${op.ruta.replace('{id}', encodeURIComponent(a).slice(0, 300) || 'x').replace('{entrega}', encodeURIComponent(b).slice(0, 300) || 'x')}`);
+  fc
+    .tuple(fc.oneof(hostil, fc.constant(String(id))), hostil)
+    .map(([a, b]) => `/api/v1${op.ruta.replace('{id}', encodeURIComponent(a).slice(0, 300) || 'x').replace('{entrega}', encodeURIComponent(b).slice(0, 300) || 'x')}`);
 
 /** Never a 500, and every refusal is the documented error body. */
 async function comprobar(res: { status: number; headers: Headers; text: string }, donde: string): Promise<void> {
@@ -55,7 +57,9 @@ describe('hostile and random input never breaks the service', () => {
   it('the CSV importer and the photo reader, with random bytes and broken files', async ({ app, c }) => {
     const csv = fc.oneof(
       fc.uint8Array({ maxLength: 4000 }),
-      fc.array(fc.array(hostil, { maxLength: 25 }), { maxLength: 8 }).map((filas) => new TextEncoder().encode(['ref_externa;referencia;fecha_transporte', ...filas.map((f) => f.join(';'))].join('\r\n'))),
+      fc
+        .array(fc.array(hostil, { maxLength: 25 }), { maxLength: 8 })
+        .map((filas) => new TextEncoder().encode(['ref_externa;referencia;fecha_transporte', ...filas.map((f) => f.join(';'))].join('\r\n'))),
     );
     await fc.assert(
       fc.asyncProperty(csv, fc.boolean(), async (bytes, validar) => {
@@ -66,12 +70,16 @@ describe('hostile and random input never breaks the service', () => {
       { numRuns: 40 },
     );
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ maxLength: 3000 }), fc.constantFrom<number[]>([], [0xff, 0xd8, 0xff, 0xe0], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], [0x52, 0x49, 0x46, 0x46]), async (resto, cabecera) => {
-        const form = new FormData();
-        form.append('foto', new Blob([new Uint8Array([...cabecera, ...resto]) as BlobPart]), 'x.jpg');
-        await comprobar(await pedir(app, c, 'POST', '/api/v1/fotos', form), 'fotos');
-        await comprobar(await pedir(app, c, 'POST', '/api/v1/fotos', JSON.stringify({ imagen_base64: Buffer.from(resto).toString('base64') }), 'application/json'), 'fotos base64');
-      }),
+      fc.asyncProperty(
+        fc.uint8Array({ maxLength: 3000 }),
+        fc.constantFrom<number[]>([], [0xff, 0xd8, 0xff, 0xe0], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], [0x52, 0x49, 0x46, 0x46]),
+        async (resto, cabecera) => {
+          const form = new FormData();
+          form.append('foto', new Blob([new Uint8Array([...cabecera, ...resto]) as BlobPart]), 'x.jpg');
+          await comprobar(await pedir(app, c, 'POST', '/api/v1/fotos', form), 'fotos');
+          await comprobar(await pedir(app, c, 'POST', '/api/v1/fotos', JSON.stringify({ imagen_base64: Buffer.from(resto).toString('base64') }), 'application/json'), 'fotos base64');
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -79,10 +87,16 @@ describe('hostile and random input never breaks the service', () => {
   it('the public completion form, with random fields and values', async ({ app, c }) => {
     const d = DecaCreada.parse((await app.request('POST', '/api/v1/decas', { key: c.live, body: { emitir: false, matricula: '1234BCD' } })).body).deca;
     const camino = new URL(d.urls.completar!).pathname;
-    const campos = fc.array(fc.tuple(fc.oneof(fc.constantFrom('accion', 'cargador_nombre', 'cargador_nif', 'envios[0].peso', 'envios[99999].origen', 'ajax', 'envios[-1].x'), hostil), hostil), { maxLength: 12 });
+    const campos = fc.array(fc.tuple(fc.oneof(fc.constantFrom('accion', 'cargador_nombre', 'cargador_nif', 'envios[0].peso', 'envios[99999].origen', 'ajax', 'envios[-1].x'), hostil), hostil), {
+      maxLength: 12,
+    });
     await fc.assert(
       fc.asyncProperty(campos, async (pares) => {
-        const res = await fetch(app.url + camino, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Mozilla/5.0' }, body: new URLSearchParams(pares).toString() });
+        const res = await fetch(app.url + camino, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Mozilla/5.0' },
+          body: new URLSearchParams(pares).toString(),
+        });
         const text = await res.text();
         expect(res.status, text.slice(0, 300)).toBeLessThan(500);
       }),

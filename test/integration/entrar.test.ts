@@ -6,10 +6,10 @@
  * On both databases: the limiter's store is PostgreSQL or memory.
  */
 import { describe, expect } from 'vitest';
-import { ErrorBody } from '../../shared/errors';
-import { SesionResponse } from '../../shared/schemas/cuenta';
 import { hashPassword } from '../../server/domain/accounts/passwords';
 import { LOGIN_GOTEO_S } from '../../server/limits';
+import { ErrorBody } from '../../shared/errors';
+import { SesionResponse } from '../../shared/schemas/cuenta';
 import type { TestApp, TestResponse } from '../support/app';
 import { buildCuenta } from '../support/factories';
 import { it, test } from '../support/fixtures';
@@ -25,8 +25,7 @@ const ipNueva = () => {
   return `198.18.${Math.floor(red / 250)}.${1 + (red % 250)}`;
 };
 
-const entrar = (app: TestApp, email: string, password: string, ip: string) =>
-  app.request('POST', '/app/api/sesion', { headers: { ...CSRF, 'X-Forwarded-For': ip }, body: { email, password } });
+const entrar = (app: TestApp, email: string, password: string, ip: string) => app.request('POST', '/app/api/sesion', { headers: { ...CSRF, 'X-Forwarded-For': ip }, body: { email, password } });
 
 /**
  * The owner's right password from a new device: in, at once or after the
@@ -86,10 +85,14 @@ describe('sign-in that a stranger cannot lock', () => {
     expect((await entrar(app, otra.email, otra.password, extrano)).status).toBe(200);
   });
 
-  it('a password set before today\'s text rules (an emoji joined by U+200D) still signs in and can be changed; a new one may not contain it', async ({ app }) => {
+  it("a password set before today's text rules (an emoji joined by U+200D) still signs in and can be changed; a new one may not contain it", async ({ app }) => {
     const c = await buildCuenta(app);
     const antigua = 'clave-👩\u200d🚒-de-siempre';
-    await app.database.db.updateTable('users').set({ password_hash: await hashPassword(antigua) }).where('email', '=', c.email).execute();
+    await app.database.db
+      .updateTable('users')
+      .set({ password_hash: await hashPassword(antigua) })
+      .where('email', '=', c.email)
+      .execute();
     const r = await entrar(app, c.email, antigua, ipNueva());
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const cookie = r.headers.get('set-cookie')!.split(';')[0]!;

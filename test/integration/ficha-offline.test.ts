@@ -1,22 +1,22 @@
 import { createHash, randomBytes, webcrypto } from 'node:crypto';
 import { parse as parseHtml } from 'node-html-parser';
 import { describe, expect } from 'vitest';
-import { ErrorBody } from '../../shared/errors';
-import { codificarResumen, datosAFirmar, huellaDatos, urlConResumen, type ResumenOffline } from '../../shared/rules/resumen-offline';
-import { ReservasRespuesta, type Reserva } from '../../shared/schemas/dispositivo';
 import { fichaUrl } from '../../server/domain/decas/urls';
+import { ErrorBody } from '../../shared/errors';
 import { isoMadrid } from '../../shared/rules/fechas';
+import { codificarResumen, datosAFirmar, huellaDatos, type ResumenOffline, urlConResumen } from '../../shared/rules/resumen-offline';
+import { type Reserva, ReservasRespuesta } from '../../shared/schemas/dispositivo';
 import '../../server/documents/deca-pdf';
+import { runMailOnce } from '../../server/jobs/mail-delivery';
 import { emitirEnDispositivo } from '../../shared/pdf/emision-dispositivo';
 import { sinSello } from '../../shared/pdf/sin-sello';
 import { DecaCreada, DecaInput } from '../../shared/schemas/deca';
 import { WebhookPayload } from '../../shared/schemas/webhook';
-import { runMailOnce } from '../../server/jobs/mail-delivery';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { getBytes, iniciarSesion } from '../support/decas-helpers';
 import { movilConReservas } from '../support/dispositivos';
-import { it, test, type CuentaDePrueba } from '../support/fixtures';
+import { type CuentaDePrueba, it, test } from '../support/fixtures';
 import { mailDeps, startSmtp } from '../support/smtp';
 import { crearWebhookOk, entregarTodo } from '../support/webhooks';
 
@@ -230,7 +230,10 @@ describe('a DeCA issued with no coverage, when its device syncs', () => {
     expect((await crearDesde(app, m.cookie, otros.emision, 'bien', cuerpo)).status).toBe(201);
   });
 
-  it('refuses, saying why, a number used already, expired, another device’s, one issued after its device was revoked, a clock far ahead, a number of another year, and an API key', async ({ app, cuentaNueva: c }) => {
+  it('refuses, saying why, a number used already, expired, another device’s, one issued after its device was revoked, a clock far ahead, a number of another year, and an API key', async ({
+    app,
+    cuentaNueva: c,
+  }) => {
     const m = await movil(app, c);
     const [r1, r2] = m.reservas;
     const bien = { dispositivo_id: m.id, numero: r1!.numero, token: r1!.token, emitida_at: new Date().toISOString() };
@@ -239,10 +242,22 @@ describe('a DeCA issued with no coverage, when its device syncs', () => {
     const otro = await movil(app, c); // a second device of the same user
     // A number whose 30 days ran out an hour ago, used now (the device's clock or a tampered app).
     const caducada = m.reservas[2]!;
-    await app.database.db.updateTable('reservas').set({ caduca_at: new Date(Date.now() - 3_600_000) }).where('account_id', '=', c.account.id).where('entorno', '=', 'produccion').where('numero', '=', caducada.numero).execute();
+    await app.database.db
+      .updateTable('reservas')
+      .set({ caduca_at: new Date(Date.now() - 3_600_000) })
+      .where('account_id', '=', c.account.id)
+      .where('entorno', '=', 'produccion')
+      .where('numero', '=', caducada.numero)
+      .execute();
     const r4 = m.reservas[3]!;
     const deAnioPasado = `${Number(r4.numero.slice(0, 4)) - 1}-999999`;
-    await app.database.db.updateTable('reservas').set({ numero: deAnioPasado, created_at: new Date(`${deAnioPasado.slice(0, 4)}-12-30T12:00:00+01:00`) }).where('account_id', '=', c.account.id).where('entorno', '=', 'produccion').where('numero', '=', r4.numero).execute();
+    await app.database.db
+      .updateTable('reservas')
+      .set({ numero: deAnioPasado, created_at: new Date(`${deAnioPasado.slice(0, 4)}-12-30T12:00:00+01:00`) })
+      .where('account_id', '=', c.account.id)
+      .where('entorno', '=', 'produccion')
+      .where('numero', '=', r4.numero)
+      .execute();
     const casos: [string, Record<string, unknown>, number, RegExp][] = [
       ['used', bien, 409, /ya lo usó otra DeCA/],
       ['another device', { ...bien, numero: r2!.numero, token: r2!.token, dispositivo_id: otro.id }, 409, /no estaba reservado para este dispositivo/],
@@ -302,7 +317,11 @@ describe('a DeCA issued with no coverage, when its device syncs', () => {
       await runMailOnce(mailDeps(app, smtp.url));
       const mail = smtp.mails.find((x) => x.subject?.includes(r!.numero));
       const pdf = mail?.attachments.find((a) => a.contentType === 'application/pdf');
-      expect(createHash('sha256').update(pdf?.content ?? Buffer.alloc(0)).digest('hex')).toBe(deca.pdf_sha256);
+      expect(
+        createHash('sha256')
+          .update(pdf?.content ?? Buffer.alloc(0))
+          .digest('hex'),
+      ).toBe(deca.pdf_sha256);
     } finally {
       await smtp.close();
     }

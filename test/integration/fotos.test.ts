@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect } from 'vitest';
 import { FotoLeida } from '../../shared/schemas/fotos';
 import { albaranAleatorio, degradacionAleatoria, fotografiar } from '../fixtures/albaranes';
-import { it, type Fx } from '../support/fixtures';
+import { type Fx, it } from '../support/fixtures';
 import { herramienta } from '../support/herramientas';
 
 const pdftoppm = herramienta('pdftoppm');
@@ -50,8 +50,7 @@ const fotosUsadas = async ({ app, c }: Fx) => (await app.request('GET', '/api/v1
 const blanca = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#ffffff' } });
 
 /** What `campos.foto` says of a picture too small or too thin to hold a line of text. */
-const PEQUENA = (medidas: string) =>
-  `Demasiado pequeña para leerla (${medidas} px): su lado corto debe medir al menos 32 px. Envíe la foto del albarán entero; con 1800 px de lado largo se lee bien.`;
+const PEQUENA = (medidas: string) => `Demasiado pequeña para leerla (${medidas} px): su lado corto debe medir al menos 32 px. Envíe la foto del albarán entero; con 1800 px de lado largo se lee bien.`;
 const ESTRECHA = (medidas: string) => `Demasiado estrecha para leerla (${medidas} px): el lado largo puede medir como mucho unas 56 veces el corto. Envíe la foto del albarán entero.`;
 
 /** A PNG whose header declares `width` × `height` over the pixels of a small one: a decompression bomb's shape. */
@@ -86,7 +85,14 @@ describe('POST /fotos: a picture of any size, shape or kind is read or refused w
     const fx = { app, c } as Fx;
     const unPixel = await blanca(1, 1).png().toBuffer();
     expect(unPixel.length).toBeLessThan(100); // the report's 67-byte PNG
-    for (const [w, h] of [[1, 1], [31, 31], [3000, 20], [5000, 1], [20, 3000], [100, 31]] as const) {
+    for (const [w, h] of [
+      [1, 1],
+      [31, 31],
+      [3000, 20],
+      [5000, 1],
+      [20, 3000],
+      [100, 31],
+    ] as const) {
       const r = await enviarFoto(fx, await blanca(w, h).png().toBuffer());
       expect(campoFoto(r), `${w}×${h}`).toBe(PEQUENA(`${w} × ${h}`));
       expect(r.body.error.mensaje).toBe(`La foto es demasiado pequeña para leer texto en ella (${w} × ${h} px).`);
@@ -108,8 +114,12 @@ describe('POST /fotos: a picture of any size, shape or kind is read or refused w
 
   it('reads the smallest and the thinnest pictures that can hold a line, and the first frame of an animated one', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
     const fx = { app, c } as Fx;
-    const gris = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#808080' } }).png().toBuffer();
-    const animada = await sharp([await blanca(300, 200).png().toBuffer(), gris], { join: { animated: true } }).webp({ loop: 0 }).toBuffer();
+    const gris = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#808080' } })
+      .png()
+      .toBuffer();
+    const animada = await sharp([await blanca(300, 200).png().toBuffer(), gris], { join: { animated: true } })
+      .webp({ loop: 0 })
+      .toBuffer();
     expect((await sharp(animada).metadata()).pages).toBe(2);
     const fotos: [string, Buffer][] = [
       ['32×32', await blanca(32, 32).png().toBuffer()],
@@ -135,9 +145,13 @@ describe('POST /fotos: a picture of any size, shape or kind is read or refused w
     const vacio = await fetch(`${app.url}/api/v1/fotos`, { method: 'POST', headers: { authorization: `Bearer ${c.live}` }, body: '' });
     expect(campoFoto({ status: vacio.status, body: (await vacio.json()) as Record<string, any> })).toBe('Falta la foto');
     expect(campoFoto(await enviarFoto(fx, Buffer.concat([png.subarray(0, 8), Buffer.from('no soy un PNG')])))).toBe('No es una imagen válida: no es una imagen');
-    const ruido = await sharp(Buffer.from(Array.from({ length: 200 * 200 * 3 }, (_, i) => (i * 7919) % 251)), { raw: { width: 200, height: 200, channels: 3 } }).png().toBuffer();
+    const ruido = await sharp(Buffer.from(Array.from({ length: 200 * 200 * 3 }, (_, i) => (i * 7919) % 251)), { raw: { width: 200, height: 200, channels: 3 } })
+      .png()
+      .toBuffer();
     expect(campoFoto(await enviarFoto(fx, ruido.subarray(0, ruido.length >> 1)))).toBe('No es una imagen válida: imagen dañada o incompleta');
-    const gif = await sharp([png, png], { join: { animated: true } }).gif().toBuffer();
+    const gif = await sharp([png, png], { join: { animated: true } })
+      .gif()
+      .toBuffer();
     expect(campoFoto(await enviarFoto(fx, gif))).toBe('No es una imagen válida: formato GIF, que no se lee: envíela como JPEG, PNG, WebP o HEIC');
     expect((await fotosUsadas(fx)).usadas).toBe(0);
   });
@@ -207,7 +221,9 @@ describe.skipIf(!pdftoppm)('POST /fotos', () => {
   it('reads PNG, WebP and HEIF (AV1) as well as JPEG; a HEIC coded in HEVC gets its own explanation', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
     const fx = { app, c } as Fx;
     for (const formato of ['png', 'webp', 'heif'] as const) {
-      const bytes = await sharp(cabecera).toFormat(formato, formato === 'heif' ? { compression: 'av1' } : {}).toBuffer();
+      const bytes = await sharp(cabecera)
+        .toFormat(formato, formato === 'heif' ? { compression: 'av1' } : {})
+        .toBuffer();
       const r = await enviarFoto(fx, bytes, c.test, '/demo/api/v1');
       expect(r.status, `${formato}: ${JSON.stringify(r.body)}`).toBe(200);
       expect(r.body.propuesta.cargador_nif, formato).toBe('A58818501');
@@ -215,7 +231,11 @@ describe.skipIf(!pdftoppm)('POST /fotos', () => {
     // iPhones save HEIC coded in HEVC, which sharp's prebuilt libheif does not decode. No HEVC
     // encoder ships with sharp, so the HEIC here is an AV1 HEIF relabelled with HEVC's brand and codec.
     const heic = Buffer.from(await sharp(cabecera).heif({ compression: 'av1' }).toBuffer());
-    for (const [de, a] of [['avif', 'heic'], ['av01', 'hvc1'], ['av1C', 'hvcC']]) {
+    for (const [de, a] of [
+      ['avif', 'heic'],
+      ['av01', 'hvc1'],
+      ['av1C', 'hvcC'],
+    ]) {
       for (let i = heic.indexOf(de!, 0, 'latin1'); i >= 0; i = heic.indexOf(de!, i + 1, 'latin1')) heic.write(a!, i, 'latin1');
     }
     const r = await enviarFoto(fx, heic, c.test, '/demo/api/v1');
@@ -230,8 +250,19 @@ describe.skipIf(!pdftoppm)('POST /fotos', () => {
       ['palette PNG', await sharp(cabecera).png({ palette: true, colours: 16 }).toBuffer()],
       ['CMYK JPEG', await sharp(cabecera).toColourspace('cmyk').jpeg({ quality: 85 }).toBuffer()],
       // Stored on its side, shown upright: EXIF orientation 6 turns it 90° clockwise.
-      ['EXIF-rotated JPEG', await sharp(await sharp(cabecera).rotate(-90).jpeg({ quality: 85 }).toBuffer()).withMetadata({ orientation: 6 }).jpeg({ quality: 85 }).toBuffer()],
-      ['animated WebP', await sharp([cabecera, await sharp(cabecera).negate().toBuffer()], { join: { animated: true } }).webp({ loop: 0, quality: 90 }).toBuffer()],
+      [
+        'EXIF-rotated JPEG',
+        await sharp(await sharp(cabecera).rotate(-90).jpeg({ quality: 85 }).toBuffer())
+          .withMetadata({ orientation: 6 })
+          .jpeg({ quality: 85 })
+          .toBuffer(),
+      ],
+      [
+        'animated WebP',
+        await sharp([cabecera, await sharp(cabecera).negate().toBuffer()], { join: { animated: true } })
+          .webp({ loop: 0, quality: 90 })
+          .toBuffer(),
+      ],
     ];
     expect((await sharp(fotos[0]![1]).metadata()).depth).toBe('ushort');
     expect((await sharp(fotos[2]![1]).metadata()).space).toBe('cmyk');
@@ -270,7 +301,10 @@ describe.skipIf(!pdftoppm)('POST /fotos', () => {
     // Generated forms filled in by hand (seeds the benchmark does not use). Read as a whole page, the first
     // gives no CIF for its shipper (its B taken for an 8 and a digit misread: no check digit holds) and the
     // second no tractor plate; each line read again, enlarged, holds.
-    for (const [semilla, campo] of [[6, 'cargador_nif'], [21, 'matricula']] as const) {
+    for (const [semilla, campo] of [
+      [6, 'cargador_nif'],
+      [21, 'matricula'],
+    ] as const) {
       const { lineas, verdad, estilo } = albaranAleatorio(semilla, undefined, ['manuscrito']);
       const r = await enviarFoto(fx, await fotografiar(pdftoppm!, lineas, degradacionAleatoria(semilla), estilo), c.test, '/demo/api/v1');
       expect(r.status, JSON.stringify(r.body)).toBe(200);

@@ -51,7 +51,7 @@ describe('request bodies and the documented error body', () => {
     expect(body.error.campos.password).toMatch(/10 caracteres/);
   });
 
-  it('400 json_invalido (the spec\'s code for a body that is not JSON) for a body type the route does not take', async ({ app, c }) => {
+  it("400 json_invalido (the spec's code for a body that is not JSON) for a body type the route does not take", async ({ app, c }) => {
     for (const path of ['/app/api/sesion', '/api/v1/decas']) {
       const res = await app.request('POST', path, { key: c.live, headers: { ...CSRF, 'content-type': 'application/xml' }, body: '<a/>' });
       expect(res.status).toBe(400);
@@ -94,7 +94,14 @@ describe('per-IP limits behind TRUST_PROXY=1: the client is the address the prox
   const registro = (app: TestApp, n: number, xff: string) =>
     app.request('POST', '/app/api/registro', {
       headers: { ...CSRF, 'X-Forwarded-For': xff },
-      body: { nombre: `Transportes Proxy ${n}, S.L.`, nif: 'B12345674', domicilio: 'Calle Real 2, Segovia', rol: 'cargador', email: `proxy${n}-${Date.now()}@example.com`, password: 'una-clave-bien-larga' },
+      body: {
+        nombre: `Transportes Proxy ${n}, S.L.`,
+        nif: 'B12345674',
+        domicilio: 'Calle Real 2, Segovia',
+        rol: 'cargador',
+        email: `proxy${n}-${Date.now()}@example.com`,
+        password: 'una-clave-bien-larga',
+      },
     });
 
   it('8 sign-ups with X-Forwarded-For "203.0.113.N, 127.0.0.1" are one client: 5 accounts, then 429 (5 an hour); another proxied address still signs up', async () => {

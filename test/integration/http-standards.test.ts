@@ -44,7 +44,10 @@ describe('401 carries WWW-Authenticate: Bearer (RFC 9110 §11.6.1, RFC 6750 §3)
     expect((await app.request('GET', '/api/v1/cuenta', { key: c.liveReadOnly })).status).toBe(200);
     const sesion = await app.request('POST', '/app/api/sesion', { headers: { 'X-DeCA-CSRF': '1' }, body: { email: c.email, password: c.password } });
     expect(sesion.status, sesion.text).toBe(200);
-    const cookie = sesion.headers.getSetCookie().find((s) => s.startsWith('deca_sesion='))!.split(';')[0]!;
+    const cookie = sesion.headers
+      .getSetCookie()
+      .find((s) => s.startsWith('deca_sesion='))!
+      .split(';')[0]!;
     const revocada = await app.request('DELETE', `/app/api/claves/${c.keyIds.liveReadOnly}`, { cookie, headers: { 'X-DeCA-CSRF': '1' } });
     expect(revocada.status, revocada.text).toBe(200);
     const res = await app.request('GET', '/api/v1/cuenta', { key: c.liveReadOnly });
@@ -53,8 +56,7 @@ describe('401 carries WWW-Authenticate: Bearer (RFC 9110 §11.6.1, RFC 6750 §3)
   });
 
   it('MCP answers its 401s the same way (its clients read the challenge)', async ({ app, c }) => {
-    const rpc = (headers: Record<string, string>, ruta = '/mcp') =>
-      app.request('POST', ruta, { headers: { accept: 'application/json, text/event-stream', ...headers }, body: JSON_RPC });
+    const rpc = (headers: Record<string, string>, ruta = '/mcp') => app.request('POST', ruta, { headers: { accept: 'application/json, text/event-stream', ...headers }, body: JSON_RPC });
     expect(desafio(await rpc({}))).toBe('Bearer realm="DeCA produccion"');
     expect(desafio(await rpc({ authorization: 'Bearer dg_live_no_existe' }))).toBe('Bearer realm="DeCA produccion", error="invalid_token"');
     expect(desafio(await rpc({ authorization: `Bearer ${c.live}` }, '/demo/mcp'))).toBe('Bearer realm="DeCA pruebas", error="invalid_token"');

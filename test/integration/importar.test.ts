@@ -12,11 +12,11 @@ import diagnostics from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect } from 'vitest';
 import { COLUMNAS_CSV } from '../../shared/rules/csv-deca';
-import { Deca, DecaList } from '../../shared/schemas/deca';
+import { type Deca, DecaList } from '../../shared/schemas/deca';
 import { MAX_ENVIOS } from '../../shared/schemas/envio';
 import { Importacion } from '../../shared/schemas/importar';
 import { decaCompleta } from '../support/decas';
-import { it, type Fx } from '../support/fixtures';
+import { type Fx, it } from '../support/fixtures';
 
 const CABECERA = COLUMNAS_CSV.join(';');
 /** One shipment row with the spec's columns; `over` by column name. */
@@ -171,7 +171,11 @@ describe('POST /importar', () => {
     const enviado = await fetch(`${app.url}/api/v1/importar`, { method: 'POST', headers: { authorization: `Bearer ${c.live}` }, body: form });
     expect(enviado.status).toBe(200);
     expect(((await enviado.json()) as Importacion).creados).toBe(1);
-    const soloLectura = await fetch(`${app.url}/api/v1/importar`, { method: 'POST', headers: { authorization: `Bearer ${c.liveReadOnly}`, 'content-type': 'text/csv' }, body: `${CABECERA}\n${fila()}\n` });
+    const soloLectura = await fetch(`${app.url}/api/v1/importar`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${c.liveReadOnly}`, 'content-type': 'text/csv' },
+      body: `${CABECERA}\n${fila()}\n`,
+    });
     expect(soloLectura.status).toBe(403);
   });
 });

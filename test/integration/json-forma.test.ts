@@ -17,7 +17,10 @@ describe('JSON bodies', () => {
   it(`refuses more than ${JSON_PROFUNDIDAD_MAXIMA} levels of nesting with 413, and leaves ${JSON_PROFUNDIDAD_MAXIMA} to the schema`, async ({ app, c }) => {
     const hondo = await app.request('POST', '/api/v1/decas', { key: c.live, body: anidado(JSON_PROFUNDIDAD_MAXIMA + 1) });
     expect(hondo.status).toBe(413);
-    expect(hondo.body.error).toMatchObject({ codigo: 'demasiado_grande', mensaje: `El JSON anida más de ${JSON_PROFUNDIDAD_MAXIMA} niveles de objetos o listas: ninguna petición de este servicio necesita tantos.` });
+    expect(hondo.body.error).toMatchObject({
+      codigo: 'demasiado_grande',
+      mensaje: `El JSON anida más de ${JSON_PROFUNDIDAD_MAXIMA} niveles de objetos o listas: ninguna petición de este servicio necesita tantos.`,
+    });
     const justo = await app.request('POST', '/api/v1/decas', { key: c.live, body: anidado(JSON_PROFUNDIDAD_MAXIMA) });
     expect(justo.status).toBe(422);
     // What made a 500 before: recursion over 128,000 levels.

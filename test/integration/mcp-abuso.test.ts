@@ -19,7 +19,7 @@ import { describe, expect } from 'vitest';
 import { ErrorBody, parsePath } from '../../shared/errors';
 import { DecaCreada } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
-import { it, test, type Fx } from '../support/fixtures';
+import { type Fx, it, test } from '../support/fixtures';
 import { hostil, prohibido, texto, valor } from '../support/hostiles';
 
 // Hundreds of calls with one key: room in the per-key limit, and a plan with no monthly limit.
@@ -107,7 +107,13 @@ const BASE: Record<string, (fx: Fx) => Promise<Json>> = {
   historial_deca: async (fx) => ({ id: await deca(fx, false) }),
   descargas_deca: async (fx) => ({ id: await deca(fx, false) }),
   buscar_agenda: async () => ({ tipo: 'empresas' }),
-  leer_albaran: async () => ({ imagen_base64: (await sharp({ create: { width: 48, height: 48, channels: 3, background: '#ffffff' } }).png().toBuffer()).toString('base64') }),
+  leer_albaran: async () => ({
+    imagen_base64: (
+      await sharp({ create: { width: 48, height: 48, channels: 3, background: '#ffffff' } })
+        .png()
+        .toBuffer()
+    ).toString('base64'),
+  }),
   validar_deca: async () => decaCompleta() as Json,
   crear_deca: async () => decaCompleta({ emitir: false }) as Json,
   modificar_deca: async (fx) => ({ id: await deca(fx, false), referencia: 'R-1' }),
@@ -139,7 +145,11 @@ describe('MCP tools with hostile input: a result or a refusal naming the argumen
       const campos = rutas(tool.inputSchema as Esquema);
       const base = await BASE[nombre]!({ app, c });
       const propias = new Set(campos.map((r) => String(parsePath(r)[0])));
-      const extra = fc.dictionary(hostil.filter((k) => !propias.has(k)), valor, { maxKeys: 2 });
+      const extra = fc.dictionary(
+        hostil.filter((k) => !propias.has(k)),
+        valor,
+        { maxKeys: 2 },
+      );
       // A tool without arguments (ver_cuenta) gets the hostile values under a name it does not know, and ignores them.
       const DESCONOCIDO = 'campo_desconocido';
       const comprobar = async (ruta: string, v: unknown, otros: Json = {}) => {
@@ -153,7 +163,10 @@ describe('MCP tools with hostile input: a result or a refusal naming the argumen
           expect(error?.codigo, `${donde}: ${JSON.stringify(r).slice(0, 300)}`).toBe('validacion');
           // A photo's base64 that decodes to bytes but not to a picture is named as the photo.
           const esperados = ruta === 'imagen_base64' ? ['imagen_base64', 'foto'] : [ruta];
-          expect(Object.keys(error!.campos).some((k) => esperados.includes(k)), `${donde}: ${JSON.stringify(error!.campos)}`).toBe(true);
+          expect(
+            Object.keys(error!.campos).some((k) => esperados.includes(k)),
+            `${donde}: ${JSON.stringify(error!.campos)}`,
+          ).toBe(true);
         }
       };
       for (const ruta of campos) for (const v of SIEMPRE) await comprobar(ruta, v);

@@ -36,12 +36,18 @@ describe('MCP conformance', () => {
       for (const dir of await readdir(salida)) {
         const checks = JSON.parse(await readFile(path.join(salida, dir, 'checks.json'), 'utf8')) as { id: string; status: string }[];
         const escenario = /^server-(.+)-\d{4}-/.exec(dir)?.[1] ?? dir;
-        resultados.set(escenario, checks.map((x) => x.status));
+        resultados.set(
+          escenario,
+          checks.map((x) => x.status),
+        );
       }
       for (const escenario of ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection']) {
         const estados = [...resultados.entries()].find(([k]) => k.startsWith(escenario))?.[1];
         expect(estados, `${escenario}: ${r.out}`).toBeDefined();
-        expect(estados!.every((s) => s === 'SUCCESS' || s === 'INFO'), `${escenario}: ${estados?.join(', ')}`).toBe(true);
+        expect(
+          estados!.every((s) => s === 'SUCCESS' || s === 'INFO'),
+          `${escenario}: ${estados?.join(', ')}`,
+        ).toBe(true);
       }
     } finally {
       await proxy.close();

@@ -13,8 +13,8 @@ import { DecaCreada, DecaRespuesta } from '../../shared/schemas/deca';
 import { FotoLeida } from '../../shared/schemas/fotos';
 import { fotografiar } from '../fixtures/albaranes';
 import { decaCompleta } from '../support/decas';
-import { herramienta } from '../support/herramientas';
 import { it, type TestApp } from '../support/fixtures';
+import { herramienta } from '../support/herramientas';
 
 const LECTURA = ['buscar_agenda', 'descargas_deca', 'historial_deca', 'listar_decas', 'ver_cuenta', 'ver_deca'];
 const ESCRITURA = ['crear_deca', 'emitir_deca', 'enviar_deca', 'fin_servicio', 'leer_albaran', 'modificar_deca', 'pedir_datos', 'sustituir_deca', 'validar_deca'];
@@ -84,7 +84,9 @@ describe('MCP', () => {
     );
     expect(modificada.deca).toMatchObject({ matricula: '5678FGH', version: 2 });
 
-    const historial = (await client.callTool({ name: 'historial_deca', arguments: { id: creada.deca.numero } })).structuredContent as { cambios: { tipo: string; motivo: string | null; canal: string }[] };
+    const historial = (await client.callTool({ name: 'historial_deca', arguments: { id: creada.deca.numero } })).structuredContent as {
+      cambios: { tipo: string; motivo: string | null; canal: string }[];
+    };
     expect(historial.cambios.map((x) => x.tipo)).toEqual(['creacion', 'emision', 'modificacion'].filter((t) => historial.cambios.some((x) => x.tipo === t)));
     expect(historial.cambios.at(-1)).toMatchObject({ tipo: 'modificacion', motivo: 'Cambio de camión', canal: 'mcp' });
 
@@ -218,10 +220,13 @@ describe('MCP', () => {
     const { request } = await import('node:http');
     const u = new URL(app.url);
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: u.hostname, port: u.port, path: '/mcp', method: 'POST', headers: { host: 'atacante.example', 'content-type': 'application/json', authorization: `Bearer ${c.live}` } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        { host: u.hostname, port: u.port, path: '/mcp', method: 'POST', headers: { host: 'atacante.example', 'content-type': 'application/json', authorization: `Bearer ${c.live}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end('{}');
     });

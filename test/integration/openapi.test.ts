@@ -1,25 +1,37 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect } from 'vitest';
-import { COLUMNAS_CSV } from '../../shared/rules/csv-deca';
-import { CODIGO_STATUS } from '../../shared/errors';
-import type { Entorno } from '../../shared/schemas/cuenta';
-import { DecaInput } from '../../shared/schemas/deca';
 import { routerApi } from '../../server/app';
 import { OPERACIONES_API as OPERACIONES } from '../../server/commands/operaciones';
 import { crearClave } from '../../server/domain/accounts/api-keys';
+import { CODIGO_STATUS } from '../../shared/errors';
+import { COLUMNAS_CSV } from '../../shared/rules/csv-deca';
+import type { Entorno } from '../../shared/schemas/cuenta';
+import { DecaInput } from '../../shared/schemas/deca';
 import type { RequestOptions, TestResponse } from '../support/app';
-import { validadorDe, type DocumentoOpenApi, type Vista } from '../support/contrato';
+import { type DocumentoOpenApi, type Vista, validadorDe } from '../support/contrato';
 import { decaCompleta } from '../support/decas';
+import { type CuentaDePrueba, it, type Receptor, type TestApp, test } from '../support/fixtures';
 import { entregarTodo } from '../support/webhooks';
-import { it, test, type CuentaDePrueba, type Receptor, type TestApp } from '../support/fixtures';
 
 // The walk through every operation makes dozens of DeCAs and calls with one key, and tests a webhook on 127.0.0.1.
 test.override('opcionesCuenta', { plan: 'pro' });
 test.override('opcionesApp', { apiPoints: 10_000, env: { WEBHOOK_ALLOW_INSECURE: '1' } });
 
 type Respuesta = { $ref?: string; content?: Record<string, { example?: unknown }> };
-type Operacion = { parameters?: { in: string; name: string }[]; responses: Record<string, Respuesta>; requestBody?: { content: Record<string, { example?: unknown }> }; operationId: string; description?: string };
-type Documento = { openapi: string; servers: { url: string }[]; paths: Record<string, Record<string, Operacion>>; webhooks: Record<string, unknown>; components: { securitySchemes: Record<string, unknown>; responses: Record<string, Respuesta> } };
+type Operacion = {
+  parameters?: { in: string; name: string }[];
+  responses: Record<string, Respuesta>;
+  requestBody?: { content: Record<string, { example?: unknown }> };
+  operationId: string;
+  description?: string;
+};
+type Documento = {
+  openapi: string;
+  servers: { url: string }[];
+  paths: Record<string, Record<string, Operacion>>;
+  webhooks: Record<string, unknown>;
+  components: { securitySchemes: Record<string, unknown>; responses: Record<string, Respuesta> };
+};
 
 /** An environment's keys for the walk: read-write, read-only (with its id, for the rate limit), and one of the other environment. */
 interface Claves {
@@ -191,9 +203,7 @@ describe('the OpenAPI document', () => {
 
   it('documents every route the server registers under the API, and nothing it does not serve', async ({ app }) => {
     const router = routerApi({ config: app.config, services: app.services });
-    const servidas = new Set(
-      router.stack.flatMap((l) => l.methods.filter((m) => m !== 'HEAD').map((m) => `${m.toLowerCase()} ${String(l.path).replace(/:(\w+)/g, '{$1}')}`)),
-    );
+    const servidas = new Set(router.stack.flatMap((l) => l.methods.filter((m) => m !== 'HEAD').map((m) => `${m.toLowerCase()} ${String(l.path).replace(/:(\w+)/g, '{$1}')}`)));
     const doc = (await app.request<Documento>('GET', '/api/v1/openapi.json')).body;
     const documentadas = new Set(Object.entries(doc.paths).flatMap(([ruta, ops]) => Object.keys(ops).map((m) => `${m} ${ruta}`)));
     expect([...servidas].filter((s) => !documentadas.has(s))).toEqual([]);
@@ -210,11 +220,17 @@ describe('the OpenAPI document', () => {
         expect(ids.has(op.operationId), donde).toBe(false);
         ids.add(op.operationId);
         const estados = Object.keys(op.responses);
-        expect(estados.some((e) => e === '200' || e === '201'), donde).toBe(true);
+        expect(
+          estados.some((e) => e === '200' || e === '201'),
+          donde,
+        ).toBe(true);
         for (const e of ['401', '422', '429']) expect(estados, donde).toContain(e);
         if (ruta.includes('{id}')) {
           expect(estados, donde).toContain('404');
-          expect(op.parameters?.some((p) => p.in === 'path' && p.name === 'id'), donde).toBe(true);
+          expect(
+            op.parameters?.some((p) => p.in === 'path' && p.name === 'id'),
+            donde,
+          ).toBe(true);
         }
         if (metodo !== 'get') expect(estados, donde).toContain('403');
         for (const e of estados.filter((x) => Number(x) >= 400)) {
@@ -238,11 +254,17 @@ describe('the OpenAPI document', () => {
     expect(creada.body.deca.estado).toBe('emitido');
   });
 
-  it('declares what a generated client needs: every header each answer carries, a body for every POST, bounded input, standard formats, and webhooks with their headers and operationIds', async ({ app }) => {
+  it('declares what a generated client needs: every header each answer carries, a body for every POST, bounded input, standard formats, and webhooks with their headers and operationIds', async ({
+    app,
+  }) => {
     const doc = (await app.request<DocumentoOpenApi>('GET', '/api/v1/openapi.json')).body;
     const resolver = (x: unknown): Record<string, any> => {
       let o = x as Record<string, any>;
-      while (o?.$ref) o = (o.$ref as string).slice(2).split('/').reduce((acc: any, k: string) => acc[k.replaceAll('~1', '/')], doc);
+      while (o?.$ref)
+        o = (o.$ref as string)
+          .slice(2)
+          .split('/')
+          .reduce((acc: any, k: string) => acc[k.replaceAll('~1', '/')], doc);
       return o;
     };
     const faltas: string[] = [];
@@ -329,9 +351,16 @@ describe('the OpenAPI document', () => {
       const vistos = new Set(vistas.filter((v) => v.ruta.startsWith(`${base}/`)).map((v) => validadores[entorno].clave(v)));
       const doc = (await app.request<DocumentoOpenApi>('GET', `${base}/openapi.json`)).body;
       const exitos = Object.entries(doc.paths).flatMap(([ruta, ops]) =>
-        Object.entries(ops).flatMap(([metodo, op]) => Object.keys(op.responses).filter((e) => e.startsWith('2')).map((e) => `${metodo} ${ruta} ${e}`)),
+        Object.entries(ops).flatMap(([metodo, op]) =>
+          Object.keys(op.responses)
+            .filter((e) => e.startsWith('2'))
+            .map((e) => `${metodo} ${ruta} ${e}`),
+        ),
       );
-      expect(exitos.filter((e) => !vistos.has(e) && e !== 'post /fotos 200'), base).toEqual([]);
+      expect(
+        exitos.filter((e) => !vistos.has(e) && e !== 'post /fotos 200'),
+        base,
+      ).toEqual([]);
     }
     expect(vistas.length).toBeGreaterThan(200);
 

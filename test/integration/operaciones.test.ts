@@ -5,10 +5,10 @@
  * that exists under that name.
  */
 import { describe, expect } from 'vitest';
-import { comandoDe, OPERACIONES, type Operacion } from '../../shared/api/operaciones';
-import { RUTAS, rutaCon, rutaKoa, type NombreOperacion } from '../../shared/api/rutas';
 import { routerApi } from '../../server/app';
 import { COMANDOS_API, HERRAMIENTAS_API } from '../../server/commands/operaciones';
+import { comandoDe, OPERACIONES, type Operacion } from '../../shared/api/operaciones';
+import { type NombreOperacion, RUTAS, rutaCon, rutaKoa } from '../../shared/api/rutas';
 import { it, type TestApp } from '../support/fixtures';
 
 const NOMBRES = Object.keys(RUTAS) as NombreOperacion[];

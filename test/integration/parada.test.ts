@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filasEn, postgresSchemaDeProceso, testDatabaseKind } from '../support/db';
 import { decaCompleta } from '../support/decas';
-import { runCli, startServerProcess, type ServerProcess } from '../support/processes';
+import { runCli, type ServerProcess, startServerProcess } from '../support/processes';
 import { roundRobin } from '../support/proxy';
 import { startSmtp } from '../support/smtp';
-import { startReceptor, type Receptor } from '../support/webhook-receiver';
+import { type Receptor, startReceptor } from '../support/webhook-receiver';
 
 /**
  * A stop as a rolling restart makes it (SIGTERM), with other processes on
@@ -116,9 +116,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('graceful shutdown', () => {
       expect(correos.map((c) => [c.destinatario, c.intentos])).toEqual([1, 2, 3].map((n) => [`parada-${n}@example.com`, 1]));
       const [enviadoB] = await filas<{ enviado_at: Date }>('select enviado_at from correos where id = $1', [retenido.id]);
       expect(enviadoB!.enviado_at.getTime()).toBeLessThan(retenido.hasta.getTime());
-      expect(smtp.mails.flatMap((m) => (Array.isArray(m.to) ? m.to : [m.to]).flatMap((t) => t?.value.map((v) => v.address) ?? [])).sort()).toEqual(
-        [1, 2, 3].map((n) => `parada-${n}@example.com`),
-      );
+      expect(smtp.mails.flatMap((m) => (Array.isArray(m.to) ? m.to : [m.to]).flatMap((t) => t?.value.map((v) => v.address) ?? [])).sort()).toEqual([1, 2, 3].map((n) => `parada-${n}@example.com`));
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
       await smtp.close();

@@ -1,13 +1,13 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
-import { decaCompleta } from '../support/decas';
 import { filasEn, postgresSchemaDeProceso, testDatabaseKind } from '../support/db';
-import { runCli, startServerProcess, type ServerProcess } from '../support/processes';
-import { roundRobin, type RoundRobin } from '../support/proxy';
+import { decaCompleta } from '../support/decas';
+import { runCli, type ServerProcess, startServerProcess } from '../support/processes';
+import { type RoundRobin, roundRobin } from '../support/proxy';
 import { huellaDelSello } from '../support/sello';
 import { startSmtp, type TestSmtp } from '../support/smtp';
-import { startReceptor, type Receptor } from '../support/webhook-receiver';
+import { type Receptor, startReceptor } from '../support/webhook-receiver';
 
 /** Rows of one query on the database the server processes share. */
 const filas = filasEn;
@@ -358,9 +358,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('two server processes behind a
     }
     // Until every delivery is delivered with no lease held: none can be claimed again, so what the receiver holds is final.
     const entregas = () => filas<EntregaEnBase>(db.url, ENTREGAS_DE_WEBHOOK, [webhookId]);
-    await expect
-      .poll(async () => (await entregas()).map((e) => e.estado === 'entregada' && !e.en_curso), { timeout: 30_000, interval: 200 })
-      .toEqual(Array.from({ length: 8 }, () => true));
+    await expect.poll(async () => (await entregas()).map((e) => e.estado === 'entregada' && !e.en_curso), { timeout: 30_000, interval: 200 }).toEqual(Array.from({ length: 8 }, () => true));
     // Each claimed by one process once, and sent once.
     for (const e of await entregas()) expect(e, e.entrega_id).toMatchObject(ENTREGADA_UNA_VEZ);
     expect(rx.recibidos.map((r) => (r.body as { data: { deca: { numero: string } } }).data.deca.numero).sort()).toEqual(numeros.sort());

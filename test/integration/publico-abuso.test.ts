@@ -3,7 +3,7 @@ import { describe, expect } from 'vitest';
 import { DescargasList } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
 import { enLotes } from '../support/decas-http';
-import { it, test, type Fx, type TestApp } from '../support/fixtures';
+import { type Fx, it, type TestApp, test } from '../support/fixtures';
 import { crearDeca, crearWebhookOk } from '../support/webhooks';
 
 /**
@@ -79,7 +79,11 @@ describe('public pages under a flood', () => {
       expect(await ficha.text()).toContain(deca.numero);
       const pdf = await abrir(app, deca.urls.pdf, '203.0.113.15');
       expect(pdf.status).toBe(200);
-      expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString(),
+      ).toBe('%PDF-');
     } finally {
       await sql`alter table descargas_fuera rename to descargas`.execute(app.database.db);
     }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { parse as parseHtml } from 'node-html-parser';
 import { describe, expect } from 'vitest';
-import { DecaCreada, DescargasList, type Deca } from '../../shared/schemas/deca';
+import { type Deca, DecaCreada, DescargasList } from '../../shared/schemas/deca';
 import { startTestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
-import { it, type Fx } from '../support/fixtures';
+import { type Fx, it } from '../support/fixtures';
 
 const BROWSER = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
 
@@ -79,7 +79,10 @@ describe('public ficha (the QR page)', () => {
     }
     // What the inspector checks first comes first: the state, the plates and the date, before the parties.
     const enOrden = ['EMITIDA y en vigor', 'Matrículas', '1234BCD + R1234BCD', 'Fecha del transporte', '23/11/2026', 'Cargador contractual'].map((x) => text.indexOf(x));
-    expect(enOrden.every((i) => i >= 0), text.slice(0, 400)).toBe(true);
+    expect(
+      enOrden.every((i) => i >= 0),
+      text.slice(0, 400),
+    ).toBe(true);
     expect(enOrden).toEqual([...enOrden].sort((a, b) => a - b));
     // One Spanish date-time format.
     expect(text).toMatch(/emitida el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
@@ -91,17 +94,20 @@ describe('public ficha (the QR page)', () => {
 
   it('escapes a <script> placed in every text field', async ({ app, c }) => {
     const evil = '<script>alert(1)</script>';
-    const deca = await crear({ app, c }, {
-      cargador_nombre: `C ${evil}`,
-      cargador_domicilio: `D ${evil}`,
-      transp_nombre: `T ${evil}`,
-      transp_domicilio: `TD ${evil}`,
-      autorizacion_especial: `A ${evil}`,
-      conductor_nombre: `N ${evil}`,
-      observaciones: `O ${evil}`,
-      referencia: `R ${evil}`,
-      envios: [{ origen: `Or ${evil}`, destino: `De ${evil}`, naturaleza: `Na ${evil}`, peso: 10, nota: `No ${evil}` }],
-    });
+    const deca = await crear(
+      { app, c },
+      {
+        cargador_nombre: `C ${evil}`,
+        cargador_domicilio: `D ${evil}`,
+        transp_nombre: `T ${evil}`,
+        transp_domicilio: `TD ${evil}`,
+        autorizacion_especial: `A ${evil}`,
+        conductor_nombre: `N ${evil}`,
+        observaciones: `O ${evil}`,
+        referencia: `R ${evil}`,
+        envios: [{ origen: `Or ${evil}`, destino: `De ${evil}`, naturaleza: `Na ${evil}`, peso: 10, nota: `No ${evil}` }],
+      },
+    );
     for (const url of [deca.urls.ficha, deca.urls.conductor]) {
       const res = await abrir({ app, c }, url);
       expect(res.text).not.toContain('<script>alert(1)</script>');
@@ -176,7 +182,10 @@ describe('public ficha (the QR page)', () => {
 
   it('after replacement the old ficha shows the replacement banner with the new link', async ({ app, c }) => {
     const deca = await crear({ app, c });
-    const sus = await app.request('POST', `/api/v1/decas/${deca.id}/sustituir`, { key: c.live, body: { motivo: 'Cambio de destino', envios: [{ origen: 'Lleida', destino: 'Cádiz', naturaleza: 'Fruta', peso: 1000 }] } });
+    const sus = await app.request('POST', `/api/v1/decas/${deca.id}/sustituir`, {
+      key: c.live,
+      body: { motivo: 'Cambio de destino', envios: [{ origen: 'Lleida', destino: 'Cádiz', naturaleza: 'Fruta', peso: 1000 }] },
+    });
     expect(sus.status, sus.text).toBe(200);
     const nueva = sus.body.deca as Deca;
     const res = await abrir({ app, c }, deca.urls.ficha);
@@ -231,7 +240,12 @@ describe('public ficha (the QR page)', () => {
   });
 
   it('keeps a 48-shipment ficha under 20 KB', async ({ app, c }) => {
-    const envios = Array.from({ length: 48 }, (_, i) => ({ origen: `Polígono Industrial El Pilar, nave ${i}, Zaragoza`, destino: `Mercamadrid, puesto ${i}, Madrid`, naturaleza: 'Frutas y hortalizas frescas', peso: 500 + i }));
+    const envios = Array.from({ length: 48 }, (_, i) => ({
+      origen: `Polígono Industrial El Pilar, nave ${i}, Zaragoza`,
+      destino: `Mercamadrid, puesto ${i}, Madrid`,
+      naturaleza: 'Frutas y hortalizas frescas',
+      peso: 500 + i,
+    }));
     const deca = await crear({ app, c }, { envios });
     const res = await abrir({ app, c }, deca.urls.ficha);
     expect(res.status).toBe(200);

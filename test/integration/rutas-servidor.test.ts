@@ -7,11 +7,11 @@
  * no screen of the app may be, or its deep link would never open offline.
  */
 import { describe, expect } from 'vitest';
-import { esRutaDelServidor } from '../../shared/rutas-servidor';
 import { routerApi } from '../../server/app';
 import { createAppApiRouter } from '../../server/http/routes/app-api';
 import { createDocsRouter } from '../../server/http/routes/docs';
 import { createPublicRouter } from '../../server/http/routes/public';
+import { esRutaDelServidor } from '../../shared/rutas-servidor';
 import { clienteDePrueba } from '../support/cliente';
 import { it, test } from '../support/fixtures';
 
@@ -20,8 +20,8 @@ test.override('opcionesApp', { clientDir: clienteDePrueba() });
 /** A concrete path for a router's pattern (`/d/:token.pdf` → `/d/x.pdf`). */
 const ejemplo = (patron: string): string => patron.replace(/:(\w+)/g, 'x');
 
-describe('the one list of the server\'s paths', () => {
-  it('holds every route the server mounts, and none of the app\'s screens', async ({ app }) => {
+describe("the one list of the server's paths", () => {
+  it("holds every route the server mounts, and none of the app's screens", async ({ app }) => {
     const deps = { config: app.config, services: app.services };
     const rutas = [
       ...[routerApi(deps, '/api/v1'), routerApi(deps, '/demo/api/v1'), createPublicRouter(deps), createDocsRouter(), createAppApiRouter(deps)].flatMap((r) =>

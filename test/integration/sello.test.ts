@@ -10,11 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { test as base, describe, expect } from 'vitest';
 import { loadConfig } from '../../server/config';
-import { SelloError, cargarSelloDelServicio } from '../../server/documents/sello-servicio';
 import { crearSellador, renderYSellar } from '../../server/documents/sello';
+import { cargarSelloDelServicio, SelloError } from '../../server/documents/sello-servicio';
 import { createLogger } from '../../server/log';
 import { openTestDatabase } from '../support/db';
-import { P12_PRUEBA, P12_PRUEBA_PASSWORD, huellaDelSello } from '../support/sello';
+import { huellaDelSello, P12_PRUEBA, P12_PRUEBA_PASSWORD } from '../support/sello';
 
 const log = createLogger('silent');
 const ahora = new Date('2026-11-25T10:00:00Z');
@@ -62,20 +62,36 @@ describe('the service’s seal', () => {
     copyFileSync(P12_PRUEBA, p12);
     const config = loadConfig({ SEAL_P12: p12, SEAL_P12_PASSWORD: P12_PRUEBA_PASSWORD });
     const material = await cargarSelloDelServicio({ db, config, ahora, log });
-    expect(material.certificados.map(sujeto)).toEqual([
-      expect.stringContaining('CN=Sello de pruebas DeCA'),
-      expect.stringContaining('CN=Autoridad de pruebas'),
-    ]);
+    expect(material.certificados.map(sujeto)).toEqual([expect.stringContaining('CN=Sello de pruebas DeCA'), expect.stringContaining('CN=Autoridad de pruebas')]);
     expect(await db.selectFrom('sello_servicio').selectAll().execute(), 'nothing self-signed is made').toHaveLength(0);
 
     const sellador = crearSellador(material);
     const pdf = await renderYSellar(
       {
-        entorno: 'produccion', numero: '2026-000001', version: 1, estado: 'emitido', cargador_nombre: 'Cargas SL', cargador_nif: 'B12345674', cargador_domicilio: 'Calle 1, Madrid',
-        transp_nombre: 'Transportes SA', transp_nif: 'A58818501', transp_domicilio: 'Calle 2, Burgos', fecha_transporte: '2026-11-25', tipo_vehiculo: 'rigido',
-        matricula: '1234 BCD', matricula_remolque: null, autorizacion_especial: null, conductor_nombre: null, observaciones: null, referencia: null,
+        entorno: 'produccion',
+        numero: '2026-000001',
+        version: 1,
+        estado: 'emitido',
+        cargador_nombre: 'Cargas SL',
+        cargador_nif: 'B12345674',
+        cargador_domicilio: 'Calle 1, Madrid',
+        transp_nombre: 'Transportes SA',
+        transp_nif: 'A58818501',
+        transp_domicilio: 'Calle 2, Burgos',
+        fecha_transporte: '2026-11-25',
+        tipo_vehiculo: 'rigido',
+        matricula: '1234 BCD',
+        matricula_remolque: null,
+        autorizacion_especial: null,
+        conductor_nombre: null,
+        observaciones: null,
+        referencia: null,
         envios: [{ origen: 'Madrid', destino: 'Burgos', naturaleza: 'Palés', peso: 1000, unidad: 'kg', nota: null }],
-        emitido_at: '2026-11-25 11:00:00', modificado_at: null, motivo_modificacion: null, sustituye_a: null, ficha_url: 'https://deca.example.es/ficha/x?t=y',
+        emitido_at: '2026-11-25 11:00:00',
+        modificado_at: null,
+        motivo_modificacion: null,
+        sustituye_a: null,
+        ficha_url: 'https://deca.example.es/ficha/x?t=y',
       },
       sellador,
     );

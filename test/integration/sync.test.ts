@@ -6,20 +6,20 @@
  * the transport; everything else is the real thing.
  */
 import 'fake-indexeddb/auto';
-import Dexie from 'dexie';
 import { createHash } from 'node:crypto';
+import Dexie from 'dexie';
 import { describe, expect, onTestFinished, vi } from 'vitest';
-import { createApi, type Api } from '../../client/data/api';
-import { openDecaDb, type DecaDb } from '../../client/data/db';
+import { type Api, createApi } from '../../client/data/api';
 import { guardarParaElCamino } from '../../client/data/consultas';
+import { type DecaDb, openDecaDb } from '../../client/data/db';
 import { crearDeca, reintentar } from '../../client/data/outbox';
 import { MAX_FALLOS_SERVIDOR, SyncEngine } from '../../client/data/sync';
-import { DecaCreada, DecaList, DocumentosCamino, type DecaInput } from '../../shared/schemas/deca';
 import { ManualClock } from '../../server/clock';
 import { runMaintenanceOnce } from '../../server/jobs/maintenance';
+import { DecaCreada, type DecaInput, DecaList, DocumentosCamino } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
 import { iniciarSesion } from '../support/decas-helpers';
-import { it, test, type Fx } from '../support/fixtures';
+import { type Fx, it, test } from '../support/fixtures';
 
 test.override('opcionesApp', { clock: new ManualClock('2026-11-21T10:00:00+01:00'), apiPoints: 100_000 });
 
@@ -81,8 +81,7 @@ async function enServidor({ app, c }: Fx): Promise<{ id: number; referencia: str
   return DecaList.parse(res.body).decas.map((d) => ({ id: d.id, referencia: d.referencia, observaciones: d.observaciones }));
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
 const errorBody = (codigo: string, mensaje: string) => ({ error: { codigo, mensaje, campos: {}, avisos: [], request_id: 'req_inyectado' } });
 

@@ -10,11 +10,11 @@ import fc from 'fast-check';
 import { parse as parseHtml } from 'node-html-parser';
 import { describe, expect } from 'vitest';
 import { COLUMNAS_CSV } from '../../shared/rules/csv-deca';
-import { DecaCreada, type Deca } from '../../shared/schemas/deca';
+import { type Deca, DecaCreada } from '../../shared/schemas/deca';
 import { Importacion } from '../../shared/schemas/importar';
-import { decaCompleta } from '../support/decas';
 import type { TestApp, TestResponse } from '../support/app';
-import { it, test, type Fx } from '../support/fixtures';
+import { decaCompleta } from '../support/decas';
+import { type Fx, it, test } from '../support/fixtures';
 import { prohibido, texto } from '../support/hostiles';
 
 const CSRF = { 'X-DeCA-CSRF': '1' };
@@ -35,7 +35,11 @@ function campos(res: TestResponse): Record<string, string> {
 }
 
 async function contarDecas({ app, c }: Fx): Promise<number> {
-  const r = await app.database.db.selectFrom('decas').select((eb) => eb.fn.countAll<string>().as('n')).where('account_id', '=', c.account.id).executeTakeFirstOrThrow();
+  const r = await app.database.db
+    .selectFrom('decas')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('account_id', '=', c.account.id)
+    .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 

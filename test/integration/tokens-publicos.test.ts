@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect } from 'vitest';
-import { DecaCreada, type Deca } from '../../shared/schemas/deca';
+import { type Deca, DecaCreada } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
-import { it, type Fx } from '../support/fixtures';
+import { type Fx, it } from '../support/fixtures';
 
 /**
  * The public links (the ficha behind the QR, its PDF, image and driver's
@@ -21,13 +21,7 @@ async function crear({ app, c }: Fx, over: Record<string, unknown> = {}): Promis
 const tokenDe = (url: string) => new URL(url).pathname.split('/')[2]!;
 
 /** Every public path built on a token. */
-const RUTAS = [
-  (t: string) => `/d/${t}`,
-  (t: string) => `/d/${t}.pdf`,
-  (t: string) => `/d/${t}/qr.png`,
-  (t: string) => `/d/${t}/conductor`,
-  (t: string) => `/d/${t}/conductor/manifest.webmanifest`,
-];
+const RUTAS = [(t: string) => `/d/${t}`, (t: string) => `/d/${t}.pdf`, (t: string) => `/d/${t}/qr.png`, (t: string) => `/d/${t}/conductor`, (t: string) => `/d/${t}/conductor/manifest.webmanifest`];
 
 /** What a client can tell apart between two answers: status, body and headers (but the date and the request's own id). */
 async function huella(app: Fx['app'], path: string, init: RequestInit = {}) {
@@ -58,7 +52,7 @@ describe('public tokens', () => {
     const cuenta = new Map<string, number>();
     for (const ch of todos.join('')) cuenta.set(ch, (cuenta.get(ch) ?? 0) + 1);
     expect(cuenta.size).toBeGreaterThanOrEqual(60);
-    expect(Math.max(...cuenta.values())).toBeLessThan(3 * (todos.length * 32) / 64);
+    expect(Math.max(...cuenta.values())).toBeLessThan((3 * (todos.length * 32)) / 64);
   });
 
   it('a near miss of a real token finds nothing: one character changed, one missing, one more, another case', async ({ app, c }) => {
@@ -66,14 +60,7 @@ describe('public tokens', () => {
     const t = tokenDe(d.urls.ficha);
     expect((await huella(app, `/d/${t}`)).status).toBe(200);
     const otro = (ch: string) => (ch === 'A' ? 'B' : 'A');
-    const cercanos = [
-      t.slice(0, -1) + otro(t.at(-1)!),
-      t.slice(0, -1),
-      `${t}A`,
-      t.toUpperCase() === t ? t.toLowerCase() : t.toUpperCase(),
-      `${t.slice(0, 16)}%`,
-      `${t.slice(0, 8)}*`,
-    ];
+    const cercanos = [t.slice(0, -1) + otro(t.at(-1)!), t.slice(0, -1), `${t}A`, t.toUpperCase() === t ? t.toLowerCase() : t.toUpperCase(), `${t.slice(0, 16)}%`, `${t.slice(0, 8)}*`];
     for (const cerca of cercanos) expect((await huella(app, `/d/${encodeURIComponent(cerca)}`)).status, cerca).toBe(404);
   });
 

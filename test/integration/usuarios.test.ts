@@ -3,9 +3,9 @@ import { ErrorBody } from '../../shared/errors';
 import { InvitacionPublica, SesionResponse, UsuariosResponse } from '../../shared/schemas/cuenta';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
-import { clavePublica } from '../support/dispositivos';
 import { iniciarSesion, sessionCookieOf } from '../support/decas-helpers';
-import { it, type CuentaDePrueba } from '../support/fixtures';
+import { clavePublica } from '../support/dispositivos';
+import { type CuentaDePrueba, it } from '../support/fixtures';
 import { tokenInvitacion, usuarioCon } from '../support/usuarios';
 
 const CSRF = { 'X-DeCA-CSRF': '1' };
@@ -56,7 +56,12 @@ describe('users of an account', () => {
       expect(ErrorBody.parse(r.body).error.mensaje).toMatch(/no existe, ya se usó, caducó/);
     }
     const lista = UsuariosResponse.parse((await app.request('GET', '/app/api/usuarios', { cookie: admin })).body);
-    expect(lista.usuarios.map((u) => [u.email, u.rol])).toEqual(expect.arrayContaining([[c.email, 'admin'], [email.toLowerCase(), 'conductor']]));
+    expect(lista.usuarios.map((u) => [u.email, u.rol])).toEqual(
+      expect.arrayContaining([
+        [c.email, 'admin'],
+        [email.toLowerCase(), 'conductor'],
+      ]),
+    );
     expect(lista.invitaciones.map((i) => i.email)).not.toContain(email.toLowerCase());
   });
 
@@ -170,10 +175,13 @@ describe('roles, enforced by the server', () => {
         // The invitation e-mail is unique per account: one address per request.
         // A device's key is registered once: one key per request.
         const cuerpo =
-          metodo !== 'POST' ? body
-          : ruta === '/app/api/usuarios' ? { email: `m${++seq}@example.com`, rol: 'conductor' }
-          : ruta === '/app/api/dispositivos' ? { nombre: 'Móvil', clave_publica: await clavePublica() }
-          : body;
+          metodo !== 'POST'
+            ? body
+            : ruta === '/app/api/usuarios'
+              ? { email: `m${++seq}@example.com`, rol: 'conductor' }
+              : ruta === '/app/api/dispositivos'
+                ? { nombre: 'Móvil', clave_publica: await clavePublica() }
+                : body;
         const r = await app.request(metodo, ruta, { cookie, headers: CSRF, body: cuerpo });
         vistos.push(`${metodo} ${ruta} ${quien} → ${r.status}`);
         esperados.push(`${metodo} ${ruta} ${quien} → ${esperado}`);

@@ -1,9 +1,9 @@
 import { describe, expect } from 'vitest';
-import { Webhook, WebhookList } from '../../shared/schemas/webhook';
 import { MAX_WEBHOOKS } from '../../server/domain/webhooks/webhooks';
+import { Webhook, WebhookList } from '../../shared/schemas/webhook';
 import { buildCuenta } from '../support/factories';
-import { crearWebhookOk, expectError, leerEntregas } from '../support/webhooks';
 import { it } from '../support/fixtures';
+import { crearWebhookOk, expectError, leerEntregas } from '../support/webhooks';
 
 // WEBHOOK_ALLOW_INSECURE is off here: creation applies the full target policy.
 // Public targets are IP literals, so creating them asks no DNS, and nothing is

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresSchemaUrl } from '../../bench/lib';
 import { EntregaList } from '../../shared/schemas/webhook';
 import { verifySignature } from '../../shared/webhook-signature';
-import { postgresSchemaUrl } from '../../bench/lib';
 import { filasEn, testDatabaseKind } from '../support/db';
 import { decaCompleta } from '../support/decas';
-import { runCli, startServerProcess, type ServerProcess } from '../support/processes';
-import { startReceptor, type Receptor } from '../support/webhook-receiver';
+import { runCli, type ServerProcess, startServerProcess } from '../support/processes';
+import { type Receptor, startReceptor } from '../support/webhook-receiver';
 
 /**
  * Durability: the real server as a child process, killed with SIGKILL while
@@ -83,9 +83,7 @@ describe('webhook delivery survives a crash', () => {
     const postgres = testDatabaseKind() === 'postgres';
     /** The dead process's leases, live by the database's clock: who holds each (token) and how often it was claimed. */
     const vivas = () =>
-      filas<{ id: string; intentos: number; en_curso_token: string }>(
-        `select id, intentos, en_curso_token from webhook_entregas where estado = 'pendiente' and en_curso_hasta > now() order by id`,
-      );
+      filas<{ id: string; intentos: number; en_curso_token: string }>(`select id, intentos, en_curso_token from webhook_entregas where estado = 'pendiente' and en_curso_hasta > now() order by id`);
     const arrendadas = postgres ? await vivas() : [];
     if (postgres) expect(arrendadas.length).toBeGreaterThan(0);
     server = await startServerProcess(postgres ? { ...env, FAKE_NOW: new Date(Date.now() + 2 * 60_000).toISOString() } : env);

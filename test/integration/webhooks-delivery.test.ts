@@ -1,11 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, vi } from 'vitest';
+import { podarEntregas, REINTENTOS_MS } from '../../server/domain/webhooks/entregas';
+import { runWebhooksOnce } from '../../server/jobs/webhook-delivery';
 import { Deca } from '../../shared/schemas/deca';
 import { EntregaResultado, Webhook, WebhookPayload } from '../../shared/schemas/webhook';
 import { verifySignature } from '../../shared/webhook-signature';
-import { podarEntregas, REINTENTOS_MS } from '../../server/domain/webhooks/entregas';
-import { runWebhooksOnce } from '../../server/jobs/webhook-delivery';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { buildCuenta } from '../support/factories';

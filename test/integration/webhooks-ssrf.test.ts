@@ -1,10 +1,10 @@
 import http from 'node:http';
 import https from 'node:https';
 import { describe, expect, onTestFinished, vi } from 'vitest';
+import { runWebhooksOnce } from '../../server/jobs/webhook-delivery';
 import { createWebhookFetch, type WebhookFetch } from '../../server/net/webhook-request';
 import type { Resolver } from '../../server/net/webhook-target';
-import { runWebhooksOnce } from '../../server/jobs/webhook-delivery';
-import { it, test, type Fx } from '../support/fixtures';
+import { type Fx, it, test } from '../support/fixtures';
 import { crearDeca, crearWebhookOk, entregarTodo, leerEntregas } from '../support/webhooks';
 
 // The app allows insecure targets so webhooks to the loopback receiver can be

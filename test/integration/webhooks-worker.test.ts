@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { describe, expect } from 'vitest';
-import { openDatabase, type Database } from '../../server/db/open';
-import { reclamarEntregas } from '../../server/domain/webhooks/entregas';
+import { type Database, openDatabase } from '../../server/db/open';
 import { nuevoEntregaId } from '../../server/domain/webhooks/encolar';
+import { reclamarEntregas } from '../../server/domain/webhooks/entregas';
 import { startWebhookWorker, type WebhookWorker } from '../../server/jobs/webhook-delivery';
 import { createLogger } from '../../server/log';
 import { testDatabaseKind } from '../support/db';

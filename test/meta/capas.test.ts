@@ -76,8 +76,7 @@ describe('layer boundaries (npm run typecheck runs the same check)', () => {
     const dir = arbol('pagina-filas', {
       'server/domain/decas/queries.ts': 'export type DecaConRefs = { numero: string };\n',
       'server/http/pages/html.ts': 'export const html = (s: string) => s;\n',
-      'server/http/pages/malo.ts':
-        "import type { DecaConRefs } from '../../domain/decas/queries';\nimport { html } from './html';\nexport const f = (row: DecaConRefs) => html(row.numero);\n",
+      'server/http/pages/malo.ts': "import type { DecaConRefs } from '../../domain/decas/queries';\nimport { html } from './html';\nexport const f = (row: DecaConRefs) => html(row.numero);\n",
     });
     const r = cruise(dir);
     expect(r.status).not.toBe(0);
@@ -95,8 +94,7 @@ describe('layer boundaries (npm run typecheck runs the same check)', () => {
       'server/http/routes/mixto.ts':
         "import type { Sesion } from '../../domain/accounts/sessions';\nimport { leerSesion } from '../../domain/accounts/sessions';\nexport const s: Sesion = leerSesion(2);\n",
       'server/admin/malo.ts': "import { qr } from '../documents/qr';\nexport const a = qr;\n",
-      'server/http/bien.ts':
-        "import type { Sesion } from '../domain/accounts/sessions';\nimport { comoNoDisponible } from '../db/errores';\nexport const b = (s: Sesion) => comoNoDisponible(s);\n",
+      'server/http/bien.ts': "import type { Sesion } from '../domain/accounts/sessions';\nimport { comoNoDisponible } from '../db/errores';\nexport const b = (s: Sesion) => comoNoDisponible(s);\n",
     });
     const r = cruise(dir);
     expect(r.status).not.toBe(0);

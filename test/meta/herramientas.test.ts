@@ -77,15 +77,19 @@ describe('a test run on a machine without Chromium', () => {
     expect(r.informe.testResults.some((f) => f.status === 'failed')).toBe(true);
   }, 60_000);
 
-  it.runIf(process.platform === 'linux')('stops the server it started when the browser does not launch', async () => {
-    const marca = `DECA_PRUEBA_MARCA=${process.pid}-${Date.now()}`;
-    const [clave, valor] = marca.split('=') as [string, string];
-    // One file is enough: each starts its server the same way (browser.ts, arrancar).
-    const r = await correr({ CHROME_PATH: '/bin/false', CI: 'false', [clave]: valor }, 'sin-lanzar', ['--project', 'e2e', 'test/e2e/pwa-shell.test.ts']);
-    expect(r.code).not.toBe(0);
-    expect(r.informe.testResults.some((f) => f.status === 'failed')).toBe(true);
-    expect(vivosCon(marca)).toEqual([]);
-  }, 120_000);
+  it.runIf(process.platform === 'linux')(
+    'stops the server it started when the browser does not launch',
+    async () => {
+      const marca = `DECA_PRUEBA_MARCA=${process.pid}-${Date.now()}`;
+      const [clave, valor] = marca.split('=') as [string, string];
+      // One file is enough: each starts its server the same way (browser.ts, arrancar).
+      const r = await correr({ CHROME_PATH: '/bin/false', CI: 'false', [clave]: valor }, 'sin-lanzar', ['--project', 'e2e', 'test/e2e/pwa-shell.test.ts']);
+      expect(r.code).not.toBe(0);
+      expect(r.informe.testResults.some((f) => f.status === 'failed')).toBe(true);
+      expect(vivosCon(marca)).toEqual([]);
+    },
+    120_000,
+  );
 });
 
 describe('a test run on a machine without poppler-utils', () => {
@@ -98,9 +102,7 @@ describe('a test run on a machine without poppler-utils', () => {
 
   it('says once how to install it and skips the QR read-back', async () => {
     const r = await correr({ ...sinPoppler, CI: 'false' }, 'sin-poppler', qr);
-    expect(r.salida.split('\n').filter((l) => l.startsWith('Falta pdftoppm'))).toEqual([
-      'Falta pdftoppm (pdftoppm): se omiten las pruebas que lo usan. Instálalo con: apt-get install poppler-utils',
-    ]);
+    expect(r.salida.split('\n').filter((l) => l.startsWith('Falta pdftoppm'))).toEqual(['Falta pdftoppm (pdftoppm): se omiten las pruebas que lo usan. Instálalo con: apt-get install poppler-utils']);
     expect(r.code).toBe(0);
     expect(r.informe.numFailedTests).toBe(0);
     expect(r.informe.numPendingTests).toBeGreaterThan(0);

@@ -2,15 +2,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../server/app';
 import { ManualClock } from '../../server/clock';
-import { loadConfig, type Config } from '../../server/config';
+import { type Config, loadConfig } from '../../server/config';
 import type { Database } from '../../server/db/open';
-import { createLogger } from '../../server/log';
-import { createPdfPool, type PdfPool } from '../../server/documents/pdf-pool';
 import type { Services } from '../../server/deps';
+import { createPdfPool, type PdfPool } from '../../server/documents/pdf-pool';
+import { createLogger } from '../../server/log';
 import { createServices } from '../../server/services';
 import { openTestDatabase } from './db';
-import { selloDePrueba } from './sello';
 import { PDF_WORKER_URL } from './processes';
+import { selloDePrueba } from './sello';
 
 export interface TestResponse<T = any> {
   status: number;
@@ -134,7 +134,11 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
 
   /** No secret in any log line of the whole file (its passwords' hashes included), nor in an answer after the one that made it. */
   async function sinFugas(): Promise<void> {
-    const hashes = await database.db.selectFrom('users').select('password_hash').execute().catch(() => []);
+    const hashes = await database.db
+      .selectFrom('users')
+      .select('password_hash')
+      .execute()
+      .catch(() => []);
     for (const h of hashes) secreto(h.password_hash);
     const enLog = [...secretos, ...deRegistro].filter((s) => lineas.some((l) => l.includes(s)));
     const todas = [...fugas, ...enLog.map((s) => `un registro del servidor lleva el secreto ${s.slice(0, 8)}…`)];
@@ -170,14 +174,11 @@ export function rawRequest(
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
-    const req = http.request(
-      { host: u.hostname, port: u.port, method: opts.method, path: opts.path, headers: opts.headers },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      },
-    );
+    const req = http.request({ host: u.hostname, port: u.port, method: opts.method, path: opts.path, headers: opts.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
     req.on('error', reject);
     for (const c of opts.chunks ?? []) req.write(c);
     req.end();

@@ -105,7 +105,7 @@ export function validadorDe(doc: DocumentoOpenApi) {
   const base = basePath(doc);
 
   /** A header's text as its schema reads it (`simple` style: a number is its digits). */
-  const valorDe = (texto: string, schema: Esquema | undefined): unknown => (schema?.type === 'integer' || schema?.type === 'number') && /^-?\d+(\.\d+)?$/.test(texto) ? Number(texto) : texto;
+  const valorDe = (texto: string, schema: Esquema | undefined): unknown => ((schema?.type === 'integer' || schema?.type === 'number') && /^-?\d+(\.\d+)?$/.test(texto) ? Number(texto) : texto);
   const errores = (v: ValidateFunction) => (v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
 
   /** Every way `v` differs from the document (empty: it matches). */
@@ -172,7 +172,12 @@ export function validadorDe(doc: DocumentoOpenApi) {
       }
     }
     // Every header of our own (`X-…`, Standard Webhooks' `webhook-…`) is declared.
-    const declaradas = new Set((op.parameters ?? []).map((x) => resolver<Parametro>(x)).filter((p) => p.in === 'header').map((p) => p.name.toLowerCase()));
+    const declaradas = new Set(
+      (op.parameters ?? [])
+        .map((x) => resolver<Parametro>(x))
+        .filter((p) => p.in === 'header')
+        .map((p) => p.name.toLowerCase()),
+    );
     for (const nombre of Object.keys(headers)) {
       if (/^(x-|webhook-)/.test(nombre) && !declaradas.has(nombre)) fallos.push(`entrega ${evento}: cabecera ${nombre} no declarada`);
     }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { migrateToLatest, openDatabase, type Database } from '../../server/db/open';
+import { type Database, migrateToLatest, openDatabase } from '../../server/db/open';
 
 /** Which database this vitest project runs on (vite.config.ts sets DECA_TEST_DB). */
 export function testDatabaseKind(): 'pglite' | 'postgres' {

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
-import { CambiosList, Deca, DecaCreada, type Cambio } from '../../shared/schemas/deca';
+import { type Cambio, CambiosList, Deca, DecaCreada } from '../../shared/schemas/deca';
 import type { TestApp, TestResponse } from './app';
 
 /** Production and test-environment API roots (spec: `{base_url}`, `{demo_base_url}`). */

@@ -9,12 +9,7 @@ export function apiBase(entorno: Entorno = 'produccion'): string {
 }
 
 /** POST /decas with a key and optional extra headers (e.g. `Idempotency-Key`). */
-export function postDeca(
-  app: TestApp,
-  key: string,
-  body: DecaInput | Record<string, unknown>,
-  opts: { headers?: Record<string, string>; entorno?: Entorno } = {},
-): Promise<TestResponse> {
+export function postDeca(app: TestApp, key: string, body: DecaInput | Record<string, unknown>, opts: { headers?: Record<string, string>; entorno?: Entorno } = {}): Promise<TestResponse> {
   return app.request('POST', `${apiBase(opts.entorno)}/decas`, { key, body, headers: opts.headers });
 }
 
@@ -55,23 +50,12 @@ export async function contarDecas(app: TestApp, accountId: number, entorno: Ento
 
 /** Sum of `numeradores.ultimo` over every year of an account and environment (0 when none was taken). */
 export async function numerosTomados(app: TestApp, accountId: number, entorno: Entorno = 'produccion'): Promise<number> {
-  const rows = await app.database.db
-    .selectFrom('numeradores')
-    .select('ultimo')
-    .where('account_id', '=', accountId)
-    .where('entorno', '=', entorno)
-    .execute();
+  const rows = await app.database.db.selectFrom('numeradores').select('ultimo').where('account_id', '=', accountId).where('entorno', '=', entorno).execute();
   return rows.reduce((s, r) => s + r.ultimo, 0);
 }
 
 /** `uso_mensual.decas` of one Madrid month (`YYYY-MM`), 0 when there is no row. */
 export async function usoDecas(app: TestApp, accountId: number, mes: string, entorno: Entorno = 'produccion'): Promise<number> {
-  const r = await app.database.db
-    .selectFrom('uso_mensual')
-    .select('decas')
-    .where('account_id', '=', accountId)
-    .where('entorno', '=', entorno)
-    .where('mes', '=', mes)
-    .executeTakeFirst();
+  const r = await app.database.db.selectFrom('uso_mensual').select('decas').where('account_id', '=', accountId).where('entorno', '=', entorno).where('mes', '=', mes).executeTakeFirst();
   return r?.decas ?? 0;
 }

@@ -1,11 +1,11 @@
 import { webcrypto } from 'node:crypto';
 import { expect } from 'vitest';
+import { fichaUrl } from '../../server/domain/decas/urls';
 import { datosDeEntrada } from '../../shared/rules/datos-deca';
-import { codificarResumen, datosAFirmar, resumenDeDatos, urlConResumen, type ResumenOffline } from '../../shared/rules/resumen-offline';
+import { codificarResumen, datosAFirmar, type ResumenOffline, resumenDeDatos, urlConResumen } from '../../shared/rules/resumen-offline';
 import type { Entorno } from '../../shared/schemas/cuenta';
 import { DecaInput } from '../../shared/schemas/deca';
-import { Dispositivo, ReservasRespuesta, type ClavePublica } from '../../shared/schemas/dispositivo';
-import { fichaUrl } from '../../server/domain/decas/urls';
+import { type ClavePublica, Dispositivo, ReservasRespuesta } from '../../shared/schemas/dispositivo';
 import type { TestApp } from './app';
 import { decaCompleta } from './decas';
 

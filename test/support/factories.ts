@@ -1,7 +1,7 @@
-import type { Plan, Rol } from '../../shared/schemas/cuenta';
+import type { AccountRow } from '../../server/db/schema';
 import { crearClave } from '../../server/domain/accounts/api-keys';
 import { crearCuenta } from '../../server/domain/accounts/cuentas';
-import type { AccountRow } from '../../server/db/schema';
+import type { Plan, Rol } from '../../shared/schemas/cuenta';
 import type { TestApp } from './app';
 
 let seq = 0;
@@ -29,10 +29,7 @@ export interface CuentaOptions {
   domicilio?: string;
 }
 
-export async function buildCuenta(
-  app: TestApp,
-  opts: CuentaOptions = {},
-): Promise<CuentaDePrueba> {
+export async function buildCuenta(app: TestApp, opts: CuentaOptions = {}): Promise<CuentaDePrueba> {
   seq++;
   const email = `usuario${seq}-${Date.now()}@example.com`;
   const password = 'contraseña-de-prueba';

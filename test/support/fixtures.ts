@@ -1,7 +1,7 @@
 import { test as base } from 'vitest';
 import { startTestApp, type TestApp, type TestAppOptions } from './app';
 import { buildCuenta, type CuentaDePrueba, type CuentaOptions } from './factories';
-import { startReceptor, type Receptor } from './webhook-receiver';
+import { type Receptor, startReceptor } from './webhook-receiver';
 
 /**
  * The setup most integration files share, as Vitest fixtures: the real app
@@ -29,7 +29,7 @@ export const test = base
   });
 
 export const it = test;
-export type { TestApp, CuentaDePrueba, Receptor };
+export type { CuentaDePrueba, Receptor, TestApp };
 
 /** What a file's helpers take from a test's fixtures. */
 export interface Fx {

@@ -1,4 +1,4 @@
-import { accessSync, constants, openSync, closeSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 

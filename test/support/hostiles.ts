@@ -11,9 +11,30 @@ import fc from 'fast-check';
  * invisible format characters (zero-width, marks, word joiner, BOM, soft hyphen), line/paragraph separators, lone surrogates.
  */
 export const PROHIBIDOS = [
-  '\u0000', '\u0007', '\u001b', '\u007f', '\u0085', '\u009f', '\u202a', '\u202e', '\u2066', '\u2069',
-  '\u200b', '\u200c', '\u200d', '\u200e', '\u200f', '\u2060', '\u2064', '\ufeff', '\u061c', '\u00ad', '\u2028', '\u2029',
-  '\ud800', '\udfff',
+  '\u0000',
+  '\u0007',
+  '\u001b',
+  '\u007f',
+  '\u0085',
+  '\u009f',
+  '\u202a',
+  '\u202e',
+  '\u2066',
+  '\u2069',
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u200e',
+  '\u200f',
+  '\u2060',
+  '\u2064',
+  '\ufeff',
+  '\u061c',
+  '\u00ad',
+  '\u2028',
+  '\u2029',
+  '\ud800',
+  '\udfff',
 ];
 
 /** True when `s` holds a character no field accepts (shared/rules/texto.ts; tab and line breaks aside). */

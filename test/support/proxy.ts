@@ -29,17 +29,13 @@ export async function roundRobin(upstreams: string[]): Promise<RoundRobin> {
     const i = siguiente++ % upstreams.length;
     repartidas[i]!++;
     const destino = new URL(req.url ?? '/', upstreams[i]);
-    const salida = http.request(
-      destino,
-      { method: req.method, agent, headers: { ...req.headers, host: destino.host, 'x-forwarded-for': req.socket.remoteAddress ?? '' } },
-      (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.on('close', () => {
-          if (!r.complete) fallos.push({ upstream: i, code: 'cortada' });
-        });
-        r.pipe(res);
-      },
-    );
+    const salida = http.request(destino, { method: req.method, agent, headers: { ...req.headers, host: destino.host, 'x-forwarded-for': req.socket.remoteAddress ?? '' } }, (r) => {
+      res.writeHead(r.statusCode ?? 502, r.headers);
+      r.on('close', () => {
+        if (!r.complete) fallos.push({ upstream: i, code: 'cortada' });
+      });
+      r.pipe(res);
+    });
     salida.on('error', (err: NodeJS.ErrnoException) => {
       fallos.push({ upstream: i, code: err.code ?? err.message });
       if (!res.headersSent) res.writeHead(502);

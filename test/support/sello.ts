@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import * as pkijs from 'pkijs';
-import { materialDesdeP12, type MaterialSello } from '../../server/documents/sello';
+import { type MaterialSello, materialDesdeP12 } from '../../server/documents/sello';
 
 /** Where the test seal lives: a P12 as a certification authority delivers one (seal + its CA). */
 export const P12_PRUEBA = new URL('../fixtures/sello/sello-prueba.p12', import.meta.url);

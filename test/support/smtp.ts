@@ -1,7 +1,7 @@
 import type net from 'node:net';
-import { simpleParser, type ParsedMail } from 'mailparser';
+import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
-import { smtpTransport, type MailDeps } from '../../server/jobs/mail-delivery';
+import { type MailDeps, smtpTransport } from '../../server/jobs/mail-delivery';
 import { createLogger } from '../../server/log';
 import type { TestApp } from './app';
 

@@ -1,8 +1,8 @@
 import { expect } from 'vitest';
+import { type RunWebhooksDeps, runWebhooksOnce } from '../../server/jobs/webhook-delivery';
 import { ErrorBody } from '../../shared/errors';
-import { DecaCreada, type Deca } from '../../shared/schemas/deca';
-import { EntregaList, WebhookCreado, type Entrega } from '../../shared/schemas/webhook';
-import { runWebhooksOnce, type RunWebhooksDeps } from '../../server/jobs/webhook-delivery';
+import { type Deca, DecaCreada } from '../../shared/schemas/deca';
+import { type Entrega, EntregaList, WebhookCreado } from '../../shared/schemas/webhook';
 import type { TestApp } from './app';
 
 /** POST /webhooks that must create (201); returns the webhook with its secret. */

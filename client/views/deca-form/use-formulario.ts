@@ -6,18 +6,18 @@
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import type { Aviso } from '../../../shared/errors';
-import { aprenderEnDispositivo, claveAgenda, entradasAgenda } from '../../data/agenda';
-import { buscarLocal, fechaRelativa } from '../../data/consultas';
-import type { DatosDeca, DecaLocal, EntradaAgendaLocal, EntradaOutbox, FotoLocal } from '../../data/db';
-import { datosDePropuesta } from '../../data/fotos';
-import { crearDeca, datosDeDeca, modificarDeca, reenviar, sustituirDeca } from '../../data/outbox';
 import { ESCRITORIO, useLiveQuery, useMedia } from '../../app/hooks';
 import { navegar } from '../../app/router';
 import { contexto } from '../../app/sesion';
 import { useStore } from '../../app/store';
 import { idCampo } from '../../components/campo';
 import { nombreDeca, rutaDeca } from '../../components/insignias';
-import { aFormulario, comprobar, cuerpo, diferencias, envioVacio, pasoDe, s, type EnvioForm, type Estado, type Operacion, type Valores } from './estado';
+import { aprenderEnDispositivo, claveAgenda, entradasAgenda } from '../../data/agenda';
+import { buscarLocal, fechaRelativa } from '../../data/consultas';
+import type { DatosDeca, DecaLocal, EntradaAgendaLocal, EntradaOutbox, FotoLocal } from '../../data/db';
+import { datosDePropuesta } from '../../data/fotos';
+import { crearDeca, datosDeDeca, modificarDeca, reenviar, sustituirDeca } from '../../data/outbox';
+import { aFormulario, comprobar, cuerpo, diferencias, type EnvioForm, type Estado, envioVacio, type Operacion, pasoDe, s, type Valores } from './estado';
 
 export type Modo = 'crear' | 'editar' | 'sustituir';
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Accounts, users, API keys, sessions, monthly usage and the rate-limit store.

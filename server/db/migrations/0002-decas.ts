@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * DeCA, their stored PDF per version, change history, per-year numbering,
@@ -51,13 +51,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('creado_por_user_id', 'bigint')
     .execute();
   await db.schema.createIndex('decas_numero_uq').on('decas').columns(['account_id', 'entorno', 'numero']).unique().execute();
-  await db.schema
-    .createIndex('decas_ref_externa_uq')
-    .on('decas')
-    .columns(['account_id', 'entorno', 'ref_externa'])
-    .unique()
-    .where(sql.ref('ref_externa'), 'is not', null)
-    .execute();
+  await db.schema.createIndex('decas_ref_externa_uq').on('decas').columns(['account_id', 'entorno', 'ref_externa']).unique().where(sql.ref('ref_externa'), 'is not', null).execute();
   await db.schema.createIndex('decas_list_idx').on('decas').columns(['account_id', 'entorno', 'id']).execute();
   await db.schema.createIndex('decas_fecha_idx').on('decas').columns(['account_id', 'entorno', 'fecha_transporte']).execute();
   await db.schema.createIndex('decas_matricula_idx').on('decas').columns(['account_id', 'entorno', 'matricula']).execute();

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Webhooks, their deliveries (one per event and webhook, written in the same
@@ -53,12 +53,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('entregada_at', 'timestamptz')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('webhook_entregas_id_uq')
-    .on('webhook_entregas')
-    .columns(['account_id', 'entorno', 'entrega_id'])
-    .unique()
-    .execute();
+  await db.schema.createIndex('webhook_entregas_id_uq').on('webhook_entregas').columns(['account_id', 'entorno', 'entrega_id']).unique().execute();
   // One delivery per (event, webhook): fan-out can never write it twice.
   await db.schema
     .createIndex('webhook_entregas_evento_uq')
@@ -68,19 +63,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .where(sql.ref('evento_id'), 'is not', null)
     .execute();
   // What the worker looks for: due, pending deliveries.
-  await db.schema
-    .createIndex('webhook_entregas_due_idx')
-    .on('webhook_entregas')
-    .columns(['proximo_intento_at', 'id'])
-    .where(sql.ref('estado'), '=', 'pendiente')
-    .execute();
+  await db.schema.createIndex('webhook_entregas_due_idx').on('webhook_entregas').columns(['proximo_intento_at', 'id']).where(sql.ref('estado'), '=', 'pendiente').execute();
   // Order per DeCA and webhook: is an earlier one still pending?
-  await db.schema
-    .createIndex('webhook_entregas_orden_idx')
-    .on('webhook_entregas')
-    .columns(['webhook_id', 'deca_id', 'id'])
-    .where(sql.ref('estado'), '=', 'pendiente')
-    .execute();
+  await db.schema.createIndex('webhook_entregas_orden_idx').on('webhook_entregas').columns(['webhook_id', 'deca_id', 'id']).where(sql.ref('estado'), '=', 'pendiente').execute();
   await db.schema.createIndex('webhook_entregas_list_idx').on('webhook_entregas').columns(['webhook_id', 'id']).execute();
   await db.schema.createIndex('webhook_entregas_created_idx').on('webhook_entregas').column('created_at').execute();
 

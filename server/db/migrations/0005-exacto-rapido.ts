@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * - `decas.modificado_at` is always set (spec: a timestamp, never null): equal
@@ -14,8 +14,14 @@ import { sql, type Kysely } from 'kysely';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await sql`update decas set modificado_at = updated_at where modificado_at is null or modificado_at < updated_at`.execute(db);
-  await db.schema.alterTable('decas').alterColumn('modificado_at', (c) => c.setNotNull()).execute();
-  await db.schema.alterTable('decas').alterColumn('modificado_at', (c) => c.setDefault(sql`now()`)).execute();
+  await db.schema
+    .alterTable('decas')
+    .alterColumn('modificado_at', (c) => c.setNotNull())
+    .execute();
+  await db.schema
+    .alterTable('decas')
+    .alterColumn('modificado_at', (c) => c.setDefault(sql`now()`))
+    .execute();
   await db.schema.dropIndex('decas_updated_idx').ifExists().execute();
   await db.schema.createIndex('decas_modificado_idx').on('decas').columns(['account_id', 'entorno', 'modificado_at']).execute();
 
@@ -62,5 +68,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop function if exists deca_notificar_cambio()`.execute(db);
   await db.schema.dropIndex('decas_modificado_idx').ifExists().execute();
   await db.schema.createIndex('decas_updated_idx').on('decas').columns(['account_id', 'entorno', 'updated_at']).execute();
-  await db.schema.alterTable('decas').alterColumn('modificado_at', (c) => c.dropNotNull()).execute();
+  await db.schema
+    .alterTable('decas')
+    .alterColumn('modificado_at', (c) => c.dropNotNull())
+    .execute();
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * - `decas.clave_cliente`: the client's own reference of a create (the
@@ -20,17 +20,14 @@ import { sql, type Kysely } from 'kysely';
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('decas').addColumn('clave_cliente', 'text').execute();
   await db.schema.alterTable('decas').addColumn('huella_cliente', 'text').execute();
-  await db.schema
-    .createIndex('decas_clave_cliente_uq')
-    .on('decas')
-    .columns(['account_id', 'entorno', 'clave_cliente'])
-    .unique()
-    .where(sql.ref('clave_cliente'), 'is not', null)
-    .execute();
+  await db.schema.createIndex('decas_clave_cliente_uq').on('decas').columns(['account_id', 'entorno', 'clave_cliente']).unique().where(sql.ref('clave_cliente'), 'is not', null).execute();
 
   await db.schema.alterTable('idempotencia').addColumn('dueno', 'text').execute();
   await db.schema.alterTable('correos').addColumn('bloqueado_por', 'text').execute();
-  await db.schema.alterTable('idempotencia').addColumn('reclamada_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`)).execute();
+  await db.schema
+    .alterTable('idempotencia')
+    .addColumn('reclamada_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .execute();
 
   await db.schema.createIndex('deca_versiones_deca_idx').on('deca_versiones').column('deca_id').execute();
   await db.schema.createIndex('deca_cambios_deca_fk_idx').on('deca_cambios').column('deca_id').execute();
@@ -41,7 +38,15 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const i of ['sessions_user_idx', 'eventos_created_idx', 'completar_borradores_deca_idx', 'descargas_deca_fk_idx', 'deca_cambios_deca_fk_idx', 'deca_versiones_deca_idx', 'decas_clave_cliente_uq']) {
+  for (const i of [
+    'sessions_user_idx',
+    'eventos_created_idx',
+    'completar_borradores_deca_idx',
+    'descargas_deca_fk_idx',
+    'deca_cambios_deca_fk_idx',
+    'deca_versiones_deca_idx',
+    'decas_clave_cliente_uq',
+  ]) {
     await db.schema.dropIndex(i).ifExists().execute();
   }
   await db.schema.alterTable('correos').dropColumn('bloqueado_por').execute();

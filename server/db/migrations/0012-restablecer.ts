@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 /**
  * Password reset links. «¿Ha olvidado la contraseña?» (or the operator's

@@ -11,10 +11,7 @@ export const KEY_PREFIX: Record<Entorno, string> = { produccion: 'dg_live_', pru
  * Create an API key: 256 random bits after the `dg_live_`/`dg_test_` prefix.
  * Only its sha256 is stored; the caller shows `key` once.
  */
-export async function crearClave(
-  trx: Transaction<DB>,
-  input: { accountId: number; entorno: Entorno; soloLectura: boolean; nombre?: string | null },
-): Promise<{ row: ApiKeyRow; key: string }> {
+export async function crearClave(trx: Transaction<DB>, input: { accountId: number; entorno: Entorno; soloLectura: boolean; nombre?: string | null }): Promise<{ row: ApiKeyRow; key: string }> {
   const account = await trx.selectFrom('accounts').select('id').where('id', '=', input.accountId).executeTakeFirst();
   if (!account) throw new AppError('no_encontrado', `No existe la cuenta ${input.accountId}.`);
   const key = KEY_PREFIX[input.entorno] + randomToken(32);
@@ -47,10 +44,7 @@ export async function revocarClave(trx: Transaction<DB>, id: number, accountId: 
 }
 
 /** The key and its account for a presented secret, or null when unknown. */
-export async function buscarClave(
-  db: Kysely<DB>,
-  key: string,
-): Promise<{ key: ApiKeyRow; account: AccountRow } | null> {
+export async function buscarClave(db: Kysely<DB>, key: string): Promise<{ key: ApiKeyRow; account: AccountRow } | null> {
   const row = await db
     .selectFrom('api_keys')
     .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')

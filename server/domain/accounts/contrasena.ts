@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { AccountRow, DB, UserRow } from '../../db/schema';
 import { enqueueCorreoSiHayUsuario, mensajeRestablecer } from '../correo/correos';
@@ -48,12 +48,14 @@ export async function pedirRestablecimiento(trx: Transaction<DB>, email: string,
 export async function crearRestablecimiento(trx: Transaction<DB>, user: UserRow, siteUrl: string, now: Date): Promise<{ url: string; expiresAt: Date }> {
   const token = randomToken(32);
   const expiresAt = new Date(now.getTime() + RESTABLECER_MINUTOS * MINUTO);
-  await trx.insertInto('restablecimientos').values({ user_id: user.id, token_hash: sha256Hex(token), created_at: now, expires_at: expiresAt }).execute();
+  await trx
+    .insertInto('restablecimientos')
+    .values({ user_id: user.id, token_hash: sha256Hex(token), created_at: now, expires_at: expiresAt })
+    .execute();
   return { url: urlRestablecer(siteUrl, token), expiresAt };
 }
 
-const noValido = () =>
-  new AppError('no_encontrado', 'Este enlace para restablecer la contraseña no existe, ya se usó o caducó (vale 30 minutos). Pida otro en «¿Ha olvidado la contraseña?».');
+const noValido = () => new AppError('no_encontrado', 'Este enlace para restablecer la contraseña no existe, ya se usó o caducó (vale 30 minutos). Pida otro en «¿Ha olvidado la contraseña?».');
 
 const tokenValido = (token: string) => /^[\w-]{20,64}$/.test(token);
 
@@ -80,12 +82,7 @@ export async function restablecimientoAbierto(db: Kysely<DB>, token: string, now
  */
 export async function restablecerContrasena(trx: Transaction<DB>, token: string, password: string, now: Date): Promise<{ user: UserRow; account: AccountRow }> {
   if (!tokenValido(token)) throw noValido();
-  const gastado = await trx
-    .deleteFrom('restablecimientos')
-    .where('token_hash', '=', sha256Hex(token))
-    .where('expires_at', '>', now)
-    .returning('user_id')
-    .executeTakeFirst();
+  const gastado = await trx.deleteFrom('restablecimientos').where('token_hash', '=', sha256Hex(token)).where('expires_at', '>', now).returning('user_id').executeTakeFirst();
   if (!gastado) throw noValido();
   return fijarContrasena(trx, gastado.user_id, password);
 }
@@ -95,7 +92,12 @@ export async function restablecerContrasena(trx: Transaction<DB>, token: string,
  * the one of this device) and their open reset links stop working.
  */
 export async function fijarContrasena(trx: Transaction<DB>, userId: number, password: string): Promise<{ user: UserRow; account: AccountRow }> {
-  const user = await trx.updateTable('users').set({ password_hash: await hashPassword(password) }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
+  const user = await trx
+    .updateTable('users')
+    .set({ password_hash: await hashPassword(password) })
+    .where('id', '=', userId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
   await cerrarSesionesDe(trx, userId);
   await trx.deleteFrom('restablecimientos').where('user_id', '=', userId).execute();
   const account = await trx.selectFrom('accounts').selectAll().where('id', '=', user.account_id).executeTakeFirstOrThrow();
@@ -112,12 +114,7 @@ export async function cerrarSesionesDe(db: Kysely<DB>, userId: number): Promise<
  * The operator resets a user's password: a one-use link to choose a new one
  * (returned, and not mailed) and every session of the user ended now.
  */
-export async function restablecerPorOperador(
-  trx: Transaction<DB>,
-  email: string,
-  siteUrl: string,
-  now: Date,
-): Promise<{ email: string; url: string; expiresAt: Date; sesiones: number }> {
+export async function restablecerPorOperador(trx: Transaction<DB>, email: string, siteUrl: string, now: Date): Promise<{ email: string; url: string; expiresAt: Date; sesiones: number }> {
   const user = await trx.selectFrom('users').selectAll().where('email', '=', email).forUpdate().executeTakeFirst();
   if (!user) throw new AppError('no_encontrado', `No hay ningún usuario con el correo ${email}.`);
   const { url, expiresAt } = await crearRestablecimiento(trx, user, siteUrl, now);

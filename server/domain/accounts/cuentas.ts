@@ -24,10 +24,7 @@ export interface CrearCuentaInput {
 }
 
 /** Create an account and, when given, its admin user. */
-export async function crearCuenta(
-  trx: Transaction<DB>,
-  input: CrearCuentaInput,
-): Promise<{ account: AccountRow; user: UserRow | null }> {
+export async function crearCuenta(trx: Transaction<DB>, input: CrearCuentaInput): Promise<{ account: AccountRow; user: UserRow | null }> {
   const email = input.email?.trim().toLowerCase() || null;
   if (email) {
     const taken = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
@@ -75,7 +72,12 @@ export function urlConfirmacion(siteUrl: string, token: string): string {
 /** (Re)send the confirmation link: a new token (the old link stops working), its hash stored, the mail queued. */
 export async function enviarConfirmacion(trx: Transaction<DB>, account: AccountRow, user: UserRow, siteUrl: string, now: Date): Promise<UserRow> {
   const token = randomToken(32);
-  const updated = await trx.updateTable('users').set({ confirmacion_hash: sha256Hex(token) }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow();
+  const updated = await trx
+    .updateTable('users')
+    .set({ confirmacion_hash: sha256Hex(token) })
+    .where('id', '=', user.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
   await enqueueCorreo(
     trx,
     { accountId: account.id, entorno: 'produccion' },
@@ -99,12 +101,7 @@ export async function reenviarConfirmacion(trx: Transaction<DB>, account: Accoun
  */
 export async function confirmarEmail(trx: Transaction<DB>, token: string, now: Date): Promise<{ account: AccountRow; user: UserRow } | null> {
   if (!/^[\w-]{20,64}$/.test(token)) return null;
-  const user = await trx
-    .updateTable('users')
-    .set({ email_confirmado_at: now, confirmacion_hash: null })
-    .where('confirmacion_hash', '=', sha256Hex(token))
-    .returningAll()
-    .executeTakeFirst();
+  const user = await trx.updateTable('users').set({ email_confirmado_at: now, confirmacion_hash: null }).where('confirmacion_hash', '=', sha256Hex(token)).returningAll().executeTakeFirst();
   if (!user) return null;
   if (user.rol === 'admin') {
     await trx.updateTable('accounts').set({ confirmada_at: now }).where('id', '=', user.account_id).where('confirmada_at', 'is', null).execute();

@@ -48,7 +48,12 @@ export async function comprobarFotos(db: Kysely<DB>, actor: Pick<Actor, 'cuenta'
   const limite = limiteFotos(actor.cuenta.plan, actor.entorno);
   if (limite === null) return;
   const mes = mesMadrid(now);
-  const uso = await db.selectFrom('uso_mensual').select('fotos').where(delAmbito({ accountId: actor.cuenta.id, entorno: actor.entorno })).where('mes', '=', mes).executeTakeFirst();
+  const uso = await db
+    .selectFrom('uso_mensual')
+    .select('fotos')
+    .where(delAmbito({ accountId: actor.cuenta.id, entorno: actor.entorno }))
+    .where('mes', '=', mes)
+    .executeTakeFirst();
   if ((uso?.fotos ?? 0) >= limite) throw limiteFotosAgotado(limite, mes);
 }
 
@@ -88,10 +93,7 @@ export async function consumirCuota(trx: Transaction<DB>, actor: Pick<Actor, 'cu
 
 /** 429 `limite_plan`, saying when the quota resets. */
 export function limitePlan(limite: number, mes: string): AppError {
-  return new AppError(
-    'limite_plan',
-    `Ha usado las ${limite} DeCA de este mes del plan gratuito. Pase al plan Pro o espere al ${primerDiaMesSiguiente(mes)}.`,
-  );
+  return new AppError('limite_plan', `Ha usado las ${limite} DeCA de este mes del plan gratuito. Pase al plan Pro o espere al ${primerDiaMesSiguiente(mes)}.`);
 }
 
 /** Live DeCAs of an account (every state: a pending one counts as one issued). */

@@ -32,11 +32,7 @@ export async function abrirSesion(db: Kysely<DB>, user: UserRow, now: Date): Pro
  * 30 days ahead; `renewedUntil` tells the caller to re-send the cookie. Null
  * when unknown or expired.
  */
-export async function leerSesion(
-  db: Kysely<DB>,
-  token: string,
-  now: Date,
-): Promise<{ user: UserRow; account: AccountRow; renewedUntil: Date | null } | null> {
+export async function leerSesion(db: Kysely<DB>, token: string, now: Date): Promise<{ user: UserRow; account: AccountRow; renewedUntil: Date | null } | null> {
   const id = sha256Hex(token);
   const row = await db
     .selectFrom('sessions as s')

@@ -25,14 +25,7 @@ export function presentInvitacion(row: InvitacionRow): Invitacion {
 export async function listarUsuarios(db: Kysely<DB>, accountId: number, now: Date): Promise<{ usuarios: UserRow[]; invitaciones: InvitacionRow[] }> {
   const [usuarios, invitaciones] = await Promise.all([
     db.selectFrom('users').selectAll().where('account_id', '=', accountId).orderBy('id').execute(),
-    db
-      .selectFrom('invitaciones')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('aceptada_at', 'is', null)
-      .where('expires_at', '>', now)
-      .orderBy('id')
-      .execute(),
+    db.selectFrom('invitaciones').selectAll().where('account_id', '=', accountId).where('aceptada_at', 'is', null).where('expires_at', '>', now).orderBy('id').execute(),
   ]);
   return { usuarios, invitaciones };
 }
@@ -48,14 +41,7 @@ export function urlInvitacion(siteUrl: string, token: string): string {
  * the open invitation (the old link stops working). An address that already
  * has a user in DeCA cannot be invited (one user, one account).
  */
-export async function invitar(
-  trx: Transaction<DB>,
-  account: AccountRow,
-  invita: UserRow,
-  input: { email: string; rol: RolUsuario },
-  siteUrl: string,
-  now: Date,
-): Promise<InvitacionRow> {
+export async function invitar(trx: Transaction<DB>, account: AccountRow, invita: UserRow, input: { email: string; rol: RolUsuario }, siteUrl: string, now: Date): Promise<InvitacionRow> {
   const email = input.email.trim().toLowerCase();
   const usuario = await trx.selectFrom('users').select('account_id').where('email', '=', email).executeTakeFirst();
   if (usuario) {
@@ -82,19 +68,12 @@ export async function invitar(
   return row;
 }
 
-const noValida = () =>
-  new AppError('no_encontrado', 'Esta invitación no existe, ya se usó, caducó o se sustituyó por otra. Pida al administrador de la cuenta que le invite de nuevo.');
+const noValida = () => new AppError('no_encontrado', 'Esta invitación no existe, ya se usó, caducó o se sustituyó por otra. Pida al administrador de la cuenta que le invite de nuevo.');
 
 /** An open invitation by its link's token (unknown, used, expired and replaced all look the same). */
 export async function invitacionAbierta(db: Kysely<DB>, token: string, now: Date): Promise<{ invitacion: InvitacionRow; account: AccountRow }> {
   if (!/^[\w-]{20,64}$/.test(token)) throw noValida();
-  const invitacion = await db
-    .selectFrom('invitaciones')
-    .selectAll()
-    .where('token_hash', '=', sha256Hex(token))
-    .where('aceptada_at', 'is', null)
-    .where('expires_at', '>', now)
-    .executeTakeFirst();
+  const invitacion = await db.selectFrom('invitaciones').selectAll().where('token_hash', '=', sha256Hex(token)).where('aceptada_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
   if (!invitacion) throw noValida();
   const account = await db.selectFrom('accounts').selectAll().where('id', '=', invitacion.account_id).executeTakeFirstOrThrow();
   return { invitacion, account };
@@ -107,13 +86,7 @@ export async function invitacionAbierta(db: Kysely<DB>, token: string, now: Date
  */
 export async function aceptarInvitacion(trx: Transaction<DB>, token: string, password: string, now: Date): Promise<{ user: UserRow; account: AccountRow }> {
   const { invitacion, account } = await invitacionAbierta(trx, token, now);
-  const gastada = await trx
-    .updateTable('invitaciones')
-    .set({ aceptada_at: now })
-    .where('id', '=', invitacion.id)
-    .where('aceptada_at', 'is', null)
-    .returning('id')
-    .executeTakeFirst();
+  const gastada = await trx.updateTable('invitaciones').set({ aceptada_at: now }).where('id', '=', invitacion.id).where('aceptada_at', 'is', null).returning('id').executeTakeFirst();
   if (!gastada) throw noValida();
   const user = await trx
     .insertInto('users')
@@ -155,7 +128,12 @@ export async function cambiarRol(trx: Transaction<DB>, accountId: number, id: nu
  */
 export async function asignarMatriculas(trx: Transaction<DB>, accountId: number, id: number, matriculas: readonly string[]): Promise<UserRow> {
   await usuarioDeLaCuenta(trx, accountId, id);
-  return trx.updateTable('users').set({ matriculas: JSON.stringify(matriculas) }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return trx
+    .updateTable('users')
+    .set({ matriculas: JSON.stringify(matriculas) })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Remove a user from the account: their sessions end at once (they go with the row). */
@@ -168,13 +146,7 @@ export async function quitarUsuario(trx: Transaction<DB>, accountId: number, id:
 
 /** Withdraw an open invitation: its link stops working. */
 export async function anularInvitacion(trx: Transaction<DB>, accountId: number, id: number): Promise<InvitacionRow> {
-  const row = await trx
-    .deleteFrom('invitaciones')
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .where('aceptada_at', 'is', null)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await trx.deleteFrom('invitaciones').where('id', '=', id).where('account_id', '=', accountId).where('aceptada_at', 'is', null).returningAll().executeTakeFirst();
   if (!row) throw new AppError('no_encontrado', `No hay ninguna invitación abierta ${id} en esta cuenta.`);
   return row;
 }

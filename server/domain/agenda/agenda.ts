@@ -5,7 +5,7 @@
  * created, modified or completed, inside that change's transaction
  * (`aprenderDeDeca`).
  */
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import { compactar, normalizarTexto, textoDeBusqueda } from '../../../shared/rules/busqueda';
 import { normalizarMatricula } from '../../../shared/rules/matricula';
@@ -68,13 +68,7 @@ export async function guardarEntrada(db: Kysely<DB>, actor: Ambito, tipo: TipoAg
 
 /** The book's company with this NIF (normalised), if it holds one. */
 export async function empresaPorNif(db: Kysely<DB>, actor: Ambito, nif: string): Promise<DatosAgenda | null> {
-  const fila = await db
-    .selectFrom('agenda')
-    .select('datos')
-    .where(delAmbito(actor))
-    .where('tipo', '=', 'empresas')
-    .where('clave', '=', normalizarNif(nif))
-    .executeTakeFirst();
+  const fila = await db.selectFrom('agenda').select('datos').where(delAmbito(actor)).where('tipo', '=', 'empresas').where('clave', '=', normalizarNif(nif)).executeTakeFirst();
   return fila ? completar('empresas', fila.datos as Record<string, unknown>) : null;
 }
 
@@ -217,7 +211,12 @@ export async function buscarAgenda(db: Kysely<DB>, actor: Ambito, tipo: TipoAgen
     const c = leerCursor(q.despues_de);
     query = query.where(sql<boolean>`(usos, ${ultimo}, id) < (${c.u}, ${new Date(c.t)}::timestamptz, ${c.id})`);
   }
-  const filas = await query.orderBy('usos', 'desc').orderBy(ultimo, 'desc').orderBy('id', 'desc').limit(q.limite + 1).execute();
+  const filas = await query
+    .orderBy('usos', 'desc')
+    .orderBy(ultimo, 'desc')
+    .orderBy('id', 'desc')
+    .limit(q.limite + 1)
+    .execute();
   const mas = filas.length > q.limite;
   const pagina = mas ? filas.slice(0, q.limite) : filas;
   const ultima = pagina[pagina.length - 1];

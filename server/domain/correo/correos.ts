@@ -1,10 +1,10 @@
 import { sql, type Transaction } from 'kysely';
+import { escapeHtml } from '../../../shared/rules/html';
 import { formatPeso } from '../../../shared/rules/peso';
 import { notificar } from '../../db/notify';
 import type { AccountRow, AdjuntoPdf, CorreosTable, DB } from '../../db/schema';
 import type { DecaConRefs } from '../decas/queries';
 import { decaUrls } from '../decas/urls';
-import { escapeHtml } from '../../../shared/rules/html';
 
 type Scope = { accountId: number; entorno: 'produccion' | 'pruebas' };
 
@@ -50,12 +50,7 @@ export async function enqueueCorreo(
  * SELECT that writes one row or none. The same statements run either way, so
  * neither the answer nor its time tells whether the address has a user.
  */
-export async function enqueueCorreoSiHayUsuario(
-  trx: Transaction<DB>,
-  email: string,
-  m: Mensaje & { tipo: CorreosTable['tipo'] },
-  now: Date,
-): Promise<void> {
+export async function enqueueCorreoSiHayUsuario(trx: Transaction<DB>, email: string, m: Mensaje & { tipo: CorreosTable['tipo'] }, now: Date): Promise<void> {
   await trx
     .insertInto('correos')
     .columns(['account_id', 'entorno', 'deca_id', 'tipo', 'destinatario', 'asunto', 'texto', 'html', 'adjuntos', 'created_at', 'proximo_intento_at'])
@@ -113,9 +108,7 @@ export function mensajePedirDatos(account: AccountRow, row: DecaConRefs, complet
 /** The e-mail sending an issued DeCA (PDF attached) with the link to the driver's page. */
 export function mensajeEnviarDeca(account: AccountRow, row: DecaConRefs, siteUrl: string): Mensaje {
   const urls = decaUrls(siteUrl, row);
-  const envios = row.envios
-    .slice(0, 5)
-    .map((e) => `${e.origen} → ${e.destino}: ${e.naturaleza}, ${e.peso === null ? '' : `${formatPeso(e.peso)} ${e.unidad}`}`);
+  const envios = row.envios.slice(0, 5).map((e) => `${e.origen} → ${e.destino}: ${e.naturaleza}, ${e.peso === null ? '' : `${formatPeso(e.peso)} ${e.unidad}`}`);
   const parrafos = [
     'Buenos días:',
     `${account.nombre} le envía el documento de control (DeCA) ${row.numero}, versión ${row.version}${resumen(row) ? ` (${resumen(row)})` : ''}. Va adjunto en PDF.`,

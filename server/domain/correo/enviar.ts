@@ -1,12 +1,12 @@
+import type { Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { DatosPedidos, DecaEnviada } from '../../../shared/schemas/deca';
+import type { DB } from '../../db/schema';
 import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
 import { bloquearDeca, obtenerDeca, releerDeca } from '../decas/queries';
 import { decaUrls } from '../decas/urls';
 import { enqueueCorreo, mensajeEnviarDeca, mensajePedirDatos, textoConductor } from './correos';
-import type { Transaction } from 'kysely';
-import type { DB } from '../../db/schema';
 
 /** Queue the completion-link e-mail for a pending DeCA, inside the caller's transaction. */
 export async function encolarPedirDatos(trx: Transaction<DB>, ctx: DomainContext, actor: Actor, decaId: number, email: string): Promise<void> {
@@ -17,12 +17,7 @@ export async function encolarPedirDatos(trx: Transaction<DB>, ctx: DomainContext
 }
 
 /** POST /decas/{id}/pedir-datos: the completion link of a pending DeCA, e-mailed when `email` is given. */
-export async function pedirDatos(
-  ctx: DomainContext,
-  actor: Actor,
-  ref: string,
-  email: string | null,
-): Promise<DatosPedidos> {
+export async function pedirDatos(ctx: DomainContext, actor: Actor, ref: string, email: string | null): Promise<DatosPedidos> {
   const { id } = await obtenerDeca(ctx.db, actor, ref);
   return ctx.db.transaction().execute(async (trx) => {
     const locked = await bloquearDeca(trx, actor, id);
@@ -40,12 +35,7 @@ export async function pedirDatos(
  * POST /decas/{id}/enviar: e-mail an issued DeCA (PDF attached, link to the
  * driver's page) and return the short text for the driver's messaging app.
  */
-export async function enviarDeca(
-  ctx: DomainContext,
-  actor: Actor,
-  ref: string,
-  email: string,
-): Promise<DecaEnviada> {
+export async function enviarDeca(ctx: DomainContext, actor: Actor, ref: string, email: string): Promise<DecaEnviada> {
   const { id } = await obtenerDeca(ctx.db, actor, ref);
   return ctx.db.transaction().execute(async (trx) => {
     const locked = await bloquearDeca(trx, actor, id);

@@ -1,12 +1,12 @@
-import type { DocumentosCamino } from '../../../shared/schemas/deca';
 import { fechaMadrid, sumarDias } from '../../../shared/rules/fechas';
+import type { DocumentosCamino } from '../../../shared/schemas/deca';
 import { renderQrPng } from '../../documents/qr';
 import { yieldEvery } from '../../yield-every';
 import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
 import { presentDeca } from '../presenters/deca';
 import { leerPdf } from './listar';
-import { selectDecas, type Alcance, type DecaConRefs } from './queries';
+import { type Alcance, type DecaConRefs, selectDecas } from './queries';
 import { fichaUrl } from './urls';
 
 /** Days before and after today (the server's, in Madrid) whose issued DeCAs a device keeps for the road. */

@@ -1,7 +1,7 @@
 import { formatMadrid } from '../../../shared/rules/fechas';
 import type { ControlCarretera, Deca } from '../../../shared/schemas/deca';
 import type { Actor } from '../actor';
-import { RevisionCambiada, type DomainContext, type Plan } from '../context';
+import { type DomainContext, type Plan, RevisionCambiada } from '../context';
 import { presentDeca } from '../presenters/deca';
 import { registrarCambio } from './escritura';
 import { exigirEstado } from './estado';

@@ -1,24 +1,24 @@
-import { AppError, validationError, type Aviso, type Campos } from '../../../shared/errors';
-import { avisosDeca } from '../../../shared/rules/emision';
-import { CAMPOS_DATOS, DecaInput, type Deca, type DecaDatos, type DecaInputParsed, type DecaValidada } from '../../../shared/schemas/deca';
-import type { Rol } from '../../../shared/schemas/cuenta';
 import { sql } from 'kysely';
+import { AppError, type Aviso, type Campos, validationError } from '../../../shared/errors';
+import { datosParaEmitir } from '../../../shared/rules/datos-deca';
+import { avisosDeca } from '../../../shared/rules/emision';
+import type { Rol } from '../../../shared/schemas/cuenta';
+import { CAMPOS_DATOS, type Deca, type DecaDatos, DecaInput, type DecaInputParsed, type DecaValidada } from '../../../shared/schemas/deca';
 import type { AccountRow, DecaRow } from '../../db/schema';
 import { consumirCuota, contarSinConfirmar, exigirCuentaConfirmada } from '../accounts/cuota';
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
+import { aprenderDeDeca, prepararLeccion } from '../agenda/agenda';
 import type { DomainContext, Plan } from '../context';
+import { comprobarReserva, usarReserva } from '../dispositivos/dispositivos';
 import type { ClaveCliente } from '../idempotencia';
 import { presentDeca } from '../presenters/deca';
-import { columnasDeDatos, datosDeRow, diffDatos } from './datos';
-import { datosParaEmitir } from '../../../shared/rules/datos-deca';
-import { renderVersion } from './documento';
-import { aprenderDeDeca, prepararLeccion } from '../agenda/agenda';
-import { conEventos, filaVersion, filasCambio, type CambioNuevo } from './escritura';
-import { comprobarReserva, usarReserva } from '../dispositivos/dispositivos';
 import { comprobarResumenFirmado } from '../publico/offline';
+import { columnasDeDatos, datosDeRow, diffDatos } from './datos';
+import { renderVersion } from './documento';
+import { type CambioNuevo, conEventos, filasCambio, filaVersion } from './escritura';
 import { asignarNumero } from './numeracion';
-import { obtenerDeca, sinRefs, type DecaConRefs } from './queries';
+import { type DecaConRefs, obtenerDeca, sinRefs } from './queries';
 
 /** Fields of the caller's side that come from the account when left empty. */
 const CAMPOS_DE_CUENTA: Record<Rol, readonly (keyof DecaDatos)[]> = {
@@ -65,11 +65,7 @@ export function exigirCompleta(p: Pick<DecaPreparada, 'faltan' | 'emisorRol'>, a
   if (faltan.length === 0) return;
   const deCuenta = faltan.filter((c) => (CAMPOS_DE_CUENTA[p.emisorRol] as readonly string[]).includes(c));
   if (deCuenta.length > 0 && faltan.length === deCuenta.length && deCuenta.some((c) => c.endsWith('_domicilio')) && !account.domicilio) {
-    throw new AppError(
-      'cuenta_incompleta',
-      `Su empresa no tiene domicilio en la cuenta y la DeCA lo necesita: añádalo en Cuenta o envíe ${deCuenta.join(', ')}.`,
-      { campos: p.faltan },
-    );
+    throw new AppError('cuenta_incompleta', `Su empresa no tiene domicilio en la cuenta y la DeCA lo necesita: añádalo en Cuenta o envíe ${deCuenta.join(', ')}.`, { campos: p.faltan });
   }
   throw validationError(Object.entries(p.faltan).map(([path, message]) => ({ path: [path], message })));
 }
@@ -99,7 +95,12 @@ export function problemasDeCreacion(
 ): { path: ReadonlyArray<PropertyKey>; message: string }[] {
   const out = [...issues];
   if (body && typeof body === 'object' && !Array.isArray(body)) {
-    const resto = DecaInput.safeParse(sinValores(body, issues.map((i) => i.path)));
+    const resto = DecaInput.safeParse(
+      sinValores(
+        body,
+        issues.map((i) => i.path),
+      ),
+    );
     if (resto.success && resto.data.emitir) {
       // Invalid fields come first, so their message wins over «missing» for the same path.
       for (const [path, message] of Object.entries(prepararDeca(account, resto.data).faltan)) out.push({ path: [path], message });
@@ -192,7 +193,17 @@ export async function prepararCreacion(ctx: DomainContext, actor: Actor, input: 
   if (offline && resumenOffline) await comprobarResumenFirmado(ctx.db, offline, resumenOffline, p.datos);
   const emitir = input.emitir;
   const pdf = emitir
-    ? await renderVersion(ctx.renderPdf, ctx.siteUrl, p.datos, { entorno: actor.entorno, numero, version: 1, tokenPublico, emitidoAt, modificadoAt: null, motivo: null, sustituyeA: null, resumenOffline })
+    ? await renderVersion(ctx.renderPdf, ctx.siteUrl, p.datos, {
+        entorno: actor.entorno,
+        numero,
+        version: 1,
+        tokenPublico,
+        emitidoAt,
+        modificadoAt: null,
+        motivo: null,
+        sustituyeA: null,
+        resumenOffline,
+      })
     : null;
 
   return {

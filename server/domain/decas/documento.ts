@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { DecaDatos } from '../../../shared/schemas/deca';
-import type { DecaPdfData } from '../../../shared/pdf/deca-pdf-data';
 import { datosPdf, type MetaVersion as MetaPdf } from '../../../shared/pdf/datos-pdf';
+import type { DecaPdfData } from '../../../shared/pdf/deca-pdf-data';
 import { conResumen } from '../../../shared/rules/resumen-offline';
+import type { DecaDatos } from '../../../shared/schemas/deca';
 import type { DecaPdfRenderer } from '../../documents/pdf-pool';
 import { fichaUrl } from './urls';
 

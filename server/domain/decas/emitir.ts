@@ -1,10 +1,10 @@
-import type { Deca } from '../../../shared/schemas/deca';
+import { completarDatos } from '../../../shared/rules/datos-deca';
 import { faltaParaEmitir } from '../../../shared/rules/emision';
+import type { Deca } from '../../../shared/schemas/deca';
 import type { Actor } from '../actor';
-import { RevisionCambiada, type DomainContext, type Plan } from '../context';
+import { type DomainContext, type Plan, RevisionCambiada } from '../context';
 import { exigirCompleta } from './crear';
 import { columnasDeDatos, datosDeRow } from './datos';
-import { completarDatos } from '../../../shared/rules/datos-deca';
 import { renderVersion } from './documento';
 import { conEventos, guardarVersion, registrarCambio } from './escritura';
 import { exigirEstado } from './estado';
@@ -35,13 +35,13 @@ export async function prepararEmision(ctx: DomainContext, actor: Actor, ref: str
   return {
     aplicar: async (trx) => {
       const cambiada = await actualizarSiNoCambio(trx, actor, row, {
-          ...columnasDeDatos(datos),
-          estado: 'emitido',
-          emitido_at: now,
-          modificado_at: now,
-          updated_at: now,
-          pdf_sha256: pdf.sha256,
-          pdf_bytes: pdf.bytes,
+        ...columnasDeDatos(datos),
+        estado: 'emitido',
+        emitido_at: now,
+        modificado_at: now,
+        updated_at: now,
+        pdf_sha256: pdf.sha256,
+        pdf_bytes: pdf.bytes,
         revision: row.revision + 1,
       });
       if (!cambiada) throw new RevisionCambiada();

@@ -1,12 +1,11 @@
 import type { Expression, InsertObject, Transaction } from 'kysely';
-import type { CampoCambiado, TipoCambio } from '../../../shared/schemas/deca';
+import type { CampoCambiado, Deca, TipoCambio } from '../../../shared/schemas/deca';
 import type { DB } from '../../db/schema';
-import type { Deca } from '../../../shared/schemas/deca';
-import { presentDeca } from '../presenters/deca';
 import type { Actor } from '../actor';
-import { escribirEventos, type Evento, type EventosNuevos } from '../outbox';
+import { type Evento, type EventosNuevos, escribirEventos } from '../outbox';
+import { presentDeca } from '../presenters/deca';
 import type { PdfVersion } from './documento';
-import { releerDeca, type DecaConRefs } from './queries';
+import { type DecaConRefs, releerDeca } from './queries';
 
 // Thrown by `aplicar` when the DeCA moved since it was prepared (the command layer prepares again).
 export { RevisionCambiada } from '../context';
@@ -28,7 +27,10 @@ export function filaVersion(actor: Pick<Actor, 'accountId' | 'entorno'>, decaId:
 
 /** Store a version's PDF bytes. */
 export async function guardarVersion(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, decaId: number, v: PdfVersion, now: Date): Promise<void> {
-  await trx.insertInto('deca_versiones').values(filaVersion(actor, decaId, v, now)).execute();
+  await trx
+    .insertInto('deca_versiones')
+    .values(filaVersion(actor, decaId, v, now))
+    .execute();
 }
 
 /** One entry of the change history: version, reason, and what changed. */

@@ -1,7 +1,7 @@
 import { AppError } from '../../../shared/errors';
 import type { Deca, DecaEliminada } from '../../../shared/schemas/deca';
 import type { Actor } from '../actor';
-import { RevisionCambiada, type DomainContext, type Plan } from '../context';
+import { type DomainContext, type Plan, RevisionCambiada } from '../context';
 import { liberarRefExterna } from '../idempotencia';
 import { conEventos, registrarCambio } from './escritura';
 import { exigirEstado } from './estado';

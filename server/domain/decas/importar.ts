@@ -6,26 +6,17 @@
  * file again creates nothing new and says so.
  */
 import { isUtf8 } from 'node:buffer';
-import { CsvError, Parser, type Info } from 'csv-parse';
+import { CsvError, type Info, Parser } from 'csv-parse';
 import iconv from 'iconv-lite';
 import { AppError, parsePath } from '../../../shared/errors';
-import {
-  COLUMNAS_CSV,
-  COLUMNAS_OPCIONALES,
-  columnaDeCampo,
-  contarFilasCsv,
-  crearAgrupador,
-  type ColumnaCsv,
-  type DecaCsv,
-  type FilaCsv,
-} from '../../../shared/rules/csv-deca';
+import { COLUMNAS_CSV, COLUMNAS_OPCIONALES, type ColumnaCsv, columnaDeCampo, contarFilasCsv, crearAgrupador, type DecaCsv, type FilaCsv } from '../../../shared/rules/csv-deca';
 import { DecaInput } from '../../../shared/schemas/deca';
 import { MAX_ENVIOS } from '../../../shared/schemas/envio';
 import type { ErrorCsv, Importacion, ImportarQuery, ResultadoImportacion } from '../../../shared/schemas/importar';
 import { yieldEvery } from '../../yield-every';
 import type { Actor } from '../actor';
-import { huella, type ClaveCliente } from '../idempotencia';
-import { problemasDeCreacion, validarDeca, type CrearResultado } from './crear';
+import { type ClaveCliente, huella } from '../idempotencia';
+import { type CrearResultado, problemasDeCreacion, validarDeca } from './crear';
 
 /**
  * Creates one DeCA of the file as POST /decas would (the create command,
@@ -262,7 +253,12 @@ function revisar(actor: Actor, g: DecaCsv, emitir: boolean): Revisada {
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const campos = error.campos;
-    errores.push(...aCsv(g, Object.entries(campos).map(([clave, message]) => ({ path: [clave], message }))));
+    errores.push(
+      ...aCsv(
+        g,
+        Object.entries(campos).map(([clave, message]) => ({ path: [clave], message })),
+      ),
+    );
     if (Object.keys(campos).length === 0) errores.push({ linea: g.lineas[0]!, columna: null, mensaje: error.message });
   }
   return { g, cuerpo: errores.length ? null : cuerpo, errores: acotar(g, errores) };
@@ -330,7 +326,10 @@ export async function importarCsv(actor: Actor, bytes: Uint8Array, q: ImportarQu
         decas[i] = resultado(g, {
           resultado: 'error',
           errores: campos.length
-            ? aCsv(g, campos.map(([clave, message]) => ({ path: [clave], message })))
+            ? aCsv(
+                g,
+                campos.map(([clave, message]) => ({ path: [clave], message })),
+              )
             : [{ linea: g.lineas[0]!, columna: null, mensaje: error.message }],
         });
       }

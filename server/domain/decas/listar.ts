@@ -5,7 +5,7 @@ import { normalizarMatricula } from '../../../shared/rules/matricula';
 import type { DecaListQuery } from '../../../shared/schemas/deca';
 import type { CambioRow, DB } from '../../db/schema';
 import type { Actor } from '../actor';
-import { obtenerDeca, selectDecas, type Alcance, type DecaConRefs } from './queries';
+import { type Alcance, type DecaConRefs, obtenerDeca, selectDecas } from './queries';
 
 /** The opaque `siguiente` cursor: the last id seen (keyset pagination on id, newest first). */
 export function encodeCursor(id: number): string {
@@ -40,11 +40,7 @@ export function parseInstanteMadrid(s: string): Date {
  * GET /decas: newest first, keyset-paginated on id, so a cursor walk neither
  * skips nor repeats a DeCA while new ones are being created.
  */
-export async function listarDecas(
-  db: Kysely<DB>,
-  actor: Alcance,
-  q: DecaListQuery,
-): Promise<{ rows: DecaConRefs[]; siguiente: string | null }> {
+export async function listarDecas(db: Kysely<DB>, actor: Alcance, q: DecaListQuery): Promise<{ rows: DecaConRefs[]; siguiente: string | null }> {
   let query = selectDecas(db, actor);
   if (q.estado) query = query.where('d.estado', '=', q.estado);
   if (q.desde) query = query.where('d.fecha_transporte', '>=', q.desde);
@@ -57,7 +53,10 @@ export async function listarDecas(
   if (q.modificado_desde) query = query.where('d.modificado_at', '>=', parseInstanteMadrid(q.modificado_desde));
   if (q.archivado !== undefined) query = query.where('d.archivado', '=', q.archivado);
   if (q.despues_de) query = query.where('d.id', '<', decodeCursor(q.despues_de));
-  const rows = (await query.orderBy('d.id', 'desc').limit(q.limite + 1).execute()) as DecaConRefs[];
+  const rows = (await query
+    .orderBy('d.id', 'desc')
+    .limit(q.limite + 1)
+    .execute()) as DecaConRefs[];
   const more = rows.length > q.limite;
   const page = more ? rows.slice(0, q.limite) : rows;
   const last = page[page.length - 1];
@@ -67,23 +66,11 @@ export async function listarDecas(
 /** GET /decas/{id}/cambios: the history, oldest first. */
 export async function listarCambios(db: Kysely<DB>, actor: Alcance, ref: string): Promise<CambioRow[]> {
   const deca = await obtenerDeca(db, actor, ref);
-  return db
-    .selectFrom('deca_cambios')
-    .selectAll()
-    .where('account_id', '=', actor.accountId)
-    .where('entorno', '=', actor.entorno)
-    .where('deca_id', '=', deca.id)
-    .orderBy('id', 'asc')
-    .execute();
+  return db.selectFrom('deca_cambios').selectAll().where('account_id', '=', actor.accountId).where('entorno', '=', actor.entorno).where('deca_id', '=', deca.id).orderBy('id', 'asc').execute();
 }
 
 /** The stored PDF bytes of the current version (or a given one). */
-export async function leerPdf(
-  db: Kysely<DB>,
-  actor: Pick<Actor, 'accountId' | 'entorno'>,
-  deca: DecaConRefs,
-  version = deca.version,
-): Promise<{ pdf: Uint8Array; sha256: string; version: number }> {
+export async function leerPdf(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, deca: DecaConRefs, version = deca.version): Promise<{ pdf: Uint8Array; sha256: string; version: number }> {
   if (deca.estado === 'pendiente') {
     throw new AppError('pendiente', `La DeCA ${deca.numero} está pendiente: tendrá PDF cuando se emita.`);
   }

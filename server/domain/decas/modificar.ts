@@ -4,16 +4,16 @@ import { veTodasLasDecas } from '../../../shared/rules/roles';
 import type { CampoCambiado, Deca, DecaDatos, DecaPatchParsed } from '../../../shared/schemas/deca';
 import type { DecaUpdate } from '../../db/schema';
 import type { Actor } from '../actor';
-import { RevisionCambiada, type DomainContext, type Plan, type Trx } from '../context';
-import { escribirPlan } from '../plan';
+import { aprenderDeDeca, prepararLeccion } from '../agenda/agenda';
+import { type DomainContext, type Plan, RevisionCambiada, type Trx } from '../context';
+import { liberarRefExterna } from '../idempotencia';
 import type { Evento } from '../outbox';
+import { escribirPlan } from '../plan';
 import { exigirCompleta } from './crear';
 import { aplicarCambios, columnasDeDatos, datosDeRow, diffDatos } from './datos';
-import { renderVersion, type PdfVersion } from './documento';
-import { aprenderDeDeca, prepararLeccion } from '../agenda/agenda';
-import { conEventos, guardarVersion, registrarCambio, type CambioNuevo } from './escritura';
+import { type PdfVersion, renderVersion } from './documento';
+import { type CambioNuevo, conEventos, guardarVersion, registrarCambio } from './escritura';
 import { exigirEstado } from './estado';
-import { liberarRefExterna } from '../idempotencia';
 import { actualizarSiNoCambio, obtenerDeca } from './queries';
 
 /** The new data after a modification, with the vehicle type derived again from the plates. */
@@ -37,14 +37,7 @@ export interface OpcionesModificar {
  * address book's reading and the render happen here; `aplicar` writes, if
  * the DeCA has not moved meanwhile.
  */
-export async function prepararModificacion(
-  ctx: DomainContext,
-  actor: Actor,
-  ref: string,
-  input: DecaPatchParsed,
-  enviados: ReadonlySet<string>,
-  opts: OpcionesModificar = {},
-): Promise<Plan<Deca>> {
+export async function prepararModificacion(ctx: DomainContext, actor: Actor, ref: string, input: DecaPatchParsed, enviados: ReadonlySet<string>, opts: OpcionesModificar = {}): Promise<Plan<Deca>> {
   const account = actor.cuenta;
   const row = await obtenerDeca(ctx.db, actor, ref);
   exigirEstado(row, 'modificar');

@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
+import { type ExpressionBuilder, type Kysely, sql, type Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import { veTodasLasDecas } from '../../../shared/rules/roles';
 import type { DB, DecaRow, DecaUpdate } from '../../db/schema';
@@ -119,12 +119,7 @@ export async function releerDeca(trx: Transaction<DB>, actor: Pick<Actor, 'accou
  * changes, and being replaced raises the revision — or null when it moved
  * (or is gone) since it was read: the caller prepares again.
  */
-export async function actualizarSiNoCambio(
-  trx: Transaction<DB>,
-  actor: Pick<Actor, 'accountId' | 'entorno'>,
-  leida: DecaConRefs,
-  set: DecaUpdate,
-): Promise<DecaConRefs | null> {
+export async function actualizarSiNoCambio(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, leida: DecaConRefs, set: DecaUpdate): Promise<DecaConRefs | null> {
   const row = await trx
     .updateTable('decas')
     .set(set)

@@ -4,7 +4,7 @@ import type { Deca, SustituirInputParsed } from '../../../shared/schemas/deca';
 import { consumirCuota, contarSinConfirmar, exigirCuentaConfirmada } from '../accounts/cuota';
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
-import { RevisionCambiada, type DomainContext, type Plan } from '../context';
+import { type DomainContext, type Plan, RevisionCambiada } from '../context';
 import { exigirCompleta } from './crear';
 import { columnasDeDatos, datosDeRow, diffDatos } from './datos';
 import { renderVersion } from './documento';
@@ -110,13 +110,7 @@ export async function prepararSustitucion(
       await contarSinConfirmar(trx, actor);
       await consumirCuota(trx, actor, now);
       const vieja = conEventos(actor, { ...sustituida, sp_numero: nueva.numero, sp_token: nueva.token_publico }, ['deca.sustituido'], now, ctx.siteUrl);
-      const creada = conEventos(
-        actor,
-        { ...nueva, sa_numero: old.numero, sa_token: old.token_publico, sp_numero: null, sp_token: null },
-        ['deca.creado', 'deca.emitido'],
-        now,
-        ctx.siteUrl,
-      );
+      const creada = conEventos(actor, { ...nueva, sa_numero: old.numero, sa_token: old.token_publico, sp_numero: null, sp_token: null }, ['deca.creado', 'deca.emitido'], now, ctx.siteUrl);
       return { valor: creada.deca, registro: { decaId: nueva.id }, eventos: [...vieja.eventos, ...creada.eventos], tocadas: [nueva.id, old.id] };
     },
   };

@@ -1,10 +1,7 @@
 import type { DecaUrls } from '../../../shared/schemas/deca';
 
 /** Public URLs of a DeCA: an unguessable token (≥128 random bits), never the id or the number. */
-export function decaUrls(
-  siteUrl: string,
-  row: { token_publico: string; token_completar: string | null; estado: string },
-): DecaUrls {
+export function decaUrls(siteUrl: string, row: { token_publico: string; token_completar: string | null; estado: string }): DecaUrls {
   const base = `${siteUrl}/d/${row.token_publico}`;
   return {
     ficha: base,

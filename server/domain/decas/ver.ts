@@ -4,7 +4,7 @@ import type { Deca } from '../../../shared/schemas/deca';
 import type { DB } from '../../db/schema';
 import type { Caches } from '../cache';
 import { presentDeca } from '../presenters/deca';
-import { obtenerDeca, parseDecaRef, type Alcance } from './queries';
+import { type Alcance, obtenerDeca, parseDecaRef } from './queries';
 
 /** Mappings number → id kept at most (each is a few dozen bytes; the map is emptied when full). */
 const MAX_NUMEROS = 50_000;

@@ -2,16 +2,16 @@
  * Devices of an account's users, and the numbers each holds for DeCAs
  * issued with no coverage (rules: shared/rules/reservas.ts).
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import { limiteMensual } from '../../../shared/rules/cuota';
-import { fechaEs, fechaHoraEs, mesMadrid, fechaMadrid } from '../../../shared/rules/fechas';
+import { fechaEs, fechaHoraEs, fechaMadrid, mesMadrid } from '../../../shared/rules/fechas';
 import { ADELANTO_MAXIMO_MS, caducidadReserva, fueraDePlazo, numeroDelAnio, numerosQueFaltan, reservasUsables } from '../../../shared/rules/reservas';
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { ClavePublica } from '../../../shared/schemas/dispositivo';
 import type { DB, DispositivoRow, ReservaRow } from '../../db/schema';
-import { randomToken, sha256Hex } from '../accounts/tokens';
 import { cuentaSinConfirmar } from '../accounts/cuota';
+import { randomToken, sha256Hex } from '../accounts/tokens';
 import type { Actor } from '../actor';
 import { formatNumero } from '../decas/numeracion';
 
@@ -21,8 +21,7 @@ export function huellaClave(k: ClavePublica): string {
 }
 
 const noEncontrado = () => new AppError('no_encontrado', 'Este dispositivo no está registrado en su cuenta.');
-const revocado = () =>
-  new AppError('conflicto', 'Este dispositivo se dio de baja en la cuenta: no puede emitir sin cobertura. Vuelva a iniciar sesión en él para registrarlo de nuevo.');
+const revocado = () => new AppError('conflicto', 'Este dispositivo se dio de baja en la cuenta: no puede emitir sin cobertura. Vuelva a iniciar sesión en él para registrarlo de nuevo.');
 
 /** A device of the account, locked for the rest of the transaction; 404 when the account has none with that id. */
 async function bloquearDispositivo(trx: Transaction<DB>, accountId: number, id: number): Promise<DispositivoRow> {
@@ -60,14 +59,7 @@ export async function registrarDispositivo(trx: Transaction<DB>, actor: Actor, i
 
 /** The account's devices, newest first, with their user's e-mail. */
 export async function listarDispositivos(db: Kysely<DB>, accountId: number): Promise<(DispositivoRow & { email: string })[]> {
-  return db
-    .selectFrom('dispositivos as d')
-    .innerJoin('users as u', 'u.id', 'd.user_id')
-    .selectAll('d')
-    .select('u.email')
-    .where('d.account_id', '=', accountId)
-    .orderBy('d.id', 'desc')
-    .execute();
+  return db.selectFrom('dispositivos as d').innerJoin('users as u', 'u.id', 'd.user_id').selectAll('d').select('u.email').where('d.account_id', '=', accountId).orderBy('d.id', 'desc').execute();
 }
 
 /**
@@ -113,13 +105,7 @@ export async function reservarNumeros(db: Kysely<DB>, actor: Actor, dispositivoI
     let faltan = numerosQueFaltan(tiene, now);
     const limite = limiteMensual(actor.cuenta.plan, entorno, mesMadrid(now));
     if (faltan > 0 && limite !== null) {
-      const uso = await trx
-        .selectFrom('uso_mensual')
-        .select('decas')
-        .where('account_id', '=', actor.accountId)
-        .where('entorno', '=', entorno)
-        .where('mes', '=', mesMadrid(now))
-        .executeTakeFirst();
+      const uso = await trx.selectFrom('uso_mensual').select('decas').where('account_id', '=', actor.accountId).where('entorno', '=', entorno).where('mes', '=', mesMadrid(now)).executeTakeFirst();
       faltan = Math.min(faltan, Math.max(0, limite - (uso?.decas ?? 0) - reservasUsables(tiene, now).length));
     }
     if (faltan > 0) {
@@ -170,12 +156,7 @@ export interface ReservaTomada {
  * (shared/rules/reservas.ts: fueraDePlazo), and still the device's when it
  * issued. Refusals say which, so the app can keep them on the item.
  */
-export async function comprobarReserva(
-  db: Kysely<DB>,
-  actor: Actor,
-  e: { dispositivo_id: number; numero: string; token: string; emitida_at: string },
-  now: Date,
-): Promise<ReservaTomada> {
+export async function comprobarReserva(db: Kysely<DB>, actor: Actor, e: { dispositivo_id: number; numero: string; token: string; emitida_at: string }, now: Date): Promise<ReservaTomada> {
   if (actor.userId === null) throw new AppError('prohibido', 'Solo la aplicación, con la sesión del usuario del dispositivo, emite con un número reservado.');
   const r = await db
     .selectFrom('reservas as r')
@@ -192,9 +173,13 @@ export async function comprobarReserva(
   const emitidaAt = new Date(e.emitida_at);
   const plazo = fueraDePlazo(emitidaAt, r.created_at, now);
   if (plazo === 'adelantada') {
-    throw new AppError('validacion', `La hora de emisión (${fechaHoraEs(emitidaAt)}) es posterior a la del servidor en más de ${ADELANTO_MAXIMO_MS / 60_000} minutos: revise la hora del dispositivo.`, {
-      campos: { 'emision_offline.emitida_at': 'Hora del dispositivo adelantada' },
-    });
+    throw new AppError(
+      'validacion',
+      `La hora de emisión (${fechaHoraEs(emitidaAt)}) es posterior a la del servidor en más de ${ADELANTO_MAXIMO_MS / 60_000} minutos: revise la hora del dispositivo.`,
+      {
+        campos: { 'emision_offline.emitida_at': 'Hora del dispositivo adelantada' },
+      },
+    );
   }
   if (plazo === 'antes_de_la_reserva') {
     throw new AppError(

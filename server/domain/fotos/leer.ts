@@ -5,14 +5,14 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
-import { leerAlbaran, type Lectura } from '../../../shared/rules/albaran';
+import { type Lectura, leerAlbaran } from '../../../shared/rules/albaran';
 import { quitarInvisibles } from '../../../shared/rules/texto';
-import type { DB } from '../../db/schema';
-import { ImagenNoValida, prepararImagen, type LectorFotos } from '../../ocr/lector';
 import type { Clock } from '../../clock';
+import type { DB } from '../../db/schema';
+import { ImagenNoValida, type LectorFotos, prepararImagen } from '../../ocr/lector';
 import { comprobarFotos, gastarFoto } from '../accounts/cuota';
-import { empresaPorNif } from '../agenda/agenda';
 import type { Actor } from '../actor';
+import { empresaPorNif } from '../agenda/agenda';
 
 export interface FotoLeida extends Lectura {
   /** The recognised text, for the user to compare. */

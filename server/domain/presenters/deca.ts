@@ -46,8 +46,7 @@ export function presentDeca(row: DecaConRefs, siteUrl: string): Deca {
     sustituido_por: ref(siteUrl, row.sustituido_por_id, row.sp_numero, row.sp_token),
     archivado: row.archivado,
     descargas: row.descargas,
-    emision_offline:
-      row.recibida_at && row.emitido_at ? { dispositivo: row.dispositivo_nombre ?? '', emitida_at: formatMadrid(row.emitido_at), recibida_at: formatMadrid(row.recibida_at) } : null,
+    emision_offline: row.recibida_at && row.emitido_at ? { dispositivo: row.dispositivo_nombre ?? '', emitida_at: formatMadrid(row.emitido_at), recibida_at: formatMadrid(row.recibida_at) } : null,
   };
 }
 

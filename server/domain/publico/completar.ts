@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { issuesToCampos, type Aviso, type Campos } from '../../../shared/errors';
+import { type Aviso, type Campos, issuesToCampos } from '../../../shared/errors';
 import { avisosDeca, camposDelOtroLado, faltaParaEmitir } from '../../../shared/rules/emision';
 import { formatPeso } from '../../../shared/rules/peso';
 import { problemaDeTexto } from '../../../shared/rules/texto';
-import { CAMPOS_DATOS, DecaPatch, type CampoDatos, type Deca, type DecaDatos, type DecaPatchParsed } from '../../../shared/schemas/deca';
 import type { Rol } from '../../../shared/schemas/cuenta';
+import { CAMPOS_DATOS, type CampoDatos, type Deca, type DecaDatos, DecaPatch, type DecaPatchParsed } from '../../../shared/schemas/deca';
 import type { DB } from '../../db/schema';
 import type { Actor } from '../actor';
 import type { DomainContext } from '../context';
+import { sinValores } from '../decas/crear';
 import { datosDeRow } from '../decas/datos';
 import { datosModificados, modificarDeca } from '../decas/modificar';
-import { sinValores } from '../decas/crear';
 import type { DecaConRefs } from '../decas/queries';
 import { obtenerPorToken } from './descargas';
 
@@ -142,7 +142,12 @@ function leer(row: DecaConRefs, valores: Record<string, string>): { patch: DecaP
   const parsed = DecaPatch.safeParse(input);
   if (parsed.success) return { patch: parsed.data, datos: datos(parsed.data), enviados, errores: {} };
   // What does parse still counts (missing fields, warnings): one round of fixes.
-  const resto = DecaPatch.safeParse(sinValores(input, parsed.error.issues.map((i) => i.path)));
+  const resto = DecaPatch.safeParse(
+    sinValores(
+      input,
+      parsed.error.issues.map((i) => i.path),
+    ),
+  );
   return { patch: null, datos: resto.success ? datos(resto.data) : null, enviados, errores: issuesToCampos(parsed.error.issues) };
 }
 
@@ -158,10 +163,7 @@ export function avisosFormulario(row: DecaConRefs, valores: Record<string, strin
  * errors keyed by field path (a missing field of the issuer's is said to be
  * the issuer's to fill).
  */
-export function validarFormulario(
-  row: DecaConRefs,
-  valores: Record<string, string>,
-): { errores: Campos; avisos: Aviso[] } | { patch: DecaPatchParsed; enviados: Set<string>; avisos: Aviso[] } {
+export function validarFormulario(row: DecaConRefs, valores: Record<string, string>): { errores: Campos; avisos: Aviso[] } | { patch: DecaPatchParsed; enviados: Set<string>; avisos: Aviso[] } {
   const { patch, datos, enviados, errores } = leer(row, valores);
   const avisos = datos ? avisosDe(row, datos) : [];
   const faltan = datos ? faltaParaEmitir(datos, row.emisor_rol) : {};
@@ -205,13 +207,7 @@ export async function guardarBorrador(db: Kysely<DB>, row: DecaConRefs, valores:
 }
 
 export async function leerBorrador(db: Kysely<DB>, row: DecaConRefs): Promise<Record<string, string> | null> {
-  const b = await db
-    .selectFrom('completar_borradores')
-    .select('campos')
-    .where('account_id', '=', row.account_id)
-    .where('entorno', '=', row.entorno)
-    .where('deca_id', '=', row.id)
-    .executeTakeFirst();
+  const b = await db.selectFrom('completar_borradores').select('campos').where('account_id', '=', row.account_id).where('entorno', '=', row.entorno).where('deca_id', '=', row.id).executeTakeFirst();
   return b?.campos ?? null;
 }
 

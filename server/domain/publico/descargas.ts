@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { formatMadrid } from '../../../shared/rules/fechas';
 import type { Descarga } from '../../../shared/schemas/deca';
 import type { UltimoCambio } from '../../../shared/schemas/publico';
-import type { DB, DescargasTable } from '../../db/schema';
-import type { Actor } from '../actor';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Clock } from '../../clock';
+import type { DB, DescargasTable } from '../../db/schema';
 import { gastar } from '../../limits';
+import type { Actor } from '../actor';
 import { publicar } from '../decas/escritura';
-import { obtenerDeca, selectDecasSinCuenta, type Alcance, type DecaConRefs } from '../decas/queries';
+import { type Alcance, type DecaConRefs, obtenerDeca, selectDecasSinCuenta } from '../decas/queries';
 
 /** A DeCA by its public token (any account): what the public URLs carry instead of the id. */
 export async function obtenerPorToken(db: Kysely<DB>, token: string): Promise<DecaConRefs | null> {

@@ -56,12 +56,7 @@ export async function verificarOffline(db: Kysely<DB>, token: string, o: string,
  * time the DeCA takes. The server's PDF then carries the same QR as the
  * device's, and an inspector who scanned it reads the same document.
  */
-export async function comprobarResumenFirmado(
-  db: Kysely<DB>,
-  reserva: { token: string; numero: string; emitidaAt: Date },
-  o: string,
-  datos: DecaDatos,
-): Promise<void> {
+export async function comprobarResumenFirmado(db: Kysely<DB>, reserva: { token: string; numero: string; emitidaAt: Date }, o: string, datos: DecaDatos): Promise<void> {
   const invalido = (mensaje: string) => new AppError('validacion', mensaje, { campos: { 'emision_offline.qr': mensaje } });
   // The issue time was checked against the server's clock already (comprobarReserva); the summary must carry that very time.
   const v = await verificarOffline(db, reserva.token, o, reserva.emitidaAt);

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import { formatMadrid } from '../../../shared/rules/fechas';
 import type { Entorno } from '../../../shared/schemas/cuenta';
@@ -190,12 +190,7 @@ export async function reclamarEntregas(db: Kysely<DB>, clock: Clock, limit: numb
  * deliveries go again now instead of after the lease. Returns how many.
  */
 export async function liberarEnCurso(db: Kysely<DB>): Promise<number> {
-  const r = await db
-    .updateTable('webhook_entregas')
-    .set({ en_curso_hasta: sql<Date>`now()` })
-    .where('estado', '=', 'pendiente')
-    .where('en_curso_hasta', '>', sql<Date>`now()`)
-    .executeTakeFirst();
+  const r = await db.updateTable('webhook_entregas').set({ en_curso_hasta: sql<Date>`now()` }).where('estado', '=', 'pendiente').where('en_curso_hasta', '>', sql<Date>`now()`).executeTakeFirst();
   return Number(r.numUpdatedRows);
 }
 
@@ -284,12 +279,7 @@ export function plazoParaAnotar(leaseMs = LEASE_MS, timeoutMs = TIMEOUT_MS): num
  * COMMIT whose outcome is unknown first looks whether the note is already
  * there. `proximo`: the next automatic attempt by the schedule, null after the last.
  */
-export async function anotarIntento(
-  deps: { db: Kysely<DB>; log?: Logger },
-  c: Reclamada,
-  r: ResultadoIntento,
-  opts: { proximo: Date | null; hasta: number; signal?: AbortSignal },
-): Promise<void> {
+export async function anotarIntento(deps: { db: Kysely<DB>; log?: Logger }, c: Reclamada, r: ResultadoIntento, opts: { proximo: Date | null; hasta: number; signal?: AbortSignal }): Promise<void> {
   let primera = true;
   await reintentarSinConexion(
     async () => {
@@ -381,12 +371,7 @@ export async function registrarIntento(db: Kysely<DB>, c: Reclamada, r: Resultad
       return;
     }
 
-    const e = await trx
-      .selectFrom('webhook_entregas')
-      .select(['estado', 'proximo_intento_at', 'en_curso_token'])
-      .where('id', '=', c.id)
-      .forUpdate()
-      .executeTakeFirst();
+    const e = await trx.selectFrom('webhook_entregas').select(['estado', 'proximo_intento_at', 'en_curso_token']).where('id', '=', c.id).forUpdate().executeTakeFirst();
     if (!e) return;
     const mine = e.en_curso_token === c.token;
     let estado = e.estado;

@@ -3,10 +3,10 @@ import type { Kysely, Transaction, Updateable } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { WebhookInputParsed } from '../../../shared/schemas/webhook';
 import type { Clock } from '../../clock';
+import { notificar } from '../../db/notify';
 import type { DB, WebhookRow, WebhooksTable } from '../../db/schema';
 import { checkWebhookUrl, DestinoNoPermitido, type TargetPolicy } from '../../net/webhook-target';
 import type { Actor } from '../actor';
-import { notificar } from '../../db/notify';
 
 type Db = Kysely<DB> | Transaction<DB>;
 type Scope = Pick<Actor, 'accountId' | 'entorno'>;
@@ -44,13 +44,7 @@ export function parseWebhookId(ref: string): number | null {
 export async function obtenerWebhook(db: Db, scope: Scope, ref: string): Promise<WebhookRow> {
   const id = parseWebhookId(ref);
   if (id === null) throw noEncontrado(ref);
-  const row = await db
-    .selectFrom('webhooks')
-    .selectAll()
-    .where('id', '=', id)
-    .where('account_id', '=', scope.accountId)
-    .where('entorno', '=', scope.entorno)
-    .executeTakeFirst();
+  const row = await db.selectFrom('webhooks').selectAll().where('id', '=', id).where('account_id', '=', scope.accountId).where('entorno', '=', scope.entorno).executeTakeFirst();
   if (!row) throw noEncontrado(ref);
   return row;
 }

@@ -1,12 +1,12 @@
 import { AppError } from '../../../shared/errors';
 import type { Entorno } from '../../../shared/schemas/cuenta';
-import type { Services } from '../../deps';
 import { autenticarPorClave, autenticarSesion } from '../../commands/autenticacion';
+import type { Services } from '../../deps';
 import type { Actor, Canal } from '../../domain/actor';
-import { clientIp } from '../client-ip';
-import { actorOf, type AppContext, type AppMiddleware } from '../context';
-import { rateLimitHeaders } from '../rate-limit-headers';
 import { isLimited } from '../../limits';
+import { clientIp } from '../client-ip';
+import { type AppContext, type AppMiddleware, actorOf } from '../context';
+import { rateLimitHeaders } from '../rate-limit-headers';
 import { CSRF_HEADER, SESSION_COOKIE, setSessionCookie } from '../session-cookie';
 
 const ENTORNO_TEXTO: Record<Entorno, string> = { produccion: 'producción (/api/v1)', pruebas: 'pruebas (/demo/api/v1)' };
@@ -48,13 +48,7 @@ export interface AuthOptions {
  * words a refusal of several points: what was refused, and what was left
  * before it (the points stay spent, as any refused request's does).
  */
-async function spend(
-  ctx: AppContext,
-  services: Services,
-  bucket: string,
-  points = 1,
-  porQue?: (quedaban: number, espera: string) => string,
-): Promise<void> {
+async function spend(ctx: AppContext, services: Services, bucket: string, points = 1, porQue?: (quedaban: number, espera: string) => string): Promise<void> {
   const limit = services.limits.api.points;
   try {
     const res = await services.limits.api.consume(bucket, points);
@@ -63,9 +57,7 @@ async function spend(
     if (!isLimited(err)) throw err;
     const headers = rateLimitHeaders(limit, err);
     const espera = headers['RateLimit-Reset'] ?? '60';
-    const mensaje = porQue
-      ? porQue(Math.max(0, limit - (err.consumedPoints - points)), espera)
-      : `Ha superado ${limit} peticiones por minuto. Espere ${espera} s y reintente.`;
+    const mensaje = porQue ? porQue(Math.max(0, limit - (err.consumedPoints - points)), espera) : `Ha superado ${limit} peticiones por minuto. Espere ${espera} s y reintente.`;
     throw new AppError('demasiadas_peticiones', mensaje, { headers: { ...headers, 'Retry-After': espera } });
   }
 }
@@ -107,8 +99,7 @@ export function authenticate(services: Services, opts: AuthOptions, entorno: Ent
   return async (ctx, next) => {
     ctx.state.entorno = entorno;
     const key = presentedKey(ctx);
-    const noAutenticado = (mensaje: string) =>
-      new AppError('no_autenticado', mensaje, { headers: { 'WWW-Authenticate': desafioBearer(entorno, key !== null) } });
+    const noAutenticado = (mensaje: string) => new AppError('no_autenticado', mensaje, { headers: { 'WWW-Authenticate': desafioBearer(entorno, key !== null) } });
 
     if (key !== null) {
       const clave = await autenticarPorClave(services, key, entorno, opts.soloClave?.canal ?? 'api');

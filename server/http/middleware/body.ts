@@ -82,7 +82,8 @@ export function comprobarFormaJson(text: string): void {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (enCadena) {
-      if (c === 0x5c) i++; // \" and \\ do not end the string
+      if (c === 0x5c)
+        i++; // \" and \\ do not end the string
       else if (c === 0x22) enCadena = false;
       continue;
     }

@@ -1,6 +1,6 @@
 import { ZodError } from 'zod';
-import { AppError, validationError, type Codigo } from '../../../shared/errors';
 import type { ErrorBody } from '../../../shared/errors';
+import { AppError, type Codigo, validationError } from '../../../shared/errors';
 import { comoNoDisponible } from '../../db/errores';
 import type { AppContext, AppMiddleware } from '../context';
 

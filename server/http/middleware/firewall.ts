@@ -8,10 +8,7 @@ import type { AppMiddleware } from '../context';
 export function requireContentLength(): AppMiddleware {
   return async (ctx, next) => {
     if (ctx.method === 'POST' && ctx.get('content-length') === '') {
-      throw new AppError(
-        'sin_longitud',
-        'Las peticiones POST deben llevar la cabecera Content-Length y un cuerpo (al menos {}).',
-      );
+      throw new AppError('sin_longitud', 'Las peticiones POST deben llevar la cabecera Content-Length y un cuerpo (al menos {}).');
     }
     await next();
   };

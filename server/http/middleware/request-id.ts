@@ -42,10 +42,7 @@ export function withRequestId(log: Logger): AppMiddleware {
     try {
       await next();
     } finally {
-      ctx.state.log.info(
-        { method: ctx.method, path: rutaParaLog(ctx.path), status: ctx.status, ms: Math.round(performance.now() - start) },
-        'request',
-      );
+      ctx.state.log.info({ method: ctx.method, path: rutaParaLog(ctx.path), status: ctx.status, ms: Math.round(performance.now() - start) }, 'request');
     }
   };
 }

@@ -148,7 +148,6 @@ export function leerCsvSubido(req: IncomingMessage, limite = CSV_MAXIMO): Promis
   });
 }
 
-
 const fotoGrande = () => new AppError('demasiado_grande', 'La foto supera 2 MB: una de 1800 px de lado basta para leerla.');
 const faltaFoto = () => new AppError('validacion', 'Envíe la foto en el campo «foto» del formulario, o como JSON {"imagen_base64": "…"}.', { campos: { foto: 'Falta la foto' } });
 
@@ -183,7 +182,10 @@ export function fotoDeBase64(b64: unknown): Buffer {
     throw new AppError('validacion', 'Falta la foto: envíe imagen_base64.', { campos: { imagen_base64: 'Obligatorio' } });
   }
   if (b64.length > BASE64_MAXIMO) throw fotoGrande();
-  const datos = b64.trim().replace(/^data:[\w/+.-]+;base64,/, '').replace(/\s+/g, '');
+  const datos = b64
+    .trim()
+    .replace(/^data:[\w/+.-]+;base64,/, '')
+    .replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(datos)) throw new AppError('validacion', 'imagen_base64 no es base64.', { campos: { imagen_base64: 'No es base64' } });
   const bytes = Buffer.from(datos, 'base64');
   if (bytes.length > FOTO_MAXIMA) throw fotoGrande();

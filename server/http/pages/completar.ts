@@ -1,7 +1,7 @@
 import type { Aviso, Campos } from '../../../shared/errors';
-import { UNIDADES } from '../../../shared/schemas/envio';
 import type { Rol } from '../../../shared/schemas/cuenta';
 import type { CampoDatos } from '../../../shared/schemas/deca';
+import { UNIDADES } from '../../../shared/schemas/envio';
 import type { CompletarVista, DecaPublica } from '../../../shared/schemas/publico';
 import { datosHtml } from './ficha';
 import { html, layout, type SafeHtml } from './html';
@@ -39,20 +39,10 @@ const ETIQUETAS: Record<string, string> = {
 const OBLIGATORIOS = new Set(['cargador_nombre', 'cargador_nif', 'cargador_domicilio', 'transp_nombre', 'transp_nif', 'fecha_transporte', 'matricula', 'origen', 'destino', 'naturaleza', 'peso']);
 
 /** A field with its error, or else its warning (the shared warnings of the app's form), right under it. */
-function input(
-  name: string,
-  etiqueta: string,
-  valor: string,
-  error: string | undefined,
-  opts: { type?: string; required?: boolean; multiline?: boolean; aviso?: string } = {},
-): SafeHtml {
+function input(name: string, etiqueta: string, valor: string, error: string | undefined, opts: { type?: string; required?: boolean; multiline?: boolean; aviso?: string } = {}): SafeHtml {
   const id = `f-${name.replace(/[^\w]/g, '_')}`;
   const aviso = error ? undefined : opts.aviso;
-  const nota = error
-    ? html`<span class="err" id="${id}-e">${error}</span>`
-    : aviso
-      ? html`<span class="aviso-campo" id="${id}-a" data-aviso="${name}">⚠ ${aviso}</span>`
-      : '';
+  const nota = error ? html`<span class="err" id="${id}-e">${error}</span>` : aviso ? html`<span class="aviso-campo" id="${id}-a" data-aviso="${name}">⚠ ${aviso}</span>` : '';
   const describe = error ? html` aria-invalid="true" aria-describedby="${id}-e"` : aviso ? html` aria-describedby="${id}-a"` : '';
   const control = opts.multiline
     ? html`<textarea id="${id}" name="${name}" rows="3"${describe}>${valor}</textarea>`

@@ -1,10 +1,10 @@
-import { formatPeso } from '../../../shared/rules/peso';
 import { fechaEs, fechaHoraEs, formatMadrid } from '../../../shared/rules/fechas';
+import { formatPeso } from '../../../shared/rules/peso';
+import { nombreCampo, valorLegible } from '../../../shared/rules/presentacion';
+import { LARGO_LUGAR, LARGO_NOMBRE, paraLeer } from '../../../shared/rules/resumen-offline';
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { Envio } from '../../../shared/schemas/envio';
 import type { DecaPublica, FichaOffline, FichaPublica, UltimoCambio } from '../../../shared/schemas/publico';
-import { nombreCampo, valorLegible } from '../../../shared/rules/presentacion';
-import { LARGO_LUGAR, LARGO_NOMBRE, paraLeer } from '../../../shared/rules/resumen-offline';
 import { html, layout, type SafeHtml } from './html';
 import { PUBLIC_STYLE } from './styles';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { html, raw, type SafeHtml } from '../../../shared/rules/html';
 
-export { SafeHtml, escapeHtml, html, raw } from '../../../shared/rules/html';
+export { escapeHtml, html, raw, SafeHtml } from '../../../shared/rules/html';
 
 /** A stylesheet inlined in the page and allowed by its CSP hash (no 'unsafe-inline'). */
 export interface InlineStyle {

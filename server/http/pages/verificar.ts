@@ -35,9 +35,7 @@ function veredicto(r: AutenticidadVista): SafeHtml {
   if (version !== row.version) {
     return html`<div class="banner warn" role="alert">AUTÉNTICO, pero NO es la versión vigente: la DeCA se MODIFICÓ y hoy vale la versión ${row.version}.</div>${cabecera}${ficha}`;
   }
-  const fin = row.fin_servicio_at
-    ? html`<div class="banner info" role="status">SERVICIO FINALIZADO el ${fecha(row.fin_servicio_at)}: ya no ampara al vehículo en un transporte en curso.</div>`
-    : '';
+  const fin = row.fin_servicio_at ? html`<div class="banner info" role="status">SERVICIO FINALIZADO el ${fecha(row.fin_servicio_at)}: ya no ampara al vehículo en un transporte en curso.</div>` : '';
   return html`<div class="banner ok" role="status">AUTÉNTICO y VIGENTE: es la versión en vigor de la DeCA.</div>${fin}${cabecera}${ficha}`;
 }
 

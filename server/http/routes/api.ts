@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import { VACIO } from '../../../shared/api/operaciones';
-import { rutaKoa, type NombreOperacion } from '../../../shared/api/rutas';
+import { type NombreOperacion, rutaKoa } from '../../../shared/api/rutas';
 import type { DecaCreada } from '../../../shared/schemas/deca';
 import type { ResultadoCrear } from '../../commands/decas';
 import { OPERACIONES_API, type OperacionApi } from '../../commands/operaciones';

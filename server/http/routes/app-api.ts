@@ -1,18 +1,18 @@
 import Router from '@koa/router';
-import { ESTADO_APP, RUTAS_APP, type NombreApp, type OperacionesApp } from '../../../shared/api/rutas-app';
 import { rutaKoa } from '../../../shared/api/rutas';
+import { ESTADO_APP, type NombreApp, type OperacionesApp, RUTAS_APP } from '../../../shared/api/rutas-app';
 import { AppError } from '../../../shared/errors';
 import { autenticarSesion } from '../../commands/autenticacion';
-import { ejecutar, type AnyCommand, type Command } from '../../commands/command';
+import { type AnyCommand, type Command, ejecutar } from '../../commands/command';
 import { cambiarContrasena, olvidoContrasena, restablecerContrasena, verRestablecimiento } from '../../commands/contrasena';
-import { cerrarSesion, crearClave, editarEmpresa, iniciarSesion, listarClaves, reenviarConfirmacion, registrarCuenta, revocarClave, verSesion, type SesionAbierta } from '../../commands/cuenta';
+import { cerrarSesion, crearClave, editarEmpresa, iniciarSesion, listarClaves, reenviarConfirmacion, registrarCuenta, revocarClave, type SesionAbierta, verSesion } from '../../commands/cuenta';
 import { listarDispositivos, registrarDispositivo, reservarNumeros, revocarDispositivo } from '../../commands/dispositivos';
 import { aceptarInvitacion, anularInvitacion, cambiarRolUsuario, invitarUsuario, listarUsuarios, quitarUsuario, verInvitacion } from '../../commands/usuarios';
 import type { AppDeps } from '../../deps';
-import { visitanteOf, type AppContext, type AppMiddleware, type AppState } from '../context';
+import { type AppContext, type AppMiddleware, type AppState, visitanteOf } from '../context';
 import { jsonBody } from '../middleware/body';
 import { correr, entrada } from '../run';
-import { CSRF_HEADER, SESSION_COOKIE, clearSessionCookie, setSessionCookie } from '../session-cookie';
+import { CSRF_HEADER, clearSessionCookie, SESSION_COOKIE, setSessionCookie } from '../session-cookie';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,7 +1,7 @@
-import Router from '@koa/router';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import Router from '@koa/router';
 import type { AppState } from '../context';
 
 const dist = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -54,7 +54,8 @@ const PAGINA = `<!doctype html>
  */
 export function createDocsRouter(): Router<AppState> {
   const router = new Router<AppState>();
-  const csp = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+  const csp =
+    "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
   router.get('/docs', (ctx) => {
     ctx.set('Content-Security-Policy', csp);
     ctx.set('Cache-Control', 'no-cache');

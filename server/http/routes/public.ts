@@ -1,20 +1,20 @@
 import Router from '@koa/router';
 import { AppError } from '../../../shared/errors';
-import { ejecutar, type Command } from '../../commands/command';
-import { comoNoDisponible } from '../../db/errores';
+import type { PasoCompletar } from '../../../shared/schemas/publico';
+import type { z } from '../../../shared/schemas/zod';
+import { type Command, ejecutar } from '../../commands/command';
 import { confirmarEmail } from '../../commands/cuenta';
 import { abrirCompletar, completarDeca, manifiestoConductor, pdfPublico, qrPublico, verConductor, verFicha, verificarPdf } from '../../commands/publico';
-import type { PasoCompletar } from '../../../shared/schemas/publico';
-import { renderVerificar, RUTA_VERIFICAR } from '../pages/verificar';
-import { leerArchivoSubido } from '../middleware/subida';
+import { comoNoDisponible } from '../../db/errores';
 import type { AppDeps } from '../../deps';
+import { type AppContext, type AppState, visitanteOf } from '../context';
+import { formularioUtf8, readBody } from '../middleware/body';
+import { leerArchivoSubido } from '../middleware/subida';
 import { COMPLETAR_JS, renderCompletarFormulario, renderCompletarInicio } from '../pages/completar';
 import { conductorManifest, rel, renderConductor, renderFicha, renderFichaOffline, renderMensaje } from '../pages/ficha';
 import { html, pageHeaders } from '../pages/html';
 import { PUBLIC_STYLE } from '../pages/styles';
-import type { z } from '../../../shared/schemas/zod';
-import { visitanteOf, type AppContext, type AppState } from '../context';
-import { formularioUtf8, readBody } from '../middleware/body';
+import { RUTA_VERIFICAR, renderVerificar } from '../pages/verificar';
 
 /** Title of the page that explains a refusal, by its code. */
 const TITULOS: Partial<Record<string, string>> = {
@@ -201,11 +201,7 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
     if (!r) return;
     sendPage(
       ctx,
-      renderMensaje(
-        'Correo confirmado',
-        `Gracias. La cuenta de ${r.cuenta.nombre} ya puede emitir DeCA reales y crear claves de API de producción.`,
-        html`<a class="btn" href="/">Abrir DeCA</a>`,
-      ),
+      renderMensaje('Correo confirmado', `Gracias. La cuenta de ${r.cuenta.nombre} ya puede emitir DeCA reales y crear claves de API de producción.`, html`<a class="btn" href="/">Abrir DeCA</a>`),
     );
   });
 

@@ -4,7 +4,6 @@ import send from 'koa-send';
 import { esRutaDelServidor } from '../../../shared/rutas-servidor';
 import type { AppMiddleware } from '../context';
 
-
 /**
  * The app's Content-Security-Policy: everything it loads is its own, with no
  * inline script or style (the built index.html has none; Preact sets styles

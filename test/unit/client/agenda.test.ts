@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aprenderEnDispositivo, entradasAgenda, leccionDe, refrescarAgenda } from '../../../client/data/agenda';
-import { createApi, type Api } from '../../../client/data/api';
-import { openDecaDb, type DecaDb } from '../../../client/data/db';
+import { type Api, createApi } from '../../../client/data/api';
+import { type DecaDb, openDecaDb } from '../../../client/data/db';
 import type { AgendaList } from '../../../shared/schemas/agenda';
 
 /** The server's agenda as GET /agenda/{tipo} pages it (two entries a page, to cross a page), behind the app's own API client. */
@@ -41,7 +41,10 @@ describe('address book on the device', () => {
       matricula: '1234 bcd',
       matricula_remolque: 'r-5678-bbc',
       conductor_nombre: 'José',
-      envios: [{ origen: 'Lleida', destino: 'Málaga' }, { origen: 'Lleida', destino: 'Cádiz' }],
+      envios: [
+        { origen: 'Lleida', destino: 'Málaga' },
+        { origen: 'Lleida', destino: 'Cádiz' },
+      ],
     });
     expect(l.map((e) => [e.tipo, e.clave])).toEqual([
       ['empresas', 'A58818501'],

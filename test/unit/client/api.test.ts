@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, NetworkError, createApi, esTransitorio } from '../../../client/data/api';
+import { ApiError, createApi, esTransitorio, NetworkError } from '../../../client/data/api';
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) => new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
 
 function apiQueResponde(res: () => Response) {
   return createApi('produccion', async () => res());
@@ -36,11 +35,15 @@ describe('error bodies, checked with the shared ErrorBody schema loaded on deman
       { error: { codigo: 'validacion', mensaje: 'x', campos: {}, avisos: [{ campo: 3, codigo: 'x', mensaje: 'y' }], request_id: 'req_1' } },
       '<html>proxy</html>',
     ]) {
-      const err = await apiQueResponde(() => json(409, body)).llamar('ver_deca', { id: 1 }).catch((e: unknown) => e);
+      const err = await apiQueResponde(() => json(409, body))
+        .llamar('ver_deca', { id: 1 })
+        .catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApiError);
       expect(err).toMatchObject({ status: 409, codigo: 'desconocido', campos: {} });
     }
-    const err = await apiQueResponde(() => json(502, 'Bad gateway')).llamar('ver_deca', { id: 1 }).catch((e: unknown) => e);
+    const err = await apiQueResponde(() => json(502, 'Bad gateway'))
+      .llamar('ver_deca', { id: 1 })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 502, codigo: 'error_interno' });
   });
 

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openDecaDb, type DecaDb, type ReservaLocal } from '../../../client/data/db';
+import { type DecaDb, openDecaDb, type ReservaLocal } from '../../../client/data/db';
 import { dispositivoListo, mantenerReservas, olvidarSiRevocado, reservasUsables } from '../../../client/data/dispositivo';
 
 /**
@@ -77,7 +77,10 @@ describe('numbers held to issue with no coverage', () => {
     await db.reservas.update('2026-000004', { usada: 'l:otra' });
     // The server still counts 000001 and 000004 as the device's (their DeCAs have not arrived), and adds more.
     const nuevas = ['2026-000001', '2026-000002', '2026-000003', '2026-000004', '2026-000011', '2026-000012'];
-    const pedidas = servidor({ status: 200, body: { entorno: 'produccion', capacidad_sello: 1312, reservas: nuevas.map((x) => ({ ...reserva(x), dispositivo_id: undefined, capacidad_sello: undefined })) } });
+    const pedidas = servidor({
+      status: 200,
+      body: { entorno: 'produccion', capacidad_sello: 1312, reservas: nuevas.map((x) => ({ ...reserva(x), dispositivo_id: undefined, capacidad_sello: undefined })) },
+    });
     await mantenerReservas(db, 'produccion', AHORA);
     expect(pedidas).toEqual(['POST /app/api/dispositivos/7/reservas']);
     expect(await db.reservas.get('2026-000001')).toMatchObject({ usada: 'l:ya-emitida' });
@@ -108,7 +111,10 @@ describe('numbers held to issue with no coverage', () => {
     const locks = {
       request: (nombre: string, hacer: () => Promise<unknown>) => {
         const turno = (colas.get(nombre) ?? Promise.resolve()).then(hacer, hacer);
-        colas.set(nombre, turno.catch(() => {}));
+        colas.set(
+          nombre,
+          turno.catch(() => {}),
+        );
         return turno;
       },
     };
@@ -117,7 +123,11 @@ describe('numbers held to issue with no coverage', () => {
     vi.stubGlobal('fetch', async (url: string, init?: RequestInit) => {
       pedidas.push(`${init?.method ?? 'GET'} ${url}`);
       const body = url.endsWith('/reservas')
-        ? { entorno: 'produccion', capacidad_sello: 1312, reservas: ['2026-000001', '2026-000002', '2026-000003'].map((x) => ({ ...reserva(x), dispositivo_id: undefined, capacidad_sello: undefined })) }
+        ? {
+            entorno: 'produccion',
+            capacidad_sello: 1312,
+            reservas: ['2026-000001', '2026-000002', '2026-000003'].map((x) => ({ ...reserva(x), dispositivo_id: undefined, capacidad_sello: undefined })),
+          }
         : { dispositivo: { id: 9 } };
       return new Response(JSON.stringify(body), { status: url.endsWith('/reservas') ? 200 : 201, headers: { 'Content-Type': 'application/json' } });
     });

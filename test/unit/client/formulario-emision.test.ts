@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { aFormulario, comprobar, diferencias, type Estado, type Valores } from '../../../client/views/deca-form/estado';
+import { datosModificados } from '../../../server/domain/decas/modificar';
 import { datosParaEmitir, type EmpresaPropia } from '../../../shared/rules/datos-deca';
 import { datosTrasCambios, faltaParaEmitir } from '../../../shared/rules/emision';
 import type { Rol } from '../../../shared/schemas/cuenta';
-import { DecaInput, DecaPatch, type DecaDatos } from '../../../shared/schemas/deca';
-import { datosModificados } from '../../../server/domain/decas/modificar';
+import { type DecaDatos, DecaInput, DecaPatch } from '../../../shared/schemas/deca';
 
 const EMPRESA: EmpresaPropia = { nombre: 'Frutas Peñalara, S.A.', nif: 'A58818501', domicilio: 'Camí Vell 3, 25001 Lleida' };
 const cuenta = (rol: Rol) => ({ ...EMPRESA, rol });

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApi } from '../../../client/data/api';
-import { carrilFoto, openDecaDb, type DecaDb, type FotoLocal } from '../../../client/data/db';
+import { carrilFoto, type DecaDb, type FotoLocal, openDecaDb } from '../../../client/data/db';
 import { descartarFoto, guardarFoto } from '../../../client/data/fotos';
 import { SyncEngine } from '../../../client/data/sync';
 

@@ -2,9 +2,9 @@ import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApi } from '../../../client/data/api';
-import { onDbAviso, openDecaDb, type DecaDb } from '../../../client/data/db';
-import { archivarDeca, crearDeca, descartar, eliminarDeca, modificarDeca, reenviar, reintentar, sustituirDeca } from '../../../client/data/outbox';
 import { buscarLocal, refrescarDeca } from '../../../client/data/consultas';
+import { type DecaDb, onDbAviso, openDecaDb } from '../../../client/data/db';
+import { archivarDeca, crearDeca, descartar, eliminarDeca, modificarDeca, reenviar, reintentar, sustituirDeca } from '../../../client/data/outbox';
 import { guardarDelServidor, MAX_FALLOS_SERVIDOR, retraso, SyncEngine } from '../../../client/data/sync';
 import { FakeServer } from './fake-server';
 
@@ -55,12 +55,7 @@ describe('sync engine', () => {
     await archivarDeca(db, b.clave, true);
     const r = await engine().drain();
     expect(r).toMatchObject({ enviadas: 4, rechazadas: 0, pendientes: 0 });
-    expect(server.llamadas.map((l) => `${l.method} ${l.path}`)).toEqual([
-      'POST /api/v1/decas',
-      'POST /api/v1/decas',
-      'PATCH /api/v1/decas/1',
-      'POST /api/v1/decas/2/archivar',
-    ]);
+    expect(server.llamadas.map((l) => `${l.method} ${l.path}`)).toEqual(['POST /api/v1/decas', 'POST /api/v1/decas', 'PATCH /api/v1/decas/1', 'POST /api/v1/decas/2/archivar']);
     const ra = await db.decas.get(a.clave);
     expect(ra).toMatchObject({ id: 1, numero: '2026-000001', pendientes: 0, estado: 'pendiente' });
     expect(ra!.datos.referencia).toBe('a2');
@@ -108,7 +103,7 @@ describe('sync engine', () => {
     expect((await db.decas.get(b.clave))!.numero).toBeTruthy();
     await reintentar(db, e!.seq!);
     expect(await s.drain()).toMatchObject({ enviadas: 1, pendientes: 0 });
-    expect((await db.decas.get(a.clave))).toMatchObject({ pendientes: 0, estado: 'emitido' });
+    expect(await db.decas.get(a.clave)).toMatchObject({ pendientes: 0, estado: 'emitido' });
     expect((await db.decas.get(a.clave))!.atascada).toBeUndefined();
   });
 

@@ -1,4 +1,3 @@
-import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -7,22 +6,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
-import QRCode from 'qrcode';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { renderDecaPdf, pdfCreationDate, pdfFileId } from '../../../server/documents/deca-pdf';
-import { MARCA_PRUEBA } from '../../../shared/pdf/deca-pdf';
+import QRCode from 'qrcode';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfCreationDate, pdfFileId, renderDecaPdf } from '../../../server/documents/deca-pdf';
+import { createInProcessPdfPool, createPdfPool, workerExecArgv } from '../../../server/documents/pdf-pool';
+import { renderQrPng } from '../../../server/documents/qr';
+import { crearSellador, renderYSellar } from '../../../server/documents/sello';
 import { datosPdf } from '../../../shared/pdf/datos-pdf';
+import { MARCA_PRUEBA } from '../../../shared/pdf/deca-pdf';
+import type { DecaPdfData, DecaPdfEnvio } from '../../../shared/pdf/deca-pdf-data';
+import { darkRuns, qrModules } from '../../../shared/pdf/qr';
+import { sinSello } from '../../../shared/pdf/sin-sello';
 import { completarDatos, datosDeEntrada } from '../../../shared/rules/datos-deca';
 import { DecaInput } from '../../../shared/schemas/deca';
 import { decaCompleta } from '../../support/decas';
-import type { DecaPdfData, DecaPdfEnvio } from '../../../shared/pdf/deca-pdf-data';
-import { createPdfPool, createInProcessPdfPool, workerExecArgv } from '../../../server/documents/pdf-pool';
-import { darkRuns, qrModules } from '../../../shared/pdf/qr';
-import { sinSello } from '../../../shared/pdf/sin-sello';
-import { renderQrPng } from '../../../server/documents/qr';
-import { crearSellador, renderYSellar } from '../../../server/documents/sello';
-import { selloDePrueba } from '../../support/sello';
 import { PDF_WORKER_URL } from '../../support/processes';
+import { selloDePrueba } from '../../support/sello';
 
 // Glyph metrics for the 14 standard fonts; without them pdf.js warns on every document.
 const STANDARD_FONTS = path.join(path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts') + path.sep;
@@ -385,7 +385,11 @@ describe('a DeCA of the test environment', () => {
     const { info } = await extract(bytes);
     expect(info.Title).toBe('DeCA 2025-000123 v2 (DOCUMENTO DE PRUEBA, SIN VALIDEZ)');
     // In the two embedded fonts, like the rest of the text: no third one.
-    expect(Buffer.from(bytes).toString('latin1').match(/\/Type \/Font \/Subtype \/Type0/g)).toHaveLength(2);
+    expect(
+      Buffer.from(bytes)
+        .toString('latin1')
+        .match(/\/Type \/Font \/Subtype \/Type0/g),
+    ).toHaveLength(2);
     expect(Buffer.from(bytes).toString('latin1')).not.toMatch(/\/BaseFont \/(Helvetica|Times|Courier)/);
   });
 
@@ -432,7 +436,12 @@ describe('pdfCreationDate', () => {
     const madrid = new Intl.DateTimeFormat('en-CA', {
       timeZone: 'Europe/Madrid',
       hourCycle: 'h23',
-      year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
     });
     const wall = (ms: number) => {
       const p = Object.fromEntries(madrid.formatToParts(ms).map((part) => [part.type, part.value]));
@@ -498,9 +507,7 @@ describe('createPdfPool', () => {
   it(
     'renders and seals 8 concurrent jobs on 2 workers of the compiled server, byte-identical to in-process rendering and sealing',
     async () => {
-      const datas = Array.from({ length: 8 }, (_, i) =>
-        buildDeca({ numero: `2025-00020${i}`, envios: buildEnvios(1 + i * 6) }),
-      );
+      const datas = Array.from({ length: 8 }, (_, i) => buildDeca({ numero: `2025-00020${i}`, envios: buildEnvios(1 + i * 6) }));
       const expected = await Promise.all(datas.map((data) => renderYSellar(data, sellador)));
       const pool = createPdfPool({ sello, size: 2, workerUrl: PDF_WORKER_URL });
       const threadsBefore = countThreads();
@@ -656,15 +663,9 @@ describe('createPdfPool', () => {
 describe('workerExecArgv', () => {
   it('drops the parent’s tsx loader (registered once in the worker) and --input-type, keeps the rest', () => {
     expect(workerExecArgv(['--import', 'tsx', '--conditions', 'development'])).toEqual(['--conditions', 'development']);
-    expect(
-      workerExecArgv([
-        '--require',
-        '/app/node_modules/tsx/dist/preflight.cjs',
-        '--import',
-        'file:///app/node_modules/tsx/dist/loader.mjs',
-        '--enable-source-maps',
-      ]),
-    ).toEqual(['--enable-source-maps']);
+    expect(workerExecArgv(['--require', '/app/node_modules/tsx/dist/preflight.cjs', '--import', 'file:///app/node_modules/tsx/dist/loader.mjs', '--enable-source-maps'])).toEqual([
+      '--enable-source-maps',
+    ]);
     expect(workerExecArgv(['--import=tsx', '--input-type=module', '--import=./otel.mjs'])).toEqual(['--import', './otel.mjs']);
   });
 });

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import QRCode from 'qrcode';
-import { darkRuns, qrModules, type QrModules, type QrRun } from '../../../shared/pdf/qr';
+import { describe, expect, it } from 'vitest';
+import { darkRuns, type QrModules, type QrRun, qrModules } from '../../../shared/pdf/qr';
 
 /** A square matrix over a row-major array of 0/1, like qrcode's BitMatrix. */
 function matrix(size: number, data: ArrayLike<number>): QrModules {
@@ -73,9 +73,7 @@ describe('darkRuns', () => {
 
   // 300 random matrices up to 40×40: seconds of CPU, more on a loaded machine.
   it('paints back any matrix exactly, with maximal runs', { timeout: 30_000 }, () => {
-    const matrices = fc
-      .integer({ min: 1, max: 40 })
-      .chain((size) => fc.array(fc.integer({ min: 0, max: 1 }), { minLength: size * size, maxLength: size * size }).map((data) => ({ size, data })));
+    const matrices = fc.integer({ min: 1, max: 40 }).chain((size) => fc.array(fc.integer({ min: 0, max: 1 }), { minLength: size * size, maxLength: size * size }).map((data) => ({ size, data })));
     fc.assert(
       fc.property(matrices, ({ size, data }) => {
         const runs = darkRuns(matrix(size, data));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { leerTtf, recortarTtf, type FuenteTtf } from '../../../shared/pdf/recorte-ttf';
+import { type FuenteTtf, leerTtf, recortarTtf } from '../../../shared/pdf/recorte-ttf';
 
 const ARCHIVO = new Uint8Array(readFileSync(new URL('../../../shared/pdf/fuentes/DejaVuSans-DeCA.ttf', import.meta.url)));
 const glifo = (f: FuenteTtf, g: number) => f.tablas.get('glyf')!.subarray(f.inicios[g]!, f.inicios[g + 1]!);

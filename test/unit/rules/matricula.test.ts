@@ -1,4 +1,4 @@
-import { describe, it, expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clasificarMatricula, normalizarMatricula } from '../../../shared/rules/matricula';
 
 describe('normalizarMatricula', () => {
@@ -114,8 +114,7 @@ describe('clasificarMatricula', () => {
   });
 
   it('accepts every province code in the old alphanumeric series', () => {
-    const provincias =
-      'A AB AL AV B BA BI BU C CA CC CE CO CR CS CU GC GI GR GU H HU IB J L LE LO LU M MA ML MU NA O OR OU P PM PO S SA SE SG SO SS T TE TF TO V VA VI Z ZA';
+    const provincias = 'A AB AL AV B BA BI BU C CA CC CE CO CR CS CU GC GI GR GU H HU IB J L LE LO LU M MA ML MU NA O OR OU P PM PO S SA SE SG SO SS T TE TF TO V VA VI Z ZA';
     for (const p of provincias.split(' ')) {
       expect(clasificarMatricula(`${p}-1234-AB`), p).toMatchObject({ tipo: 'provincial', valida: true });
     }

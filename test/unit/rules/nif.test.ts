@@ -1,4 +1,4 @@
-import { describe, it, expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { normalizarNif, validarNif } from '../../../shared/rules/nif';
 
 // Every valid example below was checked by hand against the algorithm:

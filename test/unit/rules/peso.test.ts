@@ -1,7 +1,7 @@
-import { describe, it, expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { avisosDeca } from '../../../shared/rules/emision';
 import { cargaInverosimil, formatPeso, parsePeso } from '../../../shared/rules/peso';
-import { CAMPOS_DATOS, DecaInput, type DecaDatos } from '../../../shared/schemas/deca';
+import { CAMPOS_DATOS, type DecaDatos, DecaInput } from '../../../shared/schemas/deca';
 
 describe('parsePeso: accepted input', () => {
   it.each([
@@ -141,14 +141,11 @@ describe('formatPeso', () => {
     expect(formatPeso(valor)).toBe(texto);
   });
 
-  it.each([['24.500'], ['24.500,5'], ['1,5'], ['1.500.000'], ['0,1234']])(
-    'round-trips %j through parsePeso',
-    (texto) => {
-      const r = parsePeso(texto);
-      expect(r.ok).toBe(true);
-      if (r.ok) expect(formatPeso(r.valor)).toBe(texto);
-    },
-  );
+  it.each([['24.500'], ['24.500,5'], ['1,5'], ['1.500.000'], ['0,1234']])('round-trips %j through parsePeso', (texto) => {
+    const r = parsePeso(texto);
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(formatPeso(r.valor)).toBe(texto);
+  });
 });
 
 describe('cargaInverosimil: a load no road vehicle carries', () => {
@@ -185,7 +182,13 @@ describe('cargaInverosimil: a load no road vehicle carries', () => {
 
 describe('avisosDeca names the shipment whose load is implausible', () => {
   it('gives carga_inverosimil on envios[1].peso only', () => {
-    const base = DecaInput.parse({ envios: [{ peso: '24.500', unidad: 'kg' }, { peso: '23.800', unidad: 't' }], emitir: false });
+    const base = DecaInput.parse({
+      envios: [
+        { peso: '24.500', unidad: 'kg' },
+        { peso: '23.800', unidad: 't' },
+      ],
+      emitir: false,
+    });
     const datos = { ...Object.fromEntries(CAMPOS_DATOS.map((c) => [c, null])), transp_domicilio: 'Calle Mayor 1', envios: base.envios } as unknown as DecaDatos;
     const avisos = avisosDeca(datos).filter((a) => a.codigo === 'carga_inverosimil');
     expect(avisos).toHaveLength(1);

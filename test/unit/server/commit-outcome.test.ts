@@ -1,4 +1,4 @@
-import { PostgresDialect, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+import { type CompiledQuery, type DatabaseConnection, type Driver, PostgresDialect, type QueryResult } from 'kysely';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { withCommitOutcome } from '../../../server/db/commit-outcome';
@@ -42,7 +42,10 @@ function montar(opts: { xid: string | null; estado?: () => Promise<string | null
     query: async () => ({ rows: [{ outcome: await (opts.estado ?? (async () => null))() }] }),
   } as unknown as pg.Pool;
   const base = new PostgresDialect({ pool });
-  const dialect = withCommitOutcome({ ...base, createDriver: () => inner, createAdapter: () => base.createAdapter(), createQueryCompiler: () => base.createQueryCompiler(), createIntrospector: (db) => base.createIntrospector(db) }, pool);
+  const dialect = withCommitOutcome(
+    { ...base, createDriver: () => inner, createAdapter: () => base.createAdapter(), createQueryCompiler: () => base.createQueryCompiler(), createIntrospector: (db) => base.createIntrospector(db) },
+    pool,
+  );
   return { driver: dialect.createDriver(), conexion, sentencias };
 }
 

@@ -1,8 +1,8 @@
 import { parse } from 'csv-parse/sync';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { COLUMNAS_CSV, lineaCsv } from '../../../shared/rules/csv-deca';
 import { leerCsv } from '../../../server/domain/decas/importar';
+import { COLUMNAS_CSV, lineaCsv } from '../../../shared/rules/csv-deca';
 
 const CABECERA = COLUMNAS_CSV.join(';');
 

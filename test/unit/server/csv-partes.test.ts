@@ -1,7 +1,7 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
-import { agruparFilas, COLUMNAS_CSV, lineaCsv, partirCsv } from '../../../shared/rules/csv-deca';
 import { leerCsv } from '../../../server/domain/decas/importar';
+import { agruparFilas, COLUMNAS_CSV, lineaCsv, partirCsv } from '../../../shared/rules/csv-deca';
 
 const CABECERA = COLUMNAS_CSV.join(';');
 

@@ -18,7 +18,12 @@ describe('a lost or refused database connection, told apart from everything else
   });
 
   it("by node-postgres' own messages only where it gives no code, compared whole", () => {
-    for (const m of ['Connection terminated unexpectedly', 'Connection terminated due to connection timeout', 'timeout exceeded when trying to connect', 'Client has encountered a connection error and is not queryable']) {
+    for (const m of [
+      'Connection terminated unexpectedly',
+      'Connection terminated due to connection timeout',
+      'timeout exceeded when trying to connect',
+      'Client has encountered a connection error and is not queryable',
+    ]) {
       expect(sinConexion(new Error(m)), m).toBe(true);
     }
     // The same words with a code, or inside a longer message, are something else.

@@ -8,7 +8,10 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { girada, ImagenNoValida, LADO_MINIMO, prepararImagen } from '../../../server/ocr/lector';
 
-const blanca = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#ffffff' } }).png().toBuffer();
+const blanca = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: '#ffffff' } })
+    .png()
+    .toBuffer();
 /** A prepared picture's grey bytes (sharp would hand a one-channel PNG back as sRGB). */
 const gris = (png: Buffer) => sharp(png).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
 
@@ -55,7 +58,9 @@ describe('prepararImagen', () => {
       const papel = Math.round(240 - (130 * y) / (h - 1));
       for (let x = 0; x < w; x++) pixeles[y * w + x] = y % 60 >= 28 && y % 60 < 32 && x > 40 && x < 360 ? Math.round(papel * 0.3) : papel;
     }
-    const foto = await sharp(pixeles, { raw: { width: w, height: h, channels: 1 } }).png().toBuffer();
+    const foto = await sharp(pixeles, { raw: { width: w, height: h, channels: 1 } })
+      .png()
+      .toBuffer();
     const { data } = await gris(await prepararImagen(foto));
     for (const y of [10, 100, 200, 440, 590]) {
       expect(data[y * w + 200], `paper at row ${y}`).toBeGreaterThanOrEqual(250);

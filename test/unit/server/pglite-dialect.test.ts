@@ -7,7 +7,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, isAbortedTransactionError, sql, type Generated } from 'kysely';
+import { type Generated, isAbortedTransactionError, Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PGliteDialect } from '../../../server/db/pglite-dialect';
 
@@ -28,7 +28,11 @@ beforeAll(async () => {
   pglite = new PGlite();
   await pglite.waitReady;
   db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }) });
-  await db.schema.createTable('t').addColumn('id', 'serial', (c) => c.primaryKey()).addColumn('k', 'text', (c) => c.notNull().unique()).execute();
+  await db.schema
+    .createTable('t')
+    .addColumn('id', 'serial', (c) => c.primaryKey())
+    .addColumn('k', 'text', (c) => c.notNull().unique())
+    .execute();
 }, 60_000);
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isDireccionPublica, motivoDireccionProhibida } from '../../../server/net/ip-policy';
-import { checkWebhookUrl, DestinoNoPermitido, parseWebhookUrl, resolveTarget, type Resolver } from '../../../server/net/webhook-target';
+import { checkWebhookUrl, DestinoNoPermitido, parseWebhookUrl, type Resolver, resolveTarget } from '../../../server/net/webhook-target';
 
 describe('webhook address policy', () => {
   it.each([
@@ -55,12 +55,24 @@ describe('webhook address policy', () => {
     expect(isDireccionPublica(ip)).toBe(false);
   });
 
-  it.each(['1.1.1.1', '8.8.8.8', '93.184.216.34', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '169.253.255.255', '223.255.255.255', '2a00:1450:4003:80f::200e', '2606:4700:4700::1111', '2002:808:808::1', '64:ff9b::808:808', '2001:4860:4860::8888'])(
-    'allows public %s',
-    (ip) => {
-      expect(motivoDireccionProhibida(ip)).toBeNull();
-    },
-  );
+  it.each([
+    '1.1.1.1',
+    '8.8.8.8',
+    '93.184.216.34',
+    '100.63.255.255',
+    '100.128.0.0',
+    '172.15.255.255',
+    '172.32.0.0',
+    '169.253.255.255',
+    '223.255.255.255',
+    '2a00:1450:4003:80f::200e',
+    '2606:4700:4700::1111',
+    '2002:808:808::1',
+    '64:ff9b::808:808',
+    '2001:4860:4860::8888',
+  ])('allows public %s', (ip) => {
+    expect(motivoDireccionProhibida(ip)).toBeNull();
+  });
 });
 
 describe('webhook URL checks', () => {

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { buscarFechas, buscarMatriculas, buscarMatriculasEtiquetadas, buscarNifs, buscarPesos, certezaDeLinea, filasDeEnvio, leerAlbaran, leerBloques, lineaPorReleer, mejorLectura } from '../../../shared/rules/albaran';
+import {
+  buscarFechas,
+  buscarMatriculas,
+  buscarMatriculasEtiquetadas,
+  buscarNifs,
+  buscarPesos,
+  certezaDeLinea,
+  filasDeEnvio,
+  leerAlbaran,
+  leerBloques,
+  lineaPorReleer,
+  mejorLectura,
+} from '../../../shared/rules/albaran';
 import { DecaInput } from '../../../shared/schemas/deca';
 
 describe('buscarNifs', () => {
@@ -154,7 +166,12 @@ describe('leerBloques', () => {
 
 describe('filasDeEnvio', () => {
   it('reads the rows of a goods table, each with its weight, up to the total', () => {
-    const t = ['Nº  Descripción de la mercancía          Bultos   Peso (kg)', '1   Piñones en sacos de 25 kg             40       1.000', '2   Ñoras secas                           12       300,5', 'Total                                              1.300,5'].join('\n');
+    const t = [
+      'Nº  Descripción de la mercancía          Bultos   Peso (kg)',
+      '1   Piñones en sacos de 25 kg             40       1.000',
+      '2   Ñoras secas                           12       300,5',
+      'Total                                              1.300,5',
+    ].join('\n');
     expect(filasDeEnvio(t)).toEqual([
       { naturaleza: 'Piñones en sacos de 25 kg', peso: 1000, unidad: 'kg' },
       { naturaleza: 'Ñoras secas', peso: 300.5, unidad: 'kg' },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agruparFilas, columnaDeCampo, contarFilasCsv, fechaCsv, filasDeDeca, lineaCsv, neutralizar, type DecaParaCsv } from '../../../shared/rules/csv-deca';
+import { agruparFilas, columnaDeCampo, contarFilasCsv, type DecaParaCsv, fechaCsv, filasDeDeca, lineaCsv, neutralizar } from '../../../shared/rules/csv-deca';
 
 describe('fechaCsv', () => {
   it.each([
@@ -43,7 +43,14 @@ describe('agruparFilas', () => {
       ['linea:5', [5], [5]],
       ['ref:=A', [6], []],
     ]);
-    expect(decas[0]!.cuerpo).toMatchObject({ ref_externa: 'A', cargador_nombre: 'X', envios: [{ origen: 'Lleida', peso: '1.000', unidad: 'kg' }, { origen: 'Huesca', peso: '2' }] });
+    expect(decas[0]!.cuerpo).toMatchObject({
+      ref_externa: 'A',
+      cargador_nombre: 'X',
+      envios: [
+        { origen: 'Lleida', peso: '1.000', unidad: 'kg' },
+        { origen: 'Huesca', peso: '2' },
+      ],
+    });
     expect(decas[0]!.conflictos).toEqual([{ linea: 3, columna: 'cargador', mensaje: 'Distinto de la línea 2 («X»): una DeCA tiene un solo valor' }]);
     expect(decas[1]!.cuerpo).toMatchObject({ referencia: 'R', tipo_vehiculo: 'rigido', fecha_transporte: '2026-02-01' });
   });
@@ -94,9 +101,23 @@ describe('columnaDeCampo', () => {
 describe('filasDeDeca and lineaCsv', () => {
   it('writes one row per shipment, weights with a decimal comma, quotes what needs it', () => {
     const d: DecaParaCsv = {
-      ref_externa: 'E-1', referencia: null, fecha_transporte: '2026-11-23', cargador_nombre: 'Frutas; S.A.', cargador_nif: 'A58818501', cargador_domicilio: null,
-      transp_nombre: 'T', transp_nif: 'B12345674', transp_domicilio: 'Zaragoza', tipo_vehiculo: 'rigido', matricula: '1234BCD', matricula_remolque: null,
-      autorizacion_especial: null, conductor_nombre: null, conductor_tel: '+34 600', observaciones: 'dice "hola"\nadiós', emisor_rol: 'transportista',
+      ref_externa: 'E-1',
+      referencia: null,
+      fecha_transporte: '2026-11-23',
+      cargador_nombre: 'Frutas; S.A.',
+      cargador_nif: 'A58818501',
+      cargador_domicilio: null,
+      transp_nombre: 'T',
+      transp_nif: 'B12345674',
+      transp_domicilio: 'Zaragoza',
+      tipo_vehiculo: 'rigido',
+      matricula: '1234BCD',
+      matricula_remolque: null,
+      autorizacion_especial: null,
+      conductor_nombre: null,
+      conductor_tel: '+34 600',
+      observaciones: 'dice "hola"\nadiós',
+      emisor_rol: 'transportista',
       envios: [
         { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 18250.5, unidad: 'kg', nota: null },
         { origen: 'Huesca', destino: 'Jaén', naturaleza: 'Cajas', peso: 3, unidad: 'palets', nota: 'ojo' },

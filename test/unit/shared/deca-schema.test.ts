@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { issuesToCampos } from '../../../shared/errors';
 import { avisosDeca, derivarTipoVehiculo, faltaParaEmitir } from '../../../shared/rules/emision';
-import { DecaInput, DecaListQuery, DecaPatch, type DecaDatos } from '../../../shared/schemas/deca';
+import { type DecaDatos, DecaInput, DecaListQuery, DecaPatch } from '../../../shared/schemas/deca';
 
 function campos(input: unknown): Record<string, string> {
   const r = DecaInput.safeParse(input);
@@ -102,15 +102,7 @@ describe('ready-to-issue rules (art. 6 minimum)', () => {
       matricula: null,
       envios: [{ origen: 'A', destino: null, naturaleza: null, peso: null, unidad: 'kg', nota: null }],
     };
-    expect(Object.keys(faltaParaEmitir(d)).sort()).toEqual([
-      'cargador_domicilio',
-      'envios[0].destino',
-      'envios[0].naturaleza',
-      'envios[0].peso',
-      'fecha_transporte',
-      'matricula',
-      'transp_nif',
-    ]);
+    expect(Object.keys(faltaParaEmitir(d)).sort()).toEqual(['cargador_domicilio', 'envios[0].destino', 'envios[0].naturaleza', 'envios[0].peso', 'fecha_transporte', 'matricula', 'transp_nif']);
     expect(Object.keys(faltaParaEmitir({ ...completa, envios: [] }))).toEqual(['envios']);
   });
 
@@ -122,11 +114,7 @@ describe('ready-to-issue rules (art. 6 minimum)', () => {
 
   it('warns (does not fail) on a bad NIF check digit, odd plates and the missing carrier address', () => {
     const avisos = avisosDeca({ ...completa, cargador_nif: 'A58818502', matricula: 'XX99', transp_domicilio: null });
-    expect(avisos.map((a) => `${a.campo}:${a.codigo}`).sort()).toEqual([
-      'cargador_nif:nif_dudoso',
-      'matricula:matricula_dudosa',
-      'transp_domicilio:falta_domicilio_transportista',
-    ]);
+    expect(avisos.map((a) => `${a.campo}:${a.codigo}`).sort()).toEqual(['cargador_nif:nif_dudoso', 'matricula:matricula_dudosa', 'transp_domicilio:falta_domicilio_transportista']);
     expect(avisosDeca(completa)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
 import { limiteMensual } from '../../../shared/rules/cuota';
 import { diasEntre, fechaEs, fechaMadrid, formatMadrid, inicioDiaMadrid, instanteMadrid, isFechaValida, isoMadrid, mesMadrid, primerDiaMesSiguiente, sumarDias } from '../../../shared/rules/fechas';
 

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { ADELANTO_MAXIMO_MS, caducidadReserva, fueraDePlazo, numerosQueFaltan, RESERVA_TAMANO, reservadaSegunCaducidad, reservaUsable, siguienteReserva, type ReservaNumero } from '../../../shared/rules/reservas';
+import {
+  ADELANTO_MAXIMO_MS,
+  caducidadReserva,
+  fueraDePlazo,
+  numerosQueFaltan,
+  RESERVA_TAMANO,
+  type ReservaNumero,
+  reservadaSegunCaducidad,
+  reservaUsable,
+  siguienteReserva,
+} from '../../../shared/rules/reservas';
 
 const AHORA = new Date('2026-06-10T10:00:00+02:00');
 const dias = (n: number) => new Date(AHORA.getTime() + n * 86_400_000);

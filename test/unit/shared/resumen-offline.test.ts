@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { base64url, codificarResumen, decodificarResumen, desdeBase64url, huellaDatos, LARGO_LUGAR, LARGO_NOMBRE, paraLeer, partirParametro, urlConResumen, type ResumenOffline } from '../../../shared/rules/resumen-offline';
 import { qrModules } from '../../../shared/pdf/qr';
+import {
+  base64url,
+  codificarResumen,
+  decodificarResumen,
+  desdeBase64url,
+  huellaDatos,
+  LARGO_LUGAR,
+  LARGO_NOMBRE,
+  paraLeer,
+  partirParametro,
+  type ResumenOffline,
+  urlConResumen,
+} from '../../../shared/rules/resumen-offline';
 
 const RESUMEN: ResumenOffline = {
   numero: '2027-000123',

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DecaInput } from '../../../shared/schemas/deca';
 import { problemaDeTexto, quitarInvisibles } from '../../../shared/rules/texto';
+import { DecaInput } from '../../../shared/schemas/deca';
 
 const rango = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
 

@@ -1,10 +1,10 @@
 import { createHash, createHmac, randomBytes, randomInt } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import { hmacSha256, sha256, toHex, utf8Bytes } from '../../../shared/rules/hmac-sha256';
-import { parseSignatureHeader, signatureHeader, signWebhook, verifySignature } from '../../../shared/webhook-signature';
 import { Webhook as StandardWebhook, WebhookVerificationError } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
 import { cabecerasStandardWebhooks, firmaEntrega } from '../../../server/domain/webhooks/firma';
 import { nuevoSecreto } from '../../../server/domain/webhooks/webhooks';
+import { hmacSha256, sha256, toHex, utf8Bytes } from '../../../shared/rules/hmac-sha256';
+import { parseSignatureHeader, signatureHeader, signWebhook, verifySignature } from '../../../shared/webhook-signature';
 
 /** A random string mixing ASCII, Spanish letters, astral symbols and a lone surrogate now and then. */
 function randomText(n: number): string {
