@@ -9,16 +9,9 @@ function ref(siteUrl: string, id: number | null, numero: string | null, token: s
   return id !== null && numero && token ? { id, numero, ficha: fichaUrl(siteUrl, token) } : null;
 }
 
-/** The DeCA as the API, the MCP tools and the webhooks show it: whitelisted fields only (no tokens, no owner). */
-export function presentDeca(row: DecaConRefs, siteUrl: string): Deca {
+/** The document's own data (Orden FOM/2861/2012 art. 6) as every door shows it: the parties, the transport, the shipments. */
+export function datosDelDocumento(row: DecaConRefs) {
   return {
-    id: row.id,
-    numero: row.numero,
-    estado: row.estado,
-    version: row.version,
-    ref_externa: row.ref_externa,
-    emisor_rol: row.emisor_rol,
-    canal: row.canal,
     cargador_nombre: row.cargador_nombre,
     cargador_nif: row.cargador_nif,
     cargador_domicilio: row.cargador_domicilio,
@@ -31,10 +24,24 @@ export function presentDeca(row: DecaConRefs, siteUrl: string): Deca {
     matricula_remolque: row.matricula_remolque,
     autorizacion_especial: row.autorizacion_especial,
     conductor_nombre: row.conductor_nombre,
-    conductor_tel: row.conductor_tel,
     observaciones: row.observaciones,
     referencia: row.referencia,
     envios: row.envios,
+  };
+}
+
+/** The DeCA as the API, the MCP tools and the webhooks show it: whitelisted fields only (no tokens, no owner). */
+export function presentDeca(row: DecaConRefs, siteUrl: string): Deca {
+  return {
+    id: row.id,
+    numero: row.numero,
+    estado: row.estado,
+    version: row.version,
+    ref_externa: row.ref_externa,
+    emisor_rol: row.emisor_rol,
+    canal: row.canal,
+    ...datosDelDocumento(row),
+    conductor_tel: row.conductor_tel,
     urls: decaUrls(siteUrl, row),
     pdf_sha256: row.pdf_sha256,
     pdf_bytes: row.pdf_bytes,

@@ -4,6 +4,7 @@ import type { DecaConRefs } from '../decas/queries';
 import { decaUrls, fichaUrl } from '../decas/urls';
 import type { Autenticidad } from '../publico/autenticidad';
 import { camposEditables, filasEnvio, ladoOtro } from '../publico/completar';
+import { datosDelDocumento } from './deca';
 
 /**
  * A DeCA as its public pages show it: the document's data without the
@@ -17,21 +18,7 @@ export function presentDecaPublica(row: DecaConRefs, siteUrl: string): DecaPubli
     estado: row.estado,
     version: row.version,
     urls: decaUrls(siteUrl, row),
-    cargador_nombre: row.cargador_nombre,
-    cargador_nif: row.cargador_nif,
-    cargador_domicilio: row.cargador_domicilio,
-    transp_nombre: row.transp_nombre,
-    transp_nif: row.transp_nif,
-    transp_domicilio: row.transp_domicilio,
-    fecha_transporte: row.fecha_transporte,
-    tipo_vehiculo: row.tipo_vehiculo,
-    matricula: row.matricula,
-    matricula_remolque: row.matricula_remolque,
-    autorizacion_especial: row.autorizacion_especial,
-    conductor_nombre: row.conductor_nombre,
-    observaciones: row.observaciones,
-    referencia: row.referencia,
-    envios: row.envios,
+    ...datosDelDocumento(row),
     pdf_sha256: row.pdf_sha256,
     emitido_at: row.emitido_at,
     fin_servicio_at: row.fin_servicio_at,
