@@ -4,6 +4,7 @@ import { AppError } from '../../shared/errors';
 import type { Clock } from '../clock';
 import type { DB } from '../db/schema';
 import type { Actor } from './actor';
+import { delAmbito } from './ambito';
 import type { RegistroIdempotencia } from './context';
 
 /** Keys are kept 8 days: an offline phone may replay a week later (README states the window). */
@@ -112,7 +113,7 @@ export async function reclamar(db: Kysely<DB>, clock: Clock, actor: Pick<Actor, 
       .executeTakeFirst();
     if (inserted) return { reclamada: true, dueno };
 
-    const row = await db.selectFrom('idempotencia').selectAll().where('account_id', '=', actor.accountId).where('entorno', '=', actor.entorno).where('clave', '=', r.clave).executeTakeFirst();
+    const row = await db.selectFrom('idempotencia').selectAll().where(delAmbito(actor)).where('clave', '=', r.clave).executeTakeFirst();
     if (!row) continue; // released meanwhile: try again
     if (row.expires_at.getTime() <= now.getTime()) {
       await borrar(db, actor, r.clave, row.created_at);
@@ -127,8 +128,7 @@ export async function reclamar(db: Kysely<DB>, clock: Clock, actor: Pick<Actor, 
     const relevo = await db
       .updateTable('idempotencia')
       .set({ dueno, huella: r.huella, reclamada_at: sql<Date>`now()` })
-      .where('account_id', '=', actor.accountId)
-      .where('entorno', '=', actor.entorno)
+      .where(delAmbito(actor))
       .where('clave', '=', r.clave)
       .where('estado', '=', 'en_curso')
       .where('reclamada_at', '<', sql<Date>`now() - make_interval(secs => ${ABANDONO_MS / 1000})`)
@@ -189,7 +189,7 @@ async function reclamarCreacion(
 }
 
 async function borrar(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, clave: string, createdAt: Date): Promise<void> {
-  await db.deleteFrom('idempotencia').where('account_id', '=', actor.accountId).where('entorno', '=', actor.entorno).where('clave', '=', clave).where('created_at', '=', createdAt).execute();
+  await db.deleteFrom('idempotencia').where(delAmbito(actor)).where('clave', '=', clave).where('created_at', '=', createdAt).execute();
 }
 
 export type { RegistroIdempotencia } from './context';
@@ -203,8 +203,7 @@ export async function completar(trx: Transaction<DB>, actor: Pick<Actor, 'accoun
   const hecho = await trx
     .updateTable('idempotencia')
     .set({ estado: 'completada', deca_id: r.decaId ?? null, status: 200, respuesta: r.respuesta === undefined ? null : JSON.stringify(r.respuesta) })
-    .where('account_id', '=', actor.accountId)
-    .where('entorno', '=', actor.entorno)
+    .where(delAmbito(actor))
     .where('clave', '=', clave)
     .where('estado', '=', 'en_curso')
     .where('dueno', '=', dueno)
@@ -218,14 +217,7 @@ export async function completar(trx: Transaction<DB>, actor: Pick<Actor, 'accoun
 
 /** Give the key back when the request failed, so a retry can run it again (only the claim's owner does). */
 export async function liberar(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, clave: string, dueno: string): Promise<void> {
-  await db
-    .deleteFrom('idempotencia')
-    .where('account_id', '=', actor.accountId)
-    .where('entorno', '=', actor.entorno)
-    .where('clave', '=', clave)
-    .where('estado', '=', 'en_curso')
-    .where('dueno', '=', dueno)
-    .execute();
+  await db.deleteFrom('idempotencia').where(delAmbito(actor)).where('clave', '=', clave).where('estado', '=', 'en_curso').where('dueno', '=', dueno).execute();
 }
 
 /**
@@ -234,7 +226,7 @@ export async function liberar(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | '
  * answered with this one (or with a 404 once deleted) for days.
  */
 export async function liberarRefExterna(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, refExterna: string, decaId: number): Promise<void> {
-  await trx.deleteFrom('idempotencia').where('account_id', '=', actor.accountId).where('entorno', '=', actor.entorno).where('clave', '=', claveRef(refExterna)).where('deca_id', '=', decaId).execute();
+  await trx.deleteFrom('idempotencia').where(delAmbito(actor)).where('clave', '=', claveRef(refExterna)).where('deca_id', '=', decaId).execute();
 }
 
 /** Drop expired keys (run periodically). */

@@ -218,24 +218,32 @@ describe.runIf(testDatabaseKind() === 'postgres')('two server processes with clo
   it('answers 409 en_curso to a repeat while the first request holds its claim, though the repeat’s clock runs ahead', { timeout: 30_000 }, async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const cuerpo = decaCompleta({ referencia: 'clave en curso' });
-    const first = await post(a, '/api/v1/decas', cuerpo, { 'idempotency-key': 'reloj-1' });
-    expect(first.status).toBe(201);
-    // As if the first request were still running in process A, its claim taken just now.
+    // A first create with the same body under another key: its record holds the body's fingerprint.
+    expect((await post(a, '/api/v1/decas', cuerpo, { 'idempotency-key': 'reloj-0' })).status).toBe(201);
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
     try {
-      const r = await c.query(`update idempotencia set estado = 'en_curso', dueno = 'proceso-a', reclamada_at = now() where clave = 'hdr:reloj-1'`);
+      // As if process A had just claimed 'reloj-1' and were still preparing its DeCA: the claim taken now, no DeCA yet
+      // (a DeCA and its key's record are committed together, so a claim still running has none).
+      const r = await c.query(
+        `insert into idempotencia (account_id, entorno, clave, huella, estado, created_at, expires_at, dueno, reclamada_at)
+         select account_id, entorno, 'hdr:reloj-1', huella, 'en_curso', now(), now() + interval '8 days', 'proceso-a', now()
+         from idempotencia where clave = 'hdr:reloj-0'`,
+      );
       expect(r.rowCount).toBe(1);
       const repeat = await post(b, '/api/v1/decas', cuerpo, { 'idempotency-key': 'reloj-1' });
       expect(repeat.status).toBe(409);
       expect(ErrorBody.parse(await repeat.json()).error.codigo).toBe('en_curso');
       expect(repeat.headers.get('retry-after')).toBeTruthy();
-      // Once the claim is a minute old by the database's clock, the repeat takes it over and answers the same DeCA.
+      // Once the claim is a minute old by the database's clock, the repeat takes it over and makes the one DeCA of that key.
       await c.query(`update idempotencia set reclamada_at = now() - interval '61 seconds' where clave = 'hdr:reloj-1'`);
       const relevo = await post(b, '/api/v1/decas', cuerpo, { 'idempotency-key': 'reloj-1' });
-      expect(relevo.status).toBeLessThan(300);
+      expect(relevo.status).toBe(201);
+      const otra = await post(a, '/api/v1/decas', cuerpo, { 'idempotency-key': 'reloj-1' });
+      expect(otra.status).toBe(200);
+      expect(otra.headers.get('idempotent-replayed')).toBe('true');
       const total = await c.query(`select count(*)::int as n from decas where referencia = 'clave en curso'`);
-      expect(total.rows[0].n).toBe(1);
+      expect(total.rows[0].n).toBe(2);
     } finally {
       await c.end();
     }

@@ -1,6 +1,7 @@
 import { AppError } from '../../../shared/errors';
 import type { Deca, DecaEliminada } from '../../../shared/schemas/deca';
 import type { Actor } from '../actor';
+import { delAmbito } from '../ambito';
 import { type DomainContext, type Plan, RevisionCambiada } from '../context';
 import { liberarRefExterna } from '../idempotencia';
 import { conEventos, registrarCambio } from './escritura';
@@ -54,14 +55,7 @@ export async function prepararEliminacion(ctx: DomainContext, actor: Actor, ref:
   return {
     aplicar: async (trx) => {
       // Only as it was read (still pending): one that moved meanwhile is looked at again.
-      const borrada = await trx
-        .deleteFrom('decas')
-        .where('id', '=', row.id)
-        .where('account_id', '=', actor.accountId)
-        .where('entorno', '=', actor.entorno)
-        .where('revision', '=', row.revision)
-        .returning('id')
-        .executeTakeFirst();
+      const borrada = await trx.deleteFrom('decas').where('id', '=', row.id).where(delAmbito(actor)).where('revision', '=', row.revision).returning('id').executeTakeFirst();
       if (!borrada) throw new RevisionCambiada();
       // Nothing is kept (spec): its ref_externa is free for a new DeCA.
       if (row.ref_externa) await liberarRefExterna(trx, actor, row.ref_externa, row.id);

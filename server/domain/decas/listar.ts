@@ -5,6 +5,7 @@ import { normalizarMatricula } from '../../../shared/rules/matricula';
 import type { DecaListQuery } from '../../../shared/schemas/deca';
 import type { CambioRow, DB } from '../../db/schema';
 import type { Actor } from '../actor';
+import { delAmbito } from '../ambito';
 import { type Alcance, type DecaConRefs, obtenerDeca, selectDecas } from './queries';
 
 /** The opaque `siguiente` cursor: the last id seen (keyset pagination on id, newest first). */
@@ -66,7 +67,7 @@ export async function listarDecas(db: Kysely<DB>, actor: Alcance, q: DecaListQue
 /** GET /decas/{id}/cambios: the history, oldest first. */
 export async function listarCambios(db: Kysely<DB>, actor: Alcance, ref: string): Promise<CambioRow[]> {
   const deca = await obtenerDeca(db, actor, ref);
-  return db.selectFrom('deca_cambios').selectAll().where('account_id', '=', actor.accountId).where('entorno', '=', actor.entorno).where('deca_id', '=', deca.id).orderBy('id', 'asc').execute();
+  return db.selectFrom('deca_cambios').selectAll().where(delAmbito(actor)).where('deca_id', '=', deca.id).orderBy('id', 'asc').execute();
 }
 
 /** The stored PDF bytes of the current version (or a given one). */
@@ -74,14 +75,7 @@ export async function leerPdf(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | '
   if (deca.estado === 'pendiente') {
     throw new AppError('pendiente', `La DeCA ${deca.numero} está pendiente: tendrá PDF cuando se emita.`);
   }
-  const v = await db
-    .selectFrom('deca_versiones')
-    .select(['pdf', 'pdf_sha256', 'version'])
-    .where('account_id', '=', actor.accountId)
-    .where('entorno', '=', actor.entorno)
-    .where('deca_id', '=', deca.id)
-    .where('version', '=', version)
-    .executeTakeFirst();
+  const v = await db.selectFrom('deca_versiones').select(['pdf', 'pdf_sha256', 'version']).where(delAmbito(actor)).where('deca_id', '=', deca.id).where('version', '=', version).executeTakeFirst();
   if (!v) throw new AppError('no_encontrado', `La DeCA ${deca.numero} no tiene versión ${version}.`);
   return { pdf: v.pdf, sha256: v.pdf_sha256, version: v.version };
 }

@@ -5,6 +5,7 @@ import type { CampoCambiado, Deca, DecaDatos, DecaPatchParsed } from '../../../s
 import type { DecaUpdate } from '../../db/schema';
 import type { Actor } from '../actor';
 import { aprenderDeDeca, prepararLeccion } from '../agenda/agenda';
+import { delAmbito } from '../ambito';
 import { type DomainContext, type Plan, RevisionCambiada, type Trx } from '../context';
 import { liberarRefExterna } from '../idempotencia';
 import type { Evento } from '../outbox';
@@ -64,13 +65,7 @@ export async function prepararModificacion(ctx: DomainContext, actor: Actor, ref
   }
   if (emitida || emitir) exigirCompleta({ faltan: faltaParaEmitir(despues, row.emisor_rol), emisorRol: row.emisor_rol }, account);
   if (cambiaRef && nuevaRef) {
-    const usada = await ctx.db
-      .selectFrom('decas')
-      .select('numero')
-      .where('account_id', '=', actor.accountId)
-      .where('entorno', '=', actor.entorno)
-      .where('ref_externa', '=', nuevaRef)
-      .executeTakeFirst();
+    const usada = await ctx.db.selectFrom('decas').select('numero').where(delAmbito(actor)).where('ref_externa', '=', nuevaRef).executeTakeFirst();
     if (usada) {
       // A driver is not told the number of a DeCA that may not be theirs.
       const cual = veTodasLasDecas(actor.rol) ? `la DeCA ${usada.numero}` : 'otra DeCA de la cuenta';

@@ -3,6 +3,7 @@ import { AppError } from '../../../shared/errors';
 import { veTodasLasDecas } from '../../../shared/rules/roles';
 import type { DB, DecaRow, DecaUpdate } from '../../db/schema';
 import type { Actor } from '../actor';
+import { delAmbito } from '../ambito';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -58,7 +59,7 @@ function delConductor(actor: Alcance) {
  * Everything else uses `selectDecas`.
  */
 export function selectDecasDeLaCuenta(db: Db, actor: Pick<Actor, 'accountId' | 'entorno'>) {
-  return selectDecasSinCuenta(db).where('d.account_id', '=', actor.accountId).where('d.entorno', '=', actor.entorno);
+  return selectDecasSinCuenta(db).where(delAmbito(actor, 'd'));
 }
 
 /**
@@ -95,7 +96,7 @@ export async function obtenerDeca(db: Db, actor: Alcance, ref: string): Promise<
 
 /** Lock a DeCA row the actor may see for the rest of the transaction (state checks happen after this). */
 export async function bloquearDeca(trx: Transaction<DB>, actor: Alcance, id: number): Promise<DecaRow> {
-  const q = trx.selectFrom('decas as d').selectAll('d').where('d.id', '=', id).where('d.account_id', '=', actor.accountId).where('d.entorno', '=', actor.entorno);
+  const q = trx.selectFrom('decas as d').selectAll('d').where('d.id', '=', id).where(delAmbito(actor, 'd'));
   const row = await (veTodasLasDecas(actor.rol) ? q : q.where(delConductor(actor))).forUpdate().executeTakeFirst();
   if (!row) throw noEncontrada(String(id));
   return row;
@@ -120,14 +121,6 @@ export async function releerDeca(trx: Transaction<DB>, actor: Pick<Actor, 'accou
  * (or is gone) since it was read: the caller prepares again.
  */
 export async function actualizarSiNoCambio(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, leida: DecaConRefs, set: DecaUpdate): Promise<DecaConRefs | null> {
-  const row = await trx
-    .updateTable('decas')
-    .set(set)
-    .where('id', '=', leida.id)
-    .where('account_id', '=', actor.accountId)
-    .where('entorno', '=', actor.entorno)
-    .where('revision', '=', leida.revision)
-    .returningAll()
-    .executeTakeFirst();
+  const row = await trx.updateTable('decas').set(set).where('id', '=', leida.id).where(delAmbito(actor)).where('revision', '=', leida.revision).returningAll().executeTakeFirst();
   return row ? { ...row, sa_numero: leida.sa_numero, sa_token: leida.sa_token, sp_numero: leida.sp_numero, sp_token: leida.sp_token } : null;
 }

@@ -13,6 +13,7 @@ import type { DB, DispositivoRow, ReservaRow } from '../../db/schema';
 import { cuentaSinConfirmar } from '../accounts/cuota';
 import { randomToken, sha256Hex } from '../accounts/tokens';
 import type { Actor } from '../actor';
+import { delAmbito } from '../ambito';
 import { formatNumero } from '../decas/numeracion';
 
 /** What tells one device's key from another's at a glance (and makes a key's registration unique). */
@@ -105,7 +106,12 @@ export async function reservarNumeros(db: Kysely<DB>, actor: Actor, dispositivoI
     let faltan = numerosQueFaltan(tiene, now);
     const limite = limiteMensual(actor.cuenta.plan, entorno, mesMadrid(now));
     if (faltan > 0 && limite !== null) {
-      const uso = await trx.selectFrom('uso_mensual').select('decas').where('account_id', '=', actor.accountId).where('entorno', '=', entorno).where('mes', '=', mesMadrid(now)).executeTakeFirst();
+      const uso = await trx
+        .selectFrom('uso_mensual')
+        .select('decas')
+        .where(delAmbito({ accountId: actor.accountId, entorno }))
+        .where('mes', '=', mesMadrid(now))
+        .executeTakeFirst();
       faltan = Math.min(faltan, Math.max(0, limite - (uso?.decas ?? 0) - reservasUsables(tiene, now).length));
     }
     if (faltan > 0) {
@@ -162,8 +168,7 @@ export async function comprobarReserva(db: Kysely<DB>, actor: Actor, e: { dispos
     .selectFrom('reservas as r')
     .innerJoin('dispositivos as d', 'd.id', 'r.dispositivo_id')
     .select(['r.id', 'r.numero', 'r.token_publico', 'r.dispositivo_id', 'r.created_at', 'r.caduca_at', 'r.usada_at', 'd.user_id', 'd.nombre'])
-    .where('r.account_id', '=', actor.accountId)
-    .where('r.entorno', '=', actor.entorno)
+    .where(delAmbito(actor, 'r'))
     .where('r.numero', '=', e.numero)
     .executeTakeFirst();
   if (!r || r.token_publico !== e.token || r.dispositivo_id !== e.dispositivo_id || r.user_id !== actor.userId) {

@@ -8,6 +8,7 @@ import type { Rol } from '../../../shared/schemas/cuenta';
 import { CAMPOS_DATOS, type CampoDatos, type Deca, type DecaDatos, DecaPatch, type DecaPatchParsed } from '../../../shared/schemas/deca';
 import type { DB } from '../../db/schema';
 import type { Actor } from '../actor';
+import { delAmbito } from '../ambito';
 import type { DomainContext } from '../context';
 import { sinValores } from '../decas/crear';
 import { datosDeRow } from '../decas/datos';
@@ -207,7 +208,12 @@ export async function guardarBorrador(db: Kysely<DB>, row: DecaConRefs, valores:
 }
 
 export async function leerBorrador(db: Kysely<DB>, row: DecaConRefs): Promise<Record<string, string> | null> {
-  const b = await db.selectFrom('completar_borradores').select('campos').where('account_id', '=', row.account_id).where('entorno', '=', row.entorno).where('deca_id', '=', row.id).executeTakeFirst();
+  const b = await db
+    .selectFrom('completar_borradores')
+    .select('campos')
+    .where(delAmbito({ accountId: row.account_id, entorno: row.entorno }))
+    .where('deca_id', '=', row.id)
+    .executeTakeFirst();
   return b?.campos ?? null;
 }
 
@@ -231,7 +237,11 @@ export async function completarPorEnlace(ctx: DomainContext, row: DecaConRefs, p
   return modificarDeca(ctx, actor, String(row.id), { ...patch, emitir: true }, enviados, {
     completado: true,
     antesDeConfirmar: async (trx) => {
-      await trx.deleteFrom('completar_borradores').where('account_id', '=', row.account_id).where('entorno', '=', row.entorno).where('deca_id', '=', row.id).execute();
+      await trx
+        .deleteFrom('completar_borradores')
+        .where(delAmbito({ accountId: row.account_id, entorno: row.entorno }))
+        .where('deca_id', '=', row.id)
+        .execute();
     },
   });
 }

@@ -7,6 +7,7 @@ import type { Clock } from '../../clock';
 import type { DB, DescargasTable } from '../../db/schema';
 import { gastar } from '../../limits';
 import type { Actor } from '../actor';
+import { delAmbito } from '../ambito';
 import { publicar } from '../decas/escritura';
 import { type Alcance, type DecaConRefs, obtenerDeca, selectDecasSinCuenta } from '../decas/queries';
 
@@ -22,8 +23,7 @@ export async function ultimoCambio(db: Kysely<DB>, row: DecaConRefs): Promise<Ul
   const c = await db
     .selectFrom('deca_cambios')
     .select(['motivo', 'created_at', 'campos'])
-    .where('account_id', '=', row.account_id)
-    .where('entorno', '=', row.entorno)
+    .where(delAmbito({ accountId: row.account_id, entorno: row.entorno }))
     .where('deca_id', '=', row.id)
     .where('tipo', '=', 'modificacion')
     .where('version', '=', row.version)
@@ -143,15 +143,7 @@ export async function registrarApertura(deps: AperturaDeps, row: DecaConRefs, a:
 /** GET /decas/{id}/descargas: every public open, newest first. */
 export async function listarDescargas(db: Kysely<DB>, actor: Alcance, ref: string): Promise<Descarga[]> {
   const deca = await obtenerDeca(db, actor, ref);
-  const rows = await db
-    .selectFrom('descargas')
-    .selectAll()
-    .where('account_id', '=', actor.accountId)
-    .where('entorno', '=', actor.entorno)
-    .where('deca_id', '=', deca.id)
-    .orderBy('id', 'desc')
-    .limit(1000)
-    .execute();
+  const rows = await db.selectFrom('descargas').selectAll().where(delAmbito(actor)).where('deca_id', '=', deca.id).orderBy('id', 'desc').limit(1000).execute();
   return rows.map((r) => ({
     fecha: formatMadrid(r.created_at),
     recurso: r.recurso,

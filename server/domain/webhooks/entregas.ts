@@ -12,6 +12,7 @@ import type { Logger } from '../../log';
 import type { EnviarWebhook, PeticionWebhook, RespuestaWebhook } from '../../net/webhook-request';
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
+import { delAmbito } from '../ambito';
 import { cuerpoEntrega, nuevoEntregaId } from './encolar';
 import { cabecerasStandardWebhooks, firmaEntrega } from './firma';
 import { obtenerWebhook, parseWebhookId } from './webhooks';
@@ -425,15 +426,7 @@ async function conIntentos(db: Kysely<DB>, rows: WebhookEntregaRow[]): Promise<E
 /** GET /webhooks/{id}/entregas: the last 100 deliveries, newest first, with every attempt. */
 export async function listarEntregas(db: Kysely<DB>, scope: Scope, ref: string): Promise<EntregaConIntentos[]> {
   const wh = await obtenerWebhook(db, scope, ref);
-  const rows = await db
-    .selectFrom('webhook_entregas')
-    .selectAll()
-    .where('webhook_id', '=', wh.id)
-    .where('account_id', '=', scope.accountId)
-    .where('entorno', '=', scope.entorno)
-    .orderBy('id', 'desc')
-    .limit(ENTREGAS_LISTADAS)
-    .execute();
+  const rows = await db.selectFrom('webhook_entregas').selectAll().where('webhook_id', '=', wh.id).where(delAmbito(scope)).orderBy('id', 'desc').limit(ENTREGAS_LISTADAS).execute();
   return conIntentos(db, rows);
 }
 
@@ -521,8 +514,7 @@ export async function reenviarEntrega(deps: EnvioDeps, actor: Actor, ref: string
     const e = await trx
       .selectFrom('webhook_entregas')
       .selectAll()
-      .where('account_id', '=', actor.accountId)
-      .where('entorno', '=', actor.entorno)
+      .where(delAmbito(actor))
       .where('entrega_id', '=', entregaId)
       .where('webhook_id', '=', wh.id)
       .select(sql<boolean>`coalesce(en_curso_hasta > now(), false)`.as('leased'))

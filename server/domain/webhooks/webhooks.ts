@@ -7,6 +7,7 @@ import { notificar } from '../../db/notify';
 import type { DB, WebhookRow, WebhooksTable } from '../../db/schema';
 import { checkWebhookUrl, DestinoNoPermitido, type TargetPolicy } from '../../net/webhook-target';
 import type { Actor } from '../actor';
+import { delAmbito } from '../ambito';
 
 type Db = Kysely<DB> | Transaction<DB>;
 type Scope = Pick<Actor, 'accountId' | 'entorno'>;
@@ -44,14 +45,14 @@ export function parseWebhookId(ref: string): number | null {
 export async function obtenerWebhook(db: Db, scope: Scope, ref: string): Promise<WebhookRow> {
   const id = parseWebhookId(ref);
   if (id === null) throw noEncontrado(ref);
-  const row = await db.selectFrom('webhooks').selectAll().where('id', '=', id).where('account_id', '=', scope.accountId).where('entorno', '=', scope.entorno).executeTakeFirst();
+  const row = await db.selectFrom('webhooks').selectAll().where('id', '=', id).where(delAmbito(scope)).executeTakeFirst();
   if (!row) throw noEncontrado(ref);
   return row;
 }
 
 /** The account's webhooks in this environment, oldest first. */
 export async function listarWebhooks(db: Db, scope: Scope): Promise<WebhookRow[]> {
-  return db.selectFrom('webhooks').selectAll().where('account_id', '=', scope.accountId).where('entorno', '=', scope.entorno).orderBy('id').execute();
+  return db.selectFrom('webhooks').selectAll().where(delAmbito(scope)).orderBy('id').execute();
 }
 
 /**
@@ -81,8 +82,7 @@ export async function crearWebhook(ctx: WebhookContext, actor: Actor, input: Web
     const n = await trx
       .selectFrom('webhooks')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('account_id', '=', actor.accountId)
-      .where('entorno', '=', actor.entorno)
+      .where(delAmbito(actor))
       .executeTakeFirstOrThrow();
     if (Number(n.n) >= MAX_WEBHOOKS) {
       throw new AppError('limite_webhooks', `Ya tiene ${MAX_WEBHOOKS} webhooks en este entorno: elimine alguno o use uno con varios eventos.`);
