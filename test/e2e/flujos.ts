@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, onTestFinished } from 'vitest';
 import { arrancar, type Cuenta, cuentaNueva, type Entorno, entrar, llamarApi, type OpcionesCuenta } from './browser';
 
 /**
@@ -201,4 +201,54 @@ export function documentosEnDispositivo(p: Page): Promise<number> {
       db.close();
     }
   });
+}
+
+/**
+ * The rows of one store of the device's database (the signed-in user's
+ * production one, read directly), each with only the fields named: what the
+ * app keeps, as its sync engine reads it.
+ */
+export function filasEnDispositivo<T extends object>(p: Page, almacen: string, campos: readonly (keyof T & string)[]): Promise<T[]> {
+  return p.evaluate(
+    async ([almacen, campos]) => {
+      const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))!.name!;
+      const db = await new Promise<IDBDatabase>((ok, mal) => {
+        const r = indexedDB.open(nombre);
+        r.onsuccess = () => ok(r.result);
+        r.onerror = () => mal(r.error);
+      });
+      try {
+        return await new Promise<Record<string, unknown>[]>((ok) => {
+          const r = db.transaction(almacen).objectStore(almacen).getAll();
+          r.onsuccess = () => ok((r.result as Record<string, unknown>[]).map((fila) => Object.fromEntries(campos.map((c) => [c, fila[c]]))));
+        });
+      } finally {
+        db.close();
+      }
+    },
+    [almacen, campos as readonly string[]] as const,
+  ) as Promise<T[]>;
+}
+
+/**
+ * The app closed and the network back, with the service worker's
+ * registration found: the returned function fires the queue's Background
+ * Sync event, as the browser does when it wakes the worker.
+ */
+export async function sincronizacionEnSegundoPlano(env: Entorno, page: Page): Promise<() => Promise<void>> {
+  await page.goto('about:blank');
+  await env.context.setOffline(false);
+  const cdp = await env.context.newCDPSession(page);
+  onTestFinished(() => cdp.detach().catch(() => {}));
+  const registro = new Promise<{ registrationId: string }>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }: { registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] }) => {
+      const r = registrations.find((x) => x.scopeURL.startsWith(env.url) && !x.isDeleted);
+      if (r) resolve(r);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  const { registrationId } = await registro;
+  return async () => {
+    await cdp.send('ServiceWorker.dispatchSyncEvent', { origin: new URL(env.url).origin, registrationId, tag: 'deca-cola', lastChance: false });
+  };
 }

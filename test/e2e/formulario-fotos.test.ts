@@ -1,51 +1,16 @@
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fotografiar } from '../fixtures/albaranes';
 import { herramienta } from '../support/herramientas';
 import { CHROMIUM, type Entorno, esperarServiceWorker, POLL_API_MS } from './browser';
-import { type Api, archivoE2e, decaCompleta } from './flujos';
+import { type Api, archivoE2e, decaCompleta, filasEnDispositivo, sincronizacionEnSegundoPlano } from './flujos';
 
-/** The outbox entries on the device (the signed-in user's production database), as the sync engine reads them. */
-function colaEnDispositivo(p: Page): Promise<{ clave: string; tipo: string; idempotencyKey: string; estado: string }[]> {
-  return p.evaluate(async () => {
-    const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))!.name!;
-    const db = await new Promise<IDBDatabase>((ok, mal) => {
-      const r = indexedDB.open(nombre);
-      r.onsuccess = () => ok(r.result);
-      r.onerror = () => mal(r.error);
-    });
-    try {
-      return await new Promise<{ clave: string; tipo: string; idempotencyKey: string; estado: string }[]>((ok) => {
-        const r = db.transaction('outbox').objectStore('outbox').getAll();
-        r.onsuccess = () =>
-          ok((r.result as { clave: string; tipo: string; idempotencyKey: string; estado: string }[]).map(({ clave, tipo, idempotencyKey, estado }) => ({ clave, tipo, idempotencyKey, estado })));
-      });
-    } finally {
-      db.close();
-    }
-  });
-}
+/** The outbox entries on the device, as the sync engine reads them. */
+const colaEnDispositivo = (p: Page) => filasEnDispositivo<{ clave: string; tipo: string; idempotencyKey: string; estado: string }>(p, 'outbox', ['clave', 'tipo', 'idempotencyKey', 'estado']);
 
 /** The delivery-note photos on the device: their key and state. */
-function fotosEnDispositivo(p: Page): Promise<{ clave: string; idempotencyKey: string; estado: string }[]> {
-  return p.evaluate(async () => {
-    const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))!.name!;
-    const db = await new Promise<IDBDatabase>((ok, mal) => {
-      const r = indexedDB.open(nombre);
-      r.onsuccess = () => ok(r.result);
-      r.onerror = () => mal(r.error);
-    });
-    try {
-      return await new Promise<{ clave: string; idempotencyKey: string; estado: string }[]>((ok) => {
-        const r = db.transaction('fotos').objectStore('fotos').getAll();
-        r.onsuccess = () => ok((r.result as { clave: string; idempotencyKey: string; estado: string }[]).map(({ clave, idempotencyKey, estado }) => ({ clave, idempotencyKey, estado })));
-      });
-    } finally {
-      db.close();
-    }
-  });
-}
+const fotosEnDispositivo = (p: Page) => filasEnDispositivo<{ clave: string; idempotencyKey: string; estado: string }>(p, 'fotos', ['clave', 'idempotencyKey', 'estado']);
 
 /** Photo reads the server counted this month for the account. */
 async function lecturas(api: Api): Promise<number> {
@@ -160,20 +125,9 @@ describe.skipIf(!CHROMIUM)('the form and the server agree on issuing; photos go 
     const foto = await fotoSinCobertura(env, page);
 
     // The app is closed; the network comes back; the browser fires the queue's sync event.
-    await page.goto('about:blank');
-    await env.context.setOffline(false);
-    const cdp = await env.context.newCDPSession(page);
-    onTestFinished(() => cdp.detach().catch(() => {}));
-    const registro = new Promise<{ registrationId: string }>((resolve) => {
-      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }: { registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] }) => {
-        const r = registrations.find((x) => x.scopeURL.startsWith(env.url) && !x.isDeleted);
-        if (r) resolve(r);
-      });
-    });
-    await cdp.send('ServiceWorker.enable');
-    const { registrationId } = await registro;
+    const sincronizar = await sincronizacionEnSegundoPlano(env, page);
     expect(await lecturas(api)).toBe(0);
-    await cdp.send('ServiceWorker.dispatchSyncEvent', { origin: new URL(env.url).origin, registrationId, tag: 'deca-cola', lastChance: false });
+    await sincronizar();
     await expect.poll(() => lecturas(api), { timeout: 60_000, interval: POLL_API_MS }).toBe(1);
 
     // Opened again, the proposal is there, nothing is left to send, and the photo was read once.

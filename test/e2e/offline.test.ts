@@ -4,7 +4,7 @@ import { chromium } from 'playwright-core';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { sinSello } from '../../shared/pdf/sin-sello';
 import { CHROMIUM, CHROMIUM_ARGS, cuentaNueva, entrar, esperarServiceWorker, leerQr, POLL_API_MS, reservasEnDispositivo, seguirEnlace, sinNumerosReservados } from './browser';
-import { archivoE2e, descargarPdf, descargarPdfBytes, documentosEnDispositivo, enEsteServidor, esperarNumero, numerosEnServidor, rellenarDeca } from './flujos';
+import { archivoE2e, descargarPdf, descargarPdfBytes, documentosEnDispositivo, enEsteServidor, esperarNumero, numerosEnServidor, rellenarDeca, sincronizacionEnSegundoPlano } from './flujos';
 
 /**
  * The app with no network: started from the service worker, work queued and
@@ -381,20 +381,9 @@ describe.skipIf(!CHROMIUM)('offline: the queue, issuing with no coverage, Backgr
     await page.getByTestId('cola').waitFor();
 
     // The app is closed; the network comes back; the browser fires the queue's sync event.
-    await page.goto('about:blank');
-    await env.context.setOffline(false);
-    const cdp = await env.context.newCDPSession(page);
-    onTestFinished(() => cdp.detach().catch(() => {}));
-    const registro = new Promise<{ registrationId: string }>((resolve) => {
-      cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }: { registrations: { registrationId: string; scopeURL: string; isDeleted: boolean }[] }) => {
-        const r = registrations.find((x) => x.scopeURL.startsWith(env.url) && !x.isDeleted);
-        if (r) resolve(r);
-      });
-    });
-    await cdp.send('ServiceWorker.enable');
-    const { registrationId } = await registro;
+    const sincronizar = await sincronizacionEnSegundoPlano(env, page);
     expect((await numerosEnServidor(api)).length).toBe(antes);
-    await cdp.send('ServiceWorker.dispatchSyncEvent', { origin: new URL(env.url).origin, registrationId, tag: 'deca-cola', lastChance: false });
+    await sincronizar();
     await expect.poll(async () => (await numerosEnServidor(api)).length, { timeout: 20_000, interval: POLL_API_MS }).toBe(antes + 1);
 
     // Opened again, the app shows it numbered, with nothing left to send.
