@@ -56,6 +56,12 @@ type Discrepan = { [K in NombreApp]: SalidaDe<(typeof COMANDOS_APP)[K]> extends 
 const ningunaDiscrepa: [Discrepan] extends [never] ? true : Discrepan = true;
 void ningunaDiscrepa;
 
+/** Signing out takes the session from its cookie, whatever the body says. */
+const ENTRADA_DE_COOKIE: ReadonlySet<NombreApp> = new Set(['cerrar_sesion']);
+
+/** A command's answer that ends the session: the cookie goes. */
+const cierraSesion = (valor: unknown): boolean => typeof valor === 'object' && valor !== null && 'sesion_cerrada' in valor;
+
 const abreSesion = (valor: unknown): valor is ConSesion<unknown> => typeof valor === 'object' && valor !== null && 'sesion' in valor && 'respuesta' in valor;
 
 /**
@@ -90,11 +96,8 @@ export function createAppApiRouter({ config, services }: AppDeps): Router<AppSta
   };
 
   /** A command's input: the path's parameters, with the JSON body of a write (its own `entrada`, so a non-object is refused as 422). */
-  const entradaDe = (ctx: AppContext & { params: Record<string, string> }, nombre: NombreApp): unknown => {
-    // Signing out takes the session from its cookie, whatever the body says.
-    if (nombre === 'cerrar_sesion') return { token: ctx.cookies.get(SESSION_COOKIE) };
-    return ctx.method === 'GET' ? { ...ctx.params } : entrada(ctx);
-  };
+  const entradaDe = (ctx: AppContext & { params: Record<string, string> }, nombre: NombreApp): unknown =>
+    ENTRADA_DE_COOKIE.has(nombre) ? { token: ctx.cookies.get(SESSION_COOKIE) } : ctx.method === 'GET' ? { ...ctx.params } : entrada(ctx);
 
   router.use(csrf, jsonBody(16 * 1024));
 
@@ -105,7 +108,7 @@ export function createAppApiRouter({ config, services }: AppDeps): Router<AppSta
     const manejar = async (ctx: AppContext & { params: Record<string, string> }) => {
       const input = entradaDe(ctx, nombre);
       const valor = publico ? (await ejecutar(services, cmd, visitanteOf(ctx, config.trustProxy), input)).valor : await correr(ctx, services, cmd as Parameters<typeof correr>[2], input);
-      if (nombre === 'cerrar_sesion') clearSessionCookie(ctx, secure);
+      if (cierraSesion(valor)) clearSessionCookie(ctx, secure);
       ctx.status = ESTADO_APP[nombre] ?? 200;
       if (abreSesion(valor)) {
         setSessionCookie(ctx, valor.sesion.token, valor.sesion.expiresAt, secure);
