@@ -10,11 +10,12 @@ export const CLAVE_IDEMPOTENCIA_MAXIMA = 255;
  * header carries without encoding, so a key that works on one door works on
  * the other; never a NUL (PostgreSQL cannot store it), another control
  * character or a bidirectional one (it would be kept and shown in logs).
- * Surrounding spaces are dropped, as HTTP drops them from a header.
+ * Surrounding spaces and tabs are dropped, as HTTP drops them from a header.
  */
 export const ClaveIdempotencia = z
   .string()
-  .trim()
+  // Only what HTTP drops (spaces and tabs): String.trim would also drop U+FEFF and U+2028, and accept a key a header could not carry.
+  .overwrite((s) => s.replace(/^[ \t]+|[ \t]+$/g, ''))
   .min(1, 'Obligatoria si se envía: de 1 a 255 caracteres')
   .max(CLAVE_IDEMPOTENCIA_MAXIMA, `Máximo ${CLAVE_IDEMPOTENCIA_MAXIMA} caracteres`)
   .regex(/^[\x21-\x7e]*$/, 'Solo caracteres ASCII visibles, sin espacios ni acentos (p. ej. un UUID)')

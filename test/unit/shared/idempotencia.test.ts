@@ -35,29 +35,33 @@ describe('the idempotency key: one rule for the Idempotency-Key header and MCP�
     expect(problema(clave)).toMatch(mensaje);
   });
 
-  it('refuses every string with a forbidden character, and every one longer than 255, once the whitespace around it is dropped', () => {
+  it('refuses every string with a forbidden character, and every one longer than 255, once the spaces and tabs around it are dropped', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (s) => {
-        // What is dropped around the key (JavaScript's trim: spaces, tabs, line breaks, \v, \f…) is no part of it.
-        const clave = s.trim();
+        // What HTTP drops around a header's value (spaces and tabs) is no part of the key.
+        const clave = s.replace(/^[ \t]+|[ \t]+$/g, '');
         if (prohibido(clave) || clave.length > 255) expect(problema(s)).not.toBeNull();
       }),
       { numRuns: 2_000 },
     );
   });
 
-  it('accepts every key of 1 to 255 visible ASCII characters, with whitespace around it or not', () => {
+  it('accepts every key of 1 to 255 visible ASCII characters, with spaces or tabs around it or not', () => {
     const visible = fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c));
     fc.assert(
-      fc.property(fc.array(visible, { minLength: 1, maxLength: 255 }), fc.constantFrom('', ' ', '\t', '\u000b', '\n'), (letras, alrededor) => {
+      fc.property(fc.array(visible, { minLength: 1, maxLength: 255 }), fc.constantFrom('', ' ', '\t', ' \t '), (letras, alrededor) => {
         const clave = letras.join('');
         expect(ClaveIdempotencia.parse(`${alrededor}${clave}${alrededor}`)).toBe(clave);
       }),
     );
   });
 
-  it('drops a vertical tab or form feed around the key like a space, and refuses one inside', () => {
-    expect(ClaveIdempotencia.parse('\u000b!')).toBe('!');
-    expect(problema('a\u000bb')).toMatch(/ASCII visibles/);
+  it.each([
+    ['a vertical tab', '\u000b!'],
+    ['a line break', '!\n'],
+    ['a byte order mark', '\ufeff!'],
+    ['a line separator', '\u2028!'],
+  ])('refuses %s around the key, which no header could carry, though JavaScript’s trim would drop it', (_, clave) => {
+    expect(problema(clave)).toMatch(/ASCII visibles/);
   });
 });
