@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { useEnLinea, useLiveQuery } from './hooks';
 import { useModulo, useUbicacion } from './router';
-import { cambiarEntorno, comprobarSesion, contexto, entorno, estadoSync, otraVersion, reenviarConfirmacion, sesion, sesionCaducada } from './sesion';
+import { cambiarEntorno, comprobarSesion, contexto, entorno, estadoSync, otraVersion, pedirOtraConfirmacion, sesion, sesionCaducada } from './sesion';
 import { useStore } from './store';
 import { actualizacion } from './sw-bridge';
 
@@ -69,7 +69,7 @@ function CorreoSinConfirmar() {
   async function reenviar() {
     setMensaje('Enviando…');
     try {
-      setMensaje(`Enlace enviado a ${await reenviarConfirmacion()}. Revise también la carpeta de correo no deseado.`);
+      setMensaje(`Enlace enviado a ${await pedirOtraConfirmacion()}. Revise también la carpeta de correo no deseado.`);
     } catch (err) {
       // Confirmed meanwhile (from another device): the session refresh removes the notice.
       setMensaje((err as Error).message);

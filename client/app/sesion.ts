@@ -221,22 +221,22 @@ export async function registrar(input: RegistroInput): Promise<void> {
 }
 
 /** Accept an invitation to an account: the new user, signed in, on the list. */
-export async function aceptarInvitacion(token: string, password: string): Promise<void> {
+export async function entrarConInvitacion(token: string, password: string): Promise<void> {
   await abierta((await llamarApp(f, 'aceptar_invitacion', { token, password })).data, '/');
 }
 
 /** Choose a new password through a reset link: every other session of the user ends; signed in here, on the list. */
-export async function restablecerContrasena(token: string, password: string): Promise<void> {
+export async function entrarConContrasenaNueva(token: string, password: string): Promise<void> {
   await abierta((await llamarApp(f, 'restablecer_contrasena', { token, password })).data, '/');
 }
 
 /** Change the password given the current one: the user's other sessions end, this one goes on (a new cookie). */
-export async function cambiarContrasena(actual: string, password: string): Promise<void> {
+export async function cambiarMiContrasena(actual: string, password: string): Promise<void> {
   await abierta((await llamarApp(f, 'cambiar_contrasena', { actual, password })).data);
 }
 
 /** An administrator changes the company data; the session's copy follows at once. */
-export async function editarEmpresa(patch: EmpresaPatch): Promise<void> {
+export async function editarMiEmpresa(patch: EmpresaPatch): Promise<void> {
   const r = await llamarApp(f, 'editar_empresa', patch);
   const s = sesion.get();
   if (s) guardar({ ...s, cuenta: r.data.cuenta });
@@ -255,7 +255,7 @@ export async function salir(): Promise<void> {
 }
 
 /** Send the e-mail confirmation link again; resolves with the address it went to. */
-export async function reenviarConfirmacion(): Promise<string> {
+export async function pedirOtraConfirmacion(): Promise<string> {
   const r = await llamarApp(f, 'reenviar_confirmacion', {});
   return r.data.enviado_a;
 }

@@ -1,6 +1,6 @@
 import type { EntradaDe, SalidaDe } from '../../shared/api/operaciones';
 import { API_BASE, type NombreOperacion, RUTAS, rutaCon } from '../../shared/api/rutas';
-import { APP_BASE, type NombreApp, type OperacionesApp, RUTAS_APP } from '../../shared/api/rutas-app';
+import { APP_BASE, CSRF_HEADER, type NombreApp, type OperacionesApp, RUTAS_APP } from '../../shared/api/rutas-app';
 import type { Entorno } from '../../shared/schemas/cuenta';
 
 /** The server answered with the documented error body (spec: Errors). */
@@ -56,9 +56,6 @@ export interface Api {
   /** The URL of operation `nombre` for `entrada` (its path and query): for a link, a download or an upload with progress. */
   url<N extends NombreOperacion>(nombre: N, entrada: EntradaDe<N>): string;
 }
-
-/** Writes from a cookie session must carry this header (server/http/session-cookie.ts). */
-export const CSRF_HEADER = 'X-DeCA-CSRF';
 
 /**
  * Method, path and request options of operation `nombre` for `entrada`: the

@@ -1,5 +1,5 @@
 import { sinSello } from '../../shared/pdf/sin-sello';
-import { fueraDePlazo, RESERVA_MINIMO, reservadaSegunCaducidad, reservasUsables as usables } from '../../shared/rules/reservas';
+import { fueraDePlazo, RESERVA_MINIMO, reservadaSegunCaducidad, reservasUsables } from '../../shared/rules/reservas';
 import type { Entorno } from '../../shared/schemas/cuenta';
 import type { Dispositivo, ReservasRespuesta } from '../../shared/schemas/dispositivo';
 import { type Api, ApiError, llamarApp } from './api';
@@ -68,14 +68,14 @@ async function registrado(db: DecaDb, entorno: Entorno): Promise<DispositivoLoca
  * existed, and the server would refuse it (the clock is behind; it waits for
  * coverage instead).
  */
-export async function reservasUsables(db: DecaDb, ahora = Date.now()): Promise<ReservaLocal[]> {
+export async function reservasUsablesEnDispositivo(db: DecaDb, ahora = Date.now()): Promise<ReservaLocal[]> {
   const todas = await db.reservas.toArray();
   const t = new Date(ahora);
   const reservada = (r: ReservaLocal) => (r.reservada_at ? new Date(r.reservada_at) : reservadaSegunCaducidad(new Date(r.caduca_at)));
   const comoReglas = todas
     .filter((r) => fueraDePlazo(t, reservada(r), t) === null)
     .map((r) => ({ ...r, caduca_at: new Date(Date.parse(r.caduca_at) - MARGEN_CADUCIDAD_MS), usada_at: r.usada ? new Date(0) : null, local: r }));
-  return usables(comoReglas, t).map((r) => r.local);
+  return reservasUsables(comoReglas, t).map((r) => r.local);
 }
 
 /**
@@ -93,7 +93,7 @@ export async function mantenerReservas(db: DecaDb, entorno: Entorno, ahora = Dat
 }
 
 async function mantener(db: DecaDb, entorno: Entorno, ahora: number): Promise<void> {
-  if ((await reservasUsables(db, ahora)).length >= RESERVA_MINIMO) return;
+  if ((await reservasUsablesEnDispositivo(db, ahora)).length >= RESERVA_MINIMO) return;
   const d = await registrado(db, entorno);
   if (!d?.id) return;
   let r: ReservasRespuesta;
@@ -132,7 +132,7 @@ export async function olvidarSiRevocado(db: DecaDb): Promise<void> {
 }
 
 /** SHA-256 (hex) of some bytes, by WebCrypto. */
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+export async function sha256HexWeb(bytes: Uint8Array): Promise<string> {
   const h = new Uint8Array(await crypto.subtle.digest('SHA-256', new Uint8Array(bytes)));
   return Array.from(h, (b) => b.toString(16).padStart(2, '0')).join('');
 }
@@ -150,7 +150,7 @@ export async function comprobarEmitidas(api: Api, db: DecaDb): Promise<void> {
     if (!rec?.deca) continue;
     const doc = await obtenerDocumentos(api, db, rec.deca);
     const servidor = sinSello(new Uint8Array(doc.pdf));
-    const coincide = servidor !== null && (await sha256Hex(servidor)) === e.sha256;
+    const coincide = servidor !== null && (await sha256HexWeb(servidor)) === e.sha256;
     await db.emitidas.update(e.clave, { coincide });
   }
 }

@@ -1,30 +1,6 @@
-import type { CAMPOS_DATOS as CamposDelEsquema, Deca } from '../../shared/schemas/deca';
+import { CAMPOS_DATOS } from '../../shared/rules/campos-deca';
+import type { Deca } from '../../shared/schemas/deca';
 import type { DatosDeca, DecaDb, DecaLocal, EntradaAgendaLocal, EntradaOutbox, TipoOperacion } from './db';
-
-/**
- * The fields of the document, in print order: shared/schemas/deca.ts's
- * CAMPOS_DATOS, written out because importing that module brings zod (~26 KB
- * gzip) into the list and sign-in screens. The type is the schema's own tuple,
- * so the build fails if this copy misses, adds or reorders a field.
- */
-export const CAMPOS_DATOS: typeof CamposDelEsquema = [
-  'cargador_nombre',
-  'cargador_nif',
-  'cargador_domicilio',
-  'transp_nombre',
-  'transp_nif',
-  'transp_domicilio',
-  'fecha_transporte',
-  'tipo_vehiculo',
-  'matricula',
-  'matricula_remolque',
-  'autorizacion_especial',
-  'conductor_nombre',
-  'conductor_tel',
-  'observaciones',
-  'referencia',
-  'envios',
-];
 
 /** Fields of a DeCA that the forms edit (everything of DecaInput that is data). */
 export const CAMPOS_EDITABLES = ['ref_externa', 'emisor_rol', ...CAMPOS_DATOS] as const;
@@ -204,7 +180,7 @@ export async function crearDeca(db: DecaDb, datos: DatosDeca, opts: { emitir: bo
 }
 
 /** Method 1 (issued, `motivo` required) or a plain edit of a pending DeCA; `emitir` issues it after. */
-export function modificarDeca(db: DecaDb, clave: string, cambios: DatosDeca, opts: { motivo?: string; emitir?: boolean } = {}): Promise<DecaLocal> {
+export function modificarDecaLocal(db: DecaDb, clave: string, cambios: DatosDeca, opts: { motivo?: string; emitir?: boolean } = {}): Promise<DecaLocal> {
   const body: Record<string, unknown> = { ...cambios };
   if (opts.motivo) body.motivo = opts.motivo;
   if (opts.emitir) body.emitir = true;

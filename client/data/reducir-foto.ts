@@ -4,10 +4,8 @@
  * only reads proposals, does not load the worker's wiring.
  */
 import { wrap } from 'comlink';
+import { FOTO_MAXIMA } from '../../shared/rules/fotos';
 import type { FotoWorker } from '../workers/foto.worker';
-
-/** The server's limit for a photo (spec: 2 MB). */
-export const FOTO_MAXIMA = 2 * 1024 * 1024;
 
 let trabajador: ReturnType<typeof wrap<FotoWorker>> | null = null;
 

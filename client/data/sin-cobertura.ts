@@ -15,7 +15,7 @@ import { instalarRecursosPdf, recursosInstalados } from '../../shared/pdf/pdfa';
 import { qrSvg } from '../../shared/pdf/qr';
 import type { Cuenta, Entorno } from '../../shared/schemas/cuenta';
 import type { DatosDeca, DecaDb, DecaLocal } from './db';
-import { dispositivoListo, reservasUsables, sha256Hex } from './dispositivo';
+import { dispositivoListo, reservasUsablesEnDispositivo, sha256HexWeb } from './dispositivo';
 import { DecaInput } from './esquemas';
 import { crearDeca, limpiar } from './outbox';
 
@@ -41,14 +41,14 @@ async function instalarRecursos(): Promise<void> {
 export async function emitirSinCobertura(db: DecaDb, cuenta: Cuenta, entorno: Entorno, datos: DatosDeca): Promise<DecaLocal | null> {
   const input = DecaInput.safeParse({ ...limpiar(datos), emitir: true });
   const dispositivo = await dispositivoListo(db);
-  const [reserva] = await reservasUsables(db);
+  const [reserva] = await reservasUsablesEnDispositivo(db);
   if (!input.success || !dispositivo || !reserva) return null;
   await instalarRecursos();
   const firmar = async (d: Uint8Array) => new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, dispositivo.claves.privateKey, new Uint8Array(d)));
   try {
     const r = await emitirEnDispositivo(input.data, cuenta, { ...reserva, entorno }, new Date(), firmar);
     const pdf = r.pdf.slice().buffer as ArrayBuffer;
-    return await crearDeca(db, datos, { emitir: true, offline: { emision: r.emision, qrUrl: r.qrUrl, qrSvg: qrSvg(r.qrUrl), pdf, sha256: await sha256Hex(r.pdf) } });
+    return await crearDeca(db, datos, { emitir: true, offline: { emision: r.emision, qrUrl: r.qrUrl, qrSvg: qrSvg(r.qrUrl), pdf, sha256: await sha256HexWeb(r.pdf) } });
   } catch (err) {
     if (err instanceof FaltanDatos) return null;
     throw err;

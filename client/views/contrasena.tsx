@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { fechaEs } from '../../shared/rules/fechas';
 import type { OlvidoResponse, RestablecimientoPublico } from '../../shared/schemas/cuenta';
-import { restablecerContrasena, sesion } from '../app/sesion';
+import { entrarConContrasenaNueva, sesion } from '../app/sesion';
 import { useStore } from '../app/store';
 import { Campo } from '../components/campo';
 import { OtraSesion, PieFormulario, useEnlace, useEnvio, useMinimoContrasena } from '../components/formulario';
@@ -70,7 +70,7 @@ export default function Restablecer({ params }: { params: string[] }) {
 
   async function enviar(ev: Event) {
     ev.preventDefault();
-    await enviarCon(() => restablecerContrasena(token, password));
+    await enviarCon(() => entrarConContrasenaNueva(token, password));
   }
 
   if (!info) return <p aria-busy="true">Cargando…</p>;

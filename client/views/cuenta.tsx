@@ -4,7 +4,7 @@ import { NOMBRE_ROL } from '../../shared/rules/roles';
 import type { ClaveApi, ClaveCreada, Cuenta as CuentaDatos, Cuota as CuotaDatos, Entorno } from '../../shared/schemas/cuenta';
 import type { Dispositivo } from '../../shared/schemas/dispositivo';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
-import { cambiarContrasena, cambiarEntorno, contexto, editarEmpresa, permitido, salir } from '../app/sesion';
+import { cambiarEntorno, cambiarMiContrasena, contexto, editarMiEmpresa, permitido, salir } from '../app/sesion';
 import { useStore } from '../app/store';
 import { Campo } from '../components/campo';
 import { useConfirmacion } from '../components/dialogo';
@@ -224,7 +224,7 @@ function Empresa({ cuenta, admin, editar }: { cuenta: CuentaDatos; admin: boolea
     }
     setEnviando(true);
     try {
-      await editarEmpresa(p.data);
+      await editarMiEmpresa(p.data);
       setCampos({});
       setEditando(false);
       setEstado('Datos guardados: figurarán en las DeCA que emita a partir de ahora.');
@@ -331,7 +331,7 @@ function CambiarContrasena() {
     setError(null);
     setEnviando(true);
     try {
-      await cambiarContrasena(v.actual, v.password);
+      await cambiarMiContrasena(v.actual, v.password);
       setCampos({});
       setV({ actual: '', password: '' });
       setAbierto(false);

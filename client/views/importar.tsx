@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { CSRF_HEADER } from '../../shared/api/rutas-app';
 import { COLUMNAS_CSV, type ParteCsv, partirCsv } from '../../shared/rules/csv-deca';
 import type { Importacion, ResultadoImportacion } from '../../shared/schemas/importar';
 import { useEnLinea } from '../app/hooks';
 import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
 import { ConPermiso } from '../components/sin-permiso';
-import { CSRF_HEADER } from '../data/api';
 
 /** The template: the spec's columns in order, and one example row (two shipments of one DeCA would share its ref_externa). */
 const PLANTILLA = `\ufeff${COLUMNAS_CSV.join(';')}\r\n${[

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { fechaEs } from '../../shared/rules/fechas';
 import { NOMBRE_ROL, QUE_PUEDE } from '../../shared/rules/roles';
 import type { InvitacionPublica } from '../../shared/schemas/cuenta';
-import { aceptarInvitacion, sesion } from '../app/sesion';
+import { entrarConInvitacion, sesion } from '../app/sesion';
 import { useStore } from '../app/store';
 import { Campo } from '../components/campo';
 import { OtraSesion, PieFormulario, useEnlace, useEnvio, useMinimoContrasena } from '../components/formulario';
@@ -23,7 +23,7 @@ export default function Invitacion({ params }: { params: string[] }) {
 
   async function enviar(ev: Event) {
     ev.preventDefault();
-    await enviarCon(() => aceptarInvitacion(token, password));
+    await enviarCon(() => entrarConInvitacion(token, password));
   }
 
   if (yaDentro) return <OtraSesion titulo="Invitación a DeCA" email={yaDentro.usuario.email} para="aceptar una invitación con otro correo" />;

@@ -5,8 +5,7 @@
  * as the camera held it.
  */
 import { expose } from 'comlink';
-
-export const LADO_MAXIMO = 1800;
+import { LADO_MAXIMO } from '../../shared/rules/fotos';
 
 async function reducir(foto: Blob): Promise<Blob> {
   const bmp = await createImageBitmap(foto, { imageOrientation: 'from-image' });

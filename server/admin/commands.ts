@@ -1,14 +1,17 @@
 import { AppError, validationError } from '../../shared/errors';
 import { type AnyCommand, ejecutar } from '../commands/command';
-import { restablecerContrasenaOperador } from '../commands/contrasena';
-import { cambiarPlan, crearClaveOperador, crearCuentaOperador, listarCorreos, revocarClaveOperador } from '../commands/cuenta';
+import { restablecerContrasenaOperadorCommand } from '../commands/contrasena';
+import { cambiarPlanCommand, crearClaveOperadorCommand, crearCuentaOperadorCommand, listarCorreosCommand, revocarClaveOperadorCommand } from '../commands/cuenta';
 import type { Services } from '../deps';
 
 export type Flags = Record<string, string | boolean>;
 
 /** The administration commands (`npm run cli -- …`, documented in the README), by name. */
 const ORDENES: Record<string, AnyCommand> = Object.fromEntries(
-  [crearCuentaOperador, crearClaveOperador, revocarClaveOperador, cambiarPlan, listarCorreos, restablecerContrasenaOperador].map((c) => [c.nombre, c as AnyCommand]),
+  [crearCuentaOperadorCommand, crearClaveOperadorCommand, revocarClaveOperadorCommand, cambiarPlanCommand, listarCorreosCommand, restablecerContrasenaOperadorCommand].map((c) => [
+    c.nombre,
+    c as AnyCommand,
+  ]),
 );
 
 /**

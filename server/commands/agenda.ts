@@ -1,16 +1,16 @@
 import { AgendaEmpresaInput, type AgendaList, AgendaLugarInput, AgendaQuery, AgendaVehiculoInput, type EntradaAgenda, TipoAgenda } from '../../shared/schemas/agenda';
 import { z } from '../../shared/schemas/zod';
-import { buscarAgenda as buscar, guardarEntrada, presentarEntrada } from '../domain/agenda/agenda';
+import { buscarAgenda, guardarEntrada, presentarEntrada } from '../domain/agenda/agenda';
 import { command } from './command';
 
-export const buscarAgenda = command({
+export const buscarAgendaCommand = command({
   nombre: 'buscar_agenda',
   descripcion:
     'Busca en la agenda de la cuenta (empresas, vehículos o lugares ya usados) por cualquier parte del nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos; las más usadas primero.',
   acceso: 'lectura',
   entrada: AgendaQuery.extend({ tipo: TipoAgenda }),
   run: async (ctx, { tipo, ...q }): Promise<AgendaList> => {
-    const { filas, siguiente } = await buscar(ctx.db, ctx.quien, tipo, q);
+    const { filas, siguiente } = await buscarAgenda(ctx.db, ctx.quien, tipo, q);
     return { entradas: filas.map(presentarEntrada), siguiente };
   },
 });
@@ -22,7 +22,7 @@ const GuardarAgenda = z.discriminatedUnion('tipo', [
   AgendaLugarInput.extend({ tipo: z.literal('lugares') }),
 ]);
 
-export const guardarAgenda = command({
+export const guardarAgendaCommand = command({
   nombre: 'guardar_agenda',
   descripcion: 'Crea una entrada de la agenda o cambia los datos de la que tiene el mismo NIF, matrícula o texto.',
   acceso: 'escritura',

@@ -2,7 +2,7 @@ import { AppError } from '../../shared/errors';
 import { formatMadrid } from '../../shared/rules/fechas';
 import { CambiarContrasenaInput, OlvidoInput, type OlvidoResponse, RestablecerInput, type RestablecimientoPublico, SesionInput, type SesionResponse } from '../../shared/schemas/cuenta';
 import { z } from '../../shared/schemas/zod';
-import { fijarContrasena, pedirRestablecimiento, RESTABLECER_MINUTOS, restablecerContrasena as restablecerCon, restablecerPorOperador, restablecimientoAbierto } from '../domain/accounts/contrasena';
+import { fijarContrasena, pedirRestablecimiento, RESTABLECER_MINUTOS, restablecerContrasena, restablecerPorOperador, restablecimientoAbierto } from '../domain/accounts/contrasena';
 import { verifyPassword } from '../domain/accounts/passwords';
 import { leerUsuario } from '../domain/accounts/usuarios';
 import { gastar } from '../limits';
@@ -15,7 +15,7 @@ export const RESPUESTA_OLVIDO: OlvidoResponse = {
   mensaje: `Si hay una cuenta con ese correo, le hemos enviado un enlace para elegir una contraseña nueva. Vale ${RESTABLECER_MINUTOS} minutos; mire también en el correo no deseado.`,
 };
 
-export const olvidoContrasena = command({
+export const olvidoContrasenaCommand = command({
   nombre: 'olvido_contrasena',
   descripcion: 'Envía al correo, si tiene usuario, un enlace de un solo uso para elegir una contraseña nueva; la respuesta es la misma exista o no.',
   acceso: 'publico',
@@ -29,7 +29,7 @@ export const olvidoContrasena = command({
   },
 });
 
-export const verRestablecimiento = command({
+export const verRestablecimientoCommand = command({
   nombre: 'ver_restablecimiento',
   descripcion: 'Lo que muestra un enlace para restablecer la contraseña antes de usarlo: el correo y hasta cuándo vale.',
   acceso: 'publico',
@@ -40,19 +40,19 @@ export const verRestablecimiento = command({
   },
 });
 
-export const restablecerContrasena = command({
+export const restablecerContrasenaCommand = command({
   nombre: 'restablecer_contrasena',
   descripcion: 'Elige una contraseña nueva con el enlace del correo (una sola vez, 30 minutos): cierra todas las sesiones del usuario y abre la de este dispositivo.',
   acceso: 'publico',
   entrada: RestablecerInput,
   run: async (ctx, { token, password }): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> => {
     const now = ctx.clock.now();
-    const { user, account } = await ctx.db.transaction().execute((trx) => restablecerCon(trx, token, password, now));
+    const { user, account } = await ctx.db.transaction().execute((trx) => restablecerContrasena(trx, token, password, now));
     return entrarComo(ctx, user, account, now);
   },
 });
 
-export const cambiarContrasena = command({
+export const cambiarContrasenaCommand = command({
   nombre: 'cambiar_contrasena',
   descripcion: 'Cambia la contraseña del usuario con sesión, dada la actual: cierra sus otras sesiones.',
   acceso: 'escritura',
@@ -74,7 +74,7 @@ export const cambiarContrasena = command({
 
 // ——— The operator's command (the CLI) ———
 
-export const restablecerContrasenaOperador = command({
+export const restablecerContrasenaOperadorCommand = command({
   nombre: 'user:reset-password',
   descripcion: 'Un enlace de un solo uso (30 minutos) para que el usuario elija una contraseña nueva; cierra ya todas sus sesiones.',
   acceso: 'operador',

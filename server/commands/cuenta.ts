@@ -17,16 +17,10 @@ import {
 import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
-import { crearClave as crearClaveEn, listarClaves as listarClavesDe, revocarClave as revocarClaveEn } from '../domain/accounts/api-keys';
-import {
-  cambiarPlan as cambiarPlanDe,
-  confirmarEmail as confirmarEmailCon,
-  crearCuenta,
-  editarEmpresa as editarEmpresaDe,
-  reenviarConfirmacion as reenviarConfirmacionA,
-} from '../domain/accounts/cuentas';
+import { crearClave, listarClaves, revocarClave } from '../domain/accounts/api-keys';
+import { cambiarPlan, confirmarEmail, crearCuenta, editarEmpresa, reenviarConfirmacion } from '../domain/accounts/cuentas';
 import { cuentaSinConfirmar, obtenerCuota } from '../domain/accounts/cuota';
-import { abrirSesion, cerrarSesion as cerrarSesionDe, comprobarCredenciales, type QuienEntra } from '../domain/accounts/sessions';
+import { abrirSesion, cerrarSesion, comprobarCredenciales, type QuienEntra } from '../domain/accounts/sessions';
 import { leerUsuario } from '../domain/accounts/usuarios';
 import { listarCorreosGuardados } from '../domain/correo/guardados';
 import { presentClave, presentCuenta, presentUsuario } from '../domain/presenters/cuenta';
@@ -54,7 +48,7 @@ export function demasiadas(segundos: number, mensaje: string): AppError {
   return new AppError('demasiadas_peticiones', mensaje, { headers: { 'Retry-After': String(segundos) } });
 }
 
-export const verCuenta = command({
+export const verCuentaCommand = command({
   nombre: 'ver_cuenta',
   descripcion: 'La empresa de la cuenta, su plan y la cuota mensual de DeCA del entorno.',
   acceso: 'lectura',
@@ -67,7 +61,7 @@ export const verCuenta = command({
   },
 });
 
-export const registrarCuenta = command({
+export const registrarCuentaCommand = command({
   nombre: 'registrar_cuenta',
   descripcion: 'Alta de una empresa y su primer usuario (administrador) desde la aplicación; abre su sesión.',
   acceso: 'publico',
@@ -82,7 +76,7 @@ export const registrarCuenta = command({
   },
 });
 
-export const iniciarSesion = command({
+export const iniciarSesionCommand = command({
   nombre: 'iniciar_sesion',
   descripcion: 'Entrada en la aplicación con correo y contraseña.',
   acceso: 'publico',
@@ -115,13 +109,13 @@ function esperarTurno(t: { espera: number; motivo: 'conexion' | 'correo' }): App
     : demasiadas(t.espera, `Demasiados intentos fallidos desde esta conexión. Espere ${Math.ceil(t.espera / 60)} min y vuelva a probar, o restablezca la contraseña.`);
 }
 
-export const cerrarSesion = command({
+export const cerrarSesionCommand = command({
   nombre: 'cerrar_sesion',
   descripcion: 'Cierra una sesión de la aplicación.',
   acceso: 'publico',
   entrada: z.object({ token: cadena().max(200).optional() }),
   run: async (ctx, { token }) => {
-    if (token) await cerrarSesionDe(ctx.db, token);
+    if (token) await cerrarSesion(ctx.db, token);
     return { sesion_cerrada: true as const };
   },
 });
@@ -132,7 +126,7 @@ export function usuarioDe(actor: { userId: number | null }): number {
   return actor.userId;
 }
 
-export const verSesion = command({
+export const verSesionCommand = command({
   nombre: 'ver_sesion',
   descripcion: 'Quién ha iniciado sesión en la aplicación, y su cuenta.',
   acceso: 'lectura',
@@ -143,40 +137,40 @@ export const verSesion = command({
   },
 });
 
-export const confirmarEmail = command({
+export const confirmarEmailCommand = command({
   nombre: 'confirmar_email',
   descripcion: 'Abre el enlace de confirmación del correo de una cuenta.',
   acceso: 'publico',
   entrada: z.object({ token: cadena().max(200) }),
   run: async (ctx, { token }): Promise<SesionResponse> => {
-    const r = await ctx.db.transaction().execute((trx) => confirmarEmailCon(trx, token, ctx.clock.now()));
+    const r = await ctx.db.transaction().execute((trx) => confirmarEmail(trx, token, ctx.clock.now()));
     if (!r) throw new AppError('no_encontrado', 'Este enlace de confirmación no existe o ya se sustituyó por otro más reciente. Pida uno nuevo en Cuenta.');
     return { usuario: presentUsuario(r.user), cuenta: presentCuenta(r.account) };
   },
 });
 
-export const reenviarConfirmacion = command({
+export const reenviarConfirmacionCommand = command({
   nombre: 'reenviar_confirmacion',
   descripcion: 'Envía de nuevo el enlace que confirma el correo del usuario.',
   acceso: 'escritura',
   entrada: z.object({}),
   run: async (ctx) => {
     const userId = usuarioDe(ctx.quien);
-    const user = await ctx.db.transaction().execute((trx) => reenviarConfirmacionA(trx, ctx.quien.cuenta, userId, ctx.siteUrl, ctx.clock.now()));
+    const user = await ctx.db.transaction().execute((trx) => reenviarConfirmacion(trx, ctx.quien.cuenta, userId, ctx.siteUrl, ctx.clock.now()));
     return { enviado_a: user.email };
   },
 });
 
-export const listarClaves = command({
+export const listarClavesCommand = command({
   nombre: 'listar_claves',
   descripcion: 'Las claves de API de la cuenta (nunca el secreto).',
   acceso: 'lectura',
   permiso: 'integraciones',
   entrada: z.object({}),
-  run: async (ctx): Promise<{ claves: ClaveApi[] }> => ({ claves: (await listarClavesDe(ctx.db, ctx.quien.accountId)).map(presentClave) }),
+  run: async (ctx): Promise<{ claves: ClaveApi[] }> => ({ claves: (await listarClaves(ctx.db, ctx.quien.accountId)).map(presentClave) }),
 });
 
-export const crearClave = command({
+export const crearClaveCommand = command({
   nombre: 'crear_clave',
   descripcion: 'Crea una clave de API; se muestra una sola vez.',
   acceso: 'admin',
@@ -184,30 +178,30 @@ export const crearClave = command({
   run: async (ctx, input): Promise<ClaveCreada> => {
     if (input.entorno === 'produccion' && !ctx.quien.cuenta.confirmada_at) throw cuentaSinConfirmar('crear claves de API de producción');
     const accountId = ctx.quien.accountId;
-    const { row, key } = await ctx.db.transaction().execute((trx) => crearClaveEn(trx, { accountId, entorno: input.entorno, soloLectura: input.solo_lectura, nombre: input.nombre ?? null }));
+    const { row, key } = await ctx.db.transaction().execute((trx) => crearClave(trx, { accountId, entorno: input.entorno, soloLectura: input.solo_lectura, nombre: input.nombre ?? null }));
     return { clave: presentClave(row), key };
   },
 });
 
-export const revocarClave = command({
+export const revocarClaveCommand = command({
   nombre: 'revocar_clave',
   descripcion: 'Revoca una clave de API al momento, en todos los servidores.',
   acceso: 'admin',
   entrada: z.object({ id: z.coerce.number().int().positive() }),
   run: async (ctx, { id }): Promise<{ clave: ClaveApi }> => {
-    const row = await ctx.db.transaction().execute((trx) => revocarClaveEn(trx, id, ctx.quien.accountId, ctx.clock.now()));
+    const row = await ctx.db.transaction().execute((trx) => revocarClave(trx, id, ctx.quien.accountId, ctx.clock.now()));
     ctx.caches.claves.invalidate(row.id);
     return { clave: presentClave(row) };
   },
 });
 
-export const editarEmpresa = command({
+export const editarEmpresaCommand = command({
   nombre: 'editar_empresa',
   descripcion: 'Cambia el nombre, el NIF o el domicilio de la empresa: figuran en las DeCA que se emitan a partir de ahora.',
   acceso: 'admin',
   entrada: EmpresaPatch,
   run: async (ctx, patch): Promise<{ cuenta: Cuenta }> => {
-    const account = await ctx.db.transaction().execute((trx) => editarEmpresaDe(trx, ctx.quien.accountId, patch));
+    const account = await ctx.db.transaction().execute((trx) => editarEmpresa(trx, ctx.quien.accountId, patch));
     ctx.caches.claves.invalidateWhere((c) => c.account.id === account.id);
     return { cuenta: presentCuenta(account) };
   },
@@ -217,7 +211,7 @@ export const editarEmpresa = command({
 
 const Id = z.coerce.number().int().positive();
 
-export const crearCuentaOperador = command({
+export const crearCuentaOperadorCommand = command({
   nombre: 'account:create',
   descripcion: 'Crea una cuenta (y su administrador con --email y --password), ya confirmada.',
   acceso: 'operador',
@@ -240,7 +234,7 @@ export const crearCuentaOperador = command({
   },
 });
 
-export const crearClaveOperador = command({
+export const crearClaveOperadorCommand = command({
   nombre: 'key:create',
   descripcion: 'Crea una clave de API de una cuenta; se muestra una sola vez.',
   acceso: 'operador',
@@ -248,36 +242,36 @@ export const crearClaveOperador = command({
   run: async (ctx, f) => {
     const { row, key } = await ctx.db
       .transaction()
-      .execute((trx) => crearClaveEn(trx, { accountId: f.account, entorno: f.env === 'live' ? 'produccion' : 'pruebas', soloLectura: f['read-only'], nombre: f.name ?? null }));
+      .execute((trx) => crearClave(trx, { accountId: f.account, entorno: f.env === 'live' ? 'produccion' : 'pruebas', soloLectura: f['read-only'], nombre: f.name ?? null }));
     return { key, id: row.id };
   },
 });
 
-export const revocarClaveOperador = command({
+export const revocarClaveOperadorCommand = command({
   nombre: 'key:revoke',
   descripcion: 'Revoca una clave de API.',
   acceso: 'operador',
   entrada: z.object({ id: Id }),
   run: async (ctx, { id }) => {
-    await ctx.db.transaction().execute((trx) => revocarClaveEn(trx, id, null, ctx.clock.now()));
+    await ctx.db.transaction().execute((trx) => revocarClave(trx, id, null, ctx.clock.now()));
     ctx.caches.claves.invalidate(id);
     return { revocada: true as const };
   },
 });
 
-export const cambiarPlan = command({
+export const cambiarPlanCommand = command({
   nombre: 'plan:set',
   descripcion: 'Cambia el plan de una cuenta.',
   acceso: 'operador',
   entrada: z.object({ account: Id, plan: Plan }),
   run: async (ctx, f): Promise<{ cuenta: Cuenta }> => {
-    const account = await ctx.db.transaction().execute((trx) => cambiarPlanDe(trx, f.account, f.plan));
+    const account = await ctx.db.transaction().execute((trx) => cambiarPlan(trx, f.account, f.plan));
     ctx.caches.claves.invalidateWhere((c) => c.account.id === account.id);
     return { cuenta: presentCuenta(account) };
   },
 });
 
-export const listarCorreos = command({
+export const listarCorreosCommand = command({
   nombre: 'mail:list',
   descripcion: 'El correo guardado (enviado o no), el más antiguo primero.',
   acceso: 'operador',

@@ -19,18 +19,18 @@ import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
 import { renderQrPng } from '../documents/qr';
 import { mapPlan, type Plan } from '../domain/context';
-import { encolarPedirDatos, enviarDeca as enviarDecaPorCorreo, pedirDatos as pedirDatosDeca } from '../domain/correo/enviar';
+import { encolarPedirDatos, enviarDeca, pedirDatos } from '../domain/correo/enviar';
 import { documentosParaElCamino } from '../domain/decas/camino';
 import { prepararControl } from '../domain/decas/control';
-import { camposDesconocidos, creacionRepetida, prepararCreacion, problemasDeCreacion, validarDeca as validar } from '../domain/decas/crear';
+import { camposDesconocidos, creacionRepetida, prepararCreacion, problemasDeCreacion, validarDeca } from '../domain/decas/crear';
 import { prepararEmision } from '../domain/decas/emitir';
 import { type Eliminada, prepararArchivo, prepararEliminacion, prepararFin } from '../domain/decas/finalizar';
-import { leerPdf, listarDecas as listar, listarCambios } from '../domain/decas/listar';
+import { leerPdf, listarCambios, listarDecas } from '../domain/decas/listar';
 import { prepararModificacion } from '../domain/decas/modificar';
 import { obtenerDeca } from '../domain/decas/queries';
 import { prepararSustitucion } from '../domain/decas/sustituir';
 import { fichaUrl } from '../domain/decas/urls';
-import { verDeca as ver } from '../domain/decas/ver';
+import { verDeca } from '../domain/decas/ver';
 import type { Repeticion } from '../domain/idempotencia';
 import { presentCambio, presentDeca } from '../domain/presenters/deca';
 import { listarDescargas } from '../domain/publico/descargas';
@@ -65,16 +65,16 @@ async function repetidaExistente<T>(anterior: Repeticion, leer: (decaId: number)
 /** The answer of POST /decas: validated only, or created (or found again by `ref_externa`). */
 export type ResultadoCrear = { tipo: 'validada'; validada: DecaValidada } | { tipo: 'creada'; deca: Deca; avisos: Aviso[]; nueva: boolean };
 
-export const validarDeca = command({
+export const validarDecaCommand = command({
   nombre: 'validar_deca',
   descripcion: 'Valida los datos de una DeCA sin guardar nada: qué falta para emitirla y los avisos.',
   acceso: 'escritura',
   entrada: DecaInput,
   completarErrores: (ctx, crudo, issues) => problemasDeCreacion(ctx.quien.cuenta, crudo, issues),
-  run: async (ctx, input) => validar(ctx.quien.cuenta, input, camposDesconocidos(ctx.crudo)),
+  run: async (ctx, input) => validarDeca(ctx.quien.cuenta, input, camposDesconocidos(ctx.crudo)),
 });
 
-export const crearDeca = command({
+export const crearDecaCommand = command({
   nombre: 'crear_deca',
   descripcion: 'Crea una DeCA y la emite (PDF, QR y URL), o la deja pendiente para que la otra parte complete sus datos.',
   acceso: 'escritura',
@@ -91,7 +91,7 @@ export const crearDeca = command({
   },
   preparar: async (ctx, input): Promise<Plan<ResultadoCrear>> => {
     const desconocidos = camposDesconocidos(ctx.crudo);
-    if (input.solo_validar) return { valor: { tipo: 'validada', validada: validar(ctx.quien.cuenta, input, desconocidos) } };
+    if (input.solo_validar) return { valor: { tipo: 'validada', validada: validarDeca(ctx.quien.cuenta, input, desconocidos) } };
     const actor = ctx.quien;
     const plan = mapPlan(await prepararCreacion(ctx, actor, input, { desconocidos, cliente: ctx.claveCliente }), (r): ResultadoCrear => ({ tipo: 'creada', ...r }));
     const pedirA = !input.emitir ? input.pedir_datos_email : undefined;
@@ -107,7 +107,7 @@ export const crearDeca = command({
   },
 });
 
-export const documentosCamino = command({
+export const documentosCaminoCommand = command({
   nombre: 'documentos_camino',
   descripcion: 'Las DeCA emitidas con fecha de transporte de 7 días atrás a 7 adelante (fecha del servidor), con PDF y QR, para llevarlas en el dispositivo sin cobertura.',
   acceso: 'lectura',
@@ -118,28 +118,28 @@ export const documentosCamino = command({
   },
 });
 
-export const verDeca = command({
+export const verDecaCommand = command({
   nombre: 'ver_deca',
   descripcion: 'Una DeCA con sus envíos, su estado y sus URL.',
   acceso: 'lectura',
   entrada: Ref,
-  run: (ctx, { id }) => ver(ctx, ctx.quien, id),
+  run: (ctx, { id }) => verDeca(ctx, ctx.quien, id),
 });
 
-export const listarDecas = command({
+export const listarDecasCommand = command({
   nombre: 'listar_decas',
   descripcion: 'Lista de DeCA, la más reciente primero, con filtros y cursor «siguiente».',
   acceso: 'lectura',
   entrada: DecaListQuery,
   run: async (ctx, q): Promise<DecaList> => {
-    const { rows, siguiente } = await listar(ctx.db, ctx.quien, q);
+    const { rows, siguiente } = await listarDecas(ctx.db, ctx.quien, q);
     return { decas: rows.map((r) => presentDeca(r, ctx.siteUrl)), siguiente };
   },
 });
 
 const repetirDeca = { repetir: decaRepetida };
 
-export const modificarDeca = command({
+export const modificarDecaCommand = command({
   nombre: 'modificar_deca',
   descripcion: 'Cambia datos de una DeCA. Pendiente: se cambian (y con emitir, se emite). Emitida: método 1, con «motivo»; misma URL y QR, versión nueva.',
   acceso: 'escritura',
@@ -152,7 +152,7 @@ export const modificarDeca = command({
   },
 });
 
-export const emitirDeca = command({
+export const emitirDecaCommand = command({
   nombre: 'emitir_deca',
   descripcion: 'Emite una DeCA pendiente cuyos datos están completos.',
   acceso: 'escritura',
@@ -161,7 +161,7 @@ export const emitirDeca = command({
   preparar: (ctx, { id }) => prepararEmision(ctx, ctx.quien, id),
 });
 
-export const sustituirDeca = command({
+export const sustituirDecaCommand = command({
   nombre: 'sustituir_deca',
   descripcion: 'Método 2: crea una DeCA nueva (nueva URL y QR) con los cambios y marca la anterior como sustituida. «motivo» obligatorio.',
   acceso: 'escritura',
@@ -175,7 +175,7 @@ export const sustituirDeca = command({
   },
 });
 
-export const finServicio = command({
+export const finServicioCommand = command({
   nombre: 'fin_servicio',
   descripcion: 'Marca el fin del servicio de una DeCA emitida.',
   acceso: 'escritura',
@@ -184,7 +184,7 @@ export const finServicio = command({
   preparar: (ctx, { id }) => prepararFin(ctx, ctx.quien, id),
 });
 
-export const controlCarretera = command({
+export const controlCarreteraCommand = command({
   nombre: 'control_carretera',
   descripcion:
     'Anota el código numérico que un agente dio al conductor en un control en carretera (extensión): queda en el historial y sale el evento deca.control; después hay que enviar el PDF/A a la sede electrónica (sede_url) con ese código.',
@@ -202,7 +202,7 @@ export const controlCarretera = command({
   },
 });
 
-export const archivarDeca = command({
+export const archivarDecaCommand = command({
   nombre: 'archivar_deca',
   descripcion: 'Archiva (archivado true) o desarchiva (false) una DeCA, en cualquier estado.',
   acceso: 'escritura',
@@ -212,7 +212,7 @@ export const archivarDeca = command({
   preparar: (ctx, { id, archivado }) => prepararArchivo(ctx, ctx.quien, id, archivado),
 });
 
-export const eliminarDeca = command({
+export const eliminarDecaCommand = command({
   nombre: 'eliminar_deca',
   descripcion: 'Borra una DeCA pendiente (las emitidas no se borran: se conservan un año).',
   acceso: 'escritura',
@@ -224,7 +224,7 @@ export const eliminarDeca = command({
   preparar: (ctx, { id }) => prepararEliminacion(ctx, ctx.quien, id),
 });
 
-export const historialDeca = command({
+export const historialDecaCommand = command({
   nombre: 'historial_deca',
   descripcion: 'El historial de cambios de una DeCA: versión, motivo, quién y qué cambió.',
   acceso: 'lectura',
@@ -232,7 +232,7 @@ export const historialDeca = command({
   run: async (ctx, { id }): Promise<{ cambios: Cambio[] }> => ({ cambios: (await listarCambios(ctx.db, ctx.quien, id)).map(presentCambio) }),
 });
 
-export const descargasDeca = command({
+export const descargasDecaCommand = command({
   nombre: 'descargas_deca',
   descripcion: 'Cada apertura de la URL pública o del QR de una DeCA: fecha, IP y navegador.',
   acceso: 'lectura',
@@ -240,7 +240,7 @@ export const descargasDeca = command({
   run: async (ctx, { id }): Promise<{ descargas: Descarga[] }> => ({ descargas: await listarDescargas(ctx.db, ctx.quien, id) }),
 });
 
-export const pdfDeca = command({
+export const pdfDecaCommand = command({
   nombre: 'pdf_deca',
   descripcion: 'El PDF de la versión vigente de una DeCA emitida (no cuenta como descarga pública).',
   acceso: 'lectura',
@@ -252,7 +252,7 @@ export const pdfDeca = command({
   },
 });
 
-export const qrDeca = command({
+export const qrDecaCommand = command({
   nombre: 'qr_deca',
   descripcion: 'El código QR (PNG) que lleva a la ficha pública de una DeCA.',
   acceso: 'lectura',
@@ -265,18 +265,18 @@ export const qrDeca = command({
 
 const Email = z.email('Correo electrónico no válido').max(254);
 
-export const pedirDatos = command({
+export const pedirDatosCommand = command({
   nombre: 'pedir_datos',
   descripcion: 'El enlace para que la otra parte complete sus datos de una DeCA pendiente; se le envía por correo si se da «email».',
   acceso: 'escritura',
   entrada: Ref.extend({ email: Email.optional() }),
-  run: (ctx, { id, email }) => pedirDatosDeca(ctx, ctx.quien, id, email ?? null),
+  run: (ctx, { id, email }) => pedirDatos(ctx, ctx.quien, id, email ?? null),
 });
 
-export const enviarDeca = command({
+export const enviarDecaCommand = command({
   nombre: 'enviar_deca',
   descripcion: 'Envía por correo una DeCA emitida (PDF adjunto) y devuelve el texto para la aplicación de mensajería del conductor.',
   acceso: 'escritura',
   entrada: Ref.extend({ email: Email }),
-  run: (ctx, { id, email }) => enviarDecaPorCorreo(ctx, ctx.quien, id, email),
+  run: (ctx, { id, email }) => enviarDeca(ctx, ctx.quien, id, email),
 });

@@ -1,52 +1,52 @@
 import { type Dispositivo, DispositivoInput, ReservasInput, type ReservasRespuesta } from '../../shared/schemas/dispositivo';
 import { z } from '../../shared/schemas/zod';
-import { listarDispositivos as listarDe, registrarDispositivo as registrarEn, reservarNumeros as reservarEn, revocarDispositivo as revocarEn } from '../domain/dispositivos/dispositivos';
+import { listarDispositivos, registrarDispositivo, reservarNumeros, revocarDispositivo } from '../domain/dispositivos/dispositivos';
 import { presentDispositivo, presentReserva } from '../domain/presenters/dispositivo';
 import { command } from './command';
 
 const Id = z.coerce.number().int().positive();
 
-export const registrarDispositivo = command({
+export const registrarDispositivoCommand = command({
   nombre: 'registrar_dispositivo',
   descripcion: 'Registra la clave pública (ECDSA P-256) del dispositivo del usuario, para emitir sin cobertura; la misma clave otra vez devuelve el mismo dispositivo.',
   acceso: 'escritura',
   entrada: DispositivoInput,
   run: async (ctx, input): Promise<{ dispositivo: Dispositivo }> => {
-    const row = await ctx.db.transaction().execute((trx) => registrarEn(trx, ctx.quien, input, ctx.clock.now()));
+    const row = await ctx.db.transaction().execute((trx) => registrarDispositivo(trx, ctx.quien, input, ctx.clock.now()));
     return { dispositivo: presentDispositivo({ ...row, email: ctx.quien.etiqueta }) };
   },
 });
 
-export const listarDispositivos = command({
+export const listarDispositivosCommand = command({
   nombre: 'listar_dispositivos',
   descripcion: 'Los dispositivos que emiten sin cobertura: todos los de la cuenta para un administrador, los suyos para los demás.',
   acceso: 'lectura',
   entrada: z.object({}),
   run: async (ctx): Promise<{ dispositivos: Dispositivo[] }> => {
-    const todos = await listarDe(ctx.db, ctx.quien.accountId);
+    const todos = await listarDispositivos(ctx.db, ctx.quien.accountId);
     const visibles = ctx.quien.rol === 'admin' ? todos : todos.filter((d) => d.user_id === ctx.quien.userId);
     return { dispositivos: visibles.map(presentDispositivo) };
   },
 });
 
-export const revocarDispositivo = command({
+export const revocarDispositivoCommand = command({
   nombre: 'revocar_dispositivo',
   descripcion: 'Da de baja un dispositivo: no recibe más números, los que tenía sin usar no se darán, y lo que firme después no se verificará.',
   acceso: 'escritura',
   entrada: z.object({ id: Id }),
   run: async (ctx, { id }): Promise<{ dispositivo: Dispositivo }> => ({
-    dispositivo: presentDispositivo(await ctx.db.transaction().execute((trx) => revocarEn(trx, ctx.quien, id, ctx.clock.now()))),
+    dispositivo: presentDispositivo(await ctx.db.transaction().execute((trx) => revocarDispositivo(trx, ctx.quien, id, ctx.clock.now()))),
   }),
 });
 
-export const reservarNumeros = command({
+export const reservarNumerosCommand = command({
   nombre: 'reservar_numeros',
   descripcion: 'Los números y enlaces públicos que el dispositivo guarda para emitir sin cobertura en un entorno, completados cuando quedan pocos.',
   acceso: 'escritura',
   entrada: ReservasInput.extend({ id: Id }),
   run: async (ctx, { id, entorno }): Promise<ReservasRespuesta> => ({
     entorno,
-    reservas: (await reservarEn(ctx.db, ctx.quien, id, entorno, ctx.clock.now())).map(presentReserva(ctx.siteUrl)),
+    reservas: (await reservarNumeros(ctx.db, ctx.quien, id, entorno, ctx.clock.now())).map(presentReserva(ctx.siteUrl)),
     capacidad_sello: ctx.capacidadSello,
   }),
 });

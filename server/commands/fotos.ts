@@ -3,7 +3,7 @@ import { z } from '../../shared/schemas/zod';
 import { type FotoLeida, leerFoto } from '../domain/fotos/leer';
 import { command } from './command';
 
-export const leerAlbaran = command({
+export const leerAlbaranCommand = command({
   nombre: 'leer_albaran',
   descripcion:
     'Lee la foto de un albarán, pedido o carta de porte y devuelve los datos de una DeCA para revisar (partes con NIF, fecha, matrículas, lugares, mercancía y pesos, cada uno con su confianza). No crea nada; gasta una lectura de fotos del mes.',

@@ -3,11 +3,11 @@ import { DecaListQuery } from '../../shared/schemas/deca';
 import { type Importacion, ImportarQuery } from '../../shared/schemas/importar';
 import { z } from '../../shared/schemas/zod';
 import { lineasCsv } from '../domain/decas/exportar';
-import { importarCsv as importar } from '../domain/decas/importar';
+import { importarCsv } from '../domain/decas/importar';
 import { command, ejecutar } from './command';
-import { crearDeca } from './decas';
+import { crearDecaCommand } from './decas';
 
-export const importarCsv = command({
+export const importarCsvCommand = command({
   nombre: 'importar_csv',
   descripcion:
     'Importa DeCA desde un CSV (una fila por envío; las filas con la misma ref_externa o referencia son una DeCA; hasta 500 DeCA y 24.001 filas con la cabecera). Con validar solo comprueba; reimportar el mismo archivo no duplica.',
@@ -16,14 +16,14 @@ export const importarCsv = command({
   entrada: ImportarQuery.extend({ archivo: z.instanceof(Uint8Array, { error: 'Envíe el CSV' }) }),
   // Each DeCA of the file goes through the create command: its checks, its one transaction, its idempotency.
   run: (ctx, { archivo, ...q }): Promise<Importacion> =>
-    importar(ctx.quien, archivo, q, async (importador, cuerpo, clave) => {
-      const r = await ejecutar(ctx, crearDeca, importador, cuerpo, { clave });
+    importarCsv(ctx.quien, archivo, q, async (importador, cuerpo, clave) => {
+      const r = await ejecutar(ctx, crearDecaCommand, importador, cuerpo, { clave });
       if (r.valor.tipo !== 'creada') throw new AppError('validacion', 'La fila no se ha guardado.');
       return { deca: r.valor.deca, avisos: r.valor.avisos, nueva: r.valor.nueva && !r.repetida };
     }),
 });
 
-export const exportarCsv = command({
+export const exportarCsvCommand = command({
   nombre: 'exportar_csv',
   descripcion: 'Las DeCA del listado (mismos filtros) en CSV con las columnas de la importación, una fila por envío.',
   acceso: 'lectura',

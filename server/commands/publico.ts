@@ -67,7 +67,7 @@ async function anotarApertura(ctx: Contexto<'publico'>, row: DecaConRefs, recurs
 const NO_VERIFICADA =
   'No se ha podido verificar este documento: el código no corresponde a ninguna DeCA ni a datos firmados por un dispositivo de una cuenta. Pida al conductor que lo enseñe de nuevo o que muestre el PDF.';
 
-export const verFicha = command({
+export const verFichaCommand = command({
   nombre: 'ver_ficha',
   descripcion:
     'La ficha pública de una DeCA (la que abre el agente desde el QR); cuenta como descarga. Si la DeCA aún no ha llegado porque se emitió sin cobertura, los datos firmados por el dispositivo que trae el QR (`o`), verificados.',
@@ -87,7 +87,7 @@ export const verFicha = command({
   },
 });
 
-export const verConductor = command({
+export const verConductorCommand = command({
   nombre: 'ver_conductor',
   descripcion: 'La página del conductor de una DeCA (QR grande); no cuenta como descarga.',
   acceso: 'publico',
@@ -98,7 +98,7 @@ export const verConductor = command({
   },
 });
 
-export const pdfPublico = command({
+export const pdfPublicoCommand = command({
   nombre: 'pdf_publico',
   descripcion: 'El PDF vigente de una DeCA por su URL pública; cuenta como descarga.',
   acceso: 'publico',
@@ -112,7 +112,7 @@ export const pdfPublico = command({
   },
 });
 
-export const qrPublico = command({
+export const qrPublicoCommand = command({
   nombre: 'qr_publico',
   descripcion: 'El QR (PNG) de una DeCA por su URL pública.',
   acceso: 'publico',
@@ -123,7 +123,7 @@ export const qrPublico = command({
   },
 });
 
-export const manifiestoConductor = command({
+export const manifiestoConductorCommand = command({
   nombre: 'manifiesto_conductor',
   descripcion: 'La DeCA de la página del conductor, para su manifiesto (añadir a la pantalla de inicio).',
   acceso: 'publico',
@@ -137,7 +137,7 @@ async function porEnlace(ctx: Services, token: string): Promise<{ row: DecaConRe
   return r;
 }
 
-export const abrirCompletar = command({
+export const abrirCompletarCommand = command({
   nombre: 'abrir_completar',
   descripcion: 'La primera página del enlace para completar (un robot que lo abre no cambia nada).',
   acceso: 'publico',
@@ -159,7 +159,7 @@ export const abrirCompletar = command({
  * plate check characters, an implausible load) `enviar` asks first, and
  * issues once the same warnings come back confirmed (`avisosConfirmados`).
  */
-export const completarDeca = command({
+export const completarDecaCommand = command({
   nombre: 'completar_deca',
   descripcion: 'Un paso del formulario del enlace para completar: abrir, guardar borrador, añadir envío o enviar (emite la DeCA).',
   acceso: 'publico',
@@ -214,7 +214,7 @@ export const completarDeca = command({
   },
 });
 
-export const verificarPdf = command({
+export const verificarPdfCommand = command({
   nombre: 'verificar_pdf',
   descripcion: 'Comprueba si un PDF es una versión auténtica de una DeCA de este servicio, cuál, y si sigue vigente.',
   acceso: 'publico',

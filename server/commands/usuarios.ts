@@ -12,17 +12,17 @@ import {
 import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
 import {
-  aceptarInvitacion as aceptarInvitacionCon,
-  anularInvitacion as anularInvitacionDe,
+  aceptarInvitacion,
+  anularInvitacion,
   asignarMatriculas,
   cambiarRol,
   invitacionAbierta,
   invitar,
   leerUsuario,
-  listarUsuarios as listarUsuariosDe,
+  listarUsuarios,
   presentInvitacion,
   presentUsuarioCuenta,
-  quitarUsuario as quitarUsuarioDe,
+  quitarUsuario,
 } from '../domain/accounts/usuarios';
 import { command } from './command';
 import { entrarComo, type SesionAbierta } from './cuenta';
@@ -31,19 +31,19 @@ const Id = z.object({ id: z.coerce.number().int().positive() });
 /** The token of an e-mailed link (an invitation, a password reset). */
 export const Token = z.object({ token: cadena().max(200) });
 
-export const listarUsuarios = command({
+export const listarUsuariosCommand = command({
   nombre: 'listar_usuarios',
   descripcion: 'Los usuarios de la cuenta con su función, y las invitaciones pendientes.',
   acceso: 'admin',
   permiso: 'usuarios',
   entrada: z.object({}),
   run: async (ctx): Promise<UsuariosResponse> => {
-    const r = await listarUsuariosDe(ctx.db, ctx.quien.accountId, ctx.clock.now());
+    const r = await listarUsuarios(ctx.db, ctx.quien.accountId, ctx.clock.now());
     return { usuarios: r.usuarios.map(presentUsuarioCuenta), invitaciones: r.invitaciones.map(presentInvitacion) };
   },
 });
 
-export const invitarUsuario = command({
+export const invitarUsuarioCommand = command({
   nombre: 'invitar_usuario',
   descripcion: 'Invita por correo a una persona a la cuenta con una función (administrador, oficina o conductor).',
   acceso: 'admin',
@@ -60,7 +60,7 @@ export const invitarUsuario = command({
   },
 });
 
-export const cambiarRolUsuario = command({
+export const cambiarRolUsuarioCommand = command({
   nombre: 'cambiar_rol_usuario',
   descripcion: 'Cambia la función de un usuario de la cuenta, o las matrículas que conduce (un conductor ve las DeCA que hace y las de esas matrículas); vale desde su siguiente petición.',
   acceso: 'admin',
@@ -76,31 +76,31 @@ export const cambiarRolUsuario = command({
   },
 });
 
-export const quitarUsuario = command({
+export const quitarUsuarioCommand = command({
   nombre: 'quitar_usuario',
   descripcion: 'Quita un usuario de la cuenta: sus sesiones terminan al momento.',
   acceso: 'admin',
   permiso: 'usuarios',
   entrada: Id,
   run: async (ctx, { id }): Promise<{ usuario: UsuarioCuenta }> => {
-    const row = await ctx.db.transaction().execute((trx) => quitarUsuarioDe(trx, ctx.quien.accountId, id));
+    const row = await ctx.db.transaction().execute((trx) => quitarUsuario(trx, ctx.quien.accountId, id));
     return { usuario: presentUsuarioCuenta(row) };
   },
 });
 
-export const anularInvitacion = command({
+export const anularInvitacionCommand = command({
   nombre: 'anular_invitacion',
   descripcion: 'Retira una invitación pendiente: su enlace deja de funcionar.',
   acceso: 'admin',
   permiso: 'usuarios',
   entrada: Id,
   run: async (ctx, { id }): Promise<{ invitacion: Invitacion }> => {
-    const row = await ctx.db.transaction().execute((trx) => anularInvitacionDe(trx, ctx.quien.accountId, id));
+    const row = await ctx.db.transaction().execute((trx) => anularInvitacion(trx, ctx.quien.accountId, id));
     return { invitacion: presentInvitacion(row) };
   },
 });
 
-export const verInvitacion = command({
+export const verInvitacionCommand = command({
   nombre: 'ver_invitacion',
   descripcion: 'Lo que muestra un enlace de invitación antes de aceptarlo: empresa, correo y función.',
   acceso: 'publico',
@@ -111,14 +111,14 @@ export const verInvitacion = command({
   },
 });
 
-export const aceptarInvitacion = command({
+export const aceptarInvitacionCommand = command({
   nombre: 'aceptar_invitacion',
   descripcion: 'Acepta una invitación: crea el usuario con su contraseña y abre su sesión.',
   acceso: 'publico',
   entrada: AceptarInvitacionInput,
   run: async (ctx, { token, password }): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> => {
     const now = ctx.clock.now();
-    const { user, account } = await ctx.db.transaction().execute((trx) => aceptarInvitacionCon(trx, token, password, now));
+    const { user, account } = await ctx.db.transaction().execute((trx) => aceptarInvitacion(trx, token, password, now));
     return entrarComo(ctx, user, account, now);
   },
 });

@@ -3,8 +3,8 @@ import { type EntregaList, type EntregaResultado, type Webhook, type WebhookCrea
 import { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
 import { presentEntrega, presentWebhook } from '../domain/presenters/webhook';
-import { type EnvioDeps, listarEntregas, probarWebhook as probar, reenviarEntrega as reenviar } from '../domain/webhooks/entregas';
-import { cambiarWebhook as cambiar, crearWebhook as crear, eliminarWebhook as eliminar, listarWebhooks as listar, obtenerWebhook } from '../domain/webhooks/webhooks';
+import { type EnvioDeps, listarEntregas, probarWebhook, reenviarEntrega } from '../domain/webhooks/entregas';
+import { cambiarWebhook, crearWebhook, eliminarWebhook, listarWebhooks, obtenerWebhook } from '../domain/webhooks/webhooks';
 import { command } from './command';
 
 const Ref = z.object({ id: cadena().max(40) });
@@ -13,28 +13,28 @@ const Ref = z.object({ id: cadena().max(40) });
 const envio = (ctx: Services): EnvioDeps => ({ db: ctx.db, clock: ctx.clock, enviar: ctx.enviarWebhook, log: ctx.log });
 const webhookCtx = (ctx: Services) => ({ db: ctx.db, clock: ctx.clock, policy: ctx.webhookPolicy });
 
-export const listarWebhooks = command({
+export const listarWebhooksCommand = command({
   nombre: 'listar_webhooks',
   descripcion: 'Los webhooks de la cuenta en este entorno.',
   acceso: 'lectura',
   permiso: 'integraciones',
   entrada: z.object({}),
-  run: async (ctx): Promise<WebhookList> => ({ webhooks: (await listar(ctx.db, ctx.quien)).map(presentWebhook) }),
+  run: async (ctx): Promise<WebhookList> => ({ webhooks: (await listarWebhooks(ctx.db, ctx.quien)).map(presentWebhook) }),
 });
 
-export const crearWebhook = command({
+export const crearWebhookCommand = command({
   nombre: 'crear_webhook',
   descripcion: 'Crea un webhook (url https, eventos, descripción); devuelve su secreto whsec_ una sola vez.',
   acceso: 'escritura',
   permiso: 'integraciones',
   entrada: WebhookInput,
   run: async (ctx, input): Promise<WebhookCreado> => {
-    const row = await crear(webhookCtx(ctx), ctx.quien, input);
+    const row = await crearWebhook(webhookCtx(ctx), ctx.quien, input);
     return { webhook: { ...presentWebhook(row), secreto: row.secreto } };
   },
 });
 
-export const verWebhook = command({
+export const verWebhookCommand = command({
   nombre: 'ver_webhook',
   descripcion: 'Un webhook (sin su secreto).',
   acceso: 'lectura',
@@ -43,25 +43,25 @@ export const verWebhook = command({
   run: async (ctx, { id }): Promise<{ webhook: Webhook }> => ({ webhook: presentWebhook(await obtenerWebhook(ctx.db, ctx.quien, id)) }),
 });
 
-export const cambiarWebhook = command({
+export const cambiarWebhookCommand = command({
   nombre: 'cambiar_webhook',
   descripcion: 'Pausa o reanuda un webhook (activo), o cambia sus eventos o su descripción.',
   acceso: 'escritura',
   permiso: 'integraciones',
   entrada: z.intersection(WebhookPatch, Ref),
-  run: async (ctx, { id, ...patch }): Promise<{ webhook: Webhook }> => ({ webhook: presentWebhook(await cambiar(webhookCtx(ctx), ctx.quien, id, patch)) }),
+  run: async (ctx, { id, ...patch }): Promise<{ webhook: Webhook }> => ({ webhook: presentWebhook(await cambiarWebhook(webhookCtx(ctx), ctx.quien, id, patch)) }),
 });
 
-export const eliminarWebhook = command({
+export const eliminarWebhookCommand = command({
   nombre: 'eliminar_webhook',
   descripcion: 'Borra un webhook con sus entregas.',
   acceso: 'escritura',
   permiso: 'integraciones',
   entrada: Ref,
-  run: async (ctx, { id }): Promise<WebhookEliminado> => ({ eliminado: true as const, ...(await eliminar(ctx.db, ctx.quien, id)) }),
+  run: async (ctx, { id }): Promise<WebhookEliminado> => ({ eliminado: true as const, ...(await eliminarWebhook(ctx.db, ctx.quien, id)) }),
 });
 
-export const entregasWebhook = command({
+export const entregasWebhookCommand = command({
   nombre: 'entregas_webhook',
   descripcion: 'Las 100 últimas entregas de un webhook, con cada intento.',
   acceso: 'lectura',
@@ -70,26 +70,26 @@ export const entregasWebhook = command({
   run: async (ctx, { id }): Promise<EntregaList> => ({ entregas: (await listarEntregas(ctx.db, ctx.quien, id)).map(presentEntrega) }),
 });
 
-export const probarWebhook = command({
+export const probarWebhookCommand = command({
   nombre: 'probar_webhook',
   descripcion: 'Envía ahora un evento «ping» al webhook y devuelve el resultado.',
   acceso: 'escritura',
   permiso: 'integraciones',
   entrada: Ref,
   run: async (ctx, { id }): Promise<EntregaResultado> => {
-    const r = await probar(envio(ctx), ctx.quien, id);
+    const r = await probarWebhook(envio(ctx), ctx.quien, id);
     return { ok: r.ok, entrega: presentEntrega(r.entrega) };
   },
 });
 
-export const reenviarEntrega = command({
+export const reenviarEntregaCommand = command({
   nombre: 'reenviar_entrega',
   descripcion: 'Reenvía ahora una entrega (mismo id y cuerpo, firma nueva) y devuelve el resultado.',
   acceso: 'escritura',
   permiso: 'integraciones',
   entrada: z.object({ id: cadena().max(40), entrega: cadena().max(100) }),
   run: async (ctx, { id, entrega }): Promise<EntregaResultado> => {
-    const r = await reenviar(envio(ctx), ctx.quien, id, entrega);
+    const r = await reenviarEntrega(envio(ctx), ctx.quien, id, entrega);
     return { ok: r.ok, entrega: presentEntrega(r.entrega) };
   },
 });

@@ -32,7 +32,7 @@ import { AppError, validationError } from '../../shared/errors';
 import type { Entorno } from '../../shared/schemas/cuenta';
 import { z } from '../../shared/schemas/zod';
 import { ejecutar } from '../commands/command';
-import { listarDecas, pdfDeca, type ResultadoCrear, verDeca } from '../commands/decas';
+import { listarDecasCommand, pdfDecaCommand, type ResultadoCrear, verDecaCommand } from '../commands/decas';
 import { HERRAMIENTAS_API, type HerramientaApi } from '../commands/operaciones';
 import { comoNoDisponible } from '../db/errores';
 import type { AppDeps } from '../deps';
@@ -189,7 +189,7 @@ function servidor(deps: AppDeps, actor: Actor, { log, requestId }: Pick<AppConte
   }));
 
   server.setRequestHandler(ListResourcesRequestSchema, async (req) => {
-    const { valor } = await ejecutar(services, listarDecas, actor, { limite: 50, ...(req.params?.cursor ? { despues_de: req.params.cursor } : {}) }).catch((err: unknown) => {
+    const { valor } = await ejecutar(services, listarDecasCommand, actor, { limite: 50, ...(req.params?.cursor ? { despues_de: req.params.cursor } : {}) }).catch((err: unknown) => {
       if (err instanceof AppError) throw errorRpc(ErrorCode.InvalidParams, err.message, { campos: err.campos });
       throw sinBaseDeDatos(err) ?? err;
     });
@@ -206,10 +206,10 @@ function servidor(deps: AppDeps, actor: Actor, { log, requestId }: Pick<AppConte
     if (!m) throw noEncontrado(uri);
     try {
       if (m[2]) {
-        const { valor } = await ejecutar(services, pdfDeca, actor, { id: m[1] });
+        const { valor } = await ejecutar(services, pdfDecaCommand, actor, { id: m[1] });
         return { contents: [{ uri, mimeType: 'application/pdf', blob: Buffer.from(valor.pdf).toString('base64') }] };
       }
-      const { valor } = await ejecutar(services, verDeca, actor, { id: m[1] });
+      const { valor } = await ejecutar(services, verDecaCommand, actor, { id: m[1] });
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify({ deca: valor }) }] };
     } catch (err) {
       if (err instanceof AppError && (err.codigo === 'no_encontrado' || err.codigo === 'pendiente')) throw noEncontrado(uri);

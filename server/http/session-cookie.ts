@@ -1,8 +1,6 @@
 import type { AppContext } from './context';
 
 export const SESSION_COOKIE = 'deca_sesion';
-/** Writes with a session cookie must carry this header: a cross-site form cannot set it (CSRF). */
-export const CSRF_HEADER = 'X-DeCA-CSRF';
 
 /** HttpOnly, SameSite=Lax, Secure on an https site; expires with the session. */
 export function setSessionCookie(ctx: AppContext, token: string, expiresAt: Date, secure: boolean): void {

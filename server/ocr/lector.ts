@@ -20,12 +20,12 @@ import path from 'node:path';
 import sharp, { type Metadata, type OutputInfo } from 'sharp';
 import { type Bbox, createScheduler, createWorker, OEM, PSM, type RecognizeOptions, type Scheduler, type WorkerParams } from 'tesseract.js';
 import { lineaPorReleer, mejorLectura } from '../../shared/rules/albaran';
+import { LADO_MAXIMO } from '../../shared/rules/fotos';
 
 const require = createRequire(import.meta.url);
 /** The package's LSTM «best_int» model (2 MB gzipped); its default points at the 8 MB legacy one. */
 const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/spa')), '4.0.0_best_int');
 
-export const LADO_MAXIMO = 1800;
 /**
  * Shortest side a picture must keep, once fitted into LADO_MAXIMO, to hold
  * one line of text tesseract reads: its FAQ gives an x-height of 10 px as

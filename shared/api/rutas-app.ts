@@ -34,6 +34,9 @@ import type { Metodo } from './rutas';
 
 export const APP_BASE = '/app/api';
 
+/** Writes with a session cookie must carry this header: a cross-site form cannot set it (CSRF). */
+export const CSRF_HEADER = 'X-DeCA-CSRF';
+
 export const RUTAS_APP = {
   registrar_cuenta: ['post', '/registro'],
   iniciar_sesion: ['post', '/sesion'],

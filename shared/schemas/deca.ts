@@ -1,4 +1,5 @@
 import { Aviso } from '../errors';
+import type { CampoDatos } from '../rules/campos-deca';
 import { isFechaValida } from '../rules/fechas';
 import { normalizarMatricula } from '../rules/matricula';
 import { normalizarNif } from '../rules/nif';
@@ -16,26 +17,8 @@ export type TipoVehiculo = z.infer<typeof TipoVehiculo>;
 export const Canal = z.enum(['api', 'web', 'mcp', 'importacion']);
 export type Canal = z.infer<typeof Canal>;
 
-/** The fields that make up the document itself (printed on the PDF), in print order. */
-export const CAMPOS_DATOS = [
-  'cargador_nombre',
-  'cargador_nif',
-  'cargador_domicilio',
-  'transp_nombre',
-  'transp_nif',
-  'transp_domicilio',
-  'fecha_transporte',
-  'tipo_vehiculo',
-  'matricula',
-  'matricula_remolque',
-  'autorizacion_especial',
-  'conductor_nombre',
-  'conductor_tel',
-  'observaciones',
-  'referencia',
-  'envios',
-] as const;
-export type CampoDatos = (typeof CAMPOS_DATOS)[number];
+/** The fields that make up the document itself, in print order (shared/rules/campos-deca.ts, zod-free for the app's first screen). */
+export { CAMPOS_DATOS, type CampoDatos } from '../rules/campos-deca';
 
 const FECHA_NO_VALIDA = 'Fecha no válida: use AAAA-MM-DD, p. ej. 2026-11-21';
 const fecha = cadena({ max: 10 })

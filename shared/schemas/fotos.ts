@@ -1,3 +1,4 @@
+import { FOTO_MAXIMA } from '../rules/fotos';
 import { z } from './zod';
 
 /** POST /fotos answer: a DeCA input to review before POST /decas, nothing created. */
@@ -9,9 +10,7 @@ export const FotoLeida = z.object({
 });
 export type FotoLeida = z.infer<typeof FotoLeida>;
 
-/** Spec: a photo of at most 2 MB as a file… */
-export const FOTO_MAXIMA = 2 * 1024 * 1024;
-/** …and about 6 MB as base64 (its encoding, plus room for a `data:` prefix and line breaks). */
+/** Spec: a photo of at most 2 MB as a file (FOTO_MAXIMA, shared/rules/fotos.ts) and about 6 MB as base64 (its encoding, plus room for a `data:` prefix and line breaks). */
 export const BASE64_MAXIMO = Math.ceil((FOTO_MAXIMA * 4) / 3) + 64 * 1024;
 
 /** POST /fotos as JSON, and the MCP tool leer_albaran: the photo in base64 (its bytes and length are checked by the server, middleware/subida.ts). */

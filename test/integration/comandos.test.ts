@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect } from 'vitest';
 import { ejecutar } from '../../server/commands/command';
-import { crearClave } from '../../server/commands/cuenta';
-import { archivarDeca, crearDeca, sustituirDeca, verDeca } from '../../server/commands/decas';
-import { crearWebhook } from '../../server/commands/webhooks';
+import { crearClaveCommand } from '../../server/commands/cuenta';
+import { archivarDecaCommand, crearDecaCommand, sustituirDecaCommand, verDecaCommand } from '../../server/commands/decas';
+import { crearWebhookCommand } from '../../server/commands/webhooks';
 import type { Actor } from '../../server/domain/actor';
 import { AppError } from '../../shared/errors';
 import { Deca } from '../../shared/schemas/deca';
@@ -41,11 +41,11 @@ describe('the command layer, called directly (what REST, the app, the CLI, CSV a
     const antes = await contarDecas(app, c.account.id);
     const ro = actor({ app, c }, { soloLectura: true, keyId: c.keyIds.liveReadOnly });
     for (const [cmd, input] of [
-      [crearDeca, decaCompleta()],
-      [archivarDeca, { id: '1', archivado: true }],
-      [crearWebhook, { url: 'https://ejemplo.es/deca' }],
+      [crearDecaCommand, decaCompleta()],
+      [archivarDecaCommand, { id: '1', archivado: true }],
+      [crearWebhookCommand, { url: 'https://ejemplo.es/deca' }],
     ] as const) {
-      const err = await rechazo(ejecutar(app.services, cmd as typeof crearDeca, ro, input));
+      const err = await rechazo(ejecutar(app.services, cmd as typeof crearDecaCommand, ro, input));
       expect(err.codigo).toBe('solo_lectura');
       expect(err.status).toBe(403);
     }
@@ -55,36 +55,36 @@ describe('the command layer, called directly (what REST, the app, the CLI, CSV a
   });
 
   it('lets the same actor read, and a read-write actor write, with its canal recorded', async ({ app, c }) => {
-    const r = await ejecutar(app.services, crearDeca, actor({ app, c }), decaCompleta());
+    const r = await ejecutar(app.services, crearDecaCommand, actor({ app, c }), decaCompleta());
     expect(r.valor.tipo).toBe('creada');
     if (r.valor.tipo !== 'creada') return;
     expect(r.valor.deca.canal).toBe('importacion');
-    const leida = await ejecutar(app.services, verDeca, actor({ app, c }, { soloLectura: true }), { id: String(r.valor.deca.id) });
+    const leida = await ejecutar(app.services, verDecaCommand, actor({ app, c }, { soloLectura: true }), { id: String(r.valor.deca.id) });
     expect(leida.valor).toEqual(r.valor.deca);
   });
 
   it('keeps administration to administrators: an office user of the account may not create keys', async ({ app, c }) => {
     const oficina = actor({ app, c }, { keyId: null, userId: 1, rol: 'oficina', canal: 'web' });
-    expect((await rechazo(ejecutar(app.services, crearClave, oficina, { entorno: 'pruebas' }))).codigo).toBe('prohibido');
+    expect((await rechazo(ejecutar(app.services, crearClaveCommand, oficina, { entorno: 'pruebas' }))).codigo).toBe('prohibido');
     const porClave = actor({ app, c });
-    expect((await rechazo(ejecutar(app.services, crearClave, porClave, { entorno: 'pruebas' }))).codigo).toBe('prohibido');
+    expect((await rechazo(ejecutar(app.services, crearClaveCommand, porClave, { entorno: 'pruebas' }))).codigo).toBe('prohibido');
   });
 
   it('validates the input with the shared schema (422 naming every field) before anything runs', async ({ app, c }) => {
-    const err = await rechazo(ejecutar(app.services, crearDeca, actor({ app, c }), { matricula: 5, envios: [{ peso: 'mucho' }] }));
+    const err = await rechazo(ejecutar(app.services, crearDecaCommand, actor({ app, c }), { matricula: 5, envios: [{ peso: 'mucho' }] }));
     expect(err.codigo).toBe('validacion');
     expect(Object.keys(err.campos)).toEqual(expect.arrayContaining(['matricula', 'envios[0].peso']));
   });
 
   it('honours an idempotency key the same way whatever the front door: once, then the same result, and 422 for another input', async ({ app, c }) => {
     const key = randomUUID();
-    const a = await ejecutar(app.services, crearDeca, actor({ app, c }), decaCompleta({ referencia: 'idem' }), { idempotencyKey: key });
-    const b = await ejecutar(app.services, crearDeca, actor({ app, c }), decaCompleta({ referencia: 'idem' }), { idempotencyKey: key });
+    const a = await ejecutar(app.services, crearDecaCommand, actor({ app, c }), decaCompleta({ referencia: 'idem' }), { idempotencyKey: key });
+    const b = await ejecutar(app.services, crearDecaCommand, actor({ app, c }), decaCompleta({ referencia: 'idem' }), { idempotencyKey: key });
     expect(a.repetida).toBe(false);
     expect(b.repetida).toBe(true);
     if (a.valor.tipo !== 'creada' || b.valor.tipo !== 'creada') throw new Error('expected creations');
     expect(b.valor.deca.id).toBe(a.valor.deca.id);
-    const err = await rechazo(ejecutar(app.services, crearDeca, actor({ app, c }), decaCompleta({ referencia: 'otra' }), { idempotencyKey: key }));
+    const err = await rechazo(ejecutar(app.services, crearDecaCommand, actor({ app, c }), decaCompleta({ referencia: 'otra' }), { idempotencyKey: key }));
     expect(err.codigo).toBe('validacion');
     expect(err.campos).toHaveProperty('Idempotency-Key');
   });
@@ -97,7 +97,7 @@ describe('the command layer, called directly (what REST, the app, the CLI, CSV a
     expect(res.body.deca).toEqual(get);
     const ev = await app.database.db.selectFrom('eventos').select('data').where('deca_id', '=', id).where('evento', '=', 'deca.emitido').executeTakeFirstOrThrow();
     expect((ev.data as { deca: unknown }).deca).toEqual(get);
-    const cmd = await ejecutar(app.services, verDeca, actor({ app, c }), { id: String(id) });
+    const cmd = await ejecutar(app.services, verDecaCommand, actor({ app, c }), { id: String(id) });
     expect(cmd.valor).toEqual(get);
   });
 });
@@ -123,7 +123,7 @@ describe('the presented-DeCA cache of a process', () => {
 
 describe('a replacement that meets a concurrent change', () => {
   it('retries with the number it took: no number is burned', async ({ app, cuentaNueva: c }) => {
-    const creada = await ejecutar(app.services, crearDeca, actor({ app, c }), decaCompleta({ referencia: 'original' }));
+    const creada = await ejecutar(app.services, crearDecaCommand, actor({ app, c }), decaCompleta({ referencia: 'original' }));
     if (creada.valor.tipo !== 'creada') throw new Error('not created');
     const id = String(creada.valor.deca.id);
     // While the new DeCA's PDF renders (outside the transaction), the office changes the old one.
@@ -138,7 +138,7 @@ describe('a replacement that meets a concurrent change', () => {
         return app.services.renderPdf(...args);
       },
     };
-    const r = await ejecutar(services, sustituirDeca, actor({ app, c }), { id, motivo: 'Otro camión', matricula: '5678FGH' });
+    const r = await ejecutar(services, sustituirDecaCommand, actor({ app, c }), { id, motivo: 'Otro camión', matricula: '5678FGH' });
     expect(cambios).toBe(2); // rendered again after the conflict
     expect(r.valor.numero).toBe(`${creada.valor.deca.numero.slice(0, 5)}000002`);
     expect(r.valor.sustituye_a?.numero).toBe(creada.valor.deca.numero);

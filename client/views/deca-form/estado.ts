@@ -7,13 +7,13 @@
  * will issue it.
  */
 import type { Aviso, Campos } from '../../../shared/errors';
+import { CAMPOS_DATOS, type CampoDatos } from '../../../shared/rules/campos-deca';
 import { completarDatos, datosDeEntrada, datosParaEmitir, datosVacios, type EmpresaPropia } from '../../../shared/rules/datos-deca';
 import { avisosDeca, datosTrasCambios, faltaParaEmitir } from '../../../shared/rules/emision';
 import type { Rol } from '../../../shared/schemas/cuenta';
-import type { CampoDatos } from '../../../shared/schemas/deca';
 import type { DatosDeca } from '../../data/db';
 import { DecaInput, issuesToCampos } from '../../data/esquemas';
-import { CAMPOS_DATOS, limpiar } from '../../data/outbox';
+import { limpiar } from '../../data/outbox';
 
 export interface EnvioForm {
   origen: string;

@@ -16,7 +16,7 @@ import { aprenderEnDispositivo, claveAgenda, entradasAgenda } from '../../data/a
 import { buscarLocal, fechaRelativa } from '../../data/consultas';
 import type { DatosDeca, DecaLocal, EntradaAgendaLocal, EntradaOutbox, FotoLocal } from '../../data/db';
 import { datosDePropuesta } from '../../data/fotos';
-import { crearDeca, datosDeDeca, modificarDeca, reenviar, sustituirDeca } from '../../data/outbox';
+import { crearDeca, datosDeDeca, modificarDecaLocal, reenviar, sustituirDeca } from '../../data/outbox';
 import { aFormulario, comprobar, cuerpo, diferencias, type EnvioForm, type Estado, envioVacio, type Operacion, pasoDe, s, type Valores } from './estado';
 
 export type Modo = 'crear' | 'editar' | 'sustituir';
@@ -238,7 +238,7 @@ export function useFormulario({ modo, rec, entrada, plantilla, foto }: Origen, c
           setAviso('No ha cambiado ningún dato.');
           return;
         }
-        destino = await modificarDeca(ctx.db, rec!.clave, cambios, { motivo: emitida ? motivo.trim() : undefined, emitir: accion === 'emitir' });
+        destino = await modificarDecaLocal(ctx.db, rec!.clave, cambios, { motivo: emitida ? motivo.trim() : undefined, emitir: accion === 'emitir' });
       }
       // What it says goes into the device's address book at once (the server learns it when the DeCA arrives).
       await aprenderEnDispositivo(ctx.db, cuerpo(e)).catch(() => {});

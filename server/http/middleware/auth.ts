@@ -1,3 +1,4 @@
+import { CSRF_HEADER } from '../../../shared/api/rutas-app';
 import { AppError } from '../../../shared/errors';
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import { autenticarPorClave, autenticarSesion } from '../../commands/autenticacion';
@@ -7,7 +8,7 @@ import { isLimited } from '../../limits';
 import { clientIp } from '../client-ip';
 import { type AppContext, type AppMiddleware, actorOf } from '../context';
 import { rateLimitHeaders } from '../rate-limit-headers';
-import { CSRF_HEADER, SESSION_COOKIE, setSessionCookie } from '../session-cookie';
+import { SESSION_COOKIE, setSessionCookie } from '../session-cookie';
 
 const ENTORNO_TEXTO: Record<Entorno, string> = { produccion: 'producción (/api/v1)', pruebas: 'pruebas (/demo/api/v1)' };
 

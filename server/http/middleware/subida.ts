@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
 import { AppError } from '../../../shared/errors';
-import { BASE64_MAXIMO, FOTO_MAXIMA } from '../../../shared/schemas/fotos';
+import { FOTO_MAXIMA } from '../../../shared/rules/fotos';
+import { BASE64_MAXIMO } from '../../../shared/schemas/fotos';
 import { MB, readBody } from './body';
 
 /** What is kept of an uploaded file: its fingerprint and size, never its bytes. */

@@ -1,18 +1,37 @@
 import Router from '@koa/router';
 import { rutaKoa } from '../../../shared/api/rutas';
-import { ESTADO_APP, type NombreApp, type OperacionesApp, RUTAS_APP } from '../../../shared/api/rutas-app';
+import { CSRF_HEADER, ESTADO_APP, type NombreApp, type OperacionesApp, RUTAS_APP } from '../../../shared/api/rutas-app';
 import { AppError } from '../../../shared/errors';
 import { autenticarSesion } from '../../commands/autenticacion';
 import { type AnyCommand, type Command, ejecutar } from '../../commands/command';
-import { cambiarContrasena, olvidoContrasena, restablecerContrasena, verRestablecimiento } from '../../commands/contrasena';
-import { cerrarSesion, crearClave, editarEmpresa, iniciarSesion, listarClaves, reenviarConfirmacion, registrarCuenta, revocarClave, type SesionAbierta, verSesion } from '../../commands/cuenta';
-import { listarDispositivos, registrarDispositivo, reservarNumeros, revocarDispositivo } from '../../commands/dispositivos';
-import { aceptarInvitacion, anularInvitacion, cambiarRolUsuario, invitarUsuario, listarUsuarios, quitarUsuario, verInvitacion } from '../../commands/usuarios';
+import { cambiarContrasenaCommand, olvidoContrasenaCommand, restablecerContrasenaCommand, verRestablecimientoCommand } from '../../commands/contrasena';
+import {
+  cerrarSesionCommand,
+  crearClaveCommand,
+  editarEmpresaCommand,
+  iniciarSesionCommand,
+  listarClavesCommand,
+  reenviarConfirmacionCommand,
+  registrarCuentaCommand,
+  revocarClaveCommand,
+  type SesionAbierta,
+  verSesionCommand,
+} from '../../commands/cuenta';
+import { listarDispositivosCommand, registrarDispositivoCommand, reservarNumerosCommand, revocarDispositivoCommand } from '../../commands/dispositivos';
+import {
+  aceptarInvitacionCommand,
+  anularInvitacionCommand,
+  cambiarRolUsuarioCommand,
+  invitarUsuarioCommand,
+  listarUsuariosCommand,
+  quitarUsuarioCommand,
+  verInvitacionCommand,
+} from '../../commands/usuarios';
 import type { AppDeps } from '../../deps';
 import { type AppContext, type AppMiddleware, type AppState, visitanteOf } from '../context';
 import { jsonBody } from '../middleware/body';
 import { correr, entrada } from '../run';
-import { CSRF_HEADER, clearSessionCookie, SESSION_COOKIE, setSessionCookie } from '../session-cookie';
+import { clearSessionCookie, SESSION_COOKIE, setSessionCookie } from '../session-cookie';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -23,30 +42,30 @@ type Salida<B> = B | ConSesion<B>;
 
 /** The command of each endpoint of the table (shared/api/rutas-app.ts). */
 const COMANDOS_APP = {
-  registrar_cuenta: registrarCuenta,
-  iniciar_sesion: iniciarSesion,
-  ver_sesion: verSesion,
-  cerrar_sesion: cerrarSesion,
-  olvido_contrasena: olvidoContrasena,
-  ver_restablecimiento: verRestablecimiento,
-  restablecer_contrasena: restablecerContrasena,
-  cambiar_contrasena: cambiarContrasena,
-  editar_empresa: editarEmpresa,
-  reenviar_confirmacion: reenviarConfirmacion,
-  listar_claves: listarClaves,
-  crear_clave: crearClave,
-  revocar_clave: revocarClave,
-  listar_usuarios: listarUsuarios,
-  invitar_usuario: invitarUsuario,
-  cambiar_rol_usuario: cambiarRolUsuario,
-  quitar_usuario: quitarUsuario,
-  anular_invitacion: anularInvitacion,
-  listar_dispositivos: listarDispositivos,
-  registrar_dispositivo: registrarDispositivo,
-  revocar_dispositivo: revocarDispositivo,
-  reservar_numeros: reservarNumeros,
-  ver_invitacion: verInvitacion,
-  aceptar_invitacion: aceptarInvitacion,
+  registrar_cuenta: registrarCuentaCommand,
+  iniciar_sesion: iniciarSesionCommand,
+  ver_sesion: verSesionCommand,
+  cerrar_sesion: cerrarSesionCommand,
+  olvido_contrasena: olvidoContrasenaCommand,
+  ver_restablecimiento: verRestablecimientoCommand,
+  restablecer_contrasena: restablecerContrasenaCommand,
+  cambiar_contrasena: cambiarContrasenaCommand,
+  editar_empresa: editarEmpresaCommand,
+  reenviar_confirmacion: reenviarConfirmacionCommand,
+  listar_claves: listarClavesCommand,
+  crear_clave: crearClaveCommand,
+  revocar_clave: revocarClaveCommand,
+  listar_usuarios: listarUsuariosCommand,
+  invitar_usuario: invitarUsuarioCommand,
+  cambiar_rol_usuario: cambiarRolUsuarioCommand,
+  quitar_usuario: quitarUsuarioCommand,
+  anular_invitacion: anularInvitacionCommand,
+  listar_dispositivos: listarDispositivosCommand,
+  registrar_dispositivo: registrarDispositivoCommand,
+  revocar_dispositivo: revocarDispositivoCommand,
+  reservar_numeros: reservarNumerosCommand,
+  ver_invitacion: verInvitacionCommand,
+  aceptar_invitacion: aceptarInvitacionCommand,
 } satisfies Record<NombreApp, AnyCommand>;
 
 /** What a command answers. */

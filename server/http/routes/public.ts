@@ -3,8 +3,17 @@ import { AppError } from '../../../shared/errors';
 import type { PasoCompletar } from '../../../shared/schemas/publico';
 import type { z } from '../../../shared/schemas/zod';
 import { type Command, ejecutar } from '../../commands/command';
-import { confirmarEmail } from '../../commands/cuenta';
-import { abrirCompletar, completarDeca, manifiestoConductor, pdfPublico, qrPublico, verConductor, verFicha, verificarPdf } from '../../commands/publico';
+import { confirmarEmailCommand } from '../../commands/cuenta';
+import {
+  abrirCompletarCommand,
+  completarDecaCommand,
+  manifiestoConductorCommand,
+  pdfPublicoCommand,
+  qrPublicoCommand,
+  verConductorCommand,
+  verFichaCommand,
+  verificarPdfCommand,
+} from '../../commands/publico';
 import { comoNoDisponible } from '../../db/errores';
 import type { AppDeps } from '../../deps';
 import { type AppContext, type AppState, visitanteOf } from '../context';
@@ -67,7 +76,7 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
 
   // The PDF route first: `/d/:token` would also match `<token>.pdf`.
   router.get('/d/:token.pdf', async (ctx) => {
-    const v = await run(ctx, pdfPublico, ctx.params);
+    const v = await run(ctx, pdfPublicoCommand, ctx.params);
     if (!v) return;
     ctx.set({ 'Referrer-Policy': 'no-referrer', 'X-Robots-Tag': 'noindex, nofollow', 'Cache-Control': 'no-store' });
     ctx.set('Content-Disposition', `inline; filename="DeCA-${v.numero}-v${v.version}.pdf"`);
@@ -77,13 +86,13 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
 
   router.get('/d/:token', async (ctx) => {
     const o = typeof ctx.query.o === 'string' ? ctx.query.o : undefined;
-    const f = await run(ctx, verFicha, { ...ctx.params, o });
+    const f = await run(ctx, verFichaCommand, { ...ctx.params, o });
     if (f?.tipo === 'deca') sendPage(ctx, renderFicha(f));
     else if (f) sendPage(ctx, renderFichaOffline(f.offline));
   });
 
   router.get('/d/:token/qr.png', async (ctx) => {
-    const q = await run(ctx, qrPublico, ctx.params);
+    const q = await run(ctx, qrPublicoCommand, ctx.params);
     if (!q) return;
     ctx.set({ 'Cache-Control': 'public, max-age=86400', 'X-Robots-Tag': 'noindex' });
     ctx.type = 'image/png';
@@ -91,12 +100,12 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
   });
 
   router.get('/d/:token/conductor', async (ctx) => {
-    const f = await run(ctx, verConductor, ctx.params);
+    const f = await run(ctx, verConductorCommand, ctx.params);
     if (f) sendPage(ctx, renderConductor(f));
   });
 
   router.get('/d/:token/conductor/manifest.webmanifest', async (ctx) => {
-    const m = await run(ctx, manifiestoConductor, ctx.params);
+    const m = await run(ctx, manifiestoConductorCommand, ctx.params);
     if (!m) return;
     ctx.type = 'application/manifest+json';
     ctx.set('X-Robots-Tag', 'noindex');
@@ -121,7 +130,7 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
     );
 
   router.get('/completar/:token', async (ctx) => {
-    const p = await run(ctx, abrirCompletar, ctx.params);
+    const p = await run(ctx, abrirCompletarCommand, ctx.params);
     if (!p) return;
     if (p.tipo === 'ya_emitida') return yaEmitida(ctx, p, 200);
     if (p.tipo === 'inicio') sendPage(ctx, renderCompletarInicio(p, ctx.path));
@@ -136,7 +145,7 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
       return sendPage(ctx, renderMensaje('No se puede leer el formulario', err.message), err.status);
     }
     const primero = (k: string) => pares.find(([n]) => n === k)?.[1];
-    const p = await run(ctx, completarDeca, {
+    const p = await run(ctx, completarDecaCommand, {
       token: ctx.params.token,
       accion: primero('accion') ?? 'abrir',
       campos: pares,
@@ -180,7 +189,7 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
       if (!(err instanceof AppError) || err.status >= 500) throw err;
       return sendPage(ctx, renderVerificar({ error: err.message }), err.status);
     }
-    const resultado = await run(ctx, verificarPdf, subido, (err) => renderVerificar({ error: err.message }));
+    const resultado = await run(ctx, verificarPdfCommand, subido, (err) => renderVerificar({ error: err.message }));
     if (resultado) sendPage(ctx, renderVerificar({ resultado }));
   });
 
@@ -197,7 +206,7 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
   });
 
   router.post('/confirmar/:token', async (ctx) => {
-    const r = await run(ctx, confirmarEmail, ctx.params);
+    const r = await run(ctx, confirmarEmailCommand, ctx.params);
     if (!r) return;
     sendPage(
       ctx,

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type DecaDb, openDecaDb, type ReservaLocal } from '../../../client/data/db';
-import { dispositivoListo, mantenerReservas, olvidarSiRevocado, reservasUsables } from '../../../client/data/dispositivo';
+import { dispositivoListo, mantenerReservas, olvidarSiRevocado, reservasUsablesEnDispositivo } from '../../../client/data/dispositivo';
 
 /**
  * The numbers a device holds to issue with no coverage: which it may use,
@@ -54,7 +54,7 @@ describe('numbers held to issue with no coverage', () => {
       reserva('2025-000900'), // last year's
       reserva('2026-000004'),
     ]);
-    expect((await reservasUsables(db, AHORA)).map((r) => r.numero)).toEqual(['2026-000004', '2026-000005']);
+    expect((await reservasUsablesEnDispositivo(db, AHORA)).map((r) => r.numero)).toEqual(['2026-000004', '2026-000005']);
   });
 
   it('uses none reserved later than this device’s clock reads (the server would refuse a DeCA dated before its number); one kept without the time counts 30 days before its expiry', async () => {
@@ -64,8 +64,8 @@ describe('numbers held to issue with no coverage', () => {
       reserva('2026-000003', { caduca_at: new Date(AHORA + 31 * dia).toISOString() }), // kept from before: reserved a day from now
       reserva('2026-000004'), // kept from before: reserved 10 days ago
     ]);
-    expect((await reservasUsables(db, AHORA)).map((r) => r.numero)).toEqual(['2026-000002', '2026-000004']);
-    expect((await reservasUsables(db, AHORA + 5 * 60_000)).map((r) => r.numero)).toEqual(['2026-000001', '2026-000002', '2026-000004']);
+    expect((await reservasUsablesEnDispositivo(db, AHORA)).map((r) => r.numero)).toEqual(['2026-000002', '2026-000004']);
+    expect((await reservasUsablesEnDispositivo(db, AHORA + 5 * 60_000)).map((r) => r.numero)).toEqual(['2026-000001', '2026-000002', '2026-000004']);
   });
 
   it('asks for more only below 3, and a refill never frees a number used here that the server has not seen yet', async () => {
@@ -85,7 +85,7 @@ describe('numbers held to issue with no coverage', () => {
     expect(pedidas).toEqual(['POST /app/api/dispositivos/7/reservas']);
     expect(await db.reservas.get('2026-000001')).toMatchObject({ usada: 'l:ya-emitida' });
     expect(await db.reservas.get('2026-000004')).toMatchObject({ usada: 'l:otra' });
-    expect((await reservasUsables(db, AHORA)).map((r) => [r.numero, r.capacidad_sello])).toEqual([
+    expect((await reservasUsablesEnDispositivo(db, AHORA)).map((r) => [r.numero, r.capacidad_sello])).toEqual([
       ['2026-000002', 1312],
       ['2026-000003', 1312],
       ['2026-000011', 1312],
@@ -134,6 +134,6 @@ describe('numbers held to issue with no coverage', () => {
     await Promise.all([mantenerReservas(db, 'produccion', AHORA), mantenerReservas(db, 'produccion', AHORA)]);
     expect(pedidas).toEqual(['POST /app/api/dispositivos', 'POST /app/api/dispositivos/9/reservas']);
     expect((await dispositivoListo(db))?.id).toBe(9);
-    expect(await reservasUsables(db, AHORA)).toHaveLength(3);
+    expect(await reservasUsablesEnDispositivo(db, AHORA)).toHaveLength(3);
   });
 });

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApi } from '../../../client/data/api';
 import { buscarLocal, refrescarDeca } from '../../../client/data/consultas';
 import { type DecaDb, onDbAviso, openDecaDb } from '../../../client/data/db';
-import { archivarDeca, crearDeca, descartar, eliminarDeca, modificarDeca, reenviar, reintentar, sustituirDeca } from '../../../client/data/outbox';
+import { archivarDeca, crearDeca, descartar, eliminarDeca, modificarDecaLocal, reenviar, reintentar, sustituirDeca } from '../../../client/data/outbox';
 import { guardarDelServidor, MAX_FALLOS_SERVIDOR, retraso, SyncEngine } from '../../../client/data/sync';
 import { FakeServer } from './fake-server';
 
@@ -42,7 +42,7 @@ describe('outbox', () => {
   });
 
   it('rolls back both writes when the transaction fails (no entry without its item)', async () => {
-    await expect(modificarDeca(db, 'l:no-existe', { referencia: 'y' })).rejects.toThrow(/No existe/);
+    await expect(modificarDecaLocal(db, 'l:no-existe', { referencia: 'y' })).rejects.toThrow(/No existe/);
     expect(await db.outbox.count()).toBe(0);
   });
 });
@@ -51,7 +51,7 @@ describe('sync engine', () => {
   it('replays in queue order and resolves ids of items created offline', async () => {
     const a = await crearDeca(db, datos('a'), { emitir: false });
     const b = await crearDeca(db, datos('b'), { emitir: true });
-    await modificarDeca(db, a.clave, { referencia: 'a2' });
+    await modificarDecaLocal(db, a.clave, { referencia: 'a2' });
     await archivarDeca(db, b.clave, true);
     const r = await engine().drain();
     expect(r).toMatchObject({ enviadas: 4, rechazadas: 0, pendientes: 0 });
@@ -64,7 +64,7 @@ describe('sync engine', () => {
 
   it('backs off each DeCA on its own: order is kept within a DeCA, never across DeCAs', async () => {
     const a = await crearDeca(db, datos('a'), { emitir: false });
-    await modificarDeca(db, a.clave, { referencia: 'a2' });
+    await modificarDecaLocal(db, a.clave, { referencia: 'a2' });
     await crearDeca(db, datos('b'), { emitir: true });
     server.fallos.push('red'); // A's create gets no answer
     const s = engine();
@@ -172,9 +172,9 @@ describe('sync engine', () => {
     const b = await crearDeca(db, datos('b'), { emitir: false });
     const s = engine();
     await s.drain();
-    await modificarDeca(db, a.clave, { ref_externa: 'R-1' });
+    await modificarDecaLocal(db, a.clave, { ref_externa: 'R-1' });
     await archivarDeca(db, a.clave, true);
-    await modificarDeca(db, b.clave, { referencia: 'b2' });
+    await modificarDecaLocal(db, b.clave, { referencia: 'b2' });
     const r = await s.drain();
     expect(r).toMatchObject({ enviadas: 1, rechazadas: 1, pendientes: 2 });
     const ra = (await db.decas.get(a.clave))!;
@@ -314,7 +314,7 @@ describe('sync engine', () => {
     server.decas.set(3, { id: 3, numero: '2026-000003', estado: 'pendiente', referencia: 'srv', envios: [], archivado: false });
     await guardarDelServidor(db, [server.deca(3) as never]);
     const rec = (await db.decas.where('id').equals(3).first())!;
-    await modificarDeca(db, rec.clave, { referencia: 'local' });
+    await modificarDecaLocal(db, rec.clave, { referencia: 'local' });
     await guardarDelServidor(db, [{ ...server.deca(3), referencia: 'srv2' } as never]);
     const v = (await db.decas.get(rec.clave))!;
     expect(v.datos.referencia).toBe('local');
@@ -355,7 +355,7 @@ describe('a DeCA the server no longer has for this user', () => {
     await refrescarDeca(api, db, String(otra));
     expect(await db.decas.count()).toBe(2);
     // The second has a change waiting to be sent.
-    await modificarDeca(db, (await buscarLocal(db, String(otra)))!.clave, { referencia: 'cambiada' });
+    await modificarDecaLocal(db, (await buscarLocal(db, String(otra)))!.clave, { referencia: 'cambiada' });
 
     server.decas.clear();
     await expect(refrescarDeca(api, db, String(una))).rejects.toMatchObject({ status: 404 });
