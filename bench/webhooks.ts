@@ -13,7 +13,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ManualClock } from '../server/clock';
 import { type Database, migrateToLatest, openDatabase } from '../server/db/open';
-import { enqueueEventos } from '../server/domain/outbox';
+import { escribirEventos } from '../server/domain/outbox';
 import { startWebhookWorker } from '../server/jobs/webhook-delivery';
 import { createLogger } from '../server/log';
 import { startTestApp } from '../test/support/app';
@@ -69,7 +69,8 @@ async function bench(label: string, database: Database): Promise<void> {
     // Throughput: a backlog, then the worker.
     for (let i = 0; i < N_THROUGHPUT; i += 100) {
       await database.db.transaction().execute(async (trx) => {
-        for (let k = i; k < Math.min(i + 100, N_THROUGHPUT); k++) await enqueueEventos(trx, scope, ['deca.descargado'], 1_000_000 + k, { deca: { id: 1_000_000 + k } }, clock.now());
+        for (let k = i; k < Math.min(i + 100, N_THROUGHPUT); k++)
+          await escribirEventos(trx, [{ scope, eventos: ['deca.descargado'], decaId: 1_000_000 + k, data: { deca: { id: 1_000_000 + k } }, now: clock.now() }]);
       });
     }
     const t0 = performance.now();

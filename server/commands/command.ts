@@ -8,7 +8,6 @@ import {
   type ClaveCliente,
   claveCliente as claveDeCliente,
   claveRef,
-  completar,
   conIdempotencia,
   huella,
   idempotenciaDistinta,
@@ -16,6 +15,7 @@ import {
   type Reclamo,
   type Repeticion,
   reclamar,
+  registroDeClave,
 } from '../domain/idempotencia';
 import { escribirPlan } from '../domain/plan';
 import { errorDeUnico, indiceUnico } from '../domain/unicos';
@@ -253,7 +253,7 @@ async function ejecutarPlan<S extends z.ZodType, O, A extends Acceso>(
     const r = await escribirPlan(
       services.db,
       () => cmd.preparar(ctx, input),
-      (trx, e) => completar(trx, actor, reclamo.clave, dueno, e.registro),
+      (trx, e) => [registroDeClave(trx, actor, reclamo.clave, dueno, e.registro)],
     );
     soltarCaches(services, r.escrita?.tocadas);
     // Nothing written (nothing changed): the key is given back, so the same request can run again.

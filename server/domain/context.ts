@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import type { DB } from '../db/schema';
 import type { DecaPdfRenderer } from '../documents/pdf-pool';
 import type { EventosNuevos } from './outbox';
+import type { Parte } from './sentencia';
 
 /**
  * What the DeCA use cases need besides the actor. They read and render
@@ -33,6 +34,12 @@ export interface Escritura<T> {
   registro: RegistroIdempotencia;
   /** Events for the outbox, written in the same transaction after `aplicar`. */
   eventos?: EventosNuevos[];
+  /**
+   * Writes that need nothing back before the answer (the address book, the
+   * month's count), made in the transaction's last statement with the key's
+   * record and the events: one round trip for all of them.
+   */
+  partes?: Parte[];
   /** DeCAs whose cached copies this process drops once the transaction has committed. */
   tocadas?: number[];
 }

@@ -6,6 +6,7 @@ import type { DB } from '../db/schema';
 import type { Actor } from './actor';
 import { delAmbito } from './ambito';
 import type { RegistroIdempotencia } from './context';
+import { type Parte, unaSentencia } from './sentencia';
 
 /** Keys are kept 8 days: an offline phone may replay a week later (README states the window). */
 export const IDEMPOTENCIA_DIAS = 8;
@@ -195,24 +196,35 @@ async function borrar(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'
 export type { RegistroIdempotencia } from './context';
 
 /**
- * Record the result under the key, inside the transaction of the change
- * itself, only as the claim's owner: a claim another request took over
- * (this one was too slow) is not ours to complete, and the change rolls back.
+ * Record the result under the key, as a part of the change's last statement
+ * (in its transaction), only as the claim's owner: a claim another request
+ * took over (this one was too slow) is not ours to complete, and the change
+ * rolls back.
  */
+export function registroDeClave(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, clave: string, dueno: string, r: RegistroIdempotencia): Parte {
+  return {
+    nombre: 'clave_registrada',
+    sentencia: trx
+      .updateTable('idempotencia')
+      .set({ estado: 'completada', deca_id: r.decaId ?? null, status: 200, respuesta: r.respuesta === undefined ? null : JSON.stringify(r.respuesta) })
+      .where(delAmbito(actor))
+      .where('clave', '=', clave)
+      .where('estado', '=', 'en_curso')
+      .where('dueno', '=', dueno)
+      .returning('clave'),
+    valor: sql`(select count(*)::int from clave_registrada)`,
+    comprobar: (n) => {
+      if (Number(n) > 0) return;
+      throw new AppError('en_curso', 'Otra petición con la misma clave tomó el relevo de esta. Reintente con la misma clave para ver su resultado.', {
+        headers: { 'Retry-After': '1' },
+      });
+    },
+  };
+}
+
+/** Record the result under the key in a statement of its own, inside the change's transaction: see registroDeClave. */
 export async function completar(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, clave: string, dueno: string, r: RegistroIdempotencia): Promise<void> {
-  const hecho = await trx
-    .updateTable('idempotencia')
-    .set({ estado: 'completada', deca_id: r.decaId ?? null, status: 200, respuesta: r.respuesta === undefined ? null : JSON.stringify(r.respuesta) })
-    .where(delAmbito(actor))
-    .where('clave', '=', clave)
-    .where('estado', '=', 'en_curso')
-    .where('dueno', '=', dueno)
-    .executeTakeFirst();
-  if (Number(hecho.numUpdatedRows) === 0) {
-    throw new AppError('en_curso', 'Otra petición con la misma clave tomó el relevo de esta. Reintente con la misma clave para ver su resultado.', {
-      headers: { 'Retry-After': '1' },
-    });
-  }
+  await unaSentencia(trx, [registroDeClave(trx, actor, clave, dueno, r)]);
 }
 
 /** Give the key back when the request failed, so a retry can run it again (only the claim's owner does). */

@@ -2,20 +2,27 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../../shared/errors';
 import type { DB } from '../db/schema';
 import { type Escritura, type Plan, RevisionCambiada, type Trx } from './context';
-import { escribirEventos } from './outbox';
+import { partesDeEventos } from './outbox';
+import { type Parte, unaSentencia } from './sentencia';
 
 /** Plans tried when the row keeps moving between preparing and locking it. */
 const INTENTOS = 4;
 
 /**
  * Carry out a prepared use case: its answer when it has nothing to write,
- * else one transaction with its writes (`aplicar`), then `dentro` (the
- * command layer records the idempotency key there), then its events in the
- * outbox. When `aplicar` finds the row moved since it was prepared, a new
- * plan is made (`reintentar`, else `preparar` again), up to 4 times, then
- * 409 `conflicto`. Returns the written change (null when nothing was written).
+ * else one transaction with its writes (`aplicar`), then one last statement
+ * with the writes it left for it (`partes`), what the command layer adds
+ * (`dentro`: the idempotency key's record) and its events for the outbox —
+ * reporting the transaction's id, so the COMMIT follows at once. When
+ * `aplicar` finds the row moved since it was prepared, a new plan is made
+ * (`reintentar`, else `preparar` again), up to 4 times, then 409
+ * `conflicto`. Returns the written change (null when nothing was written).
  */
-export async function escribirPlan<T>(db: Kysely<DB>, preparar: () => Promise<Plan<T>>, dentro?: (trx: Trx, e: Escritura<T>) => Promise<void>): Promise<{ valor: T; escrita: Escritura<T> | null }> {
+export async function escribirPlan<T>(
+  db: Kysely<DB>,
+  preparar: () => Promise<Plan<T>>,
+  dentro?: (trx: Trx, e: Escritura<T>) => Parte[] | Promise<Parte[]>,
+): Promise<{ valor: T; escrita: Escritura<T> | null }> {
   let plan = await preparar();
   for (let intento = 1; ; intento++) {
     if ('valor' in plan) return { valor: plan.valor, escrita: null };
@@ -23,8 +30,7 @@ export async function escribirPlan<T>(db: Kysely<DB>, preparar: () => Promise<Pl
     try {
       const escrita = await db.transaction().execute(async (trx) => {
         const e = await actual.aplicar(trx);
-        await dentro?.(trx, e);
-        if (e.eventos) await escribirEventos(trx, e.eventos);
+        await unaSentencia(trx, [...(e.partes ?? []), ...((await dentro?.(trx, e)) ?? []), ...partesDeEventos(e.eventos ?? [])], { xid: true });
         return e;
       });
       return { valor: escrita.valor, escrita };

@@ -1,10 +1,15 @@
 import { describe, expect } from 'vitest';
 import { ManualClock } from '../../server/clock';
-import { consumirCuota } from '../../server/domain/accounts/cuota';
+import { cuotaConsumida } from '../../server/domain/accounts/cuota';
+import type { Actor } from '../../server/domain/actor';
+import { unaSentencia } from '../../server/domain/sentencia';
 import { CuentaResponse } from '../../shared/schemas/cuenta';
 import { startTestApp } from '../support/app';
 import { buildCuenta } from '../support/factories';
 import { it, test } from '../support/fixtures';
+
+/** The month's count, as the creating transaction's last statement counts it. */
+const consumirCuota = (trx: Parameters<typeof cuotaConsumida>[0], actor: Pick<Actor, 'cuenta' | 'entorno'>, now: Date) => unaSentencia(trx, [cuotaConsumida(trx, actor, now)]);
 
 test.override('opcionesApp', { clock: new ManualClock('2027-03-15T10:00:00+01:00') });
 

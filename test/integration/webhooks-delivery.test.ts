@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { describe, expect, vi } from 'vitest';
+import { cuerpoEntrega } from '../../server/domain/webhooks/encolar';
 import { podarEntregas, REINTENTOS_MS } from '../../server/domain/webhooks/entregas';
 import { runWebhooksOnce } from '../../server/jobs/webhook-delivery';
 import { Deca } from '../../shared/schemas/deca';
@@ -111,8 +112,11 @@ describe('webhook delivery', () => {
       expectFirmaValida(app, r, wh.secreto);
       const body = WebhookPayload.parse(r.body);
       expect(r.headers['content-type']).toBe('application/json');
-      expect(r.entrega).toMatch(/^ev_[\w-]+$/);
+      // 144 random bits, base64url, as nuevoEntregaId makes them (the database makes them in the change's statement).
+      expect(r.entrega).toMatch(/^ev_[\w-]{24}$/);
       expect(body.id).toBe(r.entrega);
+      // The body the database assembled is the one cuerpoEntrega serialises, byte for byte.
+      expect(r.raw.toString('utf8')).toBe(cuerpoEntrega({ id: body.id, evento: body.evento, creadoAt: new Date(body.creado_at), entorno: body.entorno, data: r.body.data }));
       expect(body.evento).toBe(r.evento);
       expect(body.entorno).toBe('produccion');
       expect(body.creado_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/);

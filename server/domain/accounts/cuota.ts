@@ -7,6 +7,7 @@ import type { Cuota, Entorno } from '../../../shared/schemas/cuenta';
 import type { AccountRow, DB } from '../../db/schema';
 import type { Actor } from '../actor';
 import { delAmbito } from '../ambito';
+import type { Parte } from '../sentencia';
 
 /**
  * Live DeCAs an account opened through sign-up may create before its e-mail
@@ -75,20 +76,26 @@ export async function gastarFoto(db: Kysely<DB>, actor: Pick<Actor, 'cuenta' | '
 }
 
 /**
- * Count one DeCA against the month's quota, inside the creating transaction:
- * the row lock of the upsert serialises concurrent creations, so the 101st
- * of a free account is refused even under load. Throws 429 `limite_plan`.
+ * Count one DeCA against the month's quota, as a part of the creating
+ * transaction's last statement: the row lock of the upsert serialises
+ * concurrent creations, so the 101st of a free account is refused even
+ * under load (429 `limite_plan`, and the transaction rolls back).
  */
-export async function consumirCuota(trx: Transaction<DB>, actor: Pick<Actor, 'cuenta' | 'entorno'>, now: Date): Promise<void> {
+export function cuotaConsumida(trx: Transaction<DB>, actor: Pick<Actor, 'cuenta' | 'entorno'>, now: Date): Parte {
   const mes = mesMadrid(now);
-  const row = await trx
-    .insertInto('uso_mensual')
-    .values({ account_id: actor.cuenta.id, entorno: actor.entorno, mes, decas: 1 })
-    .onConflict((oc) => oc.columns(['account_id', 'entorno', 'mes']).doUpdateSet({ decas: sql`uso_mensual.decas + 1` }))
-    .returning('decas')
-    .executeTakeFirstOrThrow();
   const limite = limiteMensual(actor.cuenta.plan, actor.entorno, mes);
-  if (limite !== null && row.decas > limite) throw limitePlan(limite, mes);
+  return {
+    nombre: 'cuota',
+    sentencia: trx
+      .insertInto('uso_mensual')
+      .values({ account_id: actor.cuenta.id, entorno: actor.entorno, mes, decas: 1 })
+      .onConflict((oc) => oc.columns(['account_id', 'entorno', 'mes']).doUpdateSet({ decas: sql`uso_mensual.decas + 1` }))
+      .returning('decas'),
+    valor: sql`(select decas from cuota)`,
+    comprobar: (decas) => {
+      if (limite !== null && Number(decas) > limite) throw limitePlan(limite, mes);
+    },
+  };
 }
 
 /** 429 `limite_plan`, saying when the quota resets. */

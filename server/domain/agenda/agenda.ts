@@ -14,6 +14,7 @@ import type { AgendaQuery, EntradaAgenda, TipoAgenda } from '../../../shared/sch
 import type { DecaDatos } from '../../../shared/schemas/deca';
 import type { AgendaTable, DB } from '../../db/schema';
 import { type Ambito, delAmbito } from '../ambito';
+import { type Parte, unaSentencia } from '../sentencia';
 
 /** An entry's data as stored: every field of its kind, null when unknown. */
 export type DatosAgenda = Record<string, string | null>;
@@ -111,66 +112,81 @@ export interface Leccion {
 }
 
 /**
- * Reads what the book knows of everything `d` names and merges the DeCA's
- * data over it: what the DeCA leaves empty keeps what the book knew (a
- * usual driver's phone is not forgotten because one DeCA lacks it); a
- * company seen on the other side too becomes «ambos». Done before the
- * DeCA's transaction, so that transaction only writes.
+ * What the book knows of everything `d` names, merged with the DeCA's data:
+ * what the DeCA leaves empty keeps what the book knew (a usual driver's
+ * phone is not forgotten because one DeCA lacks it); a company seen on the
+ * other side too becomes «ambos». Read before the DeCA's transaction, so
+ * that transaction only writes; as a part of a statement (`leccionLeida`),
+ * so the read costs no round trip of its own.
  */
-export async function prepararLeccion(db: Kysely<DB>, actor: Ambito, d: DecaDatos): Promise<Leccion> {
+export function leccionLeida(actor: Ambito, d: DecaDatos): Parte & { leer(valor: unknown): Leccion } {
   const nuevas = lecciones(d).map(({ tipo, datos }) => ({ tipo, datos, ...indexar(tipo, datos) }));
-  if (nuevas.length === 0) return { filas: [] };
-  const existentes = await db
-    .selectFrom('agenda')
-    .select(['tipo', 'clave', 'datos'])
-    .where(delAmbito(actor))
-    .where((eb) => eb.or(nuevas.map((n) => eb.and([eb('tipo', '=', n.tipo), eb('clave', '=', n.clave)]))))
-    .execute();
-  const previas = new Map(existentes.map((e) => [`${e.tipo}\u0000${e.clave}`, e.datos as Record<string, unknown>]));
-  const filas = nuevas
-    .map((n) => {
-      const antes = previas.get(`${n.tipo}\u0000${n.clave}`);
-      const datos = antes ? mezclar(n.tipo, completar(n.tipo, antes), n.datos) : n.datos;
-      return { ...n, datos, busqueda: indexar(n.tipo, datos).busqueda };
-    })
-    .sort((a, b) => (a.tipo === b.tipo ? (a.clave < b.clave ? -1 : a.clave > b.clave ? 1 : 0) : a.tipo < b.tipo ? -1 : 1));
-  return { filas };
+  const claves = nuevas.map((n) => sql`(${n.tipo}::text, ${n.clave}::text)`);
+  return {
+    nombre: 'agenda',
+    valor: nuevas.length
+      ? sql`(select coalesce(json_agg(json_build_array(a.tipo, a.clave, a.datos)), '[]'::json) from agenda a
+          where a.account_id = ${actor.accountId} and a.entorno = ${actor.entorno} and (a.tipo, a.clave) in (${sql.join(claves)}))`
+      : sql`'[]'::json`,
+    leer(valor) {
+      const existentes = (typeof valor === 'string' ? JSON.parse(valor) : valor) as [TipoAgenda, string, Record<string, unknown>][];
+      const previas = new Map(existentes.map(([tipo, clave, datos]) => [`${tipo}\u0000${clave}`, datos]));
+      const filas = nuevas
+        .map((n) => {
+          const antes = previas.get(`${n.tipo}\u0000${n.clave}`);
+          const datos = antes ? mezclar(n.tipo, completar(n.tipo, antes), n.datos) : n.datos;
+          return { ...n, datos, busqueda: indexar(n.tipo, datos).busqueda };
+        })
+        .sort((a, b) => (a.tipo === b.tipo ? (a.clave < b.clave ? -1 : a.clave > b.clave ? 1 : 0) : a.tipo < b.tipo ? -1 : 1));
+      return { filas };
+    },
+  };
+}
+
+/** What the book knows of everything `d` names, merged with it, in a statement of its own: see leccionLeida. */
+export async function prepararLeccion(db: Kysely<DB>, actor: Ambito, d: DecaDatos): Promise<Leccion> {
+  const parte = leccionLeida(actor, d);
+  return parte.leer((await unaSentencia(db, [parte])).agenda);
 }
 
 /**
- * Counts one use of everything the DeCA names, inside the DeCA's own
- * transaction (one statement). Rows are written in key order, so two DeCAs
+ * Counts one use of everything the DeCA names, as a part of the DeCA's
+ * transaction's last statement. Rows are written in key order, so two DeCAs
  * naming the same entries never wait on each other in a circle; the use
  * count is added in the database, so concurrent DeCAs each count.
  */
-export async function aprenderDeDeca(trx: Transaction<DB>, actor: Ambito, leccion: Leccion, now: Date): Promise<void> {
-  if (leccion.filas.length === 0) return;
-  await trx
-    .insertInto('agenda')
-    .values(
-      leccion.filas.map((f) => ({
-        account_id: actor.accountId,
-        entorno: actor.entorno,
-        tipo: f.tipo,
-        clave: f.clave,
-        datos: JSON.stringify(f.datos),
-        busqueda: f.busqueda,
-        usos: 1,
-        ultimo_uso_at: now,
-        created_at: now,
-        updated_at: now,
-      })),
-    )
-    .onConflict((oc) =>
-      oc.constraint('agenda_clave_unica').doUpdateSet((eb) => ({
-        datos: eb.ref('excluded.datos'),
-        busqueda: eb.ref('excluded.busqueda'),
-        usos: sql<number>`agenda.usos + 1`,
-        ultimo_uso_at: eb.ref('excluded.ultimo_uso_at'),
-        updated_at: eb.ref('excluded.updated_at'),
-      })),
-    )
-    .execute();
+export function leccionAprendida(trx: Transaction<DB>, actor: Ambito, leccion: Leccion, now: Date): Parte[] {
+  if (leccion.filas.length === 0) return [];
+  return [
+    {
+      nombre: 'agenda_aprendida',
+      sentencia: trx
+        .insertInto('agenda')
+        .values(
+          leccion.filas.map((f) => ({
+            account_id: actor.accountId,
+            entorno: actor.entorno,
+            tipo: f.tipo,
+            clave: f.clave,
+            datos: JSON.stringify(f.datos),
+            busqueda: f.busqueda,
+            usos: 1,
+            ultimo_uso_at: now,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.constraint('agenda_clave_unica').doUpdateSet((eb) => ({
+            datos: eb.ref('excluded.datos'),
+            busqueda: eb.ref('excluded.busqueda'),
+            usos: sql<number>`agenda.usos + 1`,
+            ultimo_uso_at: eb.ref('excluded.ultimo_uso_at'),
+            updated_at: eb.ref('excluded.updated_at'),
+          })),
+        ),
+    },
+  ];
 }
 
 /** A DeCA's data over what the book knew: its values win, its blanks keep the old ones; sides merge. */

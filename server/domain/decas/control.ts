@@ -3,7 +3,7 @@ import type { ControlCarretera, Deca } from '../../../shared/schemas/deca';
 import type { Actor } from '../actor';
 import { type DomainContext, type Plan, RevisionCambiada } from '../context';
 import { presentDeca } from '../presenters/deca';
-import { registrarCambio } from './escritura';
+import { cambioRegistrado } from './escritura';
 import { exigirEstado } from './estado';
 import { bloquearDeca, obtenerDeca } from './queries';
 
@@ -23,11 +23,15 @@ export async function prepararControl(ctx: DomainContext, actor: Actor, ref: str
       const locked = await bloquearDeca(trx, actor, row.id);
       if (locked.revision !== row.revision) throw new RevisionCambiada();
       const now = ctx.clock.now();
-      await registrarCambio(trx, actor, row.id, { version: row.version, tipo: 'control', campos: [{ campo: 'control_codigo', antes: null, despues: codigo }] }, now);
       const deca = presentDeca(row, ctx.siteUrl);
       const control: ControlCarretera = { codigo, registrado_at: formatMadrid(now), version: row.version };
       const hecho = { deca, control };
-      return { valor: hecho, registro: { decaId: row.id, respuesta: hecho }, eventos: [{ scope: actor, eventos: ['deca.control'], decaId: row.id, data: hecho, now }] };
+      return {
+        valor: hecho,
+        registro: { decaId: row.id, respuesta: hecho },
+        eventos: [{ scope: actor, eventos: ['deca.control'], decaId: row.id, data: hecho, now }],
+        partes: cambioRegistrado(trx, actor, row.id, { version: row.version, tipo: 'control', campos: [{ campo: 'control_codigo', antes: null, despues: codigo }] }, now),
+      };
     },
   };
 }

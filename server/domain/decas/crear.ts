@@ -5,19 +5,20 @@ import { avisosDeca } from '../../../shared/rules/emision';
 import type { Rol } from '../../../shared/schemas/cuenta';
 import { CAMPOS_DATOS, type Deca, type DecaDatos, DecaInput, type DecaInputParsed, type DecaValidada } from '../../../shared/schemas/deca';
 import type { AccountRow, DecaRow } from '../../db/schema';
-import { consumirCuota, contarSinConfirmar, exigirCuentaConfirmada } from '../accounts/cuota';
+import { contarSinConfirmar, cuotaConsumida, exigirCuentaConfirmada } from '../accounts/cuota';
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
-import { aprenderDeDeca, prepararLeccion } from '../agenda/agenda';
+import { leccionAprendida, leccionLeida } from '../agenda/agenda';
 import type { DomainContext, Plan } from '../context';
 import { comprobarReserva, usarReserva } from '../dispositivos/dispositivos';
 import type { ClaveCliente } from '../idempotencia';
 import { presentDeca } from '../presenters/deca';
 import { comprobarResumenFirmado } from '../publico/offline';
+import { unaSentencia } from '../sentencia';
 import { columnasDeDatos, datosDeRow, diffDatos } from './datos';
 import { renderVersion } from './documento';
 import { type CambioNuevo, conEventos, filasCambio, filaVersion } from './escritura';
-import { asignarNumero } from './numeracion';
+import { numeroTomado } from './numeracion';
 import { type DecaConRefs, obtenerDeca, sinRefs } from './queries';
 
 /** Fields of the caller's side that come from the account when left empty. */
@@ -185,8 +186,12 @@ export async function prepararCreacion(ctx: DomainContext, actor: Actor, input: 
 
   // Issued on a device with no coverage: its reserved number and token, at the device's time.
   const offline = input.emision_offline ? await comprobarReserva(ctx.db, actor, input.emision_offline, now) : null;
-  // The number and what the address book knows, at once (two connections on PostgreSQL).
-  const [numero, leccion] = await Promise.all([offline?.numero ?? asignarNumero(ctx.db, actor, now), prepararLeccion(ctx.db, actor, p.datos)]);
+  // The number and what the address book knows, in one statement.
+  const tomado = offline ? null : numeroTomado(actor, now);
+  const leida = leccionLeida(actor, p.datos);
+  const fila = await unaSentencia(ctx.db, tomado ? [tomado, leida] : [leida]);
+  const numero = offline?.numero ?? tomado!.leer(fila.numero);
+  const leccion = leida.leer(fila.agenda);
   const tokenPublico = offline?.token ?? randomToken(24);
   const emitidoAt = offline?.emitidaAt ?? now;
   const resumenOffline = input.emision_offline?.qr;
@@ -247,12 +252,11 @@ export async function prepararCreacion(ctx: DomainContext, actor: Actor, input: 
       const row = rows[0]!;
       if (offline) await usarReserva(trx, offline, row.id, now);
       const { deca, eventos } = conEventos(actor, sinRefs(row), emitir ? ['deca.creado', 'deca.emitido'] : ['deca.creado'], now, ctx.siteUrl);
-      // The rows every DeCA of the account shares (the address book, the month's count) are
-      // written last: concurrent creates then wait on each other for little more than the commit.
-      await aprenderDeDeca(trx, actor, leccion, now);
       await contarSinConfirmar(trx, actor);
-      await consumirCuota(trx, actor, now);
-      return { valor: { deca, avisos: p.avisos, nueva: true }, registro: { decaId: row.id }, eventos, tocadas: [row.id] };
+      // The rows every DeCA of the account shares (the address book, the month's count) are written in the
+      // transaction's last statement: concurrent creates then wait on each other for little more than the commit.
+      const ultimas = [...leccionAprendida(trx, actor, leccion, now), cuotaConsumida(trx, actor, now)];
+      return { valor: { deca, avisos: p.avisos, nueva: true }, registro: { decaId: row.id }, eventos, partes: ultimas, tocadas: [row.id] };
     },
   };
 }

@@ -6,7 +6,7 @@ import { type DomainContext, type Plan, RevisionCambiada } from '../context';
 import { exigirCompleta } from './crear';
 import { columnasDeDatos, datosDeRow } from './datos';
 import { renderVersion } from './documento';
-import { conEventos, guardarVersion, registrarCambio } from './escritura';
+import { cambioRegistrado, conEventos, versionGuardada } from './escritura';
 import { exigirEstado } from './estado';
 import { actualizarSiNoCambio, obtenerDeca } from './queries';
 
@@ -45,10 +45,9 @@ export async function prepararEmision(ctx: DomainContext, actor: Actor, ref: str
         revision: row.revision + 1,
       });
       if (!cambiada) throw new RevisionCambiada();
-      await guardarVersion(trx, actor, row.id, pdf, now);
-      await registrarCambio(trx, actor, row.id, { version: row.version, tipo: 'emision' }, now);
       const { deca, eventos } = conEventos(actor, cambiada, ['deca.emitido'], now, ctx.siteUrl);
-      return { valor: deca, registro: { decaId: row.id }, eventos, tocadas: [row.id] };
+      const partes = [versionGuardada(trx, actor, row.id, pdf, now), ...cambioRegistrado(trx, actor, row.id, { version: row.version, tipo: 'emision' }, now)];
+      return { valor: deca, registro: { decaId: row.id }, eventos, partes, tocadas: [row.id] };
     },
   };
 }

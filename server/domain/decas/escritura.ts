@@ -4,6 +4,7 @@ import type { DB } from '../../db/schema';
 import type { Actor } from '../actor';
 import { type Evento, type EventosNuevos, escribirEventos } from '../outbox';
 import { presentDeca } from '../presenters/deca';
+import type { Parte } from '../sentencia';
 import type { PdfVersion } from './documento';
 import { type DecaConRefs, releerDeca } from './queries';
 
@@ -25,12 +26,9 @@ export function filaVersion(actor: Pick<Actor, 'accountId' | 'entorno'>, decaId:
   };
 }
 
-/** Store a version's PDF bytes. */
-export async function guardarVersion(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, decaId: number, v: PdfVersion, now: Date): Promise<void> {
-  await trx
-    .insertInto('deca_versiones')
-    .values(filaVersion(actor, decaId, v, now))
-    .execute();
+/** Store a version's PDF bytes: a part of the change's last statement. */
+export function versionGuardada(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, decaId: number, v: PdfVersion, now: Date): Parte {
+  return { nombre: `version_${decaId}`, sentencia: trx.insertInto('deca_versiones').values(filaVersion(actor, decaId, v, now)) };
 }
 
 /** One entry of the change history: version, reason, and what changed. */
@@ -63,11 +61,10 @@ export function filasCambio(actor: Actor, decaId: number | Expression<number>, c
   }));
 }
 
-/** Append to the change history (one statement for all the entries of a change). */
-export async function registrarCambio(trx: Transaction<DB>, actor: Actor, decaId: number, cambios: CambioNuevo | CambioNuevo[], now: Date): Promise<void> {
+/** Append to the change history: a part of the change's last statement (none when there is nothing to append). */
+export function cambioRegistrado(trx: Transaction<DB>, actor: Actor, decaId: number, cambios: CambioNuevo | CambioNuevo[], now: Date): Parte[] {
   const filas = filasCambio(actor, decaId, cambios, now);
-  if (filas.length === 0) return;
-  await trx.insertInto('deca_cambios').values(filas).execute();
+  return filas.length ? [{ nombre: `cambios_${decaId}`, sentencia: trx.insertInto('deca_cambios').values(filas) }] : [];
 }
 
 /**

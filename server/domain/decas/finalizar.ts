@@ -4,7 +4,7 @@ import type { Actor } from '../actor';
 import { delAmbito } from '../ambito';
 import { type DomainContext, type Plan, RevisionCambiada } from '../context';
 import { liberarRefExterna } from '../idempotencia';
-import { conEventos, registrarCambio } from './escritura';
+import { cambioRegistrado, conEventos } from './escritura';
 import { exigirEstado } from './estado';
 import { actualizarSiNoCambio, obtenerDeca } from './queries';
 
@@ -20,9 +20,9 @@ export async function prepararFin(ctx: DomainContext, actor: Actor, ref: string)
       const now = ctx.clock.now();
       const cambiada = await actualizarSiNoCambio(trx, actor, row, { fin_servicio_at: now, modificado_at: now, updated_at: now, revision: row.revision + 1 });
       if (!cambiada) throw new RevisionCambiada();
-      await registrarCambio(trx, actor, row.id, { version: row.version, tipo: 'fin_servicio' }, now);
       const { deca, eventos } = conEventos(actor, cambiada, ['deca.fin_servicio'], now, ctx.siteUrl);
-      return { valor: deca, registro: { decaId: row.id }, eventos, tocadas: [row.id] };
+      const partes = cambioRegistrado(trx, actor, row.id, { version: row.version, tipo: 'fin_servicio' }, now);
+      return { valor: deca, registro: { decaId: row.id }, eventos, partes, tocadas: [row.id] };
     },
   };
 }
@@ -39,8 +39,8 @@ export async function prepararArchivo(ctx: DomainContext, actor: Actor, ref: str
       const now = ctx.clock.now();
       const cambiada = await actualizarSiNoCambio(trx, actor, row, { archivado, modificado_at: now, updated_at: now, revision: row.revision + 1 });
       if (!cambiada) throw new RevisionCambiada();
-      await registrarCambio(trx, actor, row.id, { version: row.version, tipo: archivado ? 'archivado' : 'desarchivado' }, now);
-      return { valor: conEventos(actor, cambiada, [], now, ctx.siteUrl).deca, registro: { decaId: row.id }, tocadas: [row.id] };
+      const partes = cambioRegistrado(trx, actor, row.id, { version: row.version, tipo: archivado ? 'archivado' : 'desarchivado' }, now);
+      return { valor: conEventos(actor, cambiada, [], now, ctx.siteUrl).deca, registro: { decaId: row.id }, partes, tocadas: [row.id] };
     },
   };
 }

@@ -4,7 +4,7 @@ import { veTodasLasDecas } from '../../../shared/rules/roles';
 import type { CampoCambiado, Deca, DecaDatos, DecaPatchParsed } from '../../../shared/schemas/deca';
 import type { DecaUpdate } from '../../db/schema';
 import type { Actor } from '../actor';
-import { aprenderDeDeca, prepararLeccion } from '../agenda/agenda';
+import { leccionAprendida, prepararLeccion } from '../agenda/agenda';
 import { delAmbito } from '../ambito';
 import { type DomainContext, type Plan, RevisionCambiada, type Trx } from '../context';
 import { liberarRefExterna } from '../idempotencia';
@@ -13,7 +13,7 @@ import { escribirPlan } from '../plan';
 import { exigirCompleta } from './crear';
 import { aplicarCambios, columnasDeDatos, datosDeRow, diffDatos } from './datos';
 import { type PdfVersion, renderVersion } from './documento';
-import { type CambioNuevo, conEventos, guardarVersion, registrarCambio } from './escritura';
+import { type CambioNuevo, cambioRegistrado, conEventos, versionGuardada } from './escritura';
 import { exigirEstado } from './estado';
 import { actualizarSiNoCambio, obtenerDeca } from './queries';
 
@@ -99,16 +99,14 @@ export async function prepararModificacion(ctx: DomainContext, actor: Actor, ref
       if (!cambiada) throw new RevisionCambiada();
       // The old ref_externa is free again for a new DeCA.
       if (cambiaRef && row.ref_externa) await liberarRefExterna(trx, actor, row.ref_externa, row.id);
-      if (pdf) await guardarVersion(trx, actor, row.id, pdf, now);
       const historia: CambioNuevo[] = [];
       if (campos.length) historia.push({ version, tipo: 'modificacion', motivo: input.motivo ?? null, campos });
       if (emitir) historia.push({ version, tipo: opts.completado ? 'completado' : 'emision' });
-      await registrarCambio(trx, actor, row.id, historia, now);
       const nombres: Evento[] = emitida ? ['deca.modificado'] : emitir ? (opts.completado ? ['deca.completado', 'deca.emitido'] : ['deca.emitido']) : [];
       const { deca, eventos } = conEventos(actor, cambiada, nombres, now, ctx.siteUrl);
       // What the change names (new or not) counts as used: a completion teaches the other party. Last, as on create.
-      await aprenderDeDeca(trx, actor, leccion, now);
-      return { valor: deca, registro: { decaId: row.id }, eventos, tocadas: [row.id] };
+      const partes = [...(pdf ? [versionGuardada(trx, actor, row.id, pdf, now)] : []), ...cambioRegistrado(trx, actor, row.id, historia, now), ...leccionAprendida(trx, actor, leccion, now)];
+      return { valor: deca, registro: { decaId: row.id }, eventos, partes, tocadas: [row.id] };
     },
   };
 }
@@ -129,7 +127,10 @@ export async function modificarDeca(
   const r = await escribirPlan(
     ctx.db,
     () => prepararModificacion(ctx, actor, ref, input, enviados, opts),
-    async (trx, e) => opts.antesDeConfirmar?.(trx, e.valor.id),
+    async (trx, e) => {
+      await opts.antesDeConfirmar?.(trx, e.valor.id);
+      return [];
+    },
   );
   return r.valor;
 }

@@ -5,6 +5,7 @@ import { fechaMadrid, mesMadrid } from '../../../shared/rules/fechas';
 import type { DB } from '../../db/schema';
 import { limitePlan } from '../accounts/cuota';
 import type { Actor } from '../actor';
+import { type Parte, unaSentencia } from '../sentencia';
 
 /** `2026-000042`: year and a six-digit sequence per account, environment and year. */
 export function formatNumero(anio: number, n: number): string {
@@ -24,28 +25,30 @@ export function formatNumero(anio: number, n: number): string {
  * number it took unused (README: numbering).
  */
 export async function asignarNumero(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno' | 'cuenta'>, now: Date): Promise<string> {
+  const parte = numeroTomado(actor, now);
+  return parte.leer((await unaSentencia(db, [parte])).numero);
+}
+
+/**
+ * asignarNumero as a part of a statement (one that also reads what the
+ * DeCA needs, say): the number is taken when the statement runs, its own
+ * transaction, and `leer` gives it, or refuses with 429 `limite_plan`.
+ */
+export function numeroTomado(actor: Pick<Actor, 'accountId' | 'entorno' | 'cuenta'>, now: Date): Parte & { leer(valor: unknown): string } {
   const anio = Number(fechaMadrid(now).slice(0, 4));
   const mes = mesMadrid(now);
   const limite = limiteMensual(actor.cuenta.plan, actor.entorno, mes);
-  if (limite === null) {
-    const row = await db
-      .insertInto('numeradores')
-      .values({ account_id: actor.accountId, entorno: actor.entorno, anio, ultimo: 1 })
-      .onConflict((oc) => oc.columns(['account_id', 'entorno', 'anio']).doUpdateSet({ ultimo: sql`numeradores.ultimo + 1` }))
-      .returning('ultimo')
-      .executeTakeFirstOrThrow();
-    return formatNumero(anio, row.ultimo);
-  }
-  const { rows } = await sql<{ ultimo: number | null }>`
-    with tomado as (
-      insert into numeradores (account_id, entorno, anio, ultimo)
-      select ${actor.accountId}, ${actor.entorno}, ${anio}, 1
-      where coalesce((select decas from uso_mensual where account_id = ${actor.accountId} and entorno = ${actor.entorno} and mes = ${mes}), 0) < ${limite}
+  const cupo = limite === null ? sql`` : sql`where coalesce((select decas from uso_mensual where account_id = ${actor.accountId} and entorno = ${actor.entorno} and mes = ${mes}), 0) < ${limite}`;
+  return {
+    nombre: 'numero',
+    sentencia: sql`insert into numeradores (account_id, entorno, anio, ultimo)
+      select ${actor.accountId}::bigint, ${actor.entorno}::text, ${anio}::int, 1 ${cupo}
       on conflict (account_id, entorno, anio) do update set ultimo = numeradores.ultimo + 1
-      returning ultimo
-    )
-    select (select ultimo from tomado) as ultimo`.execute(db);
-  const ultimo = rows[0]?.ultimo;
-  if (ultimo == null) throw limitePlan(limite, mes);
-  return formatNumero(anio, Number(ultimo));
+      returning ultimo`,
+    valor: sql`(select ultimo from numero)`,
+    leer(valor) {
+      if (valor == null) throw limitePlan(limite ?? 0, mes);
+      return formatNumero(anio, Number(valor));
+    },
+  };
 }

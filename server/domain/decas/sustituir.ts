@@ -1,14 +1,14 @@
 import { AppError } from '../../../shared/errors';
 import { faltaParaEmitir } from '../../../shared/rules/emision';
 import type { Deca, SustituirInputParsed } from '../../../shared/schemas/deca';
-import { consumirCuota, contarSinConfirmar, exigirCuentaConfirmada } from '../accounts/cuota';
+import { contarSinConfirmar, cuotaConsumida, exigirCuentaConfirmada } from '../accounts/cuota';
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
 import { type DomainContext, type Plan, RevisionCambiada } from '../context';
 import { exigirCompleta } from './crear';
 import { columnasDeDatos, datosDeRow, diffDatos } from './datos';
 import { renderVersion } from './documento';
-import { conEventos, guardarVersion, registrarCambio } from './escritura';
+import { cambioRegistrado, conEventos, versionGuardada } from './escritura';
 import { exigirEstado } from './estado';
 import { datosModificados } from './modificar';
 import { asignarNumero } from './numeracion';
@@ -95,23 +95,25 @@ export async function prepararSustitucion(
       });
       if (!sustituida) throw new RevisionCambiada();
       const campos = diffDatos(antes, datos);
-      await registrarCambio(trx, actor, old.id, { version: old.version, tipo: 'sustitucion', motivo: input.motivo, campos }, now);
-      await registrarCambio(
-        trx,
-        actor,
-        nueva.id,
-        [
-          { version: 1, tipo: 'creacion', motivo: `Sustituye a la DeCA ${old.numero}: ${input.motivo}`, campos },
-          { version: 1, tipo: 'emision' },
-        ],
-        now,
-      );
-      await guardarVersion(trx, actor, nueva.id, pdf, now);
       await contarSinConfirmar(trx, actor);
-      await consumirCuota(trx, actor, now);
+      const partes = [
+        ...cambioRegistrado(trx, actor, old.id, { version: old.version, tipo: 'sustitucion', motivo: input.motivo, campos }, now),
+        ...cambioRegistrado(
+          trx,
+          actor,
+          nueva.id,
+          [
+            { version: 1, tipo: 'creacion', motivo: `Sustituye a la DeCA ${old.numero}: ${input.motivo}`, campos },
+            { version: 1, tipo: 'emision' },
+          ],
+          now,
+        ),
+        versionGuardada(trx, actor, nueva.id, pdf, now),
+        cuotaConsumida(trx, actor, now),
+      ];
       const vieja = conEventos(actor, { ...sustituida, sp_numero: nueva.numero, sp_token: nueva.token_publico }, ['deca.sustituido'], now, ctx.siteUrl);
       const creada = conEventos(actor, { ...nueva, sa_numero: old.numero, sa_token: old.token_publico, sp_numero: null, sp_token: null }, ['deca.creado', 'deca.emitido'], now, ctx.siteUrl);
-      return { valor: creada.deca, registro: { decaId: nueva.id }, eventos: [...vieja.eventos, ...creada.eventos], tocadas: [nueva.id, old.id] };
+      return { valor: creada.deca, registro: { decaId: nueva.id }, eventos: [...vieja.eventos, ...creada.eventos], partes, tocadas: [nueva.id, old.id] };
     },
   };
 }

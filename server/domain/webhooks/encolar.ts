@@ -1,11 +1,11 @@
-import type { Transaction } from 'kysely';
+import { sql } from 'kysely';
 import { isoMadrid } from '../../../shared/rules/fechas';
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { EventoEntrega } from '../../../shared/schemas/webhook';
-import { notificar } from '../../db/notify';
-import type { DB } from '../../db/schema';
+import { CANALES } from '../../db/notify';
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
+import type { Parte } from '../sentencia';
 
 /** A fresh delivery id: `ev_` + 144 random bits (X-Deca-Entrega and the body's id). */
 export function nuevoEntregaId(): string {
@@ -18,38 +18,37 @@ export function cuerpoEntrega(p: { id: string; evento: EventoEntrega; creadoAt: 
 }
 
 /**
- * Fan-out at event time: one delivery row per (event, subscribed active
- * webhook), written in the transaction that writes the events, so a crash
- * after commit loses nothing. `destinos` come in the order to deliver.
- * Wakes the workers once this commits.
+ * Fan-out at event time, as parts of the statement that writes the events
+ * (CTE `eventos`, returning their id and name): one delivery row per event
+ * and active webhook subscribed to it, in the order to deliver, so a crash
+ * after commit loses nothing; and the workers' wake-up, sent once this
+ * commits, when there was any. Each delivery's id is made in the database
+ * as nuevoEntregaId makes it (`ev_` + 18 strong random bytes, base64url) and
+ * its body is cuerpoEntrega's, byte for byte (`data` is the serialised JSON).
  */
-export async function encolarEntregas(
-  trx: Transaction<DB>,
-  scope: Pick<Actor, 'accountId' | 'entorno'>,
-  destinos: readonly { eventoId: number | null; evento: EventoEntrega; webhookId: number }[],
-  ev: { decaId: number | null; data: unknown; now: Date },
-): Promise<void> {
-  if (destinos.length === 0) return;
-  await trx
-    .insertInto('webhook_entregas')
-    .values(
-      destinos.map((d) => {
-        const id = nuevoEntregaId();
-        return {
-          account_id: scope.accountId,
-          entorno: scope.entorno,
-          webhook_id: d.webhookId,
-          entrega_id: id,
-          evento_id: d.eventoId,
-          evento: d.evento,
-          deca_id: ev.decaId,
-          cuerpo: cuerpoEntrega({ id, evento: d.evento, creadoAt: ev.now, entorno: scope.entorno, data: ev.data }),
-          estado: 'pendiente' as const,
-          proximo_intento_at: ev.now,
-          created_at: ev.now,
-        };
-      }),
-    )
-    .execute();
-  await notificar(trx, 'entregas');
+export function entregasDeEventos(scope: Pick<Actor, 'accountId' | 'entorno'>, eventos: string, ev: { decaId: number | null; json: string; now: Date }, nombre: string): Parte[] {
+  const id = sql`'ev_' || translate(encode(substring(sha256(uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid())) from 1 for 18), 'base64'), '+/', '-_')`;
+  const cola = `{"creado_at":${JSON.stringify(isoMadrid(ev.now))},"entorno":${JSON.stringify(scope.entorno)},"data":${ev.json}}`;
+  return [
+    {
+      nombre,
+      sentencia: sql`insert into webhook_entregas (account_id, entorno, webhook_id, entrega_id, evento_id, evento, deca_id, cuerpo, estado, proximo_intento_at, created_at)
+        select ${scope.accountId}::bigint, ${scope.entorno}::text, d.webhook_id, d.entrega_id, d.evento_id, d.evento, ${ev.decaId}::bigint,
+          '{"id":' || to_json(d.entrega_id)::text || ',"evento":' || to_json(d.evento)::text || ',' || substring(${cola}::text from 2),
+          'pendiente', ${ev.now}::timestamptz, ${ev.now}::timestamptz
+        from (
+          select ${id} as entrega_id, e.id as evento_id, e.evento, w.id as webhook_id
+          from ${sql.table(eventos)} e
+          join webhooks w on w.account_id = ${scope.accountId} and w.entorno = ${scope.entorno} and w.activo
+            and (w.eventos @> '["*"]'::jsonb or w.eventos @> jsonb_build_array(e.evento))
+          order by e.id, w.id
+        ) d
+        returning 1`,
+    },
+    {
+      nombre: `${nombre}_aviso`,
+      sentencia: sql`select pg_notify(${CANALES.entregas} || current_schema(), '') from (select 1 from ${sql.table(nombre)} limit 1) x`,
+      valor: sql`(select count(*) from ${sql.table(`${nombre}_aviso`)})`,
+    },
+  ];
 }
