@@ -9,7 +9,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { type BrowserContext, chromium, type Page, type Request } from 'playwright-core';
 import { CHROMIUM_ARGS, reservasEnDispositivo } from '../test/e2e/browser';
-import buildIfStale from '../test/e2e/global-setup';
+import { buildIfStale } from '../test/e2e/global-setup';
 import { instalada } from '../test/support/herramientas';
 
 const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import buildIfStale from '../test/e2e/global-setup';
+import { buildIfStale } from '../test/e2e/global-setup';
 import { freePort, ROOT, runCli, startServerProcess } from '../test/support/processes';
 
 buildIfStale();

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { arrancar, CHROMIUM, CHROMIUM_ARGS, enlaceDelCorreo, esperarServiceWorker, leerQr, reservasEnDispositivo } from '../test/e2e/browser';
-import buildIfStale from '../test/e2e/global-setup';
+import { buildIfStale } from '../test/e2e/global-setup';
 import { fotografiar } from '../test/fixtures/albaranes';
 import { herramienta } from '../test/support/herramientas';
 import { ROOT } from '../test/support/processes';

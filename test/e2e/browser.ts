@@ -1,11 +1,11 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import jsQR from 'jsqr';
-import { type BrowserContext, type ConsoleMessage, chromium, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type ConsoleMessage, chromium, type Locator, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 import { SESSION_COOKIE } from '../../server/http/session-cookie';
 import { CSRF_HEADER } from '../../shared/api/rutas-app';
 import { herramienta } from '../support/herramientas';
@@ -26,8 +26,20 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
-  '--disable-dev-shm-usage',
+  // Chromium's shared memory in /tmp instead, only where /dev/shm is too small for it (a container's 64 MB):
+  // on disk it costs every page's rendering system time.
+  ...(shmPequeno() ? ['--disable-dev-shm-usage'] : []),
 ];
+
+/** Whether /dev/shm is missing or under 512 MB. */
+function shmPequeno(): boolean {
+  try {
+    const s = statfsSync('/dev/shm');
+    return s.blocks * s.bsize < 512 * 1024 * 1024;
+  } catch {
+    return true;
+  }
+}
 
 export interface Entorno {
   server: ServerProcess;
@@ -35,16 +47,18 @@ export interface Entorno {
   /** Every e-mail the server sent (a real SMTP server on loopback). */
   smtp: TestSmtp;
   /**
-   * The browser profile of the test that runs now (a persistent context: service workers and
-   * installability need one). `perfilNuevo` replaces it with a fresh one.
+   * The browser profile of the test that runs now: a context of the file's one browser (its own
+   * storage, cookies, service workers and caches, as a new profile has), or, for a file that
+   * needs what only a profile on disk has (installability), a persistent context in a browser
+   * of its own. `perfilNuevo` replaces it with a fresh one.
    */
   context: BrowserContext;
   /**
-   * Close this test's browser profile and open a new one on a directory of its own: nothing
-   * another test left (service worker and its Background Sync, IndexedDB, localStorage,
-   * cookies, routes, the offline switch, open pages) reaches the test that starts. The service
-   * worker drains every user's queue on the device, so a shared profile would send one test's
-   * leftovers with the next test's session.
+   * Close this test's browser profile and open a new one: nothing another test left (service
+   * worker and its Background Sync, IndexedDB, localStorage, cookies, routes, the offline switch,
+   * open pages) reaches the test that starts. The service worker drains every user's queue on
+   * the device, so a shared profile would send one test's leftovers with the next test's session.
+   * A new context of a running browser takes a fraction of a second; a browser of its own, 2–4 s.
    */
   perfilNuevo(): Promise<BrowserContext>;
   /** The server's data directory: the CLI works on it while the server runs. */
@@ -79,13 +93,17 @@ const COOKIE_DE_SESION = new RegExp(`(?:^|[\\s,])${SESSION_COOKIE}=([^;,\\s]+)`,
 
 /**
  * The real server as a child process on a fresh DATA_DIR (embedded PGlite),
- * and a persistent Chromium profile on a fresh directory (service workers and
- * installability need a non-incognito profile); each test then takes a fresh
- * profile of its own (`perfilNuevo`).
+ * and a browser profile; each test then takes a fresh profile of its own
+ * (`perfilNuevo`). With `enDisco`, each profile is a persistent Chromium
+ * profile on a fresh directory (installability needs one), else a new
+ * context of one browser the file shares.
  */
-export async function arrancar(viewport = { width: 1280, height: 900 }): Promise<Entorno> {
+export async function arrancar(viewport = { width: 1280, height: 900 }, opts: { enDisco?: boolean } = {}): Promise<Entorno> {
   if (!CHROMIUM) throw new Error('Chromium no está instalado');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'deca-e2e-data-'));
+  // Its embedded database migrated already (global-setup.ts): a copy, as each file's server writes to its own.
+  const migrado = process.env.VITEST ? inject('dataDirMigrado') : null;
+  if (migrado) cpSync(migrado, dataDir, { recursive: true });
   const clientDir = mkdtempSync(path.join(os.tmpdir(), 'deca-e2e-client-'));
   cpSync(path.join(ROOT, 'dist/client'), clientDir, { recursive: true });
   /** The directory of the profile open now (each is removed once its browser is closed). */
@@ -96,6 +114,7 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
   let smtp: TestSmtp | undefined;
   let server: ServerProcess | undefined;
   let context: BrowserContext | undefined;
+  let navegador: Browser | undefined;
   const cerrarPerfil = async () => {
     const c = context;
     const dir = perfil;
@@ -108,15 +127,15 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
   };
   const abrirPerfil = async (): Promise<BrowserContext> => {
     await cerrarPerfil();
-    perfil = mkdtempSync(path.join(os.tmpdir(), 'deca-e2e-chromium-'));
-    const c = await chromium.launchPersistentContext(perfil, {
-      executablePath: CHROMIUM!,
-      args: CHROMIUM_ARGS,
-      viewport,
-      locale: 'es-ES',
-      timezoneId: 'Europe/Madrid',
-      serviceWorkers: 'allow',
-    });
+    const opciones = { viewport, locale: 'es-ES', timezoneId: 'Europe/Madrid', serviceWorkers: 'allow' as const };
+    let c: BrowserContext;
+    if (opts.enDisco) {
+      perfil = mkdtempSync(path.join(os.tmpdir(), 'deca-e2e-chromium-'));
+      c = await chromium.launchPersistentContext(perfil, { executablePath: CHROMIUM!, args: CHROMIUM_ARGS, ...opciones });
+    } else {
+      navegador ??= await chromium.launch({ executablePath: CHROMIUM!, args: CHROMIUM_ARGS });
+      c = await navegador.newContext(opciones);
+    }
     // The sessions the server opens for this profile, as they are given (a sign-out takes the cookie away).
     c.on('response', (r) => {
       if (!new URL(r.url()).pathname.startsWith('/app/api/')) return;
@@ -132,6 +151,7 @@ export async function arrancar(viewport = { width: 1280, height: 900 }): Promise
   };
   const close = async () => {
     await cerrarPerfil();
+    await navegador?.close().catch(() => {});
     await server?.stop();
     await smtp?.close();
     rmSync(dataDir, { recursive: true, force: true });

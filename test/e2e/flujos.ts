@@ -42,7 +42,7 @@ export interface ArchivoE2e {
  * every test (with `politicas`), and once all have run, the check that the
  * server wrote no secret to its log (every process of the file's server).
  */
-export function archivoE2e(opts: { viewport?: { width: number; height: number }; politicas?: boolean } = {}): ArchivoE2e {
+export function archivoE2e(opts: { viewport?: { width: number; height: number }; politicas?: boolean; enDisco?: boolean } = {}): ArchivoE2e {
   let env: Entorno | undefined;
   const politicas: string[] = [];
   // The profile arrancar opened has never been used: the first test takes it.
@@ -55,7 +55,7 @@ export function archivoE2e(opts: { viewport?: { width: number; height: number };
   };
 
   beforeAll(async () => {
-    env = await arrancar(opts.viewport);
+    env = await arrancar(opts.viewport, { enDisco: opts.enDisco });
   }, 120_000);
 
   beforeEach(async () => {

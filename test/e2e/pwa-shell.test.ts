@@ -11,7 +11,8 @@ import { archivoE2e, descargarPdf, esperarNumero, numerosEnServidor, rellenarDec
  * through the form to its first issued DeCA on an installable app.
  */
 describe.skipIf(!CHROMIUM)('the PWA’s shell: policies, reference, updates, sign-up and installation', () => {
-  const e2e = archivoE2e({ politicas: true });
+  // On disk: Chromium offers to install an app only from a profile on disk, never from an off-the-record one.
+  const e2e = archivoE2e({ politicas: true, enDisco: true });
 
   it('serves the app under a strict CSP that the browser enforces', async () => {
     const { env, politicas } = e2e;
