@@ -29,6 +29,11 @@ function integracion(name: string, db: 'pglite' | 'postgres', include: string[])
       env: { DECA_TEST_DB: db },
       globalSetup: SETUP,
       maxWorkers: WORKERS,
+      // A worker runs its files one after another in one module graph: importing the server's
+      // modules again for every file cost a third of the suite's time. Each file's app and
+      // database are its own (fixtures), and its fixture options start from the defaults.
+      isolate: false,
+      setupFiles: ['test/support/fixtures-por-archivo.ts'],
       testTimeout: 30_000,
       hookTimeout: 60_000,
     },
@@ -81,7 +86,7 @@ function proyectos(): TestProjectInlineConfiguration[] {
  *   rest has finished (sequence.groupOrder), so that the browser flows never
  *   share the CPU with the integration files.
  * DECA_TEST_SUITE=compatibilidad runs only `unit` and the runtime-dependent
- * files on PostgreSQL (`compat`): what .ci/run runs on the older runtimes.
+ * files on PostgreSQL (`compat`): what .ci/run runs on Node 20.
  */
 export default defineConfig({
   root: 'client',

@@ -47,7 +47,7 @@ export const PGLITE_TAMBIEN = [
 ];
 
 /**
- * What the older runtimes (Node 20 and 22) run besides the unit suite, on
+ * What the older runtime (Node 20, the minimum) runs besides the unit suite, on
  * PostgreSQL: the files that depend on the runtime rather than on our SQL —
  * WebCrypto and the seal, PDF rendering in worker threads, fetch/undici and
  * DNS for webhooks, sockets for mail, sharp and tesseract.js for photos,

@@ -38,12 +38,13 @@ const HERRAMIENTAS = {
     ruta: () => path.resolve('.tmp/inspector/node_modules/.bin/mcp-inspector'),
     instalar: 'npm install --prefix .tmp/inspector --no-save @modelcontextprotocol/inspector@2.12.0',
   },
+  // A Node ≥ 22.19 for the inspector: this one if it is, else the Node 24 .ci/run installs under .tmp/.
   'node-22': {
     ruta: () => {
       const [mayor = 0, menor = 0] = process.versions.node.split('.').map(Number);
-      return mayor > 22 || (mayor === 22 && menor >= 19) ? process.execPath : path.resolve('.tmp/node22/node_modules/.bin/node');
+      return mayor > 22 || (mayor === 22 && menor >= 19) ? process.execPath : path.resolve('.tmp/node24/node_modules/.bin/node');
     },
-    instalar: 'npm install --prefix .tmp/node22 --no-save node@22',
+    instalar: 'npm install --prefix .tmp/node24 --no-save node@24',
   },
 } as const;
 
