@@ -4,6 +4,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import { defineConfig } from 'vitest/config';
 import { COMPATIBILIDAD, PGLITE_TAMBIEN } from './test/matriz.ts';
+import { Secuenciador } from './test/secuenciador.ts';
 
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const suite = process.env.DECA_TEST_SUITE ?? 'completa';
@@ -43,7 +44,8 @@ function integracion(name: string, db: 'pglite' | 'postgres', include: string[])
 function proyectos(): TestProjectInlineConfiguration[] {
   const unit: TestProjectInlineConfiguration = {
     extends: true,
-    test: { name: 'unit', root: '.', include: ['test/unit/**/*.test.ts'], globalSetup: SETUP, maxWorkers: WORKERS },
+    // One module graph per worker, as the integration files (their globals are stubbed and unstubbed per test).
+    test: { name: 'unit', root: '.', include: ['test/unit/**/*.test.ts'], globalSetup: SETUP, maxWorkers: WORKERS, isolate: false, unstubGlobals: true },
   };
   if (suite === 'compatibilidad') {
     if (!withPostgres) throw new Error('DECA_TEST_SUITE=compatibilidad necesita TEST_DATABASE_URL');
@@ -147,6 +149,8 @@ export default defineConfig({
   test: {
     root: '.',
     pool: 'forks',
+    // The longest files first, whichever project they belong to (test/secuenciador.ts).
+    sequence: { sequencer: Secuenciador },
     projects: proyectos(),
   },
 });
