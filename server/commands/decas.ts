@@ -20,11 +20,13 @@ import { z } from '../../shared/schemas/zod';
 import { renderQrPng } from '../documents/qr';
 import { mapPlan, type Plan } from '../domain/context';
 import { encolarPedirDatos, enviarDeca, pedirDatos } from '../domain/correo/enviar';
+import { prepararArchivo } from '../domain/decas/archivar';
 import { documentosParaElCamino } from '../domain/decas/camino';
 import { prepararControl } from '../domain/decas/control';
 import { camposDesconocidos, creacionRepetida, prepararCreacion, problemasDeCreacion, validarDeca } from '../domain/decas/crear';
+import { type Eliminada, prepararEliminacion } from '../domain/decas/eliminar';
 import { prepararEmision } from '../domain/decas/emitir';
-import { type Eliminada, prepararArchivo, prepararEliminacion, prepararFin } from '../domain/decas/finalizar';
+import { prepararFin } from '../domain/decas/fin';
 import { leerPdf, listarCambios, listarDecas } from '../domain/decas/listar';
 import { prepararModificacion } from '../domain/decas/modificar';
 import { obtenerDeca } from '../domain/decas/queries';
@@ -128,7 +130,7 @@ export const verDecaCommand = command({
 
 export const listarDecasCommand = command({
   nombre: 'listar_decas',
-  descripcion: 'Lista de DeCA, la más reciente primero, con filtros y cursor «siguiente».',
+  descripcion: 'Lista de DeCA, la más reciente primero (con desde/hasta, por fecha de transporte; con modificado_desde, por su último cambio), con filtros y cursor «siguiente».',
   acceso: 'lectura',
   entrada: DecaListQuery,
   run: async (ctx, q): Promise<DecaList> => {

@@ -117,15 +117,16 @@ describe('GET /decas modificado_desde', () => {
     // 09:30 Madrid is 08:30 UTC: read as UTC it would be 10:30 Madrid and miss the change.
     expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21 09:30:00' })).toEqual([m2]);
     expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21T08:30:00Z' })).toEqual([m2]);
-    expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21 08:59:00' })).toEqual([m3, m2, m1]);
-    expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21' })).toEqual([m3, m2, m1]);
+    // Ordered by the last change, then id: m2 changed at 10:00, the others at 09:00.
+    expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21 08:59:00' })).toEqual([m2, m3, m1]);
+    expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21' })).toEqual([m2, m3, m1]);
     expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21 10:30:00' })).toEqual([]);
 
     app.clock.advance(3_600_000); // 11:00 Madrid: archiving is a change too
     const arch = await app.request('POST', `/api/v1/decas/${m1}/archivar`, { key: c.live, body: { archivado: true } });
     expect(arch.status, arch.text).toBe(200);
     expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21 10:30:00' })).toEqual([m1]);
-    expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21 09:30:00' })).toEqual([m2, m1]);
+    expect(await idsDe(app, c.live, { modificado_desde: '2026-11-21 09:30:00' })).toEqual([m1, m2]);
 
     const bad = await app.request('GET', '/api/v1/decas?modificado_desde=ayer', { key: c.live });
     expect(bad.status, bad.text).toBe(422);
@@ -269,5 +270,65 @@ describe('GET /decas pages', () => {
     expect(nuevas).toHaveLength(12);
     const fresh = await listar(app, c.live, { limite: '12' });
     expect(new Set(fresh.decas.map((x) => x.id))).toEqual(new Set(nuevas));
+  });
+});
+
+describe('GET /decas filtered by a date: ordered by that date, walked by a cursor on it', () => {
+  it('orders by transport date, then id, and walks every DeCA of the range once, pages of 7', async ({ app, cuentaNueva: c }) => {
+    // Created in an order unlike their dates: ids and dates disagree, so the two orders differ.
+    const fechas = Array.from({ length: 40 }, (_, i) => `2026-10-${String(1 + ((i * 17) % 31)).padStart(2, '0')}`);
+    const ids = await enLotes(fechas.length, 8, (i) => crear(app, c, decaCompleta({ fecha_transporte: fechas[i]! })));
+    const esperado = ids
+      .map((id, i) => ({ id, fecha: fechas[i]! }))
+      .filter((x) => x.fecha >= '2026-10-05' && x.fecha <= '2026-10-25')
+      .sort((a, b) => (a.fecha === b.fecha ? b.id - a.id : a.fecha < b.fecha ? 1 : -1))
+      .map((x) => x.id);
+    const vistos: number[] = [];
+    let despues: string | null = null;
+    do {
+      const pagina: DecaList = await listar(app, c.live, { desde: '2026-10-05', hasta: '2026-10-25', limite: '7', ...(despues ? { despues_de: despues } : {}) });
+      expect(pagina.decas.length).toBeLessThanOrEqual(7);
+      vistos.push(...pagina.decas.map((d) => d.id));
+      despues = pagina.siguiente;
+    } while (despues);
+    expect(vistos).toEqual(esperado);
+    expect(esperado.length).toBeGreaterThan(14);
+  });
+
+  it('orders by last change, then id, with modificado_desde, and walks it by a cursor on it', async ({ app, cuentaNueva: c }) => {
+    app.clock.set('2026-11-25T08:00:00+01:00');
+    const ids: number[] = [];
+    for (let i = 0; i < 9; i++) ids.push(await crear(app, c, decaMinima(i)));
+    // Changed later, in reverse: the oldest DeCA is now the most recently changed.
+    for (const id of [...ids].reverse().slice(0, 5)) {
+      app.clock.advance(60_000);
+      expect((await app.request('PATCH', `/api/v1/decas/${id}`, { key: c.live, body: { referencia: `cambio ${id}` } })).status).toBe(200);
+    }
+    const vistos: number[] = [];
+    let despues: string | null = null;
+    do {
+      const pagina: DecaList = await listar(app, c.live, { modificado_desde: '2026-11-25 07:00:00', limite: '2', ...(despues ? { despues_de: despues } : {}) });
+      vistos.push(...pagina.decas.map((d) => d.id));
+      despues = pagina.siguiente;
+    } while (despues);
+    const [a, b, c2, d, e, f, g, h, i] = ids as [number, number, number, number, number, number, number, number, number];
+    // The five changed, latest change first; then the four untouched, created at the same minute, by id.
+    expect(vistos).toEqual([e, f, g, h, i, d, c2, b, a]);
+  });
+
+  it('refuses a cursor of a list with other date filters, saying so, rather than skip or repeat', async ({ app, cuentaNueva: c }) => {
+    for (let i = 0; i < 3; i++) await crear(app, c, decaCompleta({ fecha_transporte: `2026-10-0${i + 1}` }));
+    const porId = await listar(app, c.live, { limite: '1' });
+    const porFecha = await listar(app, c.live, { desde: '2026-10-01', limite: '1' });
+    for (const [query, cursor] of [
+      [{ desde: '2026-10-01' }, porId.siguiente],
+      [{}, porFecha.siguiente],
+      [{ modificado_desde: '2026-01-01' }, porFecha.siguiente],
+    ] as const) {
+      const res = await app.request('GET', `/api/v1/decas?${new URLSearchParams({ ...query, despues_de: cursor! }).toString()}`, { key: c.live });
+      expect(res.status, res.text).toBe(422);
+      expect(errorDe(res).campos).toEqual({ despues_de: 'Cursor no válido' });
+      expect(errorDe(res).mensaje).toMatch(/otros filtros de fecha/);
+    }
   });
 });

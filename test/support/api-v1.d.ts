@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Listar DeCA
-         * @description Lista de DeCA, la más reciente primero, con filtros y cursor «siguiente».
+         * @description Lista de DeCA, la más reciente primero (con desde/hasta, por fecha de transporte; con modificado_desde, por su último cambio), con filtros y cursor «siguiente».
          */
         get: operations["listar_decas"];
         put?: never;

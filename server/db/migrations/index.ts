@@ -12,6 +12,7 @@ import * as m0010 from './0010-usuarios';
 import * as m0011 from './0011-dispositivos';
 import * as m0012 from './0012-restablecer';
 import * as m0013 from './0013-matriculas-conductor';
+import * as m0014 from './0014-listas-por-fecha';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ export const migrations: Record<string, Migration> = {
   '0011-dispositivos': m0011,
   '0012-restablecer': m0012,
   '0013-matriculas-conductor': m0013,
+  '0014-listas-por-fecha': m0014,
 };
 
 export const migrationProvider: MigrationProvider = {

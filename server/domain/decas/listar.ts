@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import { instanteMadrid, isFechaValida } from '../../../shared/rules/fechas';
 import { normalizarMatricula } from '../../../shared/rules/matricula';
@@ -8,21 +8,51 @@ import type { Actor } from '../actor';
 import { delAmbito } from '../ambito';
 import { type Alcance, type DecaConRefs, obtenerDeca, selectDecas } from './queries';
 
-/** The opaque `siguiente` cursor: the last id seen (keyset pagination on id, newest first). */
-export function encodeCursor(id: number): string {
-  return Buffer.from(JSON.stringify({ v: 1, id })).toString('base64url');
+/**
+ * The order of a list: newest first by id; by transport date (then id) when
+ * `desde`/`hasta` filter on it; by last change (then id) when
+ * `modificado_desde` does. Each is one walk of an index that ends in `id`
+ * (migration 0014), so a page reads its own rows, never the whole filter.
+ */
+type Orden = 'id' | 'fecha' | 'modificado';
+
+export function ordenDe(q: Pick<DecaListQuery, 'desde' | 'hasta' | 'modificado_desde'>): Orden {
+  return q.desde || q.hasta ? 'fecha' : q.modificado_desde ? 'modificado' : 'id';
 }
 
-export function decodeCursor(s: string): number {
+/** Where the next page starts: after this DeCA, in the list's order. */
+interface Cursor {
+  orden: Orden;
+  id: number;
+  /** The DeCA's transport date (`fecha`) or last change as an ISO instant (`modificado`). */
+  clave?: string;
+}
+
+/** The opaque `siguiente` cursor: the last DeCA seen, in the list's order (v1, the id order, is what clients already hold). */
+export function encodeCursor(c: Cursor): string {
+  const cuerpo = c.orden === 'id' ? { v: 1, id: c.id } : { v: 2, o: c.orden, k: c.clave, id: c.id };
+  return Buffer.from(JSON.stringify(cuerpo)).toString('base64url');
+}
+
+function cursorNoValido(mensaje = 'El cursor «despues_de» no es válido: use el valor «siguiente» de la página anterior.'): AppError {
+  return new AppError('validacion', mensaje, { campos: { despues_de: 'Cursor no válido' } });
+}
+
+export function decodeCursor(s: string, orden: Orden): Cursor {
+  let c: { v?: unknown; o?: unknown; k?: unknown; id?: unknown };
   try {
-    const c = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as { v?: unknown; id?: unknown };
-    if (c.v === 1 && typeof c.id === 'number' && Number.isInteger(c.id) && c.id > 0) return c.id;
+    c = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as typeof c;
   } catch {
-    /* fall through */
+    throw cursorNoValido();
   }
-  throw new AppError('validacion', 'El cursor «despues_de» no es válido: use el valor «siguiente» de la página anterior.', {
-    campos: { despues_de: 'Cursor no válido' },
-  });
+  if (!c || typeof c.id !== 'number' || !Number.isInteger(c.id) || c.id <= 0) throw cursorNoValido();
+  const suyo: Orden | null = c.v === 1 ? 'id' : c.v === 2 && (c.o === 'fecha' || c.o === 'modificado') ? c.o : null;
+  if (suyo === null) throw cursorNoValido();
+  if (suyo !== orden) throw cursorNoValido('El cursor «despues_de» es de una lista con otros filtros de fecha: pida la primera página de nuevo con estos filtros.');
+  if (orden === 'id') return { orden, id: c.id };
+  const valida = typeof c.k === 'string' && (orden === 'fecha' ? isFechaValida(c.k) : !Number.isNaN(Date.parse(c.k)));
+  if (!valida) throw cursorNoValido();
+  return { orden, id: c.id, clave: c.k as string };
 }
 
 /** `YYYY-MM-DD`, `YYYY-MM-DD HH:MM:SS` (Madrid time) or ISO 8601 with zone → instant. */
@@ -38,10 +68,24 @@ export function parseInstanteMadrid(s: string): Date {
 }
 
 /**
- * GET /decas: newest first, keyset-paginated on id, so a cursor walk neither
- * skips nor repeats a DeCA while new ones are being created.
+ * GET /decas: newest first (by id, or by the date the list is filtered on:
+ * ordenDe), keyset-paginated, so a cursor walk neither skips nor repeats a
+ * DeCA while new ones are being created, and each page is one index walk.
  */
 export async function listarDecas(db: Kysely<DB>, actor: Alcance, q: DecaListQuery): Promise<{ rows: DecaConRefs[]; siguiente: string | null }> {
+  const orden = ordenDe(q);
+  const rows = (await consultaDeLista(db, actor, q).execute()) as DecaConRefs[];
+  const more = rows.length > q.limite;
+  const page = more ? rows.slice(0, q.limite) : rows;
+  const last = page[page.length - 1];
+  if (!more || !last) return { rows: page, siguiente: null };
+  const clave = orden === 'fecha' ? (last.fecha_transporte ?? undefined) : orden === 'modificado' ? last.modificado_at.toISOString() : undefined;
+  return { rows: page, siguiente: encodeCursor({ orden, id: last.id, clave }) };
+}
+
+/** The query of one page of GET /decas (one row more than `limite`, to know whether there is a next page). */
+export function consultaDeLista(db: Kysely<DB>, actor: Alcance, q: DecaListQuery) {
+  const orden = ordenDe(q);
   let query = selectDecas(db, actor);
   if (q.estado) query = query.where('d.estado', '=', q.estado);
   if (q.desde) query = query.where('d.fecha_transporte', '>=', q.desde);
@@ -53,15 +97,15 @@ export async function listarDecas(db: Kysely<DB>, actor: Alcance, q: DecaListQue
   }
   if (q.modificado_desde) query = query.where('d.modificado_at', '>=', parseInstanteMadrid(q.modificado_desde));
   if (q.archivado !== undefined) query = query.where('d.archivado', '=', q.archivado);
-  if (q.despues_de) query = query.where('d.id', '<', decodeCursor(q.despues_de));
-  const rows = (await query
-    .orderBy('d.id', 'desc')
-    .limit(q.limite + 1)
-    .execute()) as DecaConRefs[];
-  const more = rows.length > q.limite;
-  const page = more ? rows.slice(0, q.limite) : rows;
-  const last = page[page.length - 1];
-  return { rows: page, siguiente: more && last ? encodeCursor(last.id) : null };
+  if (q.despues_de) {
+    const c = decodeCursor(q.despues_de, orden);
+    if (orden === 'fecha') query = query.where(sql<boolean>`(d.fecha_transporte, d.id) < (${c.clave}::text, ${c.id}::bigint)`);
+    else if (orden === 'modificado') query = query.where(sql<boolean>`(d.modificado_at, d.id) < (${new Date(c.clave!)}::timestamptz, ${c.id}::bigint)`);
+    else query = query.where('d.id', '<', c.id);
+  }
+  if (orden === 'fecha') query = query.orderBy('d.fecha_transporte', 'desc');
+  if (orden === 'modificado') query = query.orderBy('d.modificado_at', 'desc');
+  return query.orderBy('d.id', 'desc').limit(q.limite + 1);
 }
 
 /** GET /decas/{id}/cambios: the history, oldest first. */

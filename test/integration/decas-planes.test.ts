@@ -1,0 +1,84 @@
+/**
+ * Every list of GET /decas is an index walk, on a seeded database: the plan
+ * PostgreSQL runs for each page (the query listarDecas sends, with its
+ * parameters) reads the rows of the page from an index in the list's order —
+ * no sort of everything the filter matched, no filter throwing away more
+ * rows than a page.
+ */
+import { CompiledQuery, sql } from 'kysely';
+import { describe, expect } from 'vitest';
+import { consultaDeLista, encodeCursor } from '../../server/domain/decas/listar';
+import type { DecaListQuery } from '../../shared/schemas/deca';
+import { decaCompleta } from '../support/decas';
+import { postDeca } from '../support/decas-http';
+import { it } from '../support/fixtures';
+
+/** DeCAs of the one account, over 400 days of transport dates and changes. */
+const N = 20_000;
+const LIMITE = 50;
+
+interface Nodo {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Relation Name'?: string;
+  'Rows Removed by Filter'?: number;
+  Plans?: Nodo[];
+}
+
+const nodos = (n: Nodo): Nodo[] => [n, ...(n.Plans ?? []).flatMap(nodos)];
+
+describe('the plans of the DeCA lists on a seeded database', () => {
+  it('walk an index in the list’s order for every filter', { timeout: 120_000 }, async ({ app, c }) => {
+    const creada = await postDeca(app, c.live, decaCompleta({ fecha_transporte: '2026-01-01' }));
+    expect(creada.status, creada.text).toBe(201);
+    const id = creada.body.deca.id as number;
+    const db = app.database.db;
+    // Cloned by SQL: every column as the real DeCA's but those that identify it or the filters look at.
+    const { rows: columnas } = await sql<{ column_name: string }>`
+      select column_name from information_schema.columns
+      where table_schema = current_schema() and table_name = 'decas' and column_name <> 'id' order by ordinal_position`.execute(db);
+    const distinto: Record<string, string> = {
+      numero: `d.numero || '-' || g`,
+      token_publico: `d.token_publico || g`,
+      fecha_transporte: `to_char(date '2025-06-01' + (g % 400), 'YYYY-MM-DD')`,
+      modificado_at: `d.modificado_at - make_interval(mins => g)`,
+      matricula: `'M' || lpad((g % 500)::text, 4, '0') || 'BCD'`,
+      ref_externa: 'null',
+      clave_cliente: 'null',
+      huella_cliente: 'null',
+    };
+    const nombres = columnas.map((x) => x.column_name);
+    await sql`insert into decas (${sql.raw(nombres.map((n) => `"${n}"`).join(', '))})
+      select ${sql.raw(nombres.map((n) => distinto[n] ?? `d."${n}"`).join(', '))}
+      from decas d, generate_series(1, ${N}) g where d.id = ${id}`.execute(db);
+    await sql`analyze decas`.execute(db);
+
+    const actor = { accountId: c.account.id, entorno: 'produccion' as const, rol: null, userId: null };
+    const plan = async (q: Partial<DecaListQuery>): Promise<Nodo[]> => {
+      const compilada = consultaDeLista(db, actor, { limite: LIMITE, ...q } as DecaListQuery).compile();
+      const r = await db.executeQuery<{ 'QUERY PLAN': [{ Plan: Nodo }] }>(CompiledQuery.raw(`explain (analyze, format json) ${compilada.sql}`, [...compilada.parameters]));
+      return nodos(r.rows[0]!['QUERY PLAN'][0].Plan);
+    };
+    // Newest first with one account in the table, the primary key walked backwards serves as well as the account's own index.
+    const casos: [string, Partial<DecaListQuery>, string | string[]][] = [
+      ['newest first', {}, ['decas_list_idx', 'decas_pkey']],
+      ['a month', { desde: '2026-03-01', hasta: '2026-03-31' }, 'decas_fecha_idx'],
+      ['a month, a later page', { desde: '2026-03-01', hasta: '2026-03-31', despues_de: encodeCursor({ orden: 'fecha', clave: '2026-03-20', id: 900_000_000 }) }, 'decas_fecha_idx'],
+      ['from a day on', { desde: '2026-05-01' }, 'decas_fecha_idx'],
+      ['changed since', { modificado_desde: '2025-01-01' }, 'decas_modificado_idx'],
+    ];
+    for (const [nombre, q, indice] of casos) {
+      const n = await plan(q);
+      const resumen = n.map((x) => `${x['Node Type']}${x['Index Name'] ? ` ${x['Index Name']}` : ''}`).join(' > ');
+      expect(
+        n.some((x) => [indice].flat().includes(x['Index Name'] ?? '')),
+        `${nombre}: ${resumen}`,
+      ).toBe(true);
+      expect(
+        n.filter((x) => /Sort/.test(x['Node Type'])),
+        `${nombre}: ${resumen}`,
+      ).toEqual([]);
+      for (const x of n) expect(x['Rows Removed by Filter'] ?? 0, `${nombre}: ${resumen}`).toBeLessThanOrEqual(LIMITE);
+    }
+  });
+});
