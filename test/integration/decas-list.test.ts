@@ -3,9 +3,11 @@ import { ManualClock } from '../../server/clock';
 import { DecaCreada, DecaList } from '../../shared/schemas/deca';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
+import { iniciarSesion } from '../support/decas-helpers';
 import { decaMinima, enLotes, errorDe, postDeca } from '../support/decas-http';
 import { buildCuenta, type CuentaDePrueba } from '../support/factories';
 import { test } from '../support/fixtures';
+import { usuarioCon } from '../support/usuarios';
 
 test.override('opcionesApp', { clock: new ManualClock('2026-11-20T09:00:00+01:00'), apiPoints: 100_000 });
 
@@ -270,6 +272,57 @@ describe('GET /decas pages', () => {
     expect(nuevas).toHaveLength(12);
     const fresh = await listar(app, c.live, { limite: '12' });
     expect(new Set(fresh.decas.map((x) => x.id))).toEqual(new Set(nuevas));
+  });
+});
+
+/** Every page of a list, following `siguiente`: the ids in the order seen. */
+async function recorrer(app: TestApp, auth: { key?: string; cookie?: string }, query: Record<string, string>): Promise<number[]> {
+  const vistos: number[] = [];
+  let despues: string | null = null;
+  do {
+    const q: Record<string, string> = { ...query, ...(despues ? { despues_de: despues } : {}) };
+    const res = await app.request('GET', `/api/v1/decas?${new URLSearchParams(q).toString()}`, auth);
+    expect(res.status, res.text).toBe(200);
+    const pagina = DecaList.parse(res.body);
+    expect(pagina.decas.length).toBeLessThanOrEqual(Number(query.limite ?? 50));
+    vistos.push(...pagina.decas.map((d) => d.id));
+    despues = pagina.siguiente;
+  } while (despues);
+  return vistos;
+}
+
+describe('GET /decas by plate: the tractor’s and the trailer’s DeCAs merged, newest first', () => {
+  it('walks every DeCA with the plate as tractor or trailer once, pages of 4, with the other filters and a driver’s scope applied to both', async ({ app, cuentaNueva: c }) => {
+    // Every third as the tractor, every third as the trailer (written differently), the rest another plate; a quarter pending.
+    const cual = (i: number) => (i % 3 === 0 ? 'tractor' : i % 3 === 1 ? 'remolque' : 'otra');
+    const ids = await enLotes(30, 6, (i) =>
+      crear(
+        app,
+        c,
+        decaCompleta({
+          emitir: i % 4 !== 0,
+          matricula: cual(i) === 'tractor' ? '7777 PPP' : `${1000 + i} BBB`,
+          matricula_remolque: cual(i) === 'remolque' ? '7777-ppp' : `R ${2000 + i} CCC`,
+        }),
+      ),
+    );
+    const con = (f: (i: number) => boolean) =>
+      ids
+        .map((id, i) => ({ id, i }))
+        .filter((x) => cual(x.i) !== 'otra' && f(x.i))
+        .map((x) => x.id)
+        .sort((a, b) => b - a);
+    expect(await recorrer(app, { key: c.live }, { matricula: '7777 PPQ', limite: '4' })).toEqual([]);
+    expect(await recorrer(app, { key: c.live }, { matricula: '7777-ppp', limite: '4' })).toEqual(con(() => true));
+    expect(await recorrer(app, { key: c.live }, { matricula: '7777PPP', estado: 'emitido', limite: '4' })).toEqual(con((i) => i % 4 !== 0));
+
+    // A driver of the plate sees the DeCAs where it is the tractor (their vehicle), not those where it only pulls another's trailer.
+    const admin = await iniciarSesion(app, c.email, c.password);
+    const conductor = await usuarioCon(app, admin, 'conductor');
+    const CSRF = { 'X-DeCA-CSRF': '1' };
+    const asignar = await app.request('PATCH', `/app/api/usuarios/${conductor.id}`, { cookie: admin, headers: CSRF, body: { matriculas: ['7777PPP'] } });
+    expect(asignar.status, asignar.text).toBe(200);
+    expect(await recorrer(app, { cookie: conductor.cookie }, { matricula: '7777 PPP', limite: '4' })).toEqual(con((i) => cual(i) === 'tractor'));
   });
 });
 

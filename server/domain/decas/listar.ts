@@ -83,29 +83,45 @@ export async function listarDecas(db: Kysely<DB>, actor: Alcance, q: DecaListQue
   return { rows: page, siguiente: encodeCursor({ orden, id: last.id, clave }) };
 }
 
-/** The query of one page of GET /decas (one row more than `limite`, to know whether there is a next page). */
+/**
+ * The query of one page of GET /decas (one row more than `limite`, to know
+ * whether there is a next page). A plate's list in id order is the merge of
+ * two walks, each limited to the page: the tractor's index and the trailer's
+ * (a DeCA whose tractor is the plate comes from the first only). An `or` on
+ * both columns would read every DeCA of the plate and sort them to keep 51.
+ */
 export function consultaDeLista(db: Kysely<DB>, actor: Alcance, q: DecaListQuery) {
   const orden = ordenDe(q);
-  let query = selectDecas(db, actor);
-  if (q.estado) query = query.where('d.estado', '=', q.estado);
-  if (q.desde) query = query.where('d.fecha_transporte', '>=', q.desde);
-  if (q.hasta) query = query.where('d.fecha_transporte', '<=', q.hasta);
-  if (q.ref_externa) query = query.where('d.ref_externa', '=', q.ref_externa);
-  if (q.matricula) {
-    const m = normalizarMatricula(q.matricula);
-    query = query.where((eb) => eb.or([eb('d.matricula', '=', m), eb('d.matricula_remolque', '=', m)]));
+  const cursor = q.despues_de ? decodeCursor(q.despues_de, orden) : null;
+  const pagina = (query: ReturnType<typeof selectDecas>) => {
+    if (q.estado) query = query.where('d.estado', '=', q.estado);
+    if (q.desde) query = query.where('d.fecha_transporte', '>=', q.desde);
+    if (q.hasta) query = query.where('d.fecha_transporte', '<=', q.hasta);
+    if (q.ref_externa) query = query.where('d.ref_externa', '=', q.ref_externa);
+    if (q.modificado_desde) query = query.where('d.modificado_at', '>=', parseInstanteMadrid(q.modificado_desde));
+    if (q.archivado !== undefined) query = query.where('d.archivado', '=', q.archivado);
+    if (cursor?.orden === 'fecha') query = query.where(sql<boolean>`(d.fecha_transporte, d.id) < (${cursor.clave}::text, ${cursor.id}::bigint)`);
+    else if (cursor?.orden === 'modificado') query = query.where(sql<boolean>`(d.modificado_at, d.id) < (${new Date(cursor.clave!)}::timestamptz, ${cursor.id}::bigint)`);
+    else if (cursor) query = query.where('d.id', '<', cursor.id);
+    if (orden === 'fecha') query = query.orderBy('d.fecha_transporte', 'desc');
+    if (orden === 'modificado') query = query.orderBy('d.modificado_at', 'desc');
+    return query.orderBy('d.id', 'desc').limit(q.limite + 1);
+  };
+  const base = selectDecas(db, actor);
+  if (!q.matricula) return pagina(base);
+  const m = normalizarMatricula(q.matricula);
+  if (orden !== 'id') {
+    // Ordered by a date: the plate's rows (a vehicle's, a few thousand a year) are read and sorted.
+    return pagina(base.where((eb) => eb.or([eb('d.matricula', '=', m), eb('d.matricula_remolque', '=', m)])));
   }
-  if (q.modificado_desde) query = query.where('d.modificado_at', '>=', parseInstanteMadrid(q.modificado_desde));
-  if (q.archivado !== undefined) query = query.where('d.archivado', '=', q.archivado);
-  if (q.despues_de) {
-    const c = decodeCursor(q.despues_de, orden);
-    if (orden === 'fecha') query = query.where(sql<boolean>`(d.fecha_transporte, d.id) < (${c.clave}::text, ${c.id}::bigint)`);
-    else if (orden === 'modificado') query = query.where(sql<boolean>`(d.modificado_at, d.id) < (${new Date(c.clave!)}::timestamptz, ${c.id}::bigint)`);
-    else query = query.where('d.id', '<', c.id);
-  }
-  if (orden === 'fecha') query = query.orderBy('d.fecha_transporte', 'desc');
-  if (orden === 'modificado') query = query.orderBy('d.modificado_at', 'desc');
-  return query.orderBy('d.id', 'desc').limit(q.limite + 1);
+  const tractor = pagina(base.where('d.matricula', '=', m));
+  const remolque = pagina(base.where('d.matricula_remolque', '=', m).where('d.matricula', 'is distinct from', m));
+  return db
+    .selectFrom(tractor.as('t'))
+    .selectAll()
+    .unionAll(db.selectFrom(remolque.as('r')).selectAll())
+    .orderBy('id', 'desc')
+    .limit(q.limite + 1);
 }
 
 /** GET /decas/{id}/cambios: the history, oldest first. */
