@@ -13,7 +13,7 @@ module.exports = {
       name: 'dominio-sin-transporte',
       comment: 'The domain never imports a transport (HTTP, CLI, MCP), Koa, or the command layer above it.',
       severity: 'error',
-      from: { path: '^server/(domain|db|documents|jobs|net|ocr)/' },
+      from: { path: '^server/(domain|db|documents|jobs|net|ocr|blobs)/' },
       to: { path: ['^server/(http|admin|commands)/', '^server/(app|main|cli)\\.ts$', '^node_modules/(@types/)?(koa|@koa|koa__[\\w-]+|koa-[\\w-]+)/'] },
     },
     {
@@ -46,7 +46,7 @@ module.exports = {
         '(JSON, JSON-RPC or an HTML page); it reads an error, never the database.',
       severity: 'error',
       from: { path: '^server/(http|admin)/' },
-      to: { path: '^server/(domain|db|documents|jobs|net|ocr)/', pathNot: '^server/db/errores\\.ts$', dependencyTypesNot: ['type-only'] },
+      to: { path: '^server/(domain|db|documents|jobs|net|ocr|blobs)/', pathNot: '^server/db/errores\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'shared-puro',

@@ -3,7 +3,8 @@ import { CAPACIDAD_SELLO } from '../shared/pdf/deca-pdf-data';
 import { callAdminSocket } from './admin/admin-socket';
 import { type Flags, runAdminCommand } from './admin/commands';
 import { createClock } from './clock';
-import { ConfigError, loadConfig } from './config';
+import type { LoteDePdfs } from './commands/blobs';
+import { type Config, ConfigError, loadConfig } from './config';
 import { acquireDataDirLock, DataDirLockedError, readLock } from './db/lock';
 import { migrateToLatest, openDatabase } from './db/open';
 import { createLogger } from './log';
@@ -30,24 +31,23 @@ export function parseFlags(args: string[]): Flags {
   return out;
 }
 
-/**
- * Administration CLI (README: Puesta en marcha). With the embedded database it never opens
- * DATA_DIR while a server holds it: the command goes through that server's
- * admin socket instead.
- */
-async function cli(argv: string[]): Promise<unknown> {
-  const [command, ...rest] = argv;
-  if (!command) throw new AppError('peticion_invalida', 'Falta la orden: account:create, key:create, key:revoke, plan:set, mail:list o user:reset-password.');
-  const flags = parseFlags(rest);
-  const config = loadConfig();
-  const clock = createClock(config.fakeNow);
+/** One administration command, run wherever the data is; its JSON result. */
+type Orden = (command: string, flags: Flags) => Promise<unknown>;
 
+/**
+ * Runs `fn` with a way to run commands: with the embedded database held by
+ * a running server, through that server's admin socket (DATA_DIR is never
+ * opened twice); otherwise on the database, opened here for the run.
+ */
+async function conOrdenes<T>(config: Config, fn: (orden: Orden) => Promise<T>): Promise<T> {
   if (!config.databaseUrl) {
-    const holder = readLock(config.dataDir);
-    if (holder?.socket) {
-      const reply = await callAdminSocket(holder.socket, command, flags);
-      if (!reply.ok) throw Object.assign(new Error(reply.error?.mensaje ?? 'error'), { body: reply.error });
-      return reply.result;
+    const socket = readLock(config.dataDir)?.socket;
+    if (socket) {
+      return fn(async (command, flags) => {
+        const reply = await callAdminSocket(socket, command, flags);
+        if (!reply.ok) throw Object.assign(new Error(reply.error?.mensaje ?? 'error'), { body: reply.error });
+        return reply.result;
+      });
     }
   }
   const release = config.databaseUrl ? () => {} : acquireDataDirLock(config.dataDir, 'cli');
@@ -59,14 +59,14 @@ async function cli(argv: string[]): Promise<unknown> {
       const services = await createServices({
         config,
         database,
-        clock,
+        clock: createClock(config.fakeNow),
         log: createLogger('silent'),
         renderPdf: () => Promise.reject(new Error('la CLI no genera PDF')),
         capacidadSello: CAPACIDAD_SELLO,
         listener: false,
       });
       try {
-        return await runAdminCommand(services, command, flags);
+        return await fn((command, flags) => runAdminCommand(services, command, flags));
       } finally {
         await services.close();
       }
@@ -76,6 +76,44 @@ async function cli(argv: string[]): Promise<unknown> {
   } finally {
     release();
   }
+}
+
+const mb = (bytes: number) => `${(bytes / 1_048_576).toFixed(1)} MB`;
+
+/**
+ * `blobs:migrate`: batch after batch until no PDF bytes are left in the
+ * database, a line of progress on stderr after each; one JSON total on
+ * stdout. Stopped at any point (Ctrl-C), it starts over where it was when run again.
+ */
+async function moverPorLotes(orden: Orden, flags: Flags): Promise<Omit<LoteDePdfs, 'siguiente'>> {
+  const total = { movidos: 0, bytes: 0, omitidos: [] as LoteDePdfs['omitidos'], quedan: 0 };
+  let despues = typeof flags.despues === 'string' ? flags.despues : null;
+  for (;;) {
+    const r = (await orden('blobs:migrate', { ...flags, ...(despues ? { despues } : {}) })) as LoteDePdfs;
+    total.movidos += r.movidos;
+    total.bytes += r.bytes;
+    total.omitidos.push(...r.omitidos);
+    total.quedan = r.quedan;
+    process.stderr.write(
+      `blobs:migrate: ${total.movidos} PDF movidos al almacén (${mb(total.bytes)}); quedan ${r.quedan} en la base de datos` +
+        `${total.omitidos.length ? `, ${total.omitidos.length} omitidos porque sus bytes no coinciden con su SHA-256` : ''}\n`,
+    );
+    if (!r.siguiente) return total;
+    despues = r.siguiente;
+  }
+}
+
+/**
+ * Administration CLI (README: Puesta en marcha). With the embedded database it never opens
+ * DATA_DIR while a server holds it: the command goes through that server's
+ * admin socket instead.
+ */
+async function cli(argv: string[]): Promise<unknown> {
+  const [command, ...rest] = argv;
+  if (!command) throw new AppError('peticion_invalida', 'Falta la orden: account:create, key:create, key:revoke, plan:set, mail:list, user:reset-password o blobs:migrate.');
+  const flags = parseFlags(rest);
+  const config = loadConfig();
+  return conOrdenes(config, (orden) => (command === 'blobs:migrate' ? moverPorLotes(orden, flags) : orden(command, flags)));
 }
 
 cli(process.argv.slice(2)).then(

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
 const flag = z
@@ -35,12 +36,66 @@ const ConfigSchema = z
     API_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(120),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     NODE_ENV: z.string().optional(),
+    BLOB_URL: z
+      .string()
+      .regex(/^(s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[\w.\-/]*)?|file:\/\/\/.+)$/, 'debe ser s3://bucket/prefijo (bucket en minúsculas) o file:///ruta/absoluta')
+      .optional(),
+    BLOB_S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    AWS_ENDPOINT_URL_S3: z.string().optional(),
+    AWS_ENDPOINT_URL: z.string().optional(),
+    AWS_REGION: z.string().optional(),
+    AWS_ACCESS_KEY_ID: z.string().optional(),
+    AWS_SECRET_ACCESS_KEY: z.string().optional(),
+    AWS_SESSION_TOKEN: z.string().optional(),
+    BLOB_S3_PATH_STYLE: flag,
+    BLOB_RETENCION_DIAS: z
+      .string()
+      .regex(/^[1-9]\d{0,4}$/, 'debe ser un número entero de días, de 1 a 36500')
+      .transform(Number)
+      .refine((n) => n <= 36_500, 'debe ser un número entero de días, de 1 a 36500')
+      .optional(),
   })
   .refine((c) => !(c.SEAL_P12_PASSWORD !== undefined && !c.SEAL_P12), { message: 'SEAL_P12_PASSWORD sin SEAL_P12', path: ['SEAL_P12'] })
   .refine((c) => !(c.FAKE_NOW && c.NODE_ENV === 'production'), {
     message: 'FAKE_NOW no se admite con NODE_ENV=production',
     path: ['FAKE_NOW'],
+  })
+  .superRefine((c, ctx) => {
+    // The S3 settings are read only with BLOB_URL=s3://… (AWS_* may be set for other programs).
+    const s3 = c.BLOB_URL?.startsWith('s3://') ?? false;
+    const falta = (variable: string, message: string) => ctx.addIssue({ code: 'custom', path: [variable], message });
+    if (!s3) {
+      if (c.BLOB_RETENCION_DIAS !== undefined) falta('BLOB_RETENCION_DIAS', 'solo se aplica con BLOB_URL=s3://… (bloqueo de objetos del bucket)');
+      return;
+    }
+    if (!c.AWS_ACCESS_KEY_ID) falta('AWS_ACCESS_KEY_ID', 'falta: BLOB_URL=s3://… necesita AWS_ACCESS_KEY_ID y AWS_SECRET_ACCESS_KEY');
+    if (!c.AWS_SECRET_ACCESS_KEY) falta('AWS_SECRET_ACCESS_KEY', 'falta: BLOB_URL=s3://… necesita AWS_ACCESS_KEY_ID y AWS_SECRET_ACCESS_KEY');
+    if (c.AWS_REGION !== undefined && !/^[a-z0-9-]{2,40}$/.test(c.AWS_REGION)) falta('AWS_REGION', 'debe ser una región como eu-south-2 o us-east-1');
+    for (const v of ['AWS_ENDPOINT_URL_S3', 'AWS_ENDPOINT_URL'] as const) {
+      if (c[v] !== undefined && !c.BLOB_S3_ENDPOINT && !/^https?:\/\/[^/\s]+(\/\S*)?$/.test(c[v])) falta(v, 'debe empezar por http:// o https://');
+    }
   });
+
+/** BLOB_URL=s3://bucket/prefix: a bucket of an S3-compatible service. */
+export interface ConfigS3 {
+  readonly tipo: 's3';
+  readonly bucket: string;
+  /** Folder of the keys inside the bucket: '' or ending in '/'. */
+  readonly prefijo: string;
+  /** BLOB_S3_ENDPOINT, AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL; by default AWS's endpoint of the region. */
+  readonly endpoint: string;
+  readonly region: string;
+  readonly accessKeyId: string;
+  readonly secretAccessKey: string;
+  readonly sessionToken: string | null;
+  /** `endpoint/bucket/key` instead of `bucket.endpoint/key` (local servers, MinIO). */
+  readonly pathStyle: boolean;
+  /** BLOB_RETENCION_DIAS: each object locked (COMPLIANCE) for this many days; null: no lock asked. */
+  readonly retencionDias: number | null;
+}
+
+/** Where the issued PDFs are kept (server/blobs): a folder (by default DATA_DIR/blobs) or an S3 bucket. */
+export type ConfigBlobs = { readonly tipo: 'disco'; readonly dir: string } | ConfigS3;
 
 /** Every setting of the README's configuration table, parsed once. */
 export interface Config {
@@ -66,6 +121,8 @@ export interface Config {
   readonly logLevel: string;
   /** Requests a minute per API key (spec: 120; raise only for load tests or special contracts). */
   readonly apiRateLimit: number;
+  /** BLOB_URL: where the PDF of every issued version is kept. */
+  readonly blobs: ConfigBlobs;
   readonly production: boolean;
 }
 
@@ -84,11 +141,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const c = r.data;
   const siteUrl = (c.SITE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, '');
+  const dataDir = path.resolve(c.DATA_DIR);
   return Object.freeze({
     port: c.PORT,
     host: c.HOST,
     siteUrl,
-    dataDir: path.resolve(c.DATA_DIR),
+    dataDir,
     clientDir: path.resolve(c.CLIENT_DIR),
     databaseUrl: c.DATABASE_URL ?? null,
     smtpUrl: c.SMTP_URL ?? null,
@@ -100,6 +158,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fakeNow: c.FAKE_NOW ?? null,
     logLevel: c.LOG_LEVEL,
     apiRateLimit: c.API_RATE_LIMIT,
+    blobs: configBlobs(c, dataDir),
     production: c.NODE_ENV === 'production',
   });
+}
+
+function configBlobs(c: z.output<typeof ConfigSchema>, dataDir: string): ConfigBlobs {
+  const url = c.BLOB_URL;
+  if (!url) return { tipo: 'disco', dir: path.join(dataDir, 'blobs') };
+  if (url.startsWith('file://')) return { tipo: 'disco', dir: path.resolve(fileURLToPath(url)) };
+  const [bucket = '', ...resto] = url.slice('s3://'.length).split('/');
+  const prefijo = resto.filter(Boolean).join('/');
+  const region = c.AWS_REGION ?? 'us-east-1';
+  return {
+    tipo: 's3',
+    bucket,
+    prefijo: prefijo ? `${prefijo}/` : '',
+    endpoint: c.BLOB_S3_ENDPOINT ?? c.AWS_ENDPOINT_URL_S3 ?? c.AWS_ENDPOINT_URL ?? `https://s3.${region}.amazonaws.com`,
+    region,
+    accessKeyId: c.AWS_ACCESS_KEY_ID ?? '',
+    secretAccessKey: c.AWS_SECRET_ACCESS_KEY ?? '',
+    sessionToken: c.AWS_SESSION_TOKEN ?? null,
+    pathStyle: c.BLOB_S3_PATH_STYLE,
+    retencionDias: c.BLOB_RETENCION_DIAS ?? null,
+  };
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { BlobStore } from './blobs/almacen';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Listener } from './db/notify';
@@ -28,6 +29,8 @@ export interface Services {
   /** SEDE_CONTROL_URL: where the PDF/A goes after a roadside check. */
   sedeControlUrl: string;
   renderPdf: DecaPdfRenderer;
+  /** BLOB_URL: where each issued version's PDF is written (before the version's row) and read back, checked against its SHA-256. */
+  blobs: BlobStore;
   /** The room the renderer leaves for the seal: a device renders with it to match the server's unsealed bytes. */
   capacidadSello: number;
   /** OCR of delivery-note photos (POST /fotos): workers started on first use, one queue per process. */

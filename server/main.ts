@@ -46,6 +46,7 @@ async function main(): Promise<void> {
     log,
     transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : null,
     from: config.mailFrom,
+    blobs: services.blobs,
     listener: services.listener ?? undefined,
   });
   const app = createApp({ config, services });
@@ -82,8 +83,10 @@ async function main(): Promise<void> {
     .selectFrom('accounts')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirst();
-  log.info({ url, database: database.kind, ms: Math.round(performance.now() - startedAt) }, 'listening');
-  process.stdout.write(`\nDeCA escuchando en ${url}  (sitio público: ${config.siteUrl}; base de datos: ${database.kind === 'pglite' ? `embebida en ${config.dataDir}` : 'PostgreSQL'})\n`);
+  log.info({ url, database: database.kind, blobs: services.blobs.descripcion, ms: Math.round(performance.now() - startedAt) }, 'listening');
+  process.stdout.write(
+    `\nDeCA escuchando en ${url}  (sitio público: ${config.siteUrl}; base de datos: ${database.kind === 'pglite' ? `embebida en ${config.dataDir}` : 'PostgreSQL'}; PDF en ${services.blobs.descripcion})\n`,
+  );
   if (Number(accounts?.n ?? 0) === 0) {
     process.stdout.write(
       `\nAún no hay cuentas. Cree la primera desde ${config.siteUrl}/ («Crear cuenta») o con:\n` +

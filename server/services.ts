@@ -1,3 +1,4 @@
+import { crearAlmacen } from './blobs/crear';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import { type Listener, startListener } from './db/notify';
@@ -12,7 +13,7 @@ import { crearLectorFotos } from './ocr/lector';
 import { createReadiness } from './readiness';
 
 export interface ServicesOptions {
-  config: Pick<Config, 'siteUrl' | 'sedeControlUrl' | 'webhookAllowInsecure' | 'apiRateLimit'>;
+  config: Pick<Config, 'siteUrl' | 'sedeControlUrl' | 'webhookAllowInsecure' | 'apiRateLimit' | 'blobs'>;
   database: Database;
   clock: Clock;
   log: Logger;
@@ -50,6 +51,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services & 
     siteUrl: config.siteUrl,
     sedeControlUrl: config.sedeControlUrl,
     renderPdf: opts.renderPdf,
+    blobs: crearAlmacen(config.blobs, log),
     capacidadSello: opts.capacidadSello,
     fotos,
     limits,

@@ -44,6 +44,7 @@ export const PGLITE_TAMBIEN = [
   'test/integration/maintenance.test.ts', // clean-up jobs' SQL
   'test/integration/http-layer.test.ts', // the rate limiter's store (memory vs PostgreSQL)
   'test/integration/entrar.test.ts', // sign-in limits spent atomically in the limiter's store (memory vs PostgreSQL)
+  'test/integration/blobs.test.ts', // PDF bytes in and out of bytea, and the batch that moves them out (update from values, row comparison, vacuum)
 ];
 
 /**
@@ -66,4 +67,5 @@ export const COMPATIBILIDAD = [
   'test/integration/cli.test.ts', // child processes, the admin socket
   'test/integration/mcp.test.ts', // the MCP SDK's streamable HTTP transport
   'test/integration/parada.test.ts', // SIGTERM: node:http's keep-alive connections drained by hand, AbortSignal.any
+  'test/integration/blobs-s3.test.ts', // SigV4 on WebCrypto (aws4fetch) over fetch/undici, against a local S3 server (@20minutes/s3rver)
 ];

@@ -1,6 +1,7 @@
 import { AgendaEmpresaInput, type AgendaList, AgendaLugarInput, AgendaQuery, AgendaVehiculoInput, type EntradaAgenda, TipoAgenda } from '../../shared/schemas/agenda';
 import { z } from '../../shared/schemas/zod';
 import { buscarAgenda, guardarEntrada, presentarEntrada } from '../domain/agenda/agenda';
+import { escritura } from '../domain/plan';
 import { command } from './command';
 
 export const buscarAgendaCommand = command({
@@ -9,9 +10,10 @@ export const buscarAgendaCommand = command({
     'Busca en la agenda de la cuenta (empresas, vehículos o lugares ya usados) por cualquier parte del nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos; las más usadas primero.',
   acceso: 'lectura',
   entrada: AgendaQuery.extend({ tipo: TipoAgenda }),
-  run: async (ctx, { tipo, ...q }): Promise<AgendaList> => {
+  preparar: async (ctx, { tipo, ...q }) => {
     const { filas, siguiente } = await buscarAgenda(ctx.db, ctx.quien, tipo, q);
-    return { entradas: filas.map(presentarEntrada), siguiente };
+    const valor: AgendaList = { entradas: filas.map(presentarEntrada), siguiente };
+    return { valor };
   },
 });
 
@@ -28,7 +30,6 @@ export const guardarAgendaCommand = command({
   acceso: 'escritura',
   permiso: 'agenda',
   entrada: GuardarAgenda,
-  run: async (ctx, { tipo, ...datos }): Promise<{ entrada: EntradaAgenda }> => ({
-    entrada: presentarEntrada(await guardarEntrada(ctx.db, ctx.quien, tipo, datos, ctx.clock.now())),
-  }),
+  preparar: async (ctx, { tipo, ...datos }) =>
+    escritura(async (trx): Promise<{ entrada: EntradaAgenda }> => ({ entrada: presentarEntrada(await guardarEntrada(trx, ctx.quien, tipo, datos, ctx.clock.now())) })),
 });

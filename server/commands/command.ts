@@ -3,20 +3,8 @@ import { mensajeSinPermiso, type Permiso, puede } from '../../shared/rules/roles
 import type { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
 import type { Actor, Operador, Visitante } from '../domain/actor';
-import type { Plan, RegistroIdempotencia, Trx } from '../domain/context';
-import {
-  type ClaveCliente,
-  claveCliente as claveDeCliente,
-  claveRef,
-  conIdempotencia,
-  huella,
-  idempotenciaDistinta,
-  liberar,
-  type Reclamo,
-  type Repeticion,
-  reclamar,
-  registroDeClave,
-} from '../domain/idempotencia';
+import type { Escritura, Plan } from '../domain/context';
+import { type ClaveCliente, claveCliente as claveDeCliente, claveRef, huella, idempotenciaDistinta, liberar, type Reclamo, type Repeticion, reclamar, registroDeClave } from '../domain/idempotencia';
 import { escribirPlan } from '../domain/plan';
 import { errorDeUnico, indiceUnico } from '../domain/unicos';
 import { gastar } from '../limits';
@@ -40,13 +28,6 @@ export interface Contexto<A extends Acceso> extends Services {
   /** The input exactly as received (before parsing): which fields were sent, unknown fields. */
   crudo: unknown;
   /**
-   * For a command with `run` (it opens its own transaction): record the
-   * result under the request's Idempotency-Key, inside that transaction
-   * (called just before it commits). A no-op when the request carries no
-   * key. A command with `preparar` never calls it: `ejecutar` records.
-   */
-  registrar(trx: Trx, registro: RegistroIdempotencia): Promise<void>;
-  /**
    * The client's key of this request and its fingerprint (the
    * Idempotency-Key, or the key a caller such as the CSV import gives), when
    * the command honours it: what a create keeps on its DeCA for good, so a
@@ -58,13 +39,14 @@ export interface Contexto<A extends Acceso> extends Services {
 /**
  * A use case: its input schema, who may run it, whether it honours
  * `Idempotency-Key`, and its body, in one of two forms:
- * - `preparar` (the DeCA commands): reads, takes numbers and renders outside
- *   any transaction and returns a `Plan`; `ejecutar` then opens the one
- *   transaction, runs the plan's `aplicar` in it with the idempotency record
- *   and the outbox events, and after the commit drops the cached copies of
- *   what it touched;
- * - `run`: the body does everything, opening its own transactions (account,
- *   user, device commands, for now).
+ * - `preparar` (every command but one): reads, checks, takes numbers and
+ *   renders outside any transaction and returns a `Plan` — its answer when
+ *   there is nothing to write, else `aplicar`; `ejecutar` then opens the one
+ *   transaction, runs `aplicar` in it with the idempotency record and the
+ *   outbox events, and after the commit drops the cached copies of what it
+ *   touched. No command opens a transaction (test/meta/transacciones.test.ts);
+ * - `componer`: a command made only of other commands, each run through
+ *   `ejecutar` in its own transaction (the CSV import: one create per DeCA).
  * It returns the one representation of its resource, whatever front door
  * called it. See docs/ARCHITECTURE.md.
  */
@@ -102,25 +84,26 @@ interface CommandBase<S extends z.ZodType, O, A extends Acceso> {
   };
 }
 
-/** A command whose body opens its own transactions. */
-export interface CommandRun<S extends z.ZodType, O, A extends Acceso> extends CommandBase<S, O, A> {
-  run(ctx: Contexto<A>, input: z.output<S>): Promise<O>;
+/** A command made of other commands (each through `ejecutar`, each its own transaction): it writes nothing itself. */
+export interface CommandCompuesto<S extends z.ZodType, O, A extends Acceso> extends Omit<CommandBase<S, O, A>, 'idempotencia'> {
+  componer(ctx: Contexto<A>, input: z.output<S>): Promise<O>;
+  idempotencia?: undefined;
   preparar?: undefined;
 }
 
 /** A command prepared outside the transaction that `ejecutar` opens for its writes. */
 export interface CommandPlan<S extends z.ZodType, O, A extends Acceso> extends CommandBase<S, O, A> {
   preparar(ctx: Contexto<A>, input: z.output<S>): Promise<Plan<O>>;
-  run?: undefined;
+  componer?: undefined;
 }
 
-export type Command<S extends z.ZodType, O, A extends Acceso> = CommandRun<S, O, A> | CommandPlan<S, O, A>;
+export type Command<S extends z.ZodType, O, A extends Acceso> = CommandCompuesto<S, O, A> | CommandPlan<S, O, A>;
 
 /** A schema problem: where and what. */
 export type Issue = { path: ReadonlyArray<PropertyKey>; message: string };
 
 /** Type-checked command definition (the generic parameters come from the object). */
-export function command<S extends z.ZodType, O, A extends Acceso>(def: CommandRun<S, O, A>): Command<S, O, A>;
+export function command<S extends z.ZodType, O, A extends Acceso>(def: CommandCompuesto<S, O, A>): Command<S, O, A>;
 export function command<S extends z.ZodType, O, A extends Acceso>(def: CommandPlan<S, O, A>): Command<S, O, A>;
 export function command<S extends z.ZodType, O, A extends Acceso>(def: Command<S, O, A>): Command<S, O, A> {
   return def;
@@ -135,8 +118,6 @@ export interface Ejecucion<O> {
   /** An earlier request with the same Idempotency-Key did this: `valor` is its result. */
   repetida: boolean;
 }
-
-const sinRegistro = async (): Promise<void> => {};
 
 /** Refuse an actor that may not run a command of this access level, or whose role does not allow it. */
 export function autorizar(acceso: Acceso, quien: Actor | Visitante | Operador, permiso?: Permiso): void {
@@ -190,7 +171,7 @@ export async function ejecutar<S extends z.ZodType, O, A extends Acceso>(
 async function ejecutarUnaVez<S extends z.ZodType, O, A extends Acceso>(services: Services, cmd: Command<S, O, A>, quien: Quien<A>, crudo: unknown, opts: OpcionesEjecutar): Promise<Ejecucion<O>> {
   autorizar(cmd.acceso, quien, cmd.permiso);
   if (cmd.acceso === 'publico') await limitarVisitante(services, quien as Visitante);
-  const ctx: Contexto<A> = { ...services, quien, crudo, registrar: sinRegistro, claveCliente: null };
+  const ctx: Contexto<A> = { ...services, quien, crudo, claveCliente: null };
   const parsed = cmd.entrada.safeParse(crudo);
   if (!parsed.success) throw validationError(cmd.completarErrores ? cmd.completarErrores(ctx, crudo, parsed.error.issues) : parsed.error.issues);
   const input = parsed.data as z.output<S>;
@@ -200,16 +181,8 @@ async function ejecutarUnaVez<S extends z.ZodType, O, A extends Acceso>(services
   const cliente: ClaveCliente | null = !honra
     ? null
     : (opts.clave ?? (opts.idempotencyKey ? { clave: opts.idempotencyKey, huella: huella(cmd.nombre, idem.resumen ? idem.resumen(crudo) : crudo) } : null));
-  if (cmd.preparar) return ejecutarPlan(services, cmd, { ...ctx, claveCliente: cliente }, input, honra ? idem : undefined);
-
-  if (!cliente || !idem) return { valor: await cmd.run(ctx, input), repetida: false };
-  const actor = quien as Actor;
-  const r = await conIdempotencia(services.db, services.clock, actor, { clave: claveDeCliente(cliente.clave), huella: cliente.huella }, (registrar) =>
-    cmd.run({ ...ctx, registrar, claveCliente: cliente }, input),
-  );
-  if ('hecho' in r) return { valor: r.hecho, repetida: false };
-  if (r.repeticion.distinta) throw idempotenciaDistinta();
-  return { valor: await idem.repetir(ctx, r.repeticion, input), repetida: true };
+  if (!cmd.preparar) return { valor: await cmd.componer(ctx, input), repetida: false };
+  return ejecutarPlan(services, cmd, { ...ctx, claveCliente: cliente }, input, honra ? idem : undefined);
 }
 
 /**
@@ -239,7 +212,7 @@ async function ejecutarPlan<S extends z.ZodType, O, A extends Acceso>(
 
   if (!reclamo || !idem) {
     const r = await escribirPlan(services.db, () => cmd.preparar(ctx, input));
-    soltarCaches(services, r.escrita?.tocadas);
+    soltarCaches(services, r.escrita);
     return { valor: r.valor, repetida: false };
   }
 
@@ -253,9 +226,9 @@ async function ejecutarPlan<S extends z.ZodType, O, A extends Acceso>(
     const r = await escribirPlan(
       services.db,
       () => cmd.preparar(ctx, input),
-      (trx, e) => [registroDeClave(trx, actor, reclamo.clave, dueno, e.registro)],
+      (trx, e) => [registroDeClave(trx, actor, reclamo.clave, dueno, e.registro ?? { respuesta: e.valor })],
     );
-    soltarCaches(services, r.escrita?.tocadas);
+    soltarCaches(services, r.escrita);
     // Nothing written (nothing changed): the key is given back, so the same request can run again.
     // A key that cannot be given back now (the database just went out of reach) must not turn this
     // answer into an error; the claim is abandoned, and taken over after a minute.
@@ -273,8 +246,9 @@ async function ejecutarPlan<S extends z.ZodType, O, A extends Acceso>(
  * database's NOTIFY tells the other processes; this one must not wait for it
  * to read its own write).
  */
-function soltarCaches(services: Services, tocadas: readonly number[] | undefined): void {
-  for (const id of tocadas ?? []) services.caches.decas.invalidate(id);
+function soltarCaches(services: Services, escrita: Escritura<unknown> | null): void {
+  for (const id of escrita?.tocadas ?? []) services.caches.decas.invalidate(id);
+  escrita?.despues?.();
 }
 
 /**

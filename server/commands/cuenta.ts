@@ -8,7 +8,7 @@ import {
   type CuentaResponse,
   EmpresaPatch,
   NifEmpresa,
-  Plan,
+  Plan as PlanCuenta,
   RegistroInput,
   Rol,
   SesionInput,
@@ -17,12 +17,14 @@ import {
 import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
-import { crearClave, listarClaves, revocarClave } from '../domain/accounts/api-keys';
-import { cambiarPlan, confirmarEmail, crearCuenta, editarEmpresa, reenviarConfirmacion } from '../domain/accounts/cuentas';
+import { comprobarCuenta, crearClave, listarClaves, revocarClave } from '../domain/accounts/api-keys';
+import { cambiarPlan, confirmarEmail, crearCuenta, editarEmpresa, prepararCuenta, prepararReenvio, reenviarConfirmacion } from '../domain/accounts/cuentas';
 import { cuentaSinConfirmar, obtenerCuota } from '../domain/accounts/cuota';
 import { abrirSesion, cerrarSesion, comprobarCredenciales, type QuienEntra } from '../domain/accounts/sessions';
 import { leerUsuario } from '../domain/accounts/usuarios';
+import type { Plan } from '../domain/context';
 import { listarCorreosGuardados } from '../domain/correo/guardados';
+import { escritura } from '../domain/plan';
 import { presentClave, presentCuenta, presentUsuario } from '../domain/presenters/cuenta';
 import { gastar, type RateLimits, turnoContrasena } from '../limits';
 import { command } from './command';
@@ -33,7 +35,11 @@ export interface SesionAbierta {
   expiresAt: Date;
 }
 
-/** Signs in `user` of `account` on this device: the new session and what the app gets with it. */
+/**
+ * Signs in `user` of `account` on this device: the new session and what the
+ * app gets with it. `db` is the command's transaction (`{ db: trx, ... }`),
+ * so the session opens with the writes that let the user in, or not at all.
+ */
 export async function entrarComo(
   ctx: Pick<Services, 'db' | 'sedeControlUrl'>,
   user: QuienEntra['user'],
@@ -54,10 +60,10 @@ export const verCuentaCommand = command({
   acceso: 'lectura',
   permiso: 'plan',
   entrada: z.object({}),
-  run: async (ctx): Promise<CuentaResponse> => {
+  preparar: async (ctx): Promise<Plan<CuentaResponse>> => {
     const { cuenta, entorno } = ctx.quien;
     const cuota = await obtenerCuota(ctx.db, cuenta, entorno, ctx.clock.now());
-    return { cuenta: { ...presentCuenta(cuenta), entorno, cuota } };
+    return { valor: { cuenta: { ...presentCuenta(cuenta), entorno, cuota } } };
   },
 });
 
@@ -66,13 +72,17 @@ export const registrarCuentaCommand = command({
   descripcion: 'Alta de una empresa y su primer usuario (administrador) desde la aplicación; abre su sesión.',
   acceso: 'publico',
   entrada: RegistroInput,
-  run: async (ctx, input): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> => {
+  preparar: async (ctx, input): Promise<Plan<{ respuesta: SesionResponse; sesion: SesionAbierta }>> => {
     const espera = await gastar(ctx.limits.registroIp, ctx.quien.ip);
     if (espera !== null) throw demasiadas(espera, `Demasiadas altas desde esta conexión. Espere ${Math.ceil(espera / 60)} min o escríbanos.`);
     const now = ctx.clock.now();
-    const { account, user } = await ctx.db.transaction().execute((trx) => crearCuenta(trx, { ...input, confirmar: { siteUrl: ctx.siteUrl, now } }));
-    if (!user) throw new Error('registro sin usuario');
-    return entrarComo(ctx, user, account, now);
+    const cuenta = await prepararCuenta(ctx.db, { ...input, confirmar: { siteUrl: ctx.siteUrl, now } });
+    // The account, its user and this device's session: all or nothing.
+    return escritura(async (trx) => {
+      const { account, user } = await crearCuenta(trx, cuenta);
+      if (!user) throw new Error('registro sin usuario');
+      return entrarComo({ db: trx, sedeControlUrl: ctx.sedeControlUrl }, user, account, now);
+    });
   },
 });
 
@@ -81,10 +91,11 @@ export const iniciarSesionCommand = command({
   descripcion: 'Entrada en la aplicación con correo y contraseña.',
   acceso: 'publico',
   entrada: SesionInput,
-  run: async (ctx, { email, password }): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> => {
+  preparar: async (ctx, { email, password }): Promise<Plan<{ respuesta: SesionResponse; sesion: SesionAbierta }>> => {
     const found = await bajoLimites(ctx.limits, email, ctx.quien.ip, () => comprobarCredenciales(ctx.db, email, password));
     if (!found) throw new AppError('no_autenticado', 'Correo o contraseña incorrectos.');
-    return entrarComo(ctx, found.user, found.account, ctx.clock.now());
+    const { user, account } = found;
+    return escritura((trx) => entrarComo({ db: trx, sedeControlUrl: ctx.sedeControlUrl }, user, account, ctx.clock.now()));
   },
 });
 
@@ -114,9 +125,13 @@ export const cerrarSesionCommand = command({
   descripcion: 'Cierra una sesión de la aplicación.',
   acceso: 'publico',
   entrada: z.object({ token: cadena().max(200).optional() }),
-  run: async (ctx, { token }) => {
-    if (token) await cerrarSesion(ctx.db, token);
-    return { sesion_cerrada: true as const };
+  preparar: async (_ctx, { token }): Promise<Plan<{ sesion_cerrada: true }>> => {
+    const respuesta = { sesion_cerrada: true as const };
+    if (!token) return { valor: respuesta };
+    return escritura(async (trx) => {
+      await cerrarSesion(trx, token);
+      return respuesta;
+    });
   },
 });
 
@@ -131,9 +146,9 @@ export const verSesionCommand = command({
   descripcion: 'Quién ha iniciado sesión en la aplicación, y su cuenta.',
   acceso: 'lectura',
   entrada: z.object({}),
-  run: async (ctx): Promise<SesionResponse> => {
+  preparar: async (ctx): Promise<Plan<SesionResponse>> => {
     const user = await leerUsuario(ctx.db, usuarioDe(ctx.quien));
-    return { usuario: presentUsuario(user), cuenta: presentCuenta(ctx.quien.cuenta), sede_control_url: ctx.sedeControlUrl };
+    return { valor: { usuario: presentUsuario(user), cuenta: presentCuenta(ctx.quien.cuenta), sede_control_url: ctx.sedeControlUrl } };
   },
 });
 
@@ -142,11 +157,13 @@ export const confirmarEmailCommand = command({
   descripcion: 'Abre el enlace de confirmación del correo de una cuenta.',
   acceso: 'publico',
   entrada: z.object({ token: cadena().max(200) }),
-  run: async (ctx, { token }): Promise<SesionResponse> => {
-    const r = await ctx.db.transaction().execute((trx) => confirmarEmail(trx, token, ctx.clock.now()));
-    if (!r) throw new AppError('no_encontrado', 'Este enlace de confirmación no existe o ya se sustituyó por otro más reciente. Pida uno nuevo en Cuenta.');
-    return { usuario: presentUsuario(r.user), cuenta: presentCuenta(r.account) };
-  },
+  // The link is looked up by the update that spends it: when it finds none, nothing was written.
+  preparar: async (ctx, { token }): Promise<Plan<SesionResponse>> =>
+    escritura(async (trx) => {
+      const r = await confirmarEmail(trx, token, ctx.clock.now());
+      if (!r) throw new AppError('no_encontrado', 'Este enlace de confirmación no existe o ya se sustituyó por otro más reciente. Pida uno nuevo en Cuenta.');
+      return { usuario: presentUsuario(r.user), cuenta: presentCuenta(r.account) };
+    }),
 });
 
 export const reenviarConfirmacionCommand = command({
@@ -154,10 +171,9 @@ export const reenviarConfirmacionCommand = command({
   descripcion: 'Envía de nuevo el enlace que confirma el correo del usuario.',
   acceso: 'escritura',
   entrada: z.object({}),
-  run: async (ctx) => {
-    const userId = usuarioDe(ctx.quien);
-    const user = await ctx.db.transaction().execute((trx) => reenviarConfirmacion(trx, ctx.quien.cuenta, userId, ctx.siteUrl, ctx.clock.now()));
-    return { enviado_a: user.email };
+  preparar: async (ctx): Promise<Plan<{ enviado_a: string }>> => {
+    const user = await prepararReenvio(ctx.db, usuarioDe(ctx.quien));
+    return escritura(async (trx) => ({ enviado_a: (await reenviarConfirmacion(trx, ctx.quien.cuenta, user, ctx.siteUrl, ctx.clock.now())).email }));
   },
 });
 
@@ -167,7 +183,7 @@ export const listarClavesCommand = command({
   acceso: 'lectura',
   permiso: 'integraciones',
   entrada: z.object({}),
-  run: async (ctx): Promise<{ claves: ClaveApi[] }> => ({ claves: (await listarClaves(ctx.db, ctx.quien.accountId)).map(presentClave) }),
+  preparar: async (ctx): Promise<Plan<{ claves: ClaveApi[] }>> => ({ valor: { claves: (await listarClaves(ctx.db, ctx.quien.accountId)).map(presentClave) } }),
 });
 
 export const crearClaveCommand = command({
@@ -175,11 +191,14 @@ export const crearClaveCommand = command({
   descripcion: 'Crea una clave de API; se muestra una sola vez.',
   acceso: 'admin',
   entrada: ClaveCreateInput,
-  run: async (ctx, input): Promise<ClaveCreada> => {
+  preparar: async (ctx, input): Promise<Plan<ClaveCreada>> => {
     if (input.entorno === 'produccion' && !ctx.quien.cuenta.confirmada_at) throw cuentaSinConfirmar('crear claves de API de producción');
+    // The actor's own account: it exists (accounts are never deleted).
     const accountId = ctx.quien.accountId;
-    const { row, key } = await ctx.db.transaction().execute((trx) => crearClave(trx, { accountId, entorno: input.entorno, soloLectura: input.solo_lectura, nombre: input.nombre ?? null }));
-    return { clave: presentClave(row), key };
+    return escritura(async (trx) => {
+      const { row, key } = await crearClave(trx, { accountId, entorno: input.entorno, soloLectura: input.solo_lectura, nombre: input.nombre ?? null });
+      return { clave: presentClave(row), key };
+    });
   },
 });
 
@@ -188,11 +207,12 @@ export const revocarClaveCommand = command({
   descripcion: 'Revoca una clave de API al momento, en todos los servidores.',
   acceso: 'admin',
   entrada: z.object({ id: z.coerce.number().int().positive() }),
-  run: async (ctx, { id }): Promise<{ clave: ClaveApi }> => {
-    const row = await ctx.db.transaction().execute((trx) => revocarClave(trx, id, ctx.quien.accountId, ctx.clock.now()));
-    ctx.caches.claves.invalidate(row.id);
-    return { clave: presentClave(row) };
-  },
+  preparar: async (ctx, { id }): Promise<Plan<{ clave: ClaveApi }>> => ({
+    aplicar: async (trx) => {
+      const row = await revocarClave(trx, id, ctx.quien.accountId, ctx.clock.now());
+      return { valor: { clave: presentClave(row) }, despues: () => ctx.caches.claves.invalidate(row.id) };
+    },
+  }),
 });
 
 export const editarEmpresaCommand = command({
@@ -200,11 +220,12 @@ export const editarEmpresaCommand = command({
   descripcion: 'Cambia el nombre, el NIF o el domicilio de la empresa: figuran en las DeCA que se emitan a partir de ahora.',
   acceso: 'admin',
   entrada: EmpresaPatch,
-  run: async (ctx, patch): Promise<{ cuenta: Cuenta }> => {
-    const account = await ctx.db.transaction().execute((trx) => editarEmpresa(trx, ctx.quien.accountId, patch));
-    ctx.caches.claves.invalidateWhere((c) => c.account.id === account.id);
-    return { cuenta: presentCuenta(account) };
-  },
+  preparar: async (ctx, patch): Promise<Plan<{ cuenta: Cuenta }>> => ({
+    aplicar: async (trx) => {
+      const account = await editarEmpresa(trx, ctx.quien.accountId, patch);
+      return { valor: { cuenta: presentCuenta(account) }, despues: () => ctx.caches.claves.invalidateWhere((c) => c.account.id === account.id) };
+    },
+  }),
 });
 
 // ——— The operator's commands (the CLI) ———
@@ -221,16 +242,14 @@ export const crearCuentaOperadorCommand = command({
       nif: NifEmpresa,
       address: cadena().trim().optional(),
       role: Rol.default('transportista'),
-      plan: Plan.default('free'),
+      plan: PlanCuenta.default('free'),
       email: z.email('Correo electrónico no válido').optional(),
       password: cadena().min(10, 'La contraseña debe tener al menos 10 caracteres').optional(),
     })
     .refine((f) => Boolean(f.email) === Boolean(f.password), { message: '--email y --password van juntos', path: ['password'] }),
-  run: async (ctx, f): Promise<{ cuenta: Cuenta }> => {
-    const { account } = await ctx.db
-      .transaction()
-      .execute((trx) => crearCuenta(trx, { nombre: f.company, nif: f.nif, domicilio: f.address ?? null, rol: f.role, plan: f.plan, email: f.email ?? null, password: f.password ?? null }));
-    return { cuenta: presentCuenta(account) };
+  preparar: async (ctx, f): Promise<Plan<{ cuenta: Cuenta }>> => {
+    const cuenta = await prepararCuenta(ctx.db, { nombre: f.company, nif: f.nif, domicilio: f.address ?? null, rol: f.role, plan: f.plan, email: f.email ?? null, password: f.password ?? null });
+    return escritura(async (trx) => ({ cuenta: presentCuenta((await crearCuenta(trx, cuenta)).account) }));
   },
 });
 
@@ -239,11 +258,12 @@ export const crearClaveOperadorCommand = command({
   descripcion: 'Crea una clave de API de una cuenta; se muestra una sola vez.',
   acceso: 'operador',
   entrada: z.object({ account: Id, env: z.enum(['live', 'test']), 'read-only': z.boolean().default(false), name: cadena().optional() }),
-  run: async (ctx, f) => {
-    const { row, key } = await ctx.db
-      .transaction()
-      .execute((trx) => crearClave(trx, { accountId: f.account, entorno: f.env === 'live' ? 'produccion' : 'pruebas', soloLectura: f['read-only'], nombre: f.name ?? null }));
-    return { key, id: row.id };
+  preparar: async (ctx, f): Promise<Plan<{ key: string; id: number }>> => {
+    await comprobarCuenta(ctx.db, f.account);
+    return escritura(async (trx) => {
+      const { row, key } = await crearClave(trx, { accountId: f.account, entorno: f.env === 'live' ? 'produccion' : 'pruebas', soloLectura: f['read-only'], nombre: f.name ?? null });
+      return { key, id: row.id };
+    });
   },
 });
 
@@ -252,23 +272,25 @@ export const revocarClaveOperadorCommand = command({
   descripcion: 'Revoca una clave de API.',
   acceso: 'operador',
   entrada: z.object({ id: Id }),
-  run: async (ctx, { id }) => {
-    await ctx.db.transaction().execute((trx) => revocarClave(trx, id, null, ctx.clock.now()));
-    ctx.caches.claves.invalidate(id);
-    return { revocada: true as const };
-  },
+  preparar: async (ctx, { id }): Promise<Plan<{ revocada: true }>> => ({
+    aplicar: async (trx) => {
+      await revocarClave(trx, id, null, ctx.clock.now());
+      return { valor: { revocada: true as const }, despues: () => ctx.caches.claves.invalidate(id) };
+    },
+  }),
 });
 
 export const cambiarPlanCommand = command({
   nombre: 'plan:set',
   descripcion: 'Cambia el plan de una cuenta.',
   acceso: 'operador',
-  entrada: z.object({ account: Id, plan: Plan }),
-  run: async (ctx, f): Promise<{ cuenta: Cuenta }> => {
-    const account = await ctx.db.transaction().execute((trx) => cambiarPlan(trx, f.account, f.plan));
-    ctx.caches.claves.invalidateWhere((c) => c.account.id === account.id);
-    return { cuenta: presentCuenta(account) };
-  },
+  entrada: z.object({ account: Id, plan: PlanCuenta }),
+  preparar: async (ctx, f): Promise<Plan<{ cuenta: Cuenta }>> => ({
+    aplicar: async (trx) => {
+      const account = await cambiarPlan(trx, f.account, f.plan);
+      return { valor: { cuenta: presentCuenta(account) }, despues: () => ctx.caches.claves.invalidateWhere((c) => c.account.id === account.id) };
+    },
+  }),
 });
 
 export const listarCorreosCommand = command({
@@ -276,8 +298,8 @@ export const listarCorreosCommand = command({
   descripcion: 'El correo guardado (enviado o no), el más antiguo primero.',
   acceso: 'operador',
   entrada: z.object({ to: cadena().optional() }),
-  run: async (ctx, f) => {
+  preparar: async (ctx, f) => {
     const rows = await listarCorreosGuardados(ctx.db, f.to);
-    return { correos: rows.map((r) => ({ to: r.destinatario, subject: r.asunto, text: r.texto, created_at: formatMadrid(r.created_at) })) };
+    return { valor: { correos: rows.map((r) => ({ to: r.destinatario, subject: r.asunto, text: r.texto, created_at: formatMadrid(r.created_at) })) } };
   },
 });

@@ -19,7 +19,7 @@ import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
 import { renderQrPng } from '../documents/qr';
 import { mapPlan, type Plan } from '../domain/context';
-import { encolarPedirDatos, enviarDeca, pedirDatos } from '../domain/correo/enviar';
+import { encolarPedirDatos, prepararEnvio, prepararPedirDatos } from '../domain/correo/enviar';
 import { prepararArchivo } from '../domain/decas/archivar';
 import { documentosParaElCamino } from '../domain/decas/camino';
 import { prepararControl } from '../domain/decas/control';
@@ -73,7 +73,7 @@ export const validarDecaCommand = command({
   acceso: 'escritura',
   entrada: DecaInput,
   completarErrores: (ctx, crudo, issues) => problemasDeCreacion(ctx.quien.cuenta, crudo, issues),
-  run: async (ctx, input) => validarDeca(ctx.quien.cuenta, input, camposDesconocidos(ctx.crudo)),
+  preparar: async (ctx, input) => ({ valor: validarDeca(ctx.quien.cuenta, input, camposDesconocidos(ctx.crudo)) }),
 });
 
 export const crearDecaCommand = command({
@@ -114,9 +114,9 @@ export const documentosCaminoCommand = command({
   descripcion: 'Las DeCA emitidas con fecha de transporte de 7 días atrás a 7 adelante (fecha del servidor), con PDF y QR, para llevarlas en el dispositivo sin cobertura.',
   acceso: 'lectura',
   entrada: CaminoQuery,
-  run: (ctx, { tengo }) => {
+  preparar: async (ctx, { tengo }) => {
     const ya = new Map((tengo ? tengo.split(',') : []).map((p) => p.split('.').map(Number) as [number, number]));
-    return documentosParaElCamino(ctx, ctx.quien, ya);
+    return { valor: await documentosParaElCamino(ctx, ctx.quien, ya) };
   },
 });
 
@@ -125,7 +125,7 @@ export const verDecaCommand = command({
   descripcion: 'Una DeCA con sus envíos, su estado y sus URL.',
   acceso: 'lectura',
   entrada: Ref,
-  run: (ctx, { id }) => verDeca(ctx, ctx.quien, id),
+  preparar: async (ctx, { id }) => ({ valor: await verDeca(ctx, ctx.quien, id) }),
 });
 
 export const listarDecasCommand = command({
@@ -133,9 +133,9 @@ export const listarDecasCommand = command({
   descripcion: 'Lista de DeCA, la más reciente primero (con desde/hasta, por fecha de transporte; con modificado_desde, por su último cambio), con filtros y cursor «siguiente».',
   acceso: 'lectura',
   entrada: DecaListQuery,
-  run: async (ctx, q): Promise<DecaList> => {
+  preparar: async (ctx, q): Promise<Plan<DecaList>> => {
     const { rows, siguiente } = await listarDecas(ctx.db, ctx.quien, q);
-    return { decas: rows.map((r) => presentDeca(r, ctx.siteUrl)), siguiente };
+    return { valor: { decas: rows.map((r) => presentDeca(r, ctx.siteUrl)), siguiente } };
   },
 });
 
@@ -231,7 +231,7 @@ export const historialDecaCommand = command({
   descripcion: 'El historial de cambios de una DeCA: versión, motivo, quién y qué cambió.',
   acceso: 'lectura',
   entrada: Ref,
-  run: async (ctx, { id }): Promise<{ cambios: Cambio[] }> => ({ cambios: (await listarCambios(ctx.db, ctx.quien, id)).map(presentCambio) }),
+  preparar: async (ctx, { id }): Promise<Plan<{ cambios: Cambio[] }>> => ({ valor: { cambios: (await listarCambios(ctx.db, ctx.quien, id)).map(presentCambio) } }),
 });
 
 export const descargasDecaCommand = command({
@@ -239,7 +239,7 @@ export const descargasDecaCommand = command({
   descripcion: 'Cada apertura de la URL pública o del QR de una DeCA: fecha, IP y navegador.',
   acceso: 'lectura',
   entrada: Ref,
-  run: async (ctx, { id }): Promise<{ descargas: Descarga[] }> => ({ descargas: await listarDescargas(ctx.db, ctx.quien, id) }),
+  preparar: async (ctx, { id }): Promise<Plan<{ descargas: Descarga[] }>> => ({ valor: { descargas: await listarDescargas(ctx.db, ctx.quien, id) } }),
 });
 
 export const pdfDecaCommand = command({
@@ -247,10 +247,10 @@ export const pdfDecaCommand = command({
   descripcion: 'El PDF de la versión vigente de una DeCA emitida (no cuenta como descarga pública).',
   acceso: 'lectura',
   entrada: Ref,
-  run: async (ctx, { id }) => {
+  preparar: async (ctx, { id }) => {
     const deca = await obtenerDeca(ctx.db, ctx.quien, id);
-    const v = await leerPdf(ctx.db, ctx.quien, deca);
-    return { numero: deca.numero, ...v };
+    const v = await leerPdf(ctx, ctx.quien, deca);
+    return { valor: { numero: deca.numero, ...v } };
   },
 });
 
@@ -259,9 +259,9 @@ export const qrDecaCommand = command({
   descripcion: 'El código QR (PNG) que lleva a la ficha pública de una DeCA.',
   acceso: 'lectura',
   entrada: Ref,
-  run: async (ctx, { id }) => {
+  preparar: async (ctx, { id }) => {
     const deca = await obtenerDeca(ctx.db, ctx.quien, id);
-    return { numero: deca.numero, png: await renderQrPng(fichaUrl(ctx.siteUrl, deca.token_publico)) };
+    return { valor: { numero: deca.numero, png: await renderQrPng(fichaUrl(ctx.siteUrl, deca.token_publico)) } };
   },
 });
 
@@ -272,7 +272,7 @@ export const pedirDatosCommand = command({
   descripcion: 'El enlace para que la otra parte complete sus datos de una DeCA pendiente; se le envía por correo si se da «email».',
   acceso: 'escritura',
   entrada: Ref.extend({ email: Email.optional() }),
-  run: (ctx, { id, email }) => pedirDatos(ctx, ctx.quien, id, email ?? null),
+  preparar: (ctx, { id, email }) => prepararPedirDatos(ctx, ctx.quien, id, email ?? null),
 });
 
 export const enviarDecaCommand = command({
@@ -280,5 +280,5 @@ export const enviarDecaCommand = command({
   descripcion: 'Envía por correo una DeCA emitida (PDF adjunto) y devuelve el texto para la aplicación de mensajería del conductor.',
   acceso: 'escritura',
   entrada: Ref.extend({ email: Email }),
-  run: (ctx, { id, email }) => enviarDeca(ctx, ctx.quien, id, email),
+  preparar: (ctx, { id, email }) => prepararEnvio(ctx, ctx.quien, id, email),
 });

@@ -1,6 +1,8 @@
 import { type Dispositivo, DispositivoInput, ReservasInput, type ReservasRespuesta } from '../../shared/schemas/dispositivo';
 import { z } from '../../shared/schemas/zod';
-import { listarDispositivos, registrarDispositivo, reservarNumeros, revocarDispositivo } from '../domain/dispositivos/dispositivos';
+import { mapPlan } from '../domain/context';
+import { listarDispositivos, prepararRegistro, prepararReservas, revocarDispositivo } from '../domain/dispositivos/dispositivos';
+import { escritura } from '../domain/plan';
 import { presentDispositivo, presentReserva } from '../domain/presenters/dispositivo';
 import { command } from './command';
 
@@ -11,10 +13,8 @@ export const registrarDispositivoCommand = command({
   descripcion: 'Registra la clave pública (ECDSA P-256) del dispositivo del usuario, para emitir sin cobertura; la misma clave otra vez devuelve el mismo dispositivo.',
   acceso: 'escritura',
   entrada: DispositivoInput,
-  run: async (ctx, input): Promise<{ dispositivo: Dispositivo }> => {
-    const row = await ctx.db.transaction().execute((trx) => registrarDispositivo(trx, ctx.quien, input, ctx.clock.now()));
-    return { dispositivo: presentDispositivo({ ...row, email: ctx.quien.etiqueta }) };
-  },
+  preparar: async (ctx, input) =>
+    mapPlan(prepararRegistro(ctx.quien, input, ctx.clock.now()), (row): { dispositivo: Dispositivo } => ({ dispositivo: presentDispositivo({ ...row, email: ctx.quien.etiqueta }) })),
 });
 
 export const listarDispositivosCommand = command({
@@ -22,10 +22,11 @@ export const listarDispositivosCommand = command({
   descripcion: 'Los dispositivos que emiten sin cobertura: todos los de la cuenta para un administrador, los suyos para los demás.',
   acceso: 'lectura',
   entrada: z.object({}),
-  run: async (ctx): Promise<{ dispositivos: Dispositivo[] }> => {
+  preparar: async (ctx) => {
     const todos = await listarDispositivos(ctx.db, ctx.quien.accountId);
     const visibles = ctx.quien.rol === 'admin' ? todos : todos.filter((d) => d.user_id === ctx.quien.userId);
-    return { dispositivos: visibles.map(presentDispositivo) };
+    const valor: { dispositivos: Dispositivo[] } = { dispositivos: visibles.map(presentDispositivo) };
+    return { valor };
   },
 });
 
@@ -34,9 +35,9 @@ export const revocarDispositivoCommand = command({
   descripcion: 'Da de baja un dispositivo: no recibe más números, los que tenía sin usar no se darán, y lo que firme después no se verificará.',
   acceso: 'escritura',
   entrada: z.object({ id: Id }),
-  run: async (ctx, { id }): Promise<{ dispositivo: Dispositivo }> => ({
-    dispositivo: presentDispositivo(await ctx.db.transaction().execute((trx) => revocarDispositivo(trx, ctx.quien, id, ctx.clock.now()))),
-  }),
+  // The device's row is locked and who may revoke it checked inside the transaction that writes.
+  preparar: async (ctx, { id }) =>
+    escritura(async (trx): Promise<{ dispositivo: Dispositivo }> => ({ dispositivo: presentDispositivo(await revocarDispositivo(trx, ctx.quien, id, ctx.clock.now())) })),
 });
 
 export const reservarNumerosCommand = command({
@@ -44,9 +45,9 @@ export const reservarNumerosCommand = command({
   descripcion: 'Los números y enlaces públicos que el dispositivo guarda para emitir sin cobertura en un entorno, completados cuando quedan pocos.',
   acceso: 'escritura',
   entrada: ReservasInput.extend({ id: Id }),
-  run: async (ctx, { id, entorno }): Promise<ReservasRespuesta> => ({
-    entorno,
-    reservas: (await reservarNumeros(ctx.db, ctx.quien, id, entorno, ctx.clock.now())).map(presentReserva(ctx.siteUrl)),
-    capacidad_sello: ctx.capacidadSello,
-  }),
+  preparar: async (ctx, { id, entorno }) =>
+    mapPlan(
+      prepararReservas(ctx.quien, id, entorno, ctx.clock.now()),
+      (rows): ReservasRespuesta => ({ entorno, reservas: rows.map(presentReserva(ctx.siteUrl)), capacidad_sello: ctx.capacidadSello }),
+    ),
 });

@@ -19,5 +19,6 @@ export const leerAlbaranCommand = command({
       return foto instanceof Uint8Array ? createHash('sha256').update(foto).digest('hex') : null;
     },
   },
-  run: (ctx, { foto }): Promise<FotoLeida> => leerFoto(ctx, ctx.quien, foto, { antesDeConfirmar: (trx, leida) => ctx.registrar(trx, { respuesta: leida }) }),
+  // The reading is prepared outside any transaction; the read is spent, and the reading recorded under the key, in ejecutar's.
+  preparar: (ctx, { foto }) => leerFoto(ctx, ctx.quien, foto),
 });

@@ -2,6 +2,7 @@ import { AppError } from '../../shared/errors';
 import { DecaListQuery } from '../../shared/schemas/deca';
 import { type Importacion, ImportarQuery } from '../../shared/schemas/importar';
 import { z } from '../../shared/schemas/zod';
+import type { Plan } from '../domain/context';
 import { lineasCsv } from '../domain/decas/exportar';
 import { importarCsv } from '../domain/decas/importar';
 import { command, ejecutar } from './command';
@@ -14,8 +15,8 @@ export const importarCsvCommand = command({
   acceso: 'escritura',
   permiso: 'importar',
   entrada: ImportarQuery.extend({ archivo: z.instanceof(Uint8Array, { error: 'Envíe el CSV' }) }),
-  // Each DeCA of the file goes through the create command: its checks, its one transaction, its idempotency.
-  run: (ctx, { archivo, ...q }): Promise<Importacion> =>
+  // Only composes another command: each DeCA of the file goes through the create command (its checks, its one transaction, its idempotency), so this opens none.
+  componer: (ctx, { archivo, ...q }): Promise<Importacion> =>
     importarCsv(ctx.quien, archivo, q, async (importador, cuerpo, clave) => {
       const r = await ejecutar(ctx, crearDecaCommand, importador, cuerpo, { clave });
       if (r.valor.tipo !== 'creada') throw new AppError('validacion', 'La fila no se ha guardado.');
@@ -29,5 +30,6 @@ export const exportarCsvCommand = command({
   acceso: 'lectura',
   permiso: 'importar',
   entrada: DecaListQuery.omit({ limite: true, despues_de: true }),
-  run: async (ctx, filtros): Promise<AsyncGenerator<string>> => lineasCsv(ctx, ctx.quien, filtros),
+  // Only reads: the lines are produced as the answer is streamed.
+  preparar: async (ctx, filtros): Promise<Plan<AsyncGenerator<string>>> => ({ valor: lineasCsv(ctx, ctx.quien, filtros) }),
 });

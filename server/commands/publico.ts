@@ -4,25 +4,27 @@ import type { AutenticidadVista, FichaPublica, PasoCompletar, VistaFicha } from 
 import { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
 import { renderQrPng } from '../documents/qr';
+import { mapPlan, type Plan } from '../domain/context';
 import { leerPdf } from '../domain/decas/listar';
 import type { DecaConRefs } from '../domain/decas/queries';
 import { fichaUrl } from '../domain/decas/urls';
+import { escritura } from '../domain/plan';
 import { type PasoFormulario, presentAutenticidad, presentCompletarFormulario, presentCompletarInicio, presentDecaPublica, presentFicha, presentYaEmitida } from '../domain/presenters/publico';
 import { versionPorHuella } from '../domain/publico/autenticidad';
 import {
   avisosFormulario,
   camposAjenos,
-  completarPorEnlace,
   erroresDeTexto,
   guardarBorrador,
   huellaAvisos,
   leerBorrador,
   obtenerPorEnlace,
+  prepararCompletar,
   validarFormulario,
   valoresIniciales,
   valoresPermitidos,
 } from '../domain/publico/completar';
-import { type Apertura, obtenerPorToken, registrarApertura, ultimoCambio } from '../domain/publico/descargas';
+import { type Apertura, ESPERA_APERTURA_MS, obtenerPorToken, prepararApertura, ultimoCambio } from '../domain/publico/descargas';
 import { verificarOffline } from '../domain/publico/offline';
 import { gastar } from '../limits';
 import { type Contexto, command } from './command';
@@ -38,30 +40,25 @@ async function porToken(ctx: Services, token: string): Promise<DecaConRefs> {
   return row;
 }
 
-/** How long the answer waits for the download log; past it, the page goes out and the write finishes on its own. */
-const ESPERA_APERTURA_MS = 2_000;
-
 /**
- * Log an open (deduplicated and limited, see registrarApertura) after the
- * document was read, best-effort: a failed write or a lock never keeps an
- * inspector from the document. The DeCA's cached copy shows the new count.
+ * A public page that counts as an open (the ficha, the PDF): its answer,
+ * with the open to log (deduplicated and limited, see prepararApertura)
+ * beside it, best-effort: a failed write, a held lock or a database out of
+ * reach never keeps an inspector from the document (the answer waits for
+ * the log at most ESPERA_APERTURA_MS). A counted open drops the DeCA's
+ * cached copy, which shows the new count.
  */
-async function anotarApertura(ctx: Contexto<'publico'>, row: DecaConRefs, recurso: Apertura['recurso']): Promise<void> {
+function conApertura<T>(ctx: Contexto<'publico'>, row: DecaConRefs, recurso: Apertura['recurso'], valor: T): Plan<T> {
   const v = ctx.quien;
-  const escritura = registrarApertura({ db: ctx.db, clock: ctx.clock, siteUrl: ctx.siteUrl, aperturasIp: ctx.limits.aperturasIp, vistas: ctx.caches.aperturas }, row, {
-    recurso,
-    ip: v.ip,
-    navegador: v.navegador || '(sin navegador)',
-    robot: v.robot,
-  }).then(
-    (r) => {
-      if (r === 'contada') ctx.caches.decas.invalidate(row.id);
+  const deps = { clock: ctx.clock, siteUrl: ctx.siteUrl, aperturasIp: ctx.limits.aperturasIp, vistas: ctx.caches.aperturas, soltar: (id: number) => ctx.caches.decas.invalidate(id) };
+  return {
+    valor,
+    aparte: {
+      preparar: () => prepararApertura(deps, row, { recurso, ip: v.ip, navegador: v.navegador || '(sin navegador)', robot: v.robot }),
+      esperaMs: ESPERA_APERTURA_MS,
+      alFallar: (err) => ctx.log.warn({ err, deca: row.id, recurso }, 'public open not logged'),
     },
-    (err: unknown) => ctx.log.warn({ err, deca: row.id, recurso }, 'public open not logged'),
-  );
-  let plazo: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([escritura, new Promise<void>((r) => (plazo = setTimeout(r, ESPERA_APERTURA_MS)))]);
-  clearTimeout(plazo);
+  };
 }
 
 const NO_VERIFICADA =
@@ -73,17 +70,16 @@ export const verFichaCommand = command({
     'La ficha pública de una DeCA (la que abre el agente desde el QR); cuenta como descarga. Si la DeCA aún no ha llegado porque se emitió sin cobertura, los datos firmados por el dispositivo que trae el QR (`o`), verificados.',
   acceso: 'publico',
   entrada: Token.extend({ o: cadena().max(1000).optional() }),
-  run: async (ctx, { token, o }): Promise<VistaFicha> => {
+  preparar: async (ctx, { token, o }): Promise<Plan<VistaFicha>> => {
     const row = await obtenerPorToken(ctx.db, token);
     if (row) {
       const ficha = presentFicha(row, await ultimoCambio(ctx.db, row), ctx.siteUrl);
-      await anotarApertura(ctx, row, 'ficha');
-      return { tipo: 'deca', ...ficha };
+      return conApertura(ctx, row, 'ficha', { tipo: 'deca', ...ficha });
     }
     if (o === undefined) throw sinDeca();
     const offline = await verificarOffline(ctx.db, token, o, ctx.clock.now());
     if (!offline) throw new AppError('no_encontrado', NO_VERIFICADA);
-    return { tipo: 'offline', offline };
+    return { valor: { tipo: 'offline', offline } };
   },
 });
 
@@ -92,9 +88,9 @@ export const verConductorCommand = command({
   descripcion: 'La página del conductor de una DeCA (QR grande); no cuenta como descarga.',
   acceso: 'publico',
   entrada: Token,
-  run: async (ctx, { token }): Promise<FichaPublica> => {
+  preparar: async (ctx, { token }): Promise<Plan<FichaPublica>> => {
     const row = await porToken(ctx, token);
-    return presentFicha(row, await ultimoCambio(ctx.db, row), ctx.siteUrl);
+    return { valor: presentFicha(row, await ultimoCambio(ctx.db, row), ctx.siteUrl) };
   },
 });
 
@@ -103,12 +99,11 @@ export const pdfPublicoCommand = command({
   descripcion: 'El PDF vigente de una DeCA por su URL pública; cuenta como descarga.',
   acceso: 'publico',
   entrada: Token,
-  run: async (ctx, { token }) => {
+  preparar: async (ctx, { token }) => {
     const row = await porToken(ctx, token);
     if (row.estado === 'pendiente') throw new AppError('pendiente', `La DeCA ${row.numero} aún no se ha emitido: todavía no tiene PDF.`);
-    const v = await leerPdf(ctx.db, { accountId: row.account_id, entorno: row.entorno }, row);
-    await anotarApertura(ctx, row, 'pdf');
-    return { numero: row.numero, ...v };
+    const v = await leerPdf(ctx, { accountId: row.account_id, entorno: row.entorno }, row);
+    return conApertura(ctx, row, 'pdf', { numero: row.numero, ...v });
   },
 });
 
@@ -117,9 +112,9 @@ export const qrPublicoCommand = command({
   descripcion: 'El QR (PNG) de una DeCA por su URL pública.',
   acceso: 'publico',
   entrada: Token,
-  run: async (ctx, { token }) => {
+  preparar: async (ctx, { token }) => {
     const row = await porToken(ctx, token);
-    return { png: await renderQrPng(fichaUrl(ctx.siteUrl, row.token_publico)) };
+    return { valor: { png: await renderQrPng(fichaUrl(ctx.siteUrl, row.token_publico)) } };
   },
 });
 
@@ -128,7 +123,7 @@ export const manifiestoConductorCommand = command({
   descripcion: 'La DeCA de la página del conductor, para su manifiesto (añadir a la pantalla de inicio).',
   acceso: 'publico',
   entrada: Token,
-  run: async (ctx, { token }) => ({ deca: presentDecaPublica(await porToken(ctx, token), ctx.siteUrl) }),
+  preparar: async (ctx, { token }) => ({ valor: { deca: presentDecaPublica(await porToken(ctx, token), ctx.siteUrl) } }),
 });
 
 async function porEnlace(ctx: Services, token: string): Promise<{ row: DecaConRefs; solicitante: string }> {
@@ -142,10 +137,10 @@ export const abrirCompletarCommand = command({
   descripcion: 'La primera página del enlace para completar (un robot que lo abre no cambia nada).',
   acceso: 'publico',
   entrada: Token,
-  run: async (ctx, { token }): Promise<PasoCompletar> => {
+  preparar: async (ctx, { token }): Promise<Plan<PasoCompletar>> => {
     const { row, solicitante } = await porEnlace(ctx, token);
-    if (row.estado !== 'pendiente') return presentYaEmitida(row, ctx.siteUrl);
-    return presentCompletarInicio(row, solicitante, ctx.siteUrl);
+    if (row.estado !== 'pendiente') return { valor: presentYaEmitida(row, ctx.siteUrl) };
+    return { valor: presentCompletarInicio(row, solicitante, ctx.siteUrl) };
   },
 });
 
@@ -172,45 +167,45 @@ export const completarDecaCommand = command({
     ajax: z.boolean().default(false),
     avisosConfirmados: z.string().max(100).optional(),
   }),
-  run: async (ctx, { token, accion, campos, ajax, avisosConfirmados }): Promise<PasoCompletar> => {
+  preparar: async (ctx, { token, accion, campos, ajax, avisosConfirmados }): Promise<Plan<PasoCompletar>> => {
     const [porLink, porIp] = await Promise.all([gastar(ctx.limits.completarToken, token), gastar(ctx.limits.completarIp, ctx.quien.ip)]);
     const espera = porLink ?? porIp;
     if (espera !== null) {
       throw new AppError('demasiadas_peticiones', 'Demasiados intentos: espere unos minutos y vuelva a intentarlo.', { headers: { 'Retry-After': String(espera) } });
     }
     const { row, solicitante } = await porEnlace(ctx, token);
-    if (row.estado !== 'pendiente') return presentYaEmitida(row, ctx.siteUrl);
+    if (row.estado !== 'pendiente') return { valor: presentYaEmitida(row, ctx.siteUrl) };
     const formulario = (paso: PasoFormulario) => presentCompletarFormulario(row, solicitante, ctx.siteUrl, paso);
     const borrador = await leerBorrador(ctx.db, row);
     if (accion === 'abrir') {
       const valores = valoresIniciales(row, borrador);
-      return formulario({ valores, errores: {}, avisos: avisosFormulario(row, valores) });
+      return { valor: formulario({ valores, errores: {}, avisos: avisosFormulario(row, valores) }) };
     }
     const enviado = new URLSearchParams(campos);
     const valores = { ...valoresIniciales(row, borrador), ...valoresPermitidos(row, enviado) };
     const ajenos = camposAjenos(row, enviado);
-    if (ajenos.length > 0) return formulario({ valores, errores: {}, avisos: [], rechazados: ajenos });
+    if (ajenos.length > 0) return { valor: formulario({ valores, errores: {}, avisos: [], rechazados: ajenos }) };
     const malos = erroresDeTexto(valores);
-    if (Object.keys(malos).length > 0) return formulario({ valores, errores: malos, avisos: [] });
+    if (Object.keys(malos).length > 0) return { valor: formulario({ valores, errores: malos, avisos: [] }) };
+    // The draft is kept in the command's transaction; the answer goes out once it is written.
+    const conBorrador = (paso: () => PasoCompletar): Plan<PasoCompletar> =>
+      escritura(async (trx) => {
+        await guardarBorrador(trx, row, valores, ctx.clock.now());
+        return paso();
+      });
     if (accion === 'guardar' || accion === 'mas') {
-      await guardarBorrador(ctx.db, row, valores, ctx.clock.now());
-      if (ajax) return { tipo: 'guardado' };
-      const aviso = accion === 'guardar' ? 'Borrador guardado: puede cerrar la página y volver con el mismo enlace.' : undefined;
-      return formulario({ valores, errores: {}, avisos: avisosFormulario(row, valores), aviso, filasExtra: accion === 'mas' ? 1 : 0 });
+      return conBorrador(() => {
+        if (ajax) return { tipo: 'guardado' };
+        const aviso = accion === 'guardar' ? 'Borrador guardado: puede cerrar la página y volver con el mismo enlace.' : undefined;
+        return formulario({ valores, errores: {}, avisos: avisosFormulario(row, valores), aviso, filasExtra: accion === 'mas' ? 1 : 0 });
+      });
     }
     const r = validarFormulario(row, valores);
-    if ('errores' in r) {
-      await guardarBorrador(ctx.db, row, valores, ctx.clock.now());
-      return formulario({ valores, errores: r.errores, avisos: r.avisos });
-    }
+    if ('errores' in r) return conBorrador(() => formulario({ valores, errores: r.errores, avisos: r.avisos }));
     const huella = r.avisos.length > 0 ? huellaAvisos(r.avisos) : null;
-    if (huella !== null && avisosConfirmados !== huella) {
-      await guardarBorrador(ctx.db, row, valores, ctx.clock.now());
-      return formulario({ valores, errores: {}, avisos: r.avisos, confirmar: huella });
-    }
-    const deca = await completarPorEnlace(ctx, row, r.patch, r.enviados);
-    ctx.caches.decas.invalidate(deca.id);
-    return { tipo: 'emitida', deca, solicitante };
+    if (huella !== null && avisosConfirmados !== huella) return conBorrador(() => formulario({ valores, errores: {}, avisos: r.avisos, confirmar: huella }));
+    // Issued in the command's transaction; its plan drops the DeCA's cached copy once committed.
+    return mapPlan(await prepararCompletar(ctx, row, r.patch, r.enviados), (deca): PasoCompletar => ({ tipo: 'emitida', deca, solicitante }));
   },
 });
 
@@ -223,7 +218,7 @@ export const verificarPdfCommand = command({
     bytes: z.number().int().nonnegative(),
     esPdf: z.boolean(),
   }),
-  run: async (ctx, f): Promise<AutenticidadVista> => {
+  preparar: async (ctx, f): Promise<Plan<AutenticidadVista>> => {
     const espera = await gastar(ctx.limits.verificarIp, ctx.quien.ip);
     if (espera !== null) {
       throw new AppError('demasiadas_peticiones', `Ha comprobado muchos archivos seguidos. Espere ${Math.ceil(espera / 60)} min y vuelva a probar.`, {
@@ -232,6 +227,6 @@ export const verificarPdfCommand = command({
     }
     if (f.bytes === 0) throw new AppError('validacion', 'El archivo está vacío: elija el PDF de la DeCA.', { campos: { pdf: 'Archivo vacío' } });
     if (!f.esPdf) throw new AppError('validacion', 'El archivo no es un PDF: elija el PDF de la DeCA tal como lo descargó.', { campos: { pdf: 'No es un PDF' } });
-    return presentAutenticidad({ sha256: f.sha256, encontrada: await versionPorHuella(ctx.db, f.sha256) }, ctx.siteUrl);
+    return { valor: presentAutenticidad({ sha256: f.sha256, encontrada: await versionPorHuella(ctx.db, f.sha256) }, ctx.siteUrl) };
   },
 });

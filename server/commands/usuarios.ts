@@ -17,13 +17,15 @@ import {
   asignarMatriculas,
   cambiarRol,
   invitacionAbierta,
-  invitar,
-  leerUsuario,
   listarUsuarios,
+  prepararAceptacion,
+  prepararInvitacion,
   presentInvitacion,
   presentUsuarioCuenta,
   quitarUsuario,
 } from '../domain/accounts/usuarios';
+import { mapPlan } from '../domain/context';
+import { escritura } from '../domain/plan';
 import { command } from './command';
 import { entrarComo, type SesionAbierta } from './cuenta';
 
@@ -37,9 +39,10 @@ export const listarUsuariosCommand = command({
   acceso: 'admin',
   permiso: 'usuarios',
   entrada: z.object({}),
-  run: async (ctx): Promise<UsuariosResponse> => {
+  preparar: async (ctx) => {
     const r = await listarUsuarios(ctx.db, ctx.quien.accountId, ctx.clock.now());
-    return { usuarios: r.usuarios.map(presentUsuarioCuenta), invitaciones: r.invitaciones.map(presentInvitacion) };
+    const valor: UsuariosResponse = { usuarios: r.usuarios.map(presentUsuarioCuenta), invitaciones: r.invitaciones.map(presentInvitacion) };
+    return { valor };
   },
 });
 
@@ -49,14 +52,11 @@ export const invitarUsuarioCommand = command({
   acceso: 'admin',
   permiso: 'usuarios',
   entrada: InvitarInput,
-  run: async (ctx, input): Promise<{ invitacion: Invitacion }> => {
+  preparar: async (ctx, input) => {
     const { cuenta, userId } = ctx.quien;
-    const row = await ctx.db.transaction().execute(async (trx) => {
-      // `admin` access: a signed-in administrator, so there is a user.
-      const invita = await leerUsuario(trx, userId!);
-      return invitar(trx, cuenta, invita, input, ctx.siteUrl, ctx.clock.now());
-    });
-    return { invitacion: presentInvitacion(row) };
+    // `admin` access: a signed-in administrator, so there is a user.
+    const plan = await prepararInvitacion(ctx.db, cuenta, userId!, input, ctx.siteUrl, ctx.clock.now());
+    return mapPlan(plan, (row): { invitacion: Invitacion } => ({ invitacion: presentInvitacion(row) }));
   },
 });
 
@@ -66,14 +66,14 @@ export const cambiarRolUsuarioCommand = command({
   acceso: 'admin',
   permiso: 'usuarios',
   entrada: CambiarRolInput,
-  run: async (ctx, { id, rol, matriculas }): Promise<{ usuario: UsuarioCuenta }> => {
-    const row = await ctx.db.transaction().execute(async (trx) => {
+  // The user's row is locked and the administrators counted inside the transaction: the checks hold until it commits.
+  preparar: async (ctx, { id, rol, matriculas }) =>
+    escritura(async (trx): Promise<{ usuario: UsuarioCuenta }> => {
       let user = rol !== undefined ? await cambiarRol(trx, ctx.quien.accountId, id, rol) : null;
       if (matriculas !== undefined) user = await asignarMatriculas(trx, ctx.quien.accountId, id, matriculas);
-      return user!;
-    });
-    return { usuario: presentUsuarioCuenta(row) };
-  },
+      // The schema asks for a role or plates, so one of them ran.
+      return { usuario: presentUsuarioCuenta(user!) };
+    }),
 });
 
 export const quitarUsuarioCommand = command({
@@ -82,10 +82,7 @@ export const quitarUsuarioCommand = command({
   acceso: 'admin',
   permiso: 'usuarios',
   entrada: Id,
-  run: async (ctx, { id }): Promise<{ usuario: UsuarioCuenta }> => {
-    const row = await ctx.db.transaction().execute((trx) => quitarUsuario(trx, ctx.quien.accountId, id));
-    return { usuario: presentUsuarioCuenta(row) };
-  },
+  preparar: async (ctx, { id }) => escritura(async (trx): Promise<{ usuario: UsuarioCuenta }> => ({ usuario: presentUsuarioCuenta(await quitarUsuario(trx, ctx.quien.accountId, id)) })),
 });
 
 export const anularInvitacionCommand = command({
@@ -94,10 +91,7 @@ export const anularInvitacionCommand = command({
   acceso: 'admin',
   permiso: 'usuarios',
   entrada: Id,
-  run: async (ctx, { id }): Promise<{ invitacion: Invitacion }> => {
-    const row = await ctx.db.transaction().execute((trx) => anularInvitacion(trx, ctx.quien.accountId, id));
-    return { invitacion: presentInvitacion(row) };
-  },
+  preparar: async (ctx, { id }) => escritura(async (trx): Promise<{ invitacion: Invitacion }> => ({ invitacion: presentInvitacion(await anularInvitacion(trx, ctx.quien.accountId, id)) })),
 });
 
 export const verInvitacionCommand = command({
@@ -105,9 +99,12 @@ export const verInvitacionCommand = command({
   descripcion: 'Lo que muestra un enlace de invitación antes de aceptarlo: empresa, correo y función.',
   acceso: 'publico',
   entrada: Token,
-  run: async (ctx, { token }): Promise<{ invitacion: InvitacionPublica }> => {
+  preparar: async (ctx, { token }) => {
     const { invitacion, account } = await invitacionAbierta(ctx.db, token, ctx.clock.now());
-    return { invitacion: { empresa: account.nombre, email: invitacion.email, rol: invitacion.rol, expires_at: formatMadrid(invitacion.expires_at) } };
+    const valor: { invitacion: InvitacionPublica } = {
+      invitacion: { empresa: account.nombre, email: invitacion.email, rol: invitacion.rol, expires_at: formatMadrid(invitacion.expires_at) },
+    };
+    return { valor };
   },
 });
 
@@ -116,9 +113,13 @@ export const aceptarInvitacionCommand = command({
   descripcion: 'Acepta una invitación: crea el usuario con su contraseña y abre su sesión.',
   acceso: 'publico',
   entrada: AceptarInvitacionInput,
-  run: async (ctx, { token, password }): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> => {
+  preparar: async (ctx, { token, password }) => {
     const now = ctx.clock.now();
-    const { user, account } = await ctx.db.transaction().execute((trx) => aceptarInvitacion(trx, token, password, now));
-    return entrarComo(ctx, user, account, now);
+    // The invitation is read and the password hashed before the transaction; the user and their session are written in it, together.
+    const aceptacion = await prepararAceptacion(ctx.db, token, password, now);
+    return escritura(async (trx): Promise<{ respuesta: SesionResponse; sesion: SesionAbierta }> => {
+      const { user, account } = await aceptarInvitacion(trx, aceptacion, now);
+      return entrarComo({ db: trx, sedeControlUrl: ctx.sedeControlUrl }, user, account, now);
+    });
   },
 });

@@ -2,9 +2,10 @@ import { cadena } from '../../shared/schemas/envio';
 import { type EntregaList, type EntregaResultado, type Webhook, type WebhookCreado, type WebhookEliminado, WebhookInput, type WebhookList, WebhookPatch } from '../../shared/schemas/webhook';
 import { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
+import { mapPlan, type Plan } from '../domain/context';
 import { presentEntrega, presentWebhook } from '../domain/presenters/webhook';
-import { type EnvioDeps, listarEntregas, probarWebhook, reenviarEntrega } from '../domain/webhooks/entregas';
-import { cambiarWebhook, crearWebhook, eliminarWebhook, listarWebhooks, obtenerWebhook } from '../domain/webhooks/webhooks';
+import { type EnvioDeps, listarEntregas, prepararPrueba, prepararReenvio, type ResultadoManual } from '../domain/webhooks/entregas';
+import { listarWebhooks, obtenerWebhook, prepararCambioWebhook, prepararCreacionWebhook, prepararEliminacionWebhook } from '../domain/webhooks/webhooks';
 import { command } from './command';
 
 const Ref = z.object({ id: cadena().max(40) });
@@ -12,6 +13,7 @@ const Ref = z.object({ id: cadena().max(40) });
 /** `probar` and `reenviar` send from the request: the domain gets the SSRF-safe sender of `Services` passed in. */
 const envio = (ctx: Services): EnvioDeps => ({ db: ctx.db, clock: ctx.clock, enviar: ctx.enviarWebhook, log: ctx.log });
 const webhookCtx = (ctx: Services) => ({ db: ctx.db, clock: ctx.clock, policy: ctx.webhookPolicy });
+const resultado = (r: ResultadoManual): EntregaResultado => ({ ok: r.ok, entrega: presentEntrega(r.entrega) });
 
 export const listarWebhooksCommand = command({
   nombre: 'listar_webhooks',
@@ -19,7 +21,7 @@ export const listarWebhooksCommand = command({
   acceso: 'lectura',
   permiso: 'integraciones',
   entrada: z.object({}),
-  run: async (ctx): Promise<WebhookList> => ({ webhooks: (await listarWebhooks(ctx.db, ctx.quien)).map(presentWebhook) }),
+  preparar: async (ctx): Promise<Plan<WebhookList>> => ({ valor: { webhooks: (await listarWebhooks(ctx.db, ctx.quien)).map(presentWebhook) } }),
 });
 
 export const crearWebhookCommand = command({
@@ -28,10 +30,8 @@ export const crearWebhookCommand = command({
   acceso: 'escritura',
   permiso: 'integraciones',
   entrada: WebhookInput,
-  run: async (ctx, input): Promise<WebhookCreado> => {
-    const row = await crearWebhook(webhookCtx(ctx), ctx.quien, input);
-    return { webhook: { ...presentWebhook(row), secreto: row.secreto } };
-  },
+  preparar: async (ctx, input): Promise<Plan<WebhookCreado>> =>
+    mapPlan(await prepararCreacionWebhook(webhookCtx(ctx), ctx.quien, input), (row) => ({ webhook: { ...presentWebhook(row), secreto: row.secreto } })),
 });
 
 export const verWebhookCommand = command({
@@ -40,7 +40,7 @@ export const verWebhookCommand = command({
   acceso: 'lectura',
   permiso: 'integraciones',
   entrada: Ref,
-  run: async (ctx, { id }): Promise<{ webhook: Webhook }> => ({ webhook: presentWebhook(await obtenerWebhook(ctx.db, ctx.quien, id)) }),
+  preparar: async (ctx, { id }): Promise<Plan<{ webhook: Webhook }>> => ({ valor: { webhook: presentWebhook(await obtenerWebhook(ctx.db, ctx.quien, id)) } }),
 });
 
 export const cambiarWebhookCommand = command({
@@ -49,7 +49,8 @@ export const cambiarWebhookCommand = command({
   acceso: 'escritura',
   permiso: 'integraciones',
   entrada: z.intersection(WebhookPatch, Ref),
-  run: async (ctx, { id, ...patch }): Promise<{ webhook: Webhook }> => ({ webhook: presentWebhook(await cambiarWebhook(webhookCtx(ctx), ctx.quien, id, patch)) }),
+  preparar: async (ctx, { id, ...patch }): Promise<Plan<{ webhook: Webhook }>> =>
+    mapPlan(await prepararCambioWebhook(webhookCtx(ctx), ctx.quien, id, patch), (row) => ({ webhook: presentWebhook(row) })),
 });
 
 export const eliminarWebhookCommand = command({
@@ -58,7 +59,7 @@ export const eliminarWebhookCommand = command({
   acceso: 'escritura',
   permiso: 'integraciones',
   entrada: Ref,
-  run: async (ctx, { id }): Promise<WebhookEliminado> => ({ eliminado: true as const, ...(await eliminarWebhook(ctx.db, ctx.quien, id)) }),
+  preparar: async (ctx, { id }): Promise<Plan<WebhookEliminado>> => mapPlan(await prepararEliminacionWebhook(ctx.db, ctx.quien, id), (r) => ({ eliminado: true as const, ...r })),
 });
 
 export const entregasWebhookCommand = command({
@@ -67,19 +68,17 @@ export const entregasWebhookCommand = command({
   acceso: 'lectura',
   permiso: 'integraciones',
   entrada: Ref,
-  run: async (ctx, { id }): Promise<EntregaList> => ({ entregas: (await listarEntregas(ctx.db, ctx.quien, id)).map(presentEntrega) }),
+  preparar: async (ctx, { id }): Promise<Plan<EntregaList>> => ({ valor: { entregas: (await listarEntregas(ctx.db, ctx.quien, id)).map(presentEntrega) } }),
 });
 
+// `probar` and `reenviar` send while preparing (the receiver may take 10 s), outside any transaction; the plan records the attempt.
 export const probarWebhookCommand = command({
   nombre: 'probar_webhook',
   descripcion: 'Envía ahora un evento «ping» al webhook y devuelve el resultado.',
   acceso: 'escritura',
   permiso: 'integraciones',
   entrada: Ref,
-  run: async (ctx, { id }): Promise<EntregaResultado> => {
-    const r = await probarWebhook(envio(ctx), ctx.quien, id);
-    return { ok: r.ok, entrega: presentEntrega(r.entrega) };
-  },
+  preparar: async (ctx, { id }): Promise<Plan<EntregaResultado>> => mapPlan(await prepararPrueba(envio(ctx), ctx.quien, id), resultado),
 });
 
 export const reenviarEntregaCommand = command({
@@ -88,8 +87,5 @@ export const reenviarEntregaCommand = command({
   acceso: 'escritura',
   permiso: 'integraciones',
   entrada: z.object({ id: cadena().max(40), entrega: cadena().max(100) }),
-  run: async (ctx, { id, entrega }): Promise<EntregaResultado> => {
-    const r = await reenviarEntrega(envio(ctx), ctx.quien, id, entrega);
-    return { ok: r.ok, entrega: presentEntrega(r.entrega) };
-  },
+  preparar: async (ctx, { id, entrega }): Promise<Plan<EntregaResultado>> => mapPlan(await prepararReenvio(envio(ctx), ctx.quien, id, entrega), resultado),
 });

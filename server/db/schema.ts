@@ -191,9 +191,12 @@ export interface DecaVersionesTable {
   entorno: Entorno;
   deca_id: number;
   version: number;
-  pdf: Uint8Array;
+  /** The bytes, in rows written before the blob store (migration 0015) and not yet moved out by `blobs:migrate`; null otherwise. */
+  pdf: Uint8Array | null;
   pdf_sha256: string;
   pdf_bytes: number;
+  /** The bytes' key in the blob store (`pdf/ab/cd/<sha256>`, server/blobs); null while they are still in `pdf`. One of the two is always set. */
+  pdf_clave: string | null;
   /**
    * What the PDF was rendered from: re-rendering it yields the same bytes.
    * Versions stored before the environment was part of the data have no

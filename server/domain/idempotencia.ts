@@ -222,11 +222,6 @@ export function registroDeClave(trx: Transaction<DB>, actor: Pick<Actor, 'accoun
   };
 }
 
-/** Record the result under the key in a statement of its own, inside the change's transaction: see registroDeClave. */
-export async function completar(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, clave: string, dueno: string, r: RegistroIdempotencia): Promise<void> {
-  await unaSentencia(trx, [registroDeClave(trx, actor, clave, dueno, r)]);
-}
-
 /** Give the key back when the request failed, so a retry can run it again (only the claim's owner does). */
 export async function liberar(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, clave: string, dueno: string): Promise<void> {
   await db.deleteFrom('idempotencia').where(delAmbito(actor)).where('clave', '=', clave).where('estado', '=', 'en_curso').where('dueno', '=', dueno).execute();
@@ -245,37 +240,4 @@ export async function liberarRefExterna(trx: Transaction<DB>, actor: Pick<Actor,
 export async function purgarIdempotencia(db: Kysely<DB>, now: Date): Promise<number> {
   const r = await db.deleteFrom('idempotencia').where('expires_at', '<', now).executeTakeFirst();
   return Number(r.numDeletedRows);
-}
-
-/**
- * Run `accion` holding the key. If an earlier request already used it,
- * nothing runs and that request's record is returned instead. `accion` calls
- * `registrar` inside the transaction of its change; if it returns without
- * having recorded anything (it changed nothing) or fails, the key is released
- * so the same request can run again.
- */
-export async function conIdempotencia<T>(
-  db: Kysely<DB>,
-  clock: Clock,
-  actor: Pick<Actor, 'accountId' | 'entorno'>,
-  reclamo: Reclamo,
-  accion: (registrar: (trx: Transaction<DB>, r: RegistroIdempotencia) => Promise<void>) => Promise<T>,
-): Promise<{ hecho: T } | { repeticion: Repeticion }> {
-  const res = await reclamar(db, clock, actor, reclamo);
-  if (!res.reclamada) return { repeticion: res.repeticion };
-  const { dueno } = res;
-  let registrada = false;
-  try {
-    const hecho = await accion(async (trx, r) => {
-      await completar(trx, actor, reclamo.clave, dueno, r);
-      registrada = true;
-    });
-    // Done: a key that cannot be given back now (the database just went out of reach) must not
-    // turn this answer into an error; the claim is abandoned, and taken over after ABANDONO_MS.
-    if (!registrada) await liberar(db, actor, reclamo.clave, dueno).catch(() => {});
-    return { hecho };
-  } catch (err) {
-    await liberar(db, actor, reclamo.clave, dueno).catch(() => {});
-    throw err;
-  }
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { AppError } from '../../shared/errors';
 import type { DB } from '../db/schema';
-import { type Escritura, type Plan, RevisionCambiada, type Trx } from './context';
+import { type Aparte, type Escritura, type Plan, RevisionCambiada, type Trx } from './context';
 import { partesDeEventos } from './outbox';
 import { type Parte, unaSentencia } from './sentencia';
 
@@ -25,7 +25,10 @@ export async function escribirPlan<T>(
 ): Promise<{ valor: T; escrita: Escritura<T> | null }> {
   let plan = await preparar();
   for (let intento = 1; ; intento++) {
-    if ('valor' in plan) return { valor: plan.valor, escrita: null };
+    if ('valor' in plan) {
+      if (plan.aparte) await escribirAparte(db, plan.aparte);
+      return { valor: plan.valor, escrita: null };
+    }
     const actual = plan;
     try {
       const escrita = await db.transaction().execute(async (trx) => {
@@ -42,4 +45,27 @@ export async function escribirPlan<T>(
       plan = actual.reintentar ? await actual.reintentar() : await preparar();
     }
   }
+}
+
+/**
+ * The plan of a change that needs no reading first, or whose reads are done:
+ * `escribir` runs in the command layer's transaction and its result is the
+ * answer (what a repeat of the request gets); `despues` runs once that
+ * transaction has committed.
+ */
+export function escritura<T>(escribir: (trx: Trx) => Promise<T>, despues?: (valor: T) => void): Plan<T> {
+  return {
+    aplicar: async (trx) => {
+      const valor = await escribir(trx);
+      return { valor, ...(despues ? { despues: () => despues(valor) } : {}) };
+    },
+  };
+}
+
+/** A best-effort write beside an answer: its own plan and transaction, waited for at most `esperaMs`, never an error. */
+async function escribirAparte(db: Kysely<DB>, a: Aparte): Promise<void> {
+  const hecho = escribirPlan(db, () => a.preparar()).then((r) => r.escrita?.despues?.(), a.alFallar);
+  let plazo: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([hecho, new Promise<void>((r) => (plazo = setTimeout(r, a.esperaMs)))]);
+  clearTimeout(plazo);
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import nodemailer from 'nodemailer';
+import type { BlobStore } from '../blobs/almacen';
 import type { Clock } from '../clock';
 import { reintentarSinConexion, sinConexion } from '../db/errores';
 import type { Listener } from '../db/notify';
@@ -31,6 +32,8 @@ export interface MailDeps {
   /** null when SMTP_URL is unset: mail is kept and logged, never lost, and sent once a transport exists. */
   transport: MailTransport | null;
   from: string;
+  /** Where the attached PDFs are (a version written before the store keeps its bytes in its row). */
+  blobs: BlobStore;
 }
 
 /** A mail claimed by one pass; `token` marks its lease (only the holder records the result). */
@@ -112,7 +115,7 @@ export function carrilCorreo(deps: MailDeps): Carril<Reclamado, { error: string 
       const transport = deps.transport;
       if (!transport) throw new Error('the mail lane claims nothing without a transport');
       try {
-        const attachments = await loadAttachments(deps.db, m.account_id, m.entorno, m.adjuntos);
+        const attachments = await loadAttachments(deps, m.account_id, m.entorno, m.adjuntos);
         await transport.sendMail({ from: deps.from, to: m.destinatario, subject: m.asunto, text: m.texto, html: m.html, attachments });
         return { error: null };
       } catch (err) {
@@ -189,19 +192,22 @@ export async function runMailOnce(deps: MailDeps): Promise<{ enviados: number; f
   return { enviados: sent, fallidos: hechos.filter((h) => h.resultado !== CORTADO).length - sent, guardados: 0 };
 }
 
-async function loadAttachments(db: Kysely<DB>, accountId: number, entorno: string, adjuntos: AdjuntoPdf[]) {
+/** The PDFs a mail attaches, as stored: from the blob store (checked against their SHA-256), or from the row for an old version. */
+async function loadAttachments(deps: Pick<MailDeps, 'db' | 'blobs'>, accountId: number, entorno: string, adjuntos: AdjuntoPdf[]) {
   const out: { filename: string; content: Buffer; contentType: string }[] = [];
   for (const a of adjuntos) {
-    const v = await db
+    const v = await deps.db
       .selectFrom('deca_versiones')
-      .select('pdf')
+      .select(['pdf', 'pdf_sha256'])
       .where('account_id', '=', accountId)
       .where('entorno', '=', entorno as 'produccion' | 'pruebas')
       .where('deca_id', '=', a.deca_id)
       .where('version', '=', a.version)
       .executeTakeFirst();
     if (!v) throw new Error(`falta el PDF de la DeCA ${a.deca_id} v${a.version}`);
-    out.push({ filename: a.filename, content: Buffer.from(v.pdf), contentType: 'application/pdf' });
+    // A damaged or missing blob fails the attempt (and is retried): the mail never goes with other bytes.
+    const pdf = v.pdf ?? (await deps.blobs.leer(v.pdf_sha256));
+    out.push({ filename: a.filename, content: Buffer.from(pdf), contentType: 'application/pdf' });
   }
   return out;
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, onTestFinished } from 'vitest';
 import { ManualClock } from '../../server/clock';
-import { completar, huella } from '../../server/domain/idempotencia';
+import { huella, registroDeClave } from '../../server/domain/idempotencia';
+import { unaSentencia } from '../../server/domain/sentencia';
 import { runMaintenanceOnce } from '../../server/jobs/maintenance';
 import { Deca, DecaCreada } from '../../shared/schemas/deca';
 import type { TestResponse } from '../support/app';
@@ -186,7 +187,9 @@ describe('POST /decas with Idempotency-Key', () => {
     expect(await contarDecas(app, c.account.id)).toBe(1);
 
     // The dead request cannot complete the claim it lost.
-    await expect(db.transaction().execute((trx) => completar(trx, { accountId: c.account.id, entorno: 'produccion' }, `hdr:${key}`, 'muerto', { decaId: null }))).rejects.toMatchObject({
+    await expect(
+      db.transaction().execute((trx) => unaSentencia(trx, [registroDeClave(trx, { accountId: c.account.id, entorno: 'produccion' }, `hdr:${key}`, 'muerto', { decaId: null })])),
+    ).rejects.toMatchObject({
       codigo: 'en_curso',
     });
     const again = await postDeca(app, c.live, body, conClave(key));

@@ -98,7 +98,7 @@ async function descargarPdf({ app, c }: Fx, id: number): Promise<Buffer> {
 async function versionesGuardadas({ app, c }: Fx, decaId: number) {
   return app.database.db
     .selectFrom('deca_versiones')
-    .select(['version', 'pdf', 'pdf_sha256', 'pdf_bytes', 'datos_pdf'])
+    .select(['version', 'pdf', 'pdf_sha256', 'pdf_bytes', 'pdf_clave', 'datos_pdf'])
     .where('account_id', '=', c.account.id)
     .where('deca_id', '=', decaId)
     .orderBy('version')
@@ -216,10 +216,13 @@ describe('GET /decas/{id}/pdf', () => {
     const stored = await versionesGuardadas({ app, c }, deca.id);
     expect(stored.map((v) => v.version)).toEqual([1, 2]);
     const [s1, s2] = stored;
-    expect(Buffer.from(s1!.pdf).equals(v1)).toBe(true);
+    // The bytes are in the blob store, under their hash; the row keeps the hash, size and key.
+    expect(s1!.pdf).toBeNull();
+    expect(s1!.pdf_clave).toBe(`pdf/${s1!.pdf_sha256.slice(0, 2)}/${s1!.pdf_sha256.slice(2, 4)}/${s1!.pdf_sha256}`);
+    expect(Buffer.from(await app.services.blobs.leer(s1!.pdf_sha256)).equals(v1)).toBe(true);
     expect(s1!.pdf_sha256).toBe(deca.pdf_sha256);
     expect(s1!.pdf_bytes).toBe(v1.length);
-    expect(Buffer.from(s2!.pdf).equals(v2)).toBe(true);
+    expect(Buffer.from(await app.services.blobs.leer(s2!.pdf_sha256)).equals(v2)).toBe(true);
     expect(s2!.pdf_sha256).toBe(v2deca.pdf_sha256);
   });
 

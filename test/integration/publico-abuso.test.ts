@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect } from 'vitest';
 import { DescargasList } from '../../shared/schemas/deca';
+import { testDatabaseKind } from '../support/db';
 import { decaCompleta } from '../support/decas';
 import { enLotes } from '../support/decas-http';
 import { type Fx, it, type TestApp, test } from '../support/fixtures';
@@ -87,6 +88,29 @@ describe('public pages under a flood', () => {
     } finally {
       await sql`alter table descargas_fuera rename to descargas`.execute(app.database.db);
     }
+  });
+
+  // PGlite has one connection: a transaction holding the row would hold every statement of the page too.
+  it.runIf(testDatabaseKind() === 'postgres')('serves the ficha while another transaction holds its DeCA locked, and logs the open once it lets go', async ({ app, c }) => {
+    const deca = await crearDeca(app, c.live, decaCompleta());
+    let tomada!: () => void;
+    let soltar!: () => void;
+    const bloqueada = new Promise<void>((r) => (tomada = r));
+    const suelta = new Promise<void>((r) => (soltar = r));
+    const bloqueo = app.database.db.transaction().execute(async (trx) => {
+      await sql`select id from decas where id = ${deca.id} for update`.execute(trx);
+      tomada();
+      await suelta;
+    });
+    await bloqueada;
+    // Answered while the row is still locked: the page does not wait for its open to be logged.
+    const ficha = await abrir(app, deca.urls.ficha, '203.0.113.16');
+    expect(ficha.status).toBe(200);
+    expect(await ficha.text()).toContain(deca.numero);
+    soltar();
+    await bloqueo;
+    const descargas = async () => (await sql<{ n: number }>`select count(*)::int as n from descargas where deca_id = ${deca.id}`.execute(app.database.db)).rows[0]!.n;
+    await expect.poll(descargas, { timeout: 10_000 }).toBe(1);
   });
 
   it('answers 429 with Retry-After past 600 pages a minute from one address, and serves other addresses', async ({ app, c }) => {

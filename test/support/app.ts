@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createApp } from '../../server/app';
 import { ManualClock } from '../../server/clock';
 import { type Config, loadConfig } from '../../server/config';
@@ -63,6 +67,22 @@ function sharedPdfPool(): PdfPool {
   return pool;
 }
 
+let blobs: string | null = null;
+/**
+ * The blob store of the apps of this test process (BLOB_URL=file://…): one
+ * temporary folder, shared by every app (two apps on one database read each
+ * other's PDFs; content addressing makes sharing safe), removed at exit.
+ * DATA_DIR stays /nonexistent: nothing else may write there.
+ */
+function blobsDePrueba(): string {
+  if (!blobs) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'deca-blobs-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    blobs = pathToFileURL(dir).href;
+  }
+  return blobs;
+}
+
 /**
  * Note the secrets an answer creates: an API key (`key`), a webhook's
  * `secreto`; and the token of a completion link, which the DeCA's own
@@ -87,6 +107,7 @@ export async function startTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   const config = loadConfig({
     LOG_LEVEL: 'silent',
     DATA_DIR: '/nonexistent',
+    BLOB_URL: blobsDePrueba(),
     CLIENT_DIR: opts.clientDir ?? '/nonexistent',
     ...(opts.apiPoints ? { API_RATE_LIMIT: String(opts.apiPoints) } : {}),
     ...opts.env,

@@ -1,6 +1,6 @@
 import type { AccountRow } from '../../server/db/schema';
 import { crearClave } from '../../server/domain/accounts/api-keys';
-import { crearCuenta } from '../../server/domain/accounts/cuentas';
+import { crearCuenta, prepararCuenta } from '../../server/domain/accounts/cuentas';
 import type { Plan, Rol } from '../../shared/schemas/cuenta';
 import type { TestApp } from './app';
 
@@ -33,16 +33,17 @@ export async function buildCuenta(app: TestApp, opts: CuentaOptions = {}): Promi
   seq++;
   const email = `usuario${seq}-${Date.now()}@example.com`;
   const password = 'contraseña-de-prueba';
+  const cuenta = await prepararCuenta(app.database.db, {
+    nombre: opts.nombre ?? `Transportes Prueba ${seq}, S.L.`,
+    nif: opts.nif ?? 'B12345674',
+    domicilio: opts.domicilio ?? 'Calle Mayor 1, 28001 Madrid',
+    rol: opts.rol ?? 'transportista',
+    plan: opts.plan ?? 'free',
+    email,
+    password,
+  });
   return app.database.db.transaction().execute(async (trx) => {
-    const { account } = await crearCuenta(trx, {
-      nombre: opts.nombre ?? `Transportes Prueba ${seq}, S.L.`,
-      nif: opts.nif ?? 'B12345674',
-      domicilio: opts.domicilio ?? 'Calle Mayor 1, 28001 Madrid',
-      rol: opts.rol ?? 'transportista',
-      plan: opts.plan ?? 'free',
-      email,
-      password,
-    });
+    const { account } = await crearCuenta(trx, cuenta);
     const live = await crearClave(trx, { accountId: account.id, entorno: 'produccion', soloLectura: false });
     const test = await crearClave(trx, { accountId: account.id, entorno: 'pruebas', soloLectura: false });
     const ro = await crearClave(trx, { accountId: account.id, entorno: 'produccion', soloLectura: true });

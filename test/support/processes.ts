@@ -1,16 +1,27 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** Environment for a child process of the product: no inherited DB settings, quiet logs. */
+/**
+ * The blob store of product processes started without a DATA_DIR (on
+ * PostgreSQL): one folder for all of them, so several servers on one
+ * database read each other's PDFs, as they would share a bucket (content
+ * addressing makes sharing safe); never the working directory's ./data.
+ */
+const BLOBS_SIN_DATA_DIR = pathToFileURL(path.join(os.tmpdir(), 'deca-pruebas-blobs')).href;
+
+/** Environment for a child process of the product: no inherited DB or blob store settings, quiet logs. */
 export function childEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'test' };
   delete env.DATABASE_URL;
   delete env.DATA_DIR;
   delete env.PORT;
+  for (const k of Object.keys(env)) if (k.startsWith('BLOB_')) delete env[k];
+  if (extra.DATA_DIR === undefined && extra.BLOB_URL === undefined) env.BLOB_URL = BLOBS_SIN_DATA_DIR;
   for (const [k, v] of Object.entries(extra)) {
     if (v === undefined) delete env[k];
     else env[k] = v;

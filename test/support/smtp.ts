@@ -23,6 +23,7 @@ export function mailDeps(app: TestApp, smtpUrl: string | null): MailDeps {
     log: createLogger('silent'),
     transport: smtpUrl ? smtpTransport(smtpUrl) : null,
     from: 'DeCA <no-responder@example.com>',
+    blobs: app.services.blobs,
   };
 }
 

@@ -7,13 +7,18 @@ import { randomToken, sha256Hex } from './tokens';
 
 export const KEY_PREFIX: Record<Entorno, string> = { produccion: 'dg_live_', pruebas: 'dg_test_' };
 
+/** Before the transaction: 404 when the account a key is asked for (by its id: the operator's CLI) does not exist. */
+export async function comprobarCuenta(db: Kysely<DB>, accountId: number): Promise<void> {
+  const account = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+  if (!account) throw new AppError('no_encontrado', `No existe la cuenta ${accountId}.`);
+}
+
 /**
- * Create an API key: 256 random bits after the `dg_live_`/`dg_test_` prefix.
+ * Create an API key of an existing account (`comprobarCuenta`; accounts are
+ * never deleted): 256 random bits after the `dg_live_`/`dg_test_` prefix.
  * Only its sha256 is stored; the caller shows `key` once.
  */
 export async function crearClave(trx: Transaction<DB>, input: { accountId: number; entorno: Entorno; soloLectura: boolean; nombre?: string | null }): Promise<{ row: ApiKeyRow; key: string }> {
-  const account = await trx.selectFrom('accounts').select('id').where('id', '=', input.accountId).executeTakeFirst();
-  if (!account) throw new AppError('no_encontrado', `No existe la cuenta ${input.accountId}.`);
   const key = KEY_PREFIX[input.entorno] + randomToken(32);
   const row = await trx
     .insertInto('api_keys')

@@ -2,7 +2,6 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { AccountRow, DB, UserRow } from '../../db/schema';
 import { enqueueCorreoSiHayUsuario, mensajeRestablecer } from '../correo/correos';
-import { hashPassword } from './passwords';
 import { randomToken, sha256Hex } from './tokens';
 
 /** How long a password reset link works. */
@@ -76,28 +75,26 @@ export async function restablecimientoAbierto(db: Kysely<DB>, token: string, now
 }
 
 /**
- * Spend a reset link and set the user's password: the link (and every other
- * open link of the user) is gone, and so is every session of the user. Two
- * at once: one wins (the delete returns the row once), the other finds it used.
+ * Spend a reset link and set the user's password (hashed before the
+ * transaction, once `restablecimientoAbierto` found the link open): the link
+ * (and every other open link of the user) is gone, and so is every session
+ * of the user. Two at once: one wins (the delete returns the row once), the
+ * other finds it used.
  */
-export async function restablecerContrasena(trx: Transaction<DB>, token: string, password: string, now: Date): Promise<{ user: UserRow; account: AccountRow }> {
+export async function restablecerContrasena(trx: Transaction<DB>, token: string, passwordHash: string, now: Date): Promise<{ user: UserRow; account: AccountRow }> {
   if (!tokenValido(token)) throw noValido();
   const gastado = await trx.deleteFrom('restablecimientos').where('token_hash', '=', sha256Hex(token)).where('expires_at', '>', now).returning('user_id').executeTakeFirst();
   if (!gastado) throw noValido();
-  return fijarContrasena(trx, gastado.user_id, password);
+  return fijarContrasena(trx, gastado.user_id, passwordHash);
 }
 
 /**
- * Set a user's password: every session of the user ends (the caller opens
- * the one of this device) and their open reset links stop working.
+ * Set a user's password (its hash, made before the transaction): every
+ * session of the user ends (the caller opens the one of this device) and
+ * their open reset links stop working.
  */
-export async function fijarContrasena(trx: Transaction<DB>, userId: number, password: string): Promise<{ user: UserRow; account: AccountRow }> {
-  const user = await trx
-    .updateTable('users')
-    .set({ password_hash: await hashPassword(password) })
-    .where('id', '=', userId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+export async function fijarContrasena(trx: Transaction<DB>, userId: number, passwordHash: string): Promise<{ user: UserRow; account: AccountRow }> {
+  const user = await trx.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', userId).returningAll().executeTakeFirstOrThrow();
   await cerrarSesionesDe(trx, userId);
   await trx.deleteFrom('restablecimientos').where('user_id', '=', userId).execute();
   const account = await trx.selectFrom('accounts').selectAll().where('id', '=', user.account_id).executeTakeFirstOrThrow();
@@ -110,13 +107,23 @@ export async function cerrarSesionesDe(db: Kysely<DB>, userId: number): Promise<
   return Number(r.numDeletedRows);
 }
 
+const sinUsuario = (email: string) => new AppError('no_encontrado', `No hay ningún usuario con el correo ${email}.`);
+
+/** The user the operator resets the password of, before the transaction; 404 when the address has none. */
+export async function usuarioConCorreo(db: Kysely<DB>, email: string): Promise<UserRow> {
+  const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  if (!user) throw sinUsuario(email);
+  return user;
+}
+
 /**
  * The operator resets a user's password: a one-use link to choose a new one
  * (returned, and not mailed) and every session of the user ended now.
  */
-export async function restablecerPorOperador(trx: Transaction<DB>, email: string, siteUrl: string, now: Date): Promise<{ email: string; url: string; expiresAt: Date; sesiones: number }> {
-  const user = await trx.selectFrom('users').selectAll().where('email', '=', email).forUpdate().executeTakeFirst();
-  if (!user) throw new AppError('no_encontrado', `No hay ningún usuario con el correo ${email}.`);
+export async function restablecerPorOperador(trx: Transaction<DB>, user: UserRow, siteUrl: string, now: Date): Promise<{ email: string; url: string; expiresAt: Date; sesiones: number }> {
+  // Locked, so the user cannot be removed between the link and the sessions; gone since it was read: the same 404.
+  const sigue = await trx.selectFrom('users').select('id').where('id', '=', user.id).forUpdate().executeTakeFirst();
+  if (!sigue) throw sinUsuario(user.email);
   const { url, expiresAt } = await crearRestablecimiento(trx, user, siteUrl, now);
   const sesiones = await cerrarSesionesDe(trx, user.id);
   return { email: user.email, url, expiresAt, sesiones };

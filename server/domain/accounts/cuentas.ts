@@ -1,4 +1,4 @@
-import { sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { Plan, Rol } from '../../../shared/schemas/cuenta';
 import type { AccountRow, DB, UserRow } from '../../db/schema';
@@ -23,17 +23,31 @@ export interface CrearCuentaInput {
   confirmar?: { siteUrl: string; now: Date };
 }
 
-/** Create an account and, when given, its admin user. */
-export async function crearCuenta(trx: Transaction<DB>, input: CrearCuentaInput): Promise<{ account: AccountRow; user: UserRow | null }> {
-  const email = input.email?.trim().toLowerCase() || null;
+/** An account ready to create: its e-mail checked free and its password hashed (`prepararCuenta`). */
+export interface CuentaPreparada extends Omit<CrearCuentaInput, 'email' | 'password'> {
+  email: string | null;
+  passwordHash: string | null;
+}
+
+const emailRegistrado = () => new AppError('email_registrado', 'Ya existe una cuenta con ese correo. Inicie sesión o use otro correo.', { campos: { email: 'Ya registrado' } });
+
+/**
+ * Before the transaction: the e-mail normalized and checked free, and the
+ * password hashed (slow on purpose). Two sign-ups racing for one address
+ * meet the unique index, which answers the same `email_registrado`.
+ */
+export async function prepararCuenta(db: Kysely<DB>, input: CrearCuentaInput): Promise<CuentaPreparada> {
+  const { email: dado, password, ...resto } = input;
+  const email = dado?.trim().toLowerCase() || null;
   if (email) {
-    const taken = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-    if (taken) {
-      throw new AppError('email_registrado', 'Ya existe una cuenta con ese correo. Inicie sesión o use otro correo.', {
-        campos: { email: 'Ya registrado' },
-      });
-    }
+    const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+    if (taken) throw emailRegistrado();
   }
+  return { ...resto, email, passwordHash: email && password ? await hashPassword(password) : null };
+}
+
+/** Create a prepared account and, when it has e-mail and password, its admin user. */
+export async function crearCuenta(trx: Transaction<DB>, input: CuentaPreparada): Promise<{ account: AccountRow; user: UserRow | null }> {
   const account = await trx
     .insertInto('accounts')
     .values({
@@ -47,19 +61,19 @@ export async function crearCuenta(trx: Transaction<DB>, input: CrearCuentaInput)
     .returningAll()
     .executeTakeFirstOrThrow();
   let user: UserRow | null = null;
-  if (email && input.password) {
+  if (input.email && input.passwordHash) {
     user = await trx
       .insertInto('users')
       .values({
         account_id: account.id,
-        email,
-        password_hash: await hashPassword(input.password),
+        email: input.email,
+        password_hash: input.passwordHash,
         rol: 'admin',
         email_confirmado_at: input.confirmar ? null : sql`now()`,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (input.confirmar) user = await enviarConfirmacion(trx, account, user, input.confirmar.siteUrl, input.confirmar.now);
+    if (input.confirmar) user = (await enviarConfirmacion(trx, account, user, input.confirmar.siteUrl, input.confirmar.now)) ?? user;
   }
   return { account, user };
 }
@@ -69,15 +83,21 @@ export function urlConfirmacion(siteUrl: string, token: string): string {
   return `${siteUrl}/confirmar/${token}`;
 }
 
-/** (Re)send the confirmation link: a new token (the old link stops working), its hash stored, the mail queued. */
-export async function enviarConfirmacion(trx: Transaction<DB>, account: AccountRow, user: UserRow, siteUrl: string, now: Date): Promise<UserRow> {
+/**
+ * (Re)send the confirmation link while the address is unconfirmed: a new
+ * token (the old link stops working), its hash stored, the mail queued.
+ * Null, and nothing sent, when the address was confirmed meanwhile.
+ */
+export async function enviarConfirmacion(trx: Transaction<DB>, account: AccountRow, user: UserRow, siteUrl: string, now: Date): Promise<UserRow | null> {
   const token = randomToken(32);
   const updated = await trx
     .updateTable('users')
     .set({ confirmacion_hash: sha256Hex(token) })
     .where('id', '=', user.id)
+    .where('email_confirmado_at', 'is', null)
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (!updated) return null;
   await enqueueCorreo(
     trx,
     { accountId: account.id, entorno: 'produccion' },
@@ -87,11 +107,20 @@ export async function enviarConfirmacion(trx: Transaction<DB>, account: AccountR
   return updated;
 }
 
-/** Send the signed-in user's confirmation link again (a new one); 409 `sin_cambios` when their address is confirmed already. */
-export async function reenviarConfirmacion(trx: Transaction<DB>, account: AccountRow, userId: number, siteUrl: string, now: Date): Promise<UserRow> {
-  const user = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirstOrThrow();
-  if (user.email_confirmado_at) throw new AppError('sin_cambios', 'Su correo ya está confirmado.');
-  return enviarConfirmacion(trx, account, user, siteUrl, now);
+const yaConfirmado = () => new AppError('sin_cambios', 'Su correo ya está confirmado.');
+
+/** The signed-in user whose link to send again, before the transaction; 409 `sin_cambios` when their address is confirmed already. */
+export async function prepararReenvio(db: Kysely<DB>, userId: number): Promise<UserRow> {
+  const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+  if (user.email_confirmado_at) throw yaConfirmado();
+  return user;
+}
+
+/** Send the user's confirmation link again (a new one); 409 `sin_cambios` when the address was confirmed since `prepararReenvio`. */
+export async function reenviarConfirmacion(trx: Transaction<DB>, account: AccountRow, user: UserRow, siteUrl: string, now: Date): Promise<UserRow> {
+  const enviado = await enviarConfirmacion(trx, account, user, siteUrl, now);
+  if (!enviado) throw yaConfirmado();
+  return enviado;
 }
 
 /**

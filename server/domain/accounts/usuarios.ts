@@ -4,7 +4,9 @@ import { formatMadrid } from '../../../shared/rules/fechas';
 import { NOMBRE_ROL, quedaAdministrador, type RolUsuario } from '../../../shared/rules/roles';
 import type { Invitacion, UsuarioCuenta } from '../../../shared/schemas/cuenta';
 import type { AccountRow, DB, InvitacionRow, UserRow } from '../../db/schema';
+import type { Plan, Trx } from '../context';
 import { enqueueCorreo, mensajeInvitacion } from '../correo/correos';
+import { escritura } from '../plan';
 import { presentUsuario } from '../presenters/cuenta';
 import { hashPassword } from './passwords';
 import { randomToken, sha256Hex } from './tokens';
@@ -36,18 +38,24 @@ export function urlInvitacion(siteUrl: string, token: string): string {
 }
 
 /**
- * Invite an address to the account with a role: the link goes through the
- * mail outbox in this transaction. Inviting the same address again replaces
- * the open invitation (the old link stops working). An address that already
- * has a user in DeCA cannot be invited (one user, one account).
+ * Invite an address to the account with a role. Read and checked here,
+ * outside any transaction: an address that already has a user in DeCA
+ * cannot be invited (one user, one account). The plan's writes replace the
+ * open invitation of the same address (the old link stops working) and send
+ * the link through the mail outbox, in the command's transaction.
  */
-export async function invitar(trx: Transaction<DB>, account: AccountRow, invita: UserRow, input: { email: string; rol: RolUsuario }, siteUrl: string, now: Date): Promise<InvitacionRow> {
+export async function prepararInvitacion(db: Kysely<DB>, account: AccountRow, invitaId: number, input: { email: string; rol: RolUsuario }, siteUrl: string, now: Date): Promise<Plan<InvitacionRow>> {
   const email = input.email.trim().toLowerCase();
-  const usuario = await trx.selectFrom('users').select('account_id').where('email', '=', email).executeTakeFirst();
+  const [invita, usuario] = await Promise.all([leerUsuario(db, invitaId), db.selectFrom('users').select('account_id').where('email', '=', email).executeTakeFirst()]);
   if (usuario) {
     const mensaje = usuario.account_id === account.id ? 'Ya es usuario de esta cuenta.' : 'Ese correo ya tiene usuario en DeCA, en otra cuenta.';
     throw new AppError('email_registrado', mensaje, { campos: { email: mensaje } });
   }
+  return escritura((trx) => invitar(trx, account, invita, email, input.rol, siteUrl, now));
+}
+
+/** The invitation's writes: the old open one of the address goes, the new one and its e-mail are written. */
+async function invitar(trx: Trx, account: AccountRow, invita: UserRow, email: string, rol: RolUsuario, siteUrl: string, now: Date): Promise<InvitacionRow> {
   await trx.deleteFrom('invitaciones').where('account_id', '=', account.id).where('email', '=', email).where('aceptada_at', 'is', null).execute();
   const token = randomToken(32);
   const row = await trx
@@ -55,7 +63,7 @@ export async function invitar(trx: Transaction<DB>, account: AccountRow, invita:
     .values({
       account_id: account.id,
       email,
-      rol: input.rol,
+      rol,
       token_hash: sha256Hex(token),
       invitada_por: invita.id,
       created_at: now,
@@ -63,7 +71,7 @@ export async function invitar(trx: Transaction<DB>, account: AccountRow, invita:
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const mensaje = mensajeInvitacion(account, invita.email, NOMBRE_ROL[input.rol].toLowerCase(), urlInvitacion(siteUrl, token), formatMadrid(row.expires_at).slice(0, 16));
+  const mensaje = mensajeInvitacion(account, invita.email, NOMBRE_ROL[rol].toLowerCase(), urlInvitacion(siteUrl, token), formatMadrid(row.expires_at).slice(0, 16));
   await enqueueCorreo(trx, { accountId: account.id, entorno: 'produccion' }, { tipo: 'invitacion', decaId: null, destinatario: email, ...mensaje }, now);
   return row;
 }
@@ -79,21 +87,35 @@ export async function invitacionAbierta(db: Kysely<DB>, token: string, now: Date
   return { invitacion, account };
 }
 
+/** What accepting an invitation needs, read and hashed before the transaction that writes it. */
+export interface Aceptacion {
+  invitacion: InvitacionRow;
+  account: AccountRow;
+  passwordHash: string;
+}
+
+/** The link's open invitation and the new user's password hash: the slow part, outside any transaction. */
+export async function prepararAceptacion(db: Kysely<DB>, token: string, password: string, now: Date): Promise<Aceptacion> {
+  const { invitacion, account } = await invitacionAbierta(db, token, now);
+  return { invitacion, account, passwordHash: await hashPassword(password) };
+}
+
 /**
- * Accept an invitation: the user is created with its role and a confirmed
- * address (the link reached it), and the invitation is spent. Run twice at
- * once, one wins and the other finds it used.
+ * Accept an invitation, in the command's transaction: the invitation is
+ * spent and the user is created with its role and a confirmed address (the
+ * link reached it). The spend is conditional: run twice at once, or after
+ * the invitation was withdrawn or replaced since it was read, one wins and
+ * the other finds it used.
  */
-export async function aceptarInvitacion(trx: Transaction<DB>, token: string, password: string, now: Date): Promise<{ user: UserRow; account: AccountRow }> {
-  const { invitacion, account } = await invitacionAbierta(trx, token, now);
-  const gastada = await trx.updateTable('invitaciones').set({ aceptada_at: now }).where('id', '=', invitacion.id).where('aceptada_at', 'is', null).returning('id').executeTakeFirst();
+export async function aceptarInvitacion(trx: Trx, a: Aceptacion, now: Date): Promise<{ user: UserRow; account: AccountRow }> {
+  const gastada = await trx.updateTable('invitaciones').set({ aceptada_at: now }).where('id', '=', a.invitacion.id).where('aceptada_at', 'is', null).returning('id').executeTakeFirst();
   if (!gastada) throw noValida();
   const user = await trx
     .insertInto('users')
-    .values({ account_id: account.id, email: invitacion.email, password_hash: await hashPassword(password), rol: invitacion.rol, email_confirmado_at: now })
+    .values({ account_id: a.account.id, email: a.invitacion.email, password_hash: a.passwordHash, rol: a.invitacion.rol, email_confirmado_at: now })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { user, account };
+  return { user, account: a.account };
 }
 
 /** A user of the account, locked for a change; 404 when it is not one of its users. */

@@ -41,7 +41,7 @@ export async function documentosParaElCamino(ctx: DomainContext, actor: Alcance,
       documentos.push({ deca, pdf: null, qr: null });
       continue;
     }
-    const [{ pdf }, qr] = await Promise.all([leerPdf(ctx.db, actor, row), renderQrPng(fichaUrl(ctx.siteUrl, row.token_publico))]);
+    const [{ pdf }, qr] = await Promise.all([leerPdf(ctx, actor, row), renderQrPng(fichaUrl(ctx.siteUrl, row.token_publico))]);
     documentos.push({ deca, pdf: Buffer.from(pdf).toString('base64'), qr: qr.toString('base64') });
     await pausa();
   }

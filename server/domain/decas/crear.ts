@@ -198,7 +198,7 @@ export async function prepararCreacion(ctx: DomainContext, actor: Actor, input: 
   if (offline && resumenOffline) await comprobarResumenFirmado(ctx.db, offline, resumenOffline, p.datos);
   const emitir = input.emitir;
   const pdf = emitir
-    ? await renderVersion(ctx.renderPdf, ctx.siteUrl, p.datos, {
+    ? await renderVersion(ctx, p.datos, {
         entorno: actor.entorno,
         numero,
         version: 1,

@@ -3,15 +3,18 @@ import { datosPdf, type MetaVersion as MetaPdf } from '../../../shared/pdf/datos
 import type { DecaPdfData } from '../../../shared/pdf/deca-pdf-data';
 import { conResumen } from '../../../shared/rules/resumen-offline';
 import type { DecaDatos } from '../../../shared/schemas/deca';
-import type { DecaPdfRenderer } from '../../documents/pdf-pool';
+import { errorAlGuardar } from '../../blobs/almacen';
+import type { DomainContext } from '../context';
 import { fichaUrl } from './urls';
 
-/** A rendered version, ready to store. */
+/** A rendered version whose bytes are already in the blob store: its row keeps their hash, size and key. */
 export interface PdfVersion {
   version: number;
   pdf: Uint8Array;
   sha256: string;
   bytes: number;
+  /** The blob's key in the store (`pdf/ab/cd/<sha256>`). */
+  clave: string;
   datosPdf: DecaPdfData;
 }
 
@@ -21,10 +24,20 @@ export interface MetaVersion extends Omit<MetaPdf, 'qrUrl'> {
   resumenOffline?: string;
 }
 
-/** Render a version's PDF (in the worker pool) and describe its bytes. */
-export async function renderVersion(render: DecaPdfRenderer, siteUrl: string, d: DecaDatos, meta: MetaVersion): Promise<PdfVersion> {
-  const ficha = fichaUrl(siteUrl, meta.tokenPublico);
+/**
+ * Render a version's PDF (in the worker pool) and write it to the blob
+ * store, in the change's `preparar`, before the transaction that inserts
+ * the version's row: a row never names a blob that is not there. A change
+ * that then fails leaves its blob unreferenced, which is harmless (nothing
+ * lists the store; the same bytes are the same blob).
+ */
+export async function renderVersion(ctx: Pick<DomainContext, 'renderPdf' | 'siteUrl' | 'blobs'>, d: DecaDatos, meta: MetaVersion): Promise<PdfVersion> {
+  const ficha = fichaUrl(ctx.siteUrl, meta.tokenPublico);
   const data = datosPdf(d, { ...meta, qrUrl: meta.resumenOffline ? conResumen(ficha, meta.resumenOffline) : ficha });
-  const pdf = await render(data);
-  return { version: meta.version, pdf, sha256: createHash('sha256').update(pdf).digest('hex'), bytes: pdf.byteLength, datosPdf: data };
+  const pdf = await ctx.renderPdf(data);
+  const sha256 = createHash('sha256').update(pdf).digest('hex');
+  const clave = await ctx.blobs.guardar(sha256, pdf).catch((err: unknown) => {
+    throw errorAlGuardar(err, `el PDF de la DeCA ${meta.numero}`);
+  });
+  return { version: meta.version, pdf, sha256, bytes: pdf.byteLength, clave, datosPdf: data };
 }

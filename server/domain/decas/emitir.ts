@@ -22,7 +22,7 @@ export async function prepararEmision(ctx: DomainContext, actor: Actor, ref: str
   const datos = completarDatos(datosDeRow(row), row.emisor_rol, actor.cuenta);
   exigirCompleta({ faltan: faltaParaEmitir(datos, row.emisor_rol), emisorRol: row.emisor_rol }, actor.cuenta);
   const now = ctx.clock.now();
-  const pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, datos, {
+  const pdf = await renderVersion(ctx, datos, {
     entorno: row.entorno,
     numero: row.numero,
     version: row.version,

@@ -11,14 +11,20 @@ import { type DecaConRefs, releerDeca } from './queries';
 // Thrown by `aplicar` when the DeCA moved since it was prepared (the command layer prepares again).
 export { RevisionCambiada } from '../context';
 
-/** A version's row: its PDF bytes (kept per version; a version's bytes never change). `decaId` may be a subquery (a DeCA inserted in the same statement). */
+/**
+ * A version's row: the hash, size and blob key of its PDF, whose bytes are
+ * already in the blob store (`renderVersion`); `pdf` (the bytes in the row)
+ * is only in rows written before the store. A version's bytes never change.
+ * `decaId` may be a subquery (a DeCA inserted in the same statement).
+ */
 export function filaVersion(actor: Pick<Actor, 'accountId' | 'entorno'>, decaId: number | Expression<number>, v: PdfVersion, now: Date): InsertObject<DB, 'deca_versiones'> {
   return {
     account_id: actor.accountId,
     entorno: actor.entorno,
     deca_id: decaId,
     version: v.version,
-    pdf: v.pdf,
+    pdf: null,
+    pdf_clave: v.clave,
     pdf_sha256: v.sha256,
     pdf_bytes: v.bytes,
     datos_pdf: JSON.stringify(v.datosPdf),
@@ -26,7 +32,7 @@ export function filaVersion(actor: Pick<Actor, 'accountId' | 'entorno'>, decaId:
   };
 }
 
-/** Store a version's PDF bytes: a part of the change's last statement. */
+/** Store a version's row (its PDF is in the blob store already): a part of the change's last statement. */
 export function versionGuardada(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, decaId: number, v: PdfVersion, now: Date): Parte {
   return { nombre: `version_${decaId}`, sentencia: trx.insertInto('deca_versiones').values(filaVersion(actor, decaId, v, now)) };
 }

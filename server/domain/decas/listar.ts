@@ -3,9 +3,11 @@ import { AppError } from '../../../shared/errors';
 import { instanteMadrid, isFechaValida } from '../../../shared/rules/fechas';
 import { normalizarMatricula } from '../../../shared/rules/matricula';
 import type { DecaListQuery } from '../../../shared/schemas/deca';
+import { errorDeBlob } from '../../blobs/almacen';
 import type { CambioRow, DB } from '../../db/schema';
 import type { Actor } from '../actor';
 import { delAmbito } from '../ambito';
+import type { DomainContext } from '../context';
 import { type Alcance, type DecaConRefs, obtenerDeca, selectDecas } from './queries';
 
 /**
@@ -130,12 +132,27 @@ export async function listarCambios(db: Kysely<DB>, actor: Alcance, ref: string)
   return db.selectFrom('deca_cambios').selectAll().where(delAmbito(actor)).where('deca_id', '=', deca.id).orderBy('id', 'asc').execute();
 }
 
-/** The stored PDF bytes of the current version (or a given one). */
-export async function leerPdf(db: Kysely<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, deca: DecaConRefs, version = deca.version): Promise<{ pdf: Uint8Array; sha256: string; version: number }> {
+/**
+ * The stored PDF bytes of the current version (or a given one): from the
+ * blob store, checked against the version's SHA-256 (a damaged or missing
+ * blob is refused, never served), or from the row itself for a version
+ * written before the store and not yet moved out (`blobs:migrate`).
+ */
+export async function leerPdf(
+  ctx: Pick<DomainContext, 'db' | 'blobs'>,
+  actor: Pick<Actor, 'accountId' | 'entorno'>,
+  deca: DecaConRefs,
+  version = deca.version,
+): Promise<{ pdf: Uint8Array; sha256: string; version: number }> {
   if (deca.estado === 'pendiente') {
     throw new AppError('pendiente', `La DeCA ${deca.numero} está pendiente: tendrá PDF cuando se emita.`);
   }
-  const v = await db.selectFrom('deca_versiones').select(['pdf', 'pdf_sha256', 'version']).where(delAmbito(actor)).where('deca_id', '=', deca.id).where('version', '=', version).executeTakeFirst();
+  const v = await ctx.db.selectFrom('deca_versiones').select(['pdf', 'pdf_sha256', 'version']).where(delAmbito(actor)).where('deca_id', '=', deca.id).where('version', '=', version).executeTakeFirst();
   if (!v) throw new AppError('no_encontrado', `La DeCA ${deca.numero} no tiene versión ${version}.`);
-  return { pdf: v.pdf, sha256: v.pdf_sha256, version: v.version };
+  const pdf =
+    v.pdf ??
+    (await ctx.blobs.leer(v.pdf_sha256).catch((err: unknown) => {
+      throw errorDeBlob(err, `El PDF de la DeCA ${deca.numero} (versión ${v.version})`);
+    }));
+  return { pdf, sha256: v.pdf_sha256, version: v.version };
 }

@@ -6,10 +6,9 @@ import type { DecaUpdate } from '../../db/schema';
 import type { Actor } from '../actor';
 import { leccionAprendida, prepararLeccion } from '../agenda/agenda';
 import { delAmbito } from '../ambito';
-import { type DomainContext, type Plan, RevisionCambiada, type Trx } from '../context';
+import { type DomainContext, type Plan, RevisionCambiada } from '../context';
 import { liberarRefExterna } from '../idempotencia';
 import type { Evento } from '../outbox';
-import { escribirPlan } from '../plan';
 import { exigirCompleta } from './crear';
 import { aplicarCambios, columnasDeDatos, datosDeRow, diffDatos } from './datos';
 import { type PdfVersion, renderVersion } from './documento';
@@ -77,7 +76,7 @@ export async function prepararModificacion(ctx: DomainContext, actor: Actor, ref
   const version = emitida ? row.version + 1 : row.version;
   let pdf: PdfVersion | null = null;
   if (emitida || emitir) {
-    pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, despues, {
+    pdf = await renderVersion(ctx, despues, {
       entorno: row.entorno,
       numero: row.numero,
       version,
@@ -109,28 +108,4 @@ export async function prepararModificacion(ctx: DomainContext, actor: Actor, ref
       return { valor: deca, registro: { decaId: row.id }, eventos, partes, tocadas: [row.id] };
     },
   };
-}
-
-/**
- * A modification carried out in a transaction of its own, for a caller
- * outside the command layer (the completion link, `domain/publico`), with
- * `antesDeConfirmar` written in that same transaction.
- */
-export async function modificarDeca(
-  ctx: DomainContext,
-  actor: Actor,
-  ref: string,
-  input: DecaPatchParsed,
-  enviados: ReadonlySet<string>,
-  opts: OpcionesModificar & { antesDeConfirmar?: (trx: Trx, decaId: number) => Promise<void> } = {},
-): Promise<Deca> {
-  const r = await escribirPlan(
-    ctx.db,
-    () => prepararModificacion(ctx, actor, ref, input, enviados, opts),
-    async (trx, e) => {
-      await opts.antesDeConfirmar?.(trx, e.valor.id);
-      return [];
-    },
-  );
-  return r.valor;
 }

@@ -47,7 +47,7 @@ export async function prepararSustitucion(
   reserva.numero ??= await asignarNumero(ctx.db, actor, now);
   const nuevoNumero = reserva.numero;
   const { tokenPublico } = reserva;
-  const pdf = await renderVersion(ctx.renderPdf, ctx.siteUrl, datos, {
+  const pdf = await renderVersion(ctx, datos, {
     entorno: old.entorno,
     numero: nuevoNumero,
     version: 1,

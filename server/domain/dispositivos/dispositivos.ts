@@ -14,7 +14,9 @@ import { cuentaSinConfirmar } from '../accounts/cuota';
 import { randomToken, sha256Hex } from '../accounts/tokens';
 import type { Actor } from '../actor';
 import { delAmbito } from '../ambito';
+import type { Plan, Trx } from '../context';
 import { formatNumero } from '../decas/numeracion';
+import { escritura } from '../plan';
 
 /** What tells one device's key from another's at a glance (and makes a key's registration unique). */
 export function huellaClave(k: ClavePublica): string {
@@ -32,19 +34,27 @@ async function bloquearDispositivo(trx: Transaction<DB>, accountId: number, id: 
 }
 
 /**
- * Register the signed-in user's device key; registering the same key again
- * returns the same device. A key already registered for another user of the
- * account, or one that was revoked, is refused (a revoked key stays revoked:
- * the device makes a new pair).
+ * Register the signed-in user's device key: refused here, before any
+ * transaction, when no user is signed in (an API key); the plan writes in
+ * the command's transaction. Registering the same key again returns the
+ * same device. A key already registered for another user of the account, or
+ * one that was revoked, is refused (a revoked key stays revoked: the device
+ * makes a new pair).
  */
-export async function registrarDispositivo(trx: Transaction<DB>, actor: Actor, input: { nombre: string; clave_publica: ClavePublica }, now: Date): Promise<DispositivoRow> {
-  if (actor.userId === null) throw new AppError('prohibido', 'Solo un usuario con sesión iniciada registra dispositivos.');
+export function prepararRegistro(actor: Actor, input: { nombre: string; clave_publica: ClavePublica }, now: Date): Plan<DispositivoRow> {
+  const userId = actor.userId;
+  if (userId === null) throw new AppError('prohibido', 'Solo un usuario con sesión iniciada registra dispositivos.');
+  return escritura((trx) => registrarDispositivo(trx, actor.accountId, userId, input, now));
+}
+
+/** The registration's writes (see prepararRegistro): the key is inserted unless there, then read back and checked. */
+async function registrarDispositivo(trx: Trx, accountId: number, userId: number, input: { nombre: string; clave_publica: ClavePublica }, now: Date): Promise<DispositivoRow> {
   const huella = huellaClave(input.clave_publica);
   await trx
     .insertInto('dispositivos')
     .values({
-      account_id: actor.accountId,
-      user_id: actor.userId,
+      account_id: accountId,
+      user_id: userId,
       nombre: input.nombre,
       clave_publica: JSON.stringify({ kty: 'EC', crv: 'P-256', x: input.clave_publica.x, y: input.clave_publica.y }),
       huella,
@@ -52,8 +62,8 @@ export async function registrarDispositivo(trx: Transaction<DB>, actor: Actor, i
     })
     .onConflict((oc) => oc.columns(['account_id', 'huella']).doNothing())
     .execute();
-  const row = await trx.selectFrom('dispositivos').selectAll().where('account_id', '=', actor.accountId).where('huella', '=', huella).executeTakeFirstOrThrow();
-  if (row.user_id !== actor.userId) throw new AppError('conflicto', 'Esta clave ya está registrada para otro usuario de la cuenta.');
+  const row = await trx.selectFrom('dispositivos').selectAll().where('account_id', '=', accountId).where('huella', '=', huella).executeTakeFirstOrThrow();
+  if (row.user_id !== userId) throw new AppError('conflicto', 'Esta clave ya está registrada para otro usuario de la cuenta.');
   if (row.revocado_at) throw revocado();
   return row;
 }
@@ -81,66 +91,72 @@ export async function revocarDispositivo(trx: Transaction<DB>, actor: Actor, id:
 
 /**
  * The numbers a device holds in an environment, refilled when fewer than
- * RESERVA_MINIMO are usable: the new numbers come from the account's counter
- * in one statement (so they never collide with another device's or with a
- * DeCA made online), each with a public token. The device's row is locked
- * meanwhile, so two refills at once give one refill. On the free plan a
- * refill never holds more numbers than the month has left; in production the
- * account must have confirmed its e-mail.
+ * RESERVA_MINIMO are usable. In production the account must have confirmed
+ * its e-mail: refused here, before any transaction; the plan reads and
+ * refills in the command's transaction (see reservarNumeros).
  */
-export async function reservarNumeros(db: Kysely<DB>, actor: Actor, dispositivoId: number, entorno: Entorno, now: Date): Promise<ReservaRow[]> {
+export function prepararReservas(actor: Actor, dispositivoId: number, entorno: Entorno, now: Date): Plan<ReservaRow[]> {
   if (entorno === 'produccion' && !actor.cuenta.confirmada_at) throw cuentaSinConfirmar('emitir sin cobertura');
-  return db.transaction().execute(async (trx) => {
-    const disp = await bloquearDispositivo(trx, actor.accountId, dispositivoId);
-    // Another user's device is as unknown as one that does not exist.
-    if (disp.user_id !== actor.userId) throw noEncontrado();
-    if (disp.revocado_at) throw revocado();
-    const tiene = await trx
-      .selectFrom('reservas')
-      .selectAll()
-      .where('dispositivo_id', '=', dispositivoId)
-      .where('entorno', '=', entorno)
-      .where('usada_at', 'is', null)
-      .where('caduca_at', '>', now)
+  return escritura((trx) => reservarNumeros(trx, actor, dispositivoId, entorno, now));
+}
+
+/**
+ * The refill, in the command's transaction: the new numbers come from the
+ * account's counter in one statement (so they never collide with another
+ * device's or with a DeCA made online), each with a public token. The
+ * device's row is locked meanwhile, so two refills at once give one refill.
+ * On the free plan a refill never holds more numbers than the month has left.
+ */
+async function reservarNumeros(trx: Trx, actor: Actor, dispositivoId: number, entorno: Entorno, now: Date): Promise<ReservaRow[]> {
+  const disp = await bloquearDispositivo(trx, actor.accountId, dispositivoId);
+  // Another user's device is as unknown as one that does not exist.
+  if (disp.user_id !== actor.userId) throw noEncontrado();
+  if (disp.revocado_at) throw revocado();
+  const tiene = await trx
+    .selectFrom('reservas')
+    .selectAll()
+    .where('dispositivo_id', '=', dispositivoId)
+    .where('entorno', '=', entorno)
+    .where('usada_at', 'is', null)
+    .where('caduca_at', '>', now)
+    .execute();
+  let faltan = numerosQueFaltan(tiene, now);
+  const limite = limiteMensual(actor.cuenta.plan, entorno, mesMadrid(now));
+  if (faltan > 0 && limite !== null) {
+    const uso = await trx
+      .selectFrom('uso_mensual')
+      .select('decas')
+      .where(delAmbito({ accountId: actor.accountId, entorno }))
+      .where('mes', '=', mesMadrid(now))
+      .executeTakeFirst();
+    faltan = Math.min(faltan, Math.max(0, limite - (uso?.decas ?? 0) - reservasUsables(tiene, now).length));
+  }
+  if (faltan > 0) {
+    const anio = Number(fechaMadrid(now).slice(0, 4));
+    const { ultimo } = await trx
+      .insertInto('numeradores')
+      .values({ account_id: actor.accountId, entorno, anio, ultimo: faltan })
+      .onConflict((oc) => oc.columns(['account_id', 'entorno', 'anio']).doUpdateSet({ ultimo: sql`numeradores.ultimo + ${faltan}` }))
+      .returning('ultimo')
+      .executeTakeFirstOrThrow();
+    const nuevas = await trx
+      .insertInto('reservas')
+      .values(
+        Array.from({ length: faltan }, (_, i) => ({
+          account_id: actor.accountId,
+          entorno,
+          dispositivo_id: dispositivoId,
+          numero: formatNumero(anio, ultimo - faltan + 1 + i),
+          token_publico: randomToken(24),
+          created_at: now,
+          caduca_at: caducidadReserva(now),
+        })),
+      )
+      .returningAll()
       .execute();
-    let faltan = numerosQueFaltan(tiene, now);
-    const limite = limiteMensual(actor.cuenta.plan, entorno, mesMadrid(now));
-    if (faltan > 0 && limite !== null) {
-      const uso = await trx
-        .selectFrom('uso_mensual')
-        .select('decas')
-        .where(delAmbito({ accountId: actor.accountId, entorno }))
-        .where('mes', '=', mesMadrid(now))
-        .executeTakeFirst();
-      faltan = Math.min(faltan, Math.max(0, limite - (uso?.decas ?? 0) - reservasUsables(tiene, now).length));
-    }
-    if (faltan > 0) {
-      const anio = Number(fechaMadrid(now).slice(0, 4));
-      const { ultimo } = await trx
-        .insertInto('numeradores')
-        .values({ account_id: actor.accountId, entorno, anio, ultimo: faltan })
-        .onConflict((oc) => oc.columns(['account_id', 'entorno', 'anio']).doUpdateSet({ ultimo: sql`numeradores.ultimo + ${faltan}` }))
-        .returning('ultimo')
-        .executeTakeFirstOrThrow();
-      const nuevas = await trx
-        .insertInto('reservas')
-        .values(
-          Array.from({ length: faltan }, (_, i) => ({
-            account_id: actor.accountId,
-            entorno,
-            dispositivo_id: dispositivoId,
-            numero: formatNumero(anio, ultimo - faltan + 1 + i),
-            token_publico: randomToken(24),
-            created_at: now,
-            caduca_at: caducidadReserva(now),
-          })),
-        )
-        .returningAll()
-        .execute();
-      tiene.push(...nuevas);
-    }
-    return reservasUsables(tiene, now);
-  });
+    tiene.push(...nuevas);
+  }
+  return reservasUsables(tiene, now);
 }
 
 /** A reserved number a DeCA issued on a device says it used, checked. */

@@ -3,7 +3,7 @@
  * proposal for review. Nothing is created; a successful read spends one of
  * the month's photo reads, a refused upload none.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import { type Lectura, leerAlbaran } from '../../../shared/rules/albaran';
 import { quitarInvisibles } from '../../../shared/rules/texto';
@@ -13,6 +13,8 @@ import { ImagenNoValida, type LectorFotos, prepararImagen } from '../../ocr/lect
 import { comprobarFotos, gastarFoto } from '../accounts/cuota';
 import type { Actor } from '../actor';
 import { empresaPorNif } from '../agenda/agenda';
+import type { Plan } from '../context';
+import { escritura } from '../plan';
 
 export interface FotoLeida extends Lectura {
   /** The recognised text, for the user to compare. */
@@ -37,12 +39,13 @@ async function completarDesdeAgenda(db: Kysely<DB>, actor: Actor, l: Lectura): P
   }
 }
 
-export async function leerFoto(
-  ctx: { db: Kysely<DB>; clock: Clock; fotos: LectorFotos },
-  actor: Actor,
-  foto: Uint8Array,
-  opts: { antesDeConfirmar?: (trx: Transaction<DB>, leida: FotoLeida) => Promise<void> } = {},
-): Promise<FotoLeida> {
+/**
+ * Read a photo, outside any transaction: the month's reads checked, the
+ * picture prepared and recognised, the proposal completed from the address
+ * book. Returns the plan whose write (in the command layer's transaction,
+ * with the answer kept for a repeat of the same request) spends the read.
+ */
+export async function leerFoto(ctx: { db: Kysely<DB>; clock: Clock; fotos: LectorFotos }, actor: Actor, foto: Uint8Array): Promise<Plan<FotoLeida>> {
   await comprobarFotos(ctx.db, actor, ctx.clock.now());
   let imagen: Buffer;
   try {
@@ -59,10 +62,8 @@ export async function leerFoto(
   await completarDesdeAgenda(ctx.db, actor, lectura);
   if (texto.trim() === '') lectura.avisos.unshift('No se ha reconocido texto en la foto: repítala con más luz, de frente y sin sombras.');
   const leida: FotoLeida = { ...lectura, texto };
-  // The read is spent, and the answer kept for a repeat of the same request, in one transaction.
-  await ctx.db.transaction().execute(async (trx) => {
+  return escritura(async (trx) => {
     await gastarFoto(trx, actor, ctx.clock.now());
-    await opts.antesDeConfirmar?.(trx, leida);
+    return leida;
   });
-  return leida;
 }

@@ -9,10 +9,10 @@ import { CAMPOS_DATOS, type CampoDatos, type Deca, type DecaDatos, DecaPatch, ty
 import type { DB } from '../../db/schema';
 import type { Actor } from '../actor';
 import { delAmbito } from '../ambito';
-import type { DomainContext } from '../context';
+import type { DomainContext, Plan } from '../context';
 import { sinValores } from '../decas/crear';
 import { datosDeRow } from '../decas/datos';
-import { datosModificados, modificarDeca } from '../decas/modificar';
+import { datosModificados, prepararModificacion } from '../decas/modificar';
 import type { DecaConRefs } from '../decas/queries';
 import { obtenerPorToken } from './descargas';
 
@@ -218,10 +218,13 @@ export async function leerBorrador(db: Kysely<DB>, row: DecaConRefs): Promise<Re
 }
 
 /**
- * The other party submits the form: its data is applied and the DeCA issued
- * in one transaction (`deca.completado` and `deca.emitido`), and the draft is dropped.
+ * The other party submits the form: its data applied and the DeCA issued
+ * (`deca.completado` and `deca.emitido`), prepared outside any transaction
+ * as a modification (prepararModificacion); the plan's writes also drop the
+ * draft. A DeCA that moved meanwhile is prepared again from here (read
+ * afresh), not from the page's checks: the link's rate limits are spent once.
  */
-export async function completarPorEnlace(ctx: DomainContext, row: DecaConRefs, patch: DecaPatchParsed, enviados: Set<string>): Promise<Deca> {
+export async function prepararCompletar(ctx: DomainContext, row: DecaConRefs, patch: DecaPatchParsed, enviados: Set<string>): Promise<Plan<Deca>> {
   const cuenta = await ctx.db.selectFrom('accounts').selectAll().where('id', '=', row.account_id).executeTakeFirstOrThrow();
   const actor: Actor = {
     accountId: row.account_id,
@@ -234,14 +237,18 @@ export async function completarPorEnlace(ctx: DomainContext, row: DecaConRefs, p
     soloLectura: false,
     etiqueta: `${ladoOtro(row)} (enlace para completar)`,
   };
-  return modificarDeca(ctx, actor, String(row.id), { ...patch, emitir: true }, enviados, {
-    completado: true,
-    antesDeConfirmar: async (trx) => {
-      await trx
+  const plan = await prepararModificacion(ctx, actor, String(row.id), { ...patch, emitir: true }, enviados, { completado: true });
+  if ('valor' in plan) return plan;
+  return {
+    aplicar: async (trx) => {
+      const e = await plan.aplicar(trx);
+      // The draft goes in the change's last statement.
+      const borrador = trx
         .deleteFrom('completar_borradores')
         .where(delAmbito({ accountId: row.account_id, entorno: row.entorno }))
-        .where('deca_id', '=', row.id)
-        .execute();
+        .where('deca_id', '=', row.id);
+      return { ...e, partes: [...(e.partes ?? []), { nombre: `borrador_${row.id}`, sentencia: borrador }] };
     },
-  });
+    reintentar: () => prepararCompletar(ctx, row, patch, enviados),
+  };
 }

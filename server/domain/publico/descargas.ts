@@ -6,8 +6,8 @@ import type { UltimoCambio } from '../../../shared/schemas/publico';
 import type { Clock } from '../../clock';
 import type { DB, DescargasTable } from '../../db/schema';
 import { gastar } from '../../limits';
-import type { Actor } from '../actor';
 import { delAmbito } from '../ambito';
+import type { Plan, Trx } from '../context';
 import { publicar } from '../decas/escritura';
 import { type Alcance, type DecaConRefs, obtenerDeca, selectDecasSinCuenta } from '../decas/queries';
 
@@ -62,82 +62,82 @@ function yaVista(vistas: Map<string, number>, clave: string, ahora: number): boo
   return false;
 }
 
-/** What happened to an open: written and counted, written as a robot's, or not written. */
-export type ResultadoApertura = 'contada' | 'robot' | 'repetida' | 'limitada';
+/** What writing an open did: counted, written as a robot's, or not written (already in the database). */
+export type ResultadoApertura = 'contada' | 'robot' | 'repetida';
 
 export interface AperturaDeps {
-  db: Kysely<DB>;
   clock: Clock;
   siteUrl: string;
   /** Counted opens per IP; past it the open is served but not written. */
   aperturasIp: RateLimiterAbstract;
   /** Recent opens seen by this process (key → time), so a flood does not even reach the database. */
   vistas: Map<string, number>;
+  /** Drop this process's cached copy of a DeCA whose count an open raised. */
+  soltar(decaId: number): void;
 }
 
+/** How long a public page waits for its open to be logged; past it, the page goes out and the write finishes on its own. */
+export const ESPERA_APERTURA_MS = 2_000;
+
 /**
- * Log one open of a public URL. A person's open of the page or the PDF also
- * raises `descargas` and emits `deca.descargado`, in the same transaction;
- * a robot's is only logged. A repeat within VENTANA_REPETICION_MS (same DeCA,
- * resource, IP and browser, both a person's or both a robot's) writes nothing, checked first in this process
- * and then in the database under the DeCA's row lock (several processes);
- * past the IP's budget nothing is written either. The caller serves the page
- * whatever this returns.
+ * One open of a public URL, to log. A repeat within VENTANA_REPETICION_MS
+ * (same DeCA, resource, IP and browser, both a person's or both a robot's)
+ * seen by this process, or an open past the IP's budget, writes nothing.
+ * Otherwise the plan's writes: a person's open of the page or the PDF also
+ * raises `descargas` and emits `deca.descargado`; a robot's is only logged;
+ * a repeat written by another process is found under the DeCA's row lock.
+ * The caller serves the page whatever happens to the open (`Aparte`).
  */
-export async function registrarApertura(deps: AperturaDeps, row: DecaConRefs, a: Apertura): Promise<ResultadoApertura> {
+export async function prepararApertura(deps: AperturaDeps, row: DecaConRefs, a: Apertura): Promise<Plan<ResultadoApertura | null>> {
   const now = deps.clock.now();
   const ip = a.ip.slice(0, 100);
   const navegador = a.navegador.slice(0, 500);
   const robot = a.robot !== null;
   // A link preview or a prefetch never hides the person's own open that follows it.
   const clave = `${row.id}|${a.recurso}|${robot}|${ip}|${navegador}`;
-  if (yaVista(deps.vistas, clave, now.getTime())) return 'repetida';
-  if ((await gastar(deps.aperturasIp, ip)) !== null) return 'limitada';
+  if (yaVista(deps.vistas, clave, now.getTime())) return { valor: null };
+  if ((await gastar(deps.aperturasIp, ip)) !== null) return { valor: null };
   const scope = { accountId: row.account_id, entorno: row.entorno };
-  try {
-    return await deps.db.transaction().execute(async (trx) => {
-      const locked = await trx.selectFrom('decas').select('id').where('id', '=', row.id).forUpdate().executeTakeFirst();
-      if (!locked) return 'repetida';
-      const previa = await trx
-        .selectFrom('descargas')
-        .select('id')
-        .where('deca_id', '=', row.id)
-        .where('ip', '=', ip)
-        .where('created_at', '>', new Date(now.getTime() - VENTANA_REPETICION_MS))
-        .where('recurso', '=', a.recurso)
-        .where('navegador', '=', navegador)
-        .where('robot', '=', robot)
-        .limit(1)
-        .executeTakeFirst();
-      if (previa) return 'repetida';
-      await trx
-        .insertInto('descargas')
-        .values({
-          account_id: row.account_id,
-          entorno: row.entorno,
-          deca_id: row.id,
-          recurso: a.recurso,
-          version: row.version,
-          ip,
-          navegador,
-          robot,
-          motivo_robot: a.robot,
-          created_at: now,
-        })
-        .execute();
-      if (robot) return 'robot';
-      await trx
-        .updateTable('decas')
-        .set((eb) => ({ descargas: eb('descargas', '+', 1) }))
-        .where('id', '=', row.id)
-        .execute();
-      await publicar(trx, scope, row.id, ['deca.descargado'], now, deps.siteUrl);
-      return 'contada';
-    });
-  } catch (err) {
-    deps.vistas.delete(clave);
-    throw err;
-  }
+  const escribir = async (trx: Trx): Promise<ResultadoApertura> => {
+    const locked = await trx.selectFrom('decas').select('id').where('id', '=', row.id).forUpdate().executeTakeFirst();
+    if (!locked) return 'repetida';
+    const previa = await trx
+      .selectFrom('descargas')
+      .select('id')
+      .where('deca_id', '=', row.id)
+      .where('ip', '=', ip)
+      .where('created_at', '>', new Date(now.getTime() - VENTANA_REPETICION_MS))
+      .where('recurso', '=', a.recurso)
+      .where('navegador', '=', navegador)
+      .where('robot', '=', robot)
+      .limit(1)
+      .executeTakeFirst();
+    if (previa) return 'repetida';
+    await trx
+      .insertInto('descargas')
+      .values({ account_id: row.account_id, entorno: row.entorno, deca_id: row.id, recurso: a.recurso, version: row.version, ip, navegador, robot, motivo_robot: a.robot, created_at: now })
+      .execute();
+    if (robot) return 'robot';
+    await trx
+      .updateTable('decas')
+      .set((eb) => ({ descargas: eb('descargas', '+', 1) }))
+      .where('id', '=', row.id)
+      .execute();
+    await publicar(trx, scope, row.id, ['deca.descargado'], now, deps.siteUrl);
+    return 'contada';
+  };
+  return {
+    aplicar: async (trx) => {
+      try {
+        const r = await escribir(trx);
+        return { valor: r, ...(r === 'contada' ? { despues: () => deps.soltar(row.id) } : {}) };
+      } catch (err) {
+        // Not written: the same open may be counted when it comes again.
+        deps.vistas.delete(clave);
+        throw err;
+      }
+    },
+  };
 }
 
 /** GET /decas/{id}/descargas: every public open, newest first. */

@@ -13,6 +13,7 @@ import type { EnviarWebhook, PeticionWebhook, RespuestaWebhook } from '../../net
 import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
 import { delAmbito } from '../ambito';
+import type { Plan, Trx } from '../context';
 import { cuerpoEntrega, nuevoEntregaId } from './encolar';
 import { cabecerasStandardWebhooks, firmaEntrega } from './firma';
 import { obtenerWebhook, parseWebhookId } from './webhooks';
@@ -70,9 +71,10 @@ export interface ResultadoIntento {
 }
 
 /**
- * What an attempt by hand (probar, reenviar) needs: where to record, the
- * clock, and the sender, passed in (the SSRF-safe one of `Services`): the
- * domain builds and records deliveries, it never does HTTP itself.
+ * What an attempt by hand (probar, reenviar) needs: where to read (and take
+ * the lease), the clock, and the sender, passed in (the SSRF-safe one of
+ * `Services`): the domain builds and records deliveries, it never does HTTP
+ * itself.
  */
 export interface EnvioDeps {
   db: Kysely<DB>;
@@ -243,7 +245,7 @@ function textoStatus(status: number): string | null {
 }
 
 /** The request of one attempt: signed now (X-Deca-Firma and the Standard Webhooks headers), the same body on every attempt. */
-export function peticionEntrega(c: Reclamada, now: Date): PeticionWebhook {
+export function peticionEntrega(c: Pick<Reclamada, 'url' | 'evento' | 'entrega_id' | 'secreto' | 'cuerpo'>, now: Date): PeticionWebhook {
   const t = Math.floor(now.getTime() / 1000);
   return {
     url: c.url,
@@ -290,16 +292,37 @@ export async function anotarIntento(deps: { db: Kysely<DB>; log?: Logger }, c: R
     },
     { hasta: opts.hasta, ...(opts.signal ? { signal: opts.signal } : {}) },
   );
-  deps.log?.debug({ entrega: c.entrega_id, webhook: c.webhook_id, numero: c.numero, status: r.status, error: r.error, ms: r.duracionMs }, 'webhook attempt');
+  logIntento(deps.log, c, r);
 }
 
-/** An attempt by hand, from the request: sent through the sender passed in, then recorded (it never moves the automatic schedule). */
-async function intentarAhora(deps: EnvioDeps, c: Reclamada): Promise<ResultadoIntento> {
+function logIntento(log: Logger | undefined, c: Reclamada, r: ResultadoIntento): void {
+  log?.debug({ entrega: c.entrega_id, webhook: c.webhook_id, numero: c.numero, status: r.status, error: r.error, ms: r.duracionMs }, 'webhook attempt');
+}
+
+/** The answer of an attempt by hand: whether the receiver took it, and the delivery as recorded. */
+export interface ResultadoManual {
+  ok: boolean;
+  entrega: EntregaConIntentos;
+}
+
+/**
+ * An attempt by hand, from the request: sent now through the sender passed
+ * in, outside any transaction (it may wait 10 s on the receiver); the plan
+ * records it in the command layer's transaction (it never moves the
+ * automatic schedule) and answers the delivery as recorded. `fila` gives the
+ * delivery's row id in that transaction. The plan is never prepared again
+ * (it throws no `RevisionCambiada`), so nothing is sent twice.
+ */
+async function intentarAhora(deps: EnvioDeps, c: Omit<Reclamada, 'id'>, fila: (trx: Trx) => Promise<number>): Promise<Plan<ResultadoManual>> {
   const timeoutMs = deps.timeoutMs ?? TIMEOUT_MS;
-  const hasta = plazoParaAnotar(deps.leaseMs, timeoutMs);
   const r = resultadoIntento(await deps.enviar(peticionEntrega(c, deps.clock.now()), { timeoutMs }));
-  await anotarIntento(deps, c, r, { proximo: null, hasta });
-  return r;
+  return {
+    aplicar: async (trx) => {
+      const hecho: Reclamada = { ...c, id: await fila(trx) };
+      await escribirIntento(trx, hecho, r, null);
+      return { valor: { ok: isOk(r.status), entrega: await leerEntrega(trx, hecho.id) }, despues: () => logIntento(deps.log, hecho, r) };
+    },
+  };
 }
 
 /**
@@ -315,89 +338,92 @@ async function intentarAhora(deps: EnvioDeps, c: Reclamada): Promise<ResultadoIn
  * row is not locked at all (its conditional update matches nothing).
  */
 export async function registrarIntento(db: Kysely<DB>, c: Reclamada, r: ResultadoIntento, proximoAuto: Date | null): Promise<void> {
+  await db.transaction().execute((trx) => escribirIntento(trx, c, r, proximoAuto));
+}
+
+/** `registrarIntento`'s writes, in a transaction already open (an attempt by hand records in the command layer's). */
+async function escribirIntento(trx: Trx, c: Reclamada, r: ResultadoIntento, proximoAuto: Date | null): Promise<void> {
   const ok = isOk(r.status);
   const gone = r.status === 410;
-  await db.transaction().execute(async (trx) => {
-    if (ok) {
-      await trx.updateTable('webhooks').set({ fallando_desde: null }).where('id', '=', c.webhook_id).where('fallando_desde', 'is not', null).execute();
-    } else {
-      const wh = await trx.selectFrom('webhooks').select(['activo', 'fallando_desde']).where('id', '=', c.webhook_id).forNoKeyUpdate().executeTakeFirst();
-      if (!wh) return; // deleted meanwhile: nothing left to record
-      const desde = wh.fallando_desde ?? c.at;
-      let pausa: string | null = null;
-      if (gone) {
-        pausa = `El receptor respondió 410 Gone el ${formatMadrid(c.at)} (entrega ${c.entrega_id}): webhook pausado. Reactívelo con PATCH {"activo": true} cuando vuelva a existir.`;
-      } else if (wh.activo && c.at.getTime() - desde.getTime() >= PAUSA_TRAS_FALLAR_MS) {
-        pausa = `Todas las entregas fallan desde ${formatMadrid(desde)} (5 días): webhook pausado. Revise el receptor y reactívelo con PATCH {"activo": true}.`;
-      }
-      await trx
-        .updateTable('webhooks')
-        .set({ fallando_desde: desde, ...(pausa ? { activo: false, pausa_motivo: pausa, pausado_at: c.at, updated_at: c.at } : {}) })
-        .where('id', '=', c.webhook_id)
-        .execute();
+  if (ok) {
+    await trx.updateTable('webhooks').set({ fallando_desde: null }).where('id', '=', c.webhook_id).where('fallando_desde', 'is not', null).execute();
+  } else {
+    const wh = await trx.selectFrom('webhooks').select(['activo', 'fallando_desde']).where('id', '=', c.webhook_id).forNoKeyUpdate().executeTakeFirst();
+    if (!wh) return; // deleted meanwhile: nothing left to record
+    const desde = wh.fallando_desde ?? c.at;
+    let pausa: string | null = null;
+    if (gone) {
+      pausa = `El receptor respondió 410 Gone el ${formatMadrid(c.at)} (entrega ${c.entrega_id}): webhook pausado. Reactívelo con PATCH {"activo": true} cuando vuelva a existir.`;
+    } else if (wh.activo && c.at.getTime() - desde.getTime() >= PAUSA_TRAS_FALLAR_MS) {
+      pausa = `Todas las entregas fallan desde ${formatMadrid(desde)} (5 días): webhook pausado. Revise el receptor y reactívelo con PATCH {"activo": true}.`;
     }
-
-    const intento = (estado: string, proximo: Date | null) => ({
-      account_id: c.account_id,
-      entorno: c.entorno,
-      entrega_id: c.id,
-      numero: c.numero,
-      at: c.at,
-      status: r.status,
-      error: r.error,
-      duracion_ms: r.duracionMs,
-      proximo_intento_at: estado === 'pendiente' ? proximo : null,
-      manual: c.manual,
-    });
-    const ultimo = { ultimo_intento_at: c.at, ultimo_status: r.status, ultimo_error: r.error, ultima_duracion_ms: r.duracionMs };
-
-    if (ok) {
-      // The common path in two statements: delivered, whatever its state; the lease released if still ours.
-      const mine = (col: 'en_curso_desde' | 'en_curso_hasta' | 'en_curso_token') => sql<never>`case when en_curso_token = ${c.token} then null else ${sql.ref(col)} end`;
-      const done = await trx
-        .updateTable('webhook_entregas')
-        .set({
-          ...ultimo,
-          estado: 'entregada',
-          proximo_intento_at: null,
-          entregada_at: sql<Date>`coalesce(entregada_at, ${c.at})`,
-          en_curso_desde: mine('en_curso_desde'),
-          en_curso_hasta: mine('en_curso_hasta'),
-          en_curso_token: mine('en_curso_token'),
-        })
-        .where('id', '=', c.id)
-        .returning('id')
-        .executeTakeFirst();
-      if (done) await trx.insertInto('webhook_intentos').values(intento('entregada', null)).execute();
-      return;
-    }
-
-    const e = await trx.selectFrom('webhook_entregas').select(['estado', 'proximo_intento_at', 'en_curso_token']).where('id', '=', c.id).forUpdate().executeTakeFirst();
-    if (!e) return;
-    const mine = e.en_curso_token === c.token;
-    let estado = e.estado;
-    let proximo = e.proximo_intento_at;
-    if (c.evento === 'ping') {
-      estado = 'fallida';
-      proximo = null;
-    } else if (!c.manual && mine && estado === 'pendiente') {
-      if (gone || proximoAuto === null) {
-        estado = 'fallida';
-        proximo = null;
-      } else proximo = proximoAuto;
-    }
-    await trx.insertInto('webhook_intentos').values(intento(estado, proximo)).execute();
     await trx
+      .updateTable('webhooks')
+      .set({ fallando_desde: desde, ...(pausa ? { activo: false, pausa_motivo: pausa, pausado_at: c.at, updated_at: c.at } : {}) })
+      .where('id', '=', c.webhook_id)
+      .execute();
+  }
+
+  const intento = (estado: string, proximo: Date | null) => ({
+    account_id: c.account_id,
+    entorno: c.entorno,
+    entrega_id: c.id,
+    numero: c.numero,
+    at: c.at,
+    status: r.status,
+    error: r.error,
+    duracion_ms: r.duracionMs,
+    proximo_intento_at: estado === 'pendiente' ? proximo : null,
+    manual: c.manual,
+  });
+  const ultimo = { ultimo_intento_at: c.at, ultimo_status: r.status, ultimo_error: r.error, ultima_duracion_ms: r.duracionMs };
+
+  if (ok) {
+    // The common path in two statements: delivered, whatever its state; the lease released if still ours.
+    const mine = (col: 'en_curso_desde' | 'en_curso_hasta' | 'en_curso_token') => sql<never>`case when en_curso_token = ${c.token} then null else ${sql.ref(col)} end`;
+    const done = await trx
       .updateTable('webhook_entregas')
       .set({
         ...ultimo,
-        estado,
-        proximo_intento_at: proximo,
-        ...(mine ? { en_curso_desde: null, en_curso_hasta: null, en_curso_token: null } : {}),
+        estado: 'entregada',
+        proximo_intento_at: null,
+        entregada_at: sql<Date>`coalesce(entregada_at, ${c.at})`,
+        en_curso_desde: mine('en_curso_desde'),
+        en_curso_hasta: mine('en_curso_hasta'),
+        en_curso_token: mine('en_curso_token'),
       })
       .where('id', '=', c.id)
-      .execute();
-  });
+      .returning('id')
+      .executeTakeFirst();
+    if (done) await trx.insertInto('webhook_intentos').values(intento('entregada', null)).execute();
+    return;
+  }
+
+  const e = await trx.selectFrom('webhook_entregas').select(['estado', 'proximo_intento_at', 'en_curso_token']).where('id', '=', c.id).forUpdate().executeTakeFirst();
+  if (!e) return;
+  const mine = e.en_curso_token === c.token;
+  let estado = e.estado;
+  let proximo = e.proximo_intento_at;
+  if (c.evento === 'ping') {
+    estado = 'fallida';
+    proximo = null;
+  } else if (!c.manual && mine && estado === 'pendiente') {
+    if (gone || proximoAuto === null) {
+      estado = 'fallida';
+      proximo = null;
+    } else proximo = proximoAuto;
+  }
+  await trx.insertInto('webhook_intentos').values(intento(estado, proximo)).execute();
+  await trx
+    .updateTable('webhook_entregas')
+    .set({
+      ...ultimo,
+      estado,
+      proximo_intento_at: proximo,
+      ...(mine ? { en_curso_desde: null, en_curso_hasta: null, en_curso_token: null } : {}),
+    })
+    .where('id', '=', c.id)
+    .execute();
 }
 
 /** A delivery with its attempts, oldest attempt first. */
@@ -438,22 +464,38 @@ async function leerEntrega(db: Kysely<DB>, id: number): Promise<EntregaConIntent
 
 /**
  * POST /webhooks/{id}/probar: a `ping` delivered now (paused webhooks too, to
- * test a receiver before resuming), its result returned. It is written
- * already leased, so no worker sends it as well, and it is never retried.
+ * test a receiver before resuming), its result returned. It is sent while
+ * preparing, outside any transaction, and written only in the plan, with its
+ * result: no worker ever sees it pending, and it is never retried.
  */
-export async function probarWebhook(deps: EnvioDeps, actor: Actor, ref: string): Promise<{ ok: boolean; entrega: EntregaConIntentos }> {
+export async function prepararPrueba(deps: EnvioDeps, actor: Actor, ref: string): Promise<Plan<ResultadoManual>> {
   const now = deps.clock.now();
-  const token = randomToken(12);
-  const c = await deps.db.transaction().execute(async (trx) => {
-    const wh = await obtenerWebhook(trx, actor, ref);
-    const id = nuevoEntregaId();
-    const cuerpo = cuerpoEntrega({
-      id,
-      evento: 'ping',
-      creadoAt: now,
-      entorno: actor.entorno,
-      data: { webhook: { id: wh.id, url: wh.url, eventos: wh.eventos }, mensaje: 'Prueba de DeCA: si lee esto, su receptor funciona.' },
-    });
+  const wh = await obtenerWebhook(deps.db, actor, ref);
+  const id = nuevoEntregaId();
+  const cuerpo = cuerpoEntrega({
+    id,
+    evento: 'ping',
+    creadoAt: now,
+    entorno: actor.entorno,
+    data: { webhook: { id: wh.id, url: wh.url, eventos: wh.eventos }, mensaje: 'Prueba de DeCA: si lee esto, su receptor funciona.' },
+  });
+  const c: Omit<Reclamada, 'id'> = {
+    account_id: actor.accountId,
+    entorno: actor.entorno,
+    webhook_id: wh.id,
+    entrega_id: id,
+    evento: 'ping',
+    deca_id: null,
+    cuerpo,
+    url: wh.url,
+    secreto: wh.secreto,
+    numero: 1,
+    intentos_auto: 0,
+    token: randomToken(12), // no lease to own: the row is written with its result
+    manual: true,
+    at: now,
+  };
+  return intentarAhora(deps, c, async (trx) => {
     const row = await trx
       .insertInto('webhook_entregas')
       .values({
@@ -468,34 +510,12 @@ export async function probarWebhook(deps: EnvioDeps, actor: Actor, ref: string):
         estado: 'pendiente',
         intentos: 1,
         proximo_intento_at: null,
-        en_curso_desde: now,
-        en_curso_hasta: hastaLease(deps.leaseMs ?? LEASE_MS),
-        en_curso_token: token,
         created_at: now,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const reclamada: Reclamada = {
-      id: row.id,
-      account_id: actor.accountId,
-      entorno: actor.entorno,
-      webhook_id: wh.id,
-      entrega_id: id,
-      evento: 'ping',
-      deca_id: null,
-      cuerpo,
-      url: wh.url,
-      secreto: wh.secreto,
-      numero: 1,
-      intentos_auto: 0,
-      token,
-      manual: true,
-      at: now,
-    };
-    return reclamada;
+    return row.id;
   });
-  const r = await intentarAhora(deps, c);
-  return { ok: isOk(r.status), entrega: await leerEntrega(deps.db, c.id) };
 }
 
 /**
@@ -503,60 +523,50 @@ export async function probarWebhook(deps: EnvioDeps, actor: Actor, ref: string):
  * delivery again now, by hand, with the same id and body and a fresh
  * signature — whatever its state. A 2xx marks it delivered; a failure leaves
  * its automatic schedule as it was. 409 `en_curso` while it is being sent.
+ * Its lease is taken before sending, so no worker (nor another reenviar)
+ * sends it meanwhile; the attempt is recorded in the plan.
  */
-export async function reenviarEntrega(deps: EnvioDeps, actor: Actor, ref: string, entregaId: string): Promise<{ ok: boolean; entrega: EntregaConIntentos }> {
+export async function prepararReenvio(deps: EnvioDeps, actor: Actor, ref: string, entregaId: string): Promise<Plan<ResultadoManual>> {
   const now = deps.clock.now();
   const token = randomToken(12);
   const noEncontrada = () => new AppError('no_encontrado', `No existe la entrega ${entregaId} en este webhook.`);
   if (parseWebhookId(ref) === null || !/^ev_[\w-]{1,64}$/.test(entregaId)) throw noEncontrada();
-  const c = await deps.db.transaction().execute(async (trx) => {
-    const wh = await obtenerWebhook(trx, actor, ref);
-    const e = await trx
-      .selectFrom('webhook_entregas')
-      .selectAll()
-      .where(delAmbito(actor))
-      .where('entrega_id', '=', entregaId)
-      .where('webhook_id', '=', wh.id)
-      .select(sql<boolean>`coalesce(en_curso_hasta > now(), false)`.as('leased'))
-      .forUpdate()
-      .executeTakeFirst();
-    if (!e) throw noEncontrada();
-    if (e.leased) {
-      throw new AppError('en_curso', 'Esta entrega se está enviando ahora mismo. Espere unos segundos y consulte las entregas.', {
-        headers: { 'Retry-After': '10' },
-      });
-    }
-    await trx
-      .updateTable('webhook_entregas')
-      .set({
-        en_curso_desde: now,
-        en_curso_hasta: hastaLease(deps.leaseMs ?? LEASE_MS),
-        en_curso_token: token,
-        intentos: e.intentos + 1,
-      })
-      .where('id', '=', e.id)
-      .execute();
-    const reclamada: Reclamada = {
-      id: e.id,
-      account_id: e.account_id,
-      entorno: e.entorno,
-      webhook_id: wh.id,
-      entrega_id: e.entrega_id,
-      evento: e.evento as EventoEntrega,
-      deca_id: e.deca_id,
-      cuerpo: e.cuerpo,
-      url: wh.url,
-      secreto: wh.secreto,
-      numero: e.intentos + 1,
-      intentos_auto: e.intentos_auto,
-      token,
-      manual: true,
-      at: now,
-    };
-    return reclamada;
-  });
-  const r = await intentarAhora(deps, c);
-  return { ok: isOk(r.status), entrega: await leerEntrega(deps.db, c.id) };
+  const wh = await obtenerWebhook(deps.db, actor, ref);
+  // One conditional statement takes the lease only if no live lease holds it: atomic without a transaction.
+  const e = await deps.db
+    .updateTable('webhook_entregas')
+    .set((eb) => ({ en_curso_desde: now, en_curso_hasta: hastaLease(deps.leaseMs ?? LEASE_MS), en_curso_token: token, intentos: eb('intentos', '+', 1) }))
+    .where(delAmbito(actor))
+    .where('entrega_id', '=', entregaId)
+    .where('webhook_id', '=', wh.id)
+    .where((eb) => eb.or([eb('en_curso_hasta', 'is', null), eb('en_curso_hasta', '<=', sql<Date>`now()`)]))
+    .returningAll()
+    .executeTakeFirst();
+  if (!e) {
+    const existe = await deps.db.selectFrom('webhook_entregas').select('id').where(delAmbito(actor)).where('entrega_id', '=', entregaId).where('webhook_id', '=', wh.id).executeTakeFirst();
+    if (!existe) throw noEncontrada();
+    throw new AppError('en_curso', 'Esta entrega se está enviando ahora mismo. Espere unos segundos y consulte las entregas.', {
+      headers: { 'Retry-After': '10' },
+    });
+  }
+  const c: Reclamada = {
+    id: e.id,
+    account_id: e.account_id,
+    entorno: e.entorno,
+    webhook_id: wh.id,
+    entrega_id: e.entrega_id,
+    evento: e.evento as EventoEntrega,
+    deca_id: e.deca_id,
+    cuerpo: e.cuerpo,
+    url: wh.url,
+    secreto: wh.secreto,
+    numero: e.intentos,
+    intentos_auto: e.intentos_auto,
+    token,
+    manual: true,
+    at: now,
+  };
+  return intentarAhora(deps, c, async () => c.id);
 }
 
 /**

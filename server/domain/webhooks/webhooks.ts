@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely, Transaction, Updateable } from 'kysely';
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { WebhookInputParsed } from '../../../shared/schemas/webhook';
 import type { Clock } from '../../clock';
@@ -8,6 +8,7 @@ import type { DB, WebhookRow, WebhooksTable } from '../../db/schema';
 import { checkWebhookUrl, DestinoNoPermitido, type TargetPolicy } from '../../net/webhook-target';
 import type { Actor } from '../actor';
 import { delAmbito } from '../ambito';
+import type { Plan } from '../context';
 
 type Db = Kysely<DB> | Transaction<DB>;
 type Scope = Pick<Actor, 'accountId' | 'entorno'>;
@@ -65,11 +66,13 @@ export function destinoNoPermitido(err: DestinoNoPermitido): AppError {
 }
 
 /**
- * POST /webhooks. The URL is checked first, outside the transaction since it
- * may ask DNS (https only, no private, loopback, link-local, CGNAT, multicast
- * or metadata address behind it), then the webhook and its secret are stored.
+ * POST /webhooks, prepared outside any transaction: the URL is checked first
+ * (it may ask DNS: https only, no private, loopback, link-local, CGNAT,
+ * multicast or metadata address behind it), then the account's count in this
+ * environment; the plan stores the webhook and its secret in the command
+ * layer's transaction.
  */
-export async function crearWebhook(ctx: WebhookContext, actor: Actor, input: WebhookInputParsed): Promise<WebhookRow> {
+export async function prepararCreacionWebhook(ctx: WebhookContext, actor: Actor, input: WebhookInputParsed): Promise<Plan<WebhookRow>> {
   let url: string;
   try {
     url = await checkWebhookUrl(input.url, ctx.policy);
@@ -78,69 +81,73 @@ export async function crearWebhook(ctx: WebhookContext, actor: Actor, input: Web
     throw err;
   }
   const now = ctx.clock.now();
-  return ctx.db.transaction().execute(async (trx) => {
-    const n = await trx
-      .selectFrom('webhooks')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where(delAmbito(actor))
-      .executeTakeFirstOrThrow();
-    if (Number(n.n) >= MAX_WEBHOOKS) {
-      throw new AppError('limite_webhooks', `Ya tiene ${MAX_WEBHOOKS} webhooks en este entorno: elimine alguno o use uno con varios eventos.`);
-    }
-    return trx
-      .insertInto('webhooks')
-      .values({
-        account_id: actor.accountId,
-        entorno: actor.entorno,
-        url,
-        eventos: JSON.stringify(input.eventos),
-        descripcion: input.descripcion ?? null,
-        secreto: nuevoSecreto(),
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
+  const n = await ctx.db
+    .selectFrom('webhooks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(delAmbito(actor))
+    .executeTakeFirstOrThrow();
+  if (Number(n.n) >= MAX_WEBHOOKS) {
+    throw new AppError('limite_webhooks', `Ya tiene ${MAX_WEBHOOKS} webhooks en este entorno: elimine alguno o use uno con varios eventos.`);
+  }
+  const fila: Insertable<WebhooksTable> = {
+    account_id: actor.accountId,
+    entorno: actor.entorno,
+    url,
+    eventos: JSON.stringify(input.eventos),
+    descripcion: input.descripcion ?? null,
+    secreto: nuevoSecreto(),
+    created_at: now,
+    updated_at: now,
+  };
+  return { aplicar: async (trx) => ({ valor: await trx.insertInto('webhooks').values(fila).returningAll().executeTakeFirstOrThrow() }) };
 }
 
 /**
- * PATCH /webhooks/{id}. `activo: false` pauses it (new events are not
- * written for it; pending ones wait). `activo: true` resumes it, clears the
- * pause reason and the failure streak, and wakes the workers for what waited.
+ * PATCH /webhooks/{id}, prepared: the webhook is read outside any
+ * transaction and what changes is decided from it (nothing to change: its
+ * answer, no transaction at all). `activo: false` pauses it (new events are
+ * not written for it; pending ones wait). `activo: true` resumes it, clears
+ * the pause reason and the failure streak, and wakes the workers for what
+ * waited (NOTIFY, sent when the command layer's transaction commits).
  */
-export async function cambiarWebhook(
+export async function prepararCambioWebhook(
   ctx: Pick<WebhookContext, 'db' | 'clock'>,
   actor: Actor,
   ref: string,
   patch: { activo?: boolean | undefined; eventos?: string[] | undefined; descripcion?: string | null | undefined },
-): Promise<WebhookRow> {
+): Promise<Plan<WebhookRow>> {
   const now = ctx.clock.now();
-  return ctx.db.transaction().execute(async (trx) => {
-    const row = await obtenerWebhook(trx, actor, ref);
-    const set: Updateable<WebhooksTable> = {};
-    if (patch.activo === true && !row.activo) Object.assign(set, { activo: true, pausa_motivo: null, pausado_at: null, fallando_desde: null });
-    if (patch.activo === true && row.activo && row.pausa_motivo) Object.assign(set, { pausa_motivo: null, pausado_at: null });
-    if (patch.activo === false && row.activo) Object.assign(set, { activo: false, pausa_motivo: `Pausado a mano por ${actor.etiqueta}.`, pausado_at: now });
-    if (patch.eventos !== undefined) set.eventos = JSON.stringify(patch.eventos);
-    if (patch.descripcion !== undefined) set.descripcion = patch.descripcion;
-    if (Object.keys(set).length === 0) return row;
-    const updated = await trx
-      .updateTable('webhooks')
-      .set({ ...set, updated_at: now })
-      .where('id', '=', row.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    if (set.activo === true) await notificar(trx, 'entregas');
-    return updated;
-  });
+  const row = await obtenerWebhook(ctx.db, actor, ref);
+  const set: Updateable<WebhooksTable> = {};
+  if (patch.activo === true && !row.activo) Object.assign(set, { activo: true, pausa_motivo: null, pausado_at: null, fallando_desde: null });
+  if (patch.activo === true && row.activo && row.pausa_motivo) Object.assign(set, { pausa_motivo: null, pausado_at: null });
+  if (patch.activo === false && row.activo) Object.assign(set, { activo: false, pausa_motivo: `Pausado a mano por ${actor.etiqueta}.`, pausado_at: now });
+  if (patch.eventos !== undefined) set.eventos = JSON.stringify(patch.eventos);
+  if (patch.descripcion !== undefined) set.descripcion = patch.descripcion;
+  if (Object.keys(set).length === 0) return { valor: row };
+  return {
+    aplicar: async (trx) => {
+      const updated = await trx
+        .updateTable('webhooks')
+        .set({ ...set, updated_at: now })
+        .where('id', '=', row.id)
+        .returningAll()
+        .executeTakeFirst();
+      // Deleted since it was read: what a request after the delete gets.
+      if (!updated) throw noEncontrado(ref);
+      if (set.activo === true) await notificar(trx, 'entregas');
+      return { valor: updated };
+    },
+  };
 }
 
-/** DELETE /webhooks/{id}: the webhook, its deliveries and their log go (nothing more is sent). */
-export async function eliminarWebhook(db: Kysely<DB>, actor: Actor, ref: string): Promise<{ id: number }> {
-  return db.transaction().execute(async (trx) => {
-    const row = await obtenerWebhook(trx, actor, ref);
-    await trx.deleteFrom('webhooks').where('id', '=', row.id).execute();
-    return { id: row.id };
-  });
+/** DELETE /webhooks/{id}, prepared: found (or 404) outside any transaction; the webhook, its deliveries and their log go in the plan (nothing more is sent). */
+export async function prepararEliminacionWebhook(db: Kysely<DB>, actor: Actor, ref: string): Promise<Plan<{ id: number }>> {
+  const row = await obtenerWebhook(db, actor, ref);
+  return {
+    aplicar: async (trx) => {
+      await trx.deleteFrom('webhooks').where('id', '=', row.id).execute();
+      return { valor: { id: row.id } };
+    },
+  };
 }

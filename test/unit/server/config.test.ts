@@ -59,4 +59,64 @@ describe('loadConfig', () => {
     expect(loadConfig({ FAKE_NOW: '2027-01-15T10:00:00+01:00' }).fakeNow).toBe('2027-01-15T10:00:00+01:00');
     expect(() => loadConfig({ FAKE_NOW: 'mañana' })).toThrow(/FAKE_NOW/);
   });
+
+  it('keeps the PDFs in DATA_DIR/blobs by default (embedded or PostgreSQL alike), or in the folder of BLOB_URL=file://', () => {
+    expect(loadConfig({}).blobs).toEqual({ tipo: 'disco', dir: path.resolve('data/blobs') });
+    expect(loadConfig({ DATA_DIR: '/srv/deca', DATABASE_URL: 'postgres://db/deca' }).blobs).toEqual({ tipo: 'disco', dir: '/srv/deca/blobs' });
+    expect(loadConfig({ BLOB_URL: 'file:///mnt/compartido/deca%20pdf' }).blobs).toEqual({ tipo: 'disco', dir: '/mnt/compartido/deca pdf' });
+    // AWS_* set for other programs are not read, nor checked, without BLOB_URL=s3://.
+    expect(loadConfig({ AWS_REGION: '¿?', AWS_ENDPOINT_URL: 'x' }).blobs.tipo).toBe('disco');
+  });
+
+  it('reads BLOB_URL=s3://bucket/prefix with its endpoint, region, credentials, path style and retention', () => {
+    const claves = { AWS_ACCESS_KEY_ID: 'AKIAEJEMPLO', AWS_SECRET_ACCESS_KEY: 'secreto-de-ejemplo' };
+    expect(loadConfig({ BLOB_URL: 's3://deca-pdf', ...claves }).blobs).toEqual({
+      tipo: 's3',
+      bucket: 'deca-pdf',
+      prefijo: '',
+      endpoint: 'https://s3.us-east-1.amazonaws.com',
+      region: 'us-east-1',
+      accessKeyId: 'AKIAEJEMPLO',
+      secretAccessKey: 'secreto-de-ejemplo',
+      sessionToken: null,
+      pathStyle: false,
+      retencionDias: null,
+    });
+    expect(
+      loadConfig({
+        BLOB_URL: 's3://deca-pdf/produccion/2027/',
+        BLOB_S3_ENDPOINT: 'http://127.0.0.1:9000',
+        AWS_ENDPOINT_URL: 'https://otro.example.com',
+        AWS_REGION: 'eu-south-2',
+        AWS_SESSION_TOKEN: 'tok',
+        BLOB_S3_PATH_STYLE: '1',
+        BLOB_RETENCION_DIAS: '400',
+        ...claves,
+      }).blobs,
+    ).toMatchObject({ prefijo: 'produccion/2027/', endpoint: 'http://127.0.0.1:9000', region: 'eu-south-2', sessionToken: 'tok', pathStyle: true, retencionDias: 400 });
+    expect(loadConfig({ BLOB_URL: 's3://deca-pdf', AWS_ENDPOINT_URL: 'https://minio.example.com', ...claves }).blobs).toMatchObject({ endpoint: 'https://minio.example.com' });
+    expect(loadConfig({ BLOB_URL: 's3://deca-pdf', AWS_ENDPOINT_URL_S3: 'https://s3.example.com', AWS_ENDPOINT_URL: 'https://otro.example.com', ...claves }).blobs).toMatchObject({
+      endpoint: 'https://s3.example.com',
+    });
+  });
+
+  it('refuses a bad BLOB_URL, S3 without credentials, and a retention without S3, naming each variable', () => {
+    for (const bad of ['s3://Mayusculas', 's3://a', 'http://bucket', 'file://relativo', 's3://deca/pre fijo'])
+      expect(() => loadConfig({ BLOB_URL: bad }), bad).toThrow(/BLOB_URL: debe ser s3:\/\/bucket\/prefijo/);
+    let err: unknown;
+    try {
+      loadConfig({ BLOB_URL: 's3://deca-pdf', AWS_REGION: 'Madrid', AWS_ENDPOINT_URL: 'minio:9000' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const msg = (err as Error).message;
+    for (const v of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_REGION', 'AWS_ENDPOINT_URL']) expect(msg).toContain(`  ${v}: `);
+    for (const dias of ['0', '1,5', '36501', 'un año']) {
+      expect(() => loadConfig({ BLOB_URL: 's3://deca-pdf', AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b', BLOB_RETENCION_DIAS: dias }), dias).toThrow(
+        /BLOB_RETENCION_DIAS: debe ser un número entero de días, de 1 a 36500/,
+      );
+    }
+    expect(() => loadConfig({ BLOB_RETENCION_DIAS: '365' })).toThrow(/BLOB_RETENCION_DIAS: solo se aplica con BLOB_URL=s3:\/\//);
+  });
 });

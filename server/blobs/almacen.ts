@@ -1,0 +1,93 @@
+import { createHash } from 'node:crypto';
+import { AppError } from '../../shared/errors';
+import type { Logger } from '../log';
+
+/**
+ * Where the bytes of every issued version's PDF live, out of the database:
+ * content-addressed by their SHA-256 (the hash the version row keeps), so a
+ * blob is written once and never changes. `leer` hashes what it reads and
+ * refuses anything else: a damaged or truncated blob is never served.
+ */
+export interface BlobStore {
+  /** For logs and the start line: `disco /srv/deca/data/blobs` or `s3://bucket/prefijo/`. */
+  readonly descripcion: string;
+  /**
+   * Store `bytes` under their hash and return the key (`pdf/ab/cd/<sha256>`).
+   * Idempotent: a blob already there whole is left as it is. Refuses bytes
+   * whose hash is not `sha256`.
+   */
+  guardar(sha256: string, bytes: Uint8Array): Promise<string>;
+  /** The bytes, checked against `sha256`; a `BlobError` if missing, damaged or out of reach. */
+  leer(sha256: string): Promise<Uint8Array>;
+  existe(sha256: string): Promise<boolean>;
+}
+
+/** Why a blob could not be read or written. */
+export type MotivoBlob = 'no_encontrado' | 'danado' | 'no_disponible';
+
+/** A blob missing, damaged (its hash is not its name), or a store out of reach. */
+export class BlobError extends Error {
+  override name = 'BlobError';
+  constructor(
+    readonly motivo: MotivoBlob,
+    readonly clave: string,
+    mensaje: string,
+    cause?: unknown,
+  ) {
+    super(mensaje, cause === undefined ? undefined : { cause });
+  }
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/** The key of a PDF blob: `pdf/ab/cd/<sha256>` (two levels of 256 folders keep any directory small). */
+export function clavePdf(sha256: string): string {
+  if (!SHA256.test(sha256)) throw new Error(`no es un SHA-256 en hexadecimal: «${sha256.slice(0, 80)}»`);
+  return `pdf/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`;
+}
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Throws unless `bytes` hash to `sha256` (before a write: a caller's mistake). */
+export function exigirHuella(sha256: string, bytes: Uint8Array): void {
+  const real = sha256Hex(bytes);
+  if (real !== sha256) throw new Error(`los bytes no corresponden a su SHA-256: se esperaba ${sha256} y es ${real}`);
+}
+
+/** What `leer` returns once read: the bytes if they hash to their name, else a logged `danado` error. */
+export function comprobarLeido(sha256: string, clave: string, bytes: Uint8Array, donde: string, log: Logger): Uint8Array {
+  const real = sha256Hex(bytes);
+  if (real === sha256) return bytes;
+  log.error({ blob: clave, almacen: donde, bytes: bytes.byteLength, sha256_leido: real }, 'blob damaged: its SHA-256 is not its name; refused');
+  throw new BlobError('danado', clave, `El archivo ${clave} del almacén está dañado (${bytes.byteLength} bytes cuyo SHA-256 no es el suyo).`);
+}
+
+/** Seconds a client is told to wait when the store is out of reach. */
+const REINTENTAR_EN_S = 30;
+
+/**
+ * A store's failure as the user reads it (`que`: what could not be read or
+ * stored, e.g. «El PDF de la DeCA 2026-000001 (versión 2)»): out of reach →
+ * 503 `no_disponible` with Retry-After; missing or damaged → 500, saying
+ * so, never the bytes. Any other error is returned unchanged.
+ */
+export function errorDeBlob(err: unknown, que: string): unknown {
+  if (!(err instanceof BlobError)) return err;
+  if (err.motivo === 'no_disponible') {
+    return new AppError('no_disponible', `${que} está en el almacén de documentos, que no responde ahora; vuelva a intentarlo en unos segundos.`, {
+      headers: { 'Retry-After': String(REINTENTAR_EN_S) },
+    });
+  }
+  const porque = err.motivo === 'danado' ? 'su copia guardada está dañada (no coincide con su huella SHA-256)' : 'su copia guardada no se encuentra';
+  return new AppError('error_interno', `${que} no se puede entregar: ${porque}. No se sirve una copia distinta de la emitida; avísenos citando este mensaje.`);
+}
+
+/** A write that failed, as the user reads it: nothing was saved (the change's transaction had not begun); 503, try again. */
+export function errorAlGuardar(err: unknown, que: string): unknown {
+  if (!(err instanceof BlobError)) return err;
+  return new AppError('no_disponible', `No se ha podido guardar ${que} en el almacén de documentos, así que no se ha hecho el cambio; vuelva a intentarlo en unos segundos.`, {
+    headers: { 'Retry-After': String(REINTENTAR_EN_S) },
+  });
+}

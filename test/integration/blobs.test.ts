@@ -1,0 +1,294 @@
+/**
+ * The PDFs out of the database (server/blobs, migration 0015): a version's
+ * bytes go to the blob store before its row, the row keeps hash, size and
+ * key, and GET …/pdf serves them back byte for byte; a damaged, truncated or
+ * missing blob is refused, never served; versions written before the store
+ * are served from their row and moved out by `blobs:migrate` (the domain
+ * batch on both engines, the CLI on PostgreSQL), safe to interrupt and run
+ * again.
+ */
+import { createHash } from 'node:crypto';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, onTestFinished } from 'vitest';
+import type { BlobStore } from '../../server/blobs/almacen';
+import { migrateToLatest, openDatabase } from '../../server/db/open';
+import { moverPdfsAlAlmacen } from '../../server/domain/decas/pdfs-al-almacen';
+import { Deca } from '../../shared/schemas/deca';
+import { startTestApp, type TestApp } from '../support/app';
+import { postgresSchemaDeProceso, testDatabaseKind } from '../support/db';
+import { decaCompleta } from '../support/decas';
+import { crearDecaOk, expectApiError, getBytes } from '../support/decas-helpers';
+import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+import { it, test } from '../support/fixtures';
+import { runCli } from '../support/processes';
+
+const DIR = mkdtempSync(path.join(os.tmpdir(), 'deca-blobs-prueba-'));
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+test.override('opcionesApp', { env: { BLOB_URL: pathToFileURL(DIR).href } });
+
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+const claveDe = (sha: string) => `pdf/${sha.slice(0, 2)}/${sha.slice(2, 4)}/${sha}`;
+const archivoEn = (dir: string, sha: string) => path.join(dir, ...claveDe(sha).split('/'));
+
+async function emitir(app: TestApp, c: CuentaDePrueba, i: number): Promise<Deca> {
+  return (await crearDecaOk(app, c.live, decaCompleta({ referencia: `BLOB-${i}` }))).deca;
+}
+
+async function pdfDe(app: TestApp, c: CuentaDePrueba, id: number): Promise<Buffer> {
+  const r = await getBytes(app, c.live, `/api/v1/decas/${id}/pdf`);
+  expect(r.status, r.bytes.toString()).toBe(200);
+  expect(r.type).toBe('application/pdf');
+  return r.bytes;
+}
+
+async function versiones(app: TestApp, accountId: number) {
+  return app.database.db
+    .selectFrom('deca_versiones')
+    .select(['deca_id', 'version', 'pdf', 'pdf_sha256', 'pdf_bytes', 'pdf_clave'])
+    .where('account_id', '=', accountId)
+    .orderBy('deca_id')
+    .orderBy('version')
+    .execute();
+}
+
+/**
+ * The account's versions as a server before migration 0015 left them: the
+ * bytes in `pdf`, no key, no blob (deleted from `dir`, so the move must
+ * write each one).
+ */
+async function comoAntes(app: TestApp, accountId: number, dir: string): Promise<void> {
+  for (const v of await versiones(app, accountId)) {
+    const bytes = await app.services.blobs.leer(v.pdf_sha256);
+    await app.database.db
+      .updateTable('deca_versiones')
+      .set({ pdf: bytes, pdf_clave: null })
+      .where('account_id', '=', accountId)
+      .where('deca_id', '=', v.deca_id)
+      .where('version', '=', v.version)
+      .execute();
+    rmSync(archivoEn(dir, v.pdf_sha256), { force: true });
+  }
+}
+
+describe('a new version', () => {
+  it('is written to the blob store before its row, which keeps hash, size and key; GET …/pdf serves it byte for byte', async ({ app, c }) => {
+    const deca = await emitir(app, c, 1);
+    const [v] = await versiones(app, c.account.id);
+    expect(v).toMatchObject({ deca_id: deca.id, version: 1, pdf: null, pdf_sha256: deca.pdf_sha256, pdf_bytes: deca.pdf_bytes, pdf_clave: claveDe(deca.pdf_sha256!) });
+
+    const archivo = archivoEn(DIR, deca.pdf_sha256!);
+    const enDisco = readFileSync(archivo);
+    expect(sha256(enDisco)).toBe(deca.pdf_sha256);
+    // Written once, never rewritten: read-only; and no temporary file left beside it.
+    expect(statSync(archivo).mode & 0o222).toBe(0);
+    expect(readdirSync(path.dirname(archivo)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+
+    const servido = await pdfDe(app, c, deca.id);
+    expect(servido.equals(enDisco)).toBe(true);
+    expect(servido.subarray(0, 5).toString()).toBe('%PDF-');
+
+    // A method-1 change: version 2 is a blob of its own, version 1 stays.
+    app.clock.advance(30 * 60_000);
+    const patch = await app.request('PATCH', `/api/v1/decas/${deca.id}`, { key: c.live, body: { motivo: 'Cambio de tractora por avería', matricula: '5678 FGH' } });
+    expect(patch.status, patch.text).toBe(200);
+    const v2 = Deca.parse(patch.body.deca);
+    expect(v2.version).toBe(2);
+    expect(sha256(await pdfDe(app, c, deca.id))).toBe(v2.pdf_sha256);
+    expect(existsSync(archivo)).toBe(true);
+    expect((await versiones(app, c.account.id)).map((r) => [r.version, r.pdf, r.pdf_clave])).toEqual([
+      [1, null, claveDe(deca.pdf_sha256!)],
+      [2, null, claveDe(v2.pdf_sha256!)],
+    ]);
+  });
+
+  it('the blob store refuses bytes that are not what their hash names, and keys that are not a SHA-256', async ({ app }) => {
+    const bytes = new TextEncoder().encode('%PDF-1.7 prueba');
+    await expect(app.services.blobs.guardar(sha256(new Uint8Array([1])), bytes)).rejects.toThrow(/no corresponden a su SHA-256/);
+    await expect(app.services.blobs.guardar('../../etc/passwd', bytes)).rejects.toThrow(/no es un SHA-256/);
+    await expect(app.services.blobs.leer('ABC')).rejects.toThrow(/no es un SHA-256/);
+    const sha = sha256(bytes);
+    expect(await app.services.blobs.existe(sha)).toBe(false);
+    expect(await app.services.blobs.guardar(sha, bytes)).toBe(claveDe(sha));
+    // Idempotent: a second write of the same bytes finds them there.
+    expect(await app.services.blobs.guardar(sha, bytes)).toBe(claveDe(sha));
+    expect(await app.services.blobs.existe(sha)).toBe(true);
+    expect(Buffer.from(await app.services.blobs.leer(sha)).equals(Buffer.from(bytes))).toBe(true);
+  });
+});
+
+describe('a damaged blob', () => {
+  it('is refused, never served: a changed byte, a truncated file, a missing file; written again whole, it is served again', async ({ app, c }) => {
+    const deca = await emitir(app, c, 2);
+    const bueno = await pdfDe(app, c, deca.id);
+    const archivo = archivoEn(DIR, deca.pdf_sha256!);
+    chmodSync(archivo, 0o640);
+
+    const rechazado = async (como: string) => {
+      const r = await getBytes(app, c.live, `/api/v1/decas/${deca.id}/pdf`);
+      expect(r.status, como).toBe(500);
+      expect(r.type, como).toMatch(/^application\/json/);
+      expect(r.bytes.includes('%PDF'), como).toBe(false);
+      const res = await app.request('GET', `/api/v1/decas/${deca.id}/pdf`, { key: c.live });
+      const error = expectApiError(res, 500, 'error_interno');
+      expect(error.mensaje, como).toContain(`El PDF de la DeCA ${deca.numero} (versión 1) no se puede entregar`);
+      return error.mensaje;
+    };
+
+    const cambiado = Buffer.from(bueno);
+    cambiado[cambiado.length >> 1]! ^= 0x01;
+    writeFileSync(archivo, cambiado);
+    expect(await rechazado('un byte cambiado')).toContain('dañada');
+
+    truncateSync(archivo, bueno.length >> 1);
+    expect(await rechazado('truncado')).toContain('dañada');
+
+    rmSync(archivo);
+    expect(await rechazado('sin archivo')).toContain('no se encuentra');
+
+    // Written again from the good bytes (as blobs:migrate would, or a restore from a backup).
+    writeFileSync(archivo, cambiado);
+    await app.services.blobs.guardar(deca.pdf_sha256!, bueno);
+    expect((await pdfDe(app, c, deca.id)).equals(bueno)).toBe(true);
+  });
+});
+
+describe('versions written before the blob store', () => {
+  it('are served from their row, then moved out in batches by blobs:migrate and served the same; a second run finds nothing to move', async ({ app, cuentaNueva: c }) => {
+    const decas = [];
+    for (let i = 0; i < 5; i++) decas.push(await emitir(app, c, 10 + i));
+    await comoAntes(app, c.account.id, DIR);
+    const antes = new Map<number, Buffer>();
+    for (const d of decas) antes.set(d.id, await pdfDe(app, c, d.id));
+    for (const d of decas) expect(sha256(antes.get(d.id)!)).toBe(d.pdf_sha256);
+
+    // Other accounts' versions may still be in their rows too: count this account's.
+    const enBase = async () => (await versiones(app, c.account.id)).filter((v) => v.pdf !== null).length;
+    expect(await enBase()).toBe(5);
+    const lotes = [];
+    let despues: string | null = null;
+    do {
+      const r = await moverPdfsAlAlmacen(app.services, { lote: 2, despues });
+      lotes.push(r);
+      despues = r.siguiente;
+    } while (despues);
+    expect(lotes.length).toBeGreaterThanOrEqual(3);
+    expect(lotes.reduce((n, l) => n + l.movidos, 0)).toBeGreaterThanOrEqual(5);
+    expect(lotes.at(-1)!.quedan).toBe(0);
+    expect(lotes.flatMap((l) => l.omitidos)).toEqual([]);
+
+    for (const v of await versiones(app, c.account.id)) {
+      expect(v.pdf).toBeNull();
+      expect(v.pdf_clave).toBe(claveDe(v.pdf_sha256));
+      expect(existsSync(archivoEn(DIR, v.pdf_sha256))).toBe(true);
+    }
+    for (const d of decas) expect((await pdfDe(app, c, d.id)).equals(antes.get(d.id)!)).toBe(true);
+
+    expect(await moverPdfsAlAlmacen(app.services, { lote: 2 })).toEqual({ movidos: 0, bytes: 0, omitidos: [], quedan: 0, siguiente: null });
+  });
+
+  it('interrupted (the store fails mid-batch), keeps every row that has no blob yet and moves the rest on the next run', async ({ app, cuentaNueva: c }) => {
+    const decas = [];
+    for (let i = 0; i < 4; i++) decas.push(await emitir(app, c, 20 + i));
+    await comoAntes(app, c.account.id, DIR);
+    const antes = new Map<number, Buffer>();
+    for (const d of decas) antes.set(d.id, await pdfDe(app, c, d.id));
+
+    let escritos = 0;
+    const fragil: BlobStore = {
+      descripcion: 'falla en la tercera escritura',
+      existe: (s) => app.services.blobs.existe(s),
+      leer: (s) => app.services.blobs.leer(s),
+      guardar: async (s, b) => {
+        if (++escritos === 3) throw new Error('disco lleno (simulado)');
+        return app.services.blobs.guardar(s, b);
+      },
+    };
+    await expect(moverPdfsAlAlmacen({ db: app.database.db, blobs: fragil }, { lote: 10 })).rejects.toThrow('disco lleno');
+    const tras = await versiones(app, c.account.id);
+    // Each row either still has its bytes, or its blob is whole on disk: never neither.
+    for (const v of tras) {
+      if (v.pdf === null) expect(sha256(readFileSync(archivoEn(DIR, v.pdf_sha256)))).toBe(v.pdf_sha256);
+      else expect(sha256(v.pdf)).toBe(v.pdf_sha256);
+    }
+    expect(tras.filter((v) => v.pdf === null).length).toBe(3);
+    for (const d of decas) expect((await pdfDe(app, c, d.id)).equals(antes.get(d.id)!)).toBe(true);
+
+    const r = await moverPdfsAlAlmacen(app.services, { lote: 10 });
+    expect(r).toMatchObject({ omitidos: [], quedan: 0, siguiente: null });
+    expect(r.movidos).toBeGreaterThanOrEqual(1);
+    expect((await versiones(app, c.account.id)).every((v) => v.pdf === null && v.pdf_clave === claveDe(v.pdf_sha256))).toBe(true);
+    for (const d of decas) expect((await pdfDe(app, c, d.id)).equals(antes.get(d.id)!)).toBe(true);
+  });
+
+  it('never copies out bytes that are not what their row’s hash says: they stay in the row, reported', async ({ app, cuentaNueva: c }) => {
+    const [a, b] = [await emitir(app, c, 30), await emitir(app, c, 31)];
+    await comoAntes(app, c.account.id, DIR);
+    await sql`update deca_versiones set pdf = ${new Uint8Array([0x25, 0x50, 0x44, 0x46])} where account_id = ${c.account.id} and deca_id = ${b.id}`.execute(app.database.db);
+
+    let despues: string | null = null;
+    const omitidos = [];
+    do {
+      const r = await moverPdfsAlAlmacen(app.services, { lote: 1, despues });
+      omitidos.push(...r.omitidos);
+      despues = r.siguiente;
+    } while (despues);
+    expect(omitidos).toContainEqual({ deca_id: b.id, version: 1 });
+    const [va, vb] = await versiones(app, c.account.id);
+    expect(va).toMatchObject({ deca_id: a.id, pdf: null, pdf_clave: claveDe(a.pdf_sha256!) });
+    expect(vb).toMatchObject({ deca_id: b.id, pdf_clave: null });
+    expect(vb!.pdf).not.toBeNull();
+    expect(existsSync(archivoEn(DIR, b.pdf_sha256!))).toBe(false);
+    expect(sha256(await pdfDe(app, c, a.id))).toBe(a.pdf_sha256);
+  });
+
+  it('refuses a bad position to start from, naming it', async ({ app }) => {
+    await expect(moverPdfsAlAlmacen(app.services, { despues: 'x; drop table decas' })).rejects.toMatchObject({ codigo: 'validacion', campos: { despues: 'Posición no válida' } });
+  });
+});
+
+describe.runIf(testDatabaseKind() === 'postgres')('npm run cli -- blobs:migrate', () => {
+  it('moves them batch by batch, a line of progress each, one JSON total; run again, it moves nothing', async () => {
+    const esquema = await postgresSchemaDeProceso('blobs');
+    const database = await openDatabase({ databaseUrl: esquema.url });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'deca-blobs-cli-'));
+    let app: TestApp | null = null;
+    onTestFinished(async () => {
+      await app?.close();
+      await database.close();
+      await esquema.drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    await migrateToLatest(database.db);
+    const env = { DATABASE_URL: esquema.url, BLOB_URL: pathToFileURL(dir).href };
+    app = await startTestApp({ database, env: { BLOB_URL: env.BLOB_URL } });
+    const c = await buildCuenta(app);
+    const decas = [];
+    for (let i = 0; i < 5; i++) decas.push(await emitir(app, c, 40 + i));
+    await comoAntes(app, c.account.id, dir);
+    const antes = new Map<number, Buffer>();
+    for (const d of decas) antes.set(d.id, await pdfDe(app, c, d.id));
+
+    const r = await runCli(['blobs:migrate', '--lote', '2'], env);
+    expect(r.code, r.stderr).toBe(0);
+    const lineas = r.stderr.trim().split('\n');
+    expect(lineas).toHaveLength(3);
+    expect(lineas[0]).toMatch(/^blobs:migrate: 2 PDF movidos al almacén \(0\.\d MB\); quedan 3 en la base de datos$/);
+    expect(lineas[2]).toMatch(/^blobs:migrate: 5 PDF movidos al almacén \(0\.\d MB\); quedan 0 en la base de datos$/);
+    const total = JSON.parse(r.stdout) as { movidos: number; bytes: number; omitidos: unknown[]; quedan: number };
+    expect(total).toEqual({ movidos: 5, bytes: decas.reduce((n, d) => n + d.pdf_bytes!, 0), omitidos: [], quedan: 0 });
+    for (const d of decas) expect((await pdfDe(app, c, d.id)).equals(antes.get(d.id)!)).toBe(true);
+    expect((await versiones(app, c.account.id)).every((v) => v.pdf === null)).toBe(true);
+
+    const otra = await runCli(['blobs:migrate'], env);
+    expect(otra.code, otra.stderr).toBe(0);
+    expect(JSON.parse(otra.stdout)).toEqual({ movidos: 0, bytes: 0, omitidos: [], quedan: 0 });
+
+    const mala = await runCli(['blobs:migrate', '--lote', '0'], env);
+    expect(mala.code).not.toBe(0);
+    expect(JSON.parse(mala.stderr).error).toMatchObject({ codigo: 'validacion', campos: { '--lote': 'Al menos 1' } });
+  }, 120_000);
+});
