@@ -5,13 +5,14 @@
  * no sort of everything the filter matched, no filter throwing away more
  * rows than a page.
  */
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { describe, expect } from 'vitest';
 import { consultaDeLista, encodeCursor } from '../../server/domain/decas/listar';
 import type { DecaListQuery } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
 import { postDeca } from '../support/decas-http';
 import { it } from '../support/fixtures';
+import { clonarDeca } from '../support/sembrar';
 
 /** DeCAs of the one account, over 400 days of transport dates and changes. */
 const N = 20_000;
@@ -35,27 +36,14 @@ describe('the plans of the DeCA lists on a seeded database', () => {
     expect(creada.status, creada.text).toBe(201);
     const id = creada.body.deca.id as number;
     const db = app.database.db;
-    // Cloned by SQL: every column as the real DeCA's but those that identify it or the filters look at.
-    const { rows: columnas } = await sql<{ column_name: string }>`
-      select column_name from information_schema.columns
-      where table_schema = current_schema() and table_name = 'decas' and column_name <> 'id' order by ordinal_position`.execute(db);
-    const distinto: Record<string, string> = {
-      numero: `d.numero || '-' || g`,
-      token_publico: `d.token_publico || g`,
+    // Over 400 days of transport dates and changes, 500 plates.
+    await clonarDeca(db, id, N, {
       fecha_transporte: `to_char(date '2025-06-01' + (g % 400), 'YYYY-MM-DD')`,
       modificado_at: `d.modificado_at - make_interval(mins => g)`,
       // One plate in 1% of the DeCAs as the tractor and in another 1% as the trailer (200 each: more than a page).
       matricula: `case when g % 100 = 0 then '9999ZZZ' else 'M' || lpad((g % 500)::text, 4, '0') || 'BCD' end`,
       matricula_remolque: `case when g % 100 = 50 then '9999ZZZ' else d.matricula_remolque end`,
-      ref_externa: 'null',
-      clave_cliente: 'null',
-      huella_cliente: 'null',
-    };
-    const nombres = columnas.map((x) => x.column_name);
-    await sql`insert into decas (${sql.raw(nombres.map((n) => `"${n}"`).join(', '))})
-      select ${sql.raw(nombres.map((n) => distinto[n] ?? `d."${n}"`).join(', '))}
-      from decas d, generate_series(1, ${N}) g where d.id = ${id}`.execute(db);
-    await sql`analyze decas`.execute(db);
+    });
 
     const actor = { accountId: c.account.id, entorno: 'produccion' as const, rol: null, userId: null };
     const plan = async (q: Partial<DecaListQuery>): Promise<Nodo[]> => {
