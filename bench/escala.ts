@@ -125,7 +125,11 @@ try {
         return (await r.json()) as { decas: { id: number }[]; siguiente: string | null };
       };
       let cursor: string | null = null;
-      for (let i = 0; i < 10; i++) cursor = (await lista({ ...mes, limite: '100', ...(cursor ? { despues_de: cursor } : {}) })).siguiente;
+      for (let i = 0; i < 10; i++) {
+        const query: Record<string, string> = { ...mes, limite: '100' };
+        if (cursor !== null) query.despues_de = cursor;
+        cursor = (await lista(query)).siguiente;
+      }
       const ops: [string, string][] = [
         ['list, first page', '/api/v1/decas'],
         ['list matricula=', '/api/v1/decas?matricula=1003BCD'],

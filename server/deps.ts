@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { BlobStore } from './blobs/almacen';
+import type { AlmacenExportaciones } from './blobs/exportaciones';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import type { Listener } from './db/notify';
@@ -31,6 +32,8 @@ export interface Services {
   renderPdf: DecaPdfRenderer;
   /** BLOB_URL: where each issued version's PDF is written (before the version's row) and read back, checked against its SHA-256. */
   blobs: BlobStore;
+  /** DATA_DIR/exportaciones: the ZIP of a closed account's data until its link expires. */
+  exportaciones: AlmacenExportaciones;
   /** The room the renderer leaves for the seal: a device renders with it to match the server's unsealed bytes. */
   capacidadSello: number;
   /** OCR of delivery-note photos (POST /fotos): workers started on first use, one queue per process. */

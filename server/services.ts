@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { crearAlmacen } from './blobs/crear';
+import { AlmacenExportaciones } from './blobs/exportaciones';
 import type { Clock } from './clock';
 import type { Config } from './config';
 import { type Listener, startListener } from './db/notify';
@@ -13,7 +15,7 @@ import { crearLectorFotos } from './ocr/lector';
 import { createReadiness } from './readiness';
 
 export interface ServicesOptions {
-  config: Pick<Config, 'siteUrl' | 'sedeControlUrl' | 'webhookAllowInsecure' | 'apiRateLimit' | 'blobs'>;
+  config: Pick<Config, 'siteUrl' | 'sedeControlUrl' | 'webhookAllowInsecure' | 'apiRateLimit' | 'blobs' | 'dataDir'>;
   database: Database;
   clock: Clock;
   log: Logger;
@@ -52,6 +54,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services & 
     sedeControlUrl: config.sedeControlUrl,
     renderPdf: opts.renderPdf,
     blobs: crearAlmacen(config.blobs, log),
+    exportaciones: new AlmacenExportaciones(path.join(config.dataDir, 'exportaciones')),
     capacidadSello: opts.capacidadSello,
     fotos,
     limits,

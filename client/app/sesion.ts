@@ -1,9 +1,9 @@
 import { type Permiso, puede } from '../../shared/rules/roles';
-import type { Cuenta, EmpresaPatch, Entorno, RegistroInput, SesionInput, SesionResponse, Usuario } from '../../shared/schemas/cuenta';
+import type { CerrarCuentaInput, Cuenta, CuentaCerrada, EmpresaPatch, Entorno, RegistroInput, SesionInput, SesionResponse, Usuario } from '../../shared/schemas/cuenta';
 import { type Api, ApiError, createApi, llamarApp } from '../data/api';
 import { pedirEnvioEnSegundoPlano } from '../data/cola-fondo';
 import { guardarParaElCamino } from '../data/consultas';
-import { type DecaDb, dbName, onDbAviso, openDecaDb } from '../data/db';
+import { borrarBasesDeUsuario, type DecaDb, dbName, onDbAviso, openDecaDb } from '../data/db';
 import { alEncolar } from '../data/outbox';
 import { type EstadoSync, SyncEngine } from '../data/sync';
 import { navegar } from './router';
@@ -252,6 +252,27 @@ export async function salir(): Promise<void> {
   sesionCaducada.set(false);
   guardar(null);
   navegar('/', { replace: true });
+}
+
+/** The account was just closed here: what the signed-out screen tells the person happens next (kept until the page is reloaded). */
+export const cierreReciente = store<(CuentaCerrada & { empresa: string }) | null>(null);
+
+/**
+ * An administrator closes the account (their password and the company's NIF
+ * again): the server mails them the link to the data, ends every session and
+ * keeps the issued DeCAs. Then this device lets go of the account too — its
+ * databases (queued changes included: no session can send them any more)
+ * — and shows the signed-out screen saying what happens next.
+ */
+export async function cerrarMiCuenta(input: CerrarCuentaInput): Promise<void> {
+  const r = await llamarApp(f, 'cerrar_cuenta', input);
+  const s = sesion.get();
+  cierreReciente.set({ ...r.data, empresa: s?.cuenta.nombre ?? '' });
+  sesionCaducada.set(false);
+  guardar(null);
+  navegar('/', { replace: true });
+  // Another tab with the database open closes it when asked (openDecaDb's versionchange), so this does not wait for ever.
+  if (s) await borrarBasesDeUsuario(s.usuario.id);
 }
 
 /** Send the e-mail confirmation link again; resolves with the address it went to. */

@@ -211,6 +211,11 @@ export function dbName(userId: number, entorno: Entorno): string {
   return `deca-u${userId}-${entorno}`;
 }
 
+/** Delete a user's databases of both environments from this device (their account was closed: nothing of it stays here). */
+export async function borrarBasesDeUsuario(userId: number): Promise<void> {
+  await Promise.all((['produccion', 'pruebas'] as const).map((e) => Dexie.delete(dbName(userId, e)).catch(() => {})));
+}
+
 type Aviso = 'otra-version';
 const listeners = new Set<(a: Aviso) => void>();
 

@@ -1,12 +1,37 @@
 import { useState } from 'preact/hooks';
 import type { RegistroInput } from '../../shared/schemas/cuenta';
-import { entrar, registrar } from '../app/sesion';
+import { cierreReciente, entrar, registrar } from '../app/sesion';
+import { useStore } from '../app/store';
 import { Campo } from '../components/campo';
 import { PieFormulario, useEnvio, useMinimoContrasena } from '../components/formulario';
 
 const SIN_RED = 'Sin conexión: para entrar hace falta red. Sus datos guardados no se pierden.';
 
 type Modo = 'entrar' | 'registro' | 'reentrar';
+
+/** Just after «Cerrar la cuenta»: what happened and what comes next. */
+function CuentaCerradaAviso({ c }: { c: NonNullable<ReturnType<typeof cierreReciente.get>> }) {
+  return (
+    <div class="aviso ok" role="status" data-testid="cuenta-cerrada">
+      <p>
+        <strong>La cuenta{c.empresa ? ` de ${c.empresa}` : ''} está cerrada</strong> desde el {c.cerrada_at}.
+      </p>
+      <ul>
+        <li>
+          Hemos enviado a <strong>{c.exportacion.enviada_a}</strong> un enlace para descargar todos sus datos: un archivo ZIP con sus DeCA en CSV, cada PDF emitido y los datos de la cuenta. Sirve para
+          una sola descarga completa y caduca el {c.exportacion.caduca_at}.
+        </li>
+        <li>Las claves de API, las sesiones y los dispositivos ya no funcionan. Lo que la ley no obliga a conservar se ha borrado, también de este dispositivo.</li>
+        <li>
+          Las {c.decas_conservadas} DeCA emitidas se conservan {c.conservacion}, como exige la Orden FOM/2861/2012, y sus enlaces públicos siguen funcionando en las inspecciones.
+        </li>
+      </ul>
+      <p>
+        <a href="/privacidad">Qué datos se guardan y cuánto tiempo</a>
+      </p>
+    </div>
+  );
+}
 
 /** Sign in, sign up, and sign in again after the session expired (queued work is then replayed). */
 export default function Acceso({ modo }: { modo: Modo }) {
@@ -17,6 +42,7 @@ export default function Acceso({ modo }: { modo: Modo }) {
   const esquemas = () => import('../data/esquemas');
   const min = useMinimoContrasena(registro); // offline: the hint waits, the submit says why
   const set = (k: string) => (x: string) => setV({ ...v, [k]: x });
+  const cerrada = useStore(cierreReciente);
 
   async function enviar(ev: Event) {
     ev.preventDefault();
@@ -45,6 +71,7 @@ export default function Acceso({ modo }: { modo: Modo }) {
   const titulo = registro ? 'Crear cuenta' : modo === 'reentrar' ? 'Volver a entrar' : 'Entrar';
   return (
     <section class={modo === 'reentrar' ? '' : 'tarjeta-acceso'}>
+      {cerrada && modo === 'entrar' && <CuentaCerradaAviso c={cerrada} />}
       {modo !== 'reentrar' && (
         <>
           <p>
@@ -97,6 +124,11 @@ export default function Acceso({ modo }: { modo: Modo }) {
       {registro && (
         <p>
           ¿Ya tiene cuenta? <a href="/entrar">Entrar</a>
+        </p>
+      )}
+      {modo !== 'reentrar' && (
+        <p class="pista">
+          <a href="/privacidad">Privacidad: qué datos se guardan y cuánto tiempo</a>
         </p>
       )}
     </section>

@@ -4,7 +4,7 @@ import { NOMBRE_ROL } from '../../shared/rules/roles';
 import type { ClaveApi, ClaveCreada, Cuenta as CuentaDatos, Cuota as CuotaDatos, Entorno } from '../../shared/schemas/cuenta';
 import type { Dispositivo } from '../../shared/schemas/dispositivo';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
-import { cambiarEntorno, cambiarMiContrasena, contexto, editarMiEmpresa, permitido, salir } from '../app/sesion';
+import { cambiarEntorno, cambiarMiContrasena, cerrarMiCuenta, contexto, editarMiEmpresa, permitido, salir } from '../app/sesion';
 import { useStore } from '../app/store';
 import { Campo } from '../components/campo';
 import { useConfirmacion } from '../components/dialogo';
@@ -405,6 +405,94 @@ function CambiarContrasena() {
   );
 }
 
+/**
+ * «Cerrar la cuenta» (an administrator): what happens, said before; then
+ * their password and the company's NIF typed again. The server exports the
+ * data first and mails the link; the app then signs out and says what comes
+ * next (client/app/sesion.ts `cerrarMiCuenta`).
+ */
+function CerrarCuenta({ nif, empresa }: { nif: string; empresa: string }) {
+  const enLinea = useEnLinea();
+  const [abierto, setAbierto] = useState(false);
+  const [v, setV] = useState({ password: '', nif: '' });
+  const [campos, setCampos] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [enviando, setEnviando] = useState(false);
+  const set = (k: keyof typeof v) => (x: string) => setV({ ...v, [k]: x });
+
+  async function cerrar(ev: Event) {
+    ev.preventDefault();
+    setError(null);
+    setEnviando(true);
+    try {
+      await cerrarMiCuenta(v);
+    } catch (e) {
+      setCampos((e as ApiError).campos ?? {});
+      setError((e as Error).message);
+      setEnviando(false);
+    }
+  }
+
+  const aviso = (
+    <div class="aviso error" role="note" data-testid="cerrar-cuenta-aviso">
+      <p>
+        <strong>Cerrar la cuenta de {empresa} no se puede deshacer.</strong>
+      </p>
+      <ul>
+        <li>Antes se prepara un archivo ZIP con todas sus DeCA (CSV), cada PDF emitido y los datos de la cuenta, y le enviamos por correo un enlace válido 7 días, para una descarga.</li>
+        <li>Al momento dejan de funcionar todas las claves de API (sus integraciones), las sesiones de todos los usuarios y los dispositivos.</li>
+        <li>Se borran los usuarios (salvo su correo, que identifica quién hizo cada DeCA), los webhooks, la agenda, las DeCA pendientes, el entorno de pruebas y el correo guardado.</li>
+        <li>
+          Las DeCA emitidas se conservan un año, como exige la Orden FOM/2861/2012, y sus enlaces públicos siguen funcionando. Más en <a href="/privacidad">Privacidad</a>.
+        </li>
+      </ul>
+    </div>
+  );
+
+  if (!abierto) {
+    return (
+      <>
+        <p>Da de baja la empresa en DeCA y se lleva sus datos.</p>
+        <div class="acciones">
+          <button type="button" class="peligro" onClick={() => setAbierto(true)}>
+            Cerrar la cuenta…
+          </button>
+        </div>
+      </>
+    );
+  }
+  return (
+    <form onSubmit={cerrar} noValidate data-testid="cerrar-cuenta-form">
+      {aviso}
+      <Campo path="cierre_password" etiqueta="Su contraseña" tipo="password" valor={v.password} onInput={set('password')} error={campos.password} extra={{ autoComplete: 'current-password' }} />
+      <Campo path="cierre_nif" etiqueta={`Para confirmar, escriba el NIF de la empresa (${nif})`} valor={v.nif} onInput={set('nif')} error={campos.nif} extra={{ autoComplete: 'off' }} />
+      {error && (
+        <p class="aviso error" role="alert">
+          {error}
+        </p>
+      )}
+      <div class="acciones">
+        <button type="submit" class="peligro primario" disabled={enviando || !enLinea}>
+          {enviando ? 'Preparando sus datos…' : 'Cerrar la cuenta definitivamente'}
+        </button>
+        <button
+          type="button"
+          disabled={enviando}
+          onClick={() => {
+            setAbierto(false);
+            setError(null);
+            setCampos({});
+            setV({ password: '', nif: '' });
+          }}
+        >
+          Cancelar
+        </button>
+      </div>
+      {!enLinea && <p class="pista">La cuenta se cierra con conexión.</p>}
+    </form>
+  );
+}
+
 /** A month's use against its limit, as a bar (a limitless plan shows the count alone). */
 function Uso({ que, usadas, limite }: { que: string; usadas: number; limite: number | null }) {
   return (
@@ -440,7 +528,7 @@ function Cuota() {
   );
 }
 
-/** Account: company, plan, who is signed in, environment switch (test mode), data kept on this device, integrations, sign out; each part as the role allows. */
+/** Account: company, plan, who is signed in, environment switch (test mode), data kept on this device, integrations, sign out, privacy and closing the account; each part as the role allows. */
 export default function Cuenta({ query }: { query: URLSearchParams }) {
   const ctx = useStore(contexto)!;
   const { cuenta, usuario } = ctx.sesion;
@@ -525,6 +613,18 @@ export default function Cuenta({ query }: { query: URLSearchParams }) {
       <button type="button" class="peligro" onClick={() => void salir()}>
         Cerrar sesión
       </button>
+
+      <h2>Privacidad</h2>
+      <p>
+        Qué datos personales se guardan, para qué y durante cuánto tiempo: <a href="/privacidad">Privacidad</a>.
+      </p>
+
+      {usuario.rol === 'admin' && (
+        <>
+          <h2>Cerrar la cuenta</h2>
+          <CerrarCuenta nif={cuenta.nif} empresa={cuenta.nombre} />
+        </>
+      )}
     </section>
   );
 }

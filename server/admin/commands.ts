@@ -1,5 +1,6 @@
 import { AppError, validationError } from '../../shared/errors';
 import { moverPdfsCommand } from '../commands/blobs';
+import { cerrarCuentaOperadorCommand } from '../commands/cierre';
 import { type AnyCommand, ejecutar } from '../commands/command';
 import { restablecerContrasenaOperadorCommand } from '../commands/contrasena';
 import { cambiarPlanCommand, crearClaveOperadorCommand, crearCuentaOperadorCommand, listarCorreosCommand, revocarClaveOperadorCommand } from '../commands/cuenta';
@@ -9,10 +10,16 @@ export type Flags = Record<string, string | boolean>;
 
 /** The administration commands (`npm run cli -- …`, documented in the README), by name. */
 const ORDENES: Record<string, AnyCommand> = Object.fromEntries(
-  [crearCuentaOperadorCommand, crearClaveOperadorCommand, revocarClaveOperadorCommand, cambiarPlanCommand, listarCorreosCommand, restablecerContrasenaOperadorCommand, moverPdfsCommand].map((c) => [
-    c.nombre,
-    c as AnyCommand,
-  ]),
+  [
+    crearCuentaOperadorCommand,
+    crearClaveOperadorCommand,
+    revocarClaveOperadorCommand,
+    cambiarPlanCommand,
+    listarCorreosCommand,
+    restablecerContrasenaOperadorCommand,
+    moverPdfsCommand,
+    cerrarCuentaOperadorCommand,
+  ].map((c) => [c.nombre, c as AnyCommand]),
 );
 
 /**

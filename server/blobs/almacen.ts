@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { AppError } from '../../shared/errors';
 import type { Logger } from '../log';
+import { sha256Hex } from '../sha256';
 
 /**
  * Where the bytes of every issued version's PDF live, out of the database:
@@ -44,10 +44,6 @@ const SHA256 = /^[0-9a-f]{64}$/;
 export function clavePdf(sha256: string): string {
   if (!SHA256.test(sha256)) throw new Error(`no es un SHA-256 en hexadecimal: «${sha256.slice(0, 80)}»`);
   return `pdf/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`;
-}
-
-export function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** Throws unless `bytes` hash to `sha256` (before a write: a caller's mistake). */

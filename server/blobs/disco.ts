@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { type FileHandle, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../log';
-import { BlobError, type BlobStore, clavePdf, comprobarLeido, exigirHuella, sha256Hex } from './almacen';
+import { sha256Hex } from '../sha256';
+import { BlobError, type BlobStore, clavePdf, comprobarLeido, exigirHuella } from './almacen';
 
 /** Blobs are never rewritten: read-only for their owner and group. */
 const MODO_BLOB = 0o440;

@@ -7,13 +7,15 @@
 import type { Entorno } from '../../shared/schemas/cuenta';
 import type { Services } from '../deps';
 import { autenticarClave, marcarClaveUsada } from '../domain/accounts/api-keys';
-import { leerSesion } from '../domain/accounts/sessions';
+import { cuentaCerrada, leerSesion } from '../domain/accounts/sessions';
 import type { Actor, Canal } from '../domain/actor';
 
 /** What a presented API key comes to in an environment. */
 export type ClavePresentada =
   | { estado: 'desconocida' }
   | { estado: 'revocada' }
+  /** A key of a closed account (closing revokes them all): the answer says so, and when. */
+  | { estado: 'cuenta_cerrada'; mensaje: string }
   /** A valid key of the other environment. */
   | { estado: 'otro_entorno'; entorno: Entorno }
   | {
@@ -27,6 +29,7 @@ export type ClavePresentada =
 export async function autenticarPorClave(services: Services, secreto: string, entorno: Entorno, canal: Canal): Promise<ClavePresentada> {
   const found = secreto ? await autenticarClave(services, secreto) : null;
   if (!found) return { estado: 'desconocida' };
+  if (found.account.cerrada_at) return { estado: 'cuenta_cerrada', mensaje: cuentaCerrada(found.account.nombre, found.account.cerrada_at).message };
   if (found.key.revocada_at) return { estado: 'revocada' };
   if (found.key.entorno !== entorno) return { estado: 'otro_entorno', entorno: found.key.entorno };
   const { key, account } = found;

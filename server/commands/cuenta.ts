@@ -18,7 +18,7 @@ import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
 import { comprobarCuenta, crearClave, listarClaves, revocarClave } from '../domain/accounts/api-keys';
-import { cambiarPlan, confirmarEmail, crearCuenta, editarEmpresa, prepararCuenta, prepararReenvio, reenviarConfirmacion } from '../domain/accounts/cuentas';
+import { cambiarPlan, confirmarEmail, crearCuenta, editarEmpresa, prepararCuenta, prepararReenvioConfirmacion, reenviarConfirmacion } from '../domain/accounts/cuentas';
 import { cuentaSinConfirmar, obtenerCuota } from '../domain/accounts/cuota';
 import { abrirSesion, cerrarSesion, comprobarCredenciales, type QuienEntra } from '../domain/accounts/sessions';
 import { leerUsuario } from '../domain/accounts/usuarios';
@@ -172,7 +172,7 @@ export const reenviarConfirmacionCommand = command({
   acceso: 'escritura',
   entrada: z.object({}),
   preparar: async (ctx): Promise<Plan<{ enviado_a: string }>> => {
-    const user = await prepararReenvio(ctx.db, usuarioDe(ctx.quien));
+    const user = await prepararReenvioConfirmacion(ctx.db, usuarioDe(ctx.quien));
     return escritura(async (trx) => ({ enviado_a: (await reenviarConfirmacion(trx, ctx.quien.cuenta, user, ctx.siteUrl, ctx.clock.now())).email }));
   },
 });

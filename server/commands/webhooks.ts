@@ -4,7 +4,7 @@ import { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
 import { mapPlan, type Plan } from '../domain/context';
 import { presentEntrega, presentWebhook } from '../domain/presenters/webhook';
-import { type EnvioDeps, listarEntregas, prepararPrueba, prepararReenvio, type ResultadoManual } from '../domain/webhooks/entregas';
+import { type EnvioDeps, listarEntregas, prepararPrueba, prepararReenvioEntrega, type ResultadoManual } from '../domain/webhooks/entregas';
 import { listarWebhooks, obtenerWebhook, prepararCambioWebhook, prepararCreacionWebhook, prepararEliminacionWebhook } from '../domain/webhooks/webhooks';
 import { command } from './command';
 
@@ -87,5 +87,5 @@ export const reenviarEntregaCommand = command({
   acceso: 'escritura',
   permiso: 'integraciones',
   entrada: z.object({ id: cadena().max(40), entrega: cadena().max(100) }),
-  preparar: async (ctx, { id, entrega }): Promise<Plan<EntregaResultado>> => mapPlan(await prepararReenvio(envio(ctx), ctx.quien, id, entrega), resultado),
+  preparar: async (ctx, { id, entrega }): Promise<Plan<EntregaResultado>> => mapPlan(await prepararReenvioEntrega(envio(ctx), ctx.quien, id, entrega), resultado),
 });

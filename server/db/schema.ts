@@ -20,6 +20,8 @@ export interface AccountsTable {
   created_at: Timestamp;
   /** When its administrator confirmed the e-mail (accounts opened by sign-up start unconfirmed). */
   confirmada_at: NullableTimestamp;
+  /** When it was closed (domain/accounts/cierre.ts): no sign-in, no key; its DeCAs stay until their retention ends. */
+  cerrada_at: NullableTimestamp;
 }
 
 export interface UsersTable {
@@ -273,6 +275,8 @@ export interface DescargasTable {
   robot: boolean;
   motivo_robot: string | null;
   created_at: Timestamp;
+  /** `ip` cut to its network (IPv4 /24, IPv6 /48) by the maintenance, 90 days after the open. */
+  ip_truncada: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 /** The other party's half-filled completion form, kept until the DeCA is issued. */
@@ -297,7 +301,7 @@ export interface CorreosTable {
   account_id: number;
   entorno: Entorno;
   deca_id: number | null;
-  tipo: 'pedir_datos' | 'enviar_deca' | 'confirmar_email' | 'invitacion' | 'restablecer_contrasena';
+  tipo: 'pedir_datos' | 'enviar_deca' | 'confirmar_email' | 'invitacion' | 'restablecer_contrasena' | 'exportacion_cuenta';
   destinatario: string;
   asunto: string;
   texto: string;
@@ -404,8 +408,25 @@ export interface AgendaTable {
   updated_at: Timestamp;
 }
 
+/** The ZIP of a closed account's data (server/blobs/exportaciones.ts), served once by an unguessable link for 7 days. */
+export interface ExportacionesTable {
+  id: Generated<number>;
+  account_id: number;
+  /** sha256 of the link's token; the token is only in the e-mail (and the operator's output). */
+  token_hash: string;
+  /** The file's name in the export store. */
+  archivo: string;
+  bytes: number;
+  enviada_a: string;
+  created_at: Timestamp;
+  caduca_at: Timestamp;
+  /** When it was downloaded whole: the link works no more. */
+  descargada_at: NullableTimestamp;
+}
+
 export interface DB {
   agenda: AgendaTable;
+  exportaciones: ExportacionesTable;
   descargas: DescargasTable;
   completar_borradores: CompletarBorradoresTable;
   correos: CorreosTable;
@@ -432,6 +453,7 @@ export interface DB {
 }
 
 export type AccountRow = Selectable<AccountsTable>;
+export type ExportacionRow = Selectable<ExportacionesTable>;
 export type NewAccount = Insertable<AccountsTable>;
 export type AccountUpdate = Updateable<AccountsTable>;
 export type UserRow = Selectable<UsersTable>;

@@ -1,7 +1,10 @@
 import { type Kysely, sql } from 'kysely';
+import type { AlmacenExportaciones } from '../blobs/exportaciones';
 import type { Clock } from '../clock';
 import type { DB } from '../db/schema';
+import { borrarExportacionesCaducadas } from '../domain/accounts/exportacion';
 import { purgarIdempotencia } from '../domain/idempotencia';
+import { truncarIpsAntiguas } from '../domain/publico/truncar-ips';
 import type { Logger } from '../log';
 
 /** Events are kept 30 days, like the webhook deliveries made from them (which carry their own body). */
@@ -12,12 +15,19 @@ const TABLAS_CALIENTES = ['decas', 'deca_cambios', 'deca_versiones', 'descargas'
 
 /**
  * Drop what has expired (idempotency keys past their window, expired
- * sessions, events older than 30 days) and refresh the planner's statistics
- * of the hot tables. PGlite has no autovacuum (and a server's may be off):
+ * sessions, events older than 30 days, exports of closed accounts whose
+ * link expired), cut the download log's IPs older than 90 days to their
+ * network (/privacidad says so), and refresh the planner's statistics of
+ * the hot tables. PGlite has no autovacuum (and a server's may be off):
  * with no statistics a read by id was planned on a secondary index and
  * scanned every DeCA of the account.
  */
-export async function runMaintenanceOnce(deps: { db: Kysely<DB>; clock: Clock }): Promise<{ claves: number; sesiones: number; eventos: number }> {
+export async function runMaintenanceOnce(deps: {
+  db: Kysely<DB>;
+  clock: Clock;
+  /** Where closed accounts' exports wait (DATA_DIR/exportaciones); without it their files are left alone. */
+  exportaciones?: AlmacenExportaciones;
+}): Promise<{ claves: number; sesiones: number; eventos: number; ips: number; exportaciones: number }> {
   const now = deps.clock.now();
   const claves = await purgarIdempotencia(deps.db, now);
   const s = await deps.db.deleteFrom('sessions').where('expires_at', '<', now).executeTakeFirst();
@@ -25,12 +35,14 @@ export async function runMaintenanceOnce(deps: { db: Kysely<DB>; clock: Clock })
     .deleteFrom('eventos')
     .where('created_at', '<', new Date(now.getTime() - EVENTOS_DIAS * 86_400_000))
     .executeTakeFirst();
+  const ips = await truncarIpsAntiguas(deps);
+  const exportaciones = deps.exportaciones ? await borrarExportacionesCaducadas({ db: deps.db, exportaciones: deps.exportaciones }, now) : 0;
   await sql`analyze ${sql.join(TABLAS_CALIENTES.map((t) => sql.table(t)))}`.execute(deps.db);
-  return { claves, sesiones: Number(s.numDeletedRows), eventos: Number(e.numDeletedRows) };
+  return { claves, sesiones: Number(s.numDeletedRows), eventos: Number(e.numDeletedRows), ips, exportaciones };
 }
 
 /** Run maintenance now and then every `everyMs`; returns a stop function. */
-export function startMaintenance(deps: { db: Kysely<DB>; clock: Clock; log: Logger }, everyMs = 60 * 60 * 1000): () => void {
+export function startMaintenance(deps: { db: Kysely<DB>; clock: Clock; log: Logger; exportaciones?: AlmacenExportaciones }, everyMs = 60 * 60 * 1000): () => void {
   const tick = () =>
     runMaintenanceOnce(deps)
       .then((r) => deps.log.debug(r, 'maintenance'))

@@ -1,6 +1,6 @@
 /**
  * The app's own endpoints under `/app/api` (sign-up and sign-in, passwords,
- * the company, API keys, users and invitations, devices): not part of the
+ * the company and closing the account, API keys, users and invitations, devices): not part of the
  * public API nor of its OpenAPI document, but described once here like it —
  * method and path by name (the command's), and what each takes and answers.
  * The server mounts them from this table (server/http/routes/app-api.ts, which
@@ -11,10 +11,12 @@ import type { RolUsuario } from '../rules/roles';
 import type {
   AceptarInvitacionInput,
   CambiarContrasenaInput,
+  CerrarCuentaInput,
   ClaveApi,
   ClaveCreada,
   ClaveCreateInput,
   Cuenta,
+  CuentaCerrada,
   EmpresaPatch,
   Entorno,
   Invitacion,
@@ -47,6 +49,7 @@ export const RUTAS_APP = {
   restablecer_contrasena: ['post', '/contrasena/restablecer/{token}'],
   cambiar_contrasena: ['post', '/contrasena'],
   editar_empresa: ['patch', '/cuenta'],
+  cerrar_cuenta: ['post', '/cuenta/cierre'],
   reenviar_confirmacion: ['post', '/confirmacion'],
   listar_claves: ['get', '/claves'],
   crear_clave: ['post', '/claves'],
@@ -91,6 +94,7 @@ export interface OperacionesApp {
   restablecer_contrasena: { entrada: Token & { password: string }; salida: SesionResponse };
   cambiar_contrasena: { entrada: CambiarContrasenaInput; salida: SesionResponse };
   editar_empresa: { entrada: EmpresaPatch; salida: { cuenta: Cuenta } };
+  cerrar_cuenta: { entrada: CerrarCuentaInput; salida: CuentaCerrada };
   reenviar_confirmacion: { entrada: Nada; salida: { enviado_a: string } };
   listar_claves: { entrada: Nada; salida: { claves: ClaveApi[] } };
   crear_clave: { entrada: ClaveCreateInput; salida: ClaveCreada };

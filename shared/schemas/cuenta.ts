@@ -202,6 +202,34 @@ export type RestablecerInput = z.input<typeof RestablecerInput>;
 export const CambiarContrasenaInput = z.object({ actual: PasswordActual, password: Password });
 export type CambiarContrasenaInput = z.input<typeof CambiarContrasenaInput>;
 
+/**
+ * «Cerrar la cuenta» (an administrator): their password again, and the
+ * company's NIF typed as it is, so it is never done by a slip or by whoever
+ * finds a session open.
+ */
+export const CerrarCuentaInput = z.object({
+  password: PasswordActual,
+  nif: cadena()
+    .trim()
+    .min(1, 'Escriba el NIF de la empresa para confirmar')
+    .max(30)
+    .transform((s) => normalizarNif(s)),
+});
+export type CerrarCuentaInput = z.input<typeof CerrarCuentaInput>;
+
+/** What closing the account answers: the session is over, and what happens next. */
+export const CuentaCerrada = z.object({
+  sesion_cerrada: z.literal(true),
+  cerrada_at: z.string(),
+  exportacion: z.object({
+    enviada_a: z.string().meta({ description: 'Adonde se ha enviado el enlace de un solo uso a los datos (ZIP)' }),
+    caduca_at: z.string(),
+  }),
+  decas_conservadas: z.number().int().meta({ description: 'DeCA emitidas que se conservan hasta que acabe su plazo' }),
+  conservacion: z.string(),
+});
+export type CuentaCerrada = z.infer<typeof CuentaCerrada>;
+
 /** GET /app/api/sesion: who is signed in. */
 export const SesionResponse = z.object({
   usuario: Usuario,

@@ -100,3 +100,9 @@ export interface AutenticidadVista {
     emitida_at: Date;
   } | null;
 }
+
+/** The page of the link to a closed account's data: ready to download once, or why not. */
+export type ExportacionVista =
+  | { estado: 'lista'; empresa: string; bytes: number; caduca_at: Date }
+  | { estado: 'descargada'; empresa: string; descargada_at: Date }
+  | { estado: 'caducada'; empresa: string; caduca_at: Date };

@@ -378,7 +378,7 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     const { page: movil, api } = await e2e.sesion({ clave: 'Pruebas e2e' });
     await api('GET', '/cuenta'); // the e2e key, used
     await movil.goto(`${env.url}/cuenta`);
-    await movil.getByRole('heading', { name: 'Cuenta' }).waitFor();
+    await movil.getByRole('heading', { name: 'Cuenta', exact: true }).waitFor();
     await movil.fill('#f-clave_nombre', 'ERP');
     await movil.getByRole('button', { name: 'Nueva clave de pruebas' }).click();
     await movil.getByTestId('clave-nueva').waitFor();

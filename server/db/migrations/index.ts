@@ -15,6 +15,7 @@ import * as m0013 from './0013-matriculas-conductor';
 import * as m0014 from './0014-listas-por-fecha';
 import * as m0015 from './0015-pdf-fuera';
 import * as m0016 from './0016-decas-fillfactor';
+import * as m0017 from './0017-privacidad';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ export const migrations: Record<string, Migration> = {
   '0014-listas-por-fecha': m0014,
   '0015-pdf-fuera': m0015,
   '0016-decas-fillfactor': m0016,
+  '0017-privacidad': m0017,
 };
 
 export const migrationProvider: MigrationProvider = {

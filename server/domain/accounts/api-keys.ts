@@ -2,8 +2,9 @@ import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { AccountRow, ApiKeyRow, DB } from '../../db/schema';
+import { sha256Hex } from '../../sha256';
 import type { Caches, ClaveEncontrada } from '../cache';
-import { randomToken, sha256Hex } from './tokens';
+import { randomToken } from './tokens';
 
 export const KEY_PREFIX: Record<Entorno, string> = { produccion: 'dg_live_', pruebas: 'dg_test_' };
 
@@ -62,11 +63,12 @@ export async function buscarClave(db: Kysely<DB>, key: string): Promise<{ key: A
       'accounts.plan as a_plan',
       'accounts.created_at as a_created_at',
       'accounts.confirmada_at as a_confirmada_at',
+      'accounts.cerrada_at as a_cerrada_at',
     ])
     .where('api_keys.hash', '=', sha256Hex(key))
     .executeTakeFirst();
   if (!row) return null;
-  const { a_nombre, a_nif, a_domicilio, a_rol, a_plan, a_created_at, a_confirmada_at, ...k } = row;
+  const { a_nombre, a_nif, a_domicilio, a_rol, a_plan, a_created_at, a_confirmada_at, a_cerrada_at, ...k } = row;
   return {
     key: k,
     account: {
@@ -78,6 +80,7 @@ export async function buscarClave(db: Kysely<DB>, key: string): Promise<{ key: A
       plan: a_plan,
       created_at: a_created_at,
       confirmada_at: a_confirmada_at,
+      cerrada_at: a_cerrada_at,
     },
   };
 }

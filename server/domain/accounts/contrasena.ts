@@ -1,8 +1,9 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { AccountRow, DB, UserRow } from '../../db/schema';
+import { sha256Hex } from '../../sha256';
 import { enqueueCorreoSiHayUsuario, mensajeRestablecer } from '../correo/correos';
-import { randomToken, sha256Hex } from './tokens';
+import { randomToken } from './tokens';
 
 /** How long a password reset link works. */
 export const RESTABLECER_MINUTOS = 30;
@@ -37,7 +38,9 @@ export async function pedirRestablecimiento(trx: Transaction<DB>, email: string,
           sql<Date>`${now.toISOString()}::timestamptz`.as('created_at'),
           sql<Date>`${expira.toISOString()}::timestamptz`.as('expires_at'),
         ])
-        .where('email', '=', email),
+        .where('email', '=', email)
+        // A closed account's users keep their address, never a way back in.
+        .where('account_id', 'not in', (eb) => eb.selectFrom('accounts').select('id').where('cerrada_at', 'is not', null)),
     )
     .execute();
   await enqueueCorreoSiHayUsuario(trx, email, { tipo: 'restablecer_contrasena', ...mensajeRestablecer(urlRestablecer(siteUrl, token), RESTABLECER_MINUTOS) }, now);

@@ -2,9 +2,10 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { Plan, Rol } from '../../../shared/schemas/cuenta';
 import type { AccountRow, DB, UserRow } from '../../db/schema';
+import { sha256Hex } from '../../sha256';
 import { enqueueCorreo, mensajeConfirmacion } from '../correo/correos';
 import { hashPassword } from './passwords';
-import { randomToken, sha256Hex } from './tokens';
+import { randomToken } from './tokens';
 
 export interface CrearCuentaInput {
   nombre: string;
@@ -40,7 +41,13 @@ export async function prepararCuenta(db: Kysely<DB>, input: CrearCuentaInput): P
   const { email: dado, password, ...resto } = input;
   const email = dado?.trim().toLowerCase() || null;
   if (email) {
-    const taken = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+    const taken = await db.selectFrom('users').innerJoin('accounts', 'accounts.id', 'users.account_id').select('accounts.cerrada_at').where('users.email', '=', email).executeTakeFirst();
+    if (taken?.cerrada_at) {
+      // Its users keep their address: it names who made each DeCA, kept until their retention ends.
+      throw new AppError('email_registrado', 'Ese correo fue de un usuario de una cuenta ya cerrada, cuyas DeCA se conservan con él: regístrese con otro correo.', {
+        campos: { email: 'Es de una cuenta cerrada' },
+      });
+    }
     if (taken) throw emailRegistrado();
   }
   return { ...resto, email, passwordHash: email && password ? await hashPassword(password) : null };
@@ -110,13 +117,13 @@ export async function enviarConfirmacion(trx: Transaction<DB>, account: AccountR
 const yaConfirmado = () => new AppError('sin_cambios', 'Su correo ya está confirmado.');
 
 /** The signed-in user whose link to send again, before the transaction; 409 `sin_cambios` when their address is confirmed already. */
-export async function prepararReenvio(db: Kysely<DB>, userId: number): Promise<UserRow> {
+export async function prepararReenvioConfirmacion(db: Kysely<DB>, userId: number): Promise<UserRow> {
   const user = await db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
   if (user.email_confirmado_at) throw yaConfirmado();
   return user;
 }
 
-/** Send the user's confirmation link again (a new one); 409 `sin_cambios` when the address was confirmed since `prepararReenvio`. */
+/** Send the user's confirmation link again (a new one); 409 `sin_cambios` when the address was confirmed since `prepararReenvioConfirmacion`. */
 export async function reenviarConfirmacion(trx: Transaction<DB>, account: AccountRow, user: UserRow, siteUrl: string, now: Date): Promise<UserRow> {
   const enviado = await enviarConfirmacion(trx, account, user, siteUrl, now);
   if (!enviado) throw yaConfirmado();

@@ -1,7 +1,11 @@
 import type { Kysely } from 'kysely';
+import { AppError } from '../../../shared/errors';
+import { fechaHoraEs } from '../../../shared/rules/fechas';
+import { CONSERVACION_DECA_TEXTO, RUTA_PRIVACIDAD } from '../../../shared/rules/privacidad';
 import type { AccountRow, DB, UserRow } from '../../db/schema';
+import { sha256Hex } from '../../sha256';
 import { DUMMY_HASH, verifyPassword } from './passwords';
-import { randomToken, sha256Hex } from './tokens';
+import { randomToken } from './tokens';
 
 export const SESSION_DAYS = 30;
 const DAY = 86_400_000;
@@ -57,6 +61,7 @@ export async function leerSesion(db: Kysely<DB>, token: string, now: Date): Prom
       'a.plan as a_plan',
       'a.created_at as a_created_at',
       'a.confirmada_at as a_confirmada_at',
+      'a.cerrada_at as a_cerrada_at',
     ])
     .where('s.id', '=', id)
     .executeTakeFirst();
@@ -65,6 +70,8 @@ export async function leerSesion(db: Kysely<DB>, token: string, now: Date): Prom
     await db.deleteFrom('sessions').where('id', '=', id).execute();
     return null;
   }
+  // Closing an account ends its sessions in the same transaction; this only guards a row that outlived it.
+  if (row.a_cerrada_at) return null;
   const user: UserRow = {
     id: row.u_id,
     account_id: row.a_id,
@@ -85,6 +92,7 @@ export async function leerSesion(db: Kysely<DB>, token: string, now: Date): Prom
     plan: row.a_plan,
     created_at: row.a_created_at,
     confirmada_at: row.a_confirmada_at,
+    cerrada_at: row.a_cerrada_at,
   };
   let renewedUntil: Date | null = null;
   if (now.getTime() - row.last_seen_at.getTime() > REFRESH_AFTER) {
@@ -104,9 +112,26 @@ export async function cerrarSesion(db: Kysely<DB>, token: string): Promise<void>
  * time of one password check, so timing does not tell whether the e-mail exists.
  */
 export async function comprobarCredenciales(db: Kysely<DB>, email: string, password: string): Promise<QuienEntra | null> {
-  const user = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
-  const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-  if (!user || !ok) return null;
+  const fila = await db
+    .selectFrom('users')
+    .innerJoin('accounts', 'accounts.id', 'users.account_id')
+    .selectAll('users')
+    .select(['accounts.nombre as a_nombre', 'accounts.cerrada_at as a_cerrada_at'])
+    .where('users.email', '=', email)
+    .executeTakeFirst();
+  const ok = await verifyPassword(password, fila?.password_hash ?? DUMMY_HASH);
+  // A closed account's users keep their address (it names who made each DeCA) but no password: they are told why.
+  if (fila?.a_cerrada_at) throw cuentaCerrada(fila.a_nombre, fila.a_cerrada_at);
+  if (!fila || !ok) return null;
+  const { a_nombre: _n, a_cerrada_at: _c, ...user } = fila;
   const account = await db.selectFrom('accounts').selectAll().where('id', '=', user.account_id).executeTakeFirstOrThrow();
   return { user, account };
+}
+
+/** 403 for a user of a closed account: nobody signs in there again; the DeCAs stay until their retention ends. */
+export function cuentaCerrada(empresa: string, cerradaAt: Date): AppError {
+  return new AppError(
+    'prohibido',
+    `La cuenta de ${empresa} se cerró el ${fechaHoraEs(cerradaAt)}: ya no se puede entrar en ella ni usar sus claves de API. Sus DeCA emitidas se conservan hasta que acabe su plazo (${CONSERVACION_DECA_TEXTO}); más en ${RUTA_PRIVACIDAD}.`,
+  );
 }

@@ -4,12 +4,13 @@ import { formatMadrid } from '../../../shared/rules/fechas';
 import { NOMBRE_ROL, quedaAdministrador, type RolUsuario } from '../../../shared/rules/roles';
 import type { Invitacion, UsuarioCuenta } from '../../../shared/schemas/cuenta';
 import type { AccountRow, DB, InvitacionRow, UserRow } from '../../db/schema';
+import { sha256Hex } from '../../sha256';
 import type { Plan, Trx } from '../context';
 import { enqueueCorreo, mensajeInvitacion } from '../correo/correos';
 import { escritura } from '../plan';
 import { presentUsuario } from '../presenters/cuenta';
 import { hashPassword } from './passwords';
-import { randomToken, sha256Hex } from './tokens';
+import { randomToken } from './tokens';
 
 /** How long an invitation link works. */
 export const INVITACION_DIAS = 7;

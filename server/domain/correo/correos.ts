@@ -46,8 +46,8 @@ export async function enqueueCorreo(
 }
 
 /**
- * Queue a message to the user with this e-mail, if there is one: one INSERT …
- * SELECT that writes one row or none. The same statements run either way, so
+ * Queue a message to the user with this e-mail, if there is one (and their
+ * account is not closed): one INSERT … SELECT that writes one row or none. The same statements run either way, so
  * neither the answer nor its time tells whether the address has a user.
  */
 export async function enqueueCorreoSiHayUsuario(trx: Transaction<DB>, email: string, m: Mensaje & { tipo: CorreosTable['tipo'] }, now: Date): Promise<void> {
@@ -70,7 +70,8 @@ export async function enqueueCorreoSiHayUsuario(trx: Transaction<DB>, email: str
           sql<Date>`${now.toISOString()}::timestamptz`.as('created_at'),
           sql<Date>`${now.toISOString()}::timestamptz`.as('proximo_intento_at'),
         ])
-        .where('email', '=', email),
+        .where('email', '=', email)
+        .where('account_id', 'not in', (eb) => eb.selectFrom('accounts').select('id').where('cerrada_at', 'is not', null)),
     )
     .execute();
   await notificar(trx, 'correos');
@@ -164,6 +165,25 @@ export function mensajeInvitacion(account: AccountRow, invita: string, rol: stri
     asunto: `Invitación a DeCA de ${account.nombre}`,
     texto: `${parrafos.join('\n\n')}\n\nAceptar la invitación: ${url}\n\n-- \n${PIE}\n`,
     html: htmlMensaje(parrafos, { texto: 'Aceptar la invitación', url }, PIE),
+  };
+}
+
+/**
+ * The link to a closed account's data (the ZIP made before closing it): valid
+ * for a few days and for one whole download. Says what was deleted and what
+ * is kept, and until when.
+ */
+export function mensajeExportacion(account: AccountRow, url: string, o: { caduca: string; megas: string; decas: number; conservacion: string }): Mensaje {
+  const parrafos = [
+    'Buenos días:',
+    `La cuenta de ${account.nombre} en DeCA se ha cerrado. Sus datos le esperan en un archivo ZIP (${o.megas}): todas sus DeCA en CSV, cada PDF emitido y los datos de la cuenta (empresa, usuarios, nombres de las claves de API, webhooks, agenda) en JSON.`,
+    `El enlace sirve para una sola descarga completa y caduca el ${o.caduca}; después, el archivo se borra. Guárdelo en un lugar seguro: lleva datos personales (nombres y teléfonos de conductores, direcciones de correo).`,
+    `Se han borrado los usuarios (salvo su correo, que identifica quién hizo cada DeCA), las claves de API, las sesiones, los dispositivos, los webhooks, la agenda, los borradores y el correo guardado. Las ${o.decas} DeCA emitidas, sus versiones y su historial se conservan ${o.conservacion}, como exige la Orden FOM/2861/2012, y sus enlaces públicos siguen funcionando para las inspecciones.`,
+  ];
+  return {
+    asunto: `Sus datos de DeCA (${account.nombre}): la cuenta está cerrada`,
+    texto: `${parrafos.join('\n\n')}\n\nDescargar los datos: ${url}\n\n-- \n${PIE}\n`,
+    html: htmlMensaje(parrafos, { texto: 'Descargar los datos', url }, PIE),
   };
 }
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { Entorno } from '../../../shared/schemas/cuenta';
-import { sha256Hex } from '../../blobs/almacen';
+import { sha256Hex } from '../../sha256';
 import type { DomainContext } from '../context';
 
 /** The versions moved at once by default (`blobs:migrate --lote`). */

@@ -10,8 +10,9 @@ import { ADELANTO_MAXIMO_MS, caducidadReserva, fueraDePlazo, numeroDelAnio, nume
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { ClavePublica } from '../../../shared/schemas/dispositivo';
 import type { DB, DispositivoRow, ReservaRow } from '../../db/schema';
+import { sha256Hex } from '../../sha256';
 import { cuentaSinConfirmar } from '../accounts/cuota';
-import { randomToken, sha256Hex } from '../accounts/tokens';
+import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
 import { delAmbito } from '../ambito';
 import type { Plan, Trx } from '../context';

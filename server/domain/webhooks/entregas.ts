@@ -526,7 +526,7 @@ export async function prepararPrueba(deps: EnvioDeps, actor: Actor, ref: string)
  * Its lease is taken before sending, so no worker (nor another reenviar)
  * sends it meanwhile; the attempt is recorded in the plan.
  */
-export async function prepararReenvio(deps: EnvioDeps, actor: Actor, ref: string, entregaId: string): Promise<Plan<ResultadoManual>> {
+export async function prepararReenvioEntrega(deps: EnvioDeps, actor: Actor, ref: string, entregaId: string): Promise<Plan<ResultadoManual>> {
   const now = deps.clock.now();
   const token = randomToken(12);
   const noEncontrada = () => new AppError('no_encontrado', `No existe la entrega ${entregaId} en este webhook.`);

@@ -104,9 +104,15 @@ export function authenticate(services: Services, opts: AuthOptions, entorno: Ent
 
     if (key !== null) {
       const clave = await autenticarPorClave(services, key, entorno, opts.soloClave?.canal ?? 'api');
-      if (clave.estado === 'desconocida' || clave.estado === 'revocada') {
+      if (clave.estado === 'desconocida' || clave.estado === 'revocada' || clave.estado === 'cuenta_cerrada') {
         await spend(ctx, services, `ip:${clientIp(ctx, opts.trustProxy)}`);
-        throw noAutenticado(clave.estado === 'revocada' ? 'Esta clave de API está revocada. Cree otra en Integraciones.' : 'La clave de API no es válida. Revise que la ha copiado entera.');
+        throw noAutenticado(
+          clave.estado === 'cuenta_cerrada'
+            ? clave.mensaje
+            : clave.estado === 'revocada'
+              ? 'Esta clave de API está revocada. Cree otra en Integraciones.'
+              : 'La clave de API no es válida. Revise que la ha copiado entera.',
+        );
       }
       if (clave.estado === 'otro_entorno') {
         await spend(ctx, services, `ip:${clientIp(ctx, opts.trustProxy)}`);

@@ -5,6 +5,7 @@ import { UNIDADES } from '../../../shared/schemas/envio';
 import type { CompletarVista, DecaPublica } from '../../../shared/schemas/publico';
 import { datosHtml } from './ficha';
 import { html, layout, type SafeHtml } from './html';
+import { ENLACE_PRIVACIDAD } from './privacidad';
 import { PUBLIC_STYLE } from './styles';
 
 export const COMPLETAR_SCRIPT = '/p/completar.js';
@@ -81,7 +82,7 @@ export function renderCompletarInicio(p: { deca: DecaPublica; solicitante: strin
     body: html`<main><h1>Completar la DeCA ${row.numero}</h1>
 <p>${solicitante} le pide que complete los datos del <b>${lado}</b> en este documento de control del transporte (Orden FOM/2861/2012). No necesita registrarse.</p>
 <form method="post" action="${action}"><input type="hidden" name="accion" value="abrir"><button class="btn" type="submit">Continuar</button></form>
-<footer>Si no esperaba este mensaje, puede ignorarlo.</footer></main>`,
+<footer>Si no esperaba este mensaje, puede ignorarlo.<br>${ENLACE_PRIVACIDAD}</footer></main>`,
   });
 }
 

@@ -6,6 +6,7 @@ import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { Envio } from '../../../shared/schemas/envio';
 import type { DecaPublica, FichaOffline, FichaPublica, UltimoCambio } from '../../../shared/schemas/publico';
 import { html, layout, type SafeHtml } from './html';
+import { ENLACE_PRIVACIDAD } from './privacidad';
 import { PUBLIC_STYLE } from './styles';
 
 const NO_CONSTA = 'no consta';
@@ -109,7 +110,7 @@ export function renderFicha({ deca: row, ultimo }: FichaPublica): string {
     style: PUBLIC_STYLE,
     body: html`<main>${bannerPruebas(row.entorno)}${cabecera(row)}${estadoBanner(row)}${resumenHtml(row)}${cambioHtml(ultimo, row.version)}${versionHtml(row)}${datosHtml(row)}
 ${row.estado !== 'pendiente' ? html`<a class="btn" href="${rel(urls.pdf)}">Ver el PDF (versión ${row.version})</a>${huellaHtml(row)}` : ''}
-<footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.</footer></main>`,
+<footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.<br>${ENLACE_PRIVACIDAD}</footer></main>`,
   });
 }
 
@@ -132,7 +133,7 @@ export function renderFichaOffline(f: FichaOffline): string {
 <dl class="resumen"><dt>Matrícula${r.remolque ? 's' : ''}</dt><dd>${placas || NO_CONSTA}</dd><dt>Fecha del transporte</dt><dd>${dmy(r.fecha)}</dd></dl>
 <h2>Datos firmados</h2><dl>${campo('Cargador', cargador)}${campo('NIF del cargador', r.cargador_nif)}${campo('Transportista', transportista)}${campo('NIF del transportista', r.transp_nif)}${campo('Origen', origen)}${campo('Destino', destino)}${campo('Peso total', r.peso_kg === null ? null : `${formatPeso(r.peso_kg)} kg`)}${campo('Dispositivo', f.dispositivo)}</dl>
 <p class="sub">Firma ECDSA P-256 comprobada con la clave que el dispositivo registró en la cuenta. Huella de los datos completos: <code>${r.huella}</code>${cortados ? html`<br>«…»: el QR lleva los nombres hasta ${LARGO_NOMBRE} caracteres y los lugares hasta ${LARGO_LUGAR}; el documento completo los lleva enteros.` : ''}</p>
-<footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.</footer></main>`,
+<footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.<br>${ENLACE_PRIVACIDAD}</footer></main>`,
   });
 }
 
@@ -147,7 +148,7 @@ export function renderConductor({ deca: row, ultimo }: FichaPublica): string {
 <img class="qr" src="${rel(urls.qr_png)}" width="352" height="352" alt="Código QR de la DeCA ${row.numero}: enséñelo al agente para que lo escanee">
 <p class="sub">Muestre este código al agente. Versión ${row.version}${ultimo ? html`, modificada el ${fecha(ultimo.at)}` : ''}.</p>${resumenHtml(row)}
 ${row.estado !== 'pendiente' ? html`<a class="btn" href="${rel(urls.pdf)}">Abrir el PDF</a>` : ''}<a class="btn sec" href="${rel(urls.ficha)}">Ficha pública</a>
-${datosHtml(row)}<footer>Para tenerla a mano sin buscar el enlace: «Añadir a pantalla de inicio» en el menú del navegador.</footer></main>`,
+${datosHtml(row)}<footer>Para tenerla a mano sin buscar el enlace: «Añadir a pantalla de inicio» en el menú del navegador.<br>${ENLACE_PRIVACIDAD}</footer></main>`,
   });
 }
 

@@ -2,6 +2,7 @@ import { fechaHoraEs as fecha } from '../../../shared/rules/fechas';
 import type { AutenticidadVista } from '../../../shared/schemas/publico';
 import { rel } from './ficha';
 import { html, layout, type SafeHtml } from './html';
+import { ENLACE_PRIVACIDAD } from './privacidad';
 import { PUBLIC_STYLE } from './styles';
 
 export const RUTA_VERIFICAR = '/verificar';
@@ -52,6 +53,6 @@ export function renderVerificar(opts: { resultado?: AutenticidadVista; error?: s
     body: html`<main><h1>Comprobar el PDF de una DeCA</h1>
 ${r ? html`${veredicto(r)}<p class="sub">Huella SHA-256 del archivo: <code class="huella">${r.sha256}</code></p><h2>Comprobar otro</h2>` : ''}
 ${formulario(opts.error)}
-<footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.</footer></main>`,
+<footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.<br>${ENLACE_PRIVACIDAD}</footer></main>`,
   });
 }

@@ -3,6 +3,7 @@ import { rutaKoa } from '../../../shared/api/rutas';
 import { CSRF_HEADER, ESTADO_APP, type NombreApp, type OperacionesApp, RUTAS_APP } from '../../../shared/api/rutas-app';
 import { AppError } from '../../../shared/errors';
 import { autenticarSesion } from '../../commands/autenticacion';
+import { cerrarCuentaCommand } from '../../commands/cierre';
 import { type AnyCommand, type Command, ejecutar } from '../../commands/command';
 import { cambiarContrasenaCommand, olvidoContrasenaCommand, restablecerContrasenaCommand, verRestablecimientoCommand } from '../../commands/contrasena';
 import {
@@ -51,6 +52,7 @@ const COMANDOS_APP = {
   restablecer_contrasena: restablecerContrasenaCommand,
   cambiar_contrasena: cambiarContrasenaCommand,
   editar_empresa: editarEmpresaCommand,
+  cerrar_cuenta: cerrarCuentaCommand,
   reenviar_confirmacion: reenviarConfirmacionCommand,
   listar_claves: listarClavesCommand,
   crear_clave: crearClaveCommand,
@@ -85,7 +87,7 @@ const abreSesion = (valor: unknown): valor is ConSesion<unknown> => typeof valor
 
 /**
  * Endpoints of the web application (not the public API): sign-up, sign-in,
- * sign-out, current user, e-mail confirmation, API keys, the account's users
+ * sign-out, current user, e-mail confirmation, closing the account, API keys, the account's users
  * and invitations, the devices that issue with no coverage — each a command,
  * mounted from the table in one loop. A `publico` command runs for the
  * visitor; any other needs the session cookie. Every write needs the CSRF

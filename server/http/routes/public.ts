@@ -2,6 +2,7 @@ import Router from '@koa/router';
 import { AppError } from '../../../shared/errors';
 import type { PasoCompletar } from '../../../shared/schemas/publico';
 import type { z } from '../../../shared/schemas/zod';
+import { descargarExportacionCommand, exportacionDescargadaCommand, verExportacionCommand } from '../../commands/cierre';
 import { type Command, ejecutar } from '../../commands/command';
 import { confirmarEmailCommand } from '../../commands/cuenta';
 import {
@@ -20,8 +21,10 @@ import { type AppContext, type AppState, visitanteOf } from '../context';
 import { formularioUtf8, readBody } from '../middleware/body';
 import { leerArchivoSubido } from '../middleware/subida';
 import { COMPLETAR_JS, renderCompletarFormulario, renderCompletarInicio } from '../pages/completar';
+import { renderExportacion } from '../pages/exportacion';
 import { conductorManifest, rel, renderConductor, renderFicha, renderFichaOffline, renderMensaje } from '../pages/ficha';
 import { html, pageHeaders } from '../pages/html';
+import { RUTA_PRIVACIDAD, renderPrivacidad } from '../pages/privacidad';
 import { PUBLIC_STYLE } from '../pages/styles';
 import { RUTA_VERIFICAR, renderVerificar } from '../pages/verificar';
 
@@ -191,6 +194,32 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
     }
     const resultado = await run(ctx, verificarPdfCommand, subido, (err) => renderVerificar({ error: err.message }));
     if (resultado) sendPage(ctx, renderVerificar({ resultado }));
+  });
+
+  // What personal data the service keeps, why and for how long (static: the same page for everyone).
+  router.get(RUTA_PRIVACIDAD, (ctx) => sendPage(ctx, renderPrivacidad()));
+
+  // A closed account's data: the link's page shows a button (mail scanners open links by themselves and must
+  // not spend the one download); the POST sends the ZIP, and the link is spent once the whole file went out.
+  router.get('/p/exportacion/:token', async (ctx) => {
+    const v = await run(ctx, verExportacionCommand, ctx.params);
+    if (v) sendPage(ctx, renderExportacion(v));
+  });
+
+  router.post('/p/exportacion/:token', async (ctx) => {
+    const a = await run(ctx, descargarExportacionCommand, ctx.params);
+    if (!a) return;
+    const token = ctx.params.token;
+    const visitante = visitanteOf(ctx, config.trustProxy);
+    const log = ctx.state.log;
+    ctx.res.once('finish', () => {
+      ejecutar(services, exportacionDescargadaCommand, visitante, { token }).catch((err: unknown) => log.warn({ err }, 'export download not recorded'));
+    });
+    ctx.set({ 'Cache-Control': 'no-store', 'X-Robots-Tag': 'noindex, nofollow', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff' });
+    ctx.set('Content-Disposition', `attachment; filename="${a.nombre}"`);
+    ctx.type = 'application/zip';
+    ctx.length = a.bytes;
+    ctx.body = a.flujo;
   });
 
   // The link only shows a button: mail scanners open links by themselves, and must not confirm for the person.
