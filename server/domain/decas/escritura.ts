@@ -96,9 +96,10 @@ export async function releerConEventos(
 }
 
 /**
- * Re-read the DeCA after a change and write its events in the caller's own
- * transaction: for a change outside the command layer (a public download's
- * `deca.descargado`). Returns the DeCA as shown.
+ * Re-read the DeCA after a change and write its events at once, in the
+ * transaction the change runs in: for a change whose plan has no `eventos`
+ * of its own (a public open's `deca.descargado`, written beside the page's
+ * answer). Returns the DeCA as shown.
  */
 export async function publicar(trx: Transaction<DB>, actor: Pick<Actor, 'accountId' | 'entorno'>, decaId: number, eventos: Evento[], now: Date, siteUrl: string): Promise<Deca> {
   const r = await releerConEventos(trx, actor, decaId, eventos, now, siteUrl);
