@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { type FileHandle, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../log';
 import { sha256Hex } from '../sha256';
 import { BlobError, type BlobStore, clavePdf, comprobarLeido, exigirHuella } from './almacen';
+import { escribirEntero } from './archivo';
 
 /** Blobs are never rewritten: read-only for their owner and group. */
 const MODO_BLOB = 0o440;
@@ -51,22 +51,13 @@ export class AlmacenDisco implements BlobStore {
     const ruta = this.ruta(clave);
     if (await this.entero(sha256, clave, ruta)) return clave;
     const carpeta = path.dirname(ruta);
-    const tmp = `${ruta}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-    let fh: FileHandle | undefined;
     try {
       const creada = await mkdir(carpeta, { recursive: true, mode: MODO_CARPETA });
-      fh = await open(tmp, 'wx', MODO_BLOB);
-      await fh.writeFile(bytes);
-      await fh.sync();
-      await fh.close();
-      fh = undefined;
-      await rename(tmp, ruta);
+      await escribirEntero(ruta, [bytes], MODO_BLOB);
       // The new entry, and each folder made for it, in its parent.
       await sincronizarCarpeta(carpeta);
       if (creada) for (let d = carpeta; d !== path.dirname(creada); d = path.dirname(d)) await sincronizarCarpeta(path.dirname(d));
     } catch (err) {
-      await fh?.close().catch(() => {});
-      await rm(tmp, { force: true }).catch(() => {});
       this.log.error({ err, blob: clave, almacen: this.descripcion }, 'blob could not be written');
       throw new BlobError('no_disponible', clave, `No se ha podido escribir ${clave} en ${this.dir}: ${mensaje(err)}`, err);
     }

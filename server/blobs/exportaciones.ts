@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { type FileHandle, mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { escribirEntero, SUFIJO_TEMPORAL } from './archivo';
 
 /** A file's name in the store: 128 random bits, never derived from the link's token. */
 const NOMBRE = /^[0-9a-f]{32}\.zip$/;
@@ -33,25 +34,7 @@ export class AlmacenExportaciones {
   async escribir(trozos: AsyncIterable<Uint8Array>): Promise<{ archivo: string; bytes: number }> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const archivo = `${randomBytes(16).toString('hex')}.zip`;
-    const ruta = this.ruta(archivo);
-    const tmp = `${ruta}.${process.pid}.tmp`;
-    let fh: FileHandle | undefined;
-    let bytes = 0;
-    try {
-      fh = await open(tmp, 'wx', 0o600);
-      for await (const t of trozos) {
-        await fh.write(t);
-        bytes += t.byteLength;
-      }
-      await fh.sync();
-      await fh.close();
-      fh = undefined;
-      await rename(tmp, ruta);
-    } catch (err) {
-      await fh?.close().catch(() => {});
-      await rm(tmp, { force: true }).catch(() => {});
-      throw err;
-    }
+    const bytes = await escribirEntero(this.ruta(archivo), trozos, 0o600);
     return { archivo, bytes };
   }
 
@@ -90,7 +73,7 @@ export class AlmacenExportaciones {
 
   /** Delete a file `anteriores` listed (a temporary one too). */
   async borrarSuelto(nombre: string): Promise<void> {
-    if (!/^[0-9a-f]{32}\.zip(\.\d+\.tmp)?$/.test(nombre)) return;
+    if (!NOMBRE.test(nombre.replace(SUFIJO_TEMPORAL, ''))) return;
     await rm(path.join(this.dir, nombre), { force: true });
   }
 }
