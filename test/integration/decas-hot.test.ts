@@ -31,9 +31,17 @@ describe.runIf(testDatabaseKind() === 'postgres')('the download count of a DeCA'
         select n_tup_upd::text as upd, n_tup_hot_upd::text as hot from pg_stat_user_tables where relid = 'decas'::regclass`.execute(db);
       return { upd: Number(rows[0]!.upd), hot: Number(rows[0]!.hot) };
     };
-    const tokens = (await sql<{ token_publico: string }>`select token_publico from decas where numero like '%-%' and account_id = ${c.account.id} order by id limit ${APERTURAS}`.execute(db)).rows.map(
-      (r) => r.token_publico,
-    );
+    // One DeCA per heap page: each open's update is the first on its page, so whether it stays
+    // HOT depends on the room the table leaves in its pages, not on whether PostgreSQL could
+    // prune an earlier version yet (other tests' transactions in the same database hold that back).
+    const tokens = (
+      await sql<{ token_publico: string }>`
+        select token_publico from (
+          select distinct on ((ctid::text::point)[0]) token_publico, id from decas
+          where numero like '%-%' and account_id = ${c.account.id}
+          order by (ctid::text::point)[0], id
+        ) una_por_pagina order by id limit ${APERTURAS}`.execute(db)
+    ).rows.map((r) => r.token_publico);
     expect(tokens).toHaveLength(APERTURAS);
 
     const antes = await estadisticas();
@@ -46,7 +54,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('the download count of a DeCA'
     const despues = await estadisticas();
     const actualizadas = despues.upd - antes.upd;
     expect(actualizadas).toBeGreaterThanOrEqual(APERTURAS);
-    // Every count update HOT but the odd one that finds its page full.
-    expect((despues.hot - antes.hot) / actualizadas).toBeGreaterThanOrEqual(0.9);
+    // Every count update HOT: each finds the room fillfactor left on its page.
+    expect((despues.hot - antes.hot) / actualizadas).toBeGreaterThanOrEqual(0.98);
   });
 });
