@@ -13,7 +13,8 @@
  *
  * With BENCH_ANTES=<git revision> (e.g. the commit before a change) the same
  * loads also run against the server of that revision, from a temporary
- * checkout, in this same run: «N× the rate before» measured, not remembered.
+ * checkout, in this same run: «N× the rate before» measured, not remembered;
+ * BENCH_RONDAS=N alternates the two N times (medians kept).
  *
  * Plain figures, no pass/fail. Run: npx tsx bench/decas.ts
  */
@@ -195,19 +196,46 @@ async function references(when: string): Promise<{ pdf: number; koa: number; koa
 }
 const refBefore = await references('before');
 
-const ahora = await benchAll('', ROOT, pgUrl);
-if (!pgUrl) console.log('PostgreSQL skipped: set TEST_DATABASE_URL or BENCH_DATABASE_URL');
-
-let antes: Map<string, DbFigures> | null = null;
-if (rev) {
-  const co = checkout(rev);
-  try {
-    console.log(`— the same loads on the server of ${rev} —`);
-    antes = await benchAll(` at ${rev}`, co.root, pgUrl);
-  } finally {
-    co.remove();
+/**
+ * With BENCH_ANTES, BENCH_RONDAS rounds (default 1) alternate which server
+ * runs first (this one, then that revision; then the other way round), so a
+ * machine that warms or cools during the run weighs on both alike; the
+ * figures kept are each server's median over the rounds.
+ */
+const RONDAS = rev ? Math.max(1, Number(process.env.BENCH_RONDAS ?? 1)) : 1;
+const medianas = (rondas: Map<string, DbFigures>[]): Map<string, DbFigures> => {
+  const out = new Map<string, DbFigures>();
+  for (const label of rondas[0]?.keys() ?? []) {
+    const de = (f: (d: DbFigures) => LoadResult) => rondas.map((r) => f(r.get(label)!));
+    const med = (rs: LoadResult[]): LoadResult => ({ ...rs[0]!, rps: median(rs.map((r) => r.rps)), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)) });
+    out.set(label, { create: med(de((d) => d.create)), get: med(de((d) => d.get)) });
   }
+  return out;
+};
+const rondasAhora: Map<string, DbFigures>[] = [];
+const rondasAntes: Map<string, DbFigures>[] = [];
+const co = rev ? checkout(rev) : null;
+try {
+  for (let ronda = 0; ronda < RONDAS; ronda++) {
+    const ahoraPrimero = ronda % 2 === 0;
+    if (co && !ahoraPrimero) {
+      console.log(`— round ${ronda + 1}: the server of ${rev} first —`);
+      rondasAntes.push(await benchAll(` at ${rev}`, co.root, pgUrl));
+    }
+    if (co) console.log(`— round ${ronda + 1}: this server —`);
+    rondasAhora.push(await benchAll('', ROOT, pgUrl));
+    if (co && ahoraPrimero) {
+      console.log(`— round ${ronda + 1}: the same loads on the server of ${rev} —`);
+      rondasAntes.push(await benchAll(` at ${rev}`, co.root, pgUrl));
+    }
+  }
+} finally {
+  co?.remove();
 }
+if (!pgUrl) console.log('PostgreSQL skipped: set TEST_DATABASE_URL or BENCH_DATABASE_URL');
+const ahora = medianas(rondasAhora);
+const antes = co ? medianas(rondasAntes) : null;
+if (RONDAS > 1) console.log(`median of ${RONDAS} rounds each:`);
 
 const refAfter = await references('after');
 const pdfRate = Math.max(refBefore.pdf, refAfter.pdf);

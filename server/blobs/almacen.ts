@@ -12,7 +12,7 @@ export interface BlobStore {
   /** For logs and the start line: `disco /srv/deca/data/blobs` or `s3://bucket/prefijo/`. */
   readonly descripcion: string;
   /**
-   * Store `bytes` under their hash and return the key (`pdf/ab/cd/<sha256>`).
+   * Store `bytes` under their hash and return the key (`pdf/ab/<sha256>`).
    * Idempotent: a blob already there whole is left as it is. Refuses bytes
    * whose hash is not `sha256`.
    */
@@ -40,10 +40,15 @@ export class BlobError extends Error {
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
-/** The key of a PDF blob: `pdf/ab/cd/<sha256>` (two levels of 256 folders keep any directory small). */
+/**
+ * The key of a PDF blob: `pdf/ab/<sha256>`. One level of 256 folders, as git
+ * keeps its objects: a year of a national service (~11 million PDFs) is
+ * ~43,000 files a folder, which ext4 and XFS index by name; a second level
+ * would only add 65,536 folders to create and sync on a young store.
+ */
 export function clavePdf(sha256: string): string {
   if (!SHA256.test(sha256)) throw new Error(`no es un SHA-256 en hexadecimal: «${sha256.slice(0, 80)}»`);
-  return `pdf/${sha256.slice(0, 2)}/${sha256.slice(2, 4)}/${sha256}`;
+  return `pdf/${sha256.slice(0, 2)}/${sha256}`;
 }
 
 /** Throws unless `bytes` hash to `sha256` (before a write: a caller's mistake). */

@@ -11,27 +11,65 @@ const MODO_CARPETA = 0o750;
 
 const mensaje = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-/** `fsync` of a folder, so a rename or a new entry in it survives a power cut. Not every platform allows it (Windows): then nothing. */
+/** `fsync` of a folder, so a new entry in it survives a power cut. Not every platform allows it (Windows): then nothing. */
 async function sincronizarCarpeta(dir: string): Promise<void> {
   let fh: FileHandle | undefined;
   try {
     fh = await open(dir, 'r');
     await fh.sync();
   } catch {
-    // EISDIR, EPERM, EINVAL where folders cannot be synced: the rename is still atomic.
+    // EISDIR, EPERM, EINVAL where folders cannot be synced: the entry is still there.
   } finally {
     await fh?.close().catch(() => {});
   }
 }
 
 /**
- * Blobs as files under one folder (by default DATA_DIR/blobs): each written
- * to a temporary file beside its place, synced, then renamed into it, so a
- * crash leaves either the whole blob or none (a stray `*.tmp` at most, which
- * nothing reads). The folder is created on the first write.
+ * Folder syncs shared by the writes that wait for them: a write waits for a
+ * sync that starts after its entry was made, and every write that arrives
+ * while one runs shares the next (group commit, as a database's log).
+ */
+class SyncsDeCarpeta {
+  private readonly enCurso = new Map<string, { actual: Promise<void>; siguiente: Promise<void> | null }>();
+
+  sincronizar(dir: string): Promise<void> {
+    const estado = this.enCurso.get(dir);
+    if (!estado) {
+      const actual = sincronizarCarpeta(dir).finally(() => this.terminar(dir));
+      this.enCurso.set(dir, { actual, siguiente: null });
+      return actual;
+    }
+    estado.siguiente ??= estado.actual.then(() => sincronizarCarpeta(dir));
+    return estado.siguiente;
+  }
+
+  /** The running sync ended: the one queued behind it (if any) becomes the running one. */
+  private terminar(dir: string): void {
+    const estado = this.enCurso.get(dir);
+    if (!estado) return;
+    if (!estado.siguiente) {
+      this.enCurso.delete(dir);
+      return;
+    }
+    const actual = estado.siguiente.finally(() => this.terminar(dir));
+    this.enCurso.set(dir, { actual, siguiente: null });
+  }
+}
+
+/**
+ * Blobs as files under one folder (by default DATA_DIR/blobs). A new blob is
+ * created under its final name (exclusive create), written, synced, and its
+ * folder synced, before `guardar` returns — and so before any row names it:
+ * a crash mid-write can only leave a partial file that no row refers to. A
+ * blob found already there (the same bytes stored again, or such a partial
+ * file) is read and hashed; if it is not whole it is replaced whole through a
+ * temporary file and a rename. Folders are created on first use and
+ * remembered by the process.
  */
 export class AlmacenDisco implements BlobStore {
   readonly descripcion: string;
+  private readonly carpetasHechas = new Set<string>();
+  private readonly syncs = new SyncsDeCarpeta();
 
   constructor(
     private readonly dir: string,
@@ -40,7 +78,7 @@ export class AlmacenDisco implements BlobStore {
     this.descripcion = `disco ${dir}`;
   }
 
-  /** The file of a key (`pdf/ab/cd/<sha256>` → `<dir>/pdf/ab/cd/<sha256>`). */
+  /** The file of a key (`pdf/ab/<sha256>` → `<dir>/pdf/ab/<sha256>`). */
   ruta(clave: string): string {
     return path.join(this.dir, ...clave.split('/'));
   }
@@ -49,22 +87,53 @@ export class AlmacenDisco implements BlobStore {
     const clave = clavePdf(sha256);
     exigirHuella(sha256, bytes);
     const ruta = this.ruta(clave);
-    if (await this.entero(sha256, clave, ruta)) return clave;
     const carpeta = path.dirname(ruta);
     try {
-      const creada = await mkdir(carpeta, { recursive: true, mode: MODO_CARPETA });
-      await escribirEntero(ruta, [bytes], MODO_BLOB);
-      // The new entry, and each folder made for it, in its parent.
-      await sincronizarCarpeta(carpeta);
-      if (creada) for (let d = carpeta; d !== path.dirname(creada); d = path.dirname(d)) await sincronizarCarpeta(path.dirname(d));
+      await this.carpeta(carpeta);
+      if (!(await this.crear(ruta, bytes))) {
+        if (await this.entero(sha256, clave, ruta)) return clave;
+        await escribirEntero(ruta, [bytes], MODO_BLOB);
+      }
+      await this.syncs.sincronizar(carpeta);
     } catch (err) {
+      if (err instanceof BlobError) throw err;
       this.log.error({ err, blob: clave, almacen: this.descripcion }, 'blob could not be written');
       throw new BlobError('no_disponible', clave, `No se ha podido escribir ${clave} en ${this.dir}: ${mensaje(err)}`, err);
     }
     return clave;
   }
 
-  /** Whether the blob is already there whole; one that is not (a damaged copy) is rewritten by `guardar`. */
+  /** Make `carpeta` (and its parents) once per process; each folder made is synced into its parent. */
+  private async carpeta(carpeta: string): Promise<void> {
+    if (this.carpetasHechas.has(carpeta)) return;
+    const creada = await mkdir(carpeta, { recursive: true, mode: MODO_CARPETA });
+    if (creada) for (let d = carpeta; d !== path.dirname(creada); d = path.dirname(d)) await this.syncs.sincronizar(path.dirname(d));
+    this.carpetasHechas.add(carpeta);
+  }
+
+  /** Create the blob's file, write and sync it; false if a file of that name is already there. */
+  private async crear(ruta: string, bytes: Uint8Array): Promise<boolean> {
+    let fh: FileHandle;
+    try {
+      fh = await open(ruta, 'wx', MODO_BLOB);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw err;
+    }
+    try {
+      await fh.writeFile(bytes);
+      await fh.sync();
+    } catch (err) {
+      // Left as it is: it names no row, and the next write of these bytes finds it not whole and replaces it.
+      // (Removing it could remove a whole copy that a concurrent write of the same bytes put in its place.)
+      await fh.close().catch(() => {});
+      throw err;
+    }
+    await fh.close();
+    return true;
+  }
+
+  /** Whether the blob already there is whole; one that is not (a damaged or partial copy) is rewritten by `guardar`. */
   private async entero(sha256: string, clave: string, ruta: string): Promise<boolean> {
     let bytes: Uint8Array;
     try {

@@ -197,7 +197,7 @@ export interface DecaVersionesTable {
   pdf: Uint8Array | null;
   pdf_sha256: string;
   pdf_bytes: number;
-  /** The bytes' key in the blob store (`pdf/ab/cd/<sha256>`, server/blobs); null while they are still in `pdf`. One of the two is always set. */
+  /** The bytes' key in the blob store (`pdf/ab/<sha256>`, server/blobs); null while they are still in `pdf`. One of the two is always set. */
   pdf_clave: string | null;
   /**
    * What the PDF was rendered from: re-rendering it yields the same bytes.

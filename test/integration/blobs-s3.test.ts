@@ -33,7 +33,7 @@ const PREFIJO = 'pruebas/v1';
 const CREDENCIALES = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RVER' };
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const claveDe = (sha: string) => `pdf/${sha.slice(0, 2)}/${sha.slice(2, 4)}/${sha}`;
+const claveDe = (sha: string) => `pdf/${sha.slice(0, 2)}/${sha}`;
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'deca-s3rver-'));
 let s3: S3rver;

@@ -7,8 +7,8 @@
  * batch on both engines, the CLI on PostgreSQL), safe to interrupt and run
  * again.
  */
-import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -31,7 +31,7 @@ afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 test.override('opcionesApp', { env: { BLOB_URL: pathToFileURL(DIR).href } });
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
-const claveDe = (sha: string) => `pdf/${sha.slice(0, 2)}/${sha.slice(2, 4)}/${sha}`;
+const claveDe = (sha: string) => `pdf/${sha.slice(0, 2)}/${sha}`;
 const archivoEn = (dir: string, sha: string) => path.join(dir, ...claveDe(sha).split('/'));
 
 async function emitir(app: TestApp, c: CuentaDePrueba, i: number): Promise<Deca> {
@@ -117,6 +117,36 @@ describe('a new version', () => {
     expect(await app.services.blobs.guardar(sha, bytes)).toBe(claveDe(sha));
     expect(await app.services.blobs.existe(sha)).toBe(true);
     expect(Buffer.from(await app.services.blobs.leer(sha)).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it('written at once many times over (the same bytes, and many blobs into one folder), every write ends whole, with no temporary file left', async ({ app }) => {
+    const mismos = randomBytes(50_000);
+    const sha = sha256(mismos);
+    expect(new Set(await Promise.all(Array.from({ length: 12 }, () => app.services.blobs.guardar(sha, mismos))))).toEqual(new Set([claveDe(sha)]));
+    expect(readFileSync(archivoEn(DIR, sha)).equals(mismos)).toBe(true);
+
+    // Twelve blobs whose hashes share their first byte: one folder, its syncs shared by the writes in flight.
+    const prefijo = sha.slice(0, 2);
+    const otros: Buffer[] = [];
+    while (otros.length < 12) {
+      const b = randomBytes(20_000);
+      if (sha256(b).startsWith(prefijo)) otros.push(b);
+    }
+    await Promise.all(otros.map((b) => app.services.blobs.guardar(sha256(b), b)));
+    for (const b of otros) expect(Buffer.from(await app.services.blobs.leer(sha256(b))).equals(b)).toBe(true);
+    expect(readdirSync(path.dirname(archivoEn(DIR, sha))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('finds a partial file a crash left under its name (no row names it) and replaces it whole', async ({ app }) => {
+    const bytes = randomBytes(30_000);
+    const sha = sha256(bytes);
+    const archivo = archivoEn(DIR, sha);
+    mkdirSync(path.dirname(archivo), { recursive: true });
+    writeFileSync(archivo, bytes.subarray(0, 4096), { mode: 0o440 });
+    await expect(app.services.blobs.leer(sha)).rejects.toMatchObject({ motivo: 'danado' });
+    expect(await app.services.blobs.guardar(sha, bytes)).toBe(claveDe(sha));
+    expect(readFileSync(archivo).equals(bytes)).toBe(true);
+    expect(statSync(archivo).mode & 0o777).toBe(0o440);
   });
 });
 

@@ -218,7 +218,7 @@ describe('GET /decas/{id}/pdf', () => {
     const [s1, s2] = stored;
     // The bytes are in the blob store, under their hash; the row keeps the hash, size and key.
     expect(s1!.pdf).toBeNull();
-    expect(s1!.pdf_clave).toBe(`pdf/${s1!.pdf_sha256.slice(0, 2)}/${s1!.pdf_sha256.slice(2, 4)}/${s1!.pdf_sha256}`);
+    expect(s1!.pdf_clave).toBe(`pdf/${s1!.pdf_sha256.slice(0, 2)}/${s1!.pdf_sha256}`);
     expect(Buffer.from(await app.services.blobs.leer(s1!.pdf_sha256)).equals(v1)).toBe(true);
     expect(s1!.pdf_sha256).toBe(deca.pdf_sha256);
     expect(s1!.pdf_bytes).toBe(v1.length);

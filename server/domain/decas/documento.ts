@@ -13,7 +13,7 @@ export interface PdfVersion {
   pdf: Uint8Array;
   sha256: string;
   bytes: number;
-  /** The blob's key in the store (`pdf/ab/cd/<sha256>`). */
+  /** The blob's key in the store (`pdf/ab/<sha256>`). */
   clave: string;
   datosPdf: DecaPdfData;
 }
