@@ -220,6 +220,26 @@ describe('versions written before the blob store', () => {
     expect(await moverPdfsAlAlmacen(app.services, { lote: 2 })).toEqual({ movidos: 0, bytes: 0, omitidos: [], quedan: 0, siguiente: null });
   });
 
+  it('have their index built by the first batch (the migration reads nothing), and built again if an interrupted build left it invalid', async ({ app }) => {
+    const db = app.database.db;
+    const indice = async () =>
+      (
+        await sql<{ valido: boolean }>`
+          select i.indisvalid as valido from pg_index i join pg_class c on c.oid = i.indexrelid
+          where c.relname = 'deca_versiones_pdf_en_base_idx' and c.relnamespace = current_schema()::regnamespace`.execute(db)
+      ).rows[0]?.valido;
+    await sql`drop index if exists deca_versiones_pdf_en_base_idx`.execute(db);
+    expect(await indice()).toBeUndefined();
+    await moverPdfsAlAlmacen(app.services, { lote: 1 });
+    expect(await indice()).toBe(true);
+
+    // What a CREATE INDEX CONCURRENTLY cut short leaves behind.
+    await sql`update pg_index set indisvalid = false where indexrelid = 'deca_versiones_pdf_en_base_idx'::regclass`.execute(db);
+    expect(await indice()).toBe(false);
+    await moverPdfsAlAlmacen(app.services, { lote: 1 });
+    expect(await indice()).toBe(true);
+  });
+
   it('interrupted (the store fails mid-batch), keeps every row that has no blob yet and moves the rest on the next run', async ({ app, cuentaNueva: c }) => {
     const decas = [];
     for (let i = 0; i < 4; i++) decas.push(await emitir(app, c, 20 + i));

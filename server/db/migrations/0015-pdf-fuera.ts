@@ -5,8 +5,14 @@ import { type Kysely, sql } from 'kysely';
  * version's row keeps only their hash, size (`pdf_bytes`, already there) and
  * key (`pdf_clave`), with `pdf` null; rows written before keep their bytes
  * in `pdf` until `blobs:migrate` moves them out. A check keeps one of the
- * two set, and a partial index lists the rows still to move (empty once
- * they are all out, and never touched by a new version's insert).
+ * two set.
+ *
+ * Nothing here reads the table, which holds every PDF ever issued: the
+ * column is added without a default, NOT NULL is only dropped, and the check
+ * is added NOT VALID — every row already satisfies it, since `pdf` was NOT
+ * NULL until this very migration — so each statement holds its lock for
+ * an instant. The index of the rows still to move is built by
+ * `blobs:migrate` itself, concurrently (domain/decas/pdfs-al-almacen.ts).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('deca_versiones').addColumn('pdf_clave', 'text').execute();
@@ -14,8 +20,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .alterTable('deca_versiones')
     .alterColumn('pdf', (c) => c.dropNotNull())
     .execute();
-  await db.schema.alterTable('deca_versiones').addCheckConstraint('deca_versiones_pdf_guardado', sql`pdf is not null or pdf_clave is not null`).execute();
-  await db.schema.createIndex('deca_versiones_pdf_en_base_idx').on('deca_versiones').columns(['account_id', 'entorno', 'deca_id', 'version']).where(sql.ref('pdf'), 'is not', null).execute();
+  await sql`alter table deca_versiones add constraint deca_versiones_pdf_guardado check (pdf is not null or pdf_clave is not null) not valid`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
@@ -24,7 +29,7 @@ export async function down(db: Kysely<any>): Promise<void> {
   if (fuera > 0) {
     throw new Error(`No se puede deshacer 0015-pdf-fuera: ${fuera} versiones tienen su PDF solo en el almacén de documentos (BLOB_URL); esta migración no los devuelve a la base de datos.`);
   }
-  await db.schema.dropIndex('deca_versiones_pdf_en_base_idx').execute();
+  await db.schema.dropIndex('deca_versiones_pdf_en_base_idx').ifExists().execute();
   await db.schema.alterTable('deca_versiones').dropConstraint('deca_versiones_pdf_guardado').execute();
   await db.schema
     .alterTable('deca_versiones')

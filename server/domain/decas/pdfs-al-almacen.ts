@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { Entorno } from '../../../shared/schemas/cuenta';
+import type { DB } from '../../db/schema';
 import { sha256Hex } from '../../sha256';
 import type { DomainContext } from '../context';
 
@@ -52,6 +53,26 @@ async function porTurnos<T>(items: T[], n: number, fn: (item: T) => Promise<void
   if (fallos.length) throw fallos[0];
 }
 
+const INDICE = 'deca_versiones_pdf_en_base_idx';
+
+/**
+ * The index of the versions still holding their bytes (`pdf` not null), which
+ * each batch walks and counts: built here, not by migration 0015, because on
+ * a table of every PDF ever issued the build reads it all. Built
+ * CONCURRENTLY (no lock that stops issuing or reading while it runs), so
+ * never inside a transaction; a build interrupted before leaves the index
+ * invalid, and it is dropped and built again. Empty once every version is
+ * out, and never touched by a new version's insert (its `pdf` is null).
+ */
+async function indiceDePendientes(db: Kysely<DB>): Promise<void> {
+  const { rows } = await sql<{ valido: boolean }>`
+    select i.indisvalid as valido from pg_index i join pg_class c on c.oid = i.indexrelid
+    where c.relname = ${INDICE} and c.relnamespace = current_schema()::regnamespace`.execute(db);
+  if (rows[0]?.valido) return;
+  if (rows[0]) await sql`drop index concurrently if exists ${sql.id(INDICE)}`.execute(db);
+  await sql`create index concurrently if not exists ${sql.id(INDICE)} on deca_versiones (account_id, entorno, deca_id, version) where pdf is not null`.execute(db);
+}
+
 /**
  * Move the PDF bytes of up to `lote` versions written before the blob store
  * (`pdf` not null, in key order, after `despues`) out of the database: each
@@ -67,6 +88,7 @@ async function porTurnos<T>(items: T[], n: number, fn: (item: T) => Promise<void
 export async function moverPdfsAlAlmacen(ctx: Pick<DomainContext, 'db' | 'blobs'>, opts: { lote?: number; despues?: string | null } = {}): Promise<LoteDePdfs> {
   const lote = opts.lote ?? LOTE_PDFS;
   const desde = opts.despues ? decodificar(opts.despues) : null;
+  await indiceDePendientes(ctx.db);
   let q = ctx.db.selectFrom('deca_versiones').select(['account_id', 'entorno', 'deca_id', 'version', 'pdf', 'pdf_sha256', 'pdf_bytes']).where('pdf', 'is not', null);
   if (desde) q = q.where((eb) => eb(eb.refTuple('account_id', 'entorno', 'deca_id', 'version'), '>', eb.tuple(desde.account_id, desde.entorno, desde.deca_id, desde.version)));
   const filas = await q.orderBy('account_id').orderBy('entorno').orderBy('deca_id').orderBy('version').limit(lote).execute();
