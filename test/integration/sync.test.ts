@@ -7,6 +7,7 @@
  */
 import 'fake-indexeddb/auto';
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import Dexie from 'dexie';
 import { describe, expect, onTestFinished, vi } from 'vitest';
 import { type Api, createApi } from '../../client/data/api';
@@ -14,7 +15,9 @@ import { guardarParaElCamino } from '../../client/data/consultas';
 import { type DecaDb, openDecaDb } from '../../client/data/db';
 import { crearDeca, reintentar } from '../../client/data/outbox';
 import { MAX_FALLOS_SERVIDOR, SyncEngine } from '../../client/data/sync';
+import { BlobError, type BlobStore } from '../../server/blobs/almacen';
 import { ManualClock } from '../../server/clock';
+import { documentosParaElCamino, LECTURAS_A_LA_VEZ } from '../../server/domain/decas/camino';
 import { runMaintenanceOnce } from '../../server/jobs/maintenance';
 import { DecaCreada, type DecaInput, DecaList, DocumentosCamino } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
@@ -249,5 +252,62 @@ describe('documents for the road', () => {
       [null, null],
     ]);
     expect((await m.db.documentos.toArray()).map((d) => d.id).sort((a, b) => a - b)).toEqual([hoy.id, haceSeis.id, 999_001].sort((a, b) => a - b));
+  });
+
+  it('reads the PDFs several at once, never more than LECTURAS_A_LA_VEZ, and answers them in the rows’ order; a failed read fails as one at a time would', async ({ app, cuentaNueva: c }) => {
+    const creadas: { id: number; numero: string | null; pdf_sha256: string | null }[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta({ fecha_transporte: '2026-11-21', referencia: `camino ${i}` }) });
+      expect(res.status, res.text).toBe(201);
+      creadas.push(DecaCreada.parse(res.body).deca);
+    }
+    const nuevasPrimero = [...creadas].sort((a, b) => b.id - a.id);
+    // The app's own store, ~30 ms away (as S3 is), counting the reads in flight; `falla` makes a blob's read fail after `ms`.
+    const real = app.services.blobs;
+    let enVuelo = 0;
+    let maximo = 0;
+    let leidas = 0;
+    const falla = new Map<string, number>();
+    const lejano: BlobStore = {
+      descripcion: 'a 30 ms',
+      guardar: (s, b) => real.guardar(s, b),
+      existe: (s) => real.existe(s),
+      leer: async (s) => {
+        leidas++;
+        maximo = Math.max(maximo, ++enVuelo);
+        try {
+          const ms = falla.get(s);
+          if (ms !== undefined) {
+            await sleep(ms);
+            throw new BlobError('no_disponible', s, 'sin respuesta (simulado)');
+          }
+          await sleep(30);
+          return await real.leer(s);
+        } finally {
+          enVuelo--;
+        }
+      },
+    };
+    const ctx = { ...app.services, blobs: lejano };
+    const actor = { accountId: c.account.id, entorno: 'produccion', rol: null, userId: null } as const;
+
+    const r = await documentosParaElCamino(ctx, actor, new Map());
+    expect(leidas).toBe(20);
+    expect(maximo).toBeGreaterThan(1);
+    expect(maximo).toBeLessThanOrEqual(LECTURAS_A_LA_VEZ);
+    // Newest first, as the query lists them, each with its own PDF; and the endpoint answers the same.
+    expect(r.documentos.map((d) => d.deca.id)).toEqual(nuevasPrimero.map((d) => d.id));
+    expect(r.documentos.map((d) => createHash('sha256').update(Buffer.from(d.pdf!, 'base64')).digest('hex'))).toEqual(nuevasPrimero.map((d) => d.pdf_sha256));
+    const res = await app.request('GET', '/api/v1/camino', { key: c.live });
+    expect(res.status, res.text).toBe(200);
+    expect(DocumentosCamino.parse(res.body).documentos.map((d) => [d.deca.id, d.pdf, d.qr])).toEqual(r.documentos.map((d) => [d.deca.id, d.pdf, d.qr]));
+
+    // The third DeCA's read fails late and the sixth's at once: the answer fails with the third's error, as reading in order did.
+    falla.set(nuevasPrimero[2]!.pdf_sha256!, 60);
+    falla.set(nuevasPrimero[5]!.pdf_sha256!, 0);
+    await expect(documentosParaElCamino(ctx, actor, new Map())).rejects.toMatchObject({
+      codigo: 'no_disponible',
+      message: expect.stringContaining(`El PDF de la DeCA ${nuevasPrimero[2]!.numero} (versión 1)`),
+    });
   });
 });
