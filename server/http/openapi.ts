@@ -286,6 +286,7 @@ const cabecerasEntrega = (evento: EventoEntrega) =>
     'webhook-timestamp': z
       .string()
       .regex(/^\d{1,12}$/)
+      .max(12)
       .meta({ description: 'Standard Webhooks: segundos unix de este intento (el `t` de `X-Deca-Firma`)', example: '1764237600' }),
     'webhook-signature': z
       .string()
