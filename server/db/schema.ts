@@ -220,7 +220,13 @@ export interface DecaCambiosTable {
   autor_id: number | null;
   autor_nombre: string;
   canal: Canal;
-  campos: Json<CampoCambiado[]>;
+  /**
+   * What changed. Null only in the 'creacion' row of a DeCA issued by its
+   * create (or replacement): those fields are its version 1's data, held by
+   * the DeCA itself, so they are not stored twice; reading the history
+   * rebuilds them (domain/decas/listar.ts `listarCambios`, migration 0018).
+   */
+  campos: ColumnType<CampoCambiado[] | null, string | null, string | null>;
   created_at: Timestamp;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { fechaMadrid } from '../../shared/rules/fechas';
-import { Deca, DecaCreada, type DecaInput, DecaList } from '../../shared/schemas/deca';
+import { type Cambio, CambiosList, Deca, DecaCreada, type DecaInput, DecaList } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
 import { API, CSRF, contarDecas, crearDecaOk, DEMO, decaOk, eventosDe, expectApiError, FECHA_HORA, getBytes, iniciarSesion, leerCambios, leerDeca } from '../support/decas-helpers';
 import { buildCuenta } from '../support/factories';
@@ -22,6 +22,38 @@ async function sustituir({ app, c }: Fx, id: number, body: Record<string, unknow
 }
 
 const post = ({ app, c }: Fx, path: string, body: unknown = {}) => app.request('POST', `${API}${path}`, { key: c.live, body });
+
+/** A DeCA's history as answered, the text and its parse (not through zod, which would reorder each entry's keys). */
+async function cambiosCrudos({ app, c }: Fx, id: number): Promise<{ text: string; cambios: Cambio[] }> {
+  const res = await app.request('GET', `${API}/decas/${id}/cambios`, { key: c.live });
+  expect(res.status, res.text).toBe(200);
+  return { text: res.text, cambios: (JSON.parse(res.text) as { cambios: Cambio[] }).cambios };
+}
+
+/** The `campos` of a DeCA's history rows as stored, oldest first. */
+async function camposGuardados(app: Fx['app'], decaId: number): Promise<unknown[]> {
+  return (await app.database.db.selectFrom('deca_cambios').select('campos').where('deca_id', '=', decaId).orderBy('id').execute()).map((r) => r.campos);
+}
+
+/** The text a history entry's fields were answered as when stored whole: jsonb's key order (antes, campo, despues). */
+function textoDeCampos(campos: { antes: unknown; campo: string; despues: unknown }[]): string {
+  return JSON.stringify(campos.map(({ antes, campo, despues }) => ({ antes, campo, despues })));
+}
+
+/** The fields the create of `decaCompleta()` lists in its history, in print order. */
+const CREACION_COMPLETA = [
+  { campo: 'cargador_nombre', antes: null, despues: 'Frutas Peñalara, S.A.' },
+  { campo: 'cargador_nif', antes: null, despues: 'A58818501' },
+  { campo: 'cargador_domicilio', antes: null, despues: 'Camí Vell 3, 25001 Lleida' },
+  { campo: 'transp_nombre', antes: null, despues: 'Transportes Núñez, S.L.' },
+  { campo: 'transp_nif', antes: null, despues: 'B12345674' },
+  { campo: 'transp_domicilio', antes: null, despues: 'Avda. de la Ilustración 7, 50012 Zaragoza' },
+  { campo: 'fecha_transporte', antes: null, despues: '2026-11-23' },
+  { campo: 'tipo_vehiculo', antes: null, despues: 'rigido' },
+  { campo: 'matricula', antes: null, despues: '1234BCD' },
+  { campo: 'conductor_nombre', antes: null, despues: 'José Ángel Muñoz' },
+  { campo: 'conductor_tel', antes: null, despues: '+34 600 000 000' },
+];
 const patch = ({ app, c }: Fx, id: number, body: unknown) => app.request('PATCH', `${API}/decas/${id}`, { key: c.live, body });
 
 describe('POST /decas: create', () => {
@@ -454,7 +486,7 @@ describe('GET /decas/{id}/cambios', () => {
       { campo: 'matricula', antes: '1234BCD', despues: '5678FGH' },
       { campo: 'envios[0].peso', antes: 24500.5, despues: 30000 },
     ]);
-    expect(cambios[0]?.campos).toContainEqual({ campo: 'matricula', antes: null, despues: '1234BCD' });
+    expect(cambios[0]?.campos).toEqual(CREACION_COMPLETA);
   });
 
   it('records fin, archive and replacement with their motivo', async ({ app, c }) => {
@@ -469,6 +501,105 @@ describe('GET /decas/{id}/cambios', () => {
     const nuevos = await leerCambios(app, { key: c.live }, b.id);
     expect(nuevos.map((x) => x.tipo)).toEqual(['creacion', 'emision']);
     expect(nuevos[0]?.motivo).toContain(d.numero);
+    expect(nuevos[0]?.campos).toEqual([{ campo: 'cargador_nif', antes: 'A58818501', despues: 'B12345674' }]);
+    expect(cambios[0]?.campos).toEqual(CREACION_COMPLETA);
+  });
+
+  it('a create issued at once stores no fields: the history lists version 1’s data, byte for byte as it was stored, whatever changed since', async ({ app, cuentaNueva: c }) => {
+    const d = await emitida({ app, c }, { observaciones: 'Frágil', referencia: 'R-1', matricula_remolque: 'R 1234 BBB' });
+    decaOk(await patch({ app, c }, d.id, { matricula: '5678 FGH', envios: [{ origen: 'Lleida', destino: 'Málaga', naturaleza: 'Piñones', peso: '30.000' }], motivo: 'm1' }));
+    decaOk(await patch({ app, c }, d.id, { observaciones: null, conductor_tel: '+34 611 111 111', matricula: '9999 ZZZ', referencia: 'R-2', motivo: 'm2' }));
+
+    const { text, cambios } = await cambiosCrudos({ app, c }, d.id);
+    expect(cambios.map((x) => x.tipo)).toEqual(['creacion', 'emision', 'modificacion', 'modificacion']);
+    // What the create stored before, key order included (jsonb's: antes, campo, despues).
+    const creacion = textoDeCampos([
+      ...CREACION_COMPLETA.slice(0, 7),
+      { campo: 'tipo_vehiculo', antes: null, despues: 'articulado' },
+      { campo: 'matricula', antes: null, despues: '1234BCD' },
+      { campo: 'matricula_remolque', antes: null, despues: 'R1234BBB' },
+      ...CREACION_COMPLETA.slice(9),
+      { campo: 'observaciones', antes: null, despues: 'Frágil' },
+      { campo: 'referencia', antes: null, despues: 'R-1' },
+    ]);
+    expect(creacion).toContain('{"antes":null,"campo":"tipo_vehiculo","despues":"articulado"}');
+    expect(text).toContain(`"tipo":"creacion","motivo":null,`);
+    expect(JSON.stringify(cambios[0]!.campos)).toBe(creacion);
+    expect(text).toContain(`"campos":${creacion}}`);
+    expect(cambios[3]!.campos).toEqual([
+      { antes: '5678FGH', campo: 'matricula', despues: '9999ZZZ' },
+      { antes: '+34 600 000 000', campo: 'conductor_tel', despues: '+34 611 111 111' },
+      { antes: 'Frágil', campo: 'observaciones', despues: null },
+      { antes: 'R-1', campo: 'referencia', despues: 'R-2' },
+    ]);
+
+    // Stored once: the create's row holds no fields, the emission none either; the DeCA holds the data.
+    expect(await camposGuardados(app, d.id)).toEqual([null, [], cambios[2]!.campos, cambios[3]!.campos]);
+    // The MCP tool and the app read the same command: the same answer.
+    expect(await leerCambios(app, { key: c.live }, d.numero)).toEqual(CambiosList.parse({ cambios }).cambios);
+  });
+
+  it('a replacement’s create lists what its replaced DeCA’s «sustitucion» entry holds, and keeps its own copy (the replaced DeCA may be let go first)', async ({ app, cuentaNueva: c }) => {
+    const a = await emitida({ app, c });
+    const dos = [
+      { origen: 'Huesca', destino: 'Teruel', naturaleza: 'Melocotón', peso: '8.000' },
+      { origen: 'Huesca', destino: 'Soria', naturaleza: 'Pera', peso: '1.500', nota: 'Refrigerado' },
+    ];
+    const b = await sustituir({ app, c }, a.id, { motivo: 'NIF y envíos', cargador_nif: 'B12345674', envios: dos });
+    decaOk(await patch({ app, c }, b.id, { referencia: 'R-9', motivo: 'Referencia' }));
+    const b2 = await sustituir({ app, c }, b.id, { motivo: 'Un envío menos', envios: dos.slice(0, 1) });
+
+    const deA = await cambiosCrudos({ app, c }, a.id);
+    const deB = await cambiosCrudos({ app, c }, b.id);
+    const deB2 = await cambiosCrudos({ app, c }, b2.id);
+    expect(deA.cambios.map((x) => x.tipo)).toEqual(['creacion', 'emision', 'sustitucion']);
+    expect(deB.cambios.map((x) => x.tipo)).toEqual(['creacion', 'emision', 'modificacion', 'sustitucion']);
+    expect(deB2.cambios.map((x) => x.tipo)).toEqual(['creacion', 'emision']);
+    expect(deA.cambios[0]!.campos).toEqual(CREACION_COMPLETA);
+    // As it was stored: item by item, a new shipment whole (jsonb's key order), numbers as numbers.
+    const sustitucion = textoDeCampos([
+      { antes: 'A58818501', campo: 'cargador_nif', despues: 'B12345674' },
+      { antes: 'Lleida', campo: 'envios[0].origen', despues: 'Huesca' },
+      { antes: 'Málaga', campo: 'envios[0].destino', despues: 'Teruel' },
+      { antes: 'Piñones y ñoras', campo: 'envios[0].naturaleza', despues: 'Melocotón' },
+      { antes: 24500.5, campo: 'envios[0].peso', despues: 8000 },
+      { antes: null, campo: 'envios[1]', despues: { nota: 'Refrigerado', peso: 1500, origen: 'Huesca', unidad: 'kg', destino: 'Soria', naturaleza: 'Pera' } },
+    ]);
+    expect(JSON.stringify(deA.cambios[2]!.campos)).toBe(sustitucion);
+    expect(JSON.stringify(deB.cambios[0]!.campos)).toBe(sustitucion);
+    expect(deB.text).toContain(`"campos":${sustitucion}}`);
+    expect(deB.cambios[0]!.motivo).toBe(`Sustituye a la DeCA ${a.numero}: NIF y envíos`);
+    expect(JSON.stringify(deB2.cambios[0]!.campos)).toBe(JSON.stringify(deB.cambios[3]!.campos));
+    expect(deB2.cambios[0]!.campos).toEqual([{ antes: { nota: 'Refrigerado', peso: 1500, origen: 'Huesca', unidad: 'kg', destino: 'Soria', naturaleza: 'Pera' }, campo: 'envios[1]', despues: null }]);
+
+    expect(await camposGuardados(app, b.id)).toEqual([deB.cambios[0]!.campos, [], deB.cambios[2]!.campos, deB.cambios[3]!.campos]);
+    expect(await camposGuardados(app, b2.id)).toEqual([deB2.cambios[0]!.campos, []]);
+  });
+
+  it('a pending create keeps its fields: issuing it later may fill its data from the account with no entry of its own', async ({ app }) => {
+    const k = await buildCuenta(app, { rol: 'cargador', nombre: 'Pendiente Sin Domicilio, S.L.', domicilio: '' });
+    const { cargador_nombre: _n, cargador_nif: _f, cargador_domicilio: _d, ...body } = decaCompleta({ emitir: false });
+    const { deca } = await crearDecaOk(app, k.live, body);
+    expect(deca).toMatchObject({ estado: 'pendiente', cargador_domicilio: null });
+    await app.database.db.updateTable('accounts').set({ domicilio: 'Calle Real 8, Soria' }).where('id', '=', k.account.id).execute();
+    app.services.caches.claves.invalidateWhere((x) => x.account.id === k.account.id);
+    expect(decaOk(await app.request('POST', `${API}/decas/${deca.id}/emitir`, { key: k.live, body: {} }))).toMatchObject({ estado: 'emitido', cargador_domicilio: 'Calle Real 8, Soria' });
+
+    const { cambios } = await cambiosCrudos({ app, c: k }, deca.id);
+    expect(cambios.map((x) => x.tipo)).toEqual(['creacion', 'emision']);
+    expect(cambios[0]!.campos.map((x) => x.campo)).toEqual([
+      'cargador_nombre',
+      'cargador_nif',
+      'transp_nombre',
+      'transp_nif',
+      'transp_domicilio',
+      'fecha_transporte',
+      'tipo_vehiculo',
+      'matricula',
+      'conductor_nombre',
+      'conductor_tel',
+    ]);
+    expect(await camposGuardados(app, deca.id)).toEqual([cambios[0]!.campos, []]);
   });
 
   it('names the user by e-mail when the change is made through a web session', async ({ app, c }) => {

@@ -89,6 +89,9 @@ describe('MCP', () => {
     };
     expect(historial.cambios.map((x) => x.tipo)).toEqual(['creacion', 'emision', 'modificacion'].filter((t) => historial.cambios.some((x) => x.tipo === t)));
     expect(historial.cambios.at(-1)).toMatchObject({ tipo: 'modificacion', motivo: 'Cambio de camión', canal: 'mcp' });
+    // The create's fields (version 1's data, rebuilt when read) as REST lists them.
+    expect(historial).toEqual((await app.request('GET', `/api/v1/decas/${creada.deca.id}/cambios`, { key: c.live })).body);
+    expect(historial.cambios[0]).toMatchObject({ tipo: 'creacion', campos: expect.arrayContaining([{ campo: 'matricula', antes: null, despues: '1234BCD' }]) });
 
     const cuenta = (await client.callTool({ name: 'ver_cuenta', arguments: {} })).structuredContent as { cuenta: { cuota: { usadas: number } } };
     expect(cuenta.cuenta.cuota.usadas).toBe(1);

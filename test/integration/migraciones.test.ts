@@ -10,7 +10,7 @@ import { migrationProvider, migrations } from '../../server/db/migrations/index'
 import { type Database, migrateToLatest, openDatabase } from '../../server/db/open';
 import type { DB } from '../../server/db/schema';
 import { crearClave } from '../../server/domain/accounts/api-keys';
-import { Deca } from '../../shared/schemas/deca';
+import { CAMPOS_DATOS, Deca } from '../../shared/schemas/deca';
 import { startTestApp } from '../support/app';
 import { testDatabaseKind } from '../support/db';
 
@@ -95,6 +95,172 @@ describe('upgrading from the previous schema', () => {
     });
     expect(emitida.status, emitida.text).toBe(200);
     expect(Deca.parse(emitida.body.deca).estado).toBe('emitido');
+  });
+});
+
+/** Insert a row as an earlier version wrote it (raw SQL: no schema type of today's code); returns its id. */
+async function insertar(db: Kysely<DB>, tabla: string, fila: Record<string, unknown>): Promise<number> {
+  const columnas = Object.keys(fila);
+  const { rows } = await sql<{ id: number }>`insert into ${sql.table(tabla)} (${sql.join(columnas.map((c) => sql.ref(c)))})
+    values (${sql.join(columnas.map((c) => fila[c]))}) returning id`.execute(db);
+  return rows[0]!.id;
+}
+
+/** What a create stored before 0018: every document field given but the shipments, from nothing, in print order. */
+function creacionEntera(datos: Record<string, unknown>): string {
+  return JSON.stringify(CAMPOS_DATOS.filter((c) => c !== 'envios' && datos[c] !== undefined && datos[c] !== null).map((campo) => ({ campo, antes: null, despues: datos[campo] })));
+}
+
+/** The history rows as stored: id, DeCA, tipo and the jsonb's text (null when none). */
+async function historiaGuardada(db: Kysely<DB>): Promise<{ id: number; deca_id: number; tipo: string; texto: string | null }[]> {
+  return (await sql<{ id: number; deca_id: number; tipo: string; texto: string | null }>`select id, deca_id, tipo, campos::text as texto from deca_cambios order by id`.execute(db)).rows;
+}
+
+describe('0018: the create of an issued DeCA stores its fields once', () => {
+  it('empties the fields of creates written whole before, only where the history rebuilds them, and answers every history as before; down puts them back', async () => {
+    const database = await baseVacia();
+    onTestFinished(() => database.close());
+    const db = database.db;
+    await migrarHasta(db, '0017-privacidad');
+
+    const cuenta = await insertar(db, 'accounts', { nombre: 'Transportes Núñez, S.L.', nif: 'B12345674', domicilio: 'Avda. de la Ilustración 7, 50012 Zaragoza', rol: 'transportista' });
+    const t = new Date('2026-11-20T08:00:00Z');
+    const ambito = { account_id: cuenta, entorno: 'produccion' };
+    const autor = { ...ambito, autor_tipo: 'clave', autor_id: null, autor_nombre: 'dg_live_previo…', canal: 'api', created_at: t };
+    const cambio = (deca_id: number, version: number, tipo: string, campos: unknown, extra: Record<string, unknown> = {}) =>
+      insertar(db, 'deca_cambios', { ...autor, deca_id, version, tipo, campos: typeof campos === 'string' ? campos : JSON.stringify(campos), ...extra });
+    let n = 0;
+    const deca = (estado: string, datos: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      insertar(db, 'decas', {
+        ...ambito,
+        numero: `2026-00000${++n}`,
+        estado,
+        emisor_rol: 'transportista',
+        canal: 'api',
+        token_publico: `tok-previo-${String(n).padStart(12, '0')}`,
+        ...datos,
+        envios: JSON.stringify(datos.envios ?? []),
+        created_at: t,
+        updated_at: t,
+        modificado_at: t,
+        ...extra,
+      });
+
+    // A: issued at once, changed twice by method 1, then replaced by B.
+    const envio = { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Piñones y ñoras', peso: 24500.5, unidad: 'kg', nota: null };
+    const creada = {
+      cargador_nombre: 'Frutas Peñalara, S.A.',
+      cargador_nif: 'A58818501',
+      cargador_domicilio: 'Camí Vell 3, 25001 Lleida',
+      transp_nombre: 'Transportes Núñez, S.L.',
+      transp_nif: 'B12345674',
+      transp_domicilio: 'Avda. de la Ilustración 7, 50012 Zaragoza',
+      fecha_transporte: '2026-11-23',
+      tipo_vehiculo: 'articulado',
+      matricula: '1234BCD',
+      matricula_remolque: 'R1234BBB',
+      conductor_nombre: 'José Ángel Muñoz',
+      conductor_tel: '+34 600 000 000',
+      observaciones: 'Frágil',
+      referencia: 'R-1',
+      envios: [envio],
+    };
+    const ahoraA = { ...creada, matricula: '9999ZZZ', conductor_tel: '+34 611 111 111', observaciones: null, envios: [{ ...envio, naturaleza: 'Piñones', peso: 30000 }] };
+    const a = await deca('sustituido', ahoraA, { version: 3, emitido_at: t });
+    await cambio(a, 1, 'creacion', creacionEntera(creada));
+    await cambio(a, 1, 'emision', []);
+    await cambio(
+      a,
+      2,
+      'modificacion',
+      [
+        { campo: 'matricula', antes: '1234BCD', despues: '5678FGH' },
+        { campo: 'envios[0].naturaleza', antes: 'Piñones y ñoras', despues: 'Piñones' },
+        { campo: 'envios[0].peso', antes: 24500.5, despues: 30000 },
+      ],
+      { motivo: 'Cambio de camión' },
+    );
+    await cambio(
+      a,
+      3,
+      'modificacion',
+      [
+        { campo: 'matricula', antes: '5678FGH', despues: '9999ZZZ' },
+        { campo: 'conductor_tel', antes: '+34 600 000 000', despues: '+34 611 111 111' },
+        { campo: 'observaciones', antes: 'Frágil', despues: null },
+      ],
+      { motivo: 'Otro camión' },
+    );
+    const nuevoEnvio = { origen: 'D', destino: 'E', naturaleza: 'F', peso: 2, unidad: 'kg', nota: null };
+    const sustitucion = JSON.stringify([
+      { campo: 'cargador_nif', antes: 'A58818501', despues: 'B12345674' },
+      { campo: 'envios[1]', antes: null, despues: nuevoEnvio },
+    ]);
+    await cambio(a, 3, 'sustitucion', sustitucion, { motivo: 'NIF' });
+    // B, the replacement: its create stored the same fields as A's 'sustitucion' entry, and keeps them (A may be let
+    // go before B). Its id far on: the migration's batches take the next ids that exist, not ranges of numbers.
+    const b = await deca('emitido', { ...ahoraA, cargador_nif: 'B12345674', envios: [...ahoraA.envios, nuevoEnvio] }, { id: 25_001, sustituye_a_id: a, emitido_at: t });
+    await sql`update decas set sustituido_por_id = ${b} where id = ${a}`.execute(db);
+    await cambio(b, 1, 'creacion', sustitucion, { motivo: 'Sustituye a la DeCA 2026-000001: NIF' });
+    await cambio(b, 1, 'emision', []);
+    // P: pending, its create keeps its fields (issuing it may still fill its data from the account).
+    const pendiente = { ...creada, cargador_domicilio: null };
+    const p = await deca('pendiente', pendiente, { token_completar: 'completar-previo-0000000001' });
+    await cambio(p, 1, 'creacion', creacionEntera(pendiente));
+    // E: created pending, issued with its address filled from the account: the DeCA's data is not its create's.
+    const e = await deca('emitido', creada, { emitido_at: t });
+    await cambio(e, 1, 'creacion', creacionEntera(pendiente));
+    await cambio(e, 1, 'emision', []);
+    // D: issued at once, never changed: emptied, rebuilt from the DeCA as it is.
+    const d = await deca('emitido', creada, { id: 40_000, emitido_at: t });
+    await cambio(d, 1, 'creacion', creacionEntera(creada));
+    await cambio(d, 1, 'emision', []);
+    // C: issued at once, its create's fields in another order than the read gives (written otherwise): kept.
+    const c = await deca('emitido', creada, { emitido_at: t });
+    await cambio(c, 1, 'creacion', JSON.stringify(JSON.parse(creacionEntera(creada)).reverse()));
+    await cambio(c, 1, 'emision', []);
+
+    const antes = await historiaGuardada(db);
+    expect(antes.every((r) => r.texto !== null)).toBe(true);
+
+    const aplicadas = await migrateToLatest(db);
+    expect(aplicadas).toContain('0018-creacion-sin-copia');
+    const despues = await historiaGuardada(db);
+    const vaciadas = antes.filter((r) => r.tipo === 'creacion' && (r.deca_id === a || r.deca_id === d)).map((r) => r.id);
+    expect(vaciadas).toHaveLength(2);
+    expect(despues).toEqual(antes.map((r) => (vaciadas.includes(r.id) ? { ...r, texto: null } : r)));
+
+    const app = await startTestApp({ database });
+    onTestFinished(() => app.close());
+    const { key } = await db.transaction().execute((trx) => crearClave(trx, { accountId: cuenta, entorno: 'produccion', soloLectura: false }));
+    /** Each DeCA's history as the API answers it: the text of every entry's fields, oldest first. */
+    const respuestas = async () => {
+      const out: Record<number, string[]> = {};
+      for (const id of [a, b, d, p, e, c]) {
+        const res = await app.request('GET', `/api/v1/decas/${id}/cambios`, { key });
+        expect(res.status, res.text).toBe(200);
+        out[id] = (JSON.parse(res.text) as { cambios: { campos: unknown }[] }).cambios.map((x) => JSON.stringify(x.campos));
+        // The answer is these texts as they are, byte for byte.
+        for (const t of out[id]!) expect(res.text).toContain(`"campos":${t}}`);
+      }
+      return out;
+    };
+    // What an earlier version answered: the stored jsonb, as read.
+    const porDeca: Record<number, string[]> = {};
+    for (const r of antes) (porDeca[r.deca_id] ??= []).push(JSON.stringify(JSON.parse(r.texto!)));
+    expect(await respuestas()).toEqual(porDeca);
+    expect(porDeca[b]![0]).toBe(porDeca[a]![4]);
+
+    // Down puts the fields back as they were; up again empties them again.
+    await migrarHasta(db, '0017-privacidad');
+    expect(await historiaGuardada(db)).toEqual(antes);
+    const { rows } = await sql<{
+      nula: string;
+    }>`select is_nullable as nula from information_schema.columns where table_schema = current_schema() and table_name = 'deca_cambios' and column_name = 'campos'`.execute(db);
+    expect(rows).toEqual([{ nula: 'NO' }]);
+    await migrateToLatest(db);
+    expect(await historiaGuardada(db)).toEqual(despues);
+    expect(await respuestas()).toEqual(porDeca);
   });
 });
 

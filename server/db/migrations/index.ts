@@ -16,6 +16,7 @@ import * as m0014 from './0014-listas-por-fecha';
 import * as m0015 from './0015-pdf-fuera';
 import * as m0016 from './0016-decas-fillfactor';
 import * as m0017 from './0017-privacidad';
+import * as m0018 from './0018-creacion-sin-copia';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ export const migrations: Record<string, Migration> = {
   '0015-pdf-fuera': m0015,
   '0016-decas-fillfactor': m0016,
   '0017-privacidad': m0017,
+  '0018-creacion-sin-copia': m0018,
 };
 
 export const migrationProvider: MigrationProvider = {

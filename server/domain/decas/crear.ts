@@ -3,7 +3,7 @@ import { AppError, type Aviso, type Campos, validationError } from '../../../sha
 import { datosParaEmitir } from '../../../shared/rules/datos-deca';
 import { avisosDeca } from '../../../shared/rules/emision';
 import type { Rol } from '../../../shared/schemas/cuenta';
-import { CAMPOS_DATOS, type Deca, type DecaDatos, DecaInput, type DecaInputParsed, type DecaValidada } from '../../../shared/schemas/deca';
+import { type Deca, type DecaDatos, DecaInput, type DecaInputParsed, type DecaValidada } from '../../../shared/schemas/deca';
 import type { AccountRow, DecaRow } from '../../db/schema';
 import { contarSinConfirmar, cuotaConsumida, exigirCuentaConfirmada } from '../accounts/cuota';
 import { randomToken } from '../accounts/tokens';
@@ -15,7 +15,7 @@ import type { ClaveCliente } from '../idempotencia';
 import { presentDeca } from '../presenters/deca';
 import { comprobarResumenFirmado } from '../publico/offline';
 import { unaSentencia } from '../sentencia';
-import { columnasDeDatos, datosDeRow, diffDatos } from './datos';
+import { camposDeCreacion, columnasDeDatos, datosDeRow, diffDatos } from './datos';
 import { renderVersion } from './documento';
 import { type CambioNuevo, conEventos, filasCambio, filaVersion } from './escritura';
 import { numeroTomado } from './numeracion';
@@ -241,8 +241,9 @@ export async function prepararCreacion(ctx: DomainContext, actor: Actor, input: 
           creado_por_user_id: actor.userId,
         })
         .returningAll();
-      const campos = CAMPOS_DATOS.filter((c) => c !== 'envios' && p.datos[c] !== null).map((c) => ({ campo: c, antes: null, despues: p.datos[c] }));
-      const historia: CambioNuevo[] = [{ version: 1, tipo: 'creacion', campos }];
+      // Issued now, its fields are version 1's data, which the DeCA holds: rebuilt when read, not stored twice. A pending
+      // one keeps them: issuing it later may fill its data from the account with no entry of its own (emitir.ts).
+      const historia: CambioNuevo[] = [{ version: 1, tipo: 'creacion', campos: emitir ? null : camposDeCreacion(p.datos) }];
       if (pdf) historia.push({ version: 1, tipo: 'emision' });
       // The DeCA, its first version and its history in one statement: the later parts take the new id from the first.
       const nueva = sql<number>`(select id from d)`;

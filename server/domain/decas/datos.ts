@@ -55,3 +55,32 @@ export function diffDatos(antes: DecaDatos, despues: DecaDatos): CampoCambiado[]
   }
   return out;
 }
+
+/**
+ * The fields a create records: every document field it was given, each from
+ * nothing (the shipments apart: they are in the DeCA's data, never listed).
+ * One function for the create that stores them (a pending one) and the read
+ * that rebuilds them (an issued one: `listarCambios`). The keys are in the
+ * order jsonb keeps them (by length, then bytes), so an entry rebuilt is
+ * answered byte for byte as a stored one.
+ */
+export function camposDeCreacion(d: DecaDatos): CampoCambiado[] {
+  return CAMPOS_DATOS.filter((c) => c !== 'envios' && d[c] !== null).map((c) => ({ antes: null, campo: c, despues: d[c] }));
+}
+
+/**
+ * The document fields as they were before some changes: `actual` with each
+ * change undone, newest first (`cambios`: the fields of each, oldest first,
+ * as `diffDatos` recorded them); the shipments are left as they are now (what
+ * `camposDeCreacion` needs: it does not list them). Exact when
+ * every change of those fields since is among them, as for an issued DeCA:
+ * only the modifications change its data, and each records what it changed.
+ */
+export function datosAntesDe(actual: DecaDatos, cambios: readonly (readonly CampoCambiado[])[]): DecaDatos {
+  const d: DecaDatos = { ...actual };
+  const campos: ReadonlySet<string> = new Set(CAMPOS_DATOS.filter((c) => c !== 'envios'));
+  for (const lista of [...cambios].reverse()) {
+    for (const c of lista) if (campos.has(c.campo)) (d as Record<string, unknown>)[c.campo] = c.antes ?? null;
+  }
+  return d;
+}

@@ -42,7 +42,12 @@ export interface CambioNuevo {
   version: number;
   tipo: TipoCambio;
   motivo?: string | null;
-  campos?: CampoCambiado[];
+  /**
+   * Null: a create's fields that are its version 1's data, which the DeCA
+   * holds; they are rebuilt when the history is read (`listarCambios`), not
+   * stored twice. Only for the 'creacion' of a DeCA issued as it is created.
+   */
+  campos?: CampoCambiado[] | null;
 }
 
 /** The history rows of a change: who (user or key), when, what. `decaId` may be a subquery, as in filaVersion. */
@@ -62,7 +67,7 @@ export function filasCambio(actor: Actor, decaId: number | Expression<number>, c
     motivo: c.motivo ?? null,
     ...autor,
     canal: actor.canal,
-    campos: JSON.stringify(c.campos ?? []),
+    campos: c.campos === null ? null : JSON.stringify(c.campos ?? []),
     created_at: now,
   }));
 }

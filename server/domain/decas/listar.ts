@@ -2,12 +2,13 @@ import { type Kysely, sql } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import { instanteMadrid, isFechaValida } from '../../../shared/rules/fechas';
 import { normalizarMatricula } from '../../../shared/rules/matricula';
-import type { DecaListQuery } from '../../../shared/schemas/deca';
+import type { CampoCambiado, DecaListQuery } from '../../../shared/schemas/deca';
 import { errorDeBlob } from '../../blobs/almacen';
 import type { CambioRow, DB } from '../../db/schema';
 import type { Actor } from '../actor';
 import { delAmbito } from '../ambito';
 import type { DomainContext } from '../context';
+import { camposDeCreacion, datosAntesDe, datosDeRow } from './datos';
 import { type Alcance, type DecaConRefs, obtenerDeca, selectDecas } from './queries';
 
 /**
@@ -126,10 +127,26 @@ export function consultaDeLista(db: Kysely<DB>, actor: Alcance, q: DecaListQuery
     .limit(q.limite + 1);
 }
 
-/** GET /decas/{id}/cambios: the history, oldest first. */
-export async function listarCambios(db: Kysely<DB>, actor: Alcance, ref: string): Promise<CambioRow[]> {
+/** A history entry as it is answered: with its fields, stored or rebuilt. */
+export type CambioLeido = Omit<CambioRow, 'campos'> & { campos: CampoCambiado[] };
+
+/**
+ * GET /decas/{id}/cambios: the history, oldest first. The create of a DeCA
+ * issued at once stores no fields (`campos` null): they are rebuilt here, as
+ * they were stored before migration 0018 — its version 1's data
+ * (`camposDeCreacion`): the DeCA's data now with its later modifications
+ * undone, since an issued DeCA's data only changes by a modification, which
+ * records each field it changes. (A replacement keeps its own: the DeCA it
+ * replaces may be let go before it.)
+ */
+export async function listarCambios(db: Kysely<DB>, actor: Alcance, ref: string): Promise<CambioLeido[]> {
   const deca = await obtenerDeca(db, actor, ref);
-  return db.selectFrom('deca_cambios').selectAll().where(delAmbito(actor)).where('deca_id', '=', deca.id).orderBy('id', 'asc').execute();
+  const filas = await db.selectFrom('deca_cambios').selectAll().where(delAmbito(actor)).where('deca_id', '=', deca.id).orderBy('id', 'asc').execute();
+  return filas.map((f, i) => {
+    if (f.campos !== null || f.tipo !== 'creacion') return { ...f, campos: f.campos ?? [] };
+    const posteriores = filas.slice(i + 1).flatMap((m) => (m.tipo === 'modificacion' && m.campos ? [m.campos] : []));
+    return { ...f, campos: camposDeCreacion(datosAntesDe(datosDeRow(deca), posteriores)) };
+  });
 }
 
 /**

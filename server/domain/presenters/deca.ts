@@ -1,6 +1,6 @@
 import { formatMadrid } from '../../../shared/rules/fechas';
 import type { Cambio, Deca, DecaRef } from '../../../shared/schemas/deca';
-import type { CambioRow } from '../../db/schema';
+import type { CambioLeido } from '../decas/listar';
 import type { DecaConRefs } from '../decas/queries';
 import { decaUrls, fichaUrl } from '../decas/urls';
 import { fechaHora } from './cuenta';
@@ -58,7 +58,7 @@ export function presentDeca(row: DecaConRefs, siteUrl: string): Deca {
 }
 
 /** One history entry. */
-export function presentCambio(row: CambioRow): Cambio {
+export function presentCambio(row: CambioLeido): Cambio {
   return {
     version: row.version,
     tipo: row.tipo,
