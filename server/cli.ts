@@ -3,7 +3,7 @@ import { CAPACIDAD_SELLO } from '../shared/pdf/deca-pdf-data';
 import { callAdminSocket } from './admin/admin-socket';
 import { type Flags, runAdminCommand } from './admin/commands';
 import { createClock } from './clock';
-import type { LoteDePdfs } from './commands/blobs';
+import type { LoteDeBarrido, LoteDePdfs } from './commands/blobs';
 import { type Config, ConfigError, loadConfig } from './config';
 import { acquireDataDirLock, DataDirLockedError, readLock } from './db/lock';
 import { migrateToLatest, openDatabase } from './db/open';
@@ -104,16 +104,39 @@ async function moverPorLotes(orden: Orden, flags: Flags): Promise<Omit<LoteDePdf
 }
 
 /**
+ * `blobs:gc`: page after page to the store's end, a line of progress on
+ * stderr after each; one JSON total on stdout. Stopped at any point, it can
+ * start again from the last `siguiente` (`--despues`), or from the start.
+ */
+async function barrerPorLotes(orden: Orden, flags: Flags): Promise<Omit<LoteDeBarrido, 'siguiente'>> {
+  const total = { revisados: 0, borrados: 0, bytes: 0 };
+  let despues = typeof flags.despues === 'string' ? flags.despues : null;
+  for (;;) {
+    const r = (await orden('blobs:gc', { ...flags, ...(despues ? { despues } : {}) })) as LoteDeBarrido;
+    total.revisados += r.revisados;
+    total.borrados += r.borrados;
+    total.bytes += r.bytes;
+    process.stderr.write(`blobs:gc: ${total.revisados} PDF revisados, ${total.borrados} borrados (${mb(total.bytes)})${r.siguiente ? `; sigue tras ${r.siguiente}` : ''}\n`);
+    if (!r.siguiente) return total;
+    despues = r.siguiente;
+  }
+}
+
+/** The commands the CLI runs batch after batch. */
+const POR_LOTES: Record<string, (orden: Orden, flags: Flags) => Promise<unknown>> = { 'blobs:migrate': moverPorLotes, 'blobs:gc': barrerPorLotes };
+
+/**
  * Administration CLI (README: Puesta en marcha). With the embedded database it never opens
  * DATA_DIR while a server holds it: the command goes through that server's
  * admin socket instead.
  */
 async function cli(argv: string[]): Promise<unknown> {
   const [command, ...rest] = argv;
-  if (!command) throw new AppError('peticion_invalida', 'Falta la orden: account:create, key:create, key:revoke, plan:set, mail:list, user:reset-password o blobs:migrate.');
+  if (!command) throw new AppError('peticion_invalida', 'Falta la orden: account:create, key:create, key:revoke, plan:set, mail:list, user:reset-password, account:close, blobs:migrate o blobs:gc.');
   const flags = parseFlags(rest);
   const config = loadConfig();
-  return conOrdenes(config, (orden) => (command === 'blobs:migrate' ? moverPorLotes(orden, flags) : orden(command, flags)));
+  const porLotes = POR_LOTES[command];
+  return conOrdenes(config, (orden) => (porLotes ? porLotes(orden, flags) : orden(command, flags)));
 }
 
 cli(process.argv.slice(2)).then(

@@ -1,5 +1,5 @@
 import { AppError, validationError } from '../../shared/errors';
-import { moverPdfsCommand } from '../commands/blobs';
+import { borrarHuerfanosCommand, moverPdfsCommand } from '../commands/blobs';
 import { cerrarCuentaOperadorCommand } from '../commands/cierre';
 import { type AnyCommand, ejecutar } from '../commands/command';
 import { restablecerContrasenaOperadorCommand } from '../commands/contrasena';
@@ -18,6 +18,7 @@ const ORDENES: Record<string, AnyCommand> = Object.fromEntries(
     listarCorreosCommand,
     restablecerContrasenaOperadorCommand,
     moverPdfsCommand,
+    borrarHuerfanosCommand,
     cerrarCuentaOperadorCommand,
   ].map((c) => [c.nombre, c as AnyCommand]),
 );

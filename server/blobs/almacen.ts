@@ -20,6 +20,21 @@ export interface BlobStore {
   /** The bytes, checked against `sha256`; a `BlobError` if missing, damaged or out of reach. */
   leer(sha256: string): Promise<Uint8Array>;
   existe(sha256: string): Promise<boolean>;
+  /**
+   * Up to `limite` PDF blobs in key order after the one named `despues`
+   * (its SHA-256): what a sweep of the whole store walks, page by page.
+   */
+  listar(opts: { despues: string | null; limite: number }): Promise<BlobListado[]>;
+  /** Delete a blob; one already gone is no error. */
+  borrar(sha256: string): Promise<void>;
+}
+
+/** One blob as the store lists it. */
+export interface BlobListado {
+  sha256: string;
+  bytes: number;
+  /** When it was written. */
+  escrito: Date;
 }
 
 /** Why a blob could not be read or written. */
@@ -38,7 +53,7 @@ export class BlobError extends Error {
   }
 }
 
-const SHA256 = /^[0-9a-f]{64}$/;
+export const SHA256 = /^[0-9a-f]{64}$/;
 
 /**
  * The key of a PDF blob: `pdf/ab/<sha256>`. One level of 256 folders, as git

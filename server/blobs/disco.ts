@@ -1,8 +1,8 @@
-import { type FileHandle, mkdir, open, readFile, stat } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from '../log';
 import { sha256Hex } from '../sha256';
-import { BlobError, type BlobStore, clavePdf, comprobarLeido, exigirHuella } from './almacen';
+import { BlobError, type BlobListado, type BlobStore, clavePdf, comprobarLeido, exigirHuella, SHA256 } from './almacen';
 import { escribirEntero } from './archivo';
 
 /** Blobs are never rewritten: read-only for their owner and group. */
@@ -167,6 +167,45 @@ export class AlmacenDisco implements BlobStore {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw new BlobError('no_disponible', clave, `No se puede consultar ${clave} en ${this.dir}: ${mensaje(err)}`, err);
+    }
+  }
+
+  async listar({ despues, limite }: { despues: string | null; limite: number }): Promise<BlobListado[]> {
+    const raiz = path.join(this.dir, 'pdf');
+    const carpetas = (await this.entradas(raiz)).filter((c) => /^[0-9a-f]{2}$/.test(c) && (despues === null || c >= despues.slice(0, 2)));
+    const out: BlobListado[] = [];
+    for (const c of carpetas) {
+      const nombres = (await this.entradas(path.join(raiz, c))).filter((n) => SHA256.test(n) && (despues === null || n > despues));
+      for (const n of nombres) {
+        try {
+          const st = await stat(path.join(raiz, c, n));
+          out.push({ sha256: n, bytes: st.size, escrito: st.mtime });
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new BlobError('no_disponible', `pdf/${c}/${n}`, `No se puede consultar pdf/${c}/${n} en ${this.dir}: ${mensaje(err)}`, err);
+        }
+        if (out.length >= limite) return out;
+      }
+    }
+    return out;
+  }
+
+  /** A folder's names in order; none if it does not exist (a store nothing was written to yet). */
+  private async entradas(dir: string): Promise<string[]> {
+    try {
+      return (await readdir(dir)).sort();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new BlobError('no_disponible', dir, `No se puede leer la carpeta ${dir}: ${mensaje(err)}`, err);
+    }
+  }
+
+  async borrar(sha256: string): Promise<void> {
+    const clave = clavePdf(sha256);
+    try {
+      await unlink(this.ruta(clave));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw new BlobError('no_disponible', clave, `No se puede borrar ${clave} en ${this.dir}: ${mensaje(err)}`, err);
     }
   }
 }

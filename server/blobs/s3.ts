@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AwsClient } from 'aws4fetch';
 import type { ConfigS3 } from '../config';
 import type { Logger } from '../log';
-import { BlobError, type BlobStore, clavePdf, comprobarLeido, exigirHuella } from './almacen';
+import { BlobError, type BlobListado, type BlobStore, clavePdf, comprobarLeido, exigirHuella, SHA256 } from './almacen';
 
 /** Each request to the store, retries included, ends within this. */
 const PLAZO_MS = 30_000;
@@ -50,9 +50,18 @@ export class AlmacenS3 implements BlobStore {
     return u.toString();
   }
 
-  private async pedir(method: 'GET' | 'HEAD' | 'PUT', clave: string, init: { headers?: Record<string, string>; body?: Uint8Array } = {}): Promise<Response> {
+  /** The bucket's URL with a query (a listing), path style or by host as `url`. */
+  private urlDelBucket(query: Record<string, string>): string {
+    const u = new URL(this.url(''));
+    // `/bucket` (path style, no trailing slash, as S3 documents it) or `/` on the bucket's host.
+    u.pathname = this.c.pathStyle ? u.pathname.slice(0, u.pathname.length - this.c.prefijo.length).replace(/\/+$/, '') : '/';
+    for (const [k, v] of Object.entries(query)) u.searchParams.set(k, v);
+    return u.toString();
+  }
+
+  private async pedir(method: 'GET' | 'HEAD' | 'PUT' | 'DELETE', clave: string, init: { headers?: Record<string, string>; body?: Uint8Array } = {}, url: string = this.url(clave)): Promise<Response> {
     try {
-      return await this.cliente.fetch(this.url(clave), { method, ...init, signal: AbortSignal.timeout(PLAZO_MS) });
+      return await this.cliente.fetch(url, { method, ...init, signal: AbortSignal.timeout(PLAZO_MS) });
     } catch (err) {
       this.log.warn({ err, blob: clave, almacen: this.descripcion, method }, 'blob store out of reach');
       throw new BlobError('no_disponible', clave, `${this.descripcion} no responde (${method} ${clave}: ${mensaje(err)}).`, err);
@@ -114,5 +123,34 @@ export class AlmacenS3 implements BlobStore {
     if (res.status === 404) return false;
     if (!res.ok) throw await this.rechazo(res, 'HEAD', clave);
     return true;
+  }
+
+  /** ListObjectsV2 under `<prefix>pdf/`, from the key after `despues`. */
+  async listar({ despues, limite }: { despues: string | null; limite: number }): Promise<BlobListado[]> {
+    const prefijo = `${this.c.prefijo}pdf/`;
+    const query: Record<string, string> = { 'list-type': '2', prefix: prefijo, 'max-keys': String(limite) };
+    if (despues !== null) query['start-after'] = `${this.c.prefijo}${clavePdf(despues)}`;
+    const res = await this.pedir('GET', prefijo, {}, this.urlDelBucket(query));
+    if (!res.ok) throw await this.rechazo(res, 'GET (listado)', prefijo);
+    const xml = await res.text();
+    const out: BlobListado[] = [];
+    for (const [, objeto] of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
+      const nombre = /<Key>([^<]*)<\/Key>/.exec(objeto!)?.[1]?.split('/').at(-1) ?? '';
+      if (!SHA256.test(nombre)) continue;
+      out.push({
+        sha256: nombre,
+        bytes: Number(/<Size>(\d+)<\/Size>/.exec(objeto!)?.[1] ?? 0),
+        escrito: new Date(/<LastModified>([^<]+)<\/LastModified>/.exec(objeto!)?.[1] ?? 0),
+      });
+    }
+    return out;
+  }
+
+  /** DELETE of the object; on a versioned bucket (object lock) that adds a delete marker, and a locked version stays until its date. */
+  async borrar(sha256: string): Promise<void> {
+    const clave = clavePdf(sha256);
+    const res = await this.pedir('DELETE', clave);
+    await res.body?.cancel();
+    if (!res.ok && res.status !== 404) throw await this.rechazo(res, 'DELETE', clave);
   }
 }

@@ -23,9 +23,11 @@ import { moverPdfsAlAlmacen } from '../../server/domain/decas/pdfs-al-almacen';
 import { createLogger } from '../../server/log';
 import type { Deca } from '../../shared/schemas/deca';
 import { startTestApp, type TestApp } from '../support/app';
+import { comprobarBarrido } from '../support/barrido';
 import { decaCompleta } from '../support/decas';
 import { crearDecaOk, expectApiError, getBytes } from '../support/decas-helpers';
 import { buildCuenta, type CuentaDePrueba } from '../support/factories';
+import { desParaS3rver } from '../support/s3rver-des';
 
 const BUCKET = 'deca-pdf';
 const PREFIJO = 'pruebas/v1';
@@ -35,6 +37,7 @@ const CREDENCIALES = { AWS_ACCESS_KEY_ID: 'S3RVER', AWS_SECRET_ACCESS_KEY: 'S3RV
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 const claveDe = (sha: string) => `pdf/${sha.slice(0, 2)}/${sha}`;
 
+desParaS3rver();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'deca-s3rver-'));
 let s3: S3rver;
 let puerto = 0;
@@ -178,6 +181,13 @@ async function peticionesDe(config: Partial<ConfigS3>): Promise<Vista[]> {
   }
   return vistas;
 }
+
+describe('blobs:gc on S3', () => {
+  it('lists the bucket under the prefix page by page (ListObjectsV2), and deletes the PDFs no version names once older than a day', async () => {
+    let i = 0;
+    await comprobarBarrido(app, () => emitir(100 + i++));
+  });
+});
 
 describe('the S3 requests', () => {
   it('are refused with a wrong secret, and the store says who refused what', async () => {

@@ -8,7 +8,7 @@
  * again.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,6 +19,7 @@ import { migrateToLatest, openDatabase } from '../../server/db/open';
 import { moverPdfsAlAlmacen } from '../../server/domain/decas/pdfs-al-almacen';
 import { Deca } from '../../shared/schemas/deca';
 import { startTestApp, type TestApp } from '../support/app';
+import { comprobarBarrido } from '../support/barrido';
 import { postgresSchemaDeProceso, testDatabaseKind } from '../support/db';
 import { decaCompleta } from '../support/decas';
 import { crearDecaOk, expectApiError, getBytes } from '../support/decas-helpers';
@@ -252,6 +253,8 @@ describe('versions written before the blob store', () => {
       descripcion: 'falla en la tercera escritura',
       existe: (s) => app.services.blobs.existe(s),
       leer: (s) => app.services.blobs.leer(s),
+      listar: (o) => app.services.blobs.listar(o),
+      borrar: (s) => app.services.blobs.borrar(s),
       guardar: async (s, b) => {
         if (++escritos === 3) throw new Error('disco lleno (simulado)');
         return app.services.blobs.guardar(s, b);
@@ -300,7 +303,7 @@ describe('versions written before the blob store', () => {
   });
 });
 
-describe.runIf(testDatabaseKind() === 'postgres')('npm run cli -- blobs:migrate', () => {
+describe.runIf(testDatabaseKind() === 'postgres')('npm run cli -- blobs:migrate, blobs:gc', () => {
   it('moves them batch by batch, a line of progress each, one JSON total; run again, it moves nothing', async () => {
     const esquema = await postgresSchemaDeProceso('blobs');
     const database = await openDatabase({ databaseUrl: esquema.url });
@@ -340,5 +343,32 @@ describe.runIf(testDatabaseKind() === 'postgres')('npm run cli -- blobs:migrate'
     const mala = await runCli(['blobs:migrate', '--lote', '0'], env);
     expect(mala.code).not.toBe(0);
     expect(JSON.parse(mala.stderr).error).toMatchObject({ codigo: 'validacion', campos: { '--lote': 'Al menos 1' } });
+
+    // An orphan (a change that failed after writing it), a day and a bit old: swept, page by page; the versions' PDFs stay.
+    const huerfano = randomBytes(3_000);
+    const rutaHuerfano = archivoEn(dir, sha256(huerfano));
+    await app.services.blobs.guardar(sha256(huerfano), huerfano);
+    const ayer = new Date(Date.now() - 25 * 3_600_000);
+    utimesSync(rutaHuerfano, ayer, ayer);
+    const gc = await runCli(['blobs:gc', '--lote', '2'], env);
+    expect(gc.code, gc.stderr).toBe(0);
+    const progreso = gc.stderr.trim().split('\n');
+    // Three full pages of 2, then an empty one that ends the walk.
+    expect(progreso).toHaveLength(4);
+    expect(progreso[3]).toMatch(/^blobs:gc: 6 PDF revisados, 1 borrados \(0\.0 MB\)$/);
+    expect(progreso[0]).toMatch(/^blobs:gc: 2 PDF revisados, [01] borrados \(0\.\d MB\); sigue tras [0-9a-f]{64}$/);
+    expect(JSON.parse(gc.stdout)).toEqual({ revisados: 6, borrados: 1, bytes: 3_000 });
+    expect(existsSync(rutaHuerfano)).toBe(false);
+    for (const d of decas) expect((await pdfDe(app, c, d.id)).equals(antes.get(d.id)!)).toBe(true);
+    const malGc = await runCli(['blobs:gc', '--despues', 'x'], env);
+    expect(JSON.parse(malGc.stderr).error).toMatchObject({ codigo: 'validacion', campos: { '--despues': 'Use el valor «siguiente» del lote anterior' } });
   }, 120_000);
+});
+
+describe('blobs:gc', () => {
+  // Last in this file: the orphans the tests above left in the folder are swept too.
+  it('deletes the PDFs no version names once older than a day; keeps every version’s', async ({ app, c }) => {
+    let i = 0;
+    await comprobarBarrido(app, () => emitir(app, c, 60 + i++));
+  });
 });

@@ -272,6 +272,8 @@ describe('documents for the road', () => {
       descripcion: 'a 30 ms',
       guardar: (s, b) => real.guardar(s, b),
       existe: (s) => real.existe(s),
+      listar: (o) => real.listar(o),
+      borrar: (s) => real.borrar(s),
       leer: async (s) => {
         leidas++;
         maximo = Math.max(maximo, ++enVuelo);

@@ -28,8 +28,8 @@ export interface MetaVersion extends Omit<MetaPdf, 'qrUrl'> {
  * Render a version's PDF (in the worker pool) and write it to the blob
  * store, in the change's `preparar`, before the transaction that inserts
  * the version's row: a row never names a blob that is not there. A change
- * that then fails leaves its blob unreferenced, which is harmless (nothing
- * lists the store; the same bytes are the same blob).
+ * that then fails leaves its blob unreferenced, until `blobs:gc`
+ * (pdfs-huerfanos.ts) sweeps it a day later.
  */
 export async function renderVersion(ctx: Pick<DomainContext, 'renderPdf' | 'siteUrl' | 'blobs'>, d: DecaDatos, meta: MetaVersion): Promise<PdfVersion> {
   const ficha = fichaUrl(ctx.siteUrl, meta.tokenPublico);

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { DB } from '../../db/schema';
+import { porTurnos } from '../../por-turnos';
 import { sha256Hex } from '../../sha256';
 import type { DomainContext } from '../context';
 
@@ -37,20 +38,6 @@ function decodificar(s: string): Posicion {
   const m = /^(\d{1,18})\.(produccion|pruebas)\.(\d{1,18})\.(\d{1,9})$/.exec(s);
   if (!m) throw new AppError('validacion', 'La posición «despues» no es válida: use el valor «siguiente» del lote anterior.', { campos: { despues: 'Posición no válida' } });
   return { account_id: Number(m[1]), entorno: m[2] as Entorno, deca_id: Number(m[3]), version: Number(m[4]) };
-}
-
-/** `fn` over `items`, at most `n` at a time; every item is attempted, then the first failure (if any) is thrown. */
-async function porTurnos<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let siguiente = 0;
-  const fallos: unknown[] = [];
-  const turno = async () => {
-    while (siguiente < items.length) {
-      const item = items[siguiente++]!;
-      await fn(item).catch((err: unknown) => void fallos.push(err));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, turno));
-  if (fallos.length) throw fallos[0];
 }
 
 const INDICE = 'deca_versiones_pdf_en_base_idx';
