@@ -90,7 +90,14 @@ export class AlmacenDisco implements BlobStore {
     const carpeta = path.dirname(ruta);
     try {
       await this.carpeta(carpeta);
-      if (!(await this.crear(ruta, bytes))) {
+      const creado = await this.crear(ruta, bytes).catch(async (err: unknown) => {
+        // The folder went since this process made it (removed or restored by hand): made again, once.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        this.carpetasHechas.delete(carpeta);
+        await this.carpeta(carpeta);
+        return this.crear(ruta, bytes);
+      });
+      if (!creado) {
         if (await this.entero(sha256, clave, ruta)) return clave;
         await escribirEntero(ruta, [bytes], MODO_BLOB);
       }

@@ -138,6 +138,18 @@ describe('a new version', () => {
     expect(readdirSync(path.dirname(archivoEn(DIR, sha))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('makes its folder again if it went since the process made it (removed or restored by hand)', async ({ app }) => {
+    const primero = randomBytes(1_000);
+    await app.services.blobs.guardar(sha256(primero), primero);
+    const carpeta = path.dirname(archivoEn(DIR, sha256(primero)));
+    rmSync(carpeta, { recursive: true, force: true });
+    // Bytes whose blob goes in that same folder.
+    let otro = randomBytes(1_000);
+    while (!sha256(otro).startsWith(sha256(primero).slice(0, 2))) otro = randomBytes(1_000);
+    expect(await app.services.blobs.guardar(sha256(otro), otro)).toBe(claveDe(sha256(otro)));
+    expect(readFileSync(archivoEn(DIR, sha256(otro))).equals(otro)).toBe(true);
+  });
+
   it('finds a partial file a crash left under its name (no row names it) and replaces it whole', async ({ app }) => {
     const bytes = randomBytes(30_000);
     const sha = sha256(bytes);
