@@ -3,7 +3,7 @@ import { AppError } from '../../../shared/errors';
 import type { AccountRow, DB, UserRow } from '../../db/schema';
 import { sha256Hex } from '../../sha256';
 import { enqueueCorreoSiHayUsuario, mensajeRestablecer } from '../correo/correos';
-import { randomToken } from './tokens';
+import { formaDeToken, randomToken } from './tokens';
 
 /** How long a password reset link works. */
 export const RESTABLECER_MINUTOS = 30;
@@ -59,11 +59,9 @@ export async function crearRestablecimiento(trx: Transaction<DB>, user: UserRow,
 
 const noValido = () => new AppError('no_encontrado', 'Este enlace para restablecer la contraseña no existe, ya se usó o caducó (vale 30 minutos). Pida otro en «¿Ha olvidado la contraseña?».');
 
-const tokenValido = (token: string) => /^[\w-]{20,64}$/.test(token);
-
 /** The user of an open reset link (unknown, used and expired all look the same). */
 export async function restablecimientoAbierto(db: Kysely<DB>, token: string, now: Date): Promise<{ user: UserRow; expiresAt: Date }> {
-  if (!tokenValido(token)) throw noValido();
+  if (!formaDeToken(token)) throw noValido();
   const row = await db
     .selectFrom('restablecimientos as r')
     .innerJoin('users as u', 'u.id', 'r.user_id')
@@ -85,7 +83,7 @@ export async function restablecimientoAbierto(db: Kysely<DB>, token: string, now
  * other finds it used.
  */
 export async function restablecerContrasena(trx: Transaction<DB>, token: string, passwordHash: string, now: Date): Promise<{ user: UserRow; account: AccountRow }> {
-  if (!tokenValido(token)) throw noValido();
+  if (!formaDeToken(token)) throw noValido();
   const gastado = await trx.deleteFrom('restablecimientos').where('token_hash', '=', sha256Hex(token)).where('expires_at', '>', now).returning('user_id').executeTakeFirst();
   if (!gastado) throw noValido();
   return fijarContrasena(trx, gastado.user_id, passwordHash);

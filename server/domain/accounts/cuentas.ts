@@ -5,7 +5,7 @@ import type { AccountRow, DB, UserRow } from '../../db/schema';
 import { sha256Hex } from '../../sha256';
 import { enqueueCorreo, mensajeConfirmacion } from '../correo/correos';
 import { hashPassword } from './passwords';
-import { randomToken } from './tokens';
+import { formaDeToken, randomToken } from './tokens';
 
 export interface CrearCuentaInput {
   nombre: string;
@@ -136,7 +136,7 @@ export async function reenviarConfirmacion(trx: Transaction<DB>, account: Accoun
  * replaced by a newer one; a second open of a used link is harmless.
  */
 export async function confirmarEmail(trx: Transaction<DB>, token: string, now: Date): Promise<{ account: AccountRow; user: UserRow } | null> {
-  if (!/^[\w-]{20,64}$/.test(token)) return null;
+  if (!formaDeToken(token)) return null;
   const user = await trx.updateTable('users').set({ email_confirmado_at: now, confirmacion_hash: null }).where('confirmacion_hash', '=', sha256Hex(token)).returningAll().executeTakeFirst();
   if (!user) return null;
   if (user.rol === 'admin') {

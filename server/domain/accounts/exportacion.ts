@@ -18,6 +18,7 @@ import { lineasCsv } from '../decas/exportar';
 import { leerPdf, listarDecas } from '../decas/listar';
 import type { Alcance } from '../decas/queries';
 import { fechaHora, presentClave } from '../presenters/cuenta';
+import { formaDeToken } from './tokens';
 
 /** What building an export needs: the DeCA reads (database, blob store, site) and where the ZIP goes. */
 export interface ExportacionDeps extends DomainContext {
@@ -180,7 +181,7 @@ export type ExportacionEncontrada = ExportacionRow & { empresa: string };
 
 /** The export of a link's token, whatever its state (used, expired), or null for a token that is no link. */
 export async function exportacionPorToken(db: Kysely<DB>, token: string): Promise<ExportacionEncontrada | null> {
-  if (!/^[\w-]{20,64}$/.test(token)) return null;
+  if (!formaDeToken(token)) return null;
   const row = await db
     .selectFrom('exportaciones as e')
     .innerJoin('accounts as a', 'a.id', 'e.account_id')

@@ -10,7 +10,7 @@ import { enqueueCorreo, mensajeInvitacion } from '../correo/correos';
 import { escritura } from '../plan';
 import { presentUsuario } from '../presenters/cuenta';
 import { hashPassword } from './passwords';
-import { randomToken } from './tokens';
+import { formaDeToken, randomToken } from './tokens';
 
 /** How long an invitation link works. */
 export const INVITACION_DIAS = 7;
@@ -81,7 +81,7 @@ const noValida = () => new AppError('no_encontrado', 'Esta invitación no existe
 
 /** An open invitation by its link's token (unknown, used, expired and replaced all look the same). */
 export async function invitacionAbierta(db: Kysely<DB>, token: string, now: Date): Promise<{ invitacion: InvitacionRow; account: AccountRow }> {
-  if (!/^[\w-]{20,64}$/.test(token)) throw noValida();
+  if (!formaDeToken(token)) throw noValida();
   const invitacion = await db.selectFrom('invitaciones').selectAll().where('token_hash', '=', sha256Hex(token)).where('aceptada_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
   if (!invitacion) throw noValida();
   const account = await db.selectFrom('accounts').selectAll().where('id', '=', invitacion.account_id).executeTakeFirstOrThrow();

@@ -7,6 +7,7 @@ import { problemaDeTexto } from '../../../shared/rules/texto';
 import type { Rol } from '../../../shared/schemas/cuenta';
 import { CAMPOS_DATOS, type CampoDatos, type Deca, type DecaDatos, DecaPatch, type DecaPatchParsed } from '../../../shared/schemas/deca';
 import type { DB } from '../../db/schema';
+import { formaDeToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
 import { delAmbito } from '../ambito';
 import type { DomainContext, Plan } from '../context';
@@ -190,7 +191,7 @@ export function huellaAvisos(avisos: readonly Aviso[]): string {
  * was deleted.
  */
 export async function obtenerPorEnlace(db: Kysely<DB>, token: string): Promise<{ row: DecaConRefs; solicitante: string } | null> {
-  if (!/^[\w-]{20,64}$/.test(token)) return null;
+  if (!formaDeToken(token)) return null;
   const enlace = await db.selectFrom('decas').select('token_publico').where('token_completar', '=', token).executeTakeFirst();
   const row = enlace ? await obtenerPorToken(db, enlace.token_publico) : null;
   if (!row) return null;

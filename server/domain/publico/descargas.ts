@@ -6,6 +6,7 @@ import type { UltimoCambio } from '../../../shared/schemas/publico';
 import type { Clock } from '../../clock';
 import type { DB, DescargasTable } from '../../db/schema';
 import { gastar } from '../../limits';
+import { formaDeToken } from '../accounts/tokens';
 import { delAmbito } from '../ambito';
 import type { Plan, Trx } from '../context';
 import { publicar } from '../decas/escritura';
@@ -13,7 +14,7 @@ import { type Alcance, type DecaConRefs, obtenerDeca, selectDecasSinCuenta } fro
 
 /** A DeCA by its public token (any account): what the public URLs carry instead of the id. */
 export async function obtenerPorToken(db: Kysely<DB>, token: string): Promise<DecaConRefs | null> {
-  if (!/^[\w-]{20,64}$/.test(token)) return null;
+  if (!formaDeToken(token)) return null;
   return ((await selectDecasSinCuenta(db).where('d.token_publico', '=', token).executeTakeFirst()) as DecaConRefs | undefined) ?? null;
 }
 

@@ -16,6 +16,7 @@ import type { DecaDatos } from '../../../shared/schemas/deca';
 import type { ClavePublica } from '../../../shared/schemas/dispositivo';
 import type { FichaOffline } from '../../../shared/schemas/publico';
 import type { DB } from '../../db/schema';
+import { formaDeToken } from '../accounts/tokens';
 
 export type { FichaOffline };
 
@@ -32,7 +33,7 @@ async function firmaValida(clave: ClavePublica, datos: Uint8Array, firma: Uint8A
 export async function verificarOffline(db: Kysely<DB>, token: string, o: string, ahora: Date): Promise<FichaOffline | null> {
   const partes = partirParametro(o);
   const resumen = partes && decodificarResumen(partes.resumen);
-  if (!partes || !resumen || !/^[\w-]{20,64}$/.test(token)) return null;
+  if (!partes || !resumen || !formaDeToken(token)) return null;
   const r = await db
     .selectFrom('reservas as r')
     .innerJoin('dispositivos as d', 'd.id', 'r.dispositivo_id')
