@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { MESES_CONSERVACION } from '../shared/rules/privacidad';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -48,6 +49,12 @@ const ConfigSchema = z
     AWS_SECRET_ACCESS_KEY: z.string().optional(),
     AWS_SESSION_TOKEN: z.string().optional(),
     BLOB_S3_PATH_STYLE: flag,
+    RETENCION_MESES: z
+      .string()
+      .regex(/^\d{1,4}$/, 'debe ser un número entero de meses, 12 o más (la DeCA se conserva un año)')
+      .transform(Number)
+      .refine((n) => n >= MESES_CONSERVACION, 'debe ser 12 o más: la DeCA emitida se conserva un año')
+      .optional(),
     BLOB_RETENCION_DIAS: z
       .string()
       .regex(/^[1-9]\d{0,4}$/, 'debe ser un número entero de días, de 1 a 36500')
@@ -123,6 +130,8 @@ export interface Config {
   readonly apiRateLimit: number;
   /** BLOB_URL: where the PDF of every issued version is kept. */
   readonly blobs: ConfigBlobs;
+  /** RETENCION_MESES: a month's DeCAs are let go this many months (plus one of grace) after it ends. */
+  readonly retencionMeses: number;
   readonly production: boolean;
 }
 
@@ -159,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: c.LOG_LEVEL,
     apiRateLimit: c.API_RATE_LIMIT,
     blobs: configBlobs(c, dataDir),
+    retencionMeses: c.RETENCION_MESES ?? MESES_CONSERVACION,
     production: c.NODE_ENV === 'production',
   });
 }

@@ -73,7 +73,7 @@ async function main(): Promise<void> {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
-  const stopMaintenance = startMaintenance({ db: database.db, clock, log, exportaciones: services.exportaciones });
+  const stopMaintenance = startMaintenance({ db: database.db, clock, log, exportaciones: services.exportaciones, retencion: { blobs: services.blobs, meses: config.retencionMeses } });
   const webhooks = await startWebhookWorker({ database, clock, log, allowInsecure: config.webhookAllowInsecure, listener: services.listener ?? undefined });
   const closeAdmin = socketPath ? await startAdminSocket(socketPath, services, log) : async () => {};
 

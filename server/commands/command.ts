@@ -6,7 +6,7 @@ import type { Actor, Operador, Visitante } from '../domain/actor';
 import type { Escritura, Plan } from '../domain/context';
 import { type ClaveCliente, claveCliente as claveDeCliente, claveRef, huella, idempotenciaDistinta, liberar, type Reclamo, type Repeticion, reclamar, registroDeClave } from '../domain/idempotencia';
 import { escribirPlan } from '../domain/plan';
-import { errorDeUnico, indiceUnico } from '../domain/unicos';
+import { errorDeUnico } from '../domain/unicos';
 import { gastar } from '../limits';
 
 /**
@@ -236,7 +236,8 @@ async function ejecutarPlan<S extends z.ZodType, O, A extends Acceso>(
     return { valor: r.valor, repetida: false };
   } catch (err) {
     await liberar(services.db, actor, reclamo.clave, dueno).catch(() => {});
-    if (otraVez && ref !== null && indiceUnico(err) === 'decas_ref_externa_uq') return ejecutarPlan(services, cmd, ctx, input, idem, false);
+    // Another create took the same ref_externa meanwhile (domain/decas/ref-externa.ts): run again, it answers with that DeCA.
+    if (otraVez && ref !== null && err instanceof AppError && err.codigo === 'ref_externa_usada') return ejecutarPlan(services, cmd, ctx, input, idem, false);
     throw err;
   }
 }

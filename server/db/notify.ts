@@ -15,7 +15,7 @@ export const CANALES = {
   entregas: 'deca_webhooks_',
   /** Mail was queued (enqueueCorreo). */
   correos: 'deca_correos_',
-  /** A DeCA row changed or was deleted; payload: its id (trigger, migration 0005). */
+  /** A DeCA row changed or was deleted; payload: its id (trigger, migration 0005), or `todas` when a month's partitions were dropped. */
   decas: 'deca_cambio_decas_',
   /** An API key changed (revoked, used); payload: its id. */
   claves: 'deca_cambio_claves_',
@@ -25,6 +25,9 @@ export const CANALES = {
   webhooks: 'deca_cambio_webhooks_',
 } as const;
 export type Canal = keyof typeof CANALES;
+
+/** The payload on the DeCAs' channel that drops every DeCA cached: a month's partitions were dropped. */
+export const TODAS = 'todas';
 
 /** Send `canal` once this transaction commits (NOTIFY is transactional: a rollback sends nothing). */
 export async function notificar(trx: Transaction<DB>, canal: Canal, payload = ''): Promise<void> {

@@ -9,6 +9,7 @@ import { withCommitOutcome } from './commit-outcome';
 import { marcarAlConectar } from './errores';
 import { deUnEsquema } from './introspeccion';
 import { migrationProvider } from './migrations/index';
+import { asegurarParticiones } from './particiones';
 import { PGliteDialect } from './pglite-dialect';
 import type { DB } from './schema';
 
@@ -224,5 +225,7 @@ export async function migrateToLatest(db: Kysely<DB>): Promise<string[]> {
       cause: error,
     });
   }
+  // The months ahead of the DeCAs' partitions, before anything is written (the hourly maintenance then keeps them ahead).
+  await asegurarParticiones(db);
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -1,5 +1,5 @@
 import type { Deca } from '../../shared/schemas/deca';
-import type { Listener } from '../db/notify';
+import { type Listener, TODAS } from '../db/notify';
 import type { AccountRow, ApiKeyRow } from '../db/schema';
 
 /** Generation counters per id bucket: a fill that started before an invalidation of its id is not stored. */
@@ -129,7 +129,12 @@ export function createCaches(listener: Listener | null, opts: { decas?: number; 
   const numeros = new Map<string, number>();
   const unsubscribe = listener
     ? [
-        listener.on('decas', (id) => decas.invalidate(Number(id))),
+        listener.on('decas', (id) => {
+          if (id !== TODAS) return decas.invalidate(Number(id));
+          // A month let go (server/db/particiones.ts): no trigger fires for a dropped partition's rows.
+          decas.clear();
+          numeros.clear();
+        }),
         listener.on('claves', (id) => claves.invalidate(Number(id))),
         listener.on('cuentas', (id) => claves.invalidateWhere((c) => c.account.id === Number(id))),
         listener.onReconnect(() => {

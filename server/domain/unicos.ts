@@ -4,7 +4,6 @@ import { violacionUnica } from '../db/errores';
 /** Unique indexes whose refusal has its own documented answer. */
 const POR_INDICE: Record<string, () => AppError> = {
   users_email_key: () => new AppError('email_registrado', 'Ya existe una cuenta con ese correo. Inicie sesión o use otro correo.', { campos: { email: 'Ya registrado' } }),
-  decas_ref_externa_uq: () => new AppError('ref_externa_usada', 'Esa ref_externa ya es de otra DeCA de esta cuenta.', { campos: { ref_externa: 'Ya usada' } }),
 };
 
 /** The unique index a write was refused by (SQLSTATE 23505), or null when `err` is something else. */

@@ -1,6 +1,8 @@
 import { type Kysely, sql } from 'kysely';
+import type { BlobStore } from '../blobs/almacen';
 import type { AlmacenExportaciones } from '../blobs/exportaciones';
 import type { Clock } from '../clock';
+import { asegurarParticiones, type MesSoltado, soltarMesesCaducados } from '../db/particiones';
 import type { DB } from '../db/schema';
 import { borrarExportacionesCaducadas } from '../domain/accounts/exportacion';
 import { purgarIdempotencia } from '../domain/idempotencia';
@@ -14,7 +16,9 @@ export const EVENTOS_DIAS = 30;
 const TABLAS_CALIENTES = ['decas', 'deca_cambios', 'deca_versiones', 'descargas', 'idempotencia', 'api_keys', 'accounts', 'uso_mensual', 'numeradores'];
 
 /**
- * Drop what has expired (idempotency keys past their window, expired
+ * Make the DeCAs' partitions of the months ahead (server/db/particiones.ts),
+ * let go the months whose retention ended (their PDFs and partitions), drop
+ * what has expired (idempotency keys past their window, expired
  * sessions, events older than 30 days, exports of closed accounts whose
  * link expired), cut the download log's IPs older than 90 days to their
  * network (/privacidad says so), and refresh the planner's statistics of
@@ -27,8 +31,13 @@ export async function runMaintenanceOnce(deps: {
   clock: Clock;
   /** Where closed accounts' exports wait (DATA_DIR/exportaciones); without it their files are left alone. */
   exportaciones?: AlmacenExportaciones;
-}): Promise<{ claves: number; sesiones: number; eventos: number; ips: number; exportaciones: number }> {
+  /** The PDF store and RETENCION_MESES: with them, the months whose retention ended are let go. */
+  retencion?: { blobs: BlobStore; meses: number };
+  log?: Logger;
+}): Promise<{ particiones: number[]; soltados: MesSoltado[]; claves: number; sesiones: number; eventos: number; ips: number; exportaciones: number }> {
   const now = deps.clock.now();
+  const particiones = await asegurarParticiones(deps.db, deps.log);
+  const soltados = deps.retencion ? await soltarMesesCaducados({ db: deps.db, blobs: deps.retencion.blobs, log: deps.log }, now, deps.retencion.meses) : [];
   const claves = await purgarIdempotencia(deps.db, now);
   const s = await deps.db.deleteFrom('sessions').where('expires_at', '<', now).executeTakeFirst();
   const e = await deps.db
@@ -38,11 +47,14 @@ export async function runMaintenanceOnce(deps: {
   const ips = await truncarIpsAntiguas(deps);
   const exportaciones = deps.exportaciones ? await borrarExportacionesCaducadas({ db: deps.db, exportaciones: deps.exportaciones }, now) : 0;
   await sql`analyze ${sql.join(TABLAS_CALIENTES.map((t) => sql.table(t)))}`.execute(deps.db);
-  return { claves, sesiones: Number(s.numDeletedRows), eventos: Number(e.numDeletedRows), ips, exportaciones };
+  return { particiones, soltados, claves, sesiones: Number(s.numDeletedRows), eventos: Number(e.numDeletedRows), ips, exportaciones };
 }
 
 /** Run maintenance now and then every `everyMs`; returns a stop function. */
-export function startMaintenance(deps: { db: Kysely<DB>; clock: Clock; log: Logger; exportaciones?: AlmacenExportaciones }, everyMs = 60 * 60 * 1000): () => void {
+export function startMaintenance(
+  deps: { db: Kysely<DB>; clock: Clock; log: Logger; exportaciones?: AlmacenExportaciones; retencion?: { blobs: BlobStore; meses: number } },
+  everyMs = 60 * 60 * 1000,
+): () => void {
   const tick = () =>
     runMaintenanceOnce(deps)
       .then((r) => deps.log.debug(r, 'maintenance'))

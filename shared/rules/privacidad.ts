@@ -8,6 +8,8 @@ export const RUTA_PRIVACIDAD = '/privacidad';
 
 /** Issued DeCAs, their versions and history are kept this long (spec: Retention; Orden FOM/2861/2012 art. 6). */
 export const CONSERVACION_DECA_TEXTO = 'un año';
+/** The same, in months: the least RETENCION_MESES may be. */
+export const MESES_CONSERVACION = 12;
 
 /** The public download log keeps each open's whole IP this many days; then only its network (IPv4 /24, IPv6 /48). */
 export const DIAS_IP_COMPLETA = 90;

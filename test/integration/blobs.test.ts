@@ -246,11 +246,24 @@ describe('versions written before the blob store', () => {
     await moverPdfsAlAlmacen(app.services, { lote: 1 });
     expect(await indice()).toBe(true);
 
-    // What a CREATE INDEX CONCURRENTLY cut short leaves behind.
-    await sql`update pg_index set indisvalid = false where indexrelid = 'deca_versiones_pdf_en_base_idx'::regclass`.execute(db);
+    // What a CREATE INDEX CONCURRENTLY cut short on one partition leaves behind: the partitioned table's
+    // index not valid yet, that partition's index invalid and not attached.
+    const particion = (
+      await sql<{ p: string }>`select c.relname as p from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = 'deca_versiones'::regclass order by c.relname limit 1`.execute(db)
+    ).rows[0]!.p;
+    await sql`drop index deca_versiones_pdf_en_base_idx`.execute(db);
+    await sql`create index deca_versiones_pdf_en_base_idx on only deca_versiones (account_id, entorno, deca_id, version) where pdf is not null`.execute(db);
+    await sql`create index ${sql.id(`${particion}_pdf_en_base_idx`)} on ${sql.table(particion)} (account_id, entorno, deca_id, version) where pdf is not null`.execute(db);
+    await sql`update pg_index set indisvalid = false where indexrelid = ${`${particion}_pdf_en_base_idx`}::regclass`.execute(db);
     expect(await indice()).toBe(false);
     await moverPdfsAlAlmacen(app.services, { lote: 1 });
     expect(await indice()).toBe(true);
+    // Every partition has its part of it, valid (a partition made later gets one as it is made).
+    const partes = await sql<{ n: number; validos: number }>`
+      select count(*)::int as n, count(*) filter (where x.indisvalid)::int as validos
+      from pg_inherits h join pg_index x on x.indexrelid = h.inhrelid where h.inhparent = 'deca_versiones_pdf_en_base_idx'::regclass`.execute(db);
+    const n = (await sql<{ n: number }>`select count(*)::int as n from pg_inherits where inhparent = 'deca_versiones'::regclass`.execute(db)).rows[0]!.n;
+    expect(partes.rows[0]).toEqual({ n, validos: n });
   });
 
   it('interrupted (the store fails mid-batch), keeps every row that has no blob yet and moves the rest on the next run', async ({ app, cuentaNueva: c }) => {

@@ -309,7 +309,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('database faults', () => {
     expect(respuestas).toBeGreaterThan(errores.length);
 
     // Everything acknowledged is there; no number was given twice.
-    const enBase = await filas<{ id: number; numero: string; version: number }>('select id::int as id, numero, version from decas');
+    const enBase = await filas<{ id: number; numero: string; version: number }>('select id::float8 as id, numero, version from decas');
     const porId = new Map(enBase.map((d) => [d.id, d]));
     for (const a of creadas) expect(porId.get(a.id)?.numero, `DeCA ${a.numero}`).toBe(a.numero);
     for (const m of modificadas) expect(porId.get(m.id)!.version, `DeCA ${m.id}`).toBeGreaterThanOrEqual(m.version);

@@ -81,6 +81,8 @@ async function tablasReales(database: Database): Promise<Tablas> {
     select table_name, column_name, is_nullable, data_type
       from information_schema.columns
      where table_schema = current_schema()
+       -- A month's partition is its table's (migration 0019): declared once, as the partitioned table.
+       and table_name not in (select c.relname::text from pg_class c where c.relispartition and c.relnamespace = current_schema()::regnamespace)
      order by table_name, ordinal_position`.execute(database.db);
   const tablas: Tablas = new Map();
   for (const r of rows) {

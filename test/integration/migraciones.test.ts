@@ -95,6 +95,16 @@ describe('upgrading from the previous schema', () => {
     });
     expect(emitida.status, emitida.text).toBe(200);
     expect(Deca.parse(emitida.body.deca).estado).toBe('emitido');
+
+    // Kept where it was (the table of before became the partition of the ids below this month's), and a new
+    // DeCA carries this month in its id and lists first.
+    const { rows: donde } = await sql<{ p: string }>`select tableoid::regclass::text as p from decas where id = ${deca!.id}`.execute(db);
+    expect(donde).toEqual([{ p: 'decas_anteriores' }]);
+    const nueva = await app.request('POST', '/api/v1/decas', { key, body: { emitir: false, referencia: 'de después', ref_externa: 'de-despues' } });
+    expect(nueva.status, nueva.text).toBe(201);
+    expect(nueva.body.deca.id).toBeGreaterThan(2 ** 32);
+    const lista = await app.request('GET', '/api/v1/decas', { key });
+    expect(lista.body.decas.map((d: { id: number }) => d.id)).toEqual([nueva.body.deca.id, deca!.id]);
   });
 });
 

@@ -198,7 +198,7 @@ describe.runIf(testDatabaseKind() === 'postgres')('graceful shutdown', () => {
       expect(detenido.answered).toBeGreaterThanOrEqual(1);
 
       // Nothing acknowledged is lost; no number given twice.
-      const enBase = new Map((await filas<{ id: number; numero: string }>('select id::int as id, numero from decas')).map((d) => [d.id, d.numero]));
+      const enBase = new Map((await filas<{ id: number; numero: string }>('select id::float8 as id, numero from decas')).map((d) => [d.id, d.numero]));
       for (const a of creadas) expect(enBase.get(a.id), `DeCA ${a.numero}`).toBe(a.numero);
       expect(new Set(enBase.values()).size).toBe(enBase.size);
       expect((await fetch(`${q.url}/readyz`)).status).toBe(200);

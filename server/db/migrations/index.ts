@@ -17,6 +17,7 @@ import * as m0015 from './0015-pdf-fuera';
 import * as m0016 from './0016-decas-fillfactor';
 import * as m0017 from './0017-privacidad';
 import * as m0018 from './0018-creacion-sin-copia';
+import * as m0019 from './0019-particiones-por-mes';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ export const migrations: Record<string, Migration> = {
   '0016-decas-fillfactor': m0016,
   '0017-privacidad': m0017,
   '0018-creacion-sin-copia': m0018,
+  '0019-particiones-por-mes': m0019,
 };
 
 export const migrationProvider: MigrationProvider = {

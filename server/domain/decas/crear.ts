@@ -20,6 +20,7 @@ import { renderVersion } from './documento';
 import { type CambioNuevo, conEventos, filasCambio, filaVersion } from './escritura';
 import { numeroTomado } from './numeracion';
 import { type DecaConRefs, obtenerDeca, sinRefs } from './queries';
+import { exigirRefLibre } from './ref-externa';
 
 /** Fields of the caller's side that come from the account when left empty. */
 const CAMPOS_DE_CUENTA: Record<Rol, readonly (keyof DecaDatos)[]> = {
@@ -213,6 +214,7 @@ export async function prepararCreacion(ctx: DomainContext, actor: Actor, input: 
 
   return {
     aplicar: async (trx) => {
+      if (input.ref_externa) await exigirRefLibre(trx, actor, input.ref_externa, null);
       const insertar = trx
         .insertInto('decas')
         .values({

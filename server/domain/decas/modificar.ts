@@ -1,6 +1,5 @@
 import { AppError } from '../../../shared/errors';
 import { derivarTipoVehiculo, faltaParaEmitir } from '../../../shared/rules/emision';
-import { veTodasLasDecas } from '../../../shared/rules/roles';
 import type { CampoCambiado, Deca, DecaDatos, DecaPatchParsed } from '../../../shared/schemas/deca';
 import type { DecaUpdate } from '../../db/schema';
 import type { Actor } from '../actor';
@@ -15,6 +14,7 @@ import { type PdfVersion, renderVersion } from './documento';
 import { type CambioNuevo, cambioRegistrado, conEventos, versionGuardada } from './escritura';
 import { exigirEstado } from './estado';
 import { actualizarSiNoCambio, obtenerDeca } from './queries';
+import { exigirRefLibre, refExternaUsada } from './ref-externa';
 
 /** The new data after a modification, with the vehicle type derived again from the plates. */
 export function datosModificados(antes: DecaDatos, cambios: Partial<Record<string, unknown>>, enviados: ReadonlySet<string>): DecaDatos {
@@ -65,11 +65,7 @@ export async function prepararModificacion(ctx: DomainContext, actor: Actor, ref
   if (emitida || emitir) exigirCompleta({ faltan: faltaParaEmitir(despues, row.emisor_rol), emisorRol: row.emisor_rol }, account);
   if (cambiaRef && nuevaRef) {
     const usada = await ctx.db.selectFrom('decas').select('numero').where(delAmbito(actor)).where('ref_externa', '=', nuevaRef).executeTakeFirst();
-    if (usada) {
-      // A driver is not told the number of a DeCA that may not be theirs.
-      const cual = veTodasLasDecas(actor.rol) ? `la DeCA ${usada.numero}` : 'otra DeCA de la cuenta';
-      throw new AppError('ref_externa_usada', `La ref_externa «${nuevaRef}» ya es de ${cual}.`, { campos: { ref_externa: 'Ya usada' } });
-    }
+    if (usada) throw refExternaUsada(actor, nuevaRef, usada.numero);
   }
 
   const now = ctx.clock.now();
@@ -91,6 +87,7 @@ export async function prepararModificacion(ctx: DomainContext, actor: Actor, ref
   const leccion = await prepararLeccion(ctx.db, actor, despues);
   return {
     aplicar: async (trx) => {
+      if (cambiaRef && nuevaRef) await exigirRefLibre(trx, actor, nuevaRef, row.id);
       const set: DecaUpdate = { ...columnasDeDatos(despues), ref_externa: nuevaRef, modificado_at: now, updated_at: now, revision: row.revision + 1 };
       if (pdf) Object.assign(set, { pdf_sha256: pdf.sha256, pdf_bytes: pdf.bytes, version });
       if (emitir) Object.assign(set, { estado: 'emitido', emitido_at: now });

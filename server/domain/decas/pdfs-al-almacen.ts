@@ -43,21 +43,44 @@ function decodificar(s: string): Posicion {
 const INDICE = 'deca_versiones_pdf_en_base_idx';
 
 /**
- * The index of the versions still holding their bytes (`pdf` not null), which
- * each batch walks and counts: built here, not by migration 0015, because on
- * a table of every PDF ever issued the build reads it all. Built
- * CONCURRENTLY (no lock that stops issuing or reading while it runs), so
- * never inside a transaction; a build interrupted before leaves the index
- * invalid, and it is dropped and built again. Empty once every version is
- * out, and never touched by a new version's insert (its `pdf` is null).
+ * The index of the versions still holding their bytes (`pdf` not null),
+ * which each batch walks and counts: an index of the partitioned table
+ * (migration 0019) that a partition made since gets as it is made, built
+ * here on the partitions that lack it (the rows from before partitions, the
+ * first months): on a table of every PDF ever issued the build reads it
+ * all. Built CONCURRENTLY on each partition (no lock that stops issuing or
+ * reading while it runs), so never inside a transaction, then attached; a
+ * build interrupted before leaves the partition's index invalid, and it is
+ * dropped and built again. Empty once every version is out, and never
+ * touched by a new version's insert (its `pdf` is null).
  */
 async function indiceDePendientes(db: Kysely<DB>): Promise<void> {
-  const { rows } = await sql<{ valido: boolean }>`
-    select i.indisvalid as valido from pg_index i join pg_class c on c.oid = i.indexrelid
-    where c.relname = ${INDICE} and c.relnamespace = current_schema()::regnamespace`.execute(db);
-  if (rows[0]?.valido) return;
-  if (rows[0]) await sql`drop index concurrently if exists ${sql.id(INDICE)}`.execute(db);
-  await sql`create index concurrently if not exists ${sql.id(INDICE)} on deca_versiones (account_id, entorno, deca_id, version) where pdf is not null`.execute(db);
+  const valido = async () =>
+    (
+      await sql<{ valido: boolean }>`
+        select i.indisvalid as valido from pg_index i join pg_class c on c.oid = i.indexrelid
+        where c.relname = ${INDICE} and c.relnamespace = current_schema()::regnamespace`.execute(db)
+    ).rows[0]?.valido;
+  const estado = await valido();
+  if (estado) return;
+  if (estado === undefined) await sql`create index if not exists ${sql.id(INDICE)} on only deca_versiones (account_id, entorno, deca_id, version) where pdf is not null`.execute(db);
+  // Each partition's: attached (nothing to do), there but not attached (invalid: made again; valid: attached), or missing.
+  const { rows } = await sql<{ particion: string; indice: string | null; valido: boolean | null; adjunto: boolean }>`
+    select p.relname as particion, ic.relname as indice, i.indisvalid as valido,
+      exists (select 1 from pg_inherits h join pg_index x on x.indexrelid = h.inhrelid where h.inhparent = ${INDICE}::regclass and x.indrelid = p.oid) as adjunto
+    from pg_inherits pi join pg_class p on p.oid = pi.inhrelid
+    left join pg_class ic on ic.relname = p.relname || '_pdf_en_base_idx' and ic.relnamespace = p.relnamespace
+    left join pg_index i on i.indexrelid = ic.oid
+    where pi.inhparent = 'deca_versiones'::regclass`.execute(db);
+  for (const r of rows) {
+    if (r.adjunto) continue;
+    const nombre = `${r.particion}_pdf_en_base_idx`;
+    if (r.indice && !r.valido) await sql`drop index concurrently if exists ${sql.id(nombre)}`.execute(db);
+    if (!r.indice || !r.valido) {
+      await sql`create index concurrently if not exists ${sql.id(nombre)} on ${sql.table(r.particion)} (account_id, entorno, deca_id, version) where pdf is not null`.execute(db);
+    }
+    await sql`alter index ${sql.id(INDICE)} attach partition ${sql.id(nombre)}`.execute(db);
+  }
 }
 
 /**

@@ -13,6 +13,7 @@ import { exigirEstado } from './estado';
 import { datosModificados } from './modificar';
 import { asignarNumero } from './numeracion';
 import { actualizarSiNoCambio, obtenerDeca } from './queries';
+import { exigirRefLibre } from './ref-externa';
 
 /**
  * POST /decas/{id}/sustituir (method 2): a new DeCA with new number, URL and
@@ -61,6 +62,7 @@ export async function prepararSustitucion(
   return {
     reintentar: () => prepararSustitucion(ctx, actor, ref, input, enviados, reserva),
     aplicar: async (trx) => {
+      if (nuevaRef) await exigirRefLibre(trx, actor, nuevaRef, null);
       const nueva = await trx
         .insertInto('decas')
         .values({

@@ -23,10 +23,10 @@ export async function truncarIpsAntiguas(deps: { db: Kysely<DB>; clock: Clock },
   const corte = new Date(deps.clock.now().getTime() - DIAS_IP_COMPLETA * 86_400_000);
   let total = 0;
   for (;;) {
-    const filas = await deps.db.selectFrom('descargas').select(['id', 'ip']).where('ip_truncada', '=', false).where('created_at', '<', corte).orderBy('created_at').limit(lote).execute();
+    const filas = await deps.db.selectFrom('descargas').select(['deca_id', 'id', 'ip']).where('ip_truncada', '=', false).where('created_at', '<', corte).orderBy('created_at').limit(lote).execute();
     if (filas.length === 0) return total;
-    const valores = sql.join(filas.map((f) => sql`(${f.id}::bigint, ${truncarIp(f.ip)}::text)`));
-    await sql`update descargas as d set ip = v.ip, ip_truncada = true from (values ${valores}) as v(id, ip) where d.id = v.id`.execute(deps.db);
+    const valores = sql.join(filas.map((f) => sql`(${f.deca_id}::bigint, ${f.id}::bigint, ${truncarIp(f.ip)}::text)`));
+    await sql`update descargas as d set ip = v.ip, ip_truncada = true from (values ${valores}) as v(deca_id, id, ip) where d.deca_id = v.deca_id and d.id = v.id`.execute(deps.db);
     total += filas.length;
     if (filas.length < lote) return total;
   }

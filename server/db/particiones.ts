@@ -1,0 +1,185 @@
+import { type Kysely, type RawBuilder, sql } from 'kysely';
+import type { BlobStore } from '../blobs/almacen';
+import type { Logger } from '../log';
+import { porTurnos } from '../por-turnos';
+import { notificar, TODAS } from './notify';
+import type { DB } from './schema';
+
+/**
+ * A DeCA, its versions, history, download log and completion draft live in
+ * the partitions of the month it was created in (migration 0019): an id is
+ * `(YYYYMM << 32) + n`, the month by the database's clock in Madrid. Here the
+ * months ahead are made before they come, and a month whose retention ended
+ * is let go whole: its PDFs out of the blob store, its partitions dropped.
+ */
+
+/** The partitioned tables, the DeCAs' last (the others point at them). */
+const HIJAS = ['deca_versiones', 'deca_cambios', 'descargas', 'completar_borradores'] as const;
+const TABLAS = [...HIJAS, 'decas'] as const;
+
+/** Months made ahead: this one and the next two, so a stopped maintenance has two months to come back. */
+export const MESES_POR_DELANTE = 3;
+/** A month let go after its retention is kept this many more months. */
+export const MESES_DE_GRACIA = 1;
+/** DDL on a partitioned table waits this long for the queries in flight, then gives up until the next round. */
+const ESPERA_BLOQUEO = '3s';
+/** Versions whose PDFs are deleted per page, and blobs deleted at once (an S3 DELETE waits mostly on the network). */
+const LOTE_PDFS = 500;
+const BORRADOS_A_LA_VEZ = 8;
+
+/**
+ * A round that made nothing, for now: the partition made meanwhile by another
+ * process (42P07, or 23505 on the catalog), a lock not had in time (55P03),
+ * a range another partition holds (42P17: the database's clock went back).
+ */
+function esperarOtraVez(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '42P07' || code === '23505' || code === '55P03' || code === '42P17';
+}
+
+/** The first id of a month (YYYYMM). */
+export const inicioDeMes = (mes: number): bigint => BigInt(mes) << 32n;
+/** The month of an id (the legacy ids, below 2^32, give 0). */
+export const mesDeId = (id: number | bigint): number => Number(BigInt(id) >> 32n);
+export const mesSiguiente = (mes: number): number => (mes % 100 === 12 ? (Math.floor(mes / 100) + 1) * 100 + 1 : mes + 1);
+export const mesAnterior = (mes: number): number => (mes % 100 === 1 ? (Math.floor(mes / 100) - 1) * 100 + 12 : mes - 1);
+/** The month (YYYYMM) of a moment, in Madrid, as the ids count it. */
+export function mesEnMadrid(d: Date): number {
+  const partes = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Madrid', year: 'numeric', month: '2-digit' }).formatToParts(d);
+  const v = (t: string) => Number(partes.find((p) => p.type === t)!.value);
+  return v('year') * 100 + v('month');
+}
+
+/** A partition of `decas` and the ids it holds: [desde, hasta); desde null for the one of the rows from before partitions. */
+export interface Particion {
+  nombre: string;
+  desde: bigint | null;
+  hasta: bigint;
+}
+
+/** The partitions of `decas`, oldest first. */
+export async function particionesDeDecas(db: Kysely<DB>): Promise<Particion[]> {
+  const { rows } = await sql<{ nombre: string; limites: string }>`
+    select c.relname as nombre, pg_get_expr(c.relpartbound, c.oid) as limites
+    from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    where i.inhparent = 'decas'::regclass`.execute(db);
+  return rows
+    .map((r) => {
+      const m = /FROM \((MINVALUE|'?(-?\d+)'?)\) TO \('?(-?\d+)'?\)/.exec(r.limites);
+      if (!m) throw new Error(`Límites de partición no reconocidos: ${r.nombre} ${r.limites}`);
+      return { nombre: r.nombre, desde: m[2] === undefined ? null : BigInt(m[2]), hasta: BigInt(m[3]!) };
+    })
+    .sort((a, b) => (a.hasta < b.hasta ? -1 : 1));
+}
+
+/**
+ * Make the partitions of this month and the next ones (by the database's
+ * clock, which numbers the ids) that do not exist yet: `decas_p202612` and
+ * its four companions. Run at start and every hour; two processes making the
+ * same one at once is no error. Returns the months made.
+ */
+export async function asegurarParticiones(db: Kysely<DB>, log?: Logger): Promise<number[]> {
+  const { rows } = await sql<{ mes: number }>`select to_char(now() at time zone 'Europe/Madrid', 'YYYYMM')::int as mes`.execute(db);
+  const existentes = await particionesDeDecas(db);
+  const hecho = (mes: number) => existentes.some((p) => p.hasta > inicioDeMes(mes) && (p.desde === null || p.desde <= inicioDeMes(mes)));
+  const hechos: number[] = [];
+  for (let mes = rows[0]!.mes, n = 0; n < MESES_POR_DELANTE; n++, mes = mesSiguiente(mes)) {
+    if (hecho(mes)) continue;
+    const desde = inicioDeMes(mes).toString();
+    const hasta = inicioDeMes(mesSiguiente(mes)).toString();
+    try {
+      await db.transaction().execute(async (trx) => {
+        await sql.raw(`set local lock_timeout = '${ESPERA_BLOQUEO}'`).execute(trx);
+        for (const tabla of TABLAS) {
+          const con = tabla === 'decas' ? ' with (fillfactor = 80)' : '';
+          await sql.raw(`create table if not exists "${tabla}_p${mes}" partition of "${tabla}" for values from (${desde}) to (${hasta})${con}`).execute(trx);
+        }
+      });
+      hechos.push(mes);
+      log?.info({ mes }, 'partitions made');
+    } catch (err) {
+      // Made meanwhile by another process (or a lock it waited for too long): the next round sees.
+      if (!esperarOtraVez(err)) throw err;
+      log?.warn({ err, mes }, 'partitions not made this round');
+    }
+  }
+  return hechos;
+}
+
+export interface MesSoltado {
+  particion: string;
+  decas: number;
+  pdfs: number;
+}
+
+/**
+ * Let go every month whose retention ended: created in a month that ended
+ * `retencionMeses` + MESES_DE_GRACIA months before `ahora` (so a DeCA is kept
+ * at least that long). Not while any DeCA of the month was issued or changed
+ * within the retention (a DeCA pending for weeks, then issued): that month
+ * waits. For each, oldest first: the blobs of its versions deleted (unless
+ * a later version holds the same bytes), then, in one transaction, its
+ * partitions dropped, the DeCAs' last. Interrupted between the two, the
+ * next round deletes the blobs again (no error if gone) and drops.
+ */
+export async function soltarMesesCaducados(deps: { db: Kysely<DB>; blobs: BlobStore; log?: Logger }, ahora: Date, retencionMeses: number): Promise<MesSoltado[]> {
+  let limite = mesEnMadrid(ahora);
+  for (let i = 0; i < retencionMeses + MESES_DE_GRACIA; i++) limite = mesAnterior(limite);
+  const corte = inicioDeMes(limite);
+  const desdeRetencion = new Date(ahora);
+  desdeRetencion.setUTCMonth(desdeRetencion.getUTCMonth() - retencionMeses);
+  const soltados: MesSoltado[] = [];
+  for (const p of await particionesDeDecas(deps.db)) {
+    // The rows from before partitions go with the month they were partitioned in (the last of them may be of its first days).
+    const hasta = p.desde === null ? inicioDeMes(mesSiguiente(mesDeId(p.hasta))) : p.hasta;
+    if (hasta > corte) break;
+    const sufijo = p.nombre.slice('decas'.length);
+    const { rows } = await sql<{ n: number; ultimo: Date | null }>`
+      select count(*)::int as n, max(greatest(created_at, emitido_at, modificado_at)) as ultimo from ${sql.table(p.nombre)}`.execute(deps.db);
+    const ultimo = rows[0]?.ultimo ?? null;
+    if (ultimo && ultimo > desdeRetencion) {
+      deps.log?.info({ particion: p.nombre, ultimo }, 'month kept: a DeCA of it is still within its retention');
+      break;
+    }
+    const pdfs = await borrarPdfsDe(deps, `deca_versiones${sufijo}`, p.hasta);
+    await deps.db.transaction().execute(async (trx) => {
+      await sql.raw(`set local lock_timeout = '${ESPERA_BLOQUEO}'`).execute(trx);
+      for (const hija of HIJAS) await sql.raw(`drop table if exists "${hija}${sufijo}"`).execute(trx);
+      await sql.raw(`alter table decas detach partition "${p.nombre}"`).execute(trx);
+      await sql.raw(`drop table "${p.nombre}"`).execute(trx);
+      // No trigger fires for the rows of a dropped table: every process drops the DeCAs it cached.
+      await notificar(trx, 'decas', TODAS);
+    });
+    deps.log?.info({ particion: p.nombre, decas: rows[0]?.n ?? 0, pdfs }, 'month let go');
+    soltados.push({ particion: p.nombre, decas: rows[0]?.n ?? 0, pdfs });
+  }
+  return soltados;
+}
+
+interface VersionConPdf {
+  deca_id: number;
+  version: number;
+  sha: string;
+  compartido: boolean;
+}
+
+/** Delete the blobs of a partition's versions, page by page, but those a later version also names. */
+async function borrarPdfsDe(deps: { db: Kysely<DB>; blobs: BlobStore }, particion: string, hasta: bigint): Promise<number> {
+  let despues: { deca_id: number; version: number } | null = null;
+  let total = 0;
+  for (;;) {
+    const desde: RawBuilder<unknown> = despues ? sql`and (v.deca_id, v.version) > (${despues.deca_id}::bigint, ${despues.version}::int)` : sql``;
+    const { rows } = await sql<VersionConPdf>`
+      select v.deca_id, v.version, v.pdf_sha256 as sha,
+        exists (select 1 from deca_versiones o where o.pdf_sha256 = v.pdf_sha256 and o.deca_id >= ${hasta.toString()}::bigint) as compartido
+      from ${sql.table(particion)} v
+      where v.pdf_clave is not null ${desde}
+      order by v.deca_id, v.version limit ${LOTE_PDFS}`.execute(deps.db);
+    const propios = rows.filter((r) => !r.compartido);
+    await porTurnos(propios, BORRADOS_A_LA_VEZ, (r) => deps.blobs.borrar(r.sha));
+    total += propios.length;
+    if (rows.length < LOTE_PDFS) return total;
+    const u: VersionConPdf = rows.at(-1)!;
+    despues = { deca_id: u.deca_id, version: u.version };
+  }
+}
