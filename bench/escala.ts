@@ -21,6 +21,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { decaCompleta } from '../test/support/decas';
 import { ROOT } from '../test/support/processes';
+
+/** A partitioned table's size: its month partitions' (and their indexes'), as PostgreSQL stores them. */
+const tamano = (tabla: string) => `(select coalesce(sum(pg_total_relation_size(i.inhrelid)), 0) from pg_inherits i where i.inhparent = '${tabla}'::regclass)`;
+
 import { fmt, load, postgresDatabaseUrl, runCliIn, startScript } from './lib';
 
 const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
@@ -69,7 +73,7 @@ try {
       if (res.status !== 201) throw new Error(`POST /decas respondió ${res.status}: ${await res.text()}`);
     }
     const almacen = await q<{ t: string; v: string; c: string; d: string }>(
-      `select pg_total_relation_size('decas')::text t, pg_total_relation_size('deca_versiones')::text v, pg_total_relation_size('deca_cambios')::text c, (select count(*) from decas)::text d`,
+      `select ${tamano('decas')}::text t, ${tamano('deca_versiones')}::text v, ${tamano('deca_cambios')}::text c, (select count(*) from decas)::text d`,
     );
     const a = almacen[0]!;
     const porMil = (n: string) => (Number(n) / Number(a.d)) * 1000;
@@ -148,9 +152,7 @@ try {
       if (exp.status !== 200) throw new Error(`GET /decas.csv respondió ${exp.status}: ${new TextDecoder().decode(cuerpoExp).slice(0, 300)}`);
       const bytes = cuerpoExp.byteLength;
       console.log(`CSV export of one month: ${fmt((performance.now() - e0) / 1000, 2)} s, ${fmt(bytes / 1e6, 1)} MB, status ${exp.status} (target ≤ 5 s at 1M)`);
-      const total = await q<{ t: string; d: string }>(
-        `select (pg_total_relation_size('decas') + pg_total_relation_size('deca_versiones') + pg_total_relation_size('deca_cambios'))::text t, (select count(*) from decas)::text d`,
-      );
+      const total = await q<{ t: string; d: string }>(`select (${tamano('decas')} + ${tamano('deca_versiones')} + ${tamano('deca_cambios')})::text t, (select count(*) from decas)::text d`);
       console.log(`PostgreSQL, decas + versions + history: ${fmt(Number(total[0]!.t) / 1e6)} MB for ${fmt(Number(total[0]!.d))} DeCAs`);
     }
     // The plans at the largest size, as listarDecas sends them.

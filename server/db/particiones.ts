@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { BlobStore } from '../blobs/almacen';
 import type { Logger } from '../log';
 import { porTurnos } from '../por-turnos';
@@ -6,18 +6,56 @@ import { notificar, TODAS } from './notify';
 import type { DB } from './schema';
 
 /**
- * A DeCA, its versions, history, download log and completion draft live in
- * the partitions of the month it was created in (migration 0019): an id is
- * `(YYYYMM << 32) + n`, the month by the database's clock in Madrid. Here the
- * months ahead are made before they come, and a month whose retention ended
- * is let go whole: its PDFs out of the blob store, its partitions dropped.
+ * Data kept by periods, let go by dropping whole partitions, never row by row:
+ * - a DeCA, its versions, history, download log and completion draft live in
+ *   the partitions of the month it was created in (migration 0019): its id is
+ *   `(YYYYMM << 32) + n`, the month by the database's clock in Madrid; a
+ *   month whose retention ended goes with its PDFs out of the blob store;
+ * - the events and the webhook deliveries (with their attempts), in the
+ *   partitions of their week (migration 0020): an id is `(week << 32) + n`,
+ *   the week counted in 7-day spans since 1970-01-01 UTC; a week goes once
+ *   it ended 30 days ago.
+ * Here the periods ahead are made before they come, and the ended ones go.
  */
 
-/** The partitioned tables, the DeCAs' last (the others point at them). */
-const HIJAS = ['deca_versiones', 'deca_cambios', 'descargas', 'completar_borradores'] as const;
-const TABLAS = [...HIJAS, 'decas'] as const;
+/** A period: its number now by the database's clock (as the ids count it), the next, and its partitions' prefix. */
+interface Periodo {
+  ahora: RawBuilder<number>;
+  siguiente: (p: number) => number;
+  prefijo: 'p' | 's';
+}
 
-/** Months made ahead: this one and the next two, so a stopped maintenance has two months to come back. */
+const MES: Periodo = {
+  ahora: sql<number>`to_char(now() at time zone 'Europe/Madrid', 'YYYYMM')::int`,
+  siguiente: (mes) => mesSiguiente(mes),
+  prefijo: 'p',
+};
+const SEMANA: Periodo = { ahora: sql<number>`floor(extract(epoch from now()) / 604800)::int`, siguiente: (s) => s + 1, prefijo: 's' };
+
+/** The tables partitioned together: the first's id is the partition key; the others point at it. */
+interface Familia {
+  raiz: 'decas' | 'eventos' | 'webhook_entregas';
+  hijas: readonly string[];
+  periodo: Periodo;
+  /** The first table's partitions' storage parameters. */
+  con?: string;
+}
+
+const DECAS: Familia = {
+  raiz: 'decas',
+  hijas: ['deca_versiones', 'deca_cambios', 'descargas', 'completar_borradores'],
+  periodo: MES,
+  // Room in each page for the download count's update to stay on it (migration 0016).
+  con: ' with (fillfactor = 80)',
+};
+const EVENTOS: Familia = { raiz: 'eventos', hijas: [], periodo: SEMANA };
+const ENTREGAS: Familia = { raiz: 'webhook_entregas', hijas: ['webhook_intentos'], periodo: SEMANA };
+const FAMILIAS = [DECAS, EVENTOS, ENTREGAS];
+
+/** The name of a table's partition of a period: `decas_p202612`, `eventos_s2970`. */
+const nombreDe = (tabla: string, f: Familia, p: number) => `${tabla}_${f.periodo.prefijo}${p}`;
+
+/** Periods made ahead: this one and the next two, so a stopped maintenance has two periods to come back. */
 export const MESES_POR_DELANTE = 3;
 /** A month let go after its retention is kept this many more months. */
 export const MESES_DE_GRACIA = 1;
@@ -37,10 +75,12 @@ function esperarOtraVez(err: unknown): boolean {
   return code === '42P07' || code === '23505' || code === '55P03' || code === '42P17';
 }
 
-/** The first id of a month (YYYYMM). */
-export const inicioDeMes = (mes: number): bigint => BigInt(mes) << 32n;
-/** The month of an id (the legacy ids, below 2^32, give 0). */
+/** The first id of a period (a month YYYYMM, a week). */
+export const inicioDeMes = (periodo: number): bigint => BigInt(periodo) << 32n;
+/** The period of an id (the legacy ids, below 2^32, give 0). */
 export const mesDeId = (id: number | bigint): number => Number(BigInt(id) >> 32n);
+/** The week (7-day spans since 1970-01-01 UTC) of a moment. */
+export const semanaDe = (d: Date): number => Math.floor(d.getTime() / 604_800_000);
 export const mesSiguiente = (mes: number): number => (mes % 100 === 12 ? (Math.floor(mes / 100) + 1) * 100 + 1 : mes + 1);
 export const mesAnterior = (mes: number): number => (mes % 100 === 1 ? (Math.floor(mes / 100) - 1) * 100 + 12 : mes - 1);
 /** The month (YYYYMM) of a moment, in Madrid, as the ids count it. */
@@ -50,19 +90,19 @@ export function mesEnMadrid(d: Date): number {
   return v('year') * 100 + v('month');
 }
 
-/** A partition of `decas` and the ids it holds: [desde, hasta); desde null for the one of the rows from before partitions. */
+/** A partition and the ids it holds: [desde, hasta); desde null for the one of the rows from before partitions. */
 export interface Particion {
   nombre: string;
   desde: bigint | null;
   hasta: bigint;
 }
 
-/** The partitions of `decas`, oldest first. */
-export async function particionesDeDecas(db: Kysely<DB>): Promise<Particion[]> {
+/** The partitions of a partitioned table (by default `decas`), oldest first. */
+export async function particionesDeDecas(db: Kysely<DB>, tabla: Familia['raiz'] = 'decas'): Promise<Particion[]> {
   const { rows } = await sql<{ nombre: string; limites: string }>`
     select c.relname as nombre, pg_get_expr(c.relpartbound, c.oid) as limites
     from pg_inherits i join pg_class c on c.oid = i.inhrelid
-    where i.inhparent = 'decas'::regclass`.execute(db);
+    where i.inhparent = ${tabla}::regclass`.execute(db);
   return rows
     .map((r) => {
       const m = /FROM \((MINVALUE|'?(-?\d+)'?)\) TO \('?(-?\d+)'?\)/.exec(r.limites);
@@ -73,37 +113,76 @@ export async function particionesDeDecas(db: Kysely<DB>): Promise<Particion[]> {
 }
 
 /**
- * Make the partitions of this month and the next ones (by the database's
- * clock, which numbers the ids) that do not exist yet: `decas_p202612` and
- * its four companions. Run at start and every hour; two processes making the
- * same one at once is no error. Returns the months made.
+ * Make the partitions of this period and the next ones (by the database's
+ * clock, which numbers the ids) that do not exist yet, of every family:
+ * `decas_p202612` and its four companions, `eventos_s2970`,
+ * `webhook_entregas_s2970` and `webhook_intentos_s2970`. Run at start and
+ * every hour; two processes making the same one at once is no error.
+ * Returns the periods made (of every family).
  */
 export async function asegurarParticiones(db: Kysely<DB>, log?: Logger): Promise<number[]> {
-  const { rows } = await sql<{ mes: number }>`select to_char(now() at time zone 'Europe/Madrid', 'YYYYMM')::int as mes`.execute(db);
-  const existentes = await particionesDeDecas(db);
-  const hecho = (mes: number) => existentes.some((p) => p.hasta > inicioDeMes(mes) && (p.desde === null || p.desde <= inicioDeMes(mes)));
   const hechos: number[] = [];
-  for (let mes = rows[0]!.mes, n = 0; n < MESES_POR_DELANTE; n++, mes = mesSiguiente(mes)) {
-    if (hecho(mes)) continue;
-    const desde = inicioDeMes(mes).toString();
-    const hasta = inicioDeMes(mesSiguiente(mes)).toString();
-    try {
-      await db.transaction().execute(async (trx) => {
-        await sql.raw(`set local lock_timeout = '${ESPERA_BLOQUEO}'`).execute(trx);
-        for (const tabla of TABLAS) {
-          const con = tabla === 'decas' ? ' with (fillfactor = 80)' : '';
-          await sql.raw(`create table if not exists "${tabla}_p${mes}" partition of "${tabla}" for values from (${desde}) to (${hasta})${con}`).execute(trx);
-        }
-      });
-      hechos.push(mes);
-      log?.info({ mes }, 'partitions made');
-    } catch (err) {
-      // Made meanwhile by another process (or a lock it waited for too long): the next round sees.
-      if (!esperarOtraVez(err)) throw err;
-      log?.warn({ err, mes }, 'partitions not made this round');
+  for (const f of FAMILIAS) {
+    const { rows } = await sql<{ p: number }>`select ${f.periodo.ahora} as p`.execute(db);
+    const existentes = await particionesDeDecas(db, f.raiz);
+    const hecho = (p: number) => existentes.some((x) => x.hasta > inicioDeMes(p) && (x.desde === null || x.desde <= inicioDeMes(p)));
+    for (let p = rows[0]!.p, n = 0; n < MESES_POR_DELANTE; n++, p = f.periodo.siguiente(p)) {
+      if (hecho(p)) continue;
+      const desde = inicioDeMes(p).toString();
+      const hasta = inicioDeMes(f.periodo.siguiente(p)).toString();
+      try {
+        await db.transaction().execute(async (trx) => {
+          await sql.raw(`set local lock_timeout = '${ESPERA_BLOQUEO}'`).execute(trx);
+          for (const tabla of [f.raiz, ...f.hijas]) {
+            const con = tabla === f.raiz ? (f.con ?? '') : '';
+            await sql.raw(`create table if not exists "${nombreDe(tabla, f, p)}" partition of "${tabla}" for values from (${desde}) to (${hasta})${con}`).execute(trx);
+          }
+        });
+        hechos.push(p);
+        log?.info({ tabla: f.raiz, periodo: p }, 'partitions made');
+      } catch (err) {
+        // Made meanwhile by another process (or a lock it waited for too long): the next round sees.
+        if (!esperarOtraVez(err)) throw err;
+        log?.warn({ err, tabla: f.raiz, periodo: p }, 'partitions not made this round');
+      }
     }
   }
   return hechos;
+}
+
+/** Drop a period's partitions, the pointing tables' first, in one transaction. */
+async function soltar(db: Kysely<DB>, f: Familia, p: Particion, antesDelCommit?: (trx: Transaction<DB>) => Promise<void>): Promise<void> {
+  const sufijo = p.nombre.slice(f.raiz.length);
+  await db.transaction().execute(async (trx) => {
+    await sql.raw(`set local lock_timeout = '${ESPERA_BLOQUEO}'`).execute(trx);
+    for (const hija of f.hijas) await sql.raw(`drop table if exists "${hija}${sufijo}"`).execute(trx);
+    await sql.raw(`alter table "${f.raiz}" detach partition "${p.nombre}"`).execute(trx);
+    await sql.raw(`drop table "${p.nombre}"`).execute(trx);
+    await antesDelCommit?.(trx);
+  });
+}
+
+/** The end of the ids a partition counts for: the rows from before partitions go with the first period they were partitioned in. */
+const finEfectivo = (f: Familia, p: Particion): bigint => (p.desde === null ? inicioDeMes(f.periodo.siguiente(mesDeId(p.hasta))) : p.hasta);
+
+/**
+ * Let go the weeks of events, or of webhook deliveries and their attempts,
+ * that ended `dias` days before `ahora` or earlier: their partitions
+ * dropped. Returns the partitions dropped.
+ */
+export async function soltarSemanasCaducadas(db: Kysely<DB>, que: 'eventos' | 'webhook_entregas', ahora: Date, dias: number, log?: Logger): Promise<string[]> {
+  const f = que === 'eventos' ? EVENTOS : ENTREGAS;
+  const corte = inicioDeMes(semanaDe(new Date(ahora.getTime() - dias * 86_400_000)));
+  const soltadas: string[] = [];
+  for (const p of await particionesDeDecas(db, f.raiz)) {
+    if (finEfectivo(f, p) > corte) break;
+    await soltar(db, f, p);
+    log?.info({ particion: p.nombre }, 'week let go');
+    soltadas.push(p.nombre);
+  }
+  // A clock ahead of the database's (tests) may have let go this week's: made again.
+  if (soltadas.length) await asegurarParticiones(db, log);
+  return soltadas;
 }
 
 export interface MesSoltado {
@@ -130,9 +209,7 @@ export async function soltarMesesCaducados(deps: { db: Kysely<DB>; blobs: BlobSt
   desdeRetencion.setUTCMonth(desdeRetencion.getUTCMonth() - retencionMeses);
   const soltados: MesSoltado[] = [];
   for (const p of await particionesDeDecas(deps.db)) {
-    // The rows from before partitions go with the month they were partitioned in (the last of them may be of its first days).
-    const hasta = p.desde === null ? inicioDeMes(mesSiguiente(mesDeId(p.hasta))) : p.hasta;
-    if (hasta > corte) break;
+    if (finEfectivo(DECAS, p) > corte) break;
     const sufijo = p.nombre.slice('decas'.length);
     const { rows } = await sql<{ n: number; ultimo: Date | null }>`
       select count(*)::int as n, max(greatest(created_at, emitido_at, modificado_at)) as ultimo from ${sql.table(p.nombre)}`.execute(deps.db);
@@ -142,17 +219,13 @@ export async function soltarMesesCaducados(deps: { db: Kysely<DB>; blobs: BlobSt
       break;
     }
     const pdfs = await borrarPdfsDe(deps, `deca_versiones${sufijo}`, p.hasta);
-    await deps.db.transaction().execute(async (trx) => {
-      await sql.raw(`set local lock_timeout = '${ESPERA_BLOQUEO}'`).execute(trx);
-      for (const hija of HIJAS) await sql.raw(`drop table if exists "${hija}${sufijo}"`).execute(trx);
-      await sql.raw(`alter table decas detach partition "${p.nombre}"`).execute(trx);
-      await sql.raw(`drop table "${p.nombre}"`).execute(trx);
-      // No trigger fires for the rows of a dropped table: every process drops the DeCAs it cached.
-      await notificar(trx, 'decas', TODAS);
-    });
+    // No trigger fires for the rows of a dropped table: every process drops the DeCAs it cached.
+    await soltar(deps.db, DECAS, p, (trx) => notificar(trx, 'decas', TODAS));
     deps.log?.info({ particion: p.nombre, decas: rows[0]?.n ?? 0, pdfs }, 'month let go');
     soltados.push({ particion: p.nombre, decas: rows[0]?.n ?? 0, pdfs });
   }
+  // A clock ahead of the database's (tests) may have let go this month's: made again.
+  if (soltados.length) await asegurarParticiones(deps.db, deps.log);
   return soltados;
 }
 

@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { BlobStore } from '../blobs/almacen';
 import type { AlmacenExportaciones } from '../blobs/exportaciones';
 import type { Clock } from '../clock';
-import { asegurarParticiones, type MesSoltado, soltarMesesCaducados } from '../db/particiones';
+import { asegurarParticiones, type MesSoltado, soltarMesesCaducados, soltarSemanasCaducadas } from '../db/particiones';
 import type { DB } from '../db/schema';
 import { borrarExportacionesCaducadas } from '../domain/accounts/exportacion';
 import { purgarIdempotencia } from '../domain/idempotencia';
@@ -19,7 +19,7 @@ const TABLAS_CALIENTES = ['decas', 'deca_cambios', 'deca_versiones', 'descargas'
  * Make the DeCAs' partitions of the months ahead (server/db/particiones.ts),
  * let go the months whose retention ended (their PDFs and partitions), drop
  * what has expired (idempotency keys past their window, expired
- * sessions, events older than 30 days, exports of closed accounts whose
+ * sessions, the weeks of events that ended 30 days ago, exports of closed accounts whose
  * link expired), cut the download log's IPs older than 90 days to their
  * network (/privacidad says so), and refresh the planner's statistics of
  * the hot tables. PGlite has no autovacuum (and a server's may be off):
@@ -40,14 +40,11 @@ export async function runMaintenanceOnce(deps: {
   const soltados = deps.retencion ? await soltarMesesCaducados({ db: deps.db, blobs: deps.retencion.blobs, log: deps.log }, now, deps.retencion.meses) : [];
   const claves = await purgarIdempotencia(deps.db, now);
   const s = await deps.db.deleteFrom('sessions').where('expires_at', '<', now).executeTakeFirst();
-  const e = await deps.db
-    .deleteFrom('eventos')
-    .where('created_at', '<', new Date(now.getTime() - EVENTOS_DIAS * 86_400_000))
-    .executeTakeFirst();
+  const eventos = (await soltarSemanasCaducadas(deps.db, 'eventos', now, EVENTOS_DIAS, deps.log)).length;
   const ips = await truncarIpsAntiguas(deps);
   const exportaciones = deps.exportaciones ? await borrarExportacionesCaducadas({ db: deps.db, exportaciones: deps.exportaciones }, now) : 0;
   await sql`analyze ${sql.join(TABLAS_CALIENTES.map((t) => sql.table(t)))}`.execute(deps.db);
-  return { particiones, soltados, claves, sesiones: Number(s.numDeletedRows), eventos: Number(e.numDeletedRows), ips, exportaciones };
+  return { particiones, soltados, claves, sesiones: Number(s.numDeletedRows), eventos, ips, exportaciones };
 }
 
 /** Run maintenance now and then every `everyMs`; returns a stop function. */

@@ -7,7 +7,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { describe, expect } from 'vitest';
-import { asegurarParticiones, inicioDeMes, mesDeId, mesSiguiente, particionesDeDecas, soltarMesesCaducados } from '../../server/db/particiones';
+import { asegurarParticiones, inicioDeMes, mesDeId, mesSiguiente, particionesDeDecas, soltarMesesCaducados, soltarSemanasCaducadas } from '../../server/db/particiones';
 import type { DB } from '../../server/db/schema';
 import { runMaintenanceOnce } from '../../server/jobs/maintenance';
 import { decaCompleta } from '../support/decas';
@@ -112,7 +112,9 @@ describe('DeCAs by month', () => {
     expect(soltadas).toContain(`decas_p${mes}`);
     expect(soltadas).not.toContain(`decas_p${siguiente}`);
     expect(r.soltados.find((s) => s.particion === `decas_p${mes}`)!.decas).toBeGreaterThanOrEqual(1);
-    for (const t of ['decas', ...HIJAS]) expect(await existe(db, `${t}_p${mes}`), `${t}_p${mes}`).toBe(false);
+    // Its partitions went (and, as this test's clock is ahead of the database's, this month's were made again, empty).
+    for (const t of ['decas', ...HIJAS]) expect(await cuantas(db, t, idA), t).toBe(0);
+    expect((await sql<{ n: number }>`select count(*)::int as n from ${sql.table(`decas_p${mes}`)}`.execute(db)).rows[0]!.n).toBe(0);
     expect(await blobs.existe(versionesA[0]!.pdf_sha256)).toBe(false);
     expect((await app.request('GET', `/api/v1/decas/${idA}`, { key: c.live })).status).toBe(404);
     expect(await abrirFicha(app, a.body.deca.urls.ficha)).toBe(404);
@@ -122,10 +124,34 @@ describe('DeCAs by month', () => {
     expect(b2.status, b2.text).toBe(200);
     expect(await existe(db, `decas_p${siguiente}`)).toBe(true);
     expect((await particionesDeDecas(db)).every((p) => p.hasta > inicioDeMes(mes))).toBe(true);
-    // This month's partitions made again (a real clock never lets go of its own month), and the
-    // ref_externa of the DeCA let go is free again for a new one.
-    expect(await asegurarParticiones(db)).toEqual([mes]);
+    // The ref_externa of the DeCA let go is free again for a new one.
+    expect(await asegurarParticiones(db)).toEqual([]);
     const otra = await postDeca(app, c.live, decaCompleta({ ref_externa: 'particiones-a' }));
     expect(otra.status, otra.text).toBe(201);
+  });
+
+  it('let the events and webhook deliveries of a week go 30 days after it ended, partitions and all', async ({ app, cuentaNueva: c }) => {
+    const db = app.database.db;
+    const creada = await postDeca(app, c.live, decaCompleta());
+    expect(creada.status, creada.text).toBe(201);
+    const id = creada.body.deca.id as number;
+    const { rows } = await sql<{ s: number }>`select floor(extract(epoch from now()) / 604800)::int as s`.execute(db);
+    const semana = rows[0]!.s;
+    const eventos = await db.selectFrom('eventos').select(['id']).where('deca_id', '=', id).execute();
+    expect(eventos).toHaveLength(2);
+    for (const e of eventos) expect(mesDeId(e.id)).toBe(semana);
+    for (const s of [semana, semana + 1, semana + 2]) for (const t of ['eventos', 'webhook_entregas', 'webhook_intentos']) expect(await existe(db, `${t}_s${s}`), `${t}_s${s}`).toBe(true);
+
+    const dias = (n: number) => new Date(Date.now() + n * 86_400_000);
+    expect(await soltarSemanasCaducadas(db, 'eventos', dias(29), 30)).toEqual([]);
+    expect(await db.selectFrom('eventos').select('id').where('deca_id', '=', id).execute()).toHaveLength(2);
+    const soltadas = await soltarSemanasCaducadas(db, 'eventos', dias(38), 30);
+    expect(soltadas).toContain(`eventos_s${semana}`);
+    expect(soltadas).not.toContain(`eventos_s${semana + 1}`);
+    expect(await db.selectFrom('eventos').select('id').where('deca_id', '=', id).execute()).toEqual([]);
+    // Made again for this week (the clock here is ahead of the database's); the deliveries untouched.
+    expect(await existe(db, `eventos_s${semana}`)).toBe(true);
+    expect(await existe(db, `webhook_entregas_s${semana}`)).toBe(true);
+    expect((await soltarSemanasCaducadas(db, 'webhook_entregas', dias(38), 30)).map((n) => n.replace(/_s\d+$/, ''))).toContain('webhook_entregas');
   });
 });

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { particionar, type TablaPorPeriodos } from './por-periodos';
 
 /**
  * A DeCA and everything that hangs from it live in the partition of the
@@ -33,21 +34,7 @@ import { type Kysely, sql } from 'kysely';
  * the following ones ahead of time (at start and every hour).
  */
 
-interface Tabla {
-  nombre: string;
-  /** The partition key. */
-  clave: 'id' | 'deca_id';
-  /** The primary key; `nueva`: not the one it had (`id`), which goes (the attach builds this one). */
-  pk: { nombre: string; columnas: string; nueva?: boolean };
-  /** Plain indexes of the partitioned table. */
-  indices: [string, string][];
-  /** The partitions' storage parameters. */
-  con?: string;
-  /** A sequence that numbers the rows (was its identity). */
-  secuencia?: boolean;
-}
-
-const TABLAS: Tabla[] = [
+const TABLAS: TablaPorPeriodos[] = [
   {
     nombre: 'decas',
     clave: 'id',
@@ -66,7 +53,7 @@ const TABLAS: Tabla[] = [
       ['decas_clave_cliente_idx', '(account_id, entorno, clave_cliente) where clave_cliente is not null'],
     ],
     con: 'with (fillfactor = 80)',
-    secuencia: true,
+    secuencia: (secuencia) => `((to_char(now() at time zone 'Europe/Madrid', 'YYYYMM')::bigint << 32) + nextval('${secuencia}'))`,
   },
   {
     nombre: 'deca_versiones',
@@ -104,11 +91,8 @@ const TABLAS: Tabla[] = [
 ];
 
 /** The month's first id: YYYYMM in the bits above the 32 of the sequence. */
-const inicioDe = (mes: number): string => (BigInt(mes) << 32n).toString();
+const inicioDe = (mes: number): bigint => BigInt(mes) << 32n;
 const siguienteMes = (mes: number): number => (mes % 100 === 12 ? (Math.floor(mes / 100) + 1) * 100 + 1 : mes + 1);
-
-/** As server/db/particiones.ts writes it (copied: a migration never depends on today's code). */
-const ID_DEL_MES = `((to_char(now() at time zone 'Europe/Madrid', 'YYYYMM')::bigint << 32) + nextval('decas_id_seq'))`;
 
 /** Each change of a DeCA announced to every server process (migration 0005). */
 const NOTIFICAR = `create trigger decas_notificar after update or delete on decas for each row execute function deca_notificar_cambio('deca_cambio_decas_')`;
@@ -117,65 +101,17 @@ export async function up(db: Kysely<any>): Promise<void> {
   const q = (texto: string) => sql.raw(texto).execute(db);
   const { rows } = await sql<{ mes: number }>`select to_char(now() at time zone 'Europe/Madrid', 'YYYYMM')::int as mes`.execute(db);
   const mes0 = rows[0]!.mes;
-  const nombres = TABLAS.map((t) => t.nombre);
-
-  // Every foreign key of these tables, and every one that points at `decas`, is taken off and made again on
-  // the partitioned tables (the reservations' one is not).
-  const { rows: claves } = await sql<{ tabla: string; nombre: string; def: string; referida: string }>`
-    select c.conrelid::regclass::text as tabla, c.conname as nombre, pg_get_constraintdef(c.oid) as def, c.confrelid::regclass::text as referida
-    from pg_constraint c
-    where c.contype = 'f' and c.connamespace = current_schema()::regnamespace
-      and (c.conrelid::regclass::text = any(${nombres}::text[]) or c.confrelid = 'decas'::regclass)`.execute(db);
-  for (const k of claves) await q(`alter table "${k.tabla}" drop constraint "${k.nombre}"`);
   // Only where the row is whole: made again below on the partitioned table, checked then.
   await q('alter table deca_versiones drop constraint if exists deca_versiones_pdf_guardado');
-
   // Made again on the partitioned table, which gives it to every partition.
   await q('drop trigger decas_notificar on decas');
-  for (const t of TABLAS) {
-    const ant = `${t.nombre}_anteriores`;
-    await q(`alter table "${t.nombre}" rename to "${ant}"`);
-    // Its indexes under other names: the partitioned table's take theirs.
-    const { rows: indices } = await sql<{ nombre: string }>`
-      select c.relname as nombre from pg_index i join pg_class c on c.oid = i.indexrelid where i.indrelid = ${ant}::regclass`.execute(db);
-    for (const i of indices) await q(`alter index "${i.nombre}" rename to "${i.nombre}_ant"`);
 
-    let siguiente = 1;
-    if (t.secuencia) {
-      const { rows: m } = await sql<{ n: string }>`select (coalesce(max(id), 0) + 1)::text as n from ${sql.table(ant)}`.execute(db);
-      siguiente = Number(m[0]!.n);
-      await q(`alter table "${ant}" alter column id drop identity if exists`);
-    }
-
-    await q(`create table "${t.nombre}" (like "${ant}" including defaults including constraints including storage) partition by range (${t.clave})`);
-    await q(`alter table "${t.nombre}" add constraint "${t.pk.nombre}" primary key (${t.pk.columnas})`);
-    for (const [nombre, def] of t.indices) {
-      const [columnas, donde] = def.split(' where ');
-      await q(`create index "${nombre}" on "${t.nombre}" ${columnas}${donde ? ` where ${donde}` : ''}`);
-    }
-    if (t.secuencia) {
-      await q(`create sequence "${t.nombre}_id_seq" as bigint start with ${siguiente} owned by "${t.nombre}".id`);
-      await q(`alter table "${t.nombre}" alter column id set default ${t.nombre === 'decas' ? ID_DEL_MES : `nextval('${t.nombre}_id_seq')`}`);
-    }
-
-    if (t.nombre === 'decas') await q(NOTIFICAR);
-    if (t.pk.nueva) await q(`alter table "${ant}" drop constraint "${t.pk.nombre}_ant"`);
-    // The rows of before: one partition, every id below this month's. Its identical indexes become the
-    // partitioned table's (where a key changed, the attach builds the new one).
-    await q(`alter table "${t.nombre}" attach partition "${ant}" for values from (minvalue) to (${inicioDe(mes0)})`);
-    // What the partitioned table has no use for: its former unique indexes (now plain ones) and keys.
-    const { rows: sueltos } = await sql<{ nombre: string; restriccion: string | null }>`
-      select c.relname as nombre, (select conname from pg_constraint k where k.conindid = c.oid and k.conrelid = i.indrelid) as restriccion
-      from pg_index i join pg_class c on c.oid = i.indexrelid
-      where i.indrelid = ${ant}::regclass and not c.relispartition`.execute(db);
-    for (const s of sueltos) {
-      if (s.nombre === 'deca_versiones_pdf_en_base_idx_ant') continue; // below
-      await q(s.restriccion ? `alter table "${ant}" drop constraint "${s.restriccion}"` : `drop index "${s.nombre}"`);
-    }
-    for (let mes = mes0, n = 0; n < 3; n++, mes = siguienteMes(mes)) {
-      await q(`create table "${t.nombre}_p${mes}" partition of "${t.nombre}" for values from (${inicioDe(mes)}) to (${inicioDe(siguienteMes(mes))}) ${t.con ?? ''}`);
-    }
-  }
+  await particionar(
+    db,
+    TABLAS,
+    { primeros: [mes0, siguienteMes(mes0), siguienteMes(siguienteMes(mes0))], siguiente: siguienteMes, inicio: inicioDe, nombre: (t, mes) => `${t}_p${mes}` },
+    { antesDeAdjuntar: async (t) => void (t === 'decas' && (await q(NOTIFICAR))), conservar: ['deca_versiones_pdf_en_base_idx'] },
+  );
 
   // The versions still holding their bytes, which blobs:migrate walks: an index of the partitioned table that
   // each partition gets as it is made (empty: new versions keep no bytes), built on those of now by
@@ -186,12 +122,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     where c.relname = 'deca_versiones_pdf_en_base_idx_ant' and c.relnamespace = current_schema()::regnamespace`.execute(db);
   if (previo[0]?.valido) await q('alter index deca_versiones_pdf_en_base_idx attach partition deca_versiones_pdf_en_base_idx_ant');
   else if (previo[0]) await q('drop index deca_versiones_pdf_en_base_idx_ant');
-
   await q('alter table deca_versiones add constraint deca_versiones_pdf_guardado check (pdf is not null or pdf_clave is not null)');
-  for (const k of claves) {
-    if (k.tabla === 'reservas') continue;
-    await q(`alter table "${k.tabla}" add constraint "${k.nombre}" ${k.def}`);
-  }
 }
 
 /** Before: one table each, the unique indexes and identities as they were. */

@@ -7,6 +7,7 @@ import { FIRMA_HEADER } from '../../../shared/webhook-signature';
 import type { Clock } from '../../clock';
 import { reintentarSinConexion } from '../../db/errores';
 import { notificar } from '../../db/notify';
+import { soltarSemanasCaducadas } from '../../db/particiones';
 import type { DB, WebhookEntregaRow, WebhookIntentoRow } from '../../db/schema';
 import type { Logger } from '../../log';
 import type { EnviarWebhook, PeticionWebhook, RespuestaWebhook } from '../../net/webhook-request';
@@ -570,20 +571,11 @@ export async function prepararReenvioEntrega(deps: EnvioDeps, actor: Actor, ref:
 }
 
 /**
- * Delete deliveries (and, by cascade, their attempts) older than 30 days, in
- * batches so no transaction holds many rows. A webhook that keeps failing
- * cannot grow the tables without bound. Returns how many went.
+ * Let go the deliveries (and their attempts) of the weeks that ended 30 days
+ * ago: their partitions dropped (migration 0020), never a row deleted. A
+ * webhook that keeps failing cannot grow the tables without bound. Returns
+ * how many weeks went.
  */
-export async function podarEntregas(db: Kysely<DB>, clock: Clock, lote = 1000): Promise<number> {
-  const corte = new Date(clock.now().getTime() - RETENCION_MS);
-  let total = 0;
-  for (;;) {
-    const r = await db
-      .deleteFrom('webhook_entregas')
-      .where('id', 'in', (eb) => eb.selectFrom('webhook_entregas').select('id').where('created_at', '<', corte).limit(lote))
-      .executeTakeFirst();
-    const n = Number(r.numDeletedRows);
-    total += n;
-    if (n < lote) return total;
-  }
+export async function podarEntregas(db: Kysely<DB>, clock: Clock): Promise<number> {
+  return (await soltarSemanasCaducadas(db, 'webhook_entregas', clock.now(), RETENCION_MS / DIA)).length;
 }
