@@ -34,7 +34,7 @@ const SEMANA: Periodo = { ahora: sql<number>`floor(extract(epoch from now()) / 6
 
 /** The tables partitioned together: the first's id is the partition key; the others point at it. */
 interface Familia {
-  raiz: 'decas' | 'eventos' | 'webhook_entregas';
+  raiz: 'decas' | 'correos' | 'eventos' | 'webhook_entregas';
   hijas: readonly string[];
   periodo: Periodo;
   /** The first table's partitions' storage parameters. */
@@ -48,9 +48,11 @@ const DECAS: Familia = {
   // Room in each page for the download count's update to stay on it (migration 0016).
   con: ' with (fillfactor = 80)',
 };
+/** The mail sent (migration 0021): kept by month as the DeCAs, and let go with them. */
+const CORREOS: Familia = { raiz: 'correos', hijas: [], periodo: MES };
 const EVENTOS: Familia = { raiz: 'eventos', hijas: [], periodo: SEMANA };
 const ENTREGAS: Familia = { raiz: 'webhook_entregas', hijas: ['webhook_intentos'], periodo: SEMANA };
-const FAMILIAS = [DECAS, EVENTOS, ENTREGAS];
+const FAMILIAS = [DECAS, CORREOS, EVENTOS, ENTREGAS];
 
 /** The name of a table's partition of a period: `decas_p202612`, `eventos_s2970`. */
 const nombreDe = (tabla: string, f: Familia, p: number) => `${tabla}_${f.periodo.prefijo}${p}`;
@@ -172,16 +174,24 @@ const finEfectivo = (f: Familia, p: Particion): bigint => (p.desde === null ? in
  */
 export async function soltarSemanasCaducadas(db: Kysely<DB>, que: 'eventos' | 'webhook_entregas', ahora: Date, dias: number, log?: Logger): Promise<string[]> {
   const f = que === 'eventos' ? EVENTOS : ENTREGAS;
-  const corte = inicioDeMes(semanaDe(new Date(ahora.getTime() - dias * 86_400_000)));
-  const soltadas: string[] = [];
-  for (const p of await particionesDeDecas(db, f.raiz)) {
-    if (finEfectivo(f, p) > corte) break;
-    await soltar(db, f, p);
-    log?.info({ particion: p.nombre }, 'week let go');
-    soltadas.push(p.nombre);
-  }
+  const soltadas = await soltarHasta(db, f, inicioDeMes(semanaDe(new Date(ahora.getTime() - dias * 86_400_000))), log);
   // A clock ahead of the database's (tests) may have let go this week's: made again.
   if (soltadas.length) await asegurarParticiones(db, log);
+  return soltadas;
+}
+
+/**
+ * Drop every partition of a family whose ids end at `corte` or before (the rows from before partitions
+ * counted with the first period, unless `fin` says otherwise), oldest first; returns their names.
+ */
+async function soltarHasta(db: Kysely<DB>, f: Familia, corte: bigint, log?: Logger, fin: (p: Particion) => bigint = (p) => finEfectivo(f, p)): Promise<string[]> {
+  const soltadas: string[] = [];
+  for (const p of await particionesDeDecas(db, f.raiz)) {
+    if (fin(p) > corte) break;
+    await soltar(db, f, p);
+    log?.info({ particion: p.nombre }, 'period let go');
+    soltadas.push(p.nombre);
+  }
   return soltadas;
 }
 
@@ -189,6 +199,12 @@ export interface MesSoltado {
   particion: string;
   decas: number;
   pdfs: number;
+}
+
+/** The months of DeCAs let go, and the partitions of mail that went with them. */
+export interface MesesSoltados {
+  meses: MesSoltado[];
+  correos: string[];
 }
 
 /**
@@ -199,15 +215,17 @@ export interface MesSoltado {
  * waits. For each, oldest first: the blobs of its versions deleted (unless
  * a later version holds the same bytes), then, in one transaction, its
  * partitions dropped, the DeCAs' last. Interrupted between the two, the
- * next round deletes the blobs again (no error if gone) and drops.
+ * next round deletes the blobs again (no error if gone) and drops. The
+ * mail written in those months goes with them.
  */
-export async function soltarMesesCaducados(deps: { db: Kysely<DB>; blobs: BlobStore; log?: Logger }, ahora: Date, retencionMeses: number): Promise<MesSoltado[]> {
+export async function soltarMesesCaducados(deps: { db: Kysely<DB>; blobs: BlobStore; log?: Logger }, ahora: Date, retencionMeses: number): Promise<MesesSoltados> {
   let limite = mesEnMadrid(ahora);
   for (let i = 0; i < retencionMeses + MESES_DE_GRACIA; i++) limite = mesAnterior(limite);
   const corte = inicioDeMes(limite);
   const desdeRetencion = new Date(ahora);
   desdeRetencion.setUTCMonth(desdeRetencion.getUTCMonth() - retencionMeses);
   const soltados: MesSoltado[] = [];
+  let hastaSoltado: bigint | null = null;
   for (const p of await particionesDeDecas(deps.db)) {
     if (finEfectivo(DECAS, p) > corte) break;
     const sufijo = p.nombre.slice('decas'.length);
@@ -223,10 +241,14 @@ export async function soltarMesesCaducados(deps: { db: Kysely<DB>; blobs: BlobSt
     await soltar(deps.db, DECAS, p, (trx) => notificar(trx, 'decas', TODAS));
     deps.log?.info({ particion: p.nombre, decas: rows[0]?.n ?? 0, pdfs }, 'month let go');
     soltados.push({ particion: p.nombre, decas: rows[0]?.n ?? 0, pdfs });
+    hastaSoltado = p.hasta;
   }
+  // The mail of those months goes with them: the partitions of mail whose ids all fall among theirs (mail of
+  // a later month, even about one of those DeCAs, stays).
+  const correos = hastaSoltado === null ? [] : await soltarHasta(deps.db, CORREOS, hastaSoltado, deps.log, (p) => p.hasta);
   // A clock ahead of the database's (tests) may have let go this month's: made again.
-  if (soltados.length) await asegurarParticiones(deps.db, deps.log);
-  return soltados;
+  if (soltados.length || correos.length) await asegurarParticiones(deps.db, deps.log);
+  return { meses: soltados, correos };
 }
 
 interface VersionConPdf {

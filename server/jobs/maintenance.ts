@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { BlobStore } from '../blobs/almacen';
 import type { AlmacenExportaciones } from '../blobs/exportaciones';
 import type { Clock } from '../clock';
-import { asegurarParticiones, type MesSoltado, soltarMesesCaducados, soltarSemanasCaducadas } from '../db/particiones';
+import { asegurarParticiones, type MesesSoltados, soltarMesesCaducados, soltarSemanasCaducadas } from '../db/particiones';
 import type { DB } from '../db/schema';
 import { borrarExportacionesCaducadas } from '../domain/accounts/exportacion';
 import { purgarIdempotencia } from '../domain/idempotencia';
@@ -34,10 +34,10 @@ export async function runMaintenanceOnce(deps: {
   /** The PDF store and RETENCION_MESES: with them, the months whose retention ended are let go. */
   retencion?: { blobs: BlobStore; meses: number };
   log?: Logger;
-}): Promise<{ particiones: number[]; soltados: MesSoltado[]; claves: number; sesiones: number; eventos: number; ips: number; exportaciones: number }> {
+}): Promise<{ particiones: number[]; soltados: MesesSoltados; claves: number; sesiones: number; eventos: number; ips: number; exportaciones: number }> {
   const now = deps.clock.now();
   const particiones = await asegurarParticiones(deps.db, deps.log);
-  const soltados = deps.retencion ? await soltarMesesCaducados({ db: deps.db, blobs: deps.retencion.blobs, log: deps.log }, now, deps.retencion.meses) : [];
+  const soltados = deps.retencion ? await soltarMesesCaducados({ db: deps.db, blobs: deps.retencion.blobs, log: deps.log }, now, deps.retencion.meses) : { meses: [], correos: [] };
   const claves = await purgarIdempotencia(deps.db, now);
   const s = await deps.db.deleteFrom('sessions').where('expires_at', '<', now).executeTakeFirst();
   const eventos = (await soltarSemanasCaducadas(deps.db, 'eventos', now, EVENTOS_DIAS, deps.log)).length;

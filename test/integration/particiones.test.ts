@@ -62,7 +62,7 @@ describe('DeCAs by month', () => {
     const db = app.database.db;
     const mes = await mesDeLaBase(db);
     const tercero = mesSiguiente(mesSiguiente(mes));
-    for (const m of [mes, mesSiguiente(mes), tercero]) for (const t of ['decas', ...HIJAS]) expect(await existe(db, `${t}_p${m}`), `${t}_p${m}`).toBe(true);
+    for (const m of [mes, mesSiguiente(mes), tercero]) for (const t of ['decas', ...HIJAS, 'correos']) expect(await existe(db, `${t}_p${m}`), `${t}_p${m}`).toBe(true);
     expect(await asegurarParticiones(db)).toEqual([]);
 
     for (const t of HIJAS) await sql`drop table ${sql.table(`${t}_p${tercero}`)}`.execute(db);
@@ -96,22 +96,38 @@ describe('DeCAs by month', () => {
     await sql`update decas set id = ${idB}::bigint where id = ${b.body.deca.id}`.execute(db);
     expect((await app.request('GET', `/api/v1/decas/${idB}`, { key: c.live })).status).toBe(200);
 
+    // Mail written this month, and mail of next month (moved there as the DeCA above).
+    const correo = () =>
+      sql<{ id: number }>`insert into correos (account_id, entorno, tipo, destinatario, asunto, texto, html)
+        values (${c.account.id}, 'produccion', 'deca', 'cargador@example.com', 'DeCA', 'texto', '<p>texto</p>') returning id`.execute(db);
+    const correoDeEsteMes = (await correo()).rows[0]!.id;
+    expect(mesDeId(correoDeEsteMes)).toBe(mes);
+    const correoDelSiguiente = (inicioDeMes(siguiente) + 5n).toString();
+    await sql`update correos set id = ${correoDelSiguiente}::bigint where id = ${(await correo()).rows[0]!.id}`.execute(db);
+
     const hoy = new Date();
     // Within its retention (12 months and one of grace): nothing goes.
-    expect(await soltarMesesCaducados({ db, blobs }, meses(hoy, 13), 12)).toEqual([]);
+    expect(await soltarMesesCaducados({ db, blobs }, meses(hoy, 13), 12)).toEqual({ meses: [], correos: [] });
     // Past it, but one DeCA of the month was changed within the last 12 months (issued late): the month waits.
     await sql`update decas set modificado_at = ${meses(hoy, 8)} where id = ${idA}`.execute(db);
     // (The rows from before partitions, none here, go with this month's first days, so its partition went.)
-    expect((await soltarMesesCaducados({ db, blobs }, meses(hoy, 14), 12)).map((s) => s.particion)).toEqual(['decas_anteriores']);
+    expect(await soltarMesesCaducados({ db, blobs }, meses(hoy, 14), 12)).toEqual({
+      meses: [{ particion: 'decas_anteriores', decas: 0, pdfs: 0 }],
+      correos: ['correos_anteriores'],
+    });
     expect(await cuantas(db, 'decas', idA)).toBe(1);
     await sql`update decas set modificado_at = now() where id = ${idA}`.execute(db);
 
     // Through the hourly maintenance, 14 months on.
     const r = await runMaintenanceOnce({ db, clock: { now: () => meses(hoy, 14) }, retencion: { blobs, meses: 12 } });
-    const soltadas = r.soltados.map((s) => s.particion);
+    const soltadas = r.soltados.meses.map((s) => s.particion);
     expect(soltadas).toContain(`decas_p${mes}`);
     expect(soltadas).not.toContain(`decas_p${siguiente}`);
-    expect(r.soltados.find((s) => s.particion === `decas_p${mes}`)!.decas).toBeGreaterThanOrEqual(1);
+    expect(r.soltados.meses.find((s) => s.particion === `decas_p${mes}`)!.decas).toBeGreaterThanOrEqual(1);
+    // The mail of that month went with it; next month's stayed.
+    expect(r.soltados.correos).toEqual([`correos_p${mes}`]);
+    expect(await db.selectFrom('correos').select('id').where('id', '=', correoDeEsteMes).execute()).toEqual([]);
+    expect(await db.selectFrom('correos').select('id').where('id', '=', Number(correoDelSiguiente)).execute()).toHaveLength(1);
     // Its partitions went (and, as this test's clock is ahead of the database's, this month's were made again, empty).
     for (const t of ['decas', ...HIJAS]) expect(await cuantas(db, t, idA), t).toBe(0);
     expect((await sql<{ n: number }>`select count(*)::int as n from ${sql.table(`decas_p${mes}`)}`.execute(db)).rows[0]!.n).toBe(0);

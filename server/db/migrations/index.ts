@@ -19,6 +19,7 @@ import * as m0017 from './0017-privacidad';
 import * as m0018 from './0018-creacion-sin-copia';
 import * as m0019 from './0019-particiones-por-mes';
 import * as m0020 from './0020-eventos-por-semana';
+import * as m0021 from './0021-correos-por-mes';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ export const migrations: Record<string, Migration> = {
   '0018-creacion-sin-copia': m0018,
   '0019-particiones-por-mes': m0019,
   '0020-eventos-por-semana': m0020,
+  '0021-correos-por-mes': m0021,
 };
 
 export const migrationProvider: MigrationProvider = {

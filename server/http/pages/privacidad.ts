@@ -47,8 +47,9 @@ ${plazo('DeCA pendientes y entorno de pruebas', 'Hasta que la empresa las borra;
 ${plazo('IP del registro de descargas', `${DIAS_IP_COMPLETA} días entera; después solo se guarda su red (en IPv4, los tres primeros números: 203.0.113.0; en IPv6, los tres primeros grupos). La fecha y el navegador se quedan con la DeCA.`)}
 ${plazo('Sesiones', '30 días desde el último uso; terminan al momento al cerrar sesión, al cambiar la contraseña o al cerrar la cuenta.')}
 ${plazo('Enlaces de un solo uso', 'Restablecer la contraseña, 30 minutos; invitaciones, 7 días.')}
-${plazo('Avisos de webhooks y claves de idempotencia', 'Las entregas y los eventos, 30 días; las claves de idempotencia, 8 días.')}
-${plazo('Datos de la cuenta', 'Empresa, usuarios, claves, webhooks, agenda y correo guardado: mientras la cuenta esté abierta. Al cerrarla se borran, salvo el correo de cada usuario, que identifica quién hizo cada DeCA y se conserva con ellas.')}
+${plazo('Avisos de webhooks y claves de idempotencia', 'Las entregas y los eventos, por semanas: cada semana se borra entera 30 días después de terminar; las claves de idempotencia, 8 días.')}
+${plazo('Correo enviado', `Como las DeCA: ${CONSERVACION_DECA_TEXTO} y un mes más desde que terminó el mes en que se envió; entonces se borra con las DeCA de ese mes. Al cerrar la cuenta, al momento.`)}
+${plazo('Datos de la cuenta', 'Empresa, usuarios, claves, webhooks y agenda: mientras la cuenta esté abierta. Al cerrarla se borran, salvo el correo de cada usuario, que identifica quién hizo cada DeCA y se conserva con ellas.')}
 ${plazo('Archivo con los datos de una cuenta cerrada', `${DIAS_EXPORTACION} días, o hasta que se descarga entero; después se borra.`)}
 </dl>
 
