@@ -238,10 +238,26 @@ export async function enlaceDelCorreo(env: Entorno, to: string, ruta: RegExp, ex
   }
 }
 
-/** Wait until the service worker controls the page (the shell is then precached). */
+/**
+ * Wait until the service worker controls the page (the shell is then precached).
+ * A page whose load was still going on when the worker activated is left
+ * uncontrolled for good (clients.claim() takes only pages that are ready, as
+ * Chromium does under load); as for a user, the next load of the page is the
+ * worker's: it is reloaded once.
+ */
 export async function esperarServiceWorker(page: Page): Promise<void> {
+  const estado = await controlDelServiceWorker(page, 20_000);
+  if (estado === null) return;
+  if (!/activo activated, controla no$/.test(estado)) throw new Error(`El service worker no controla la página: ${estado}`);
+  await page.reload();
+  const otraVez = await controlDelServiceWorker(page, 60_000);
+  if (otraVez !== null) throw new Error(`El service worker no controla la página, tampoco tras recargarla: ${otraVez}`);
+}
+
+/** Null once the worker controls the page within `ms`; else what it met. */
+async function controlDelServiceWorker(page: Page, ms: number): Promise<string | null> {
   // Bounded, and saying what it met: `ready` alone waits for ever on a worker that never activates.
-  const estado = await page.evaluate(async (ms) => {
+  return await page.evaluate(async (ms) => {
     const controla = (async () => {
       await navigator.serviceWorker.ready;
       if (!navigator.serviceWorker.controller) {
@@ -252,8 +268,7 @@ export async function esperarServiceWorker(page: Page): Promise<void> {
     if ((await Promise.race([controla, new Promise((r) => setTimeout(r, ms, 'espera'))])) === 'controla') return null;
     const reg = await navigator.serviceWorker.getRegistration();
     return `registro ${reg ? 'sí' : 'no'}, instalando ${reg?.installing?.state ?? '—'}, en espera ${reg?.waiting?.state ?? '—'}, activo ${reg?.active?.state ?? '—'}, controla ${navigator.serviceWorker.controller ? 'sí' : 'no'}`;
-  }, 60_000);
-  if (estado !== null) throw new Error(`El service worker no controla la página: ${estado}`);
+  }, ms);
 }
 
 /**
