@@ -11,13 +11,17 @@ export function testDatabaseKind(): 'pglite' | 'postgres' {
 
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite, or a
- * schema of its own on TEST_DATABASE_URL so parallel files never collide.
- * `close()` drops the schema.
+ * database of its own on TEST_DATABASE_URL's server (a copy of the run's
+ * migrated template; without one, a schema of its own on TEST_DATABASE_URL),
+ * so parallel files never collide. `close()` drops it.
  */
 export async function openTestDatabase(): Promise<Database> {
   if (testDatabaseKind() === 'postgres') {
     const url = process.env.TEST_DATABASE_URL;
     if (!url) throw new Error('DECA_TEST_DB=postgres needs TEST_DATABASE_URL');
+    // A copy of the run's migrated database (test/build-setup.ts), when there is one.
+    const plantilla = inject('plantillaPostgres');
+    if (plantilla) return await copiaDePlantilla(url, plantilla);
     const schema = `t_${randomBytes(6).toString('hex')}`;
     const database = await openDatabase({ databaseUrl: url, schema });
     await migrateToLatest(database.db);
@@ -38,6 +42,32 @@ export async function openTestDatabase(): Promise<Database> {
   const plantilla = inject('plantillaPglite');
   const database = await openDatabase({ loadDataDir: plantilla ? new Blob([readFileSync(plantilla)]) : null });
   await migrateToLatest(database.db);
+  return database;
+}
+
+/** A database of its own, copied from the run's migrated template; `close()` drops it. */
+async function copiaDePlantilla(base: string, plantilla: string): Promise<Database> {
+  const nombre = `t_${randomBytes(6).toString('hex')}`;
+  const admin = async (q: string) => {
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    try {
+      await c.query(q);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`create database "${nombre}" template "${plantilla}"`);
+  const u = new URL(base);
+  u.pathname = `/${nombre}`;
+  const database = await openDatabase({ databaseUrl: u.toString() });
+  // Nothing to migrate; this month's partitions made if the month changed since the template was.
+  await migrateToLatest(database.db);
+  const close = database.close;
+  database.close = async () => {
+    await close();
+    await admin(`drop database if exists "${nombre}" with (force)`);
+  };
   return database;
 }
 
