@@ -5,6 +5,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { COLUMNAS_CSV } from '../shared/rules/csv-deca';
+import { baseDeDatosPropia } from '../test/support/postgres';
 import { childEnv, ROOT } from '../test/support/processes';
 
 export interface LoadResult {
@@ -85,20 +86,7 @@ export async function postgresSchemaUrl(url: string, prefix: string): Promise<{ 
  * and pg_stat_database counters are its own and nothing else's.
  */
 export async function postgresDatabaseUrl(url: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `${prefix}_${Date.now().toString(36)}_${process.pid}`;
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query(q);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database "${name}"`);
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return { url: u.toString(), drop: () => admin(`drop database if exists "${name}" with (force)`) };
+  return baseDeDatosPropia(url, prefix);
 }
 
 /** Run the CLI of the checkout at `cwd` (another revision, for a before/after in one run); resolves with its stdout. */

@@ -1,11 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrateToLatest, openDatabase } from '../server/db/open';
+import { baseDeDatosPropia } from './support/postgres';
 import { ROOT } from './support/processes';
 
 declare module 'vitest' {
@@ -63,26 +62,14 @@ export default async function setup(project: TestProject): Promise<(() => void) 
 async function plantillaPostgres(project: TestProject): Promise<() => Promise<void>> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('DECA_TEST_DB=postgres needs TEST_DATABASE_URL');
-  const nombre = `deca_plantilla_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    try {
-      await c.query(q);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database "${nombre}"`);
-  const u = new URL(base);
-  u.pathname = `/${nombre}`;
-  const database = await openDatabase({ databaseUrl: u.toString() });
+  const plantilla = await baseDeDatosPropia(base, 'deca_plantilla');
+  const database = await openDatabase({ databaseUrl: plantilla.url });
   try {
     await migrateToLatest(database.db);
   } finally {
     // No connection may stay on a template while it is copied.
     await database.close();
   }
-  project.provide('plantillaPostgres', nombre);
-  return () => admin(`drop database if exists "${nombre}" with (force)`);
+  project.provide('plantillaPostgres', plantilla.nombre);
+  return plantilla.drop;
 }

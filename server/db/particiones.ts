@@ -100,7 +100,7 @@ export interface Particion {
 }
 
 /** The partitions of a partitioned table (by default `decas`), oldest first. */
-export async function particionesDeDecas(db: Kysely<DB>, tabla: Familia['raiz'] = 'decas'): Promise<Particion[]> {
+export async function particionesDe(db: Kysely<DB>, tabla: Familia['raiz'] = 'decas'): Promise<Particion[]> {
   const { rows } = await sql<{ nombre: string; limites: string }>`
     select c.relname as nombre, pg_get_expr(c.relpartbound, c.oid) as limites
     from pg_inherits i join pg_class c on c.oid = i.inhrelid
@@ -126,7 +126,7 @@ export async function asegurarParticiones(db: Kysely<DB>, log?: Logger): Promise
   const hechos: number[] = [];
   for (const f of FAMILIAS) {
     const { rows } = await sql<{ p: number }>`select ${f.periodo.ahora} as p`.execute(db);
-    const existentes = await particionesDeDecas(db, f.raiz);
+    const existentes = await particionesDe(db, f.raiz);
     const hecho = (p: number) => existentes.some((x) => x.hasta > inicioDeMes(p) && (x.desde === null || x.desde <= inicioDeMes(p)));
     for (let p = rows[0]!.p, n = 0; n < MESES_POR_DELANTE; n++, p = f.periodo.siguiente(p)) {
       if (hecho(p)) continue;
@@ -186,7 +186,7 @@ export async function soltarSemanasCaducadas(db: Kysely<DB>, que: 'eventos' | 'w
  */
 async function soltarHasta(db: Kysely<DB>, f: Familia, corte: bigint, log?: Logger, fin: (p: Particion) => bigint = (p) => finEfectivo(f, p)): Promise<string[]> {
   const soltadas: string[] = [];
-  for (const p of await particionesDeDecas(db, f.raiz)) {
+  for (const p of await particionesDe(db, f.raiz)) {
     if (fin(p) > corte) break;
     await soltar(db, f, p);
     log?.info({ particion: p.nombre }, 'period let go');
@@ -226,7 +226,7 @@ export async function soltarMesesCaducados(deps: { db: Kysely<DB>; blobs: BlobSt
   desdeRetencion.setUTCMonth(desdeRetencion.getUTCMonth() - retencionMeses);
   const soltados: MesSoltado[] = [];
   let hastaSoltado: bigint | null = null;
-  for (const p of await particionesDeDecas(deps.db)) {
+  for (const p of await particionesDe(deps.db)) {
     if (finEfectivo(DECAS, p) > corte) break;
     const sufijo = p.nombre.slice('decas'.length);
     const { rows } = await sql<{ n: number; ultimo: Date | null }>`

@@ -7,7 +7,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { describe, expect } from 'vitest';
-import { asegurarParticiones, inicioDeMes, mesDeId, mesSiguiente, particionesDeDecas, soltarMesesCaducados, soltarSemanasCaducadas } from '../../server/db/particiones';
+import { asegurarParticiones, inicioDeMes, mesDeId, mesSiguiente, particionesDe, soltarMesesCaducados, soltarSemanasCaducadas } from '../../server/db/particiones';
 import type { DB } from '../../server/db/schema';
 import { runMaintenanceOnce } from '../../server/jobs/maintenance';
 import { decaCompleta } from '../support/decas';
@@ -139,7 +139,7 @@ describe('DeCAs by month', () => {
     const b2 = await app.request('GET', `/api/v1/decas/${idB}`, { key: c.live });
     expect(b2.status, b2.text).toBe(200);
     expect(await existe(db, `decas_p${siguiente}`)).toBe(true);
-    expect((await particionesDeDecas(db)).every((p) => p.hasta > inicioDeMes(mes))).toBe(true);
+    expect((await particionesDe(db)).every((p) => p.hasta > inicioDeMes(mes))).toBe(true);
     // The ref_externa of the DeCA let go is free again for a new one.
     expect(await asegurarParticiones(db)).toEqual([]);
     const otra = await postDeca(app, c.live, decaCompleta({ ref_externa: 'particiones-a' }));

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { type Database, migrateToLatest, openDatabase } from '../../server/db/open';
+import { baseDeDatosPropia, enServidor } from './postgres';
 
 /** Which database this vitest project runs on (vite.config.ts sets DECA_TEST_DB). */
 export function testDatabaseKind(): 'pglite' | 'postgres' {
@@ -28,13 +29,7 @@ export async function openTestDatabase(): Promise<Database> {
     const close = database.close;
     database.close = async () => {
       await close();
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`drop schema if exists "${schema}" cascade`);
-      } finally {
-        await client.end();
-      }
+      await enServidor(url, `drop schema if exists "${schema}" cascade`);
     };
     return database;
   }
@@ -47,26 +42,14 @@ export async function openTestDatabase(): Promise<Database> {
 
 /** A database of its own, copied from the run's migrated template; `close()` drops it. */
 async function copiaDePlantilla(base: string, plantilla: string): Promise<Database> {
-  const nombre = `t_${randomBytes(6).toString('hex')}`;
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    try {
-      await c.query(q);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database "${nombre}" template "${plantilla}"`);
-  const u = new URL(base);
-  u.pathname = `/${nombre}`;
-  const database = await openDatabase({ databaseUrl: u.toString() });
+  const propia = await baseDeDatosPropia(base, 't', plantilla);
+  const database = await openDatabase({ databaseUrl: propia.url });
   // Nothing to migrate; this month's partitions made if the month changed since the template was.
   await migrateToLatest(database.db);
   const close = database.close;
   database.close = async () => {
     await close();
-    await admin(`drop database if exists "${nombre}" with (force)`);
+    await propia.drop();
   };
   return database;
 }
@@ -79,15 +62,7 @@ export async function postgresSchemaDeProceso(prefix: string): Promise<{ url: st
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('needs TEST_DATABASE_URL');
   const schema = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    try {
-      await c.query(q);
-    } finally {
-      await c.end();
-    }
-  };
+  const admin = (q: string) => enServidor(base, q);
   await admin(`create schema "${schema}"`);
   const u = new URL(base);
   u.searchParams.set('options', `-c search_path=${schema}`);
