@@ -19,6 +19,8 @@ import { escritura } from '../plan';
 export interface FotoLeida extends Lectura {
   /** The recognised text, for the user to compare. */
   texto: string;
+  /** Field → the corners of the line it was read from, as fractions of the photo as seen (see shared/schemas/fotos.ts). */
+  zonas: Record<string, [number, number][]>;
 }
 
 /** A company named by NIF only: its name and address from the address book, if it is there. */
@@ -61,7 +63,7 @@ export async function leerFoto(ctx: { db: Kysely<DB>; clock: Clock; fotos: Lecto
   const lectura = leerAlbaran(texto, { nif: c.nif, nombre: c.nombre, domicilio: c.domicilio, rol: c.rol });
   await completarDesdeAgenda(ctx.db, actor, lectura);
   if (texto.trim() === '') lectura.avisos.unshift('No se ha reconocido texto en la foto: repítala con más luz, de frente y sin sombras.');
-  const leida: FotoLeida = { ...lectura, texto };
+  const leida: FotoLeida = { ...lectura, texto, zonas: {} };
   return escritura(async (trx) => {
     await gastarFoto(trx, actor, ctx.clock.now());
     return leida;
