@@ -17,8 +17,9 @@
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import sharp, { type Metadata, type OutputInfo } from 'sharp';
-import { type Bbox, createScheduler, createWorker, OEM, PSM, type RecognizeOptions, type Scheduler, type WorkerParams } from 'tesseract.js';
+import sharp, { type Metadata } from 'sharp';
+import { type Bbox, createScheduler, createWorker, type Line, OEM, PSM, type RecognizeOptions, type RecognizeResult, type Scheduler, type WorkerParams } from 'tesseract.js';
+import { aplanar, aplicar, buscarPagina, type Cuadrilatero, encoger, type Gris, girar, homografia, horizontalidad, type Punto, tamanoPlano } from '../../shared/imagen/pagina';
 import { lineaPorReleer, mejorLectura } from '../../shared/rules/albaran';
 import { LADO_MAXIMO } from '../../shared/rules/fotos';
 
@@ -98,12 +99,41 @@ function problemaDeTamano(ancho: number, alto: number): ImagenNoValida | null {
 }
 
 /**
- * The picture ready for OCR (grey, upright, long side ≤ LADO_MAXIMO, light
- * evened out), or ImagenNoValida when the bytes are not an image sharp
- * reads, or one too small, too thin or too large to read. Of an animated or
- * multi-page picture, the first frame is read.
+ * A photo made ready for OCR: the page alone, flat and upright as far as
+ * could be told before reading it, grey, with its light evened out, and the
+ * way back from its pixels to the photo (for the boxes of what was read).
  */
-export async function prepararImagen(bytes: Uint8Array): Promise<Buffer> {
+export interface FotoPreparada {
+  /** One-channel PNG. */
+  imagen: Buffer;
+  width: number;
+  height: number;
+  /** Whether a page was found on a darker surface and flattened (else the whole photo is the page). */
+  pagina: boolean;
+  /** Quarter turns clockwise given to the page to stand its text upright. */
+  cuartos: number;
+  /** A pixel of `imagen` → where it lies in the photo as seen (EXIF orientation applied), as fractions of its width and height. */
+  aFoto(p: Punto): Punto;
+}
+
+/** Long side of the small copy the page is looked for in: enough for its edges, cheap to scan. */
+const LADO_BUSQUEDA = 480;
+/** How much the found page is shrunk towards its centre: its edge and the shadow along it stay out. */
+const MARGEN_PAGINA = 0.008;
+/** The flattened page is never enlarged more than this (a small page stays blurred however large it is made). */
+const AUMENTO_MAXIMO = 2;
+
+/**
+ * The picture ready for OCR, or ImagenNoValida when the bytes are not an
+ * image sharp reads, or one too small, too thin or too large to read. Of an
+ * animated or multi-page picture, the first frame is read. The page is
+ * looked for first (shared/imagen/pagina.ts): when it lies on a darker
+ * surface it is cut out and flattened, so the table, the page's shadow and
+ * its slant never reach the reader; a page whose text runs down rather than
+ * across (a photo taken sideways) is turned a quarter; then its light is
+ * evened out, the page's own alone.
+ */
+export async function prepararImagen(bytes: Uint8Array): Promise<FotoPreparada> {
   if (bytes.length === 0) throw new ImagenNoValida('el archivo está vacío');
   let meta: Metadata;
   try {
@@ -117,24 +147,99 @@ export async function prepararImagen(bytes: Uint8Array): Promise<Buffer> {
   // The header's size as the picture is seen (EXIF orientation applied), of its first frame or page.
   const tamano = problemaDeTamano(meta.autoOrient.width, meta.autoOrient.height);
   if (tamano) throw tamano;
-  let gris: { data: Buffer; info: OutputInfo };
+  let foto: Gris;
   try {
-    gris = await sharp(bytes, LEER)
+    // Decoded once, grey, at most LADO_TRABAJO a side: the page inside it is then cut at its own size.
+    const g = await sharp(bytes, LEER)
       .rotate()
       .flatten({ background: '#ffffff' }) // a transparent PNG's clear parts are paper
-      .resize({ width: LADO_MAXIMO, height: LADO_MAXIMO, fit: 'inside', withoutEnlargement: true })
+      .resize({ width: LADO_TRABAJO, height: LADO_TRABAJO, fit: 'inside', withoutEnlargement: true })
       .toColourspace('b-w')
       .raw()
       .toBuffer({ resolveWithObject: true });
+    foto = { data: g.data, width: g.info.width, height: g.info.height };
   } catch {
     throw new ImagenNoValida(esHeicHevc(bytes) ? NO_HEVC : 'imagen dañada o incompleta');
   }
-  const { width, height } = gris.info;
-  const papel = await brilloDelPapel(gris.data, width, height);
-  const plano = Buffer.allocUnsafe(gris.data.length);
+  const { width: fw, height: fh } = foto;
+  let plano: Gris;
+  let deVuelta: (p: Punto) => Punto;
+  const cuadro = await paginaEn(foto);
+  if (cuadro) {
+    const { width, height } = tamanoPlano(cuadro, LADO_MAXIMO);
+    const escala = Math.min(AUMENTO_MAXIMO, LADO_MAXIMO / Math.max(width, height));
+    const w = Math.round(width * escala);
+    const h = Math.round(height * escala);
+    plano = aplanar(foto, cuadro, w, h);
+    const hm = homografia(
+      [
+        [0, 0],
+        [w - 1, 0],
+        [w - 1, h - 1],
+        [0, h - 1],
+      ],
+      cuadro,
+    );
+    deVuelta = (p) => {
+      const [x, y] = aplicar(hm, p);
+      return [x / fw, y / fh];
+    };
+  } else {
+    const escala = Math.min(1, LADO_MAXIMO / Math.max(fw, fh));
+    const w = Math.round(fw * escala);
+    const h = Math.round(fh * escala);
+    plano = escala === 1 ? foto : { data: await unCanal(Buffer.from(foto.data), fw, fh).resize(w, h, { fit: 'fill' }).raw().toBuffer(), width: w, height: h };
+    deVuelta = ([x, y]) => [x / w, y / h];
+  }
+  // Text that runs down the page: the photo was taken sideways. Which way is told after reading (see leer).
+  const cuartos = horizontalidad(await reducida(plano, 600)) < 0.5 ? 1 : 0;
+  const derecha = girar(plano, cuartos);
+  const papel = await brilloDelPapel(Buffer.from(derecha.data), derecha.width, derecha.height);
+  const igualada = Buffer.allocUnsafe(derecha.data.length);
   // Paper (≥ 88% of the brightness around it) becomes white; ink keeps its contrast to the paper.
-  for (let i = 0; i < plano.length; i++) plano[i] = Math.min(255, Math.round((gris.data[i]! * 290) / Math.max(1, papel[i]!)));
-  return unCanal(plano, width, height).png({ compressionLevel: 1 }).toBuffer();
+  for (let i = 0; i < igualada.length; i++) igualada[i] = Math.min(255, Math.round((derecha.data[i]! * 290) / Math.max(1, papel[i]!)));
+  const imagen = await unCanal(igualada, derecha.width, derecha.height).png({ compressionLevel: 1 }).toBuffer();
+  const { width, height } = derecha;
+  return { imagen, width, height, pagina: cuadro !== null, cuartos, aFoto: (p) => deVuelta(deshacerGiro(p, cuartos, width, height)) };
+}
+
+/** Long side the photo is decoded at: its page, filling at least about 60% of it, stays near LADO_MAXIMO. */
+const LADO_TRABAJO = 2600;
+
+/** A grey picture shrunk so its long side is at most `lado`. */
+async function reducida(g: Gris, lado: number): Promise<Gris> {
+  const escala = lado / Math.max(g.width, g.height);
+  if (escala >= 1) return g;
+  const width = Math.max(1, Math.round(g.width * escala));
+  const height = Math.max(1, Math.round(g.height * escala));
+  const data = await unCanal(Buffer.from(g.data.buffer, g.data.byteOffset, g.data.length), g.width, g.height)
+    .resize(width, height, { fit: 'fill' })
+    .raw()
+    .toBuffer();
+  return { data, width, height };
+}
+
+/** The page's corners in the decoded photo, or null when it fills the photo or does not stand out. */
+async function paginaEn(foto: Gris): Promise<Cuadrilatero | null> {
+  const pequena = await reducida(foto, LADO_BUSQUEDA);
+  const q = buscarPagina(pequena);
+  if (!q) return null;
+  const f = foto.width / pequena.width;
+  return encoger(q.map(([x, y]) => [x * f, y * f]) as Cuadrilatero, MARGEN_PAGINA);
+}
+
+/** A point of a picture turned by `cuartos` quarter turns clockwise → the same point before the turn (`width` × `height` is the turned picture). */
+function deshacerGiro([x, y]: Punto, cuartos: number, width: number, height: number): Punto {
+  switch (((cuartos % 4) + 4) % 4) {
+    case 1:
+      return [y, width - 1 - x];
+    case 2:
+      return [width - 1 - x, height - 1 - y];
+    case 3:
+      return [height - 1 - y, x];
+    default:
+      return [x, y];
+  }
 }
 
 /**
@@ -232,13 +337,60 @@ async function releer(s: Scheduler, pagina: Pagina, primera: string, caja: Bbox)
   return mejor;
 }
 
+/** A line of the reading, with where it lies in the photo. */
+export interface LineaLeida {
+  texto: string;
+  /** Tesseract's confidence in the line, 0..1. */
+  confianza: number;
+  /** Its box's corners in the photo as seen, as fractions (top left, top right, bottom right, bottom left). */
+  esquinas: [Punto, Punto, Punto, Punto];
+}
+
+export interface LecturaFoto {
+  /** The lines in reading order, paragraphs apart by a blank line. */
+  texto: string;
+  /** Tesseract's mean confidence (0..1). */
+  confianza: number;
+  /** The lines of `texto`, in its order (blank lines left out). */
+  lineas: LineaLeida[];
+  /** Quarter turns clockwise the page was given to read it upright. */
+  cuartos: number;
+}
+
 export interface LectorFotos {
-  /** The text of a prepared picture, and tesseract's mean confidence (0..1). */
-  leer(imagen: Buffer): Promise<{ texto: string; confianza: number }>;
+  /** The text of a prepared photo, line by line with where each lies. */
+  leer(foto: FotoPreparada): Promise<LecturaFoto>;
   /** Workers started so far and photos waiting for one (for health checks and tests). */
   estado(): { trabajadores: number; enCola: number };
   cerrar(): Promise<void>;
 }
+
+/**
+ * Below this mean confidence a reading may be of a page upside down (a photo
+ * taken from the far side of the page, or sideways the other way): it is
+ * read again turned half round, and the surer reading kept. Upright print
+ * reads at 0.85–0.95, the same page upside down at about 0.4.
+ */
+const DUDOSA = 0.7;
+
+/** The photo turned half round (or a quarter more), with its way back to the photo turned too. */
+async function mediaVuelta(foto: FotoPreparada): Promise<FotoPreparada> {
+  const { width, height } = foto;
+  const imagen = await sharp(foto.imagen).rotate(180).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
+  return { ...foto, imagen, cuartos: (foto.cuartos + 2) % 4, aFoto: ([x, y]) => foto.aFoto([width - 1 - x, height - 1 - y]) };
+}
+
+/** The corners of a box tesseract gave on the picture it turned by `radianes` (clockwise) about its centre, on the picture as given. */
+function esquinasDe(b: Bbox, radianes: number, width: number, height: number): [Punto, Punto, Punto, Punto] {
+  const cx = width / 2;
+  const cy = height / 2;
+  const cos = Math.cos(-radianes);
+  const sin = Math.sin(-radianes);
+  const deshacer = ([x, y]: Punto): Punto => [cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos];
+  return [deshacer([b.x0, b.y0]), deshacer([b.x1, b.y0]), deshacer([b.x1, b.y1]), deshacer([b.x0, b.y1])];
+}
+
+const fraccion = (v: number) => Math.min(1, Math.max(0, Math.round(v * 10_000) / 10_000));
 
 export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.availableParallelism()))): LectorFotos {
   let scheduler: Promise<Scheduler> | null = null;
@@ -249,14 +401,15 @@ export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.avail
     const workers = await Promise.all(Array.from({ length: trabajadores }, () => createWorker('spa', OEM.LSTM_ONLY, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' })));
     for (const w of workers) {
       // debug_file: tesseract's own notes («Detected 22 diacritics») would otherwise go to the process's output.
-      await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO, debug_file: '/dev/null' } as Parameters<typeof w.setParameters>[0]);
+      await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO, debug_file: '/dev/null', user_defined_dpi: '300' } as Parameters<typeof w.setParameters>[0]);
       s.addWorker(w);
     }
     listo = s;
     return s;
   };
+  const reconocer = (s: Scheduler, foto: FotoPreparada): Promise<RecognizeResult> => s.addJob('recognize', foto.imagen, { rotateAuto: true }, { text: true, blocks: true });
   return {
-    async leer(imagen) {
+    async leer(preparada) {
       scheduler ??= arrancar().catch((error: unknown) => {
         scheduler = null; // the next photo tries again
         throw error;
@@ -268,18 +421,40 @@ export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.avail
       } finally {
         esperando--;
       }
-      const r = await s.addJob('recognize', imagen, { rotateAuto: true }, { text: true, blocks: true });
-      const lineas = (r.data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines)).filter((l) => lineaPorReleer(l.text));
-      let texto = r.data.text;
-      if (lineas.length) {
-        const pagina = await girada(imagen, r.data.rotateRadians ?? 0);
-        const releidas = await Promise.all(lineas.map((l) => releer(s, pagina, l.text.trim(), l.bbox)));
-        lineas.forEach((l, i) => {
-          // As a function: a reading may hold «$&» or «$'», which a replacement string would expand.
-          if (releidas[i] !== l.text.trim()) texto = texto.replace(l.text.trim(), () => releidas[i]!);
-        });
+      let foto = preparada;
+      let r = await reconocer(s, foto);
+      if ((r.data.confidence ?? 0) / 100 < DUDOSA) {
+        const girada = await mediaVuelta(foto);
+        const otra = await reconocer(s, girada);
+        if ((otra.data.confidence ?? 0) > (r.data.confidence ?? 0)) {
+          foto = girada;
+          r = otra;
+        }
       }
-      return { texto, confianza: (r.data.confidence ?? 0) / 100 };
+      const radianes = r.data.rotateRadians ?? 0;
+      const parrafos = (r.data.blocks ?? []).flatMap((b) => b.paragraphs).map((p) => p.lines.filter((l) => l.text.trim() !== ''));
+      const porReleer = parrafos.flat().filter((l) => lineaPorReleer(l.text));
+      const releidas = new Map<Line, string>();
+      if (porReleer.length) {
+        const pagina = await girada(foto.imagen, radianes);
+        const textos = await Promise.all(porReleer.map((l) => releer(s, pagina, l.text.trim(), l.bbox)));
+        for (const [i, l] of porReleer.entries()) releidas.set(l, textos[i]!);
+      }
+      const lineas: LineaLeida[] = [];
+      const texto = parrafos
+        .filter((p) => p.length)
+        .map((p) =>
+          p
+            .map((l) => {
+              const t = releidas.get(l) ?? l.text.trim();
+              const esquinas = esquinasDe(l.bbox, radianes, foto.width, foto.height).map((q) => foto.aFoto(q).map(fraccion) as Punto) as LineaLeida['esquinas'];
+              lineas.push({ texto: t, confianza: l.confidence / 100, esquinas });
+              return t;
+            })
+            .join('\n'),
+        )
+        .join('\n\n');
+      return { texto, confianza: (r.data.confidence ?? 0) / 100, lineas, cuartos: foto.cuartos };
     },
     estado() {
       return { trabajadores: listo?.getNumWorkers() ?? 0, enCola: esperando + (listo?.getQueueLen() ?? 0) };

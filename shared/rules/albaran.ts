@@ -308,6 +308,56 @@ function etiquetaDe(linea: string): { etiqueta: Etiqueta; resto: string } | null
   return null;
 }
 
+/** Words a form prints as captions, never a party's name or a place. */
+const PALABRAS_DE_FORMULARIO =
+  /^(?:n\.?\s?i\.?\s?f|c\.?\s?i\.?\s?f|nie|dni|nombre|razon\s+social|domicilio|direccion|pais|poblacion|provincia|c\.?\s?p|codigo\s+postal|firma|sello|firma\s+y\s+sello|observaciones|datos|lugar|fecha|hora|n[ºo°]|numero|referencia|pedido|albaran|carta\s+de\s+porte|total|bultos|cantidad|unidades|importe|de|para|asunto)$/;
+
+/**
+ * Whether a text is only a printed label or caption (one or several of
+ * them, a box's number, brackets and colons aside), never a value: a
+ * two-column header («Remitente   Transportista»), «NIF:», «Lugar de
+ * descarga», «(nombre, domicilio, país)».
+ */
+export function esEtiqueta(texto: string): boolean {
+  let resto = texto.trim();
+  for (let vueltas = 0; resto && vueltas < 6; vueltas++) {
+    resto = resto
+      .replace(/^[\s\d.)\-–•*|:/]+/, '')
+      .replace(/^\([^)]*\)[\s:.]*/, '')
+      .trim();
+    if (!resto) return true;
+    const e = etiquetaDe(resto);
+    if (e) {
+      resto = e.resto;
+      continue;
+    }
+    const base = sinAcentos(resto).replace(/[\s:.]+$/, '');
+    return PALABRAS_DE_FORMULARIO.test(base) || base.split(/[\s,/]+/).every((p) => PALABRAS_DE_FORMULARIO.test(p) || etiquetaDe(p) !== null);
+  }
+  return resto === '';
+}
+
+/** A proposal never carries a printed label as a value: such a value is dropped, and the field left for the user. */
+function sinEtiquetas(p: PropuestaDeca, confianza: Record<string, number>): void {
+  const campos = p as unknown as Record<string, unknown>;
+  for (const campo of ['cargador_nombre', 'cargador_domicilio', 'transp_nombre', 'transp_domicilio', 'conductor_nombre'] as const) {
+    const v = campos[campo];
+    if (typeof v === 'string' && esEtiqueta(v)) {
+      delete campos[campo];
+      delete confianza[campo];
+    }
+  }
+  p.envios.forEach((e, i) => {
+    for (const campo of ['origen', 'destino', 'naturaleza'] as const) {
+      const v = e[campo];
+      if (v !== undefined && esEtiqueta(v)) {
+        delete e[campo];
+        delete confianza[`envios[${i}].${campo}`];
+      }
+    }
+  });
+}
+
 export interface Bloque {
   etiqueta: Etiqueta;
   /** The text after the label on its line, then the lines under it up to the next label (four at most). */
@@ -541,6 +591,7 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
     propuesta.envios.length = 48;
     avisos.push('La nota tiene más de 48 líneas de envío: solo se proponen las 48 primeras.');
   }
+  sinEtiquetas(propuesta, confianza);
   if (!matricula) avisos.push('No se ha leído ninguna matrícula.');
   if (propuesta.envios.every((e) => e.peso === undefined)) avisos.push('No se ha leído ningún peso.');
   return { propuesta, confianza, avisos };
@@ -625,4 +676,48 @@ export function filasDeEnvio(texto: string): { naturaleza?: string; peso?: numbe
     filas.push({ ...(naturaleza ? { naturaleza } : {}), peso: peso.valor, unidad: peso.unidad });
   }
   return filas;
+}
+
+// ————— Dónde se leyó —————
+
+const clave = (s: string) => sinAcentos(s).replace(/[^a-z0-9]/g, '');
+
+/** Does this line hold that value, as read? */
+function contiene(linea: string, campo: string, valor: string | number): boolean {
+  if (typeof valor === 'number') {
+    // A weight as printed: its digits, thousands dots and decimal comma aside.
+    const cifras = String(valor).replace('.', '');
+    return buscarPesos(linea).some((p) => p.valor === valor) || new RegExp(`(?<!\\d)${cifras}(?!\\d)`).test(linea.replace(/(?<=\d)[.,\s](?=\d)/g, ''));
+  }
+  if (campo.endsWith('_nif')) return buscarNifs(linea).some((n) => n.nif === valor);
+  if (campo === 'fecha_transporte') return buscarFechas(linea).some((f) => f.fecha === valor);
+  if (campo.startsWith('matricula')) return clave(linea).includes(clave(valor).replace(/^r/, '')) || Object.values(buscarMatriculasEtiquetadas(linea)).includes(valor);
+  const v = clave(valor);
+  const l = clave(linea);
+  if (v.length >= 3 && l.includes(v)) return true;
+  // A value joined from several lines (an address, a place of two lines): its first part.
+  const primera = clave(valor.split(/,\s*/)[0] ?? '');
+  return primera.length >= 4 && l.includes(primera);
+}
+
+/**
+ * For each field of a proposal, the index of the line it was read from (the
+ * first line holding it), so the app can point at it on the photo. A field
+ * found in no line (completed from the address book, or the account's own
+ * company) has none.
+ */
+export function lineasDeCampos(propuesta: PropuestaDeca, lineas: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  const buscar = (campo: string, valor: string | number | undefined) => {
+    if (valor === undefined || valor === '') return;
+    const i = lineas.findIndex((l) => contiene(l, campo, valor));
+    if (i >= 0) out[campo] = i;
+  };
+  for (const [campo, valor] of Object.entries(propuesta)) {
+    if (campo !== 'envios') buscar(campo, valor as string);
+  }
+  propuesta.envios.forEach((e, i) => {
+    for (const [campo, valor] of Object.entries(e)) if (campo !== 'unidad') buscar(`envios[${i}].${campo}`, valor as string | number);
+  });
+  return out;
 }

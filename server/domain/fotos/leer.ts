@@ -5,11 +5,11 @@
  */
 import type { Kysely } from 'kysely';
 import { AppError } from '../../../shared/errors';
-import { type Lectura, leerAlbaran } from '../../../shared/rules/albaran';
+import { type Lectura, leerAlbaran, lineasDeCampos } from '../../../shared/rules/albaran';
 import { quitarInvisibles } from '../../../shared/rules/texto';
 import type { Clock } from '../../clock';
 import type { DB } from '../../db/schema';
-import { ImagenNoValida, type LectorFotos, prepararImagen } from '../../ocr/lector';
+import { type FotoPreparada, ImagenNoValida, type LectorFotos, prepararImagen } from '../../ocr/lector';
 import { comprobarFotos, gastarFoto } from '../accounts/cuota';
 import type { Actor } from '../actor';
 import { empresaPorNif } from '../agenda/agenda';
@@ -49,7 +49,7 @@ async function completarDesdeAgenda(db: Kysely<DB>, actor: Actor, l: Lectura): P
  */
 export async function leerFoto(ctx: { db: Kysely<DB>; clock: Clock; fotos: LectorFotos }, actor: Actor, foto: Uint8Array): Promise<Plan<FotoLeida>> {
   await comprobarFotos(ctx.db, actor, ctx.clock.now());
-  let imagen: Buffer;
+  let imagen: FotoPreparada;
   try {
     imagen = await prepararImagen(foto);
   } catch (error) {
@@ -58,12 +58,21 @@ export async function leerFoto(ctx: { db: Kysely<DB>; clock: Clock; fotos: Lecto
     throw new AppError('validacion', 'El archivo no es una foto que se pueda leer (JPEG, PNG, WebP o HEIC).', { campos: { foto: `No es una imagen válida: ${error.message}` } });
   }
   // What the user compares with the proposal: without the invisible characters the proposal drops too.
-  const texto = quitarInvisibles((await ctx.fotos.leer(imagen)).texto);
+  const leido = await ctx.fotos.leer(imagen);
+  const texto = quitarInvisibles(leido.texto);
   const c = actor.cuenta;
   const lectura = leerAlbaran(texto, { nif: c.nif, nombre: c.nombre, domicilio: c.domicilio, rol: c.rol });
   await completarDesdeAgenda(ctx.db, actor, lectura);
   if (texto.trim() === '') lectura.avisos.unshift('No se ha reconocido texto en la foto: repítala con más luz, de frente y sin sombras.');
-  const leida: FotoLeida = { ...lectura, texto, zonas: {} };
+  const zonas = Object.fromEntries(
+    Object.entries(
+      lineasDeCampos(
+        lectura.propuesta,
+        leido.lineas.map((l) => quitarInvisibles(l.texto)),
+      ),
+    ).map(([campo, i]) => [campo, leido.lineas[i]!.esquinas]),
+  );
+  const leida: FotoLeida = { ...lectura, texto, zonas };
   return escritura(async (trx) => {
     await gastarFoto(trx, actor, ctx.clock.now());
     return leida;

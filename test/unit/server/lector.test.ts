@@ -42,7 +42,7 @@ describe('prepararImagen', () => {
     [3600, 64],
     [33, 35],
   ])('prepares %i × %i: one grey byte a pixel, long side at most 1800', async (w, h) => {
-    const png = await prepararImagen(await blanca(w, h));
+    const { imagen: png } = await prepararImagen(await blanca(w, h));
     expect((await sharp(png).metadata()).channels).toBe(1);
     const { data, info } = await gris(png);
     expect(Math.max(info.width, info.height)).toBe(Math.min(1800, Math.max(w, h)));
@@ -61,7 +61,7 @@ describe('prepararImagen', () => {
     const foto = await sharp(pixeles, { raw: { width: w, height: h, channels: 1 } })
       .png()
       .toBuffer();
-    const { data } = await gris(await prepararImagen(foto));
+    const { data } = await gris((await prepararImagen(foto)).imagen);
     for (const y of [10, 100, 200, 440, 590]) {
       expect(data[y * w + 200], `paper at row ${y}`).toBeGreaterThanOrEqual(250);
     }
@@ -73,7 +73,7 @@ describe('prepararImagen', () => {
 
 describe('girada', () => {
   it.each([0, 0.003, 0.1, -0.2, 0.5])('gives the page of a long thin picture turned by %f rad at its own size, one byte a pixel', async (radianes) => {
-    const imagen = await prepararImagen(await blanca(1800, 40));
+    const { imagen } = await prepararImagen(await blanca(1800, 40));
     const pagina = await girada(imagen, radianes);
     expect([pagina.width, pagina.height]).toEqual([1800, 40]);
     expect(pagina.data.length).toBe(1800 * 40);
