@@ -18,9 +18,9 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Metadata } from 'sharp';
-import { type Bbox, createScheduler, createWorker, type Line, OEM, PSM, type RecognizeOptions, type RecognizeResult, type Scheduler, type WorkerParams } from 'tesseract.js';
+import { createScheduler, createWorker, OEM, PSM, type RecognizeOptions, type RecognizeResult, type Scheduler, type WorkerParams } from 'tesseract.js';
 import { aplanar, aplicar, buscarPagina, type Cuadrilatero, encoger, type Gris, girar, homografia, horizontalidad, type Punto, tamanoPlano } from '../../shared/imagen/pagina';
-import { lineaPorReleer, mejorLectura } from '../../shared/rules/albaran';
+import { type Caja, leerEnColumnas, lineaPorReleer, mejorLectura } from '../../shared/rules/albaran';
 import { LADO_MAXIMO } from '../../shared/rules/fotos';
 
 const require = createRequire(import.meta.url);
@@ -316,7 +316,7 @@ export async function girada(imagen: Buffer, radianes: number): Promise<Pagina> 
 const UNA_LINEA: Partial<RecognizeOptions & WorkerParams> = { tessedit_pageseg_mode: PSM.SINGLE_LINE };
 
 /** One line read again, cut out with a margin of its height and enlarged ×2, then ×3 while still unsure; the surest reading. */
-async function releer(s: Scheduler, pagina: Pagina, primera: string, caja: Bbox): Promise<string> {
+async function releer(s: Scheduler, pagina: Pagina, primera: string, caja: Caja): Promise<string> {
   const alto = caja.y1 - caja.y0;
   const left = Math.max(0, caja.x0 - alto);
   const top = Math.max(0, caja.y0 - Math.round(alto / 2));
@@ -381,7 +381,7 @@ async function mediaVuelta(foto: FotoPreparada): Promise<FotoPreparada> {
 }
 
 /** The corners of a box tesseract gave on the picture it turned by `radianes` (clockwise) about its centre, on the picture as given. */
-function esquinasDe(b: Bbox, radianes: number, width: number, height: number): [Punto, Punto, Punto, Punto] {
+function esquinasDe(b: Caja, radianes: number, width: number, height: number): [Punto, Punto, Punto, Punto] {
   const cx = width / 2;
   const cy = height / 2;
   const cos = Math.cos(-radianes);
@@ -432,28 +432,24 @@ export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.avail
         }
       }
       const radianes = r.data.rotateRadians ?? 0;
-      const parrafos = (r.data.blocks ?? []).flatMap((b) => b.paragraphs).map((p) => p.lines.filter((l) => l.text.trim() !== ''));
-      const porReleer = parrafos.flat().filter((l) => lineaPorReleer(l.text));
-      const releidas = new Map<Line, string>();
+      const parrafos = (r.data.blocks ?? [])
+        .flatMap((b) => b.paragraphs)
+        .map((p) =>
+          p.lines.map((l) => l.words.filter((w) => w.text.trim() !== '').map((w) => ({ texto: w.text.trim(), caja: w.bbox, confianza: w.confidence / 100 }))).filter((palabras) => palabras.length),
+        );
+      const enOrden = leerEnColumnas(parrafos);
+      const porReleer = enOrden.flat().filter((t) => lineaPorReleer(t.texto));
       if (porReleer.length) {
         const pagina = await girada(foto.imagen, radianes);
-        const textos = await Promise.all(porReleer.map((l) => releer(s, pagina, l.text.trim(), l.bbox)));
-        for (const [i, l] of porReleer.entries()) releidas.set(l, textos[i]!);
+        const textos = await Promise.all(porReleer.map((t) => releer(s, pagina, t.texto, t.caja)));
+        for (const [i, t] of porReleer.entries()) t.texto = textos[i]!;
       }
-      const lineas: LineaLeida[] = [];
-      const texto = parrafos
-        .filter((p) => p.length)
-        .map((p) =>
-          p
-            .map((l) => {
-              const t = releidas.get(l) ?? l.text.trim();
-              const esquinas = esquinasDe(l.bbox, radianes, foto.width, foto.height).map((q) => foto.aFoto(q).map(fraccion) as Punto) as LineaLeida['esquinas'];
-              lineas.push({ texto: t, confianza: l.confidence / 100, esquinas });
-              return t;
-            })
-            .join('\n'),
-        )
-        .join('\n\n');
+      const lineas: LineaLeida[] = enOrden.flat().map((t) => ({
+        texto: t.texto,
+        confianza: t.confianza,
+        esquinas: esquinasDe(t.caja, radianes, foto.width, foto.height).map((q) => foto.aFoto(q).map(fraccion) as Punto) as LineaLeida['esquinas'],
+      }));
+      const texto = enOrden.map((p) => p.map((t) => t.texto).join('\n')).join('\n\n');
       return { texto, confianza: (r.data.confidence ?? 0) / 100, lineas, cuartos: foto.cuartos };
     },
     estado() {

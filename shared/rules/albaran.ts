@@ -573,6 +573,8 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
     const naturaleza = primerValor(de('mercancia')[0]);
     const pesoEtiquetado = de('peso').flatMap((b) => buscarPesos(b.lineas.join(' ')))[0] ?? buscarPesos(texto)[0];
     if (naturaleza || pesoEtiquetado) envios.push({ naturaleza, peso: pesoEtiquetado?.valor, unidad: pesoEtiquetado?.unidad });
+    // The places alone are worth proposing: the user adds the goods.
+    else if (origen || destino) envios.push({});
   }
   envios.forEach((e, i) => {
     const envio: EnvioPropuesto = { ...(origen ? { origen } : {}), ...(destino ? { destino } : {}) };
@@ -720,4 +722,111 @@ export function lineasDeCampos(propuesta: PropuestaDeca, lineas: string[]): Reco
     for (const [campo, valor] of Object.entries(e)) if (campo !== 'unidad') buscar(`envios[${i}].${campo}`, valor as string | number);
   });
   return out;
+}
+
+// ————— Columnas —————
+
+export interface Caja {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/** A word as OCR read it, with its box on the page. */
+export interface PalabraLeida {
+  texto: string;
+  caja: Caja;
+  /** 0..1 */
+  confianza: number;
+}
+
+/** A piece of a line as it will be read: its words, its text, its box. */
+export interface TrozoDeLinea {
+  texto: string;
+  caja: Caja;
+  confianza: number;
+}
+
+/** Labels that a second column of a form carries (a goods table's weight column is not one). */
+const ETIQUETAS_DE_COLUMNA = new Set<Etiqueta>(['cargador', 'transportista', 'origen', 'destino', 'destinatario', 'matricula', 'conductor', 'fecha']);
+
+const unir = (palabras: PalabraLeida[]): TrozoDeLinea => ({
+  texto: palabras.map((p) => p.texto).join(' '),
+  caja: {
+    x0: Math.min(...palabras.map((p) => p.caja.x0)),
+    y0: Math.min(...palabras.map((p) => p.caja.y0)),
+    x1: Math.max(...palabras.map((p) => p.caja.x1)),
+    y1: Math.max(...palabras.map((p) => p.caja.y1)),
+  },
+  confianza: palabras.reduce((s, p) => s + p.confianza, 0) / palabras.length,
+});
+
+/** A line's words cut where the space between two is much wider than a word space: the pieces of a line that crosses columns. */
+function trozos(palabras: PalabraLeida[]): PalabraLeida[][] {
+  if (!palabras.length) return [];
+  const alto = Math.max(1, ...palabras.map((p) => p.caja.y1 - p.caja.y0));
+  const out: PalabraLeida[][] = [[palabras[0]!]];
+  for (let i = 1; i < palabras.length; i++) {
+    if (palabras[i]!.caja.x0 - palabras[i - 1]!.caja.x1 > 2.5 * alto) out.push([]);
+    out.at(-1)!.push(palabras[i]!);
+  }
+  return out;
+}
+
+/**
+ * The lines of a page in reading order, with forms laid out in two columns
+ * read column by column: OCR reads a line straight across the page, so a
+ * shipper's box beside a carrier's comes out as «Remitente Transportista»,
+ * then both names on one line. Where consecutive lines split at the same
+ * place into two pieces, and the right-hand pieces hold labels of their own
+ * (a party, a place, a plate: not a goods table's weight column), the left
+ * pieces are given first, then the right ones, each column its own
+ * paragraph. Each paragraph is a list of lines; the others pass unchanged.
+ */
+export function leerEnColumnas(parrafos: PalabraLeida[][][]): TrozoDeLinea[][] {
+  const lineas = parrafos.flatMap((p, i) => p.map((palabras) => ({ palabras, parrafo: i })));
+  const out: TrozoDeLinea[][] = [];
+  let i = 0;
+  let parrafoActual = -1;
+  const seguir = (t: TrozoDeLinea, parrafo: number) => {
+    if (parrafo !== parrafoActual || !out.length) out.push([]);
+    parrafoActual = parrafo;
+    out.at(-1)!.push(t);
+  };
+  while (i < lineas.length) {
+    const partes = trozos(lineas[i]!.palabras);
+    if (partes.length === 2) {
+      // A run of lines sharing the cut: each either two pieces with the right one starting near `corte`,
+      // or one piece lying wholly on one side of it.
+      const corte = partes[1]![0]!.caja.x0;
+      const ancho = Math.max(...lineas.map((l) => Math.max(0, ...l.palabras.map((p) => p.caja.x1))));
+      const tolerancia = 0.04 * ancho;
+      const izquierda: TrozoDeLinea[] = [];
+      const derecha: TrozoDeLinea[] = [];
+      let j = i;
+      for (; j < lineas.length; j++) {
+        const ps = trozos(lineas[j]!.palabras);
+        if (ps.length === 2 && Math.abs(ps[1]![0]!.caja.x0 - corte) < tolerancia) {
+          izquierda.push(unir(ps[0]!));
+          derecha.push(unir(ps[1]!));
+        } else if (ps.length === 1 && unir(ps[0]!).caja.x1 < corte - tolerancia / 2) izquierda.push(unir(ps[0]!));
+        else if (ps.length === 1 && Math.abs(ps[0]![0]!.caja.x0 - corte) < tolerancia) derecha.push(unir(ps[0]!));
+        else break;
+      }
+      const rotulada = derecha.some((t) => {
+        const e = etiquetaDe(t.texto);
+        return e !== null && ETIQUETAS_DE_COLUMNA.has(e.etiqueta);
+      });
+      if (rotulada && j > i + 1) {
+        out.push(izquierda, derecha);
+        parrafoActual = -1;
+        i = j;
+        continue;
+      }
+    }
+    seguir(unir(lineas[i]!.palabras), lineas[i]!.parrafo);
+    i++;
+  }
+  return out.filter((p) => p.length);
 }

@@ -6,11 +6,15 @@ import {
   buscarNifs,
   buscarPesos,
   certezaDeLinea,
+  esEtiqueta,
   filasDeEnvio,
   leerAlbaran,
   leerBloques,
+  leerEnColumnas,
   lineaPorReleer,
+  lineasDeCampos,
   mejorLectura,
+  type PalabraLeida,
 } from '../../../shared/rules/albaran';
 import { DecaInput } from '../../../shared/schemas/deca';
 
@@ -298,7 +302,8 @@ Destino: Mercazaragoza, Zaragoza`;
       transp_nombre: 'Autotransportes Pérez Sanz, S.L.',
       transp_nif: 'B73336257',
     });
-    expect(propuesta.envios).toEqual([]);
+    // No goods nor weight: the places are still proposed, for the user to add the goods.
+    expect(propuesta.envios).toEqual([{ origen: 'Puerto Seco de Coslada, Madrid', destino: 'Mercazaragoza, Zaragoza' }]);
     expect(leerAlbaran(`${correo}\nPeso: 11.000 kg`).propuesta.envios[0]).toMatchObject({ origen: 'Puerto Seco de Coslada, Madrid', destino: 'Mercazaragoza, Zaragoza', peso: 11000 });
   });
 
@@ -321,5 +326,75 @@ describe('filasDeEnvio with the columns read apart', () => {
   });
   it('pairs nothing when the counts do not fit', () => {
     expect(filasDeEnvio('Peso (kg)\n22.600\n\nDescripción de la mercancía\nVino embotellado\nAlcachofas frescas\nPiñones\nTotal')).toEqual([]);
+  });
+});
+
+describe('a printed label is never a value', () => {
+  it.each(['REMITENTE', 'Remitente   Transportista', 'NIF:', 'Lugar de descarga', '(nombre, domicilio, país)', '1 Remitente (nombre, domicilio, país)', 'Firma y sello', 'Lugar y fecha de carga'])(
+    '%s is a label',
+    (t) => expect(esEtiqueta(t)).toBe(true),
+  );
+  it.each(['Frutas Peñalara, S.A.', 'Puerto de Valencia, Muelle 3', 'Carga general', 'Mercabarna, Barcelona'])('%s is not', (t) => expect(esEtiqueta(t)).toBe(false));
+
+  it('leaves a party’s name empty rather than propose the box’s own caption', () => {
+    const { propuesta, confianza } = leerAlbaran('Remitente\nNIF\nB96712344\n\nTransportista:\nREMITENTE\nCIF B21960109');
+    expect(propuesta.cargador_nif).toBe('B96712344');
+    expect(propuesta.cargador_nombre).toBeUndefined();
+    expect(propuesta.transp_nombre).toBeUndefined();
+    expect(confianza.transp_nombre).toBeUndefined();
+  });
+});
+
+/** Words laid on a line at y, each at its x, 20 px tall, 14 px a letter. */
+const linea = (y: number, ...trozos: [number, string][]): PalabraLeida[] =>
+  trozos.flatMap(([x0, texto]) => {
+    let x = x0;
+    return texto.split(' ').map((t) => {
+      const p = { texto: t, caja: { x0: x, y0: y, x1: x + 14 * t.length, y1: y + 20 }, confianza: 0.9 };
+      x += 14 * t.length + 8;
+      return p;
+    });
+  });
+
+describe('leerEnColumnas', () => {
+  it('reads a form laid out in two columns column by column, so each label keeps its own value', () => {
+    const texto = leerEnColumnas([
+      [
+        linea(100, [100, 'REMITENTE'], [900, 'TRANSPORTISTA']),
+        linea(130, [100, 'Cítricos La Ribera, S.L.'], [900, 'Transportes Núñez, S.L.']),
+        linea(160, [100, 'NIF: B96712344'], [900, 'CIF: B21960109']),
+        linea(190, [100, 'LUGAR DE CARGA'], [900, 'LUGAR DE ENTREGA']),
+        linea(220, [100, 'Mercabarna, Barcelona'], [900, 'Mercazaragoza, Zaragoza']),
+      ],
+    ])
+      .map((p) => p.map((t) => t.texto).join('\n'))
+      .join('\n\n');
+    const { propuesta } = leerAlbaran(texto);
+    expect(propuesta).toMatchObject({ cargador_nombre: 'Cítricos La Ribera, S.L.', cargador_nif: 'B96712344', transp_nombre: 'Transportes Núñez, S.L.', transp_nif: 'B21960109' });
+    expect(propuesta.envios[0]).toMatchObject({ origen: 'Mercabarna, Barcelona', destino: 'Mercazaragoza, Zaragoza' });
+  });
+
+  it('keeps a goods table’s rows whole: its weight column holds no label of its own', () => {
+    const parrafos = leerEnColumnas([
+      [linea(100, [100, 'Descripción de la mercancía'], [900, 'Peso (kg)']), linea(130, [100, 'Vino embotellado'], [900, '22.600']), linea(160, [100, 'Alcachofas frescas'], [900, '1.500,5'])],
+    ]);
+    expect(parrafos.map((p) => p.map((t) => t.texto))).toEqual([['Descripción de la mercancía Peso (kg)', 'Vino embotellado 22.600', 'Alcachofas frescas 1.500,5']]);
+  });
+});
+
+describe('lineasDeCampos', () => {
+  it('points each field at the line it was read from, whatever the separators it was printed with', () => {
+    const lineas = [
+      'ALBARÁN 123',
+      'Fecha: 5 de diciembre de 2026',
+      'Remitente: Frutas Peñalara, S.A.',
+      'NIF: B-20.868.766',
+      'Matrícula: 9391-KTR   Remolque: R-7384 CXW',
+      'Naranjas en cajas   18.250,5',
+    ];
+    const { propuesta } = leerAlbaran(lineas.join('\n'));
+    const donde = lineasDeCampos(propuesta, lineas);
+    expect(donde).toMatchObject({ fecha_transporte: 1, cargador_nombre: 2, cargador_nif: 3, matricula: 4, matricula_remolque: 4 });
+    expect(donde.cargador_domicilio).toBeUndefined();
   });
 });
