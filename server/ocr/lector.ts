@@ -20,7 +20,7 @@ import path from 'node:path';
 import sharp, { type Metadata } from 'sharp';
 import { createScheduler, createWorker, OEM, PSM, type RecognizeOptions, type RecognizeResult, type Scheduler, type WorkerParams } from 'tesseract.js';
 import { aplanar, aplicar, buscarPagina, type Cuadrilatero, encoger, type Gris, girar, homografia, horizontalidad, type Punto, tamanoPlano } from '../../shared/imagen/pagina';
-import { type Caja, leerEnColumnas, lineaPorReleer, mejorLectura } from '../../shared/rules/albaran';
+import { type Caja, leerBloques, leerEnColumnas, lineaPorReleer, mejorLectura, unirPalabras } from '../../shared/rules/albaran';
 import { LADO_MAXIMO } from '../../shared/rules/fotos';
 
 const require = createRequire(import.meta.url);
@@ -116,6 +116,24 @@ export interface FotoPreparada {
   aFoto(p: Punto): Punto;
 }
 
+/**
+ * The steps of the reading, each of which can be left out to measure what
+ * it brings (bench/fotos.ts): all of them run in POST /fotos.
+ */
+export interface Pasos {
+  /** Find the page on the surface and flatten it. */
+  pagina: boolean;
+  /** Turn a page whose text runs down a quarter, and one read unsure half round. */
+  orientacion: boolean;
+  /** Even out the light of the page. */
+  luz: boolean;
+  /** Read forms in two columns column by column. */
+  columnas: boolean;
+  /** Read again, closer, a NIF or plate line read unsure. */
+  releer: boolean;
+}
+export const TODOS_LOS_PASOS: Pasos = { pagina: true, orientacion: true, luz: true, columnas: true, releer: true };
+
 /** Long side of the small copy the page is looked for in: enough for its edges, cheap to scan. */
 const LADO_BUSQUEDA = 480;
 /** How much the found page is shrunk towards its centre: its edge and the shadow along it stay out. */
@@ -133,7 +151,7 @@ const AUMENTO_MAXIMO = 2;
  * across (a photo taken sideways) is turned a quarter; then its light is
  * evened out, the page's own alone.
  */
-export async function prepararImagen(bytes: Uint8Array): Promise<FotoPreparada> {
+export async function prepararImagen(bytes: Uint8Array, pasos: Pasos = TODOS_LOS_PASOS): Promise<FotoPreparada> {
   if (bytes.length === 0) throw new ImagenNoValida('el archivo está vacío');
   let meta: Metadata;
   try {
@@ -164,7 +182,7 @@ export async function prepararImagen(bytes: Uint8Array): Promise<FotoPreparada> 
   const { width: fw, height: fh } = foto;
   let plano: Gris;
   let deVuelta: (p: Punto) => Punto;
-  const cuadro = await paginaEn(foto);
+  const cuadro = pasos.pagina ? await paginaEn(foto) : null;
   if (cuadro) {
     const { width, height } = tamanoPlano(cuadro, LADO_MAXIMO);
     const escala = Math.min(AUMENTO_MAXIMO, LADO_MAXIMO / Math.max(width, height));
@@ -192,12 +210,15 @@ export async function prepararImagen(bytes: Uint8Array): Promise<FotoPreparada> 
     deVuelta = ([x, y]) => [x / w, y / h];
   }
   // Text that runs down the page: the photo was taken sideways. Which way is told after reading (see leer).
-  const cuartos = horizontalidad(await reducida(plano, 600)) < 0.5 ? 1 : 0;
+  const cuartos = pasos.orientacion && horizontalidad(await reducida(plano, 600)) < 0.5 ? 1 : 0;
   const derecha = girar(plano, cuartos);
-  const papel = await brilloDelPapel(Buffer.from(derecha.data), derecha.width, derecha.height);
-  const igualada = Buffer.allocUnsafe(derecha.data.length);
-  // Paper (≥ 88% of the brightness around it) becomes white; ink keeps its contrast to the paper.
-  for (let i = 0; i < igualada.length; i++) igualada[i] = Math.min(255, Math.round((derecha.data[i]! * 290) / Math.max(1, papel[i]!)));
+  let igualada = Buffer.from(derecha.data.buffer, derecha.data.byteOffset, derecha.data.length);
+  if (pasos.luz) {
+    const papel = await brilloDelPapel(Buffer.from(derecha.data), derecha.width, derecha.height);
+    igualada = Buffer.allocUnsafe(derecha.data.length);
+    // Paper (≥ 88% of the brightness around it) becomes white; ink keeps its contrast to the paper.
+    for (let i = 0; i < igualada.length; i++) igualada[i] = Math.min(255, Math.round((derecha.data[i]! * 290) / Math.max(1, papel[i]!)));
+  }
   const imagen = await unCanal(igualada, derecha.width, derecha.height).png({ compressionLevel: 1 }).toBuffer();
   const { width, height } = derecha;
   return { imagen, width, height, pagina: cuadro !== null, cuartos, aFoto: (p) => deVuelta(deshacerGiro(p, cuartos, width, height)) };
@@ -359,7 +380,7 @@ export interface LecturaFoto {
 
 export interface LectorFotos {
   /** The text of a prepared photo, line by line with where each lies. */
-  leer(foto: FotoPreparada): Promise<LecturaFoto>;
+  leer(foto: FotoPreparada, pasos?: Pasos): Promise<LecturaFoto>;
   /** Workers started so far and photos waiting for one (for health checks and tests). */
   estado(): { trabajadores: number; enCola: number };
   cerrar(): Promise<void>;
@@ -367,9 +388,11 @@ export interface LectorFotos {
 
 /**
  * Below this mean confidence a reading may be of a page upside down (a photo
- * taken from the far side of the page, or sideways the other way): it is
+ * taken from the far side of the page, or sideways the other way): unless it
+ * found labels a note prints (an upside-down page reads as gibberish), it is
  * read again turned half round, and the surer reading kept. Upright print
- * reads at 0.85–0.95, the same page upside down at about 0.4.
+ * reads at 0.85–0.95, the same page upside down at about 0.4; handwriting
+ * reads low however it is turned, and its labels spare it the second read.
  */
 const DUDOSA = 0.7;
 
@@ -409,7 +432,7 @@ export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.avail
   };
   const reconocer = (s: Scheduler, foto: FotoPreparada): Promise<RecognizeResult> => s.addJob('recognize', foto.imagen, { rotateAuto: true }, { text: true, blocks: true });
   return {
-    async leer(preparada) {
+    async leer(preparada, pasos = TODOS_LOS_PASOS) {
       scheduler ??= arrancar().catch((error: unknown) => {
         scheduler = null; // the next photo tries again
         throw error;
@@ -423,7 +446,7 @@ export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.avail
       }
       let foto = preparada;
       let r = await reconocer(s, foto);
-      if ((r.data.confidence ?? 0) / 100 < DUDOSA) {
+      if (pasos.orientacion && (r.data.confidence ?? 0) / 100 < DUDOSA && leerBloques(r.data.text).length < 2) {
         const girada = await mediaVuelta(foto);
         const otra = await reconocer(s, girada);
         if ((otra.data.confidence ?? 0) > (r.data.confidence ?? 0)) {
@@ -437,8 +460,8 @@ export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.avail
         .map((p) =>
           p.lines.map((l) => l.words.filter((w) => w.text.trim() !== '').map((w) => ({ texto: w.text.trim(), caja: w.bbox, confianza: w.confidence / 100 }))).filter((palabras) => palabras.length),
         );
-      const enOrden = leerEnColumnas(parrafos);
-      const porReleer = enOrden.flat().filter((t) => lineaPorReleer(t.texto));
+      const enOrden = pasos.columnas ? leerEnColumnas(parrafos) : parrafos.map((p) => p.map(unirPalabras));
+      const porReleer = pasos.releer ? enOrden.flat().filter((t) => lineaPorReleer(t.texto)) : [];
       if (porReleer.length) {
         const pagina = await girada(foto.imagen, radianes);
         const textos = await Promise.all(porReleer.map((t) => releer(s, pagina, t.texto, t.caja)));

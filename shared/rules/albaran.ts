@@ -751,7 +751,8 @@ export interface TrozoDeLinea {
 /** Labels that a second column of a form carries (a goods table's weight column is not one). */
 const ETIQUETAS_DE_COLUMNA = new Set<Etiqueta>(['cargador', 'transportista', 'origen', 'destino', 'destinatario', 'matricula', 'conductor', 'fecha']);
 
-const unir = (palabras: PalabraLeida[]): TrozoDeLinea => ({
+/** Words of one line as one piece: their text, their joint box and their mean confidence. */
+export const unirPalabras = (palabras: PalabraLeida[]): TrozoDeLinea => ({
   texto: palabras.map((p) => p.texto).join(' '),
   caja: {
     x0: Math.min(...palabras.map((p) => p.caja.x0)),
@@ -808,10 +809,10 @@ export function leerEnColumnas(parrafos: PalabraLeida[][][]): TrozoDeLinea[][] {
       for (; j < lineas.length; j++) {
         const ps = trozos(lineas[j]!.palabras);
         if (ps.length === 2 && Math.abs(ps[1]![0]!.caja.x0 - corte) < tolerancia) {
-          izquierda.push(unir(ps[0]!));
-          derecha.push(unir(ps[1]!));
-        } else if (ps.length === 1 && unir(ps[0]!).caja.x1 < corte - tolerancia / 2) izquierda.push(unir(ps[0]!));
-        else if (ps.length === 1 && Math.abs(ps[0]![0]!.caja.x0 - corte) < tolerancia) derecha.push(unir(ps[0]!));
+          izquierda.push(unirPalabras(ps[0]!));
+          derecha.push(unirPalabras(ps[1]!));
+        } else if (ps.length === 1 && unirPalabras(ps[0]!).caja.x1 < corte - tolerancia / 2) izquierda.push(unirPalabras(ps[0]!));
+        else if (ps.length === 1 && Math.abs(ps[0]![0]!.caja.x0 - corte) < tolerancia) derecha.push(unirPalabras(ps[0]!));
         else break;
       }
       const rotulada = derecha.some((t) => {
@@ -825,7 +826,7 @@ export function leerEnColumnas(parrafos: PalabraLeida[][][]): TrozoDeLinea[][] {
         continue;
       }
     }
-    seguir(unir(lineas[i]!.palabras), lineas[i]!.parrafo);
+    seguir(unirPalabras(lineas[i]!.palabras), lineas[i]!.parrafo);
     i++;
   }
   return out.filter((p) => p.length);
