@@ -19,13 +19,21 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Metadata } from 'sharp';
 import { createScheduler, createWorker, OEM, PSM, type RecognizeOptions, type RecognizeResult, type Scheduler, type WorkerParams } from 'tesseract.js';
-import { aplanar, aplicar, buscarPagina, type Cuadrilatero, encoger, type Gris, girar, homografia, horizontalidad, type Punto, tamanoPlano } from '../../shared/imagen/pagina';
+import { aplanar, aplicar, buscarPagina, type Cuadrilatero, encoger, type Gris, homografia, type Punto, tamanoPlano } from '../../shared/imagen/pagina';
 import { type Caja, leerBloques, leerEnColumnas, lineaPorReleer, mejorLectura, unirPalabras } from '../../shared/rules/albaran';
 import { LADO_MAXIMO } from '../../shared/rules/fotos';
 
 const require = createRequire(import.meta.url);
 /** The package's LSTM «best_int» model (2 MB gzipped); its default points at the 8 MB legacy one. */
 const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/spa')), '4.0.0_best_int');
+/** Tesseract's orientation and script detection model, from npm too. */
+const OSD_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/osd')), '4.0.0_best_int');
+
+/** The readers (one per core) and the orientation detector. */
+interface Motores {
+  s: Scheduler;
+  osd: Scheduler;
+}
 
 /**
  * Shortest side a picture must keep, once fitted into LADO_MAXIMO, to hold
@@ -209,19 +217,19 @@ export async function prepararImagen(bytes: Uint8Array, pasos: Pasos = TODOS_LOS
     plano = escala === 1 ? foto : { data: await unCanal(Buffer.from(foto.data), fw, fh).resize(w, h, { fit: 'fill' }).raw().toBuffer(), width: w, height: h };
     deVuelta = ([x, y]) => [x / w, y / h];
   }
-  // Text that runs down the page: the photo was taken sideways. Which way is told after reading (see leer).
-  const cuartos = pasos.orientacion && horizontalidad(await reducida(plano, 600)) < 0.5 ? 1 : 0;
-  const derecha = girar(plano, cuartos);
-  let igualada = Buffer.from(derecha.data.buffer, derecha.data.byteOffset, derecha.data.length);
+  let igualado: Gris = plano;
   if (pasos.luz) {
-    const papel = await brilloDelPapel(Buffer.from(derecha.data), derecha.width, derecha.height);
-    igualada = Buffer.allocUnsafe(derecha.data.length);
+    const papel = await brilloDelPapel(Buffer.from(plano.data), plano.width, plano.height);
+    const data = new Uint8Array(plano.data.length);
     // Paper (≥ 88% of the brightness around it) becomes white; ink keeps its contrast to the paper.
-    for (let i = 0; i < igualada.length; i++) igualada[i] = Math.min(255, Math.round((derecha.data[i]! * 290) / Math.max(1, papel[i]!)));
+    for (let i = 0; i < data.length; i++) data[i] = Math.min(255, Math.round((plano.data[i]! * 290) / Math.max(1, papel[i]!)));
+    igualado = { data, width: plano.width, height: plano.height };
   }
+  const derecha = igualado;
+  const igualada = Buffer.from(derecha.data.buffer, derecha.data.byteOffset, derecha.data.length);
   const imagen = await unCanal(igualada, derecha.width, derecha.height).png({ compressionLevel: 1 }).toBuffer();
   const { width, height } = derecha;
-  return { imagen, width, height, pagina: cuadro !== null, cuartos, aFoto: (p) => deVuelta(deshacerGiro(p, cuartos, width, height)) };
+  return { imagen, width, height, pagina: cuadro !== null, cuartos: 0, aFoto: deVuelta };
 }
 
 /** Long side the photo is decoded at: its page, filling at least about 60% of it, stays near LADO_MAXIMO. */
@@ -396,11 +404,39 @@ export interface LectorFotos {
  */
 const DUDOSA = 0.7;
 
-/** The photo turned half round (or a quarter more), with its way back to the photo turned too. */
-async function mediaVuelta(foto: FotoPreparada): Promise<FotoPreparada> {
-  const { width, height } = foto;
-  const imagen = await sharp(foto.imagen).rotate(180).toColourspace('b-w').png({ compressionLevel: 1 }).toBuffer();
-  return { ...foto, imagen, cuartos: (foto.cuartos + 2) % 4, aFoto: ([x, y]) => foto.aFoto([width - 1 - x, height - 1 - y]) };
+/** The photo turned by `cuartos` quarter turns clockwise, with its way back to the photo turned too. */
+async function girarFoto(foto: FotoPreparada, cuartos: number): Promise<FotoPreparada> {
+  const k = ((cuartos % 4) + 4) % 4;
+  if (k === 0) return foto;
+  const imagen = await sharp(foto.imagen)
+    .rotate(90 * k)
+    .toColourspace('b-w')
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+  const width = k === 2 ? foto.width : foto.height;
+  const height = k === 2 ? foto.height : foto.width;
+  return { ...foto, imagen, width, height, cuartos: (foto.cuartos + k) % 4, aFoto: (p) => foto.aFoto(deshacerGiro(p, k, width, height)) };
+}
+
+/**
+ * Tesseract's orientation and script detection (the `osd` model) tells how
+ * far a page is turned from its text's shapes, in about a quarter of a
+ * second: its answer is taken when its confidence reaches this (it gives
+ * 2–7 on a page of print, below 1 where it hardly saw any text).
+ */
+const OSD_SEGURA = 1.5;
+
+/**
+ * Quarter turns clockwise that stand the page upright by the orientation
+ * detection, and whether it is sure (a dot-matrix print or handwriting can
+ * leave it guessing: its guess is then tried only if the page read as it is
+ * reads badly).
+ */
+async function orientar(osd: Scheduler, foto: FotoPreparada): Promise<{ cuartos: number; segura: boolean }> {
+  const r = await osd.addJob('detect', foto.imagen).catch(() => null);
+  const grados = r?.data.orientation_degrees;
+  if (!r || grados === null || grados === undefined) return { cuartos: 0, segura: false };
+  return { cuartos: Math.round(grados / 90) % 4, segura: (r.data.orientation_confidence ?? 0) >= OSD_SEGURA };
 }
 
 /** The corners of a box tesseract gave on the picture it turned by `radianes` (clockwise) about its centre, on the picture as given. */
@@ -416,19 +452,27 @@ function esquinasDe(b: Caja, radianes: number, width: number, height: number): [
 const fraccion = (v: number) => Math.min(1, Math.max(0, Math.round(v * 10_000) / 10_000));
 
 export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.availableParallelism()))): LectorFotos {
-  let scheduler: Promise<Scheduler> | null = null;
-  let listo: Scheduler | null = null;
+  let scheduler: Promise<Motores> | null = null;
+  let listo: Motores | null = null;
   let esperando = 0; // photos waiting for the workers to start
-  const arrancar = async (): Promise<Scheduler> => {
+  const arrancar = async (): Promise<Motores> => {
     const s = createScheduler();
-    const workers = await Promise.all(Array.from({ length: trabajadores }, () => createWorker('spa', OEM.LSTM_ONLY, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' })));
+    const osd = createScheduler();
+    const [workers, detector] = await Promise.all([
+      Promise.all(Array.from({ length: trabajadores }, () => createWorker('spa', OEM.LSTM_ONLY, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none' }))),
+      // The orientation model runs on tesseract's legacy engine; one worker is enough for its short jobs.
+      createWorker('osd', OEM.TESSERACT_ONLY, { langPath: OSD_PATH, gzip: true, cacheMethod: 'none', legacyCore: true, legacyLang: true }),
+    ]);
+    // debug_file: tesseract's own notes («Detected 22 diacritics») would otherwise go to the process's output;
+    // user_defined_dpi: a picture without a resolution would make it guess one, and say so.
     for (const w of workers) {
-      // debug_file: tesseract's own notes («Detected 22 diacritics») would otherwise go to the process's output.
       await w.setParameters({ tessedit_pageseg_mode: PSM.AUTO, debug_file: '/dev/null', user_defined_dpi: '300' } as Parameters<typeof w.setParameters>[0]);
       s.addWorker(w);
     }
-    listo = s;
-    return s;
+    await detector.setParameters({ debug_file: '/dev/null', user_defined_dpi: '300' } as Parameters<typeof detector.setParameters>[0]);
+    osd.addWorker(detector);
+    listo = { s, osd };
+    return listo;
   };
   const reconocer = (s: Scheduler, foto: FotoPreparada): Promise<RecognizeResult> => s.addJob('recognize', foto.imagen, { rotateAuto: true }, { text: true, blocks: true });
   return {
@@ -438,16 +482,26 @@ export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.avail
         throw error;
       });
       esperando++;
-      let s: Scheduler;
+      let motores: Motores;
       try {
-        s = await scheduler;
+        motores = await scheduler;
       } finally {
         esperando--;
       }
+      const { s } = motores;
       let foto = preparada;
+      // Unsure, the page is read as it lies, and the detector's guess (else half a turn) tried if that reads badly.
+      let otraVuelta = 2;
+      let segura = true;
+      if (pasos.orientacion) {
+        const o = await orientar(motores.osd, foto);
+        segura = o.segura;
+        if (segura) foto = await girarFoto(foto, o.cuartos);
+        else if (o.cuartos) otraVuelta = o.cuartos;
+      }
       let r = await reconocer(s, foto);
-      if (pasos.orientacion && (r.data.confidence ?? 0) / 100 < DUDOSA && leerBloques(r.data.text).length < 2) {
-        const girada = await mediaVuelta(foto);
+      if (pasos.orientacion && !segura && (r.data.confidence ?? 0) / 100 < DUDOSA && leerBloques(r.data.text).length < 2) {
+        const girada = await girarFoto(foto, otraVuelta);
         const otra = await reconocer(s, girada);
         if ((otra.data.confidence ?? 0) > (r.data.confidence ?? 0)) {
           foto = girada;
@@ -476,13 +530,16 @@ export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.avail
       return { texto, confianza: (r.data.confidence ?? 0) / 100, lineas, cuartos: foto.cuartos };
     },
     estado() {
-      return { trabajadores: listo?.getNumWorkers() ?? 0, enCola: esperando + (listo?.getQueueLen() ?? 0) };
+      return { trabajadores: listo?.s.getNumWorkers() ?? 0, enCola: esperando + (listo?.s.getQueueLen() ?? 0) };
     },
     async cerrar() {
       const s = scheduler;
       scheduler = null;
       listo = null;
-      if (s) await (await s).terminate();
+      if (s) {
+        const m = await s;
+        await Promise.all([m.s.terminate(), m.osd.terminate()]);
+      }
     },
   };
 }

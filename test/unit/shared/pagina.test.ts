@@ -4,7 +4,7 @@
  * «ink» on it.
  */
 import { describe, expect, it } from 'vitest';
-import { aplanar, aplicar, buscarPagina, type Cuadrilatero, type Gris, girar, homografia, horizontalidad } from '../../../shared/imagen/pagina';
+import { aplanar, aplicar, buscarPagina, type Cuadrilatero, type Gris, homografia } from '../../../shared/imagen/pagina';
 
 /** Is (x, y) inside the convex quadrilateral q (corners clockwise)? */
 function dentro(q: Cuadrilatero, x: number, y: number): boolean {
@@ -89,7 +89,6 @@ describe('aplanar', () => {
       expect(tramo(fila(v + 7)).filter((p) => p < 130).length / tramo(0).length, `line at ${v}`).toBeGreaterThan(0.97);
       expect(tramo(fila(v + 31)).filter((p) => p < 130).length, `gap after ${v}`).toBe(0);
     }
-    expect(horizontalidad(plano)).toBeGreaterThan(3);
   });
 });
 
@@ -111,20 +110,5 @@ describe('homografia', () => {
       expect(u).toBeCloseTo(p[0], 6);
       expect(v).toBeCloseTo(p[1], 6);
     });
-  });
-});
-
-describe('girar and horizontalidad', () => {
-  it('tells text that runs across from text that runs down, and a quarter turn puts it back', () => {
-    const recta = aplanar(foto(420, 500, PAGINA), buscarPagina(foto(420, 500, PAGINA))!, 300, 424);
-    recta.data[0] = 1; // a mark in the top left corner
-    const deLado = girar(recta, 1);
-    expect([deLado.width, deLado.height]).toEqual([424, 300]);
-    expect(horizontalidad(recta)).toBeGreaterThan(3);
-    expect(horizontalidad(deLado)).toBeLessThan(0.33);
-    const otraVez = girar(deLado, 3);
-    expect(Buffer.from(otraVez.data).equals(Buffer.from(recta.data))).toBe(true);
-    // A quarter turn clockwise takes the top left corner to the top right.
-    expect(deLado.data[423]).toBe(1);
   });
 });
