@@ -270,13 +270,13 @@ export function buscarPesos(texto: string): PesoLeido[] {
 
 // ————— Bloques con etiqueta —————
 
-export type Etiqueta = 'cargador' | 'transportista' | 'origen' | 'destino' | 'destinatario' | 'mercancia' | 'peso' | 'matricula' | 'conductor' | 'telefono' | 'fecha';
+export type Etiqueta = 'cargador' | 'transportista' | 'origen' | 'destino' | 'destinatario' | 'mercancia' | 'peso' | 'matricula' | 'conductor' | 'telefono' | 'fecha' | 'otro';
 
 // The words notes put before each datum (first match wins, so longer phrases come first).
 const ETIQUETAS: [RegExp, Etiqueta][] = [
   [/^(?:cargador(?:\s+contractual)?|remitente|expedidor|cliente\s+cargador)\b/, 'cargador'],
-  [/^(?:transportista(?:\s+efectivo)?|porteador|empresa\s+de\s+transporte|agencia)\b/, 'transportista'],
-  [/^(?:lugar\s+(?:y\s+fecha\s+)?de\s+carga(?:\s+de\s+la\s+mercancia)?|punto\s+de\s+carga|origen|carga|recogida)\b/, 'origen'],
+  [/^(?:transportista(?:\s+efectivo)?|transp\.?(?=[\s:])|porteador|empresa\s+de\s+transporte|agencia)\b/, 'transportista'],
+  [/^(?:lugar\s+(?:y\s+fecha\s+)?de\s+carga(?:\s+de\s+la\s+mercancia)?|punto\s+de\s+carga|origen|carga\s+en|carga|recogida)\b/, 'origen'],
   [/^(?:lugar\s+(?:previsto\s+)?(?:de|para\s+la)\s+(?:descarga|entrega)(?:\s+de\s+la\s+mercancia)?|punto\s+de\s+(?:descarga|entrega)|destino|descarga|entrega)\b/, 'destino'],
   [/^(?:destinatario|consignatario|receptor)\b/, 'destinatario'],
   [/^(?:mercancias?|naturaleza(?:\s+de\s+la\s+mercancia)?|descripcion|producto|articulo)\b/, 'mercancia'],
@@ -285,7 +285,17 @@ const ETIQUETAS: [RegExp, Etiqueta][] = [
   [/^(?:conductor|chofer|transportista\s+conductor)\b/, 'conductor'],
   [/^(?:tel(?:efono|f)?\.?|movil|tlf\.?)\b/, 'telefono'],
   [/^(?:fecha(?:\s+de\s+(?:carga|transporte|salida|emision))?)\b/, 'fecha'],
+  // What else a note labels: it ends the block before it, and is read for nothing.
+  [
+    /^(?:(?:n\S?\.?\s*|numero\s+de\s+|su\s+)?pedido|observaciones|codigo|bultos|firma|recibi\s+conforme|conforme|total|portes|pagina|documentos\s+anexos|marcas|cliente|albaran|asunto|enviado|para|de:|reservas|instrucciones|importe|precio|forma\s+de\s+pago)\b/,
+    'otro',
+  ],
 ];
+
+/** A label this reading does not know, as forms print them («Ref. cliente:», «Hora de llegada:»): a few words and a colon. */
+const OTRA_ETIQUETA = /^[\p{L}][\p{L}.º° /]{1,28}:(?:\s|$)/u;
+/** Labels inside a party's block (its NIF, its address, its phone): they carry on the block. */
+const DENTRO_DE_BLOQUE = /^(?:n\.?\s?i\.?\s?f|c\.?\s?i\.?\s?f|nie|dni|domicilio|direccion|calle|c\.?\s?p|poblacion|provincia|pais|nombre|razon\s+social|tel|telefono|tlf|movil|fax|e-?mail|correo)\b/;
 
 const sinAcentos = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
@@ -326,6 +336,7 @@ export function esEtiqueta(texto: string): boolean {
       .replace(/^\([^)]*\)[\s:.]*/, '')
       .trim();
     if (!resto) return true;
+    if (PALABRAS_DE_FORMULARIO.test(sinAcentos(resto).replace(/[\s:.]+$/, ''))) return true;
     const e = etiquetaDe(resto);
     if (e) {
       resto = e.resto;
@@ -383,7 +394,8 @@ export function leerBloques(texto: string): Bloque[] {
     // OCR puts blank lines between most lines, so a blank line closes nothing: a block runs to the
     // next label, at most four lines (a name, a NIF and an address of two lines).
     if (linea.trim() === '') continue;
-    if (actual && actual.lineas.length < 4) actual.lineas.push(linea.trim());
+    if (OTRA_ETIQUETA.test(linea.trim()) && !DENTRO_DE_BLOQUE.test(sinAcentos(linea.trim()))) actual = null;
+    else if (actual && actual.lineas.length < 4) actual.lineas.push(linea.trim());
     else actual = null;
   }
   return bloques;
@@ -511,7 +523,7 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
   // Date: the labelled one, else the first in the note.
   const etiquetaFecha = de('fecha')[0];
   const fechas = buscarFechas(texto);
-  const fecha = (etiquetaFecha && buscarFechas(etiquetaFecha.lineas.join(' '))[0]) ?? fechas[0];
+  const fecha = (etiquetaFecha && buscarFechas(etiquetaFecha.lineas.join(' '))[0]) ?? fechaDelTransporte(texto, fechas);
   if (fecha) {
     propuesta.fecha_transporte = fecha.fecha;
     confianza.fecha_transporte = etiquetaFecha || fechas.length === 1 ? 0.9 : 0.7;
@@ -569,6 +581,15 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
 
   // Shipments: each line of a goods table that carries a weight; else the labelled goods and weight.
   const envios = filasDeEnvio(texto);
+  // No table: a goods block whose lines each carry a weight («1. Harina en sacos - 10 palés - 5.700 kg»).
+  if (envios.length === 0) {
+    for (const linea of de('mercancia').flatMap((b) => b.lineas)) {
+      const peso = buscarPesos(linea).at(-1);
+      if (!peso) continue;
+      const naturaleza = limpiarNaturaleza(linea.slice(0, peso.posicion));
+      envios.push({ ...(naturaleza ? { naturaleza } : {}), peso: peso.valor, unidad: peso.unidad });
+    }
+  }
   if (envios.length === 0) {
     const naturaleza = primerValor(de('mercancia')[0]);
     const pesoEtiquetado = de('peso').flatMap((b) => buscarPesos(b.lineas.join(' ')))[0] ?? buscarPesos(texto)[0];
@@ -635,6 +656,40 @@ function columnasSeparadas(lineas: string[]): { naturaleza?: string; peso?: numb
   return filas;
 }
 
+const UNIDADES_DE_CUENTA = String.raw`(?:uds?\.?|unidades|bultos|cajas|palets?|pal[eé]s|sacos|garrafas|bobinas|piezas|rollos)`;
+const SOLO_CUENTA = new RegExp(`^(?:\\d+\\s*)?${UNIDADES_DE_CUENTA}$`, 'iu');
+const CUENTA_AL_FINAL = new RegExp(`\\s+\\d+(?:[.,]\\d+)?\\s*${UNIDADES_DE_CUENTA}?\\s*$`, 'iu');
+
+/**
+ * A goods row's description: without a leading line number or article code
+ * («3.», «LA-853», «P1-783»), a trailing count of packages («344 cajas»),
+ * and the bars and dashes a table or a list puts between its columns.
+ */
+function limpiarNaturaleza(texto: string): string {
+  return texto
+    .replace(/^[\s\-–•*]*(?:\d{1,3}[.)]?|[A-Z]{0,3}\d*[-/]?\d+[A-Z0-9-]*)\s+(?=\p{L})/u, '')
+    .replace(/[\s|;:\-–]+$/, '')
+    .replace(CUENTA_AL_FINAL, '')
+    .replace(/[\s|;:\-–]+$/, '')
+    .trim();
+}
+
+/**
+ * The date of the transport when no label names it: of the note's dates,
+ * one on a line that speaks of the load («la carga para el 4 de noviembre»)
+ * before others, and one beside a time of day (an e-mail's send date, a
+ * print's stamp) after them; on a tie the first.
+ */
+function fechaDelTransporte(texto: string, fechas: FechaLeida[]): FechaLeida | undefined {
+  const puntos = (f: FechaLeida) => {
+    const inicio = texto.lastIndexOf('\n', f.posicion) + 1;
+    const fin = texto.indexOf('\n', f.posicion);
+    const linea = sinAcentos(texto.slice(inicio, fin < 0 ? undefined : fin));
+    return (/\b(?:carga|cargar|recogida|recoger|salida|transporte|entrega|servicio)\b/.test(linea) ? 2 : 0) - (/\b\d{1,2}:\d{2}\b/.test(linea) ? 2 : 0);
+  };
+  return fechas.reduce<FechaLeida | undefined>((mejor, f) => (!mejor || puntos(f) > puntos(mejor) ? f : mejor), undefined);
+}
+
 /**
  * The goods table: after a header line naming the goods and the weight, each
  * line holding a weight is one shipment (its text before the weight, without
@@ -650,11 +705,16 @@ export function filasDeEnvio(texto: string): { naturaleza?: string; peso?: numbe
   if (cabecera < 0) return columnasSeparadas(lineas);
   const unidadCabecera: UnidadCantidad | undefined = /\b(kg|kilos)\b/.test(sinAcentos(lineas[cabecera]!)) ? 'kg' : undefined;
   const filas: { naturaleza?: string; peso?: number; unidad?: UnidadCantidad }[] = [];
-  for (const linea of lineas.slice(cabecera + 1)) {
-    if (linea.trim() === '') {
-      if (filas.length) break;
-      continue;
-    }
+  // A row's description that OCR gave on a line of its own, above its quantity and weight.
+  let suelta: string | undefined;
+  for (const cruda of lineas.slice(cabecera + 1)) {
+    // A table's rules and bars read as dashes and pipes around the text.
+    const linea = cruda.replace(/[\s|\]—–_-]+$/, '');
+    // OCR puts blank lines between a table's rows as it does between paragraphs: they end nothing.
+    if (linea.trim() === '') continue;
+    // A labelled line («Observaciones: …», «Tel. …», «Total …») is past the table.
+    const rotulo = etiquetaDe(linea.trim());
+    if (filas.length && rotulo && rotulo.etiqueta !== 'mercancia') break;
     // The weight column is the last: a weight inside the description («sacos de 25 kg») is not the row's.
     let peso: PesoLeido | undefined = buscarPesos(linea).at(-1);
     // A table whose header says «kg»: its rows may carry the bare number as the last column.
@@ -665,16 +725,17 @@ export function filasDeEnvio(texto: string): { naturaleza?: string; peso?: numbe
       if (m && r?.ok && (!peso || posicion > peso.posicion)) peso = { valor: r.valor, unidad: unidadCabecera, posicion };
     }
     if (!peso) {
-      if (filas.length) break;
+      // A rule between rows (no word in it) is passed over; a line of words is a description, or the table's end.
+      if (!/\p{L}{3}/u.test(linea)) continue;
+      if (filas.length && suelta !== undefined) break;
+      suelta = linea.trim();
       continue;
     }
     if (/^\s*(?:total|suma)\b/i.test(linea)) break;
-    const naturaleza = linea
-      .slice(0, peso.posicion)
-      .replace(/^\s*\d{1,3}[.)]?\s+/, '')
-      .replace(/\s+\d+(?:[.,]\d+)?\s*(?:uds?|unidades|bultos|cajas|palets?)?\s*$/i, '')
-      .replace(/[\s|;:\-–]+$/, '')
-      .trim();
+    let naturaleza = limpiarNaturaleza(linea.slice(0, peso.posicion));
+    // Nothing but a count left: the description is the line above.
+    if ((!naturaleza || SOLO_CUENTA.test(naturaleza)) && suelta) naturaleza = limpiarNaturaleza(suelta);
+    suelta = undefined;
     filas.push({ ...(naturaleza ? { naturaleza } : {}), peso: peso.valor, unidad: peso.unidad });
   }
   return filas;
