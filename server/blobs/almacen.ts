@@ -12,21 +12,22 @@ export interface BlobStore {
   /** For logs and the start line: `disco /srv/deca/data/blobs` or `s3://bucket/prefijo/`. */
   readonly descripcion: string;
   /**
-   * Store `bytes` under their hash and return the key (`pdf/ab/<sha256>`).
+   * Store `bytes` under their hash and return the key (`pdf/ab/<sha256>`, or
+   * `clave` when given: a blob that is not a version's PDF, see `claveFoto`).
    * Idempotent: a blob already there whole is left as it is. Refuses bytes
    * whose hash is not `sha256`.
    */
-  guardar(sha256: string, bytes: Uint8Array): Promise<string>;
+  guardar(sha256: string, bytes: Uint8Array, clave?: string): Promise<string>;
   /** The bytes, checked against `sha256`; a `BlobError` if missing, damaged or out of reach. */
-  leer(sha256: string): Promise<Uint8Array>;
-  existe(sha256: string): Promise<boolean>;
+  leer(sha256: string, clave?: string): Promise<Uint8Array>;
+  existe(sha256: string, clave?: string): Promise<boolean>;
   /**
    * Up to `limite` PDF blobs in key order after the one named `despues`
    * (its SHA-256): what a sweep of the whole store walks, page by page.
    */
   listar(opts: { despues: string | null; limite: number }): Promise<BlobListado[]>;
   /** Delete a blob; one already gone is no error. */
-  borrar(sha256: string): Promise<void>;
+  borrar(sha256: string, clave?: string): Promise<void>;
 }
 
 /** One blob as the store lists it. */
@@ -64,6 +65,29 @@ export const SHA256 = /^[0-9a-f]{64}$/;
 export function clavePdf(sha256: string): string {
   if (!SHA256.test(sha256)) throw new Error(`no es un SHA-256 en hexadecimal: «${sha256.slice(0, 80)}»`);
   return `pdf/${sha256.slice(0, 2)}/${sha256}`;
+}
+
+/**
+ * The key of a delivery-note photo: `foto/ab/<token>.<sha256>`, `token` being
+ * the photo's own random name. Not content-addressed as a PDF is: two photos
+ * with the same bytes are two blobs, so deleting one (its 30 days over) can
+ * never take the other's bytes from under it. Outside `pdf/`, so the sweep of
+ * PDFs no version names (`blobs:gc`) never sees them.
+ */
+export function claveFoto(token: string, sha256: string): string {
+  return claveValida(`foto/${token.slice(0, 2)}/${token}.${sha256}`, sha256);
+}
+
+const CLAVE_FOTO = /^foto\/([0-9a-f]{2})\/(\1[0-9a-f]{30})\.([0-9a-f]{64})$/;
+
+/** The key of a blob: a version's PDF by its hash, or the key given, which must be a photo's key of these bytes (never a path of the caller's making). */
+export function claveDe(sha256: string, clave: string | undefined): string {
+  return clave === undefined ? clavePdf(sha256) : claveValida(clave, sha256);
+}
+
+function claveValida(clave: string, sha256: string): string {
+  if (CLAVE_FOTO.exec(clave)?.[3] !== sha256) throw new Error(`no es la clave de una foto con SHA-256 ${sha256.slice(0, 80)}: «${clave.slice(0, 120)}»`);
+  return clave;
 }
 
 /** Throws unless `bytes` hash to `sha256` (before a write: a caller's mistake). */

@@ -2,7 +2,7 @@ import { type FileHandle, mkdir, open, readdir, readFile, stat, unlink } from 'n
 import path from 'node:path';
 import type { Logger } from '../log';
 import { sha256Hex } from '../sha256';
-import { BlobError, type BlobListado, type BlobStore, clavePdf, comprobarLeido, exigirHuella, SHA256 } from './almacen';
+import { BlobError, type BlobListado, type BlobStore, claveDe, comprobarLeido, exigirHuella, SHA256 } from './almacen';
 import { escribirEntero } from './archivo';
 
 /** Blobs are never rewritten: read-only for their owner and group. */
@@ -83,8 +83,8 @@ export class AlmacenDisco implements BlobStore {
     return path.join(this.dir, ...clave.split('/'));
   }
 
-  async guardar(sha256: string, bytes: Uint8Array): Promise<string> {
-    const clave = clavePdf(sha256);
+  async guardar(sha256: string, bytes: Uint8Array, claveDada?: string): Promise<string> {
+    const clave = claveDe(sha256, claveDada);
     exigirHuella(sha256, bytes);
     const ruta = this.ruta(clave);
     const carpeta = path.dirname(ruta);
@@ -154,8 +154,8 @@ export class AlmacenDisco implements BlobStore {
     return false;
   }
 
-  async leer(sha256: string): Promise<Uint8Array> {
-    const clave = clavePdf(sha256);
+  async leer(sha256: string, claveDada?: string): Promise<Uint8Array> {
+    const clave = claveDe(sha256, claveDada);
     let bytes: Uint8Array;
     try {
       bytes = await readFile(this.ruta(clave));
@@ -167,8 +167,8 @@ export class AlmacenDisco implements BlobStore {
     return comprobarLeido(sha256, clave, bytes, this.descripcion, this.log);
   }
 
-  async existe(sha256: string): Promise<boolean> {
-    const clave = clavePdf(sha256);
+  async existe(sha256: string, claveDada?: string): Promise<boolean> {
+    const clave = claveDe(sha256, claveDada);
     try {
       return (await stat(this.ruta(clave))).isFile();
     } catch (err) {
@@ -206,8 +206,8 @@ export class AlmacenDisco implements BlobStore {
     }
   }
 
-  async borrar(sha256: string): Promise<void> {
-    const clave = clavePdf(sha256);
+  async borrar(sha256: string, claveDada?: string): Promise<void> {
+    const clave = claveDe(sha256, claveDada);
     try {
       await unlink(this.ruta(clave));
     } catch (err) {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { AwsClient } from 'aws4fetch';
 import type { ConfigS3 } from '../config';
 import type { Logger } from '../log';
-import { BlobError, type BlobListado, type BlobStore, clavePdf, comprobarLeido, exigirHuella, SHA256 } from './almacen';
+import { BlobError, type BlobListado, type BlobStore, claveDe, clavePdf, comprobarLeido, exigirHuella, SHA256 } from './almacen';
 
 /** Each request to the store, retries included, ends within this. */
 const PLAZO_MS = 30_000;
@@ -76,15 +76,16 @@ export class AlmacenS3 implements BlobStore {
     return new BlobError('no_disponible', clave, `${this.descripcion} respondió ${res.status}${codigo ? ` ${codigo}` : ''} a ${method} ${clave}.`);
   }
 
-  async guardar(sha256: string, bytes: Uint8Array): Promise<string> {
-    const clave = clavePdf(sha256);
+  async guardar(sha256: string, bytes: Uint8Array, claveDada?: string): Promise<string> {
+    const clave = claveDe(sha256, claveDada);
     exigirHuella(sha256, bytes);
     // Already there whole: not written again (with object lock the bucket is versioned, and a PUT would add a version).
     const head = await this.pedir('HEAD', clave);
     await head.body?.cancel();
     if (head.ok && Number(head.headers.get('content-length')) === bytes.byteLength) return clave;
     const headers: Record<string, string> = {
-      'content-type': 'application/pdf',
+      // The service serves every blob itself, with its own type: the bucket's is only for whoever browses it.
+      'content-type': clave.startsWith('pdf/') ? 'application/pdf' : 'application/octet-stream',
       'content-md5': createHash('md5').update(bytes).digest('base64'),
       'x-amz-content-sha256': sha256,
     };
@@ -98,8 +99,8 @@ export class AlmacenS3 implements BlobStore {
     return clave;
   }
 
-  async leer(sha256: string): Promise<Uint8Array> {
-    const clave = clavePdf(sha256);
+  async leer(sha256: string, claveDada?: string): Promise<Uint8Array> {
+    const clave = claveDe(sha256, claveDada);
     const res = await this.pedir('GET', clave);
     if (res.status === 404) {
       await res.body?.cancel();
@@ -116,8 +117,8 @@ export class AlmacenS3 implements BlobStore {
     return comprobarLeido(sha256, clave, bytes, this.descripcion, this.log);
   }
 
-  async existe(sha256: string): Promise<boolean> {
-    const clave = clavePdf(sha256);
+  async existe(sha256: string, claveDada?: string): Promise<boolean> {
+    const clave = claveDe(sha256, claveDada);
     const res = await this.pedir('HEAD', clave);
     await res.body?.cancel();
     if (res.status === 404) return false;
@@ -147,8 +148,8 @@ export class AlmacenS3 implements BlobStore {
   }
 
   /** DELETE of the object; on a versioned bucket (object lock) that adds a delete marker, and a locked version stays until its date. */
-  async borrar(sha256: string): Promise<void> {
-    const clave = clavePdf(sha256);
+  async borrar(sha256: string, claveDada?: string): Promise<void> {
+    const clave = claveDe(sha256, claveDada);
     const res = await this.pedir('DELETE', clave);
     await res.body?.cancel();
     if (!res.ok && res.status !== 404) throw await this.rechazo(res, 'DELETE', clave);
