@@ -33,6 +33,7 @@ import { obtenerDeca } from '../domain/decas/queries';
 import { prepararSustitucion } from '../domain/decas/sustituir';
 import { fichaUrl } from '../domain/decas/urls';
 import { verDeca } from '../domain/decas/ver';
+import { leerFotoDeDeca } from '../domain/fotos/unir';
 import type { Repeticion } from '../domain/idempotencia';
 import { presentCambio, presentDeca } from '../domain/presenters/deca';
 import { listarDescargas } from '../domain/publico/descargas';
@@ -252,6 +253,14 @@ export const pdfDecaCommand = command({
     const v = await leerPdf(ctx, ctx.quien, deca);
     return { valor: { numero: deca.numero, ...v } };
   },
+});
+
+export const fotoDecaCommand = command({
+  nombre: 'foto_deca',
+  descripcion: 'La foto del albarán de la que se hizo una DeCA (extensión), tal como llegó a POST /fotos: solo para la cuenta, nunca en las páginas públicas.',
+  acceso: 'lectura',
+  entrada: Ref,
+  preparar: async (ctx, { id }) => ({ valor: await leerFotoDeDeca(ctx, ctx.quien, id) }),
 });
 
 export const qrDecaCommand = command({

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from '../../shared/schemas/zod';
-import { type FotoLeida, leerFoto } from '../domain/fotos/leer';
+import { conservarFoto, type FotoGuardada } from '../domain/fotos/conservar';
+import { leerFoto } from '../domain/fotos/leer';
 import { command } from './command';
 
 export const leerAlbaranCommand = command({
@@ -12,13 +13,14 @@ export const leerAlbaranCommand = command({
   // A photo sent again with the same Idempotency-Key (a phone that lost the answer) gets the same
   // reading and spends no second read.
   idempotencia: {
-    // The stored answer is the first request's, byte for byte.
-    repetir: async (_ctx, anterior) => anterior.respuesta as FotoLeida,
+    // The stored answer is the first request's, byte for byte (its foto_id included: no second photo is kept).
+    repetir: async (_ctx, anterior) => anterior.respuesta as FotoGuardada,
     resumen: (crudo) => {
       const foto = (crudo as { foto?: unknown } | null)?.foto;
       return foto instanceof Uint8Array ? createHash('sha256').update(foto).digest('hex') : null;
     },
   },
-  // The reading is prepared outside any transaction; the read is spent, and the reading recorded under the key, in ejecutar's.
-  preparar: (ctx, { foto }) => leerFoto(ctx, ctx.quien, foto),
+  // The reading is prepared outside any transaction, and the photo kept in the blob store once it was read; the read is
+  // spent, the photo's row written and the reading recorded under the key, in ejecutar's.
+  preparar: async (ctx, { foto }) => conservarFoto(ctx, ctx.quien, foto, await leerFoto(ctx, ctx.quien, foto)),
 });

@@ -199,6 +199,8 @@ export interface MesSoltado {
   particion: string;
   decas: number;
   pdfs: number;
+  /** Delivery-note photos of its DeCAs (migration 0022), deleted with them. */
+  fotos: number;
 }
 
 /** The months of DeCAs let go, and the partitions of mail that went with them. */
@@ -214,9 +216,10 @@ export interface MesesSoltados {
  * within the retention (a DeCA pending for weeks, then issued): that month
  * waits. For each, oldest first: the blobs of its versions deleted (unless
  * a later version holds the same bytes), then, in one transaction, its
- * partitions dropped, the DeCAs' last. Interrupted between the two, the
- * next round deletes the blobs again (no error if gone) and drops. The
- * mail written in those months goes with them.
+ * partitions dropped, the DeCAs' last. The photos its DeCAs were made from
+ * go the same way: their blobs first, their rows in that transaction.
+ * Interrupted between the two, the next round deletes the blobs again (no
+ * error if gone) and drops. The mail written in those months goes with them.
  */
 export async function soltarMesesCaducados(deps: { db: Kysely<DB>; blobs: BlobStore; log?: Logger }, ahora: Date, retencionMeses: number): Promise<MesesSoltados> {
   let limite = mesEnMadrid(ahora);
@@ -237,10 +240,15 @@ export async function soltarMesesCaducados(deps: { db: Kysely<DB>; blobs: BlobSt
       break;
     }
     const pdfs = await borrarPdfsDe(deps, `deca_versiones${sufijo}`, p.hasta);
-    // No trigger fires for the rows of a dropped table: every process drops the DeCAs it cached.
-    await soltar(deps.db, DECAS, p, (trx) => notificar(trx, 'decas', TODAS));
-    deps.log?.info({ particion: p.nombre, decas: rows[0]?.n ?? 0, pdfs }, 'month let go');
-    soltados.push({ particion: p.nombre, decas: rows[0]?.n ?? 0, pdfs });
+    const fotos = await borrarFotosDe(deps, p);
+    await soltar(deps.db, DECAS, p, async (trx) => {
+      // The photos' rows are not partitioned (most are read before any DeCA exists): those of the month's DeCAs go by their index.
+      await sql`delete from fotos where ${deDecasDe(p)}`.execute(trx);
+      // No trigger fires for the rows of a dropped table: every process drops the DeCAs it cached.
+      await notificar(trx, 'decas', TODAS);
+    });
+    deps.log?.info({ particion: p.nombre, decas: rows[0]?.n ?? 0, pdfs, fotos }, 'month let go');
+    soltados.push({ particion: p.nombre, decas: rows[0]?.n ?? 0, pdfs, fotos });
     hastaSoltado = p.hasta;
   }
   // The mail of those months goes with them: the partitions of mail whose ids all fall among theirs (mail of
@@ -249,6 +257,24 @@ export async function soltarMesesCaducados(deps: { db: Kysely<DB>; blobs: BlobSt
   // A clock ahead of the database's (tests) may have let go this month's: made again.
   if (soltados.length || correos.length) await asegurarParticiones(deps.db, deps.log);
   return { meses: soltados, correos };
+}
+
+/** `deca_id` within a partition's ids (the rows from before partitions: every id below its end). */
+const deDecasDe = (p: Particion): RawBuilder<unknown> =>
+  p.desde === null ? sql`deca_id < ${p.hasta.toString()}::bigint` : sql`deca_id >= ${p.desde.toString()}::bigint and deca_id < ${p.hasta.toString()}::bigint`;
+
+/** Delete the blobs of the photos a partition's DeCAs were made from (each photo its own blob), page by page. */
+async function borrarFotosDe(deps: { db: Kysely<DB>; blobs: BlobStore }, p: Particion): Promise<number> {
+  let despues = -1;
+  let total = 0;
+  for (;;) {
+    const { rows } = await sql<{ id: number; clave: string; sha256: string }>`
+      select id, clave, sha256 from fotos where ${deDecasDe(p)} and id > ${despues} order by id limit ${LOTE_PDFS}`.execute(deps.db);
+    await porTurnos(rows, BORRADOS_A_LA_VEZ, (f) => deps.blobs.borrar(f.sha256, f.clave));
+    total += rows.length;
+    if (rows.length < LOTE_PDFS) return total;
+    despues = Number(rows.at(-1)!.id);
+  }
 }
 
 interface VersionConPdf {

@@ -430,8 +430,27 @@ export interface ExportacionesTable {
   descargada_at: NullableTimestamp;
 }
 
+/** A delivery-note photo read by POST /fotos (migration 0022): its bytes in the blob store, the DeCA it became. */
+export interface FotosTable {
+  id: Generated<number>;
+  account_id: number;
+  entorno: Entorno;
+  /** Its key in the blob store (`foto/ab/<token>.<sha256>`). */
+  clave: string;
+  sha256: string;
+  bytes: number;
+  /** Its media type, from its first bytes (`image/jpeg`…). */
+  tipo: string;
+  /** The DeCA made from it; null until then. */
+  deca_id: number | null;
+  created_at: Timestamp;
+  /** When the maintenance deletes it if it became no DeCA; null once it is a DeCA's. */
+  caduca_at: NullableTimestamp;
+}
+
 export interface DB {
   agenda: AgendaTable;
+  fotos: FotosTable;
   exportaciones: ExportacionesTable;
   descargas: DescargasTable;
   completar_borradores: CompletarBorradoresTable;

@@ -5,6 +5,7 @@ import type { Clock } from '../clock';
 import { asegurarParticiones, type MesesSoltados, soltarMesesCaducados, soltarSemanasCaducadas } from '../db/particiones';
 import type { DB } from '../db/schema';
 import { borrarExportacionesCaducadas } from '../domain/accounts/exportacion';
+import { borrarFotosCaducadas } from '../domain/fotos/caducadas';
 import { purgarIdempotencia } from '../domain/idempotencia';
 import { truncarIpsAntiguas } from '../domain/publico/truncar-ips';
 import type { Logger } from '../log';
@@ -17,10 +18,10 @@ const TABLAS_CALIENTES = ['decas', 'deca_cambios', 'deca_versiones', 'descargas'
 
 /**
  * Make the DeCAs' partitions of the months ahead (server/db/particiones.ts),
- * let go the months whose retention ended (their PDFs and partitions), drop
+ * let go the months whose retention ended (their PDFs, photos and partitions), drop
  * what has expired (idempotency keys past their window, expired
  * sessions, the weeks of events that ended 30 days ago, exports of closed accounts whose
- * link expired), cut the download log's IPs older than 90 days to their
+ * link expired, delivery-note photos that became no DeCA), cut the download log's IPs older than 90 days to their
  * network (/privacidad says so), and refresh the planner's statistics of
  * the hot tables. PGlite has no autovacuum (and a server's may be off):
  * with no statistics a read by id was planned on a secondary index and
@@ -31,10 +32,10 @@ export async function runMaintenanceOnce(deps: {
   clock: Clock;
   /** Where closed accounts' exports wait (DATA_DIR/exportaciones); without it their files are left alone. */
   exportaciones?: AlmacenExportaciones;
-  /** The PDF store and RETENCION_MESES: with them, the months whose retention ended are let go. */
+  /** The blob store and RETENCION_MESES: with them, the months whose retention ended are let go, and the photos whose time is over. */
   retencion?: { blobs: BlobStore; meses: number };
   log?: Logger;
-}): Promise<{ particiones: number[]; soltados: MesesSoltados; claves: number; sesiones: number; eventos: number; ips: number; exportaciones: number }> {
+}): Promise<{ particiones: number[]; soltados: MesesSoltados; claves: number; sesiones: number; eventos: number; ips: number; exportaciones: number; fotos: number }> {
   const now = deps.clock.now();
   const particiones = await asegurarParticiones(deps.db, deps.log);
   const soltados = deps.retencion ? await soltarMesesCaducados({ db: deps.db, blobs: deps.retencion.blobs, log: deps.log }, now, deps.retencion.meses) : { meses: [], correos: [] };
@@ -43,8 +44,9 @@ export async function runMaintenanceOnce(deps: {
   const eventos = (await soltarSemanasCaducadas(deps.db, 'eventos', now, EVENTOS_DIAS, deps.log)).length;
   const ips = await truncarIpsAntiguas(deps);
   const exportaciones = deps.exportaciones ? await borrarExportacionesCaducadas({ db: deps.db, exportaciones: deps.exportaciones }, now) : 0;
+  const fotos = deps.retencion ? await borrarFotosCaducadas({ db: deps.db, blobs: deps.retencion.blobs, log: deps.log }, now) : 0;
   await sql`analyze ${sql.join(TABLAS_CALIENTES.map((t) => sql.table(t)))}`.execute(deps.db);
-  return { particiones, soltados, claves, sesiones: Number(s.numDeletedRows), eventos, ips, exportaciones };
+  return { particiones, soltados, claves, sesiones: Number(s.numDeletedRows), eventos, ips, exportaciones, fotos };
 }
 
 /** Run maintenance now and then every `everyMs`; returns a stop function. */

@@ -65,7 +65,10 @@ export type NombreCabecera =
  * every answer carries (X-Request-Id, RateLimit) and `Idempotent-Replayed`
  * of the operations that take an `Idempotency-Key`.
  */
-export type Exito = { estado: number; descripcion: string; cabeceras?: Partial<Record<NombreCabecera, boolean>> } & ({ json: z.ZodType } | { tipo: 'application/pdf' | 'image/png' | 'text/csv' });
+export type Exito = { estado: number; descripcion: string; cabeceras?: Partial<Record<NombreCabecera, boolean>> } & (
+  | { json: z.ZodType }
+  | { tipo: 'application/pdf' | 'image/png' | 'image/*' | 'text/csv' }
+);
 
 /** How the body of a request is sent: JSON, or a file (multipart form field, or the raw bytes). */
 export type Cuerpo = { json: z.ZodType; ejemplo?: unknown } | { archivo: string; tipos: string[]; json?: z.ZodType; descripcion: string };
@@ -356,6 +359,20 @@ export const OPERACIONES = {
     etiqueta: 'DeCA',
     exito: [{ estado: 200, descripcion: 'El QR de la ficha pública, en PNG', tipo: 'image/png', cabeceras: { 'Content-Disposition': true } }],
     conflictos: ['pendiente'],
+  },
+  foto_deca: {
+    resumen: 'Foto del albarán de la DeCA',
+    etiqueta: 'Fotos',
+    exito: [
+      {
+        estado: 200,
+        descripcion:
+          'La foto del albarán con la que se creó la DeCA (`foto_id` de POST /fotos), tal como llegó, con su tipo (JPEG, PNG, WebP o HEIF); `ETag` = su SHA-256. Solo con la clave o la sesión de la cuenta: nunca sale en la ficha pública. 404 si la DeCA no se hizo con una foto',
+        tipo: 'image/*',
+        cabeceras: { ETag: true, 'Content-Disposition': true },
+      },
+    ],
+    extension: true,
   },
   pedir_datos: {
     resumen: 'Pedir sus datos a la otra parte',

@@ -16,3 +16,6 @@ export const DIAS_IP_COMPLETA = 90;
 
 /** The link to a closed account's data works this many days (and once). */
 export const DIAS_EXPORTACION = 7;
+
+/** A delivery-note photo that became no DeCA is deleted this many days after it was read (one that did goes with its DeCA). */
+export const DIAS_FOTO_SIN_DECA = 30;

@@ -111,6 +111,9 @@ export const DecaInput = z
       description: 'Con emitir false, se envía a este correo el enlace para completar',
     }),
     emision_offline: EmisionOfflineInput.optional(),
+    foto_id: z.number().int().positive().optional().meta({
+      description: 'Extensión: el foto_id que devolvió POST /fotos; la foto del albarán queda con la DeCA (GET /decas/{id}/foto). Ha de ser de la misma cuenta y entorno, y de ninguna otra DeCA',
+    }),
   })
   .meta({ id: 'DecaInput' });
 export type DecaInput = z.input<typeof DecaInput>;

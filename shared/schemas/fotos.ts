@@ -1,4 +1,5 @@
 import { FOTO_MAXIMA } from '../rules/fotos';
+import { DIAS_FOTO_SIN_DECA } from '../rules/privacidad';
 import { z } from './zod';
 
 /** POST /fotos answer: a DeCA input to review before POST /decas, nothing created. */
@@ -6,13 +7,18 @@ export const FotoLeida = z.object({
   propuesta: z.record(z.string(), z.unknown()).meta({ description: 'Datos de DeCA leídos, listos para POST /decas tras revisarlos' }),
   confianza: z.record(z.string(), z.number().min(0).max(1)).meta({ description: 'Confianza de cada campo leído (envíos como envios[0].peso)' }),
   texto: z.string().meta({ description: 'El texto reconocido' }),
-  zonas: z
-    .record(z.string(), z.array(z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)])).length(4))
-    .meta({
-      description:
-        'Dónde se leyó cada campo en la foto (mismas claves que confianza): las cuatro esquinas de la línea, en fracciones del ancho y el alto de la foto tal como se ve (orientación EXIF aplicada), en el orden arriba-izquierda, arriba-derecha, abajo-derecha, abajo-izquierda',
-    }),
+  zonas: z.record(z.string(), z.array(z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)])).length(4)).meta({
+    description:
+      'Dónde se leyó cada campo en la foto (mismas claves que confianza): las cuatro esquinas de la línea, en fracciones del ancho y el alto de la foto tal como se ve (orientación EXIF aplicada), en el orden arriba-izquierda, arriba-derecha, abajo-derecha, abajo-izquierda',
+  }),
   avisos: z.array(z.string()),
+  foto_id: z
+    .number()
+    .int()
+    .positive()
+    .meta({
+      description: `La foto, guardada tal como llegó: envíe este id como foto_id al crear la DeCA (POST /decas) y la foto queda con ella (GET /decas/{id}/foto). Si no se hace ninguna DeCA con ella, se borra a los ${DIAS_FOTO_SIN_DECA} días`,
+    }),
 });
 export type FotoLeida = z.infer<typeof FotoLeida>;
 

@@ -8,6 +8,7 @@ import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { iniciarSesion } from '../support/decas-helpers';
 import { type CuentaDePrueba, it, test } from '../support/fixtures';
+import { fotoGuardada } from '../support/fotos';
 import { usuarioCon } from '../support/usuarios';
 
 // Dozens of DeCAs and calls: a plan with no monthly limit, and room in the per-key limit.
@@ -126,8 +127,10 @@ describe('authorization, generated from the route table', () => {
 
     // An operation that needs an issued DeCA gets one; the rest a pending one (each its own: operations change it).
     const EMITIDA = new Set(['/decas/{id}/fin', '/decas/{id}/pdf', '/decas/{id}/qr.png', '/decas/{id}/enviar', '/decas/{id}/control']);
+    // The photo of a DeCA needs a DeCA made from one.
+    const foto = async (op: OperacionApi) => (op.ruta === '/decas/{id}/foto' ? { foto_id: await fotoGuardada(app, c.account.id, 'produccion', Buffer.from(`foto ${Math.random()}`)) } : {});
     const hacer = async (quien: { key?: string; cookie?: string }, op: OperacionApi, matricula: string): Promise<number> => {
-      const d = await app.request('POST', '/api/v1/decas', { ...quien, headers: CSRF, body: decaCompleta({ emitir: EMITIDA.has(op.ruta), matricula }) });
+      const d = await app.request('POST', '/api/v1/decas', { ...quien, headers: CSRF, body: decaCompleta({ emitir: EMITIDA.has(op.ruta), matricula, ...(await foto(op)) }) });
       expect(d.status, d.text).toBe(201);
       return d.body.deca.id as number;
     };

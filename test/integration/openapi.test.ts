@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import sharp from 'sharp';
 import { describe, expect } from 'vitest';
 import { routerApi } from '../../server/app';
 import { OPERACIONES_API as OPERACIONES } from '../../server/commands/operaciones';
@@ -11,6 +12,7 @@ import type { RequestOptions, TestResponse } from '../support/app';
 import { type DocumentoOpenApi, type Vista, validadorDe } from '../support/contrato';
 import { decaCompleta } from '../support/decas';
 import { type CuentaDePrueba, it, type Receptor, type TestApp, test } from '../support/fixtures';
+import { fotoGuardada } from '../support/fotos';
 import { entregarTodo } from '../support/webhooks';
 
 // The walk through every operation makes dozens of DeCAs and calls with one key, and tests a webhook on 127.0.0.1.
@@ -39,6 +41,8 @@ interface Claves {
   ro: string;
   roId: number;
   ajena: string;
+  /** A delivery-note photo kept for the environment (fotoGuardada: reading one takes OCR, fotos.test.ts). */
+  fotoId: number;
 }
 
 async function claveNueva(app: TestApp, c: CuentaDePrueba, entorno: Entorno, soloLectura: boolean): Promise<{ key: string; id: number }> {
@@ -130,6 +134,15 @@ async function recorrer(app: TestApp, rx: Receptor, base: string, claves: Claves
   ok(await pedir('GET', '/camino', k), 200);
   ok(await pedir('GET', '/camino?tengo=esto-no', k), 422);
   ok(await pedir('GET', '/decas.csv', k), 200);
+
+  // A DeCA made from a delivery-note photo, and its photo; another DeCA cannot take the same one.
+  const conFoto = await pedir('POST', '/decas', { ...k, body: decaCompleta({ emitir: true, foto_id: claves.fotoId }) });
+  ok(conFoto, 201);
+  const foto = await pedir('GET', `/decas/${conFoto.body.deca.id}/foto`, k);
+  ok(foto, 200);
+  ok(await pedir('GET', `/decas/${conFoto.body.deca.id}/foto`, { ...k, headers: { 'If-None-Match': foto.headers.get('etag')! } }), 304);
+  ok(await pedir('GET', `/decas/${emitida.id}/foto`, k), 404);
+  ok(await pedir('POST', '/decas', { ...k, body: decaCompleta({ emitir: true, foto_id: claves.fotoId }) }), 422);
 
   // Changing an issued one: method 1 (with and without its reason), the road, sending, method 2, the end, the archive.
   ok(await pedir('PATCH', `/decas/${emitida.id}`, { ...k, body: { conductor_tel: '+34 600 111 222' } }), 422);
@@ -325,7 +338,15 @@ describe('the OpenAPI document', () => {
     const hooks: number[] = [];
     for (const [base, entorno, rw, ajena] of entornos) {
       const ro = await claveNueva(app, c, entorno, true);
-      hooks.push(await recorrer(app, rx, base, { rw, ro: ro.key, roId: ro.id, ajena }, vistas));
+      const fotoId = await fotoGuardada(
+        app,
+        c.account.id,
+        entorno,
+        await sharp({ create: { width: 60, height: 40, channels: 3, background: '#ffffff' } })
+          .png()
+          .toBuffer(),
+      );
+      hooks.push(await recorrer(app, rx, base, { rw, ro: ro.key, roId: ro.id, ajena, fotoId }, vistas));
     }
     // The events of both walks, delivered to the receiver on 127.0.0.1; then the webhooks go.
     await entregarTodo(app);

@@ -112,7 +112,7 @@ describe('DeCAs by month', () => {
     await sql`update decas set modificado_at = ${meses(hoy, 8)} where id = ${idA}`.execute(db);
     // (The rows from before partitions, none here, go with this month's first days, so its partition went.)
     expect(await soltarMesesCaducados({ db, blobs }, meses(hoy, 14), 12)).toEqual({
-      meses: [{ particion: 'decas_anteriores', decas: 0, pdfs: 0 }],
+      meses: [{ particion: 'decas_anteriores', decas: 0, pdfs: 0, fotos: 0 }],
       correos: ['correos_anteriores'],
     });
     expect(await cuantas(db, 'decas', idA)).toBe(1);

@@ -234,6 +234,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decas/{id}/foto": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Foto del albarán de la DeCA
+         * @description La foto del albarán de la que se hizo una DeCA (extensión), tal como llegó a POST /fotos: solo para la cuenta, nunca en las páginas públicas.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        get: operations["foto_deca"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decas/{id}/pedir-datos": {
         parameters: {
             query?: never;
@@ -853,6 +875,8 @@ export interface components {
                 /** @description El parámetro `o` del QR que el dispositivo firmó (resumen.firma): el PDF del servidor lleva el mismo QR */
                 qr?: string;
             };
+            /** @description Extensión: el foto_id que devolvió POST /fotos; la foto del albarán queda con la DeCA (GET /decas/{id}/foto). Ha de ser de la misma cuenta y entorno, y de ninguna otra DeCA */
+            foto_id?: number;
         };
         EnvioInput: {
             /** @description Lugar de origen */
@@ -2191,6 +2215,60 @@ export interface operations {
             503: components["responses"]["NoDisponible"];
         };
     };
+    foto_deca: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description El `ETag` de la copia que ya tiene (o varios, separados por comas, o `*`): si coincide, 304 sin cuerpo */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description La foto del albarán con la que se creó la DeCA (`foto_id` de POST /fotos), tal como llegó, con su tipo (JPEG, PNG, WebP o HEIF); `ETag` = su SHA-256. Solo con la clave o la sesión de la cuenta: nunca sale en la ficha pública. 404 si la DeCA no se hizo con una foto */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                };
+            };
+            /** @description No ha cambiado: `If-None-Match` coincide con su `ETag` (o es `*`). Sin cuerpo; use la copia que ya tiene */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["NoAutenticado"];
+            404: components["responses"]["NoEncontrado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
     pedir_datos: {
         parameters: {
             query?: never;
@@ -2867,7 +2945,16 @@ export interface operations {
                         };
                         /** @description El texto reconocido */
                         texto: string;
+                        /** @description Dónde se leyó cada campo en la foto (mismas claves que confianza): las cuatro esquinas de la línea, en fracciones del ancho y el alto de la foto tal como se ve (orientación EXIF aplicada), en el orden arriba-izquierda, arriba-derecha, abajo-derecha, abajo-izquierda */
+                        zonas: {
+                            [key: string]: [
+                                number,
+                                number
+                            ][];
+                        };
                         avisos: string[];
+                        /** @description La foto, guardada tal como llegó: envíe este id como foto_id al crear la DeCA (POST /decas) y la foto queda con ella (GET /decas/{id}/foto). Si no se hace ninguna DeCA con ella, se borra a los 30 días */
+                        foto_id: number;
                     };
                 };
             };

@@ -140,9 +140,11 @@ export function validadorDe(doc: DocumentoOpenApi) {
 
     const tipo = (v.headers.get('content-type') ?? '').split(';')[0]!.trim();
     const medios = r.content ?? {};
+    // A range such as `image/*` declares every type of its kind, as OpenAPI reads it.
+    const declarado = tipo in medios || `${tipo.split('/')[0]}/*` in medios;
     if (v.status === 204 || v.status === 304) {
       if (tipo && Object.keys(medios).length === 0 && v.body !== '') fallos.push(`${donde}: cuerpo en una respuesta sin contenido`);
-    } else if (!(tipo in medios)) {
+    } else if (!declarado) {
       fallos.push(`${donde}: tipo ${tipo || '(ninguno)'} no declarado (declara ${Object.keys(medios).join(', ') || 'ninguno'})`);
     } else if (tipo === 'application/json' && medios[tipo]?.schema) {
       const val = compilar(medios[tipo].schema);

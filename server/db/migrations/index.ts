@@ -20,6 +20,7 @@ import * as m0018 from './0018-creacion-sin-copia';
 import * as m0019 from './0019-particiones-por-mes';
 import * as m0020 from './0020-eventos-por-semana';
 import * as m0021 from './0021-correos-por-mes';
+import * as m0022 from './0022-fotos';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '0019-particiones-por-mes': m0019,
   '0020-eventos-por-semana': m0020,
   '0021-correos-por-mes': m0021,
+  '0022-fotos': m0022,
 };
 
 export const migrationProvider: MigrationProvider = {

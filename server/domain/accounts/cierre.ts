@@ -61,7 +61,8 @@ export async function primerAdministrador(db: Kysely<DB>, accountId: number): Pr
  * and role; webhooks with their deliveries, the address book, e-mail (queued
  * or sent), the other party's drafts, the month's counts, idempotency
  * records and outbox events deleted; pending DeCAs and the whole test
- * environment deleted (no validity, nothing to keep). Then the export's
+ * environment deleted (no validity, nothing to keep), and the delivery-note
+ * photos of no DeCA kept let go (deleted within the hour). Then the export's
  * link is recorded (its token's hash) and e-mailed to `destinatario`.
  */
 export async function cerrarCuenta(trx: Trx, c: { accountId: number; exportacion: ExportacionHecha; destinatario: string; siteUrl: string; now: Date }): Promise<CuentaCerradaResultado> {
@@ -95,6 +96,18 @@ export async function cerrarCuenta(trx: Trx, c: { accountId: number; exportacion
     .where((eb) => eb.or([eb('estado', '=', 'pendiente'), eb('entorno', '=', 'pruebas')]))
     .returning('id')
     .execute();
+  // Delivery-note photos go with the next hourly maintenance, but those of the issued DeCAs kept (they go with their DeCA).
+  const soltar = trx.updateTable('fotos').set({ deca_id: null, caduca_at: now }).where('account_id', '=', accountId);
+  await soltar.where('deca_id', 'is', null).execute();
+  for (let i = 0; i < borradas.length; i += 1000) {
+    await soltar
+      .where(
+        'deca_id',
+        'in',
+        borradas.slice(i, i + 1000).map((b) => b.id),
+      )
+      .execute();
+  }
   const { n } = await trx
     .selectFrom('decas')
     .select((eb) => eb.fn.countAll<string>().as('n'))

@@ -11,6 +11,7 @@ import type { Actor } from '../actor';
 import { leccionAprendida, leccionLeida } from '../agenda/agenda';
 import type { DomainContext, Plan } from '../context';
 import { comprobarReserva, usarReserva } from '../dispositivos/dispositivos';
+import { comprobarFotoLibre, unirFoto } from '../fotos/unir';
 import type { ClaveCliente } from '../idempotencia';
 import { presentDeca } from '../presenters/deca';
 import { comprobarResumenFirmado } from '../publico/offline';
@@ -184,6 +185,9 @@ export async function prepararCreacion(ctx: DomainContext, actor: Actor, input: 
   const now = ctx.clock.now();
   // Refusals come before the number is taken, so they never burn numbers.
   await exigirCuentaConfirmada(ctx.db, actor);
+  // Made from a photo (extension): the photo is the account's, still kept, and no other DeCA's.
+  const fotoId = input.foto_id ?? null;
+  if (fotoId !== null) await comprobarFotoLibre(ctx, actor, fotoId);
 
   // Issued on a device with no coverage: its reserved number and token, at the device's time.
   const offline = input.emision_offline ? await comprobarReserva(ctx.db, actor, input.emision_offline, now) : null;
@@ -259,6 +263,7 @@ export async function prepararCreacion(ctx: DomainContext, actor: Actor, input: 
       // The rows every DeCA of the account shares (the address book, the month's count) are written in the
       // transaction's last statement: concurrent creates then wait on each other for little more than the commit.
       const ultimas = [...leccionAprendida(trx, actor, leccion, now), cuotaConsumida(trx, actor, now)];
+      if (fotoId !== null) ultimas.push(unirFoto(trx, actor, fotoId, row.id, now));
       return { valor: { deca, avisos: p.avisos, nueva: true }, registro: { decaId: row.id }, eventos, partes: ultimas, tocadas: [row.id] };
     },
   };

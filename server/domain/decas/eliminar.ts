@@ -2,6 +2,7 @@ import type { DecaEliminada } from '../../../shared/schemas/deca';
 import type { Actor } from '../actor';
 import { delAmbito } from '../ambito';
 import { type DomainContext, type Plan, RevisionCambiada } from '../context';
+import { soltarFotoDe } from '../fotos/unir';
 import { liberarRefExterna } from '../idempotencia';
 import { exigirEstado } from './estado';
 import { obtenerDeca } from './queries';
@@ -21,7 +22,8 @@ export async function prepararEliminacion(ctx: DomainContext, actor: Actor, ref:
       // Nothing is kept (spec): its ref_externa is free for a new DeCA.
       if (row.ref_externa) await liberarRefExterna(trx, actor, row.ref_externa, row.id);
       const r: Eliminada = { eliminada: true, id: row.id, numero: row.numero };
-      return { valor: r, registro: { decaId: row.id, respuesta: r }, tocadas: [row.id] };
+      // Nor its delivery-note photo, which goes with the next hourly maintenance.
+      return { valor: r, registro: { decaId: row.id, respuesta: r }, tocadas: [row.id], partes: [soltarFotoDe(trx, actor, row.id, ctx.clock.now())] };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { CONSERVACION_DECA_TEXTO, DIAS_EXPORTACION, DIAS_IP_COMPLETA, RUTA_PRIVACIDAD } from '../../../shared/rules/privacidad';
+import { CONSERVACION_DECA_TEXTO, DIAS_EXPORTACION, DIAS_FOTO_SIN_DECA, DIAS_IP_COMPLETA, RUTA_PRIVACIDAD } from '../../../shared/rules/privacidad';
 import { html, layout, type SafeHtml } from './html';
 import { PUBLIC_STYLE } from './styles';
 
@@ -44,6 +44,7 @@ export function renderPrivacidad(): string {
 <dl>
 ${plazo('DeCA emitidas, sus versiones y su historial', `${CONSERVACION_DECA_TEXTO[0]!.toUpperCase()}${CONSERVACION_DECA_TEXTO.slice(1)}, el plazo del servicio. No se pueden borrar antes, tampoco al cerrar la cuenta: sus enlaces públicos siguen funcionando para las inspecciones. Después se borran por meses enteros, con sus PDF, su historial y su registro de descargas: las creadas en un mes, cuando han pasado ${CONSERVACION_DECA_TEXTO} y un mes más desde que ese mes terminó (o más tarde, si alguna se emitió o cambió después).`)}
 ${plazo('DeCA pendientes y entorno de pruebas', 'Hasta que la empresa las borra; al cerrar la cuenta se borran (las de pruebas no tienen validez).')}
+${plazo('Fotos de albaranes', `La que se convierte en una DeCA se guarda con ella y se borra con ella; solo la ven los usuarios y las claves de la cuenta, nunca la ficha pública. La que no, ${DIAS_FOTO_SIN_DECA} días desde que se leyó (al momento si se borra su DeCA pendiente o se cierra la cuenta).`)}
 ${plazo('IP del registro de descargas', `${DIAS_IP_COMPLETA} días entera; después solo se guarda su red (en IPv4, los tres primeros números: 203.0.113.0; en IPv6, los tres primeros grupos). La fecha y el navegador se quedan con la DeCA.`)}
 ${plazo('Sesiones', '30 días desde el último uso; terminan al momento al cerrar sesión, al cambiar la contraseña o al cerrar la cuenta.')}
 ${plazo('Enlaces de un solo uso', 'Restablecer la contraseña, 30 minutos; invitaciones, 7 días.')}

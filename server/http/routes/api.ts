@@ -55,6 +55,16 @@ const PUERTAS: Partial<Record<NombreOperacion, Puerta>> = {
       ctx.body = Buffer.from(v.pdf);
     },
   },
+  foto_deca: {
+    responder(ctx, v: { numero: string; tipo: string; sha256: string; foto: Uint8Array }) {
+      ctx.type = v.tipo;
+      ctx.set('Content-Disposition', `inline; filename="DeCA-${v.numero}-albaran.${v.tipo.startsWith('image/') ? v.tipo.slice(6).replace('jpeg', 'jpg') : 'bin'}"`);
+      ctx.set('ETag', `"${v.sha256}"`);
+      // The account's, never a shared cache's; it never changes once its DeCA has it.
+      ctx.set('Cache-Control', 'private, no-cache');
+      ctx.body = Buffer.from(v.foto);
+    },
+  },
   qr_deca: {
     responder(ctx, { numero, png }: { numero: string; png: Buffer }) {
       ctx.type = 'image/png';
