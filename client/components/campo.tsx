@@ -13,6 +13,8 @@ interface Props {
   error?: string | undefined;
   /** A soft problem (check digit, plate, implausible load): shown as the user types, never blocking. */
   advertencia?: string | undefined;
+  /** Read from a photo with little certainty: marked «revisar» (in words, not only in colour) until the user changes it. */
+  revisar?: boolean | undefined;
   pista?: string | undefined;
   /** Maximum length: a counter shows how much is left once the text is long. */
   max?: number;
@@ -25,23 +27,31 @@ interface Props {
 }
 
 /** A labelled input whose error (local schema or server `campos`) is announced and tied to it. */
-export function Campo({ path, etiqueta, valor, onInput, error, advertencia, pista, max, sufijo, tipo = 'text', opciones, multilinea, extra }: Props) {
+export function Campo({ path, etiqueta, valor, onInput, error, advertencia, revisar, pista, max, sufijo, tipo = 'text', opciones, multilinea, extra }: Props) {
   const id = idCampo(path);
   const aviso = error ? undefined : advertencia;
   const contador = max !== undefined && valor.length >= max * 0.6;
   const desc =
-    [sufijo ? `${id}-sufijo` : '', error ? `${id}-error` : '', aviso ? `${id}-aviso` : '', pista ? `${id}-pista` : '', contador ? `${id}-contador` : ''].filter(Boolean).join(' ') || undefined;
+    [revisar ? `${id}-revisar` : '', sufijo ? `${id}-sufijo` : '', error ? `${id}-error` : '', aviso ? `${id}-aviso` : '', pista ? `${id}-pista` : '', contador ? `${id}-contador` : '']
+      .filter(Boolean)
+      .join(' ') || undefined;
   const comun = {
     id,
     name: path,
     value: valor,
     'aria-invalid': error ? ('true' as const) : undefined,
     'aria-describedby': desc,
+    'data-revisar': revisar ? '' : undefined,
     onInput: (e: Event) => onInput((e.currentTarget as HTMLInputElement).value),
   };
   return (
     <div class="campo">
       <label for={id}>{etiqueta}</label>
+      {revisar && (
+        <span class="revisar" id={`${id}-revisar`}>
+          revisar<span class="sr">: leído de la foto con poca seguridad</span>
+        </span>
+      )}
       {opciones ? (
         <select {...comun} onChange={comun.onInput}>
           {opciones.map(([v, t]) => (

@@ -110,21 +110,30 @@ export interface EntradaAgendaLocal {
   local?: 1;
 }
 
+/** Where a field was read in a photo: four corners [x, y] as fractions of the photo as seen (POST /fotos `zonas`). */
+export type Zona = [number, number][];
+
 /**
  * A delivery note's photo taken on this device (client/data/fotos.ts): kept
  * with its Idempotency-Key until the server has read it, then its proposal
  * until the user makes the DeCA from it or discards it. While `pendiente`, a
  * `foto` entry of the outbox (lane `foto:<clave>`, same key) sends it.
+ * `usada`: a DeCA was made from it (`deca`, the DeCA's key here); kept a while
+ * so the DeCA's page shows it with no coverage (consultas.ts lets it go).
  */
 export interface FotoLocal {
   clave: string;
   idempotencyKey: string;
   foto: Blob;
   creado: number;
-  estado: 'pendiente' | 'lista' | 'error';
-  /** The server's reading (POST /fotos): proposal, confidences, recognised text, notes. */
-  lectura?: { propuesta: Record<string, unknown>; confianza: Record<string, number>; texto: string; avisos: string[] };
+  estado: 'pendiente' | 'lista' | 'error' | 'usada';
+  /**
+   * The server's reading (POST /fotos): proposal, confidences, recognised text, notes; where each field
+   * was read and the photo's id on the server (both absent from readings kept before the server said them).
+   */
+  lectura?: { propuesta: Record<string, unknown>; confianza: Record<string, number>; texto: string; avisos: string[]; zonas?: Record<string, Zona>; foto_id?: number };
   error?: string;
+  deca?: string;
 }
 
 /**
@@ -203,6 +212,8 @@ export class DecaDb extends Dexie {
           await outbox.add(entradaFoto(f));
         }
       });
+    // A photo that became a DeCA stays beside it for a while: found by the DeCA it became.
+    this.version(6).stores({ fotos: 'clave, estado, creado, deca' });
   }
 }
 

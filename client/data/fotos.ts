@@ -5,8 +5,10 @@
  * its own (`foto:<clave>`): the sync engine replays it when there is a
  * network, with the app open or closed (Background Sync), like every other
  * change. A repeat after a lost answer gets the same reading and spends no
- * second read. The reading waits on the device until the user opens it in
- * the form.
+ * second read. The reading (with where each field was read, and the id of
+ * the photo the server kept) waits on the device until the user opens it in
+ * the form; the DeCA made from it sends that id, and the photo stays on the
+ * device beside the DeCA for a while (`usada`), for its page.
  */
 import type { Api, ApiError } from './api';
 import { carrilFoto, type DecaDb, type EntradaOutbox, entradaFoto, type FotoLocal } from './db';
@@ -52,10 +54,10 @@ export async function enviarFoto(api: Api, db: DecaDb, e: EntradaOutbox): Promis
   const form = new FormData();
   form.append('foto', f.foto, 'albaran.jpg');
   const r = await api.llamar('leer_albaran', {}, { body: form, idempotencyKey: e.idempotencyKey, timeoutMs: 60_000 });
-  const { propuesta, confianza, texto, avisos } = r.data;
+  const { propuesta, confianza, texto, avisos, zonas, foto_id } = r.data;
   await db.transaction('rw', db.fotos, db.outbox, async () => {
     await db.outbox.delete(e.seq!);
-    if (await db.fotos.get(f.clave)) await db.fotos.update(f.clave, { estado: 'lista', lectura: { propuesta, confianza, texto, avisos } });
+    if (await db.fotos.get(f.clave)) await db.fotos.update(f.clave, { estado: 'lista', lectura: { propuesta, confianza, texto, avisos, zonas, foto_id } });
   });
 }
 
@@ -80,4 +82,20 @@ export function datosDePropuesta(propuesta: Record<string, unknown>): Record<str
     ...propuesta,
     envios: (envios.length ? envios : [{}]).map((e) => ({ ...e, peso: e.peso === undefined ? '' : String(e.peso).replace('.', ',') })),
   };
+}
+
+/**
+ * A delivery-note photo a DeCA was made from stays on the device while the
+ * DeCA is not on the server, and a week after it was taken (its page shows it
+ * with no coverage; the server keeps it with the DeCA): then it goes, and so
+ * does one whose DeCA is no longer here. Run where photos are shown (the
+ * photos' screen, a DeCA's page), so the first screen loads none of it.
+ */
+export async function soltarFotosUsadas(db: DecaDb, ahora = Date.now()): Promise<void> {
+  await db.transaction('rw', db.fotos, db.decas, async () => {
+    for (const f of await db.fotos.where('estado').equals('usada').toArray()) {
+      const d = f.deca ? await db.decas.get(f.deca) : undefined;
+      if (!d || (d.id !== undefined && f.creado < ahora - 7 * 86_400_000)) await db.fotos.delete(f.clave);
+    }
+  });
 }

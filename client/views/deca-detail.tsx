@@ -14,6 +14,7 @@ import { ApiError, NetworkError } from '../data/api';
 import { buscarLocal, cargarCambios, refrescarDeca } from '../data/consultas';
 import type { DecaLocal, EntradaOutbox } from '../data/db';
 import { archivarDeca, descartar, eliminarDeca, emitirDeca, finalizarServicio, reintentar } from '../data/outbox';
+import { FotoDeDeca } from './deca-detail/foto-deca';
 
 const OPERACION: Record<EntradaOutbox['tipo'], string> = {
   crear: 'Crear',
@@ -568,6 +569,7 @@ export default function DetalleDeca({ params }: { params: string[] }) {
               </>
             )}
           </dl>
+          <FotoDeDeca rec={rec} />
           {d?.urls.completar && (
             <p>
               Enlace para que la otra parte complete sus datos: <a href={d.urls.completar}>{d.urls.completar}</a>

@@ -5,6 +5,7 @@ import { useConfirmacion } from '../components/dialogo';
 import { ETIQUETAS, nombreCampo } from '../components/nombres';
 import { LONGITUD_ENVIO, LONGITUD_MAXIMA, UNIDADES } from '../data/esquemas';
 import { type EnvioForm, PASOS } from './deca-form/estado';
+import { FotoAlbaran } from './deca-form/foto-albaran';
 import { type Origen, useFormulario, useOrigenFormulario } from './deca-form/use-formulario';
 
 /**
@@ -27,7 +28,7 @@ export default function FormularioDeca({ params, query }: { params: string[]; qu
 }
 
 function Formulario(origen: Origen) {
-  const { modo, rec } = origen;
+  const { modo, rec, foto } = origen;
   const { confirmar, dialogo } = useConfirmacion();
   const f = useFormulario(origen, (avisos: Aviso[], aceptar: string) =>
     confirmar({
@@ -61,6 +62,10 @@ function Formulario(origen: Origen) {
     ir,
     error,
     advertencia,
+    revisar,
+    zona,
+    activo,
+    alEnfocar,
     setEnvio,
     conAgenda,
     guardar,
@@ -79,14 +84,17 @@ function Formulario(origen: Origen) {
       onInput={f.setV(k)}
       error={error(k)}
       advertencia={advertencia(k)}
+      revisar={revisar(k)}
       max={(LONGITUD_MAXIMA as Record<string, number>)[k]}
       {...extra}
     />
   );
 
   return (
-    <section>
-      <h1 tabIndex={-1}>{titulo}</h1>
+    <section class={foto ? 'con-foto' : undefined}>
+      <h1 tabIndex={-1} onFocus={f.alEnfocarTitulo}>
+        {titulo}
+      </h1>
       {dialogo}
       {corrigiendo && rec?.rechazo && (
         <div class="aviso error" role="alert">
@@ -108,6 +116,7 @@ function Formulario(origen: Origen) {
           transporte en sí, use «Sustituir».
         </p>
       )}
+      {foto && <FotoAlbaran foto={foto.foto} zona={zona} campo={activo} escritorio={escritorio} />}
       {!escritorio && (
         <ol class="pasos" aria-label="Pasos">
           {PASOS.map((p, i) => (
@@ -119,7 +128,7 @@ function Formulario(origen: Origen) {
           ))}
         </ol>
       )}
-      <form onSubmit={(ev) => ev.preventDefault()} noValidate>
+      <form onSubmit={(ev) => ev.preventDefault()} onFocusCapture={alEnfocar} noValidate>
         {ver(0) && (
           <div class="rejilla dos">
             <fieldset>
@@ -173,6 +182,7 @@ function Formulario(origen: Origen) {
                       onInput={setEnvio(i, k)}
                       error={error(`envios[${i}].${k}`)}
                       advertencia={advertencia(`envios[${i}].${k}`)}
+                      revisar={revisar(`envios[${i}].${k}`)}
                       max={LONGITUD_ENVIO[k]}
                       extra={k === 'naturaleza' ? undefined : { list: 'agenda-lugares', autoComplete: 'off' }}
                     />
@@ -184,6 +194,7 @@ function Formulario(origen: Origen) {
                     onInput={setEnvio(i, 'peso')}
                     error={error(`envios[${i}].peso`)}
                     advertencia={advertencia(`envios[${i}].peso`)}
+                    revisar={revisar(`envios[${i}].peso`)}
                     sufijo={unidadEscrita(en) ?? 'kg'}
                     extra={{ inputMode: 'decimal' }}
                     pista="Por ejemplo 24.500 o 1,5 t"
@@ -194,6 +205,7 @@ function Formulario(origen: Origen) {
                     valor={en.unidad}
                     onInput={setEnvio(i, 'unidad')}
                     error={error(`envios[${i}].unidad`)}
+                    revisar={revisar(`envios[${i}].unidad`)}
                     opciones={[['', 'Según el peso (kg)'], ...UNIDADES.map((u): [string, string] => [u, u])]}
                   />
                   <Campo path={`envios[${i}].nota`} etiqueta={ETIQUETAS.nota!} valor={en.nota} onInput={setEnvio(i, 'nota')} error={error(`envios[${i}].nota`)} max={LONGITUD_ENVIO.nota} />

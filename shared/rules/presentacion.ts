@@ -27,6 +27,7 @@ export const ETIQUETAS: Record<string, string> = {
   unidad: 'Unidad',
   nota: 'Nota',
   motivo: 'Motivo del cambio',
+  foto_id: 'Foto del albarán',
 };
 
 /** A field path in words: `envios[1].peso` → «Envío 2 · Peso o cantidad», `cargador_nif` → «Cargador · NIF». */

@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { fotografiar } from '../fixtures/albaranes';
 import { herramienta } from '../support/herramientas';
+import { auditarAccesibilidad } from './axe';
 import { CHROMIUM, type Entorno, esperarServiceWorker, POLL_API_MS } from './browser';
 import { type Api, archivoE2e, decaCompleta, filasEnDispositivo, sincronizacionEnSegundoPlano } from './flujos';
 
@@ -36,6 +37,44 @@ async function albaran(): Promise<Buffer> {
     { grados: 0.5, cizalla: 0, desenfoque: 0.5, ruido: 4, luz: 0.1, calidad: 80, perspectiva: 0 },
   );
   return sharp(nota).resize({ height: 2200 }).jpeg({ quality: 80 }).toBuffer();
+}
+
+/** A photo's reading on the device, as the server sent it (and the form reads it). */
+interface LecturaEnDispositivo {
+  propuesta: Record<string, unknown>;
+  confianza: Record<string, number>;
+  zonas?: Record<string, [number, number][]>;
+  foto_id?: number;
+}
+
+/**
+ * Change the reading of the photo `clave` on the device (before the form opens it): the server's zones and
+ * photo id are kept, the confidences replaced, so which field is to be reviewed is known.
+ */
+function ponerConfianza(p: Page, clave: string, confianza: Record<string, number>): Promise<void> {
+  return p.evaluate(
+    async ([clave, confianza]) => {
+      const nombre = (await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))!.name!;
+      const db = await new Promise<IDBDatabase>((ok, mal) => {
+        const r = indexedDB.open(nombre);
+        r.onsuccess = () => ok(r.result);
+        r.onerror = () => mal(r.error);
+      });
+      try {
+        await new Promise<void>((ok, mal) => {
+          const tx = db.transaction('fotos', 'readwrite');
+          const fotos = tx.objectStore('fotos');
+          const r = fotos.get(clave);
+          r.onsuccess = () => fotos.put({ ...r.result, lectura: { ...r.result.lectura, confianza } });
+          tx.oncomplete = () => ok();
+          tx.onerror = () => mal(tx.error);
+        });
+      } finally {
+        db.close();
+      }
+    },
+    [clave, confianza] as const,
+  );
 }
 
 /** Take a photo on the «Leer un albarán» screen with no network: it is kept, with its outbox entry, and said to wait. */
@@ -137,5 +176,113 @@ describe.skipIf(!CHROMIUM)('the form and the server agree on issuing; photos go 
     expect(await fotosEnDispositivo(page)).toEqual([{ clave: foto.clave, idempotencyKey: foto.idempotencyKey, estado: 'lista' }]);
     expect(await colaEnDispositivo(page)).toEqual([]);
     expect(await lecturas(api)).toBe(1);
+  });
+
+  it('on a phone, the proposal opens under its photo on the field to review, whose zone the photo shows; the DeCA made with no coverage keeps the photo, shown in its page', async () => {
+    const { env } = e2e;
+    const { page, api } = await e2e.sesion({ clave: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${env.url}/fotos`);
+    await page.getByRole('heading', { name: 'Leer un albarán' }).waitFor();
+    await esperarServiceWorker(page);
+    await page.setInputFiles('input[type=file]', { name: 'albaran.jpg', mimeType: 'image/jpeg', buffer: await albaran() });
+    await page.getByTestId('fotos').locator('li').getByText('propuesta lista.').waitFor({ timeout: 60_000 });
+
+    // The server said where it read each field, and kept the photo.
+    const [foto] = await filasEnDispositivo<{ clave: string; lectura: LecturaEnDispositivo }>(page, 'fotos', ['clave', 'lectura']);
+    const { propuesta, zonas = {}, foto_id } = foto!.lectura;
+    expect(foto_id).toBeGreaterThan(0);
+    // One field read (with its zone) made the one to review: the plate if it has a zone, else the first that has.
+    const leidos = Object.keys(zonas).filter((k) => (k in propuesta || /^envios\[0\]\./.test(k)) && !/unidad$|tipo_vehiculo/.test(k));
+    expect(leidos.length, JSON.stringify(zonas)).toBeGreaterThan(0);
+    const dudoso = leidos.includes('matricula') ? 'matricula' : leidos[0]!;
+    await ponerConfianza(page, foto!.clave, Object.fromEntries(Object.keys(foto!.lectura.confianza).map((k) => [k, k === dudoso ? 0.3 : 0.95])));
+
+    await page.getByRole('button', { name: 'Revisar y crear la DeCA' }).click();
+    await page.getByRole('heading', { name: 'Nueva DeCA' }).waitFor();
+    // The photo is above the form, open, and loaded.
+    const propuestaFoto = page.getByTestId('foto-propuesta');
+    await propuestaFoto.waitFor();
+    expect(await propuestaFoto.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+    const visor = page.getByTestId('foto-visor');
+    await expect.poll(() => visor.locator('img').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    const [cajaFoto, cajaForm] = [await propuestaFoto.boundingBox(), await page.locator('form').boundingBox()];
+    expect(cajaFoto!.y + cajaFoto!.height).toBeLessThanOrEqual(cajaForm!.y);
+
+    // The field to review has the focus, says «revisar» in words (and to a screen reader), and its zone is drawn where the photo shows it.
+    const id = `f-${dudoso.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe(id);
+    const campo = page.locator(`#${id}`);
+    expect(await campo.getAttribute('data-revisar')).toBe('');
+    expect(await page.locator(`#${id}-revisar`).textContent()).toBe('revisar: leído de la foto con poca seguridad');
+    expect(await campo.getAttribute('aria-describedby')).toContain(`${id}-revisar`);
+    const zona = visor.getByTestId('zona');
+    await expect.poll(() => zona.getAttribute('data-campo')).toBe(dudoso);
+    expect((await zona.getAttribute('points'))!.split(' ').map((p) => p.split(',').map(Number))).toEqual(zonas[dudoso]);
+    await expect.poll(() => page.getByTestId('foto-propuesta').locator('figcaption').textContent()).toContain('Leído aquí');
+    // Moved to it: the middle of the zone is within the photo's frame on the screen.
+    await expect
+      .poll(async () => {
+        const [z, v] = [await zona.boundingBox(), await visor.boundingBox()];
+        const [cx, cy] = [z!.x + z!.width / 2, z!.y + z!.height / 2];
+        return cx >= v!.x && cx <= v!.x + v!.width && cy >= v!.y && cy <= v!.y + v!.height;
+      })
+      .toBe(true);
+    // As usable with a screen reader as the rest of the app.
+    expect(await auditarAccesibilidad(page)).toEqual([]);
+    // Two fingers apart on the photo zoom it in (pointer events, as a phone sends them).
+    const escala = () => visor.locator('.foto-lienzo').evaluate((l) => new DOMMatrix(getComputedStyle(l).transform).a);
+    const antes = await escala();
+    await visor.evaluate((v) => {
+      const r = v.getBoundingClientRect();
+      const dedo = (tipo: string, pointerId: number, x: number) =>
+        v.dispatchEvent(new PointerEvent(tipo, { pointerId, pointerType: 'touch', isPrimary: pointerId === 1, clientX: r.left + x, clientY: r.top + 60, bubbles: true }));
+      dedo('pointerdown', 1, 100);
+      dedo('pointerdown', 2, 150);
+      dedo('pointermove', 2, 200);
+      dedo('pointerup', 1, 100);
+      dedo('pointerup', 2, 200);
+    });
+    await expect.poll(escala).toBeGreaterThan(Math.min(antes * 1.5, 4.9));
+    // Typed over, the datum is the user's: no longer to review.
+    await campo.fill(`${await campo.inputValue()}9`);
+    expect(await page.locator(`#${id}-revisar`).count()).toBe(0);
+    await campo.fill((await campo.inputValue()).slice(0, -1));
+
+    // With no coverage, «Dejar pendiente»: the queued create carries the photo's id, and the DeCA's page shows this device's copy.
+    await env.context.setOffline(true);
+    const siguiente = page.getByRole('button', { name: /^Siguiente/ });
+    while ((await siguiente.count()) > 0) await siguiente.click();
+    await page.getByRole('button', { name: 'Dejar pendiente' }).click();
+    await page.getByRole('heading', { name: /^DeCA LOCAL-/ }).waitFor();
+    const cola = await filasEnDispositivo<{ tipo: string; body: Record<string, unknown> }>(page, 'outbox', ['tipo', 'body']);
+    expect(cola.filter((e) => e.tipo === 'crear').map((e) => e.body.foto_id)).toEqual([foto_id]);
+    const enDetalle = page.getByTestId('foto-deca');
+    await enDetalle.waitFor();
+    expect(await enDetalle.locator('img').getAttribute('src')).toMatch(/^blob:/);
+    expect(await fotosEnDispositivo(page)).toEqual([{ clave: foto!.clave, idempotencyKey: expect.any(String), estado: 'usada' }]);
+
+    // The network back: the DeCA reaches the server with its photo, and its page shows the server's copy.
+    await env.context.setOffline(false);
+    await page.getByRole('heading', { name: /^DeCA \d{4}-\d{6}/ }).waitFor({ timeout: 30_000 });
+    const { decas } = await api<{ decas: { id: number; numero: string }[] }>('GET', '/decas');
+    expect(decas).toHaveLength(1);
+    // The server's copy is the photo this device sent (the one it kept, shrunk), byte for byte.
+    const iguales = await page.evaluate(async (url) => {
+      const servidor = new Uint8Array(await (await fetch(url)).arrayBuffer());
+      const r = indexedDB.open((await indexedDB.databases()).find((d) => d.name?.endsWith('-produccion'))!.name!);
+      const db = await new Promise<IDBDatabase>((ok) => (r.onsuccess = () => ok(r.result)));
+      const fotos = await new Promise<{ foto: Blob }[]>((ok) => {
+        const q = db.transaction('fotos').objectStore('fotos').getAll();
+        q.onsuccess = () => ok(q.result);
+      });
+      db.close();
+      const local = new Uint8Array(await fotos[0]!.foto.arrayBuffer());
+      return servidor.length === local.length && servidor.every((b, i) => b === local[i]);
+    }, `/api/v1/decas/${decas[0]!.id}/foto`);
+    expect(iguales).toBe(true);
+    await expect.poll(() => enDetalle.locator('img').getAttribute('src'), { timeout: 20_000 }).toBe(`/api/v1/decas/${decas[0]!.id}/foto`);
+    await expect.poll(() => enDetalle.locator('img').evaluate((i) => (i as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    expect(await enDetalle.isVisible()).toBe(true);
   });
 });

@@ -42,6 +42,33 @@ export function pasoDe(path: string): number {
   return 3;
 }
 
+/** The plain fields in the order the form shows them, the phone's steps in turn (the shipments between the vehicle and the references). */
+const EN_ORDEN = [
+  'cargador_nombre',
+  'cargador_nif',
+  'cargador_domicilio',
+  'transp_nombre',
+  'transp_nif',
+  'transp_domicilio',
+  'fecha_transporte',
+  'matricula',
+  'matricula_remolque',
+  'tipo_vehiculo',
+  'autorizacion_especial',
+  'conductor_nombre',
+  'conductor_tel',
+];
+const DEL_ENVIO = ['origen', 'destino', 'naturaleza', 'peso', 'unidad', 'nota'];
+const AL_FINAL = ['ref_externa', 'referencia', 'observaciones'];
+
+/** Where a field comes in the form, top to bottom: the first of several to review is the one the user meets first. */
+export function ordenDeCampo(path: string): number {
+  const m = /^envios\[(\d+)\]\.(\w+)$/.exec(path);
+  if (m) return 1_000 + Number(m[1]) * 10 + DEL_ENVIO.indexOf(m[2]!);
+  const i = EN_ORDEN.indexOf(path);
+  return i >= 0 ? i : 100_000 + AL_FINAL.indexOf(path);
+}
+
 export const envioVacio = (): EnvioForm => ({ origen: '', destino: '', naturaleza: '', peso: '', unidad: '', nota: '' });
 export const s = (x: unknown): string => (x === null || x === undefined ? '' : String(x));
 

@@ -4,8 +4,9 @@
  * own rules), where the focus goes, and saving through the outbox. The view
  * (deca-form.tsx) only lays it out.
  */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Aviso } from '../../../shared/errors';
+import { CONFIANZA_REVISAR } from '../../../shared/rules/fotos';
 import { ESCRITORIO, useLiveQuery, useMedia } from '../../app/hooks';
 import { navegar } from '../../app/router';
 import { contexto } from '../../app/sesion';
@@ -14,10 +15,10 @@ import { idCampo } from '../../components/campo';
 import { nombreDeca, rutaDeca } from '../../components/insignias';
 import { aprenderEnDispositivo, claveAgenda, entradasAgenda } from '../../data/agenda';
 import { buscarLocal, fechaRelativa } from '../../data/consultas';
-import type { DatosDeca, DecaLocal, EntradaAgendaLocal, EntradaOutbox, FotoLocal } from '../../data/db';
+import type { DatosDeca, DecaLocal, EntradaAgendaLocal, EntradaOutbox, FotoLocal, Zona } from '../../data/db';
 import { datosDePropuesta } from '../../data/fotos';
 import { crearDeca, datosDeDeca, modificarDecaLocal, reenviar, sustituirDeca } from '../../data/outbox';
-import { aFormulario, comprobar, cuerpo, diferencias, type EnvioForm, type Estado, envioVacio, type Operacion, pasoDe, s, type Valores } from './estado';
+import { aFormulario, comprobar, cuerpo, diferencias, type EnvioForm, type Estado, envioVacio, type Operacion, ordenDeCampo, pasoDe, s, type Valores } from './estado';
 
 export type Modo = 'crear' | 'editar' | 'sustituir';
 
@@ -52,12 +53,22 @@ export function useOrigenFormulario(params: string[], query: URLSearchParams): {
   return {
     cargando,
     noEsta: Boolean(ref) && rec === null,
-    origen: { modo, rec: rec ?? null, entrada: entrada ?? null, plantilla: plantilla ?? null, foto: foto?.lectura ? foto : null },
+    // (A photo a DeCA was already made from is that DeCA's: it proposes nothing again.)
+    origen: { modo, rec: rec ?? null, entrada: entrada ?? null, plantilla: plantilla ?? null, foto: foto?.lectura && foto.estado === 'lista' ? foto : null },
     clave: `${ref}-${modo}-${seqCorregir}-${desde}-${claveFoto}`,
   };
 }
 
 export type Accion = 'emitir' | 'pendiente' | 'guardar';
+
+/**
+ * A refused create keeps the photo it was made from when resent, unless the
+ * photo was the refusal (gone from the server: read 30 days before, say): then
+ * the DeCA is resent without it rather than refused again for it.
+ */
+function fotoQueSigue(e: EntradaOutbox, rec: DecaLocal | null): { foto_id?: unknown } {
+  return e.body.foto_id && !rec?.rechazo?.campos.foto_id ? { foto_id: e.body.foto_id } : {};
+}
 
 /**
  * Create, modify (method 1), replace (method 2), and fix-and-resend a change
@@ -126,12 +137,12 @@ export function useFormulario({ modo, rec, entrada, plantilla, foto }: Origen, c
     setFoco(path.replace(/^envios$/, 'envios[0].origen'));
   }
 
-  // A datum read from the photo with little certainty is marked until the user changes it.
+  // A datum read from the photo with little certainty is marked «revisar» until the user changes it.
   const propuestaFoto = useMemo(() => (foto?.lectura ? aFormulario(datosDePropuesta(foto.lectura.propuesta)) : null), [foto?.clave]);
   const propio = cuenta.rol === 'cargador' ? 'cargador_' : 'transp_';
-  const dudosoDeLaFoto = (path: string): boolean => {
+  const revisar = (path: string): boolean => {
     const c = foto?.lectura?.confianza[path];
-    if (c === undefined || c >= 0.8 || !propuestaFoto) return false;
+    if (c === undefined || c >= CONFIANZA_REVISAR || !propuestaFoto) return false;
     // The account's own company, put on its side from the account's data, was not read from the photo.
     if (path.startsWith(propio) && e.v[path] === s({ nombre: cuenta.nombre, nif: cuenta.nif, domicilio: cuenta.domicilio }[path.slice(propio.length)])) return false;
     const m = /^envios\[(\d+)\]\.(\w+)$/.exec(path);
@@ -139,7 +150,32 @@ export function useFormulario({ modo, rec, entrada, plantilla, foto }: Origen, c
     const leido = m ? propuestaFoto.envios[Number(m[1])]?.[m[2] as keyof EnvioForm] : propuestaFoto.v[path];
     return ahora === leido;
   };
-  const advertencia = (path: string): string | undefined => avisos.find((a) => a.campo === path)?.mensaje ?? (dudosoDeLaFoto(path) ? 'Leído de la foto con poca seguridad: compruébelo.' : undefined);
+  const advertencia = (path: string): string | undefined => avisos.find((a) => a.campo === path)?.mensaje;
+
+  // The proposal opens on the first datum to review (its step, its field), as the user meets them top to bottom.
+  const inicial = useRef<string | null>(null);
+  useEffect(() => {
+    inicial.current =
+      Object.keys(foto?.lectura?.confianza ?? {})
+        .filter(revisar)
+        .sort((a, b) => ordenDeCampo(a) - ordenDeCampo(b))[0] ?? null;
+    if (inicial.current) ir(inicial.current);
+  }, []);
+  /** After a navigation the app focuses the new screen's heading (app.tsx), maybe after the field was: the field gets it back, once. */
+  const alEnfocarTitulo = () => {
+    const p = inicial.current;
+    inicial.current = null;
+    if (p) ir(p);
+  };
+
+  // The field being filled in, and where the photo says it was read (readings kept before zones were sent have none).
+  const [activo, setActivo] = useState<string | null>(null);
+  const zona: Zona | null = (activo && foto?.lectura?.zonas?.[activo]) || null;
+  /** A field of the form got the focus (tapped, tabbed to, or taken to): its zone is shown on the photo. */
+  const alEnfocar = (ev: FocusEvent) => {
+    const nombre = (ev.target as HTMLElement | null)?.getAttribute('name');
+    if (nombre) setActivo(nombre);
+  };
   const error = (path: string): string | undefined => camposServidor[path] ?? campos[path] ?? (intento ? faltan[path] : undefined);
   /** New values for the plain fields, after the user changed `k` (its server refusal is cleared). */
   const poner = (v: Valores, k: string) => {
@@ -219,7 +255,7 @@ export function useFormulario({ modo, rec, entrada, plantilla, foto }: Origen, c
       if (corrigiendo) {
         const cuerpoNuevo =
           corrigiendo.tipo === 'crear'
-            ? { ...cuerpo(e), emitir: corrigiendo.body.emitir }
+            ? { ...cuerpo(e), emitir: corrigiendo.body.emitir, ...fotoQueSigue(corrigiendo, rec) }
             : corrigiendo.tipo === 'sustituir'
               ? { ...diferencias(e, servidor ?? base), motivo: motivo.trim() }
               : { ...diferencias(e, servidor ?? base), ...(corrigiendo.body.motivo ? { motivo: motivo.trim() } : {}), ...(corrigiendo.body.emitir ? { emitir: true } : {}) };
@@ -227,6 +263,8 @@ export function useFormulario({ modo, rec, entrada, plantilla, foto }: Origen, c
       } else if (modo === 'crear') {
         const body = cuerpo(e);
         if (accion === 'pendiente' && email.trim()) body.pedir_datos_email = email.trim();
+        // Made from a photo the server kept: the photo stays with the DeCA (with no coverage too: the queued create carries it).
+        if (foto?.lectura?.foto_id) body.foto_id = foto.lectura.foto_id;
         // No network: issued here, with a number this device holds, its PDF and signed QR shown at once.
         const enDispositivo = accion === 'emitir' && !navigator.onLine ? await (await import('../../data/sin-cobertura')).emitirSinCobertura(ctx.db, ctx.sesion.cuenta, ctx.entorno, body) : null;
         destino = enDispositivo ?? (await crearDeca(ctx.db, body, { emitir: accion === 'emitir' }));
@@ -242,8 +280,9 @@ export function useFormulario({ modo, rec, entrada, plantilla, foto }: Origen, c
       }
       // What it says goes into the device's address book at once (the server learns it when the DeCA arrives).
       await aprenderEnDispositivo(ctx.db, cuerpo(e)).catch(() => {});
-      // The photo's proposal has become a DeCA: it is not offered again.
-      if (foto) await ctx.db.fotos.delete(foto.clave);
+      // The photo's proposal has become a DeCA: it is not offered again, and the photo stays beside the DeCA for its page.
+      if (foto && destino) await ctx.db.fotos.update(foto.clave, { estado: 'usada', deca: destino.clave });
+      else if (foto) await ctx.db.fotos.delete(foto.clave);
       if (destino) navegar(rutaDeca(destino), { replace: true });
     } catch (err) {
       setAviso(`No se pudo guardar en este dispositivo: ${(err as Error).message}`);
@@ -289,6 +328,11 @@ export function useFormulario({ modo, rec, entrada, plantilla, foto }: Origen, c
     ir,
     error,
     advertencia,
+    revisar,
+    zona,
+    activo,
+    alEnfocar,
+    alEnfocarTitulo,
     setV,
     conAgenda,
     setEnvio,

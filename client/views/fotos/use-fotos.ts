@@ -9,7 +9,7 @@ import { useEnLinea, useLiveQuery } from '../../app/hooks';
 import { contexto, estadoSync } from '../../app/sesion';
 import { useStore } from '../../app/store';
 import { carrilFoto, type EntradaOutbox, type FotoLocal } from '../../data/db';
-import { descartarFoto, guardarFoto } from '../../data/fotos';
+import { descartarFoto, guardarFoto, soltarFotosUsadas } from '../../data/fotos';
 import { reintentar } from '../../data/outbox';
 import { reducirFoto } from '../../data/reducir-foto';
 
@@ -40,13 +40,26 @@ export function useFotos() {
   const ctx = useStore(contexto)!;
   const enLinea = useEnLinea();
   const sync = useStore(estadoSync);
-  const fotos = useLiveQuery(() => ctx.db.fotos.orderBy('creado').reverse().toArray(), [ctx.db]) ?? [];
+  // (A photo a DeCA was made from is that DeCA's now: shown on its page, not here.)
+  const fotos =
+    useLiveQuery(
+      () =>
+        ctx.db.fotos
+          .orderBy('creado')
+          .reverse()
+          .filter((f) => f.estado !== 'usada')
+          .toArray(),
+      [ctx.db],
+    ) ?? [];
   // Each waiting photo's outbox entry (lane `foto:<clave>`): its attempts and last error.
   const envios = useLiveQuery(async () => new Map((await ctx.db.outbox.where('clave').startsWith(carrilFoto('')).toArray()).map((e) => [e.clave, e])), [ctx.db]);
   const leidas = fotos.filter((f) => f.estado !== 'pendiente').length;
   const [trabajando, setTrabajando] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [cuota, setCuota] = useState<Cuota['fotos'] | null>(null);
+
+  // Photos that became DeCAs a while ago leave the device.
+  useEffect(() => void soltarFotosUsadas(ctx.db).catch(() => {}), [ctx.db]);
 
   // The month's reads, again after each photo read (or refused).
   useEffect(() => {

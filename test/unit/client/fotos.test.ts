@@ -3,7 +3,7 @@ import Dexie from 'dexie';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApi } from '../../../client/data/api';
 import { carrilFoto, type DecaDb, type FotoLocal, openDecaDb } from '../../../client/data/db';
-import { descartarFoto, guardarFoto } from '../../../client/data/fotos';
+import { descartarFoto, guardarFoto, soltarFotosUsadas } from '../../../client/data/fotos';
 import { SyncEngine } from '../../../client/data/sync';
 
 /**
@@ -31,11 +31,26 @@ class ServidorFotos {
       return Response.json({ error: { codigo: fallo.codigo, mensaje: 'La imagen no es válida.', campos: { foto: 'No es una imagen' }, avisos: [], request_id: 'req_test' } }, { status: fallo.status });
     if (!this.leidas.has(key!)) {
       this.lecturas++;
-      this.leidas.set(key!, { propuesta: { matricula: '1234BCD', texto_leido: await foto.text() }, confianza: { matricula: 0.9 }, texto: 'Matrícula: 1234 BCD', avisos: [] });
+      this.leidas.set(key!, {
+        propuesta: { matricula: '1234BCD', texto_leido: await foto.text() },
+        confianza: { matricula: 0.9 },
+        texto: 'Matrícula: 1234 BCD',
+        avisos: [],
+        zonas: { matricula: ZONA },
+        foto_id: 40 + this.lecturas,
+      });
     }
     return Response.json(this.leidas.get(key!));
   };
 }
+
+/** Where the fake server says the plate was read. */
+const ZONA: [number, number][] = [
+  [0.1, 0.5],
+  [0.6, 0.5],
+  [0.6, 0.54],
+  [0.1, 0.54],
+];
 
 let db: DecaDb;
 let servidor: ServidorFotos;
@@ -80,7 +95,8 @@ describe('a delivery-note photo is one more lane of the outbox', () => {
     ]);
     expect(servidor.lecturas).toBe(1);
     const leida = await db.fotos.get(f.clave);
-    expect(leida).toMatchObject({ estado: 'lista', lectura: { propuesta: { matricula: '1234BCD', texto_leido: 'albaran-1' } } });
+    // Where each field was read, and the id of the photo the server kept, which the DeCA made from it will send.
+    expect(leida).toMatchObject({ estado: 'lista', lectura: { propuesta: { matricula: '1234BCD', texto_leido: 'albaran-1' }, zonas: { matricula: ZONA }, foto_id: 41 } });
     expect(await db.outbox.count()).toBe(0);
   });
 
@@ -143,5 +159,74 @@ describe('photos kept in the queue of their own before the outbox had them (data
     ]);
     expect((await db.fotos.orderBy('creado').toArray()).map((f) => f.estado)).toEqual(['lista', 'lista', 'lista']);
     expect((await db.outbox.toArray()).map((e) => e.clave)).toEqual(['l:x']);
+  });
+});
+
+describe('readings kept before the server said where each field was read and which photo it kept (database version 5)', () => {
+  /** The device's database as version 5 of the app left it. */
+  class DecaDbV5 extends Dexie {
+    constructor(name: string) {
+      super(name);
+      this.version(1).stores({ decas: 'clave, &id, &numero, orden, estado, fecha_transporte, pendientes', outbox: '++seq, clave, estado', documentos: 'id, fecha_transporte', meta: 'clave' });
+      this.version(2).stores({ agenda: '[tipo+clave], tipo' });
+      this.version(3).stores({ fotos: 'clave, estado, creado' });
+      this.version(4).stores({ reservas: 'numero, caduca_at', emitidas: 'clave' });
+      this.version(5).stores({});
+    }
+  }
+
+  it('are still there after the upgrade, as proposals with no zones and no photo id, and the photos are found by the DeCA they became', async () => {
+    const nombre = `fotos-v5-${++n}`;
+    const vieja: FotoLocal = {
+      clave: 'v',
+      idempotencyKey: 'foto-v',
+      foto: foto('vieja'),
+      creado: 5,
+      estado: 'lista',
+      lectura: { propuesta: { matricula: '1234BCD' }, confianza: { matricula: 0.4 }, texto: '', avisos: [] },
+    };
+    const v5 = new DecaDbV5(nombre);
+    await v5.table('fotos').add(vieja);
+    v5.close();
+
+    db.close();
+    db = openDecaDb(nombre);
+    const leida = await db.fotos.get('v');
+    expect(leida?.estado).toBe('lista');
+    expect(leida?.lectura?.zonas?.matricula).toBeUndefined();
+    expect(leida?.lectura?.foto_id).toBeUndefined();
+    await db.fotos.update('v', { estado: 'usada', deca: 'l:1' });
+    expect((await db.fotos.where('deca').equals('l:1').first())?.clave).toBe('v');
+  });
+});
+
+describe('a photo a DeCA was made from, kept beside it on the device', () => {
+  it('stays while its DeCA has not reached the server, and a week after it was taken; then it goes, as does one whose DeCA is gone', async () => {
+    const DIA = 86_400_000;
+    const decaLocal = (clave: string, id?: number) => ({
+      clave,
+      ...(id ? { id } : {}),
+      ref_temporal: null,
+      deca: null,
+      datos: {},
+      estado: 'pendiente' as const,
+      archivado: 0 as const,
+      fecha_transporte: '',
+      orden: 1,
+      pendientes: 0,
+      rechazo: null,
+      actualizado: 0,
+    });
+    await db.decas.bulkAdd([decaLocal('l:vieja', 7), decaLocal('l:nueva', 8), decaLocal('l:sin-servidor')]);
+    const usada = (clave: string, deca: string, dias: number): FotoLocal => ({ clave, idempotencyKey: `foto-${clave}`, foto: foto(clave), creado: Date.now() - dias * DIA, estado: 'usada', deca });
+    await db.fotos.bulkAdd([
+      usada('vieja', 'l:vieja', 8),
+      usada('nueva', 'l:nueva', 1),
+      usada('sin-servidor', 'l:sin-servidor', 8),
+      usada('huerfana', 'l:borrada', 1),
+      { ...usada('lista', '', 30), estado: 'lista', deca: undefined },
+    ]);
+    await soltarFotosUsadas(db);
+    expect((await db.fotos.toArray()).map((f) => f.clave).sort()).toEqual(['lista', 'nueva', 'sin-servidor']);
   });
 });
