@@ -12,7 +12,7 @@ import { mesDeId } from '../../server/db/particiones';
 import { runMaintenanceOnce } from '../../server/jobs/maintenance';
 import { FotoLeida } from '../../shared/schemas/fotos';
 import { decaCompleta } from '../support/decas';
-import { iniciarSesion } from '../support/decas-helpers';
+import { CSRF, iniciarSesion } from '../support/decas-helpers';
 import { errorDe, postDeca } from '../support/decas-http';
 import { type CuentaDePrueba, it, type TestApp } from '../support/fixtures';
 import { fotoGuardada } from '../support/fotos';
@@ -190,6 +190,24 @@ describe('a delivery-note photo kept with its DeCA', () => {
     // A DeCA can no longer be made with the photo that went.
     const tarde = await postDeca(app, c.live, { ...decaCompleta(), foto_id: vieja });
     expect(errorDe(tarde).campos).toEqual({ foto_id: 'No hay una foto con ese id en la cuenta' });
+  });
+
+  it('lets go at once, when the account is closed, every photo but those of the issued DeCAs it keeps', async ({ app, cuentaNueva: c }) => {
+    const deEmitida = await fotoGuardada(app, c.account.id, 'produccion', await foto(13));
+    const emitida = await decaConFoto(app, c, deEmitida);
+    const dePendiente = await fotoGuardada(app, c.account.id, 'produccion', await foto(14));
+    await decaConFoto(app, c, dePendiente, { emitir: false });
+    const suelta = await fotoGuardada(app, c.account.id, 'produccion', await foto(15));
+    const dePruebas = await fotoGuardada(app, c.account.id, 'pruebas', await foto(16));
+    const prueba = await postDeca(app, c.test, { ...decaCompleta(), foto_id: dePruebas }, { entorno: 'pruebas' });
+    expect(prueba.status, prueba.text).toBe(201);
+
+    const admin = await iniciarSesion(app, c.email, c.password);
+    const cierre = await app.request('POST', '/app/api/cuenta/cierre', { cookie: admin, headers: CSRF, body: { password: c.password, nif: c.account.nif } });
+    expect(cierre.status, cierre.text).toBe(200);
+    await runMaintenanceOnce({ db: app.database.db, clock: app.clock, retencion: { blobs: app.services.blobs, meses: 12 } });
+    for (const id of [dePendiente, suelta, dePruebas]) expect(await guardada(app, id), String(id)).toEqual({ fila: null, blob: false });
+    expect(await guardada(app, deEmitida)).toMatchObject({ fila: { deca_id: emitida.id, caduca_at: null }, blob: true });
   });
 
   // Last: it lets go this month's DeCAs of the file's database.
