@@ -6,7 +6,8 @@
  * seeds 5000 and up, which no test uses. Each photo is read twice:
  *
  * - ours: POST /fotos's pipeline, as server/domain/fotos/leer.ts calls it
- *   (prepararImagen, the reader's workers, leerAlbaran), without an account
+ *   (leerImagen: the photo prepared, read by the reader's workers, the
+ *   proposal and its confidences by the shared rules), without an account
  *   (with one, the account's own side would be filled from it, not read);
  * - raw: the JPEG as it is through tesseract.js with the same model and
  *   page segmentation (PSM.AUTO), no preparation, then the same leerAlbaran:
@@ -29,7 +30,9 @@
  * sure values right; no label as a value; p50 ≤ 1.5 s and p95 ≤ 3 s per
  * photo.
  *
- * Run: npx tsx bench/fotos.ts [number of photos, default 60] [--disposicion LAYOUT] [--guardar DIR]
+ * Run: npx tsx bench/fotos.ts [number of photos, default 60] [--disposicion LAYOUT] [--guardar DIR] [--pasos] [--sin-memoria]
+ * (--pasos reads the photos again with each step of the reading left out and prints what each brings;
+ * --sin-memoria skips the 200 further reads.)
  * (--guardar writes each photo and a JSON with its truth, conditions and both readings.)
  * The handwritten layout needs Debian's fonts-humor-sans; without it that layout is left out, and the output says so.
  */
@@ -38,7 +41,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { createScheduler, createWorker, OEM, PSM } from 'tesseract.js';
-import { crearLectorFotos, prepararImagen } from '../server/ocr/lector';
+import { leerImagen } from '../server/domain/fotos/leer';
+import { crearLectorFotos, type Pasos, TODOS_LOS_PASOS } from '../server/ocr/lector';
 import { type Lectura, leerAlbaran, type PropuestaDeca } from '../shared/rules/albaran';
 import { normalizarTexto } from '../shared/rules/busqueda';
 import { quitarInvisibles } from '../shared/rules/texto';
@@ -54,6 +58,15 @@ const opcion = (nombre: string): string | undefined => {
   return valor;
 };
 const guardar = opcion('--guardar');
+const bandera = (nombre: string) => {
+  const i = args.indexOf(nombre);
+  if (i >= 0) args.splice(i, 1);
+  return i >= 0;
+};
+/** --pasos: read the photos again with each step left out, and print what each brings. */
+const medirPasos = bandera('--pasos');
+/** --sin-memoria: skip the 200 further reads that measure memory (a quicker run while working). */
+const sinMemoria = bandera('--sin-memoria');
 const solo = opcion('--disposicion') as Disposicion | undefined;
 const N = Number(args[0] ?? 60);
 if (solo && !DISPOSICIONES.includes(solo)) throw new Error(`--disposicion: una de ${DISPOSICIONES.join(', ')}`);
@@ -106,10 +119,10 @@ interface Leida {
 }
 
 const lector = crearLectorFotos();
-/** Our reading, as POST /fotos does it (server/domain/fotos/leer.ts), without an account. */
-async function nuestraLectura(foto: Buffer): Promise<Leida> {
-  const texto = quitarInvisibles((await lector.leer(await prepararImagen(foto))).texto);
-  return { texto, lectura: leerAlbaran(texto) };
+/** Our reading, as POST /fotos does it (server/domain/fotos/leer.ts's leerImagen), without an account; `pasos` leaves steps out. */
+async function nuestraLectura(foto: Buffer, pasos: Pasos = TODOS_LOS_PASOS): Promise<Leida> {
+  const { texto, lectura } = await leerImagen(lector, foto, undefined, undefined, pasos);
+  return { texto, lectura };
 }
 
 await nuestraLectura(fotos[0]!.foto); // workers started and warm
@@ -124,9 +137,19 @@ for (const f of fotos) {
 const rss = () => Math.round(process.memoryUsage().rss / 1024 / 1024);
 const rssInicio = rss();
 const marcas: string[] = [];
-for (let i = 0; i < 200; i++) {
+for (let i = 0; i < (sinMemoria ? 0 : 200); i++) {
   await nuestraLectura(fotos[i % fotos.length]!.foto);
   if ((i + 1) % 50 === 0) marcas.push(`${i + 1}: ${rss()} MB`);
+}
+
+// What each step brings: the same photos read with that step alone left out.
+const sinPaso = new Map<keyof Pasos, Leida[]>();
+if (medirPasos) {
+  for (const paso of Object.keys(TODOS_LOS_PASOS) as (keyof Pasos)[]) {
+    const leidas: Leida[] = [];
+    for (const f of fotos) leidas.push(await nuestraLectura(f.foto, { ...TODOS_LOS_PASOS, [paso]: false }));
+    sinPaso.set(paso, leidas);
+  }
 }
 await lector.cerrar();
 
@@ -332,5 +355,17 @@ for (const [quien, r] of [
 const ordenados = [...tiempos].sort((a, b) => a - b);
 const percentil = (p: number) => ordenados[Math.min(ordenados.length - 1, Math.ceil(p * ordenados.length) - 1)]!;
 console.log(`\ntime per photo, ours (prepare + OCR + reading, warm workers): p50 ${percentil(0.5).toFixed(0)} ms (target ≤ 1500), p95 ${percentil(0.95).toFixed(0)} ms (target ≤ 3000)`);
-console.log(`memory (RSS) over 200 more reads: start ${rssInicio} MB, ${marcas.join(', ')}`);
+if (!sinMemoria) console.log(`memory (RSS) over 200 more reads: start ${rssInicio} MB, ${marcas.join(', ')}`);
+if (medirPasos) {
+  console.log(`\n${'each step left out'.padEnd(24)}  F1   gain of the step   F1 per layout (${disposiciones.join(', ')})`);
+  const todos = f1(total(nuestro));
+  console.log(`${'none (all steps)'.padEnd(24)}${num(todos).padStart(5)}${''.padStart(19)}   ${disposiciones.map((d) => num(f1(nuestro.porDisposicion.get(d) ?? nueva()))).join('  ')}`);
+  for (const [paso, leidas] of sinPaso) {
+    const r = puntuar(leidas);
+    const sin = f1(total(r));
+    console.log(
+      `${`without ${paso}`.padEnd(24)}${num(sin).padStart(5)}${`${todos - sin >= 0 ? '+' : ''}${num(todos - sin)}`.padStart(19)}   ${disposiciones.map((d) => num(f1(r.porDisposicion.get(d) ?? nueva()))).join('  ')}`,
+    );
+  }
+}
 console.log(`load average at end ${carga()}`);

@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Metadata } from 'sharp';
 import { createScheduler, createWorker, OEM, PSM, type RecognizeOptions, type RecognizeResult, type Scheduler, type WorkerParams } from 'tesseract.js';
-import { aplanar, aplicar, buscarPagina, type Cuadrilatero, encoger, type Gris, homografia, type Punto, tamanoPlano } from '../../shared/imagen/pagina';
+import { aplanar, aplicar, buscarPagina, type Cuadrilatero, encoger, type Gris, homografia, type Punto, quitarReglas, tamanoPlano } from '../../shared/imagen/pagina';
 import { type Caja, leerBloques, leerEnColumnas, lineaPorReleer, mejorLectura, unirPalabras } from '../../shared/rules/albaran';
 import { LADO_MAXIMO } from '../../shared/rules/fotos';
 
@@ -139,8 +139,10 @@ export interface Pasos {
   columnas: boolean;
   /** Read again, closer, a NIF or plate line read unsure. */
   releer: boolean;
+  /** Take a form's ruled lines and boxes out. */
+  reglas: boolean;
 }
-export const TODOS_LOS_PASOS: Pasos = { pagina: true, orientacion: true, luz: true, columnas: true, releer: true };
+export const TODOS_LOS_PASOS: Pasos = { pagina: true, orientacion: true, luz: true, columnas: true, releer: true, reglas: true };
 
 /** Long side of the small copy the page is looked for in: enough for its edges, cheap to scan. */
 const LADO_BUSQUEDA = 480;
@@ -225,7 +227,8 @@ export async function prepararImagen(bytes: Uint8Array, pasos: Pasos = TODOS_LOS
     for (let i = 0; i < data.length; i++) data[i] = Math.min(255, Math.round((plano.data[i]! * 290) / Math.max(1, papel[i]!)));
     igualado = { data, width: plano.width, height: plano.height };
   }
-  const derecha = igualado;
+  // A form's rules and boxes out, once the light is even (a rule is as dark as the ink then).
+  const derecha = pasos.reglas ? quitarReglas(igualado) : igualado;
   const igualada = Buffer.from(derecha.data.buffer, derecha.data.byteOffset, derecha.data.length);
   const imagen = await unCanal(igualada, derecha.width, derecha.height).png({ compressionLevel: 1 }).toBuffer();
   const { width, height } = derecha;

@@ -173,7 +173,40 @@ export function buscarPagina(g: Gris): Cuadrilatero | null {
   const umbral = umbralOtsu(suave.data);
   const mascara = new Uint8Array(w * h);
   for (let i = 0; i < w * h; i++) mascara[i] = suave.data[i]! > umbral ? 1 : 0;
-  const { region, tamano } = mayorRegion(mascara, w, h);
+  let { region, tamano } = mayorRegion(mascara, w, h);
+  // A shadow across the page (a hand, the cab's pillar) can leave part of the paper below Otsu's
+  // threshold, which then splits lit paper from everything else. Paper in shadow is still brighter than
+  // the surface: a second threshold between the surface (the frame's edge) and the lit paper takes it in.
+  const marco = Math.max(2, Math.round(Math.min(w, h) * 0.03));
+  let sumaFondo = 0;
+  let nFondo = 0;
+  let sumaPapel = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const i = y * w + x;
+      if (region[i]) sumaPapel += suave.data[i]!;
+      else if (x < marco || y < marco || x >= w - marco || y >= h - marco) {
+        sumaFondo += suave.data[i]!;
+        nFondo++;
+      }
+    }
+  }
+  if (nFondo > 0 && tamano > 0) {
+    const fondo = sumaFondo / nFondo;
+    const papel = sumaPapel / tamano;
+    const bajo = fondo + 0.25 * (papel - fondo);
+    if (bajo < umbral) {
+      for (let i = 0; i < w * h; i++) mascara[i] = suave.data[i]! > bajo ? 1 : 0;
+      const otra = mayorRegion(mascara, w, h);
+      // Taken only while it stays a sheet on the surface, not the surface too.
+      let enMarco = 0;
+      for (let x = 0; x < w; x++) enMarco += otra.region[x]! + otra.region[(h - 1) * w + x]!;
+      for (let y = 0; y < h; y++) enMarco += otra.region[y * w]! + otra.region[y * w + w - 1]!;
+      // Only when it takes in a good part more paper: its edge lies a little further out on the blur's ramp
+      // than Otsu's, which is where the sheet's edge is when there is no shadow.
+      if (enMarco < 0.15 * 2 * (w + h) && otra.tamano < 0.97 * w * h && otra.tamano > 1.03 * tamano) ({ region, tamano } = otra);
+    }
+  }
   // A page that fills the frame has nothing around it to cut; one of under a fifth of it is not a page.
   if (tamano < 0.2 * w * h || tamano > 0.97 * w * h) return null;
   // The paper must stand out: brighter than what is around it by a margin, not a lighter patch of a grey scene.
@@ -323,4 +356,56 @@ export function encoger(q: Cuadrilatero, f: number): Cuadrilatero {
   const cx = (q[0][0] + q[1][0] + q[2][0] + q[3][0]) / 4;
   const cy = (q[0][1] + q[1][1] + q[2][1] + q[3][1]) / 4;
   return q.map(([x, y]) => [x + (cx - x) * f, y + (cy - y) * f]) as Cuadrilatero;
+}
+
+/**
+ * The page without its ruled lines: a form's boxes, a table's rules, the
+ * lines of ruled paper. Tesseract's layout analysis takes a text line boxed
+ * in close rules for a picture and leaves it unread (a goods table's rows
+ * went missing so), or reads a rule as a row of dashes and pipes. Every run
+ * of ink longer than `largo` pixels across or down (no letter has one: a
+ * long dash is a few letters wide) is painted paper-white, together with
+ * the pixels just beside it that its antialiased edge left grey.
+ */
+export function quitarReglas(g: Gris, largo = Math.max(40, Math.round(Math.max(g.width, g.height) / 40)), umbral = 200): Gris {
+  const { width: w, height: h } = g;
+  const data = new Uint8Array(g.data);
+  const borrar = new Uint8Array(w * h);
+  const tinta = (i: number) => g.data[i]! < umbral;
+  for (let y = 0; y < h; y++) {
+    let inicio = -1;
+    for (let x = 0; x <= w; x++) {
+      if (x < w && tinta(y * w + x)) {
+        if (inicio < 0) inicio = x;
+        continue;
+      }
+      if (inicio >= 0 && x - inicio >= largo) for (let k = inicio; k < x; k++) borrar[y * w + k] = 1;
+      inicio = -1;
+    }
+  }
+  for (let x = 0; x < w; x++) {
+    let inicio = -1;
+    for (let y = 0; y <= h; y++) {
+      if (y < h && tinta(y * w + x)) {
+        if (inicio < 0) inicio = y;
+        continue;
+      }
+      if (inicio >= 0 && y - inicio >= largo) for (let k = inicio; k < y; k++) borrar[k * w + x] = 1;
+      inicio = -1;
+    }
+  }
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (!borrar[y * w + x]) continue;
+      // The rule and one pixel either side of it.
+      for (let dy = -1; dy <= 1; dy++) {
+        for (let dx = -1; dx <= 1; dx++) {
+          const yy = y + dy;
+          const xx = x + dx;
+          if (yy >= 0 && yy < h && xx >= 0 && xx < w) data[yy * w + xx] = 255;
+        }
+      }
+    }
+  }
+  return { data, width: w, height: h };
 }

@@ -5,11 +5,11 @@
  */
 import type { Kysely } from 'kysely';
 import { AppError } from '../../../shared/errors';
-import { type Lectura, leerAlbaran, lineasDeCampos } from '../../../shared/rules/albaran';
+import { type CuentaLectora, type Lectura, leerAlbaran, situarCampos } from '../../../shared/rules/albaran';
 import { quitarInvisibles } from '../../../shared/rules/texto';
 import type { Clock } from '../../clock';
 import type { DB } from '../../db/schema';
-import { type FotoPreparada, ImagenNoValida, type LectorFotos, prepararImagen } from '../../ocr/lector';
+import { type FotoPreparada, ImagenNoValida, type LectorFotos, type Pasos, prepararImagen, TODOS_LOS_PASOS } from '../../ocr/lector';
 import { comprobarFotos, gastarFoto } from '../accounts/cuota';
 import type { Actor } from '../actor';
 import { empresaPorNif } from '../agenda/agenda';
@@ -41,6 +41,45 @@ async function completarDesdeAgenda(db: Kysely<DB>, actor: Actor, l: Lectura): P
   }
 }
 
+/** What a photo says: the proposal with its confidences, the recognised text, and where each field was read. */
+export interface ImagenLeida {
+  lectura: Lectura;
+  texto: string;
+  zonas: FotoLeida['zonas'];
+}
+
+/**
+ * A photo read into a DeCA proposal, as POST /fotos reads it but without
+ * the database (bench/fotos.ts measures this very function): the picture
+ * prepared (ImagenNoValida as a 422 on `foto`), recognised, read by the
+ * shared rules, each field placed on its line and its confidence capped by
+ * OCR's on that line. `antes` runs on the proposal before the fields are
+ * placed (POST /fotos completes names from the address book there).
+ * `pasos` leaves steps out, for the bench to measure what each brings.
+ */
+export async function leerImagen(fotos: LectorFotos, foto: Uint8Array, cuenta?: CuentaLectora, antes?: (l: Lectura) => Promise<void>, pasos: Pasos = TODOS_LOS_PASOS): Promise<ImagenLeida> {
+  let imagen: FotoPreparada;
+  try {
+    imagen = await prepararImagen(foto, pasos);
+  } catch (error) {
+    if (!(error instanceof ImagenNoValida)) throw error;
+    if (error.tamano) throw new AppError('validacion', error.tamano.mensaje, { campos: { foto: error.tamano.campo } });
+    throw new AppError('validacion', 'El archivo no es una foto que se pueda leer (JPEG, PNG, WebP o HEIC).', { campos: { foto: `No es una imagen válida: ${error.message}` } });
+  }
+  const leido = await fotos.leer(imagen, pasos);
+  // What the user compares with the proposal: without the invisible characters the proposal drops too.
+  const texto = quitarInvisibles(leido.texto);
+  const lectura = leerAlbaran(texto, cuenta);
+  await antes?.(lectura);
+  if (texto.trim() === '') lectura.avisos.unshift('No se ha reconocido texto en la foto: repítala con más luz, de frente y sin sombras.');
+  const donde = situarCampos(
+    lectura,
+    leido.lineas.map((l) => ({ texto: quitarInvisibles(l.texto), confianza: l.confianza })),
+  );
+  const zonas = Object.fromEntries(Object.entries(donde).map(([campo, i]) => [campo, leido.lineas[i]!.esquinas]));
+  return { lectura, texto, zonas };
+}
+
 /**
  * Read a photo, outside any transaction: the month's reads checked, the
  * picture prepared and recognised, the proposal completed from the address
@@ -49,29 +88,8 @@ async function completarDesdeAgenda(db: Kysely<DB>, actor: Actor, l: Lectura): P
  */
 export async function leerFoto(ctx: { db: Kysely<DB>; clock: Clock; fotos: LectorFotos }, actor: Actor, foto: Uint8Array): Promise<Plan<FotoLeida>> {
   await comprobarFotos(ctx.db, actor, ctx.clock.now());
-  let imagen: FotoPreparada;
-  try {
-    imagen = await prepararImagen(foto);
-  } catch (error) {
-    if (!(error instanceof ImagenNoValida)) throw error;
-    if (error.tamano) throw new AppError('validacion', error.tamano.mensaje, { campos: { foto: error.tamano.campo } });
-    throw new AppError('validacion', 'El archivo no es una foto que se pueda leer (JPEG, PNG, WebP o HEIC).', { campos: { foto: `No es una imagen válida: ${error.message}` } });
-  }
-  // What the user compares with the proposal: without the invisible characters the proposal drops too.
-  const leido = await ctx.fotos.leer(imagen);
-  const texto = quitarInvisibles(leido.texto);
   const c = actor.cuenta;
-  const lectura = leerAlbaran(texto, { nif: c.nif, nombre: c.nombre, domicilio: c.domicilio, rol: c.rol });
-  await completarDesdeAgenda(ctx.db, actor, lectura);
-  if (texto.trim() === '') lectura.avisos.unshift('No se ha reconocido texto en la foto: repítala con más luz, de frente y sin sombras.');
-  const zonas = Object.fromEntries(
-    Object.entries(
-      lineasDeCampos(
-        lectura.propuesta,
-        leido.lineas.map((l) => quitarInvisibles(l.texto)),
-      ),
-    ).map(([campo, i]) => [campo, leido.lineas[i]!.esquinas]),
-  );
+  const { lectura, texto, zonas } = await leerImagen(ctx.fotos, foto, { nif: c.nif, nombre: c.nombre, domicilio: c.domicilio, rol: c.rol }, (l) => completarDesdeAgenda(ctx.db, actor, l));
   const leida: FotoLeida = { ...lectura, texto, zonas };
   return escritura(async (trx) => {
     await gastarFoto(trx, actor, ctx.clock.now());
