@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aFormulario, comprobar, diferencias, type Estado, type Valores } from '../../../client/views/deca-form/estado';
+import { aFormulario, comprobar, diferencias, type Estado, ordenDeCampo, pasoDe, type Valores } from '../../../client/views/deca-form/estado';
 import { datosModificados } from '../../../server/domain/decas/modificar';
 import { datosParaEmitir, type EmpresaPropia } from '../../../shared/rules/datos-deca';
 import { datosTrasCambios, faltaParaEmitir } from '../../../shared/rules/emision';
@@ -114,5 +114,25 @@ describe('the DeCA form says what the server will say about issuing', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('the first datum of a photo to review', () => {
+  it('is the one the form shows first: the phone’s steps in turn, the shipments in order, the references last', () => {
+    const leidos = ['referencia', 'envios[1].origen', 'envios[0].peso', 'matricula', 'envios[0].origen', 'transp_nif', 'cargador_nombre'];
+    expect([...leidos].sort((a, b) => ordenDeCampo(a) - ordenDeCampo(b))).toEqual([
+      'cargador_nombre',
+      'transp_nif',
+      'matricula',
+      'envios[0].origen',
+      'envios[0].peso',
+      'envios[1].origen',
+      'referencia',
+    ]);
+    // In the order of the phone's steps, as the form's «Siguiente» goes.
+    for (let i = 1; i < leidos.length; i++) {
+      const [a, b] = [...leidos].sort((x, y) => ordenDeCampo(x) - ordenDeCampo(y)).slice(i - 1, i + 1);
+      expect(pasoDe(a!)).toBeLessThanOrEqual(pasoDe(b!));
+    }
   });
 });
