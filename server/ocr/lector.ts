@@ -222,10 +222,7 @@ export async function prepararImagen(bytes: Uint8Array, pasos: Pasos = TODOS_LOS
   let igualado: Gris = plano;
   if (pasos.luz) {
     const papel = await brilloDelPapel(Buffer.from(plano.data), plano.width, plano.height);
-    const data = new Uint8Array(plano.data.length);
-    // Paper (≥ 88% of the brightness around it) becomes white; ink keeps its contrast to the paper.
-    for (let i = 0; i < data.length; i++) data[i] = Math.min(255, Math.round((plano.data[i]! * 290) / Math.max(1, papel[i]!)));
-    igualado = { data, width: plano.width, height: plano.height };
+    igualado = { data: igualarLuz(plano.data, papel), width: plano.width, height: plano.height };
   }
   // A form's rules and boxes out, once the light is even (a rule is as dark as the ink then).
   const derecha = pasos.reglas ? quitarReglas(igualado) : igualado;
@@ -233,6 +230,36 @@ export async function prepararImagen(bytes: Uint8Array, pasos: Pasos = TODOS_LOS
   const imagen = await unCanal(igualada, derecha.width, derecha.height).png({ compressionLevel: 1 }).toBuffer();
   const { width, height } = derecha;
   return { imagen, width, height, pagina: cuadro !== null, cuartos: 0, aFoto: deVuelta };
+}
+
+/** Brightness, as a share of the paper's around it, from which a pixel is paper (white). */
+const PAPEL = 0.88;
+/** The darkest ink, as a share of its paper, is never taken lighter than this: a page of faint print is not made all black. */
+const TINTA_MAS_CLARA = 0.6;
+
+/**
+ * Each pixel as a share of the paper's brightness around it, so a shadow or
+ * a lamp's falloff is gone: paper (≥ PAPEL) becomes white, and the ink is
+ * stretched so the page's darkest (its 1st percentile) is black. A faded
+ * ribbon's grey print (ink at 70% of its paper) would otherwise come out a
+ * pale grey tesseract reads nothing in.
+ */
+function igualarLuz(gris: Uint8Array, papel: Uint8Array): Uint8Array {
+  const n = gris.length;
+  const proporcion = new Float32Array(n);
+  const histograma = new Uint32Array(101);
+  for (let i = 0; i < n; i++) {
+    const r = Math.min(1, gris[i]! / Math.max(1, papel[i]!));
+    proporcion[i] = r;
+    histograma[Math.round(r * 100)]!++;
+  }
+  let acumulado = 0;
+  let negro = 0;
+  while (negro < 100 && acumulado + histograma[negro]! < n * 0.01) acumulado += histograma[negro++]!;
+  const base = Math.min(negro / 100, TINTA_MAS_CLARA);
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = Math.max(0, Math.min(255, Math.round(((proporcion[i]! - base) / (PAPEL - base)) * 255)));
+  return out;
 }
 
 /** Long side the photo is decoded at: its page, filling at least about 60% of it, stays near LADO_MAXIMO. */

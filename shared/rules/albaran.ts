@@ -40,7 +40,7 @@ export function buscarNifs(texto: string): NifLeido[] {
     // before them, or the first stands apart by a dash as a CIF's letter does: then a letter was
     // misread as a digit (a CIF's G as 6, B as 8; a DNI's L as 1, Z as 7).
     const antes = texto.toUpperCase().slice(Math.max(0, m.index! - 14), m.index!);
-    const etiquetado = /(?:N\.?\s?I\.?\s?F|C\.?\s?I\.?\s?F|NIE)\.?[\s:.-]*$/.test(antes) || /\bS\.?\s?(?:L|A|COOP)\.?(?:\s?U\.?)?[\s,;]*$/.test(antes) || /^\d-\d/.test(m[1]!);
+    const etiquetado = /(?:N\.?\s?[IL1|]\.?\s?F|C\.?\s?[IL1|]\.?\s?F|NIE)\.?[\s:.-]*(?:ES[\s-]?)?$/.test(antes) || /\bS\.?\s?(?:L|A|COOP)\.?(?:\s?U\.?)?[\s,;]*$/.test(antes) || /^\d-\d/.test(m[1]!);
     // Most of the middle must be real digits («SOLIDOS» between two letters is a word); after a NIF
     // label, three do (a handwritten «B69SUUI38» is B69544138).
     if ((bruto.slice(1, 8).match(/\d/g)?.length ?? 0) < (etiquetado ? 3 : 5)) continue;
@@ -134,7 +134,7 @@ export function buscarMatriculasEtiquetadas(texto: string): MatriculasLeidas {
 
 // ————— Una segunda mirada —————
 
-const ETIQUETA_NIF = /\b(?:N\.?\s?I\.?\s?F|C\.?\s?I\.?\s?F|NIE)\b/i;
+const ETIQUETA_NIF = /\b(?:N\.?\s?[IL1|]\.?\s?F|C\.?\s?[IL1|]\.?\s?F|NIE)\b/i;
 const ETIQUETA_MATRICULA = /\b(?:MATR[IÍ]CULA|TRACTORA|VEH[IÍ]CULO)\b/i;
 const ETIQUETA_REMOLQUE = /\b(?:SEMI)?REMOLQUE\b/i;
 
@@ -315,6 +315,59 @@ function etiquetaDe(linea: string): { etiqueta: Etiqueta; resto: string } | null
       return { etiqueta, resto };
     }
   }
+  return etiquetaParecida(limpia);
+}
+
+/** A label's word as OCR may garble it («Tramportiuta», «Remitenle»): the words, and what each labels. */
+const PALABRAS_ETIQUETA: [string, Etiqueta][] = [
+  ['remitente', 'cargador'],
+  ['expedidor', 'cargador'],
+  ['cargador', 'cargador'],
+  ['transportista', 'transportista'],
+  ['porteador', 'transportista'],
+  ['destinatario', 'destinatario'],
+  ['matricula', 'matricula'],
+  ['vehiculo', 'matricula'],
+  ['tractora', 'matricula'],
+  ['semirremolque', 'matricula'],
+  ['remolque', 'matricula'],
+  ['naturaleza', 'mercancia'],
+  ['mercancia', 'mercancia'],
+  ['descripcion', 'mercancia'],
+  ['conductor', 'conductor'],
+  ['destino', 'destino'],
+  ['origen', 'origen'],
+];
+
+/** Levenshtein distance, stopping early once it exceeds `tope`. */
+function distancia(a: string, b: string, tope: number): number {
+  if (Math.abs(a.length - b.length) > tope) return tope + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let minimo = i;
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      minimo = Math.min(minimo, cur[j]!);
+    }
+    if (minimo > tope) return tope + 1;
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * A line opening with a label's word that OCR got one letter wrong (two in a
+ * long word), then a colon, a dash or the end of the line: the label it
+ * stands for. A word of fewer than six letters is not guessed.
+ */
+function etiquetaParecida(linea: string): { etiqueta: Etiqueta; resto: string } | null {
+  const m = /^([A-Za-zÁÉÍÓÚÑÜáéíóúñü]{6,})\s*(?:[:\-–|.]+\s*|$)/.exec(linea);
+  if (!m) return null;
+  const palabra = sinAcentos(m[1]!);
+  for (const [etiqueta, que] of PALABRAS_ETIQUETA) {
+    if (distancia(palabra, etiqueta, etiqueta.length >= 9 ? 2 : 1) <= (etiqueta.length >= 9 ? 2 : 1)) return { etiqueta: que, resto: linea.slice(m[0].length).trim() };
+  }
   return null;
 }
 
@@ -367,7 +420,7 @@ function casillaCmr(linea: string): { etiqueta: Etiqueta; resto: string } | null
 
 /** Words a form prints as captions, never a party's name or a place. */
 const PALABRAS_DE_FORMULARIO =
-  /^(?:n\.?\s?i\.?\s?f|c\.?\s?i\.?\s?f|nie|dni|nombre|razon\s+social|domicilio|direccion|pais|poblacion|provincia|c\.?\s?p|codigo\s+postal|firma|sello|firma\s+y\s+sello|observaciones|datos|lugar|fecha|hora|n[ºo°]|numero|referencia|pedido|albaran|carta\s+de\s+porte|total|bultos|cantidad|unidades|importe|de|para|asunto)$/;
+  /^(?:n\.?\s?i\.?\s?f|c\.?\s?i\.?\s?f|nie|dni|nombre|razon\s+social|domicilio|direccion|pais|poblacion|provincia|c\.?\s?p|codigo\s+postal|firma|sello|firma\s+y\s+sello|observaciones|datos|lugar|fecha|hora|n[ºo°]|numero|referencia|pedido|albaran(?:\s+de\s+(?:entrega|salida))?|carta\s+de\s+porte(?:\s+internacional)?(?:\s+cmr)?|cmr|orden\s+de\s+carga|documento\s+de\s+control|pedido\s+de\s+transporte|hoja\s+de\s+ruta|nota\s+de\s+entrega|total|bultos|cantidad|unidades|importe|de|para|asunto)$/;
 
 /**
  * Whether a text is only a printed label or caption (one or several of
@@ -389,7 +442,11 @@ export function esEtiqueta(texto: string): boolean {
       resto = e.resto;
       continue;
     }
-    const base = sinAcentos(resto).replace(/[\s:.]+$/, '');
+    // A caption in brackets after a title («Carta de porte internacional (CMR)») is a caption too.
+    const base = sinAcentos(resto)
+      .replace(/\s*\([^)]*\)\s*/g, ' ')
+      .replace(/[\s:.]+$/, '')
+      .trim();
     return PALABRAS_DE_FORMULARIO.test(base) || base.split(/[\s,/]+/).every((p) => PALABRAS_DE_FORMULARIO.test(p) || etiquetaDe(p) !== null);
   }
   return resto === '';
@@ -508,7 +565,7 @@ function parteDe(b: Bloque): Parte {
       parte.confianza = nif.confianza;
       // The line without the NIF, its label and the brackets that held them («Papelera, S.A. (NIF A…)»).
       const sinNif = linea
-        .replace(/(?:N\.?\s?I\.?\s?F\.?|C\.?\s?I\.?\s?F\.?|NIE)[\s:.]*/i, '')
+        .replace(/(?:N\.?\s?[IL1|]\.?\s?F\.?|C\.?\s?[IL1|]\.?\s?F\.?|NIE)[\s:.]*/i, '')
         .replace(/(?:ES[\s-]?)?[A-Z0-9][\s.-]?(?:[0-9OQDILZSGBT|][\s.-]?){7}[A-Z0-9]/i, '')
         .replace(/[([]\s*[)\]]/g, '')
         .replace(/^[\s,;:\-–]+|[\s,;:\-–]+$/g, '');
@@ -520,6 +577,20 @@ function parteDe(b: Bloque): Parte {
   if (resto[0]) parte.nombre = resto[0];
   if (resto.length > 1) parte.domicilio = resto.slice(1).join(', ');
   return parte;
+}
+
+/** A company's legal form at the end of its name. */
+const SOCIEDAD = /\b(?:S\.?\s?L\.?(?:\s?U\.?)?|S\.?\s?A\.?(?:\s?U\.?)?|S\.?\s?Coop\.?|Cooperativa)(?=[\s,.;·|-]|$)/i;
+
+/** The company's name in a letterhead's line («Cítricos Vall d’Uixó, S.L. · NIF 83199288P · Tel. …»): up to its legal form. */
+function nombreDeEmpresa(linea: string): string | undefined {
+  const m = SOCIEDAD.exec(linea);
+  if (!m) return undefined;
+  const nombre = linea
+    .slice(0, m.index + m[0].length)
+    .replace(/^.*[·|]\s*/, '')
+    .trim();
+  return nombre.length >= 4 && !esEtiqueta(nombre) ? nombre : undefined;
 }
 
 const primerValor = (b: Bloque | undefined) => b?.lineas.find((l) => l.trim() !== '')?.trim();
@@ -551,6 +622,19 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
     if (!partes[otroLado]?.nif) {
       const otros = nifs.filter((n) => n.nif !== cuenta.nif);
       if (otros.length === 1) partes[otroLado] = { ...partes[otroLado], nif: otros[0]!.nif, confianza: Math.min(0.7, otros[0]!.confianza) };
+    }
+  }
+  // No shipper's block: a note's letterhead is its issuer's, mostly the shipper (an albarán, an order), with
+  // its NIF at the top or in the first lines. Proposed for review, never sure.
+  if (!partes.cargador?.nif) {
+    const usados = new Set([partes.transportista?.nif, cuenta?.nif, ...de('destinatario').map((b) => parteDe(b).nif)].filter(Boolean));
+    const arriba = texto.length * 0.3;
+    const membrete = nifs.find((n) => !usados.has(n.nif) && n.posicion < arriba);
+    if (membrete) {
+      const lineas = texto.slice(0, arriba).split('\n');
+      const empresa = lineas.find((l) => buscarNifs(l).some((n) => n.nif === membrete.nif) && SOCIEDAD.test(l)) ?? lineas.find((l) => SOCIEDAD.test(l) && !esEtiqueta(l));
+      const nombre = empresa ? nombreDeEmpresa(empresa) : undefined;
+      partes.cargador = { ...partes.cargador, nif: membrete.nif, confianza: Math.min(0.5, membrete.confianza), ...(nombre && !partes.cargador?.nombre ? { nombre } : {}) };
     }
   }
   for (const [lado, prefijo] of [
