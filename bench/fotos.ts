@@ -347,9 +347,9 @@ for (const [quien, r] of [
   ['ours', nuestro],
   ['raw', crudo],
 ] as const) {
-  console.log(
-    `printed labels proposed as values, ${quien}: ${r.etiquetas.length} (target 0)${r.etiquetas.length ? `: ${r.etiquetas.slice(0, 6).join('; ')}${r.etiquetas.length > 6 ? '; …' : ''}` : ''}`,
-  );
+  const lista = (xs: string[]) => (xs.length ? `: ${xs.slice(0, 6).join('; ')}${xs.length > 6 ? '; …' : ''}` : '');
+  console.log(`printed labels proposed as values, ${quien}: ${r.etiquetas.length} (target 0)${lista(r.etiquetas)}`);
+  console.log(`  and values made only of label words, ${quien}: ${r.palabrasDeEtiqueta.length}${lista(r.palabrasDeEtiqueta)}`);
 }
 
 const ordenados = [...tiempos].sort((a, b) => a - b);
