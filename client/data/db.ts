@@ -111,7 +111,7 @@ export interface EntradaAgendaLocal {
 }
 
 /** Where a field was read in a photo: four corners [x, y] as fractions of the photo as seen (POST /fotos `zonas`). */
-export type Zona = [number, number][];
+export type Zona = number[][];
 
 /**
  * A delivery note's photo taken on this device (client/data/fotos.ts): kept

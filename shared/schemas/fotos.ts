@@ -7,7 +7,7 @@ export const FotoLeida = z.object({
   propuesta: z.record(z.string(), z.unknown()).meta({ description: 'Datos de DeCA leídos, listos para POST /decas tras revisarlos' }),
   confianza: z.record(z.string(), z.number().min(0).max(1)).meta({ description: 'Confianza de cada campo leído (envíos como envios[0].peso)' }),
   texto: z.string().meta({ description: 'El texto reconocido' }),
-  zonas: z.record(z.string(), z.array(z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)])).length(4)).meta({
+  zonas: z.record(z.string(), z.array(z.array(z.number().min(0).max(1)).length(2)).length(4)).meta({
     description:
       'Dónde se leyó cada campo en la foto (mismas claves que confianza): las cuatro esquinas de la línea, en fracciones del ancho y el alto de la foto tal como se ve (orientación EXIF aplicada), en el orden arriba-izquierda, arriba-derecha, abajo-derecha, abajo-izquierda',
   }),

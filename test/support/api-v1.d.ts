@@ -2947,10 +2947,7 @@ export interface operations {
                         texto: string;
                         /** @description Dónde se leyó cada campo en la foto (mismas claves que confianza): las cuatro esquinas de la línea, en fracciones del ancho y el alto de la foto tal como se ve (orientación EXIF aplicada), en el orden arriba-izquierda, arriba-derecha, abajo-derecha, abajo-izquierda */
                         zonas: {
-                            [key: string]: [
-                                number,
-                                number
-                            ][];
+                            [key: string]: number[][];
                         };
                         avisos: string[];
                         /** @description La foto, guardada tal como llegó: envíe este id como foto_id al crear la DeCA (POST /decas) y la foto queda con ella (GET /decas/{id}/foto). Si no se hace ninguna DeCA con ella, se borra a los 30 días */

@@ -60,8 +60,8 @@ export function FotoAlbaran({ foto, zona, campo, escritorio }: { foto: Blob; zon
   useEffect(() => {
     const r = marco.current?.getBoundingClientRect();
     if (!zona || !r || r.width === 0) return;
-    const xs = zona.map((p) => p[0]);
-    const ys = zona.map((p) => p[1]);
+    const xs = zona.map((p) => p[0] ?? 0);
+    const ys = zona.map((p) => p[1] ?? 0);
     const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
     const alto = r.width * proporcion;
     const escala = limitar(Math.min((0.9 * r.width) / Math.max(1, (x1 - x0) * r.width), (0.5 * r.height) / Math.max(1, (y1 - y0) * alto)), 1, 3);
