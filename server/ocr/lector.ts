@@ -560,7 +560,8 @@ export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.avail
       return { texto, confianza: (r.data.confidence ?? 0) / 100, lineas, cuartos: foto.cuartos };
     },
     estado() {
-      return { trabajadores: listo?.s.getNumWorkers() ?? 0, enCola: esperando + (listo?.s.getQueueLen() ?? 0) };
+      // Waiting: for the workers to start, for the orientation detector, or for a reader.
+      return { trabajadores: listo?.s.getNumWorkers() ?? 0, enCola: esperando + (listo?.osd.getQueueLen() ?? 0) + (listo?.s.getQueueLen() ?? 0) };
     },
     async cerrar() {
       const s = scheduler;

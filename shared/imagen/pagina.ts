@@ -364,14 +364,29 @@ export function encoger(q: Cuadrilatero, f: number): Cuadrilatero {
  * in close rules for a picture and leaves it unread (a goods table's rows
  * went missing so), or reads a rule as a row of dashes and pipes. Every run
  * of ink longer than `largo` pixels across or down (no letter has one: a
- * long dash is a few letters wide) is painted paper-white, together with
- * the pixels just beside it that its antialiased edge left grey.
+ * long dash is a few letters wide) with paper a few pixels to one side of
+ * it along most of its length (a blurred word's dark middle has its
+ * letters there) is painted paper-white, together with the pixels just
+ * beside it that its antialiased edge left grey.
  */
 export function quitarReglas(g: Gris, largo = Math.max(40, Math.round(Math.max(g.width, g.height) / 40)), umbral = 200): Gris {
   const { width: w, height: h } = g;
   const data = new Uint8Array(g.data);
   const borrar = new Uint8Array(w * h);
   const tinta = (i: number) => g.data[i]! < umbral;
+  // A rule is thin: a few pixels to either side of it lie on paper along most of its length. A blurred
+  // word's middle, as long and as dark, has its letters' strokes above and below it.
+  const delgada = (desde: number, hasta: number, antes: (k: number) => [number, number], despues: (k: number) => [number, number]) => {
+    let arriba = 0;
+    let abajo = 0;
+    const en = ([x, y]: [number, number]) => (x >= 0 && y >= 0 && x < w && y < h && tinta(y * w + x) ? 1 : 0);
+    for (let k = desde; k < hasta; k++) {
+      arriba += en(antes(k));
+      abajo += en(despues(k));
+    }
+    // Paper along one side is enough: a double rule, or a table's rule with its header's shading, has ink on the other.
+    return Math.min(arriba, abajo) < 0.25 * (hasta - desde);
+  };
   for (let y = 0; y < h; y++) {
     let inicio = -1;
     for (let x = 0; x <= w; x++) {
@@ -379,7 +394,17 @@ export function quitarReglas(g: Gris, largo = Math.max(40, Math.round(Math.max(g
         if (inicio < 0) inicio = x;
         continue;
       }
-      if (inicio >= 0 && x - inicio >= largo) for (let k = inicio; k < x; k++) borrar[y * w + k] = 1;
+      if (
+        inicio >= 0 &&
+        x - inicio >= largo &&
+        delgada(
+          inicio,
+          x,
+          (k) => [k, y - 4],
+          (k) => [k, y + 4],
+        )
+      )
+        for (let k = inicio; k < x; k++) borrar[y * w + k] = 1;
       inicio = -1;
     }
   }
@@ -390,7 +415,17 @@ export function quitarReglas(g: Gris, largo = Math.max(40, Math.round(Math.max(g
         if (inicio < 0) inicio = y;
         continue;
       }
-      if (inicio >= 0 && y - inicio >= largo) for (let k = inicio; k < y; k++) borrar[k * w + x] = 1;
+      if (
+        inicio >= 0 &&
+        y - inicio >= largo &&
+        delgada(
+          inicio,
+          y,
+          (k) => [x - 4, k],
+          (k) => [x + 4, k],
+        )
+      )
+        for (let k = inicio; k < y; k++) borrar[k * w + x] = 1;
       inicio = -1;
     }
   }

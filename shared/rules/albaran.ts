@@ -753,7 +753,10 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
 }
 
 const CABECERA_MERCANCIA = /^(?:descripcion|mercancias?|naturaleza|producto|articulo|concepto)\b[^0-9]*$/;
-const CABECERA_PESO = /^(?:peso\b|kg\b|kilos\b)[^0-9]*$/;
+// A weight column's header, after a count's («Bultos   Peso (kg)»).
+const CABECERA_PESO = /^(?:(?:bultos|cantidad|uds?|unidades|n[º°o]\s+bultos)\s+)*(?:peso\b|kg\b|kilos\b)[^0-9]*$/;
+/** A row of the weight column, with the count before it read on the same line («358 bultos   17.500»). */
+const CIFRA_FINAL = /(?:^|\s)(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?)\s*(kg|kgs|kilos)?\.?$/i;
 const CIFRA_SOLA = /^(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?)\s*(kg|kgs|kilos)?\.?$/i;
 
 /**
@@ -775,12 +778,12 @@ function columnasSeparadas(lineas: string[]): { naturaleza?: string; peso?: numb
     }
     return filas;
   };
-  const pesos = columna(CABECERA_PESO, (t) => CIFRA_SOLA.test(t));
+  const pesos = columna(CABECERA_PESO, (t) => CIFRA_FINAL.test(t) && !/\p{L}{3}/u.test(t.replace(/\b(?:bultos|cajas|palets?|pal[eé]s|sacos|uds?|kgs?|kilos)\b/giu, '')));
   const mercancias = columna(CABECERA_MERCANCIA, (t) => !/^(?:total|suma)\b/i.test(t) && !CIFRA_SOLA.test(t));
   if (!pesos?.length || !mercancias?.length || (pesos.length !== mercancias.length && pesos.length !== mercancias.length + 1)) return [];
   const filas: { naturaleza?: string; peso?: number; unidad?: UnidadCantidad }[] = [];
   for (const [i, naturaleza] of mercancias.entries()) {
-    const m = CIFRA_SOLA.exec(pesos[i]!)!;
+    const m = CIFRA_FINAL.exec(pesos[i]!)!;
     const r = parsePeso(m[1]!);
     if (!r.ok) return [];
     filas.push({ naturaleza: naturaleza.replace(/[\s|;:\-–]+$/, ''), peso: r.valor, unidad: 'kg' });
