@@ -358,7 +358,7 @@ function distancia(a: string, b: string, tope: number): number {
 
 /**
  * A line opening with a label's word that OCR got one letter wrong (two in a
- * long word), then a colon, a dash or the end of the line: the label it
+ * long word, three in one of twelve letters or more), then a colon, a dash or the end of the line: the label it
  * stands for. A word of fewer than six letters is not guessed.
  */
 function etiquetaParecida(linea: string): { etiqueta: Etiqueta; resto: string } | null {
@@ -366,7 +366,8 @@ function etiquetaParecida(linea: string): { etiqueta: Etiqueta; resto: string } 
   if (!m) return null;
   const palabra = sinAcentos(m[1]!);
   for (const [etiqueta, que] of PALABRAS_ETIQUETA) {
-    if (distancia(palabra, etiqueta, etiqueta.length >= 9 ? 2 : 1) <= (etiqueta.length >= 9 ? 2 : 1)) return { etiqueta: que, resto: linea.slice(m[0].length).trim() };
+    const tope = etiqueta.length >= 12 ? 3 : etiqueta.length >= 9 ? 2 : 1;
+    if (distancia(palabra, etiqueta, tope) <= tope) return { etiqueta: que, resto: linea.slice(m[0].length).trim() };
   }
   return null;
 }
@@ -455,6 +456,12 @@ export function esEtiqueta(texto: string): boolean {
 /** A proposal never carries a printed label as a value: such a value is dropped, and the field left for the user. */
 function sinEtiquetas(p: PropuestaDeca, confianza: Record<string, number>): void {
   const campos = p as unknown as Record<string, unknown>;
+  // A company's name ends at its legal form: what OCR put after it on the line is not the name.
+  for (const campo of ['cargador_nombre', 'transp_nombre'] as const) {
+    const v = campos[campo];
+    const cortado = typeof v === 'string' ? nombreDeEmpresa(v) : undefined;
+    if (cortado && cortado !== v) campos[campo] = cortado;
+  }
   for (const campo of ['cargador_nombre', 'cargador_domicilio', 'transp_nombre', 'transp_domicilio', 'conductor_nombre'] as const) {
     const v = campos[campo];
     if (typeof v === 'string' && esEtiqueta(v)) {
@@ -572,6 +579,8 @@ function parteDe(b: Bloque): Parte {
       if (sinNif) resto.push(sinNif);
       continue;
     }
+    // A NIF's line whose NIF could not be read is neither the name nor the address.
+    if (/^(?:N\.?\s?[IL1|]\.?\s?F|C\.?\s?[IL1|]\.?\s?F|NIE|DNI)\b/i.test(linea.trim())) continue;
     resto.push(linea);
   }
   if (resto[0]) parte.nombre = resto[0];
@@ -580,7 +589,9 @@ function parteDe(b: Bloque): Parte {
 }
 
 /** A company's legal form at the end of its name. */
-const SOCIEDAD = /\b(?:S\.?\s?L\.?(?:\s?U\.?)?|S\.?\s?A\.?(?:\s?U\.?)?|S\.?\s?Coop\.?|Cooperativa)(?=[\s,.;·|-]|$)/i;
+const SOCIEDAD = /\b(?:S\.?\s?L\.?(?:\s?U\.?)?|S\.?\s?A\.?(?:\s?U\.?)?|S\.?\s?Coop\.?)(?=[\s,.;·|-]|$)/i;
+/** A line that names a company: its legal form, or a cooperative's name. */
+const EMPRESA = (l: string) => SOCIEDAD.test(l) || /\bcooperativa\b/i.test(l);
 
 /** The company's name in a letterhead's line («Cítricos Vall d’Uixó, S.L. · NIF 83199288P · Tel. …»): up to its legal form. */
 function nombreDeEmpresa(linea: string): string | undefined {
@@ -632,7 +643,7 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
     const membrete = nifs.find((n) => !usados.has(n.nif) && n.posicion < arriba);
     if (membrete) {
       const lineas = texto.slice(0, arriba).split('\n');
-      const empresa = lineas.find((l) => buscarNifs(l).some((n) => n.nif === membrete.nif) && SOCIEDAD.test(l)) ?? lineas.find((l) => SOCIEDAD.test(l) && !esEtiqueta(l));
+      const empresa = lineas.find((l) => buscarNifs(l).some((n) => n.nif === membrete.nif) && EMPRESA(l)) ?? lineas.find((l) => EMPRESA(l) && !esEtiqueta(l));
       const nombre = empresa ? nombreDeEmpresa(empresa) : undefined;
       partes.cargador = { ...partes.cargador, nif: membrete.nif, confianza: Math.min(0.5, membrete.confianza), ...(nombre && !partes.cargador?.nombre ? { nombre } : {}) };
     }
@@ -908,8 +919,7 @@ function contiene(linea: string, campo: string, valor: string | number): boolean
  */
 export function techoPorLinea(confianzaOcr: number): number {
   if (confianzaOcr >= 0.9) return 1;
-  if (confianzaOcr >= 0.8) return 0.75;
-  if (confianzaOcr >= 0.7) return 0.6;
+  if (confianzaOcr >= 0.8) return 0.55;
   return 0.45;
 }
 
@@ -928,7 +938,37 @@ export function situarCampos(lectura: Lectura, lineas: { texto: string; confianz
     const c = lectura.confianza[campo];
     if (c !== undefined) lectura.confianza[campo] = Math.min(c, techoPorLinea(lineas[i]!.confianza));
   }
+  // A name, a place or goods that reads like OCR's noise is not sure, whatever its line's confidence.
+  const p = lectura.propuesta as unknown as Record<string, unknown>;
+  const textos: [string, unknown][] = [
+    ...['cargador_nombre', 'cargador_domicilio', 'transp_nombre', 'transp_domicilio', 'conductor_nombre'].map((k): [string, unknown] => [k, p[k]]),
+    ...lectura.propuesta.envios.flatMap((e, i) => (['origen', 'destino', 'naturaleza'] as const).map((k): [string, unknown] => [`envios[${i}].${k}`, e[k]])),
+  ];
+  for (const [campo, valor] of textos) {
+    const c = lectura.confianza[campo];
+    if (typeof valor === 'string' && c !== undefined && pareceRuido(valor)) lectura.confianza[campo] = Math.min(c, 0.45);
+  }
   return donde;
+}
+
+/**
+ * Whether a text read as a name, a place or goods looks like OCR's noise
+ * rather than words: signs no name holds («$», «“», «|», «=», «—»), words
+ * without a vowel, lone letters, or the length of several lines run
+ * together.
+ */
+export function pareceRuido(texto: string): boolean {
+  if (texto.length > 70) return true;
+  if (/[$“”"|=_~<>{}[\]\\@#%^*—]/.test(texto)) return true;
+  const palabras = texto.split(/[\s,.;:()/-]+/).filter(Boolean);
+  if (!palabras.length) return true;
+  const raras = palabras.filter((w) => {
+    const base = sinAcentos(w);
+    if (/^\d+[a-z]?$/.test(base) || /^(?:s|l|a|u|y|e|o|c|n|km|sl|sa|slu|sau|de|del|la|el|en)$/.test(base)) return false;
+    if (base.length === 1) return true;
+    return /[a-z]/.test(base) && !/[aeiouy]/.test(base);
+  });
+  return raras.length / palabras.length > 0.25;
 }
 
 /**

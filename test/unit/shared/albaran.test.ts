@@ -15,6 +15,8 @@ import {
   lineasDeCampos,
   mejorLectura,
   type PalabraLeida,
+  pareceRuido,
+  situarCampos,
 } from '../../../shared/rules/albaran';
 import { DecaInput } from '../../../shared/schemas/deca';
 
@@ -396,5 +398,72 @@ describe('lineasDeCampos', () => {
     const donde = lineasDeCampos(propuesta, lineas);
     expect(donde).toMatchObject({ fecha_transporte: 1, cargador_nombre: 2, cargador_nif: 3, matricula: 4, matricula_remolque: 4 });
     expect(donde.cargador_domicilio).toBeUndefined();
+  });
+});
+
+describe('reading what a photo’s OCR gives', () => {
+  it('knows a CMR’s boxes by their numbers when their small captions come out garbled', () => {
+    const { propuesta } = leerAlbaran(
+      'CARTA DE PORTE INTERNACIONAL CMR\n1 Exmeaidor ¡nombre domcilo par\nFerralla Zubieta, S.L.\nCIF B-63135313\n16 Poreano ¡omtre domino par\nTransportes Hermanos Ruiz, S.A.\nCIF B 10793743\n4 ya de carpa y ea\nPuerto Seco de Coslada, Madrid\n08.03.2026',
+    );
+    expect(propuesta).toMatchObject({ cargador_nombre: 'Ferralla Zubieta, S.L.', cargador_nif: 'B63135313', transp_nombre: 'Transportes Hermanos Ruiz, S.A.', transp_nif: 'B10793743' });
+    expect(propuesta.envios[0]?.origen).toBe('Puerto Seco de Coslada, Madrid');
+  });
+
+  it('takes a label with a letter or two wrong, and a NIF label read N.L.F.', () => {
+    const { propuesta } = leerAlbaran('Tramportiuta -\nFrigoríficos Castaño Trans, S.L.\nN.LF. ES 600996702');
+    expect(propuesta).toMatchObject({ transp_nombre: 'Frigoríficos Castaño Trans, S.L.', transp_nif: 'G00996702' });
+  });
+
+  it('proposes the letterhead’s company and NIF as the shipper, to review, when no block names one', () => {
+    const { propuesta, confianza } = leerAlbaran(
+      'CÍTRICOS VALL D’UIXÓ\nCítricos Vall d’Uixó, S.L. · NIF B96712344 · Tel. 943 997 125\nALBARÁN DE ENTREGA\nTransportista: TransMontes Peña, S.L.\nNIF ES F33977612\nDestino: Bodega La Umbría, Cariñena\nObservaciones: temperatura 2-4 °C',
+    );
+    expect(propuesta).toMatchObject({ cargador_nif: 'B96712344', cargador_nombre: 'Cítricos Vall d’Uixó, S.L.', transp_nif: 'F33977612' });
+    expect(confianza.cargador_nif).toBeLessThan(0.6);
+    expect(propuesta.envios[0]?.destino).toBe('Bodega La Umbría, Cariñena');
+  });
+
+  it('takes the load’s date from an e-mail’s sentence, not its send date beside a time', () => {
+    const { propuesta } = leerAlbaran('02/11/26, 8:37 Correo - Pedido de transporte\nMon, 2 Nov 2026 8:37\nOs confirmamos la carga para el Miércoles, 4 de noviembre de 2026, con estos datos:');
+    expect(propuesta.fecha_transporte).toBe('2026-11-04');
+  });
+
+  it('reads goods listed under «Naturaleza» with counts and weights, and a table row split over two lines', () => {
+    expect(
+      leerAlbaran('- Naturaleza:\n1. Harina de trigo en sacos - 10 palés - 5700,5 Kg\n2. Ladrillo cerámico - 58 bultos - 7600 Kg\nTotal: 13300,5 Kg').propuesta.envios.map((e) => [
+        e.naturaleza,
+        e.peso,
+      ]),
+    ).toEqual([
+      ['Harina de trigo en sacos', 5700.5],
+      ['Ladrillo cerámico', 7600],
+    ]);
+    expect(leerAlbaran('Código Descripción Bultos Peso (kg)\nLA-853 Ladrillo cerámico\n286 cajas 2350\nObservaciones: frágil').propuesta.envios.map((e) => [e.naturaleza, e.peso])).toEqual([
+      ['Ladrillo cerámico', 2350],
+    ]);
+    expect(leerAlbaran('Naturaleza\nAceite de oliva en garrafas\n\nBultos Peso (kg)\n358 bultos 17.500').propuesta.envios.map((e) => [e.naturaleza, e.peso])).toEqual([
+      ['Aceite de oliva en garrafas', 17500],
+    ]);
+  });
+
+  it('tells OCR’s noise from a name or a place', () => {
+    expect(pareceRuido('CAMIONE IBANEZ a NA $.L')).toBe(true);
+    expect(pareceRuido('MERCAZARAGOZA ZARAGOZA, É a “, E PENA » “EZ TLF “74')).toBe(true);
+    for (const t of ['Frutas Peñalara, S.A.', 'Ctra. N-232, km 14, 46024 Valencia', 'C/ Río Ebro 27', 'Polígono Júndiz, Vitoria-Gasteiz']) expect(pareceRuido(t), t).toBe(false);
+  });
+
+  it('caps a value’s confidence by OCR’s on its line, and places it there', () => {
+    const lineas = [
+      { texto: 'Remitente: Frutas Peñalara, S.A.', confianza: 0.95 },
+      { texto: 'NIF: A58818501', confianza: 0.95 },
+      { texto: 'Matrícula: 1234 BCD', confianza: 0.72 },
+    ];
+    const lectura = leerAlbaran(lineas.map((l) => l.texto).join('\n'));
+    expect(lectura.confianza.matricula).toBeGreaterThan(0.9);
+    const donde = situarCampos(lectura, lineas);
+    expect(donde).toMatchObject({ cargador_nombre: 0, cargador_nif: 1, matricula: 2 });
+    expect(lectura.confianza.cargador_nif).toBe(0.95);
+    expect(lectura.confianza.matricula).toBeLessThan(0.6);
   });
 });
