@@ -894,9 +894,12 @@ const clave = (s: string) => sinAcentos(s).replace(/[^a-z0-9]/g, '');
 /** Does this line hold that value, as read? */
 function contiene(linea: string, campo: string, valor: string | number): boolean {
   if (typeof valor === 'number') {
-    // A weight as printed: its digits, thousands dots and decimal comma aside.
-    const cifras = String(valor).replace('.', '');
-    return buscarPesos(linea).some((p) => p.valor === valor) || new RegExp(`(?<!\\d)${cifras}(?!\\d)`).test(linea.replace(/(?<=\d)[.,\s](?=\d)/g, ''));
+    // A weight as printed, with its unit or bare in a column: each number of the line as a Spanish note writes it.
+    if (buscarPesos(linea).some((p) => p.valor === valor)) return true;
+    return [...linea.matchAll(/(?<![\d.,])(\d{1,3}(?:[.\s]\d{3})+(?:,\d+)?|\d+(?:,\d+)?)(?![\d])/g)].some((m) => {
+      const r = parsePeso(m[1]!.replace(/\s(?=\d{3})/g, '.'));
+      return r.ok && r.valor === valor;
+    });
   }
   if (campo.endsWith('_nif')) return buscarNifs(linea).some((n) => n.nif === valor);
   if (campo === 'fecha_transporte') return buscarFechas(linea).some((f) => f.fecha === valor);
