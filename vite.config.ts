@@ -100,7 +100,7 @@ export default defineConfig({
       strategies: 'injectManifest',
       srcDir: '.',
       filename: 'sw.ts',
-      // Registered by client/app/sw-bridge.ts (update prompt).
+      // Registered by client/app/sw-bridge.ts with workbox-window (update prompt).
       injectRegister: false,
       registerType: 'prompt',
       injectManifest: {

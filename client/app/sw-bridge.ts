@@ -5,14 +5,15 @@ export const actualizacion = store<(() => void) | null>(null);
 
 /**
  * The one place the page talks to the service worker (one bridge per
- * worker). It registers once the page has loaded (the first screen's own
- * requests go first) and watches the registration itself: the browser's API
- * is all this needs, so no library comes with the first screen for it.
+ * worker). workbox-window is loaded after the first paint: it is not needed
+ * to show the first screen.
  */
 export async function registrarSw(): Promise<void> {
   if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
-  if (document.readyState !== 'complete') await new Promise((r) => addEventListener('load', r, { once: true }));
-  const reg = await navigator.serviceWorker.register('/sw.js', { scope: '/' });
+  const { Workbox } = await import('workbox-window');
+  const wb = new Workbox('/sw.js', { scope: '/' });
+  const reg = await wb.register();
+  if (!reg) return;
   /** Offer a new version that is installed and waiting; accepting activates it and reloads once. */
   const ofrecer = (nuevo: ServiceWorker) => {
     actualizacion.set(() => {
@@ -20,18 +21,18 @@ export async function registrarSw(): Promise<void> {
       nuevo.postMessage({ type: 'SKIP_WAITING' });
     });
   };
-  // Every way a new version arrives: found by this page, by another tab or by the browser's periodic
-  // check, or already waiting at load.
+  // Watched on the registration itself, not through workbox-window's own events: those skip an
+  // update found by another tab or by the browser's periodic check, and one already waiting at load.
   const vigilar = (nuevo: ServiceWorker | null) =>
     nuevo?.addEventListener('statechange', () => {
       if (nuevo.state === 'installed' && navigator.serviceWorker.controller) ofrecer(nuevo);
     });
   if (reg.waiting && navigator.serviceWorker.controller) ofrecer(reg.waiting);
-  vigilar(reg.installing); // an update may already be installing when the registration resolves
+  vigilar(reg.installing); // an update may already be installing when this module loads
   reg.addEventListener('updatefound', () => vigilar(reg.installing));
-  // Look for a new version when the app comes back to the foreground (with no network, at the next return).
+  // Look for a new version when the app comes back to the foreground.
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible') reg.update().catch(() => {});
+    if (document.visibilityState === 'visible') void wb.update();
   });
 }
 
