@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Metadata } from 'sharp';
 import { createScheduler, createWorker, OEM, PSM, type RecognizeOptions, type RecognizeResult, type Scheduler, type WorkerParams } from 'tesseract.js';
-import { aplanar, aplicar, buscarPagina, type Cuadrilatero, encoger, type Gris, homografia, type Punto, quitarReglas, tamanoPlano } from '../../shared/imagen/pagina';
+import { aplanar, aplicar, buscarPagina, type Cuadrilatero, encoger, type Gris, homografia, type Punto, tamanoPlano } from '../../shared/imagen/pagina';
 import { type Caja, leerBloques, leerEnColumnas, lineaPorReleer, mejorLectura, unirPalabras } from '../../shared/rules/albaran';
 import { LADO_MAXIMO } from '../../shared/rules/fotos';
 
@@ -139,10 +139,8 @@ export interface Pasos {
   columnas: boolean;
   /** Read again, closer, a NIF or plate line read unsure. */
   releer: boolean;
-  /** Take a form's ruled lines and boxes out. */
-  reglas: boolean;
 }
-export const TODOS_LOS_PASOS: Pasos = { pagina: true, orientacion: true, luz: true, columnas: true, releer: true, reglas: true };
+export const TODOS_LOS_PASOS: Pasos = { pagina: true, orientacion: true, luz: true, columnas: true, releer: true };
 
 /** Long side of the small copy the page is looked for in: enough for its edges, cheap to scan. */
 const LADO_BUSQUEDA = 480;
@@ -157,9 +155,8 @@ const AUMENTO_MAXIMO = 2;
  * animated or multi-page picture, the first frame is read. The page is
  * looked for first (shared/imagen/pagina.ts): when it lies on a darker
  * surface it is cut out and flattened, so the table, the page's shadow and
- * its slant never reach the reader; a page whose text runs down rather than
- * across (a photo taken sideways) is turned a quarter; then its light is
- * evened out, the page's own alone.
+ * its slant never reach the reader; then its light is evened out, the
+ * page's own alone. Which way up it is, is told by the reader (leer).
  */
 export async function prepararImagen(bytes: Uint8Array, pasos: Pasos = TODOS_LOS_PASOS): Promise<FotoPreparada> {
   if (bytes.length === 0) throw new ImagenNoValida('el archivo está vacío');
@@ -224,11 +221,10 @@ export async function prepararImagen(bytes: Uint8Array, pasos: Pasos = TODOS_LOS
     const papel = await brilloDelPapel(Buffer.from(plano.data), plano.width, plano.height);
     igualado = { data: igualarLuz(plano.data, papel), width: plano.width, height: plano.height };
   }
-  // A form's rules and boxes out, once the light is even (a rule is as dark as the ink then).
-  const derecha = pasos.reglas ? quitarReglas(igualado) : igualado;
-  const igualada = Buffer.from(derecha.data.buffer, derecha.data.byteOffset, derecha.data.length);
-  const imagen = await unCanal(igualada, derecha.width, derecha.height).png({ compressionLevel: 1 }).toBuffer();
-  const { width, height } = derecha;
+  const { width, height } = igualado;
+  const imagen = await unCanal(Buffer.from(igualado.data.buffer, igualado.data.byteOffset, igualado.data.length), width, height)
+    .png({ compressionLevel: 1 })
+    .toBuffer();
   return { imagen, width, height, pagina: cuadro !== null, cuartos: 0, aFoto: deVuelta };
 }
 

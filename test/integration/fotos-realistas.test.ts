@@ -25,10 +25,10 @@ interface Caso {
 }
 
 const CASOS: Caso[] = [
-  { semilla: 300, disposicion: 'tabla', exactos: ['cargador_nif', 'transp_nif', 'matricula', 'fecha_transporte', 'peso'] },
-  { semilla: 304, disposicion: 'cmr', exactos: ['cargador_nif', 'transp_nif', 'matricula', 'fecha_transporte'] },
+  { semilla: 301, disposicion: 'tabla', exactos: ['cargador_nif', 'transp_nif', 'matricula', 'fecha_transporte', 'peso'] },
+  { semilla: 302, disposicion: 'cmr', exactos: ['cargador_nif', 'transp_nif', 'matricula', 'fecha_transporte'] },
   { semilla: 300, disposicion: 'correo', exactos: ['cargador_nif', 'transp_nif', 'matricula', 'fecha_transporte', 'peso'] },
-  { semilla: 300, disposicion: 'carta_porte', exactos: ['cargador_nif', 'transp_nif', 'matricula', 'fecha_transporte', 'peso'] },
+  { semilla: 303, disposicion: 'carta_porte', exactos: ['cargador_nif', 'transp_nif', 'matricula', 'fecha_transporte', 'peso'] },
   { semilla: 300, disposicion: 'matricial', exactos: ['cargador_nif', 'transp_nif', 'matricula', 'fecha_transporte', 'peso'] },
   { semilla: 302, disposicion: 'manuscrito', exactos: ['matricula', 'fecha_transporte', 'peso'] },
   { semilla: 304, disposicion: 'carta_porte', giro: 90, exactos: ['cargador_nif', 'transp_nif', 'matricula', 'fecha_transporte'] },
@@ -46,7 +46,7 @@ function valor(p: FotoLeida['propuesta'], campo: Caso['exactos'][number]): unkno
 
 describe.skipIf(!pdftoppm)('POST /fotos on photos as drivers take them', () => {
   it.for(casos)(
-    'reads $disposicion (seed $semilla, turned $vuelta°) into the exact NIFs, plates, date and weight, with no label as a value and each field placed on the photo',
+    'reads $disposicion (seed $semilla, turned $vuelta degrees) into the exact NIFs, plates, date and weight, with no label as a value and each field placed on the photo',
     { timeout: 90_000 },
     async ({ semilla, disposicion, giro, exactos }, { app, cuentaNueva: c }) => {
       const f: FotoRealista = await fotoRealista(semilla, { disposicion, pdftoppm: pdftoppm!, ...(giro !== undefined ? { toma: { giro } } : {}) });

@@ -4,7 +4,7 @@
  * «ink» on it.
  */
 import { describe, expect, it } from 'vitest';
-import { aplanar, aplicar, buscarPagina, type Cuadrilatero, type Gris, homografia, quitarReglas } from '../../../shared/imagen/pagina';
+import { aplanar, aplicar, buscarPagina, type Cuadrilatero, type Gris, homografia } from '../../../shared/imagen/pagina';
 
 /** Is (x, y) inside the convex quadrilateral q (corners clockwise)? */
 function dentro(q: Cuadrilatero, x: number, y: number): boolean {
@@ -110,28 +110,5 @@ describe('homografia', () => {
       expect(u).toBeCloseTo(p[0], 6);
       expect(v).toBeCloseTo(p[1], 6);
     });
-  });
-});
-
-describe('quitarReglas', () => {
-  it('takes out a box’s rules, across and down, and leaves the strokes of the text inside it', () => {
-    const w = 400;
-    const h = 200;
-    const data = new Uint8Array(w * h).fill(250);
-    const pintar = (x0: number, y0: number, x1: number, y1: number, v = 30) => {
-      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) data[y * w + x] = v;
-    };
-    pintar(20, 20, 380, 22); // the box: top, bottom, left and right rules, 2 px thick
-    pintar(20, 178, 380, 180);
-    pintar(20, 20, 22, 180);
-    pintar(378, 20, 380, 180);
-    pintar(200, 20, 201, 180, 170); // a faint antialiased rule between two columns
-    for (let x = 40; x < 360; x += 24) pintar(x, 90, x + 14, 104); // «letters»: strokes 14 px wide
-    const limpia = quitarReglas({ data, width: w, height: h });
-    expect(limpia.data[21 * w + 100]).toBe(255);
-    expect(limpia.data[100 * w + 21]).toBe(255);
-    expect(limpia.data[179 * w + 300]).toBe(255);
-    expect(limpia.data[60 * w + 200]).toBe(255);
-    for (let x = 40; x < 360; x += 24) expect(limpia.data[97 * w + x + 7], `stroke at ${x}`).toBe(30);
   });
 });
