@@ -1,18 +1,21 @@
 /**
- * Reading a photo of a delivery note on our own server: sharp prepares the
- * picture (EXIF rotation, grey, long side ≤ 1800 px, then the light evened
- * out: each pixel divided by the paper's own brightness around it, so a
- * shadow or a lamp's falloff does not swallow whole lines — a plain global
- * stretch of the contrast was measured to lose lines, and deskewing to gain
- * nothing over tesseract's own), tesseract.js reads it with the Spanish model
- * from npm (nothing downloaded at run time). Workers start on the first photo
- * and are reused, at most one per core; photos beyond them wait in the
- * scheduler's queue, so a burst of calls never starts a burst of workers.
- * A line labelled as a NIF or a plate whose reading is not sure (a check
- * character that does not hold, a plate missing) is read again, cut out and
- * enlarged (×2, then ×3) as a single line, and the surer reading kept: on
- * handwriting and small print the closer look recovers the letters the page
- * reading took for digits or dropped.
+ * Reading a photo of a delivery note on our own server. sharp decodes it
+ * (EXIF rotation, grey); the page is found on whatever it lies on and
+ * flattened (shared/imagen/pagina.ts), and its light evened out: each pixel
+ * divided by the paper's own brightness around it, so a shadow or a lamp's
+ * falloff does not swallow whole lines (a plain global stretch of the
+ * contrast was measured to lose lines). tesseract.js's orientation model
+ * turns the page upright, and its Spanish model reads it, word by word with
+ * their boxes (both models from npm: nothing downloaded at run time). Workers
+ * start on the first photo and are reused, at most one per core; photos
+ * beyond them wait in the schedulers' queues, so a burst of calls never
+ * starts a burst of workers. A line labelled as a NIF or a plate whose
+ * reading is not sure (a check character that does not hold, a plate
+ * missing) is read again, cut out and enlarged (×2, then ×3) as a single
+ * line, and the surer reading kept: on handwriting and small print the
+ * closer look recovers the letters the page reading took for digits or
+ * dropped. Each step can be left out (Pasos) for bench/fotos.ts to measure
+ * what it brings.
  */
 import { createRequire } from 'node:module';
 import os from 'node:os';
