@@ -720,7 +720,9 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
   };
   const origen = lugar('origen') ?? (partes.cargador?.domicilio || undefined);
   const destinatario = de('destinatario').map(parteDe)[0];
-  const destino = lugar('destino') ?? destinatario?.domicilio ?? destinatario?.nombre;
+  // «El del destinatario», «Véase casilla 2»: the place of delivery is the consignee's address.
+  const dondeDestinatario = (l: string | undefined) => (l && /^(?:(?:el|la|lo)\s+del\s+destinatario|v[eé]ase\s+(?:la\s+)?casilla)/i.test(l) ? undefined : l);
+  const destino = dondeDestinatario(lugar('destino')) ?? destinatario?.domicilio ?? destinatario?.nombre;
 
   // Shipments: each line of a goods table that carries a weight; else the labelled goods and weight.
   const envios = filasDeEnvio(texto);
@@ -749,7 +751,7 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
     }
     propuesta.envios.push(envio);
     if (envio.origen) confianza[`envios[${i}].origen`] = lugar('origen') ? 0.7 : 0.5;
-    if (envio.destino) confianza[`envios[${i}].destino`] = lugar('destino') ? 0.7 : 0.5;
+    if (envio.destino) confianza[`envios[${i}].destino`] = dondeDestinatario(lugar('destino')) ? 0.7 : 0.5;
     if (envio.naturaleza) confianza[`envios[${i}].naturaleza`] = 0.7;
     if (envio.peso !== undefined) confianza[`envios[${i}].peso`] = 0.85;
   });

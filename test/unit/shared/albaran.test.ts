@@ -447,6 +447,11 @@ describe('reading what a photo’s OCR gives', () => {
     ]);
   });
 
+  it('takes «El del destinatario» in a CMR’s place of delivery as the consignee’s address', () => {
+    const { propuesta } = leerAlbaran('Destinatario:\nSupermercados La Despensa, S.A.\nNIF B81041535\nCtra. N-232, km 14, 29006 Málaga\nLugar de entrega: El del destinatario');
+    expect(propuesta.envios[0]?.destino).toBe('Ctra. N-232, km 14, 29006 Málaga');
+  });
+
   it('tells OCR’s noise from a name or a place', () => {
     expect(pareceRuido('CAMIONE IBANEZ a NA $.L')).toBe(true);
     expect(pareceRuido('MERCAZARAGOZA ZARAGOZA, É a “, E PENA » “EZ TLF “74')).toBe(true);
