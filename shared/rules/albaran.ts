@@ -276,8 +276,8 @@ export type Etiqueta = 'cargador' | 'transportista' | 'origen' | 'destino' | 'de
 const ETIQUETAS: [RegExp, Etiqueta][] = [
   [/^(?:cargador(?:\s+contractual)?|remitente|expedidor|cliente\s+cargador)\b/, 'cargador'],
   [/^(?:transportista(?:\s+efectivo)?|transp\.?(?=[\s:])|porteador|empresa\s+de\s+transporte|agencia)\b/, 'transportista'],
-  [/^(?:lugar\s+(?:y\s+fecha\s+)?de\s+carga(?:\s+de\s+la\s+mercancia)?|punto\s+de\s+carga|origen|carga\s+en|carga|recogida)\b/, 'origen'],
-  [/^(?:lugar\s+(?:previsto\s+)?(?:de|para\s+la)\s+(?:descarga|entrega)(?:\s+de\s+la\s+mercancia)?|punto\s+de\s+(?:descarga|entrega)|destino|descarga|entrega)\b/, 'destino'],
+  [/^(?:lu[gcq]ar\s+(?:y\s+fecha\s+)?de\s+carga(?:\s+de\s+la\s+mercancia)?|punto\s+de\s+carga|origen|carga\s+en|carga|recogida)\b/, 'origen'],
+  [/^(?:lu[gcq]ar\s+(?:previsto\s+)?(?:de|para\s+la)\s+(?:descarga|entrega)(?:\s+de\s+la\s+mercancia)?|punto\s+de\s+(?:descarga|entrega)|destino|descarga|entrega)\b/, 'destino'],
   [/^(?:destinatario|consignatario|receptor)\b/, 'destinatario'],
   [/^(?:mercancias?|naturaleza(?:\s+de\s+la\s+mercancia)?|descripcion|producto|articulo)\b/, 'mercancia'],
   [/^(?:peso(?:\s+bruto|\s+neto|\s+total)?|kilos|cantidad)\b/, 'peso'],
@@ -301,7 +301,7 @@ const sinAcentos = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLo
 
 /** A line that opens a labelled block: which label, and what follows it on the same line. */
 function etiquetaDe(linea: string): { etiqueta: Etiqueta; resto: string } | null {
-  const limpia = linea.replace(/^[\s\d.)\-–•*|]+(?=[A-Za-zÁÉÍÓÚÑáéíóúñ])/, ''); // «1.», «(3)», bullets and table bars before a CMR box label
+  const limpia = linea.replace(/^[\s\d.)\-–•*|"'“”‘’«»]+(?=[A-Za-zÁÉÍÓÚÑáéíóúñ])/, ''); // «1.», «(3)», bullets, table bars and OCR's quotes (a «Nº» read «”») before a label
   const base = sinAcentos(limpia);
   for (const [re, etiqueta] of ETIQUETAS) {
     const m = re.exec(base);
@@ -489,12 +489,23 @@ export interface Bloque {
 }
 
 /** The labelled blocks of a note, in order. */
+/** A second label and its colon further along a line: two boxes side by side that OCR read as one line. */
+const SEGUNDA_ETIQUETA =
+  /\s(?=(?:lu[gcq]ar\s+de\s+(?:carga|entrega|descarga)|destino|origen|destinatario|transportista|porteador|remitente|expedidor|cargador|matr[ií]cula|remolque|semirremolque|veh[ií]culo|tractora|conductor|fecha(?:\s+de\s+carga)?|peso(?:\s+bruto)?|mercanc[ií]a|naturaleza)\s*:)/i;
+
+/** A line that holds two labelled values («Carga en: Mercabarna   Destino: Mercasevilla»), as two lines; else the line. */
+function dosEtiquetas(linea: string): string[] {
+  const m = SEGUNDA_ETIQUETA.exec(linea);
+  if (!m || m.index < 3 || !etiquetaDe(linea.trim())) return [linea];
+  return [linea.slice(0, m.index), ...dosEtiquetas(linea.slice(m.index + 1))];
+}
+
 export function leerBloques(texto: string): Bloque[] {
   const bloques: Bloque[] = [];
   let actual: Bloque | null = null;
   let offset = 0;
   const cmr = ES_CMR.test(texto);
-  for (const linea of texto.split(/\r?\n/)) {
+  for (const linea of texto.split(/\r?\n/).flatMap(dosEtiquetas)) {
     const posicion = offset;
     offset += linea.length + 1;
     const e = etiquetaDe(linea.trim()) ?? (cmr ? casillaCmr(linea.trim()) : null);
@@ -806,6 +817,7 @@ function columnasSeparadas(lineas: string[]): { naturaleza?: string; peso?: numb
 
 const UNIDADES_DE_CUENTA = String.raw`(?:uds?\.?|unidades|bultos|cajas|palets?|pal[eé]s|sacos|garrafas|bobinas|piezas|rollos)`;
 const SOLO_CUENTA = new RegExp(`^(?:\\d+\\s*)?${UNIDADES_DE_CUENTA}$`, 'iu');
+const CUENTA_DELANTE = new RegExp(`^(?:S\\/M\\s+)?\\d+\\s*${UNIDADES_DE_CUENTA}\\s+(?=\\p{L})`, 'iu');
 const CUENTA_AL_FINAL = new RegExp(`\\s+\\d+(?:[.,]\\d+)?\\s*${UNIDADES_DE_CUENTA}?\\s*$`, 'iu');
 
 /**
@@ -814,12 +826,19 @@ const CUENTA_AL_FINAL = new RegExp(`\\s+\\d+(?:[.,]\\d+)?\\s*${UNIDADES_DE_CUENT
  * and the bars and dashes a table or a list puts between its columns.
  */
 function limpiarNaturaleza(texto: string): string {
-  return texto
-    .replace(/^[\s\-–•*]*(?:\d{1,3}[.)]?|[A-Z]{0,3}\d*[-/]?\d+[A-Z0-9-]*)\s+(?=\p{L})/u, '')
-    .replace(/[\s|;:\-–]+$/, '')
-    .replace(CUENTA_AL_FINAL, '')
-    .replace(/[\s|;:\-–]+$/, '')
-    .trim();
+  return (
+    texto
+      .replace(/^[\s\-–•*|;:]+/, '')
+      // A CMR's «marks and numbers» and package count before the goods («S/M 324 bultos Ñoras secas»).
+      .replace(CUENTA_DELANTE, '')
+      .replace(/^(?:\d{1,3}[.)]?|[A-Z]{0,3}\d*[-/]?\d+[A-Z0-9-]*)[\s|]+(?=\p{L})/u, '')
+      .replace(/[\s|;:\-–]+$/, '')
+      .replace(CUENTA_AL_FINAL, '')
+      .replace(/[\s|;:\-–]+$/, '')
+      // A stray letter OCR made of a table's bar at the row's end.
+      .replace(/\s+\p{L}$/u, '')
+      .trim()
+  );
 }
 
 /**
@@ -867,8 +886,9 @@ export function filasDeEnvio(texto: string): { naturaleza?: string; peso?: numbe
     let peso: PesoLeido | undefined = buscarPesos(linea).at(-1);
     // A table whose header says «kg»: its rows may carry the bare number as the last column.
     if (unidadCabecera) {
-      const m = /(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d+(?:,\d+)?)\s*$/.exec(linea.trimEnd());
-      const r = m ? parsePeso(m[1]!) : null;
+      // Thousands apart by a dot or a space («12.000», «12 000»).
+      const m = /(?<![\d.,])(\d{1,3}(?:[.\s]\d{3})+(?:,\d+)?|\d+(?:,\d+)?)\s*$/.exec(linea.trimEnd());
+      const r = m ? parsePeso(m[1]!.replace(/\s(?=\d{3})/g, '.')) : null;
       const posicion = m ? linea.trimEnd().length - m[0].length : -1;
       if (m && r?.ok && (!peso || posicion > peso.posicion)) peso = { valor: r.valor, unidad: unidadCabecera, posicion };
     }

@@ -452,6 +452,23 @@ describe('reading what a photo’s OCR gives', () => {
     expect(propuesta.envios[0]?.destino).toBe('Ctra. N-232, km 14, 29006 Málaga');
   });
 
+  it('splits two labelled boxes OCR read as one line, and takes a «Lucar de entrega» and a «” pedido» for what they are', () => {
+    const { propuesta } = leerAlbaran('Carga en: Puerto Seco de Coslada, Madrid Lugar de entrega: Polígono Júndiz, Vitoria-Gasteiz\n” pedido\nOC15221');
+    expect(propuesta.envios[0]).toMatchObject({ origen: 'Puerto Seco de Coslada, Madrid', destino: 'Polígono Júndiz, Vitoria-Gasteiz' });
+    const otra = leerAlbaran('ORIGEN: POLIGONO JUNDIZ, VITORIA-GASTEIZ\nLUCAR DE ENTREGA. MERCAMALAGA, MALAGA');
+    expect(otra.propuesta.envios[0]).toMatchObject({ origen: 'POLIGONO JUNDIZ, VITORIA-GASTEIZ', destino: 'MERCAMALAGA, MALAGA' });
+  });
+
+  it('reads a goods row’s weight with its thousands apart by a space, and its goods without marks, counts and table bars', () => {
+    expect(leerAlbaran('Naturaleza Bultos Peso (kg) ]\nFruta de hueso en cajas 100 cajas 12 000').propuesta.envios.map((e) => [e.naturaleza, e.peso])).toEqual([['Fruta de hueso en cajas', 12000]]);
+    expect(
+      leerAlbaran('Código Descripción Bultos Peso (kg)\n| MU-965 | Muebles desmontados 315 bultos 8.300 |\nS/M 324 bultos Ñoras secas 22.100').propuesta.envios.map((e) => [e.naturaleza, e.peso]),
+    ).toEqual([
+      ['Muebles desmontados', 8300],
+      ['Ñoras secas', 22100],
+    ]);
+  });
+
   it('tells OCR’s noise from a name or a place', () => {
     expect(pareceRuido('CAMIONE IBANEZ a NA $.L')).toBe(true);
     expect(pareceRuido('MERCAZARAGOZA ZARAGOZA, É a “, E PENA » “EZ TLF “74')).toBe(true);
