@@ -40,7 +40,8 @@ export function buscarNifs(texto: string): NifLeido[] {
     // before them, or the first stands apart by a dash as a CIF's letter does: then a letter was
     // misread as a digit (a CIF's G as 6, B as 8; a DNI's L as 1, Z as 7).
     const antes = texto.toUpperCase().slice(Math.max(0, m.index! - 14), m.index!);
-    const etiquetado = /(?:N\.?\s?[IL1|]\.?\s?F|C\.?\s?[IL1|]\.?\s?F|NIE)\.?[\s:.-]*(?:ES[\s-]?)?$/.test(antes) || /\bS\.?\s?(?:L|A|COOP)\.?(?:\s?U\.?)?[\s,;]*$/.test(antes) || /^\d-\d/.test(m[1]!);
+    const etiquetado =
+      /\b(?:N\.{0,2}\s?[IL1|]?\.?\s?F|C\.{0,2}\s?[IL1|]?\.?\s?F|NIE)\.?[\s:.-]*(?:ES[\s-]?)?$/.test(antes) || /\bS\.?\s?(?:L|A|COOP)\.?(?:\s?U\.?)?[\s,;]*$/.test(antes) || /^\d-\d/.test(m[1]!);
     // Most of the middle must be real digits («SOLIDOS» between two letters is a word); after a NIF
     // label, three do (a handwritten «B69SUUI38» is B69544138).
     if ((bruto.slice(1, 8).match(/\d/g)?.length ?? 0) < (etiquetado ? 3 : 5)) continue;
@@ -134,7 +135,7 @@ export function buscarMatriculasEtiquetadas(texto: string): MatriculasLeidas {
 
 // ————— Una segunda mirada —————
 
-const ETIQUETA_NIF = /\b(?:N\.?\s?[IL1|]\.?\s?F|C\.?\s?[IL1|]\.?\s?F|NIE)\b/i;
+const ETIQUETA_NIF = /\b(?:N\.{0,2}\s?[IL1|]?\.?\s?F|C\.{0,2}\s?[IL1|]?\.?\s?F|NIE)\b/i;
 const ETIQUETA_MATRICULA = /\b(?:MATR[IÍ]CULA|TRACTORA|VEH[IÍ]CULO)\b/i;
 const ETIQUETA_REMOLQUE = /\b(?:SEMI)?REMOLQUE\b/i;
 
@@ -583,7 +584,7 @@ function parteDe(b: Bloque): Parte {
       parte.confianza = nif.confianza;
       // The line without the NIF, its label and the brackets that held them («Papelera, S.A. (NIF A…)»).
       const sinNif = linea
-        .replace(/(?:N\.?\s?[IL1|]\.?\s?F\.?|C\.?\s?[IL1|]\.?\s?F\.?|NIE)[\s:.]*/i, '')
+        .replace(/\b(?:N\.{0,2}\s?[IL1|]?\.?\s?F\.?|C\.{0,2}\s?[IL1|]?\.?\s?F\.?|NIE)[\s:.]*/i, '')
         .replace(/(?:ES[\s-]?)?[A-Z0-9][\s.-]?(?:[0-9OQDILZSGBT|][\s.-]?){7}[A-Z0-9]/i, '')
         .replace(/[([]\s*[)\]]/g, '')
         .replace(/^[\s,;:\-–]+|[\s,;:\-–]+$/g, '');
@@ -591,7 +592,7 @@ function parteDe(b: Bloque): Parte {
       continue;
     }
     // A NIF's line whose NIF could not be read is neither the name nor the address.
-    if (/^(?:N\.?\s?[IL1|]\.?\s?F|C\.?\s?[IL1|]\.?\s?F|NIE|DNI)\b/i.test(linea.trim())) continue;
+    if (/^(?:N\.{0,2}\s?[IL1|]?\.?\s?F|C\.{0,2}\s?[IL1|]?\.?\s?F|NIE|DNI)\b/i.test(linea.trim())) continue;
     resto.push(linea);
   }
   if (resto[0]) parte.nombre = resto[0];

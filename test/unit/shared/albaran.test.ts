@@ -413,6 +413,8 @@ describe('reading what a photo’s OCR gives', () => {
   it('takes a label with a letter or two wrong, and a NIF label read N.L.F.', () => {
     const { propuesta } = leerAlbaran('Tramportiuta -\nFrigoríficos Castaño Trans, S.L.\nN.LF. ES 600996702');
     expect(propuesta).toMatchObject({ transp_nombre: 'Frigoríficos Castaño Trans, S.L.', transp_nif: 'G00996702' });
+    // «N..F.»: the I lost; a name with «nf» in it is left whole.
+    expect(leerAlbaran('Remitente:\nInformática Confiada, S.L.\nN..F. 825108432').propuesta).toMatchObject({ cargador_nombre: 'Informática Confiada, S.L.', cargador_nif: 'B25108432' });
   });
 
   it('proposes the letterhead’s company and NIF as the shipper, to review, when no block names one', () => {
