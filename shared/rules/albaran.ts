@@ -647,6 +647,23 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
       if (otros.length === 1) partes[otroLado] = { ...partes[otroLado], nif: otros[0]!.nif, confianza: Math.min(0.7, otros[0]!.confianza) };
     }
   }
+  // A CMR whose boxes' captions were lost: its parties come in the form's order (sender, consignee, then the
+  // carrier's box), each a company's line with its NIF under it. Proposed for review, never sure.
+  if (ES_CMR.test(texto) && (!partes.cargador?.nif || !partes.transportista?.nif)) {
+    const lineas = texto.split('\n').filter((l) => l.trim() !== '');
+    const grupos: { nombre: string; nif: NifLeido }[] = [];
+    lineas.forEach((l, i) => {
+      const nif = buscarNifs(l)[0] ?? buscarNifs(lineas[i + 1] ?? '')[0];
+      if (EMPRESA(l) && !esEtiqueta(l) && nif && !grupos.some((g) => g.nif.nif === nif.nif)) grupos.push({ nombre: nombreDeEmpresa(l) ?? l.trim(), nif });
+    });
+    const destinatarioNif = de('destinatario').map((b) => parteDe(b).nif)[0];
+    const libres = grupos.filter((g) => g.nif.nif !== partes.cargador?.nif && g.nif.nif !== partes.transportista?.nif && g.nif.nif !== destinatarioNif && g.nif.nif !== cuenta?.nif);
+    const enOrden = grupos.filter((g) => libres.includes(g));
+    if (!partes.cargador?.nif && grupos[0] && libres.includes(grupos[0])) partes.cargador = { nombre: grupos[0].nombre, nif: grupos[0].nif.nif, confianza: 0.45 };
+    // The carrier's box comes after the sender's and the consignee's: the third party, when three were read.
+    const tercero = grupos.length >= 3 ? grupos[2] : undefined;
+    if (!partes.transportista?.nif && tercero && enOrden.includes(tercero)) partes.transportista = { nombre: tercero.nombre, nif: tercero.nif.nif, confianza: 0.45 };
+  }
   // No shipper's block: a note's letterhead is its issuer's, mostly the shipper (an albarán, an order), with
   // its NIF at the top or in the first lines. Proposed for review, never sure.
   if (!partes.cargador?.nif) {

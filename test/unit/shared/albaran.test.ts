@@ -410,6 +410,14 @@ describe('reading what a photo’s OCR gives', () => {
     expect(propuesta.envios[0]?.origen).toBe('Puerto Seco de Coslada, Madrid');
   });
 
+  it('takes a CMR’s parties in its boxes’ order when their captions were lost, to review', () => {
+    const { propuesta, confianza } = leerAlbaran(
+      'Agroexport Cañete, S.L.\nNIF ES B48175079\nCtra. N-232, km 14\nSupermercados La Despensa, S.A.\nNIF B-81.041.535\nCARTA DE PORTE INTERNACIONAL\nCamiones Ibáñez Orduña, S.L.\nNIF G-52504529\nCalle San Vicente 41',
+    );
+    expect(propuesta).toMatchObject({ cargador_nombre: 'Agroexport Cañete, S.L.', cargador_nif: 'B48175079', transp_nombre: 'Camiones Ibáñez Orduña, S.L.', transp_nif: 'G52504529' });
+    expect(confianza.transp_nif).toBeLessThan(0.6);
+  });
+
   it('takes a label with a letter or two wrong, and a NIF label read N.L.F.', () => {
     const { propuesta } = leerAlbaran('Tramportiuta -\nFrigoríficos Castaño Trans, S.L.\nN.LF. ES 600996702');
     expect(propuesta).toMatchObject({ transp_nombre: 'Frigoríficos Castaño Trans, S.L.', transp_nif: 'G00996702' });
