@@ -42,3 +42,18 @@ export function useEnLinea(): boolean {
 
 /** Where the denser desktop layout (side navigation, table) starts. */
 export const ESCRITORIO = '(min-width: 900px)';
+
+/** An object URL for a Blob (a photo kept on the device) while it is shown, revoked when the Blob changes or the screen goes. */
+export function useUrlDeBlob(blob: Blob | null | undefined): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!blob) {
+      setUrl(null);
+      return;
+    }
+    const u = URL.createObjectURL(blob);
+    setUrl(u);
+    return () => URL.revokeObjectURL(u);
+  }, [blob]);
+  return url;
+}

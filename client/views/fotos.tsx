@@ -1,16 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useUrlDeBlob } from '../app/hooks';
 import { navegar } from '../app/router';
 import { useFotos } from './fotos/use-fotos';
 
 const hora = (t: number) => new Date(t).toLocaleTimeString('es-ES', { hour: '2-digit', minute: '2-digit' });
 
 function Miniatura({ foto }: { foto: Blob }) {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    const u = URL.createObjectURL(foto);
-    setUrl(u);
-    return () => URL.revokeObjectURL(u);
-  }, [foto]);
+  const url = useUrlDeBlob(foto);
   return url ? <img class="miniatura" src={url} alt="" width={72} height={96} /> : null;
 }
 

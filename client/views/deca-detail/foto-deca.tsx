@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'preact/hooks';
-import { useEnLinea, useLiveQuery } from '../../app/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEnLinea, useLiveQuery, useUrlDeBlob } from '../../app/hooks';
 import { contexto } from '../../app/sesion';
 import { useStore } from '../../app/store';
 import type { DecaLocal } from '../../data/db';
@@ -18,13 +18,8 @@ export function FotoDeDeca({ rec }: { rec: DecaLocal }) {
   // (Photos of DeCAs that are on the server and a week old leave the device first.)
   useEffect(() => void soltarFotosUsadas(ctx.db).catch(() => {}), [ctx.db]);
   const local = useLiveQuery(async () => (await ctx.db.fotos.where('deca').equals(rec.clave).first()) ?? null, [ctx.db, rec.clave]);
-  const [urlLocal, setUrlLocal] = useState<string | null>(null);
-  useEffect(() => {
-    if (!local) return;
-    const u = URL.createObjectURL(local.foto);
-    setUrlLocal(u);
-    return () => URL.revokeObjectURL(u);
-  }, [local?.clave]);
+  // The same photo as long as its key stays: a new query result is not a new photo to load.
+  const urlLocal = useUrlDeBlob(useMemo(() => local?.foto, [local?.clave]));
   // The server's copy failed (none, or no answer): this device's, if it has one.
   const [sinServidor, setSinServidor] = useState(false);
   const [cargada, setCargada] = useState<string | null>(null);

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useUrlDeBlob } from '../../app/hooks';
 import { nombreCampo } from '../../components/nombres';
 import type { Zona } from '../../data/db';
 
@@ -20,12 +21,7 @@ const limitar = (n: number, min: number, max: number) => Math.min(max, Math.max(
  * fractions, and the photo moves to it, closer when the line is small.
  */
 export function FotoAlbaran({ foto, zona, campo, escritorio }: { foto: Blob; zona: Zona | null; campo: string | null; escritorio: boolean }) {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    const u = URL.createObjectURL(foto);
-    setUrl(u);
-    return () => URL.revokeObjectURL(u);
-  }, [foto]);
+  const url = useUrlDeBlob(foto);
   // Height over width of the photo as seen (a delivery note is usually upright), known once it loads.
   const [proporcion, setProporcion] = useState(1.4);
   const marco = useRef<HTMLDivElement>(null);
