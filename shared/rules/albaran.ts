@@ -634,6 +634,8 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
   // Parties: from their labelled blocks; the account's own NIF, wherever it appears, is its side.
   const partes: Record<'cargador' | 'transportista', Parte | undefined> = { cargador: de('cargador').map(parteDe)[0], transportista: de('transportista').map(parteDe)[0] };
   const nifs = buscarNifs(texto);
+  const destinatarios = de('destinatario').map(parteDe);
+  const destinatario = destinatarios[0];
   if (cuenta) {
     const propia = nifs.find((n) => n.nif === cuenta.nif);
     const otroLado = cuenta.rol === 'cargador' ? 'transportista' : 'cargador';
@@ -656,8 +658,7 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
       const nif = buscarNifs(l)[0] ?? buscarNifs(lineas[i + 1] ?? '')[0];
       if (EMPRESA(l) && !esEtiqueta(l) && nif && !grupos.some((g) => g.nif.nif === nif.nif)) grupos.push({ nombre: nombreDeEmpresa(l) ?? l.trim(), nif });
     });
-    const destinatarioNif = de('destinatario').map((b) => parteDe(b).nif)[0];
-    const libres = grupos.filter((g) => g.nif.nif !== partes.cargador?.nif && g.nif.nif !== partes.transportista?.nif && g.nif.nif !== destinatarioNif && g.nif.nif !== cuenta?.nif);
+    const libres = grupos.filter((g) => g.nif.nif !== partes.cargador?.nif && g.nif.nif !== partes.transportista?.nif && g.nif.nif !== destinatario?.nif && g.nif.nif !== cuenta?.nif);
     const enOrden = grupos.filter((g) => libres.includes(g));
     if (!partes.cargador?.nif && grupos[0] && libres.includes(grupos[0])) partes.cargador = { nombre: grupos[0].nombre, nif: grupos[0].nif.nif, confianza: 0.45 };
     // The carrier's box comes after the sender's and the consignee's: the third party, when three were read.
@@ -667,7 +668,7 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
   // No shipper's block: a note's letterhead is its issuer's, mostly the shipper (an albarán, an order), with
   // its NIF at the top or in the first lines. Proposed for review, never sure.
   if (!partes.cargador?.nif) {
-    const usados = new Set([partes.transportista?.nif, cuenta?.nif, ...de('destinatario').map((b) => parteDe(b).nif)].filter(Boolean));
+    const usados = new Set([partes.transportista?.nif, cuenta?.nif, ...destinatarios.map((d) => d.nif)].filter(Boolean));
     const arriba = texto.length * 0.3;
     const membrete = nifs.find((n) => !usados.has(n.nif) && n.posicion < arriba);
     if (membrete) {
@@ -748,7 +749,6 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
     return lineas.join(', ') || undefined;
   };
   const origen = lugar('origen') ?? (partes.cargador?.domicilio || undefined);
-  const destinatario = de('destinatario').map(parteDe)[0];
   // «El del destinatario», «Véase casilla 2»: the place of delivery is the consignee's address.
   const dondeDestinatario = (l: string | undefined) => (l && /^(?:(?:el|la|lo)\s+del\s+destinatario|v[eé]ase\s+(?:la\s+)?casilla)/i.test(l) ? undefined : l);
   const destino = dondeDestinatario(lugar('destino')) ?? destinatario?.domicilio ?? destinatario?.nombre;
