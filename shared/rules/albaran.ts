@@ -86,7 +86,7 @@ export interface MatriculasLeidas {
 
 // Current (1234 BCD), trailer (R 1234 BCD, or 1234 BCD-R as some notes write it) and provincial (M-1234-AB) plates.
 // A trailing R stays on the plate's line and is not the start of the next plate («1234 BCD R-5678-BBC»).
-const RE_MATRICULA = /(?<![A-Z0-9])(R[\s-]?)?(\d{4}[\s-]?[BCDFGHJKLMNPRSTVWXYZ]{3}|(?:[A-Z]{1,2})[\s-]?\d{4}[\s-]?[A-Z]{1,2})([ \t-]?R(?![ \t-]?\d))?(?![A-Z0-9])/g;
+const RE_MATRICULA = /(?<![A-Z0-9])(R[\s-]?)?(\d{4}(?:[ \t]?-[ \t]?|[ \t])?[BCDFGHJKLMNPRSTVWXYZ]{3}|(?:[A-Z]{1,2})[\s-]?\d{4}[\s-]?[A-Z]{1,2})([ \t-]?R(?![ \t-]?\d))?(?![A-Z0-9])/g;
 
 /** The tractor's (or rigid vehicle's) plate and the trailer's, told apart by the `R`. */
 export function buscarMatriculas(texto: string): MatriculasLeidas {
@@ -104,7 +104,7 @@ export function buscarMatriculas(texto: string): MatriculasLeidas {
 }
 
 // What OCR makes of a plate's consonants: J as «)», «]» or I; D as O or 0; V as U; F as E; B, S, Z as 8, 5, 2.
-const CONSONANTE_LEIDA: Record<string, string> = { ')': 'J', ']': 'J', I: 'J', O: 'D', '0': 'D', U: 'V', E: 'F', '8': 'B', '5': 'S', '2': 'Z' };
+const CONSONANTE_LEIDA: Record<string, string> = { ')': 'J', ']': 'J', '¡': 'J', I: 'J', O: 'D', '0': 'D', U: 'V', E: 'F', '8': 'B', '5': 'S', '2': 'Z' };
 
 /**
  * The plates of a line labelled «Matrícula»: as {@link buscarMatriculas}, and where it finds none,
@@ -119,9 +119,9 @@ export function buscarMatriculasEtiquetadas(texto: string): MatriculasLeidas {
     .replace(/[)\]]J|J[)\]]/g, 'J')
     .replace(/(\d{4}[\s-]?)([A-Z] ?[A-Z] ?[A-Z])(?![A-Z0-9])/g, (_, cifras: string, letras: string) => `${cifras}${letras.replace(/ /g, '')}`)
     .replace(
-      /(?<![A-Z0-9])(R[\s-]?)?((?=[0-9OQDILZSGBTU|]*\d)[0-9OQDILZSGBTU|]{4})([\s-]?)([A-Z0-9)\]]{3})(?![A-Z0-9])/g,
-      (_, r: string | undefined, cifras: string, espacio: string, letras: string) =>
-        `${r ?? ''}${[...cifras].map((c) => COMO_CIFRA[c] ?? c).join('')}${espacio}${[...letras].map((c) => CONSONANTE_LEIDA[c] ?? c).join('')}`,
+      /(?<![A-Z0-9])(R[\s-]?)?((?=[0-9OQDILZSGBTU|]*\d)[0-9OQDILZSGBTU|]{4})( ?- ?| )?([A-Z0-9)\]¡]{3})(?![A-Z0-9])/g,
+      (_, r: string | undefined, cifras: string, espacio: string | undefined, letras: string) =>
+        `${r ?? ''}${[...cifras].map((c) => COMO_CIFRA[c] ?? c).join('')}${espacio ?? ''}${[...letras].map((c) => CONSONANTE_LEIDA[c] ?? c).join('')}`,
     );
   const otra = buscarMatriculas(corregido);
   const matricula = leidas.matricula ?? otra.matricula;
@@ -244,7 +244,11 @@ export function buscarFechas(texto: string): FechaLeida[] {
 
 /** The text with its dates taken out. */
 function sinFechas(texto: string): string {
-  return buscarFechas(texto).reduceRight((t, f) => t.slice(0, f.posicion) + t.slice(f.posicion + f.longitud), texto);
+  // With the day of the week before it («Domingo, 15 de marzo de 2026»).
+  return buscarFechas(texto).reduceRight((t, f) => {
+    const antes = t.slice(0, f.posicion).replace(/(?:^|\s)(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)[\s,]*$/i, '');
+    return antes + t.slice(f.posicion + f.longitud);
+  }, texto);
 }
 
 // ————— Pesos —————
@@ -306,6 +310,8 @@ function etiquetaDe(linea: string): { etiqueta: Etiqueta; resto: string } | null
   const base = sinAcentos(limpia);
   for (const [re, etiqueta] of ETIQUETAS) {
     const m = re.exec(base);
+    // A bare word that labels a place is not a label when a sentence goes on after it («Descarga con transpalé.»).
+    if (m && /^(?:carga|recogida|descarga|entrega)$/.test(m[0]) && /^\s+\p{Ll}/u.test(base.slice(m[0].length)) && !/^\s+(?:en|de)\b/.test(base.slice(m[0].length))) continue;
     if (m) {
       // What follows the label on its line, without a form's caption in brackets («(nombre, domicilio)»).
       const resto = limpia
@@ -313,7 +319,8 @@ function etiquetaDe(linea: string): { etiqueta: Etiqueta; resto: string } | null
         .replace(/^[\s:.\-–/)|]+/, '')
         .replace(/^\([^)]*\)[\s:.]*/, '')
         .trim();
-      return { etiqueta, resto };
+      // A header row of labels without colons («Porteador   Vehículo   Semirremolque»): the values are on the lines below.
+      return { etiqueta, resto: resto && esEtiqueta(resto) ? '' : resto };
     }
   }
   return etiquetaParecida(limpia);
@@ -338,6 +345,7 @@ const PALABRAS_ETIQUETA: [string, Etiqueta][] = [
   ['conductor', 'conductor'],
   ['destino', 'destino'],
   ['origen', 'origen'],
+  ['observaciones', 'otro'],
 ];
 
 /** Levenshtein distance, stopping early once it exceeds `tope`. */
@@ -422,7 +430,7 @@ function casillaCmr(linea: string): { etiqueta: Etiqueta; resto: string } | null
 
 /** Words a form prints as captions, never a party's name or a place. */
 const PALABRAS_DE_FORMULARIO =
-  /^(?:n\.?\s?i\.?\s?f|c\.?\s?i\.?\s?f|nie|dni|nombre|razon\s+social|domicilio|direccion|pais|poblacion|provincia|c\.?\s?p|codigo\s+postal|firma|sello|firma\s+y\s+sello|observaciones|datos|lugar|fecha|hora|n[ºo°]|numero|referencia|pedido|albaran(?:\s+de\s+(?:entrega|salida))?|carta\s+de\s+porte(?:\s+internacional)?(?:\s+cmr)?|cmr|orden\s+de\s+carga|documento\s+de\s+control|pedido\s+de\s+transporte|hoja\s+de\s+ruta|nota\s+de\s+entrega|total|bultos|cantidad|unidades|importe|de|para|asunto)$/;
+  /^(?:n\.?\s?i\.?\s?f|c\.?\s?i\.?\s?f|nie|dni|nombre|razon\s+social|domicilio|direccion|pais|poblacion|provincia|c\.?\s?p|codigo\s+postal|firma|sello|firma\s+y\s+sello|observaciones|datos|lugar|fecha|hora|n[ºo°]|numero|referencia|pedido|albaran(?:\s+de\s+(?:entrega|salida))?|carta\s+de\s+porte(?:\s+internacional)?(?:\s+cmr)?|cmr|orden\s+de\s+carga|documento\s+de\s+control|pedido\s+de\s+transporte|hoja\s+de\s+ruta|nota\s+de\s+entrega|total|bultos|cantidad|unidades|importe|de|y|para|asunto)$/;
 
 /**
  * Whether a text is only a printed label or caption (one or several of
@@ -491,6 +499,8 @@ export interface Bloque {
 
 /** The labelled blocks of a note, in order. */
 /** A second label and its colon further along a line: two boxes side by side that OCR read as one line. */
+const PARTES = new Set<Etiqueta>(['cargador', 'transportista', 'destinatario']);
+
 const SEGUNDA_ETIQUETA =
   /\s(?=(?:lu[gcq]ar\s+de\s+(?:carga|entrega|descarga)|destino|origen|destinatario|transportista|porteador|remitente|expedidor|cargador|matr[ií]cula|remolque|semirremolque|veh[ií]culo|tractora|conductor|fecha(?:\s+de\s+carga)?|peso(?:\s+bruto)?|mercanc[ií]a|naturaleza)\s*:)/i;
 
@@ -506,15 +516,30 @@ export function leerBloques(texto: string): Bloque[] {
   let actual: Bloque | null = null;
   let offset = 0;
   const cmr = ES_CMR.test(texto);
-  for (const linea of texto.split(/\r?\n/).flatMap(dosEtiquetas)) {
-    const posicion = offset;
-    offset += linea.length + 1;
-    const e = etiquetaDe(linea.trim()) ?? (cmr ? casillaCmr(linea.trim()) : null);
-    if (e) {
+  // A CMR's left and right boxes read as one line («Puerto de Valencia, Muelle 3 18 Reservas y observaciones»):
+  // the right column's box (16 to 24) starts a line of its own.
+  const partidas = texto.split(/\r?\n/).flatMap((l) => (cmr ? l.split(/\s+(?=(?:1[6-9]|2[0-4])\s+\p{L}{3})/u) : [l]));
+  for (const entera of partidas) {
+    const trozos = dosEtiquetas(entera);
+    // A row of labels («Porteador: Camiones Ibáñez, S.L.  Tractora: 2095NAX  Semirremolque: R-1840 PWW»): the
+    // lines under it carry on the party's column (its NIF, its address), not the last label's.
+    let columna: Bloque | null = null;
+    let etiquetada = false;
+    for (const trozo of trozos) {
+      const posicion = offset;
+      offset += trozo.length + 1;
+      const e = etiquetaDe(trozo.trim()) ?? (cmr ? casillaCmr(trozo.trim()) : null);
+      if (!e) continue;
+      etiquetada = true;
       actual = { etiqueta: e.etiqueta, lineas: e.resto ? [e.resto] : [], posicion };
       bloques.push(actual);
+      if (trozos.length > 1 && !columna && PARTES.has(e.etiqueta)) columna = actual;
+    }
+    if (etiquetada) {
+      if (columna) actual = columna;
       continue;
     }
+    const linea = entera;
     // OCR puts blank lines between most lines, so a blank line closes nothing: a block runs to the
     // next label, at most four lines (a name, a NIF and an address of two lines).
     if (linea.trim() === '') continue;
@@ -587,7 +612,7 @@ function parteDe(b: Bloque): Parte {
         .replace(/\b(?:N\.{0,2}\s?[IL1|]?\.?\s?F\.?|C\.{0,2}\s?[IL1|]?\.?\s?F\.?|NIE)[\s:.]*/i, '')
         .replace(/(?:ES[\s-]?)?[A-Z0-9][\s.-]?(?:[0-9OQDILZSGBT|][\s.-]?){7}[A-Z0-9]/i, '')
         .replace(/[([]\s*[)\]]/g, '')
-        .replace(/^[\s,;:\-–]+|[\s,;:\-–]+$/g, '');
+        .replace(/^[\s,;:\-–|]+|[\s,;:\-–|]+$/g, '');
       if (sinNif) resto.push(sinNif);
       continue;
     }
@@ -599,6 +624,9 @@ function parteDe(b: Bloque): Parte {
   if (resto.length > 1) parte.domicilio = resto.slice(1).join(', ');
   return parte;
 }
+
+/** A place without the country a CMR prints after the town («29006 Málaga (ESPAÑA)»): a DeCA's places are in Spain. */
+const sinPais = (lugar: string | undefined) => lugar?.replace(/\s*\((?:espa[ñn]a|spain)\)\s*$/i, '');
 
 /** A company's legal form at the end of its name. */
 const SOCIEDAD = /\b(?:S\.?\s?L\.?(?:\s?U\.?)?|S\.?\s?A\.?(?:\s?U\.?)?|S\.?\s?Coop\.?)(?=[\s,.;·|-]|$)/i;
@@ -665,6 +693,15 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
     const tercero = grupos.length >= 3 ? grupos[2] : undefined;
     if (!partes.transportista?.nif && tercero && enOrden.includes(tercero)) partes.transportista = { nombre: tercero.nombre, nif: tercero.nif.nif, confianza: 0.45 };
   }
+  // A party whose name was read and whose NIF was not, where the note holds exactly one NIF no one has (a CMR's
+  // carrier box that OCR split around the consignee's): proposed for review, never sure.
+  for (const lado of ['cargador', 'transportista'] as const) {
+    const p = partes[lado];
+    if (!p?.nombre || p.nif) continue;
+    const usados = new Set([partes.cargador?.nif, partes.transportista?.nif, cuenta?.nif, ...destinatarios.map((d) => d.nif)].filter(Boolean));
+    const libres = [...new Set(nifs.filter((n) => !usados.has(n.nif) && n.confianza >= 0.9).map((n) => n.nif))];
+    if (libres.length === 1) partes[lado] = { ...p, nif: libres[0]!, confianza: 0.45 };
+  }
   // No shipper's block: a note's letterhead is its issuer's, mostly the shipper (an albarán, an order), with
   // its NIF at the top or in the first lines. Proposed for review, never sure.
   if (!partes.cargador?.nif) {
@@ -708,15 +745,18 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
     .join('\n');
   const placas = buscarMatriculasEtiquetadas(textoMatriculas);
   const todas = buscarMatriculas(texto);
-  const matricula = placas.matricula ?? todas.matricula;
-  const remolque = placas.remolque ?? todas.remolque;
+  // Neither labelled nor printed cleanly anywhere: the usual slips undone over the whole note, for review.
+  const dudosas = (placas.matricula ?? todas.matricula) && (placas.remolque ?? todas.remolque) ? null : buscarMatriculasEtiquetadas(texto);
+  const matricula = placas.matricula ?? todas.matricula ?? dudosas?.matricula;
+  const remolque = placas.remolque ?? todas.remolque ?? dudosas?.remolque;
+  const certeza = (deEtiqueta: string | null, c: number, deTodas: string | null) => (deEtiqueta ? Math.min(0.95, c + 0.05) : deTodas ? 0.75 : 0.45);
   if (matricula) {
     propuesta.matricula = matricula;
-    confianza.matricula = placas.matricula ? Math.min(0.95, placas.confianza.matricula + 0.05) : 0.75;
+    confianza.matricula = certeza(placas.matricula, placas.confianza.matricula, todas.matricula);
   }
   if (remolque) {
     propuesta.matricula_remolque = remolque;
-    confianza.matricula_remolque = placas.remolque ? Math.min(0.95, placas.confianza.remolque + 0.05) : 0.75;
+    confianza.matricula_remolque = certeza(placas.remolque, placas.confianza.remolque, todas.remolque);
   }
 
   const conductor = primerValor(de('conductor')[0]);
@@ -744,17 +784,21 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
     const b = de(e)[0];
     const lineas = (b?.lineas ?? [])
       .filter((l) => !buscarNifs(l).length)
-      .map((l) => sinFechas(l).replace(/^[\s,;]+|[\s,;]+$/g, ''))
-      .filter(Boolean);
+      // A CMR prints the country after the town («29006 Málaga (ESPAÑA)»): a DeCA's place is within Spain.
+      .map((l) => (sinPais(sinFechas(l)) ?? '').replace(/^[\s,;|]+|[\s,;|]+$/g, ''))
+      // Not a caption's remains («y fecha»), nor OCR's specks («Se .»).
+      .filter((l) => (l.match(/\p{L}/gu)?.length ?? 0) >= 3 && !esEtiqueta(l));
     return lineas.join(', ') || undefined;
   };
-  const origen = lugar('origen') ?? (partes.cargador?.domicilio || undefined);
+  const origen = lugar('origen') ?? (sinPais(partes.cargador?.domicilio) || undefined);
   // «El del destinatario», «Véase casilla 2»: the place of delivery is the consignee's address.
   const dondeDestinatario = (l: string | undefined) => (l && /^(?:(?:el|la|lo)\s+del\s+destinatario|v[eé]ase\s+(?:la\s+)?casilla)/i.test(l) ? undefined : l);
-  const destino = dondeDestinatario(lugar('destino')) ?? destinatario?.domicilio ?? destinatario?.nombre;
+  const destino = dondeDestinatario(lugar('destino')) ?? (sinPais(destinatario?.domicilio) || destinatario?.nombre);
 
   // Shipments: each line of a goods table that carries a weight; else the labelled goods and weight.
   const envios = filasDeEnvio(texto);
+  // A table's row whose weight OCR lost: its goods are proposed for review.
+  const deTabla = envios.length;
   // No table: a goods block whose lines each carry a weight («1. Harina en sacos - 10 palés - 5.700 kg»).
   if (envios.length === 0) {
     for (const linea of de('mercancia').flatMap((b) => b.lineas)) {
@@ -781,7 +825,7 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
     propuesta.envios.push(envio);
     if (envio.origen) confianza[`envios[${i}].origen`] = lugar('origen') ? 0.7 : 0.5;
     if (envio.destino) confianza[`envios[${i}].destino`] = dondeDestinatario(lugar('destino')) ? 0.7 : 0.5;
-    if (envio.naturaleza) confianza[`envios[${i}].naturaleza`] = 0.7;
+    if (envio.naturaleza) confianza[`envios[${i}].naturaleza`] = deTabla && envio.peso === undefined ? 0.55 : 0.7;
     if (envio.peso !== undefined) confianza[`envios[${i}].peso`] = 0.85;
   });
   if (propuesta.envios.length > 48) {
@@ -794,7 +838,8 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
   return { propuesta, confianza, avisos };
 }
 
-const CABECERA_MERCANCIA = /^(?:descripcion|mercancias?|naturaleza|producto|articulo|concepto)\b[^0-9]*$/;
+// After a code or line-number column's header, when there is one («[Código | Mercancía»).
+const CABECERA_MERCANCIA = /^[[(|\s]*(?:(?:codigo|cod\.?|ref\.?|referencia|lin\.?|linea)\s*[|\]\s]+)?(?:descripcion|mercancias?|naturaleza|producto|articulo|concepto)\b[^0-9]*$/;
 // A weight column's header, after a count's («Bultos   Peso (kg)»).
 const CABECERA_PESO = /^(?:(?:bultos|cantidad|uds?|unidades|n[º°o]\s+bultos)\s+)*(?:peso\b|kg\b|kilos\b)[^0-9]*$/;
 /** A row of the weight column, with the count before it read on the same line («358 bultos   17.500»). */
@@ -814,7 +859,8 @@ function columnasSeparadas(lineas: string[]): { naturaleza?: string; peso?: numb
     const filas: string[] = [];
     for (const l of lineas.slice(i + 1)) {
       const t = l.trim();
-      if (t === '' && filas.length === 0) continue;
+      // Blanks, and the other column's header read on a line of its own, before the first row.
+      if (filas.length === 0 && (t === '' || CABECERA_PESO.test(sinAcentos(t)) || CABECERA_MERCANCIA.test(sinAcentos(t)))) continue;
       if (t === '' || !fila(t)) break;
       filas.push(t);
     }
@@ -822,6 +868,8 @@ function columnasSeparadas(lineas: string[]): { naturaleza?: string; peso?: numb
   };
   const pesos = columna(CABECERA_PESO, (t) => CIFRA_FINAL.test(t) && !/\p{L}{3}/u.test(t.replace(/\b(?:bultos|cajas|palets?|pal[eé]s|sacos|uds?|kgs?|kilos)\b/giu, '')));
   const mercancias = columna(CABECERA_MERCANCIA, (t) => !/^(?:total|suma)\b/i.test(t) && !CIFRA_SOLA.test(t));
+  // A weight column OCR lost entirely: the goods alone, which the user completes with their weights.
+  if (mercancias?.length && pesos?.length === 0) return soloDescripciones(mercancias);
   if (!pesos?.length || !mercancias?.length || (pesos.length !== mercancias.length && pesos.length !== mercancias.length + 1)) return [];
   const filas: { naturaleza?: string; peso?: number; unidad?: UnidadCantidad }[] = [];
   for (const [i, naturaleza] of mercancias.entries()) {
@@ -834,6 +882,34 @@ function columnasSeparadas(lineas: string[]): { naturaleza?: string; peso?: numb
 }
 
 const UNIDADES_DE_CUENTA = String.raw`(?:uds?\.?|unidades|bultos|cajas|palets?|pal[eé]s|sacos|garrafas|bobinas|piezas|rollos)`;
+type Fila = { naturaleza?: string; peso?: number; unidad?: UnidadCantidad };
+/**
+ * A goods row whose table header OCR lost (a CMR's boxes 6–12 read as noise): marks, a count of packages,
+ * the goods, the gross weight, and the volume after it, when there is one («S/M 64 bultos Leche UHT en briks 8.700| 23»).
+ */
+const FILA_SIN_CABECERA = new RegExp(
+  String.raw`^(?:\S{1,4}\s+)?\d+\s*${UNIDADES_DE_CUENTA}\s+(\p{L}[^|]*?\p{L}\.?)[\s|]+(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d{3,6}(?:,\d+)?)\s*(kg|kgs|kilos)?(?:[\s|]+\d{1,3}(?:,\d+)?)?[\s|]*$`,
+  'iu',
+);
+
+function filasSinCabecera(lineas: string[]): Fila[] {
+  const filas: Fila[] = [];
+  for (const linea of lineas) {
+    const m = FILA_SIN_CABECERA.exec(linea.trim());
+    const r = m ? parsePeso(m[2]!) : null;
+    if (m && r?.ok) filas.push({ naturaleza: m[1]!.trim(), peso: r.valor, unidad: 'kg' });
+  }
+  return filas;
+}
+
+/** A table's goods whose weights OCR lost: each a row of its own, with no weight (up to three, none a label or a count). */
+function soloDescripciones(lineas: string[]): Fila[] {
+  return lineas
+    .map(limpiarNaturaleza)
+    .filter((l) => /\p{L}{3}/u.test(l) && !SOLO_CUENTA.test(l) && !esEtiqueta(l) && !CABECERA_PESO.test(sinAcentos(l)))
+    .slice(0, 3)
+    .map((naturaleza) => ({ naturaleza }));
+}
 const SOLO_CUENTA = new RegExp(`^(?:\\d+\\s*)?${UNIDADES_DE_CUENTA}$`, 'iu');
 const CUENTA_DELANTE = new RegExp(`^(?:S\\/M\\s+)?\\d+\\s*${UNIDADES_DE_CUENTA}\\s+(?=\\p{L})`, 'iu');
 const CUENTA_AL_FINAL = new RegExp(`\\s+\\d+(?:[.,]\\d+)?\\s*${UNIDADES_DE_CUENTA}?\\s*$`, 'iu');
@@ -853,6 +929,8 @@ function limpiarNaturaleza(texto: string): string {
       .replace(/[\s|;:\-–]+$/, '')
       .replace(CUENTA_AL_FINAL, '')
       .replace(/[\s|;:\-–]+$/, '')
+      // A count and a weight OCR could not read as one («VINO EMBOTELLADO 351 4.7060»).
+      .replace(/(?<=\p{L}.*)\s+\d+(?:[.,]\d+)*$/u, '')
       // A stray letter OCR made of a table's bar at the row's end.
       .replace(/\s+\p{L}$/u, '')
       .trim()
@@ -887,7 +965,10 @@ export function filasDeEnvio(texto: string): { naturaleza?: string; peso?: numbe
     const b = sinAcentos(l);
     return /(mercancia|descripcion|producto|articulo|concepto|naturaleza)/.test(b) && /(peso|kg|kilos)/.test(b);
   });
-  if (cabecera < 0) return columnasSeparadas(lineas);
+  if (cabecera < 0) {
+    const apartes = columnasSeparadas(lineas);
+    return apartes.length ? apartes : filasSinCabecera(lineas);
+  }
   const unidadCabecera: UnidadCantidad | undefined = /\b(kg|kilos)\b/.test(sinAcentos(lineas[cabecera]!)) ? 'kg' : undefined;
   const filas: { naturaleza?: string; peso?: number; unidad?: UnidadCantidad }[] = [];
   // A row's description that OCR gave on a line of its own, above its quantity and weight.
@@ -917,14 +998,23 @@ export function filasDeEnvio(texto: string): { naturaleza?: string; peso?: numbe
       suelta = linea.trim();
       continue;
     }
-    if (/^\s*(?:total|suma)\b/i.test(linea)) break;
+    if (/^\s*(?:total|suma)\b/i.test(linea)) {
+      // A one-row table whose row's weight OCR could not read: the total is that row's weight.
+      if (filas.length === 0 && suelta !== undefined) {
+        const naturaleza = limpiarNaturaleza(suelta);
+        if (naturaleza && !SOLO_CUENTA.test(naturaleza)) filas.push({ naturaleza, peso: peso.valor, unidad: peso.unidad });
+        suelta = undefined;
+      }
+      break;
+    }
     let naturaleza = limpiarNaturaleza(linea.slice(0, peso.posicion));
     // Nothing but a count left: the description is the line above.
     if ((!naturaleza || SOLO_CUENTA.test(naturaleza)) && suelta) naturaleza = limpiarNaturaleza(suelta);
     suelta = undefined;
     filas.push({ ...(naturaleza ? { naturaleza } : {}), peso: peso.valor, unidad: peso.unidad });
   }
-  return filas;
+  if (filas.length === 0 && suelta !== undefined) return soloDescripciones([suelta]);
+  return filas.length ? filas : filasSinCabecera(lineas);
 }
 
 // ————— Dónde se leyó —————

@@ -499,3 +499,69 @@ describe('reading what a photo’s OCR gives', () => {
     expect(lectura.confianza.matricula).toBeLessThan(0.6);
   });
 });
+
+describe('what a photo’s OCR leaves of a table and its boxes', () => {
+  it('reads a CMR’s goods rows whose boxes’ captions OCR garbled: marks, count, goods, weight and the volume after it', () => {
+    const texto = 'CMR\n6 Ma y rume 7 de but 8 Cie de embalaye | 9 14 10 w 11 Peso 9 12 vormer\nS/M 64 bultos Leche UHT en briks 8.700| 23\nSs/m 344 cajas Ñoras secas 3.400 10\n\n408 Total 12.100';
+    expect(filasDeEnvio(texto)).toEqual([
+      { naturaleza: 'Leche UHT en briks', peso: 8700, unidad: 'kg' },
+      { naturaleza: 'Ñoras secas', peso: 3400, unidad: 'kg' },
+    ]);
+  });
+
+  it('takes the total as the weight of a one-row table whose row’s weight OCR garbled', () => {
+    expect(filasDeEnvio('LIN NATURALEZA BULTOS PESO BRUTO KG\n\n801 VINO EMBOTELLADO 351 4.7060\nTOTAL .... 351 4.700')).toEqual([{ naturaleza: 'VINO EMBOTELLADO', peso: 4700, unidad: 'kg' }]);
+    // Two rows read and a total: the total is no row's.
+    expect(filasDeEnvio('Mercancía Peso (kg)\nVino 1.000\nAceite 2.000\nTotal 3.000').map((f) => f.peso)).toEqual([1000, 2000]);
+  });
+
+  it('proposes the goods without a weight when OCR lost the weight column, never its header or a count', () => {
+    expect(filasDeEnvio('[código | Mercancía\n\nPeso bruto (kg)\n\nTU-853 Tubería de PVC\n\n166 sacos')).toEqual([{ naturaleza: 'Tubería de PVC' }]);
+    expect(filasDeEnvio('Mercancía\n\nBultos Peso bruto (kg)\n\nMaterial eléctrico\n\nObservaciones: Entregar antes de las 8:00 h.')).toEqual([{ naturaleza: 'Material eléctrico' }]);
+    const { propuesta, confianza } = leerAlbaran('Mercancía\n\nBultos Peso bruto (kg)\n\nMaterial eléctrico\n\nObservaciones: Entregar antes de las 8:00 h.');
+    expect(propuesta.envios).toEqual([{ naturaleza: 'Material eléctrico' }]);
+    expect(confianza['envios[0].naturaleza']).toBeLessThan(0.6);
+  });
+
+  it('gives places without the country a CMR prints, the day of the week, a caption’s remains or OCR’s specks', () => {
+    const texto = 'CMR\n3 Lugar de entrega\nMercasevilla, Sevilla (ESPAÑA)\n4 Lugar y fecha de carga\ny fecha\nCentro de Transportes de Benavente\nDomingo, 15 de marzo de 2026\nSe .';
+    expect(leerAlbaran(texto).propuesta.envios[0]).toMatchObject({ origen: 'Centro de Transportes de Benavente', destino: 'Mercasevilla, Sevilla' });
+  });
+
+  it('ends a CMR’s place where the right column’s box OCR read on the same line begins', () => {
+    const texto = 'CMR\n3 Lugar de enuega o"\nPuerto de Valencia, Muelle 3 18 Reservas y onservaciones del porteade\n4 Lugar y fecha de carga\nMercasevilla, Sevilla';
+    expect(leerAlbaran(texto).propuesta.envios[0]).toMatchObject({ origen: 'Mercasevilla, Sevilla', destino: 'Puerto de Valencia, Muelle 3' });
+  });
+
+  it('does not take a sentence that starts with «Descarga» or «Entrega» for the place’s label', () => {
+    const texto = 'Destinatario\nAlmacenes Gutiérrez Roldán, S.L.\nNIF B12345674\nCami Vell 3\n28823 Coslada\n\nObservaciones\nDescarga con transpalé.';
+    expect(leerAlbaran(texto).propuesta.envios[0]?.destino).toBe('Cami Vell 3, 28823 Coslada');
+  });
+
+  it('keeps the lines under a row of labels with the party’s column, not with the plate’s label at its end', () => {
+    const texto = 'Porteador: Camiones Ibáñez Orduña, S.L. Tractora: 2095 NRX Semirremolque: R-1840 DWW\nCIF A-58818501\nCalle Mayor 3';
+    expect(leerAlbaran(texto).propuesta).toMatchObject({ transp_nombre: 'Camiones Ibáñez Orduña, S.L.', transp_nif: 'A58818501', matricula: '2095NRX', matricula_remolque: 'R1840DWW' });
+    // The same row printed without colons: the labels after the first are not the party's name.
+    const sinDosPuntos = leerAlbaran('Porteador Vehículo Semirremolque\nTransportes Ondarroa Begoña, S.L. 2150 XSV R-7999 PGS\nNIF ES B12345674').propuesta;
+    expect(sinDosPuntos).toMatchObject({ transp_nombre: 'Transportes Ondarroa Begoña, S.L.', transp_nif: 'B12345674', matricula: '2150XSV', matricula_remolque: 'R7999PGS' });
+  });
+
+  it('gives a party whose NIF OCR separated from its name the one NIF no one else has, for review', () => {
+    const texto =
+      'CMR\n1 Remitente\nFrutas Peñalara, S.A.\nNIF A58818501\n16 Transportista\nTrans-Ebro Carga, S.L.\n2 Destinatario\nSupermercados La Despensa, S.A.\nNIF 12345678Z\nAvda. de la Ilustración 7\n47012 Valladolid\nNIF B12345674\nC/ Río Ebro 27';
+    const { propuesta, confianza } = leerAlbaran(texto);
+    expect(propuesta.transp_nif).toBe('B12345674');
+    expect(confianza.transp_nif).toBeLessThan(0.6);
+    // Two such NIFs: neither is guessed.
+    expect(leerAlbaran(`${texto}\nNIF X1234567L`).propuesta.transp_nif).toBeUndefined();
+  });
+
+  it('reads a plate whose dash OCR spaced, and one whose letters it slipped nowhere labelled, the latter for review', () => {
+    expect(buscarMatriculas('0026 - XNL').matricula).toBe('0026XNL');
+    const { propuesta, confianza } = leerAlbaran('Albarán 086383 2953 JIR\nR 7827-FX)');
+    expect(propuesta).toMatchObject({ matricula: '2953JJR', matricula_remolque: 'R7827FXJ' });
+    expect(confianza.matricula).toBeLessThan(0.6);
+    // Never across lines: a year and the next line's letters are not a plate.
+    expect(leerAlbaran('Córdoba 21.09.2027\nCIF B12345674').propuesta.matricula).toBeUndefined();
+  });
+});
