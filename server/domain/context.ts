@@ -70,6 +70,8 @@ export type Plan<T> =
       aplicar(trx: Trx): Promise<Escritura<T>>;
       /** A new plan after `RevisionCambiada`, keeping what must not be taken twice (a number). */
       reintentar?: () => Promise<Plan<T>>;
+      /** Undo what was done outside the transaction (a blob written before its row) when the transaction fails for good. */
+      siFalla?: () => Promise<void>;
     };
 
 /**

@@ -38,6 +38,7 @@ export async function escribirPlan<T>(
       });
       return { valor: escrita.valor, escrita };
     } catch (err) {
+      if (!(err instanceof RevisionCambiada) || intento >= INTENTOS) await actual.siFalla?.().catch(() => undefined);
       if (!(err instanceof RevisionCambiada)) throw err;
       if (intento >= INTENTOS) {
         throw new AppError('conflicto', 'La DeCA ha cambiado varias veces mientras se procesaba su petición. Reintente.', { headers: { 'Retry-After': '1' } });

@@ -6,6 +6,8 @@
  * deleted by the hourly maintenance 30 days after it was read; a linked one
  * goes with its DeCA's month.
  */
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect } from 'vitest';
 import { mesDeId } from '../../server/db/particiones';
@@ -227,5 +229,22 @@ describe('a delivery-note photo kept with its DeCA', () => {
     // The unlinked one went by its own 30 days in the same round, not with the month.
     expect(await guardada(app, suelta)).toEqual({ fila: null, blob: false });
     expect(r.fotos).toBeGreaterThanOrEqual(1);
+  });
+
+  it('keeps no photo whose read was refused in the transaction: at the month’s last read, of three sent at once one is kept, row and bytes', { timeout: 60_000 }, async ({ app, cuentaNueva: c }) => {
+    const mes = (await app.request('GET', '/api/v1/cuenta', { key: c.live })).body.cuenta.cuota.periodo as string;
+    await app.database.db.insertInto('uso_mensual').values({ account_id: c.account.id, entorno: 'produccion', mes, decas: 0, fotos: 19 }).execute();
+    const enDisco = async () => {
+      const dir = path.join(app.services.blobs.descripcion.replace(/^disco /, ''), 'foto');
+      return (await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])).filter((e) => e.isFile() && !e.name.startsWith('.')).length;
+    };
+    const antes = await enDisco();
+    // All three pass the check before reading; the count in the transaction lets one through.
+    const r = await Promise.all([10, 11, 12].map(async (n) => leer(app, c.live, await foto(n))));
+    expect(r.map((x) => x.status).sort()).toEqual([200, 429, 429]);
+    const filas = await app.database.db.selectFrom('fotos').select(['id', 'sha256', 'clave']).where('account_id', '=', c.account.id).execute();
+    expect(filas).toHaveLength(1);
+    expect(await enDisco()).toBe(antes + 1);
+    expect(await app.services.blobs.existe(filas[0]!.sha256, filas[0]!.clave)).toBe(true);
   });
 });

@@ -59,11 +59,14 @@ export async function conservarFoto(ctx: { blobs: BlobStore; clock: Clock }, act
       .executeTakeFirstOrThrow();
     return { ...leida, foto_id: Number(id) };
   };
-  if ('valor' in lectura) return { aplicar: async (trx) => ({ valor: await anotar(trx, lectura.valor) }) };
+  // A transaction that fails (the read refused, the database gone) leaves no photo without its row.
+  const siFalla = () => ctx.blobs.borrar(sha256, clave);
+  if ('valor' in lectura) return { aplicar: async (trx) => ({ valor: await anotar(trx, lectura.valor) }), siFalla };
   return {
     aplicar: async (trx) => {
       const e = await lectura.aplicar(trx);
       return { ...e, valor: await anotar(trx, e.valor) };
     },
+    siFalla,
   };
 }
