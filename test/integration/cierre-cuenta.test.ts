@@ -19,6 +19,7 @@ import { CuentaCerrada } from '../../shared/schemas/cuenta';
 import type { TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { CSRF, crearDecaOk, DEMO, getBytes, iniciarSesion } from '../support/decas-helpers';
+import { descargar, tokenExportacion } from '../support/exportacion';
 import type { CuentaDePrueba } from '../support/factories';
 import { it, test } from '../support/fixtures';
 import { usuarioCon } from '../support/usuarios';
@@ -38,21 +39,6 @@ const archivos = () => {
 };
 
 const cerrar = (app: TestApp, cookie: string, body: unknown) => app.request('POST', '/app/api/cuenta/cierre', { cookie, headers: CSRF, body });
-
-/** The token of the export link e-mailed to `email` (from the mail outbox), noted as a secret. */
-async function tokenExportacion(app: TestApp, email: string): Promise<string> {
-  const m = await app.database.db.selectFrom('correos').select('texto').where('destinatario', '=', email).where('tipo', '=', 'exportacion_cuenta').executeTakeFirst();
-  const token = /\/p\/exportacion\/([\w-]+)/.exec(m?.texto ?? '')?.[1];
-  if (!token) throw new Error(`ningún enlace de exportación a ${email}`);
-  app.secreto(token);
-  return token;
-}
-
-async function descargar(app: TestApp, token: string): Promise<{ status: number; type: string | null; bytes: Buffer; text: string }> {
-  const res = await fetch(`${app.url}/p/exportacion/${token}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
-  const bytes = Buffer.from(await res.arrayBuffer());
-  return { status: res.status, type: res.headers.get('content-type'), bytes, text: bytes.toString('utf8') };
-}
 
 /** The link is spent once the whole file went out: that is noted just after the response ends. */
 async function esperarDescargada(app: TestApp, accountId: number): Promise<void> {

@@ -8,6 +8,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { unzipSync } from 'fflate';
 import sharp from 'sharp';
 import { describe, expect } from 'vitest';
 import { mesDeId } from '../../server/db/particiones';
@@ -16,6 +17,7 @@ import { FotoLeida } from '../../shared/schemas/fotos';
 import { decaCompleta } from '../support/decas';
 import { CSRF, iniciarSesion } from '../support/decas-helpers';
 import { errorDe, postDeca } from '../support/decas-http';
+import { descargar, tokenExportacion } from '../support/exportacion';
 import { type CuentaDePrueba, it, type TestApp } from '../support/fixtures';
 import { fotoGuardada } from '../support/fotos';
 import { usuarioCon } from '../support/usuarios';
@@ -198,7 +200,7 @@ describe('a delivery-note photo kept with its DeCA', () => {
     const deEmitida = await fotoGuardada(app, c.account.id, 'produccion', await foto(13));
     const emitida = await decaConFoto(app, c, deEmitida);
     const dePendiente = await fotoGuardada(app, c.account.id, 'produccion', await foto(14));
-    await decaConFoto(app, c, dePendiente, { emitir: false });
+    const pendiente = await decaConFoto(app, c, dePendiente, { emitir: false });
     const suelta = await fotoGuardada(app, c.account.id, 'produccion', await foto(15));
     const dePruebas = await fotoGuardada(app, c.account.id, 'pruebas', await foto(16));
     const prueba = await postDeca(app, c.test, { ...decaCompleta(), foto_id: dePruebas }, { entorno: 'pruebas' });
@@ -207,6 +209,15 @@ describe('a delivery-note photo kept with its DeCA', () => {
     const admin = await iniciarSesion(app, c.email, c.password);
     const cierre = await app.request('POST', '/app/api/cuenta/cierre', { cookie: admin, headers: CSRF, body: { password: c.password, nif: c.account.nif } });
     expect(cierre.status, cierre.text).toBe(200);
+    // The export holds every photo as received: a DeCA's under its number, a photo that became no DeCA by its id, each environment's apart.
+    const zip = await descargar(app, await tokenExportacion(app, c.email));
+    expect(zip.status, zip.text.slice(0, 300)).toBe(200);
+    const dentro = unzipSync(new Uint8Array(zip.bytes));
+    const fotos = Object.keys(dentro).filter((n) => n.includes('fotos/'));
+    expect(fotos.sort()).toEqual([`fotos/DeCA-${emitida.numero}.png`, `fotos/DeCA-${pendiente.numero}.png`, `fotos/foto-${suelta}.png`, `pruebas/fotos/DeCA-${prueba.body.deca.numero}.png`].sort());
+    expect(Buffer.from(dentro[`fotos/foto-${suelta}.png`]!).equals(await foto(15))).toBe(true);
+    expect(Buffer.from(dentro[`fotos/DeCA-${emitida.numero}.png`]!).equals(await foto(13))).toBe(true);
+    expect(JSON.parse(new TextDecoder().decode(dentro['cuenta.json'])).decas.fotos).toBe(4);
     await runMaintenanceOnce({ db: app.database.db, clock: app.clock, retencion: { blobs: app.services.blobs, meses: 12 } });
     for (const id of [dePendiente, suelta, dePruebas]) expect(await guardada(app, id), String(id)).toEqual({ fila: null, blob: false });
     expect(await guardada(app, deEmitida)).toMatchObject({ fila: { deca_id: emitida.id, caduca_at: null }, blob: true });

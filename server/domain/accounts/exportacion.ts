@@ -1,7 +1,8 @@
 /**
  * The data of an account, taken away before it is closed: one ZIP with every
  * DeCA in the CSV of `GET /decas.csv` (the import's columns), every issued
- * PDF exactly as stored, and the account's own data in JSON. Built outside
+ * PDF exactly as stored, the delivery-note photos as received, and the
+ * account's own data in JSON. Built outside
  * any transaction (it only reads), a page of DeCAs at a time and streamed
  * to the export store, so a year of DeCAs never sits in memory.
  */
@@ -32,11 +33,22 @@ export interface ExportacionHecha {
   /** DeCAs in the CSVs (both environments) and PDFs in the ZIP. */
   decas: number;
   pdfs: number;
+  /** Delivery-note photos in the ZIP. */
+  fotos: number;
+}
+
+/** What the ZIP holds, counted as it is written. */
+interface Cuentas {
+  decas: number;
+  pdfs: number;
+  fotos: number;
 }
 
 /** Each environment's DeCAs under their own folder: the test environment's are marked by the path. */
 const CARPETA: Record<Entorno, string> = { produccion: '', pruebas: 'pruebas/' };
 const PAGINA = 100;
+/** A photo's file name ending, from the media type it was kept with. */
+const EXTENSION: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp', 'image/heif': 'heic', 'image/avif': 'avif' };
 
 const LEAME = (a: AccountRow, ahora: Date) => `Datos de la cuenta de ${a.nombre} (NIF ${a.nif}) en DeCA, exportados el ${formatMadrid(ahora)} (hora de Madrid).
 
@@ -44,6 +56,8 @@ decas.csv          Todas las DeCA reales, una fila por envío, con las columnas 
                    (separador «;», UTF-8): se pueden importar en otra cuenta.
 pdf/               Cada versión emitida de cada DeCA, tal como se emitió y selló
                    (DeCA-AAAA-NNNNNN-vN.pdf).
+fotos/             Las fotos de albaranes leídas, tal como se enviaron: la de cada DeCA con su
+                   número (DeCA-AAAA-NNNNNN.jpg), las que no llegaron a DeCA con el suyo.
 pruebas/           Lo mismo del entorno de pruebas (sin validez).
 cuenta.json        La empresa, los usuarios, las claves de API (nombre y prefijo, nunca el
                    secreto), los webhooks (URL y eventos), los dispositivos y la agenda.
@@ -54,7 +68,7 @@ datos personales (nombres, teléfonos y DNI/NIE de conductores, correos): guárd
 `;
 
 /** The account's own data, as the person who closes it takes it away (never a secret: no key, password or webhook secret). */
-async function datosDeCuenta(db: Kysely<DB>, a: AccountRow, ahora: Date, cuentas: { decas: number; pdfs: number }): Promise<unknown> {
+async function datosDeCuenta(db: Kysely<DB>, a: AccountRow, ahora: Date, cuentas: Cuentas): Promise<unknown> {
   const [usuarios, invitaciones, claves, webhooks, dispositivos, agenda] = await Promise.all([
     db.selectFrom('users').select(['id', 'email', 'rol', 'created_at', 'email_confirmado_at', 'matriculas']).where('account_id', '=', a.id).orderBy('id').execute(),
     db.selectFrom('invitaciones').select(['email', 'rol', 'created_at', 'expires_at', 'aceptada_at']).where('account_id', '=', a.id).orderBy('id').execute(),
@@ -81,12 +95,18 @@ async function datosDeCuenta(db: Kysely<DB>, a: AccountRow, ahora: Date, cuentas
     webhooks: webhooks.map((w) => ({ url: w.url, entorno: w.entorno, eventos: w.eventos, descripcion: w.descripcion, activo: w.activo, created_at: formatMadrid(w.created_at) })),
     dispositivos: dispositivos.map((d) => ({ nombre: d.nombre, usuario: d.usuario, huella: d.huella, created_at: formatMadrid(d.created_at), revocado_at: fechaHora(d.revocado_at) })),
     agenda: agenda.map((e) => ({ entorno: e.entorno, tipo: e.tipo, datos: e.datos, usos: e.usos, ultimo_uso_at: fechaHora(e.ultimo_uso_at), created_at: formatMadrid(e.created_at) })),
-    decas: { archivo: 'decas.csv', total: cuentas.decas, pdf: cuentas.pdfs, conservacion: `Las DeCA emitidas, sus versiones y su historial se conservan ${CONSERVACION_DECA_TEXTO}.` },
+    decas: {
+      archivo: 'decas.csv',
+      total: cuentas.decas,
+      pdf: cuentas.pdfs,
+      fotos: cuentas.fotos,
+      conservacion: `Las DeCA emitidas, sus versiones y su historial se conservan ${CONSERVACION_DECA_TEXTO}.`,
+    },
   };
 }
 
 /** The ZIP's bytes, in order, as fflate makes them: each file is finished before the next one starts. */
-async function* zipDeCuenta(deps: DomainContext, a: AccountRow, ahora: Date, cuentas: { decas: number; pdfs: number }): AsyncGenerator<Uint8Array> {
+async function* zipDeCuenta(deps: DomainContext, a: AccountRow, ahora: Date, cuentas: Cuentas): AsyncGenerator<Uint8Array> {
   const listos: Uint8Array[] = [];
   let fallo: Error | null = null;
   const zip = new Zip((err, datos) => {
@@ -148,6 +168,32 @@ async function* zipDeCuenta(deps: DomainContext, a: AccountRow, ahora: Date, cue
       }
       despues = siguiente ?? undefined;
     } while (despues);
+
+    // The delivery-note photos read for the account, as received: a DeCA's under its number, the others by their id.
+    let desdeFoto = 0;
+    for (;;) {
+      const fotos = await deps.db
+        .selectFrom('fotos as f')
+        .leftJoin('decas as d', 'd.id', 'f.deca_id')
+        .select(['f.id', 'f.sha256', 'f.clave', 'f.tipo', 'd.numero'])
+        .where('f.account_id', '=', a.id)
+        .where('f.entorno', '=', entorno)
+        .where('f.id', '>', desdeFoto)
+        .orderBy('f.id')
+        .limit(PAGINA)
+        .execute();
+      for (const foto of fotos) {
+        const bytes = await deps.blobs.leer(foto.sha256, foto.clave);
+        const nombre = foto.numero ? `DeCA-${foto.numero}` : `foto-${foto.id}`;
+        const f = new ZipPassThrough(`${CARPETA[entorno]}fotos/${nombre}.${EXTENSION[foto.tipo] ?? 'bin'}`);
+        zip.add(f);
+        f.push(bytes, true);
+        cuentas.fotos++;
+        yield* sacar();
+      }
+      if (fotos.length < PAGINA) break;
+      desdeFoto = fotos.at(-1)!.id;
+    }
   }
   texto('cuenta.json', `${JSON.stringify(await datosDeCuenta(deps.db, a, ahora, cuentas), null, 2)}\n`);
   zip.end();
@@ -161,7 +207,7 @@ async function* zipDeCuenta(deps: DomainContext, a: AccountRow, ahora: Date, cue
  * closure: nothing is deleted that the person could not take away.
  */
 export async function exportarCuenta(deps: ExportacionDeps, account: AccountRow): Promise<ExportacionHecha> {
-  const cuentas = { decas: 0, pdfs: 0 };
+  const cuentas: Cuentas = { decas: 0, pdfs: 0, fotos: 0 };
   const { archivo, bytes } = await deps.exportaciones.escribir(zipDeCuenta(deps, account, deps.clock.now(), cuentas));
   return { archivo, bytes, ...cuentas };
 }
