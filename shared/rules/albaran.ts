@@ -267,7 +267,8 @@ export function buscarPesos(texto: string): PesoLeido[] {
   const re = /(?<![\d.,])(\d{1,3}(?:[.\s]\d{3})+(?:,\d+)?|\d+(?:[.,]\d+)?)\s?(kilogramos|toneladas|kilos|kgs|kg|tn|tm|t)\.?(?![a-z])/gi;
   for (const m of texto.matchAll(re)) {
     const unidad = UNIDAD_PESO[m[2]!.toLowerCase()]!;
-    const r = parsePeso(m[1]!.replace(/\s(?=\d{3})/g, '.'));
+    // «6.3005 kg»: thousands and four digits is «6.300,5» whose decimal comma OCR lost (no note prints four decimals).
+    const r = parsePeso(m[1]!.replace(/\s(?=\d{3})/g, '.').replace(/^(\d{1,3})\.(\d{3})(\d)$/, '$1.$2,$3'));
     if (r.ok) out.push({ valor: r.valor, unidad, posicion: m.index! });
   }
   return out;
@@ -785,7 +786,8 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
     const lineas = (b?.lineas ?? [])
       .filter((l) => !buscarNifs(l).length)
       // A CMR prints the country after the town («29006 Málaga (ESPAÑA)»): a DeCA's place is within Spain.
-      .map((l) => (sinPais(sinFechas(l)) ?? '').replace(/^[\s,;|]+|[\s,;|]+$/g, ''))
+      // The carriage's «Pagados» or «Debidos» of a «Portes» column read on the place's line.
+      .map((l) => (sinPais(sinFechas(l)) ?? '').replace(/\s+(?:pagados|debidos)$/i, '').replace(/^[\s,;|]+|[\s,;|]+$/g, ''))
       // Not a caption's remains («y fecha»), nor OCR's specks («Se .»).
       .filter((l) => (l.match(/\p{L}/gu)?.length ?? 0) >= 3 && !esEtiqueta(l));
     return lineas.join(', ') || undefined;
@@ -1010,6 +1012,8 @@ export function filasDeEnvio(texto: string): { naturaleza?: string; peso?: numbe
     let naturaleza = limpiarNaturaleza(linea.slice(0, peso.posicion));
     // Nothing but a count left: the description is the line above.
     if ((!naturaleza || SOLO_CUENTA.test(naturaleza)) && suelta) naturaleza = limpiarNaturaleza(suelta);
+    // A bare number that is the sum of the rows above: the total, whose word OCR lost.
+    if (!naturaleza && filas.length >= 2 && Math.abs(filas.reduce((t, f) => t + (f.peso ?? 0), 0) - peso.valor) < 0.01) break;
     suelta = undefined;
     filas.push({ ...(naturaleza ? { naturaleza } : {}), peso: peso.valor, unidad: peso.unidad });
   }

@@ -565,3 +565,15 @@ describe('what a photo’s OCR leaves of a table and its boxes', () => {
     expect(leerAlbaran('Córdoba 21.09.2027\nCIF B12345674').propuesta.matricula).toBeUndefined();
   });
 });
+
+describe('what OCR drops from a weight or a row', () => {
+  it('reads a weight whose decimal comma OCR lost between thousands and the decimal', () => {
+    expect(buscarPesos('- FRUTA DE HUESO EN CAJAS 6.3005 KG').map((p) => p.valor)).toEqual([6300.5]);
+  });
+  it('ends the table at a bare number that is the sum of the rows above (a total whose word OCR lost)', () => {
+    expect(filasDeEnvio('DESCRIPCION PESO BRUTO KG\nCONSERVAS VEGETALES 3.500\nNARANJAS EN PALOTS 3.700\nBOBINAS DE PAPEL 500\n\n7.700').map((f) => f.peso)).toEqual([3500, 3700, 500]);
+  });
+  it('leaves out of a place the carriage’s «Pagados» a «Portes» column put on its line', () => {
+    expect(leerAlbaran('Carga en Portes\nPuerto de Valencia, Muelle 3 Pagados').propuesta.envios[0]?.origen).toBe('Puerto de Valencia, Muelle 3');
+  });
+});
