@@ -66,7 +66,13 @@ describe('the numbering of DeCAs made by the app with coverage and by the API', 
       // Made with coverage: nothing says it was issued with none.
       expect(d.emision_offline).toBeNull();
     }
-    const usadas = await app.database.db.selectFrom('reservas').select(['numero', 'deca_id', 'usada_at']).where('account_id', '=', c.account.id).where('usada_at', 'is not', null).orderBy('numero').execute();
+    const usadas = await app.database.db
+      .selectFrom('reservas')
+      .select(['numero', 'deca_id', 'usada_at'])
+      .where('account_id', '=', c.account.id)
+      .where('usada_at', 'is not', null)
+      .orderBy('numero')
+      .execute();
     expect(usadas.map((u) => [u.numero, u.deca_id])).toEqual(hechas.map((d) => [d.numero, d.id]));
 
     // The same request again (the answer was lost) is answered with the same DeCA and spends nothing more.
@@ -94,7 +100,8 @@ describe('the numbering of DeCAs made by the app with coverage and by the API', 
     const deB = b.reservas.map((r) => r.numero);
     // Each phone issues 8 of its numbers, twice naming the same one (a misbehaving client: one gets it,
     // the other the account's next); the API key issues 12 meanwhile.
-    const pedidas = (d: typeof a, p: string) => [...d.reservas.slice(0, 8), d.reservas[0]!, d.reservas[1]!].map((r, i) => () => desdeLaApp(app, cookie, `${p}-${i}`, { dispositivo_id: d.id, numero: r.numero }));
+    const pedidas = (d: typeof a, p: string) =>
+      [...d.reservas.slice(0, 8), d.reservas[0]!, d.reservas[1]!].map((r, i) => () => desdeLaApp(app, cookie, `${p}-${i}`, { dispositivo_id: d.id, numero: r.numero }));
     const api = Array.from({ length: 12 }, () => () => conClave(app, c.live));
     const todas = [...pedidas(a, 'a'), ...pedidas(b, 'b'), ...api];
     const decas = await Promise.all(todas.map((f) => f()));
@@ -114,7 +121,12 @@ describe('the numbering of DeCAs made by the app with coverage and by the API', 
     // And the database agrees: one DeCA per number, each reservation linked to the DeCA that took it.
     const filas = await app.database.db.selectFrom('decas').select(['numero']).where('account_id', '=', c.account.id).where('entorno', '=', 'produccion').execute();
     expect(filas.length).toBe(32);
-    const enlazadas = await app.database.db.selectFrom('reservas as r').innerJoin('decas as d', 'd.id', 'r.deca_id').select(['r.numero as reservado', 'd.numero']).where('r.account_id', '=', c.account.id).execute();
+    const enlazadas = await app.database.db
+      .selectFrom('reservas as r')
+      .innerJoin('decas as d', 'd.id', 'r.deca_id')
+      .select(['r.numero as reservado', 'd.numero'])
+      .where('r.account_id', '=', c.account.id)
+      .execute();
     expect(enlazadas.length).toBe(16);
     for (const e of enlazadas) expect(e.numero).toBe(e.reservado);
   });

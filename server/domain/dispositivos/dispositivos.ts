@@ -267,9 +267,7 @@ export async function tomarReservaEnLinea(db: Kysely<DB>, actor: Actor, pedida: 
         .where(sql<boolean>`left(r.numero, 4) = ${anio}`),
     )
     .where('usada_at', 'is', null)
-    .$if(limite !== null, (q) =>
-      q.where(sql<boolean>`coalesce((select decas from uso_mensual where account_id = ${actor.accountId} and entorno = ${actor.entorno} and mes = ${mes}), 0) < ${limite}`),
-    )
+    .$if(limite !== null, (q) => q.where(sql<boolean>`coalesce((select decas from uso_mensual where account_id = ${actor.accountId} and entorno = ${actor.entorno} and mes = ${mes}), 0) < ${limite}`))
     .returning(['id', 'numero', 'token_publico'])
     .executeTakeFirst();
   return r ? { id: r.id, numero: r.numero, token: r.token_publico } : null;
