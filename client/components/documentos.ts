@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { useLiveQuery } from '../app/hooks';
 import { contexto, sesionCaducada } from '../app/sesion';
 import { useStore } from '../app/store';
@@ -6,6 +6,11 @@ import { ApiError } from '../data/api';
 import { obtenerDocumentos } from '../data/consultas';
 import { type CopiaCamino, copiaGuardada, tieneCopia } from '../data/copia-camino';
 import type { DecaLocal } from '../data/db';
+
+function soltar(u: { pdf: string; qr: string }): void {
+  URL.revokeObjectURL(u.pdf);
+  URL.revokeObjectURL(u.qr);
+}
 
 /**
  * Object URLs of an issued DeCA's PDF and QR, from the copy on the device
@@ -39,18 +44,39 @@ export function useDocumentos(rec: DecaLocal | null): { urls: { pdf: string; qr:
     };
   }, [copia === null, d?.id, d?.version, emitida]);
 
+  // A new copy (the server's replacing the device's) is shown once its QR is decoded, and only then is the one
+  // on screen let go: the QR never blinks out, not even for a frame.
+  const mostradas = useRef<{ pdf: string; qr: string } | null>(null);
   const clave = copia ? `${copia.fuente}:${copia.numero}:${copia.version}` : null;
   useEffect(() => {
     if (!copia) return;
+    let vivo = true;
     const hechas = {
       pdf: URL.createObjectURL(new Blob([copia.pdf], { type: 'application/pdf' })),
       qr: URL.createObjectURL(new Blob([copia.qr], { type: copia.tipoQr })),
     };
-    setUrls(hechas);
+    const img = new Image();
+    img.src = hechas.qr;
+    void img
+      .decode()
+      .catch(() => {})
+      .then(() => {
+        if (!vivo) return;
+        const antes = mostradas.current;
+        mostradas.current = hechas;
+        setUrls(hechas);
+        if (antes) setTimeout(() => soltar(antes), 1_000);
+      });
     return () => {
-      URL.revokeObjectURL(hechas.pdf);
-      URL.revokeObjectURL(hechas.qr);
+      vivo = false;
+      if (mostradas.current !== hechas) soltar(hechas);
     };
   }, [clave]);
+  useEffect(
+    () => () => {
+      if (mostradas.current) soltar(mostradas.current);
+    },
+    [],
+  );
   return { urls: copia ? urls : null, copia: copia ?? null, error: copia ? null : error };
 }

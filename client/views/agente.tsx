@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fechaEs } from '../../shared/rules/fechas';
+import { normalizarMatricula } from '../../shared/rules/matricula';
 import { useLiveQuery } from '../app/hooks';
 import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
@@ -96,7 +97,7 @@ export default function Agente({ params }: { params: string[] }) {
           ? { texto: 'EMITIDA EN PRUEBAS', clase: 'mal' }
           : { texto: 'EMITIDA', clase: 'bien' };
   const datos = rec.datos;
-  const vehiculo = [datos.matricula, datos.matricula_remolque].filter((m) => typeof m === 'string' && m).join(' + ');
+  const vehiculo = [datos.matricula, datos.matricula_remolque].flatMap((m) => (typeof m === 'string' && m ? [normalizarMatricula(m)] : [])).join(' + ');
   const numero = rec.numero ?? copia?.numero ?? nombreDeca(rec);
   const version = copia?.version ?? d?.version ?? 1;
   return (
