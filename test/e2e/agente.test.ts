@@ -72,7 +72,10 @@ async function comprobarVistaAgente(page: Page, numero: string, matricula: strin
   expect(tapado).toEqual([]);
   expect(await page.getByRole('navigation', { name: 'Principal' }).count()).toBe(0);
   // Read back as a camera would: from the pixels of the whole screen.
-  const { data, info } = await sharp(await page.screenshot()).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(await page.screenshot())
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const leido = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height);
   expect(leido, 'el QR se lee de la pantalla').not.toBeNull();
   const grande = async (testid: string) => Number.parseFloat(await page.getByTestId(testid).evaluate((el) => getComputedStyle(el).fontSize));
@@ -88,9 +91,7 @@ async function comprobarVistaAgente(page: Page, numero: string, matricula: strin
 
 /** The DeCA as the server has it, once it has it. */
 async function enServidor(api: Api, numero: string): Promise<{ urls: { ficha: string } }> {
-  await expect
-    .poll(async () => (await api<{ decas: { numero: string }[] }>('GET', '/decas?limite=100')).decas.some((d) => d.numero === numero), { timeout: 60_000, interval: POLL_API_MS })
-    .toBe(true);
+  await expect.poll(async () => (await api<{ decas: { numero: string }[] }>('GET', '/decas?limite=100')).decas.some((d) => d.numero === numero), { timeout: 60_000, interval: POLL_API_MS }).toBe(true);
   return (await api<{ deca: { urls: { ficha: string } } }>('GET', `/decas/${numero}`)).deca;
 }
 
