@@ -117,7 +117,7 @@ async function vigilarQr(page: Page, selector: string): Promise<() => Promise<nu
 describe.skipIf(!CHROMIUM)('«Mostrar al agente» on a 390×844 phone, from the phone’s own copy', () => {
   const e2e = archivoE2e({ politicas: true });
 
-  it('a DeCA issued with no coverage, before it syncs: one tap from its card and from its page, the QR readable from the screen and never covered', async () => {
+  it('a DeCA issued with no coverage, before it syncs: one tap from its card and from its page, the QR readable from the screen and never covered; the next, issued with coverage, takes the phone’s next number', async () => {
     const { env } = e2e;
     const s = await e2e.sesion({ clave: true });
     const { page, api } = s;
@@ -140,6 +140,15 @@ describe.skipIf(!CHROMIUM)('«Mostrar al agente» on a 390×844 phone, from the 
     await env.context.setOffline(false);
     const deca = await enServidor(api, numero);
     expect(esperado.startsWith(`${deca.urls.ficha}?o=`)).toBe(true);
+
+    // Issued with coverage, the next DeCA takes this phone's next number: the series reads on with no jump.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(env.url);
+    await rellenarDeca(page, { cargador: 'Valle Con Red SL', matricula: '7878 FFF', origen: 'Huesca', destino: 'Zaragoza' });
+    await page.getByRole('button', { name: 'Emitir ahora' }).click();
+    const siguiente = `${numero.slice(0, 5)}${String(Number(numero.slice(5)) + 1).padStart(6, '0')}`;
+    expect(await esperarNumero(page)).toBe(siguiente);
+    expect(await page.getByTestId('emitida-sin-cobertura').count()).toBe(0);
   });
 
   it('a network that comes and goes every 50–400 ms while the DeCA syncs never leaves it without its QR, on its page or in the agent’s view; the server’s copy takes its place at the end', async () => {
