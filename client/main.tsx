@@ -3,12 +3,13 @@ import { render } from 'preact';
 import { App } from './app/app';
 import { interceptarEnlaces } from './app/router';
 import { comprobarSesion, vigilarSesion } from './app/sesion';
-import { pedirPersistencia, registrarSw } from './app/sw-bridge';
+import { pedirPersistencia, registrarSw, vigilarInstalacion } from './app/sw-bridge';
 
 const root = document.getElementById('app')!;
 interceptarEnlaces(document.body);
 render(<App />, root);
 
+vigilarInstalacion();
 void registrarSw();
 void pedirPersistencia();
 void comprobarSesion();

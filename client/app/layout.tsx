@@ -110,38 +110,41 @@ export function Layout({ children }: { children: ComponentChildren }) {
           </button>
         </div>
       )}
-      <nav class="nav" aria-label="Principal">
-        <a href="/" aria-current={actual('/') && !path.startsWith('/decas/nueva') ? 'page' : undefined}>
-          <span class="icono" aria-hidden="true">
-            ☰
-          </span>
-          DeCAs
-        </a>
-        <a href="/decas/nueva" class="nueva" aria-current={actual('/decas/nueva')}>
-          <span class="icono" aria-hidden="true">
-            +
-          </span>
-          Nueva
-        </a>
-        <a href="/fotos" aria-current={actual('/fotos')}>
-          <span class="icono" aria-hidden="true">
-            ◉
-          </span>
-          Foto
-        </a>
-        <a href="/agenda" aria-current={actual('/agenda')}>
-          <span class="icono" aria-hidden="true">
-            ☷
-          </span>
-          Agenda
-        </a>
-        <a href="/cuenta" aria-current={actual('/cuenta')}>
-          <span class="icono" aria-hidden="true">
-            ⚙
-          </span>
-          Cuenta
-        </a>
-      </nav>
+      {/* «Mostrar al agente» is the whole screen: nothing of the menu over or beside the QR. */}
+      {!/^\/decas\/[^/]+\/agente$/.test(path) && (
+        <nav class="nav" aria-label="Principal">
+          <a href="/" aria-current={actual('/') && !path.startsWith('/decas/nueva') ? 'page' : undefined}>
+            <span class="icono" aria-hidden="true">
+              ☰
+            </span>
+            DeCAs
+          </a>
+          <a href="/decas/nueva" class="nueva" aria-current={actual('/decas/nueva')}>
+            <span class="icono" aria-hidden="true">
+              +
+            </span>
+            Nueva
+          </a>
+          <a href="/fotos" aria-current={actual('/fotos')}>
+            <span class="icono" aria-hidden="true">
+              ◉
+            </span>
+            Foto
+          </a>
+          <a href="/agenda" aria-current={actual('/agenda')}>
+            <span class="icono" aria-hidden="true">
+              ☷
+            </span>
+            Agenda
+          </a>
+          <a href="/cuenta" aria-current={actual('/cuenta')}>
+            <span class="icono" aria-hidden="true">
+              ⚙
+            </span>
+            Cuenta
+          </a>
+        </nav>
+      )}
       <main id="contenido">
         {recargar && (
           <div class="aviso" role="alert">

@@ -36,9 +36,35 @@ export async function registrarSw(): Promise<void> {
   });
 }
 
-/** Ask the browser not to evict our data (outbox, documents for the road) under storage pressure. */
-export async function pedirPersistencia(): Promise<boolean> {
+/** Set once this device has shown an issued DeCA: from then on its copies for the road must stay. */
+const K_EMITIDA = 'deca-copias-camino';
+
+/**
+ * Ask the browser not to evict our data (outbox, documents for the road)
+ * under storage pressure: once there is something for the road, i.e. after
+ * the first issued DeCA (`primera`), and at each start after that (a browser
+ * that refused may grant it later, installed or more used).
+ */
+export async function pedirPersistencia(primera = false): Promise<boolean> {
+  if (primera) localStorage.setItem(K_EMITIDA, '1');
+  else if (!localStorage.getItem(K_EMITIDA)) return false;
   if (!navigator.storage?.persist) return false;
   if (await navigator.storage.persisted()) return true;
   return navigator.storage.persist();
+}
+
+/** The browser's offer to install the app (Chromium's `beforeinstallprompt`), kept for the app to make when it helps. */
+export interface OfertaInstalar extends Event {
+  prompt(): Promise<void>;
+  userChoice: Promise<{ outcome: 'accepted' | 'dismissed' }>;
+}
+export const ofertaInstalar = store<OfertaInstalar | null>(null);
+
+/** Keep the install offer instead of the browser's own bar: the app offers it after the first issued DeCA. */
+export function vigilarInstalacion(): void {
+  addEventListener('beforeinstallprompt', (e) => {
+    e.preventDefault();
+    ofertaInstalar.set(e as OfertaInstalar);
+  });
+  addEventListener('appinstalled', () => ofertaInstalar.set(null));
 }

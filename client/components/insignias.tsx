@@ -54,6 +54,14 @@ export function rutaDeca(r: DecaLocal): string {
   return `/decas/${encodeURIComponent(r.numero ?? r.clave)}`;
 }
 
+/**
+ * Whether «Mostrar al agente» is offered: an issued DeCA, by the server or by
+ * this device with no coverage (its copy is here, synced or not).
+ */
+export function puedeMostrarse(r: DecaLocal): boolean {
+  return r.estado === 'emitido' && !r.porEmitir && !r.eliminada;
+}
+
 /** The strong notice of a DeCA meant to be issued that the server has not issued yet. */
 export function SinEmitir({ n }: { n?: number }) {
   return (

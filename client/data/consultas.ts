@@ -183,7 +183,9 @@ async function yaGuardados(db: DecaDb): Promise<string> {
 /**
  * For the road: every issued DeCA with a transport date from 7 days ago to
  * 7 days ahead is kept on the device with its PDF and QR, so the driver can
- * show it to an inspector with no coverage (Orden FOM/2861/2012 art. 6).
+ * show it to an inspector with no coverage (Orden FOM/2861/2012 art. 6); the
+ * copy of one issued here with no coverage is let go with them, once the
+ * server's has been stored and checked.
  * One request (`GET /camino`) brings what is missing; the window is the
  * server's, so a phone whose date is wrong neither skips nor drops today's
  * documents. A copy is let go only when its transport date is outside that
@@ -197,7 +199,7 @@ export async function guardarParaElCamino(api: Api, db: DecaDb): Promise<number>
     db,
     documentos.map((d) => d.deca),
   );
-  await db.transaction('rw', db.documentos, db.meta, async () => {
+  await db.transaction('rw', [db.documentos, db.meta, db.emitidas, db.decas], async () => {
     for (const { deca, pdf, qr } of documentos) {
       if (pdf && qr) {
         await db.documentos.put({
@@ -216,6 +218,15 @@ export async function guardarParaElCamino(api: Api, db: DecaDb): Promise<number>
     const vigentes = new Set(documentos.map((d) => d.deca.id));
     const fuera = await db.documentos.filter((doc) => !vigentes.has(doc.id) && (!doc.fecha_transporte || doc.fecha_transporte < desde || doc.fecha_transporte > hasta)).primaryKeys();
     await db.documentos.bulkDelete(fuera);
+    // A DeCA issued here with no coverage: its own copy goes the same way, but only once the server's was stored
+    // and checked against it (`coincide` set), never before: until then it is the one shown on the road.
+    for (const e of await db.emitidas.filter((x) => x.coincide !== undefined).toArray()) {
+      const rec = await db.decas.get(e.clave);
+      const f = rec?.fecha_transporte;
+      if (f && f >= desde && f <= hasta) continue;
+      await db.emitidas.delete(e.clave);
+      if (rec?.offline) await db.decas.update(e.clave, { offline: undefined });
+    }
     await db.meta.put({ clave: 'fecha-servidor', valor: hoy });
   });
   return documentos.length;

@@ -51,7 +51,7 @@ export interface DecaLocal {
   atascada?: 1;
   /** Meant to be issued, but the server has not issued it yet (no coverage): the truck is not covered. */
   porEmitir?: 1;
-  /** Issued on this device with no coverage: its number, QR and PDF are in `emitidas` until the server has it. */
+  /** Issued on this device with no coverage: its number, QR and PDF are in `emitidas` (shown until the server's copy is stored here; let go with the road copies). */
   offline?: 1;
   /** Set once a pending delete is queued: hidden from lists. */
   eliminada?: 1;

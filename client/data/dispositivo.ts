@@ -120,6 +120,18 @@ async function mantener(db: DecaDb, entorno: Entorno, ahora: number): Promise<vo
   });
 }
 
+/**
+ * The number a DeCA created here with coverage names (`reserva_dispositivo`),
+ * so that this device's series reads 1, 2, 3… online as offline: its next
+ * usable one, or null (none held, the device not registered or given up),
+ * and the server then gives the account's next number.
+ */
+export async function reservaParaCrear(db: DecaDb): Promise<{ dispositivo_id: number; numero: string } | null> {
+  const d = await dispositivoListo(db);
+  const [r] = await reservasUsablesEnDispositivo(db);
+  return d && r ? { dispositivo_id: d.id, numero: r.numero } : null;
+}
+
 /** This device's key pair and server id, when it may issue with no coverage. */
 export async function dispositivoListo(db: DecaDb): Promise<(DispositivoLocal & { id: number }) | null> {
   const d = await leer(db);

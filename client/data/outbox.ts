@@ -143,7 +143,13 @@ export interface EmisionEnDispositivo {
  * reserved number is marked used and the QR and PDF are kept, all in the same
  * transaction, so a number is never taken twice nor lost with its DeCA.
  */
-export async function crearDeca(db: DecaDb, datos: DatosDeca, opts: { emitir: boolean; offline?: EmisionEnDispositivo }): Promise<DecaLocal> {
+/** A number this device holds, named by a DeCA created with coverage (`reserva_dispositivo`): see crearDeca. */
+export interface ReservaParaCrear {
+  dispositivo_id: number;
+  numero: string;
+}
+
+export async function crearDeca(db: DecaDb, datos: DatosDeca, opts: { emitir: boolean; offline?: EmisionEnDispositivo; reserva?: ReservaParaCrear | null }): Promise<DecaLocal> {
   const uuid = nuevaClave();
   const clave = `l:${uuid}`;
   const o = opts.offline;
@@ -161,8 +167,15 @@ export async function crearDeca(db: DecaDb, datos: DatosDeca, opts: { emitir: bo
     actualizado: Date.now(),
     ...(o ? { numero: o.emision.numero, offline: 1 as const } : {}),
   };
-  const body = { ...limpiar(datos), emitir: opts.emitir, ...(o ? { emision_offline: o.emision } : {}) };
+  const body: Record<string, unknown> = { ...limpiar(datos), emitir: opts.emitir, ...(o ? { emision_offline: o.emision } : {}) };
   const v = await db.transaction('rw', [db.decas, db.outbox, db.reservas, db.emitidas], async () => {
+    // With coverage, the next number this device holds goes with the create and is used here at once: the server
+    // gives it to this DeCA (the device's series has no jumps), and this device never issues it again offline.
+    const reserva = !o && opts.reserva ? await db.reservas.get(opts.reserva.numero) : undefined;
+    if (reserva && !reserva.usada && opts.reserva) {
+      await db.reservas.update(reserva.numero, { usada: clave });
+      body.reserva_dispositivo = opts.reserva;
+    }
     if (o) {
       const reserva = await db.reservas.get(o.emision.numero);
       if (!reserva || reserva.usada) throw new Error(`El número ${o.emision.numero} ya no está disponible en este dispositivo.`);
@@ -256,7 +269,9 @@ export async function reenviar(db: DecaDb, seq: number, body: Record<string, unk
   await db.transaction('rw', db.decas, db.outbox, async () => {
     const e = await db.outbox.get(seq);
     if (!e) throw new Error('Ese cambio ya no está en la cola.');
-    await db.outbox.put({ ...e, body, idempotencyKey: nuevaClave(), estado: 'pendiente', intentos: 0, proximo: 0, ultimoError: null });
+    // A create keeps the reserved number it was queued with: this device used it for this DeCA.
+    const reserva = e.tipo === 'crear' && e.body.reserva_dispositivo && !body.reserva_dispositivo ? { reserva_dispositivo: e.body.reserva_dispositivo } : {};
+    await db.outbox.put({ ...e, body: { ...body, ...reserva }, idempotencyKey: nuevaClave(), estado: 'pendiente', intentos: 0, proximo: 0, ultimoError: null });
     const rec = await db.decas.get(e.clave);
     if (rec) await db.decas.put({ ...rec, rechazo: null });
     await recalcular(db, e.clave);

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { fechaEs } from '../../shared/rules/fechas';
+import { normalizarMatricula } from '../../shared/rules/matricula';
 import { useLiveQuery } from '../app/hooks';
 import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
@@ -7,6 +8,7 @@ import { useDocumentos } from '../components/documentos';
 import { nombreDeca, rutaDeca } from '../components/insignias';
 import { NetworkError } from '../data/api';
 import { buscarLocal } from '../data/consultas';
+import { tieneCopia } from '../data/copia-camino';
 
 /**
  * Keep the screen on while the QR is shown (Screen Wake Lock where the
@@ -49,10 +51,12 @@ function usePantallaEncendida(): boolean {
 
 /**
  * «Mostrar al agente»: the QR as large as the screen allows, with the number,
- * plate, date and status in large type. Works with no coverage from the copy
- * kept on the device. A DeCA of the test environment says first, in red,
- * that it has no validity (its number looks like a real one), and its status
- * is never the green «EMITIDA».
+ * plate, date and status in large type, over everything (the bottom menu is
+ * not drawn on this screen). Works with no coverage from the copy kept on the
+ * device: the server's, or the one this device issued with no coverage until
+ * the server's is stored (synced or not). A DeCA of the test environment says
+ * first, in red, that it has no validity (its number looks like a real one),
+ * and its status is never the green «EMITIDA».
  */
 export default function Agente({ params }: { params: string[] }) {
   const ctx = useStore(contexto)!;
@@ -60,15 +64,13 @@ export default function Agente({ params }: { params: string[] }) {
   const rec = useLiveQuery(async () => (await buscarLocal(ctx.db, ref)) ?? null, [ctx.db, ref]);
   const encendida = usePantallaEncendida();
   const titulo = useRef<HTMLHeadingElement>(null);
-  const d = rec?.deca ?? null;
-
-  const { urls, error } = useDocumentos(d);
+  const { urls, copia, error } = useDocumentos(rec ?? null);
   const qr = urls?.qr ?? null;
 
   useEffect(() => titulo.current?.focus(), [rec === undefined]);
 
   if (rec === undefined) return <p aria-busy="true">Cargando…</p>;
-  if (!rec || !d || d.estado === 'pendiente') {
+  if (!rec || !tieneCopia(rec)) {
     return (
       <section class="agente">
         <h1 ref={titulo} tabIndex={-1}>
@@ -84,16 +86,20 @@ export default function Agente({ params }: { params: string[] }) {
     );
   }
 
+  const d = rec.deca;
   const prueba = ctx.entorno === 'pruebas';
   const estado =
-    d.estado === 'sustituido'
+    d?.estado === 'sustituido'
       ? { texto: 'SUSTITUIDA: NO VÁLIDA', clase: 'mal' }
-      : d.fin_servicio_at
+      : d?.fin_servicio_at
         ? { texto: 'SERVICIO FINALIZADO', clase: 'fin' }
         : prueba
           ? { texto: 'EMITIDA EN PRUEBAS', clase: 'mal' }
           : { texto: 'EMITIDA', clase: 'bien' };
-  const vehiculo = [d.matricula, d.matricula_remolque].filter(Boolean).join(' + ');
+  const datos = rec.datos;
+  const vehiculo = [datos.matricula, datos.matricula_remolque].flatMap((m) => (typeof m === 'string' && m ? [normalizarMatricula(m)] : [])).join(' + ');
+  const numero = rec.numero ?? copia?.numero ?? nombreDeca(rec);
+  const version = copia?.version ?? d?.version ?? 1;
   return (
     <section class={`agente${prueba ? ' prueba' : ''}`} aria-labelledby="agente-titulo" data-testid="vista-agente">
       <h1 id="agente-titulo" class="sr" ref={titulo} tabIndex={-1}>
@@ -108,18 +114,21 @@ export default function Agente({ params }: { params: string[] }) {
         {estado.texto}
       </p>
       {qr ? (
-        <img class="agente-qr" src={qr} alt={`Código QR de la DeCA ${d.numero}, versión ${d.version}`} data-testid="agente-qr" />
+        <img class="agente-qr" src={qr} alt={`Código QR de la DeCA ${numero}, versión ${version}`} data-testid="agente-qr" data-fuente={copia?.fuente} />
       ) : (
         <p class="aviso" role="status">
           {error ? (error instanceof NetworkError ? 'Sin conexión y sin copia en este dispositivo.' : (error as Error).message) : 'Cargando el QR…'}
         </p>
       )}
-      <p class="agente-num">{d.numero}</p>
+      <p class="agente-num" data-testid="agente-numero">
+        {numero}
+      </p>
       <p class="agente-dato">
-        {vehiculo || '—'} · {fechaEs(d.fecha_transporte)}
+        {vehiculo || '—'} · {fechaEs(rec.fecha_transporte)}
       </p>
       <p class="agente-sub">
-        Versión {d.version}
+        Versión {version}
+        {copia?.fuente === 'dispositivo' ? ' · emitida sin cobertura, firmada por este teléfono' : ''}
         {encendida ? ' · pantalla encendida' : ''}
       </p>
       <a class="boton agente-cerrar" href={rutaDeca(rec)}>

@@ -36,7 +36,7 @@ export default function Control({ params }: { params: string[] }) {
     if (enLinea && rec?.id) cargarCambios(ctx.api, ctx.db, rec).catch(() => {});
   }, [rec?.id, rec?.pendientes, enLinea]);
 
-  const pdf = useDocumentos(d).urls?.pdf ?? null;
+  const pdf = useDocumentos(rec ?? null).urls?.pdf ?? null;
 
   if (rec === undefined) return <p aria-busy="true">Cargando…</p>;
   if (!rec || !d || d.estado !== 'emitido') {

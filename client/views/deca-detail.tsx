@@ -8,10 +8,12 @@ import { contexto, permitido, sesionCaducada } from '../app/sesion';
 import { useStore } from '../app/store';
 import { useConfirmacion } from '../components/dialogo';
 import { useDocumentos } from '../components/documentos';
-import { Insignias, nombreDeca, rutaDeca, SinEmitir } from '../components/insignias';
+import { Insignias, nombreDeca, puedeMostrarse, rutaDeca, SinEmitir } from '../components/insignias';
+import { GuardarParaElCamino } from '../components/instalar';
 import { nombreCampo, valorLegible } from '../components/nombres';
 import { ApiError, NetworkError } from '../data/api';
 import { buscarLocal, cargarCambios, refrescarDeca } from '../data/consultas';
+import { tieneCopia } from '../data/copia-camino';
 import type { DecaLocal, EntradaOutbox } from '../data/db';
 import { archivarDeca, descartar, eliminarDeca, emitirDeca, finalizarServicio, reintentar } from '../data/outbox';
 import { FotoDeDeca } from './deca-detail/foto-deca';
@@ -41,26 +43,36 @@ const TIPO_CAMBIO: Record<string, string> = {
 };
 
 function Documentos({ rec }: { rec: DecaLocal }) {
-  const d = rec.deca!;
-  const { urls, error } = useDocumentos(d);
+  const { urls, copia, error } = useDocumentos(rec);
   if (error) {
     return <p class="aviso">{error instanceof NetworkError ? 'Sin conexión y sin copia en este dispositivo: el PDF y el QR se guardan solos para las DeCA de ±7 días.' : (error as Error).message}</p>;
   }
-  if (!urls) return <p aria-busy="true">Cargando QR y PDF…</p>;
+  if (!urls || !copia) return <p aria-busy="true">Cargando QR y PDF…</p>;
+  const aqui = copia.fuente === 'dispositivo';
   return (
     <div class="documentos">
-      <img class="qr" src={urls.qr} alt={`Código QR de la DeCA ${d.numero}, versión ${d.version}`} width={380} height={380} data-testid="qr" />
+      <img
+        class="qr"
+        src={urls.qr}
+        alt={aqui ? `Código QR de la DeCA ${copia.numero}, firmado por este dispositivo` : `Código QR de la DeCA ${copia.numero}, versión ${copia.version}`}
+        width={380}
+        height={380}
+        data-testid="qr"
+        data-fuente={copia.fuente}
+      />
       <p class="pista centrado">El inspector escanea este código para ver la ficha pública.</p>
       <div class="acciones">
         <a class="boton primario" href={urls.pdf} target="_blank" rel="noopener" data-testid="abrir-pdf">
           Abrir PDF
         </a>
-        <a class="boton" href={urls.pdf} download={`DeCA-${d.numero}-v${d.version}.pdf`}>
+        <a class="boton" href={urls.pdf} download={`DeCA-${copia.numero}-v${copia.version}.pdf`}>
           Descargar PDF
         </a>
-        <a class="boton" href={urls.qr} download={`DeCA-${d.numero}-qr.png`}>
-          Descargar QR
-        </a>
+        {!aqui && (
+          <a class="boton" href={urls.qr} download={`DeCA-${copia.numero}-qr.png`}>
+            Descargar QR
+          </a>
+        )}
       </div>
     </div>
   );
@@ -68,26 +80,14 @@ function Documentos({ rec }: { rec: DecaLocal }) {
 
 /**
  * A DeCA issued on this device with no coverage: until the server has it,
- * the QR (with the device's signed summary, which the inspector's phone
- * verifies) and the PDF rendered here; after, whether the server's PDF is
- * the same (the server's counts, and is the one shown below).
+ * what its QR carries (the device's signed summary, which the inspector's
+ * phone verifies); after, whether the server's PDF is the same (the server's
+ * counts). The QR and PDF shown are Documentos': this device's copy until
+ * the server's is stored here.
  */
 function EmitidaAqui({ rec }: { rec: DecaLocal }) {
   const ctx = useStore(contexto)!;
   const e = useLiveQuery(async () => (await ctx.db.emitidas.get(rec.clave)) ?? null, [ctx.db, rec.clave]);
-  const [urls, setUrls] = useState<{ pdf: string; qr: string } | null>(null);
-  useEffect(() => {
-    if (!e || rec.deca) return;
-    const hechas = {
-      pdf: URL.createObjectURL(new Blob([e.pdf], { type: 'application/pdf' })),
-      qr: URL.createObjectURL(new Blob([e.qrSvg], { type: 'image/svg+xml' })),
-    };
-    setUrls(hechas);
-    return () => {
-      URL.revokeObjectURL(hechas.pdf);
-      URL.revokeObjectURL(hechas.qr);
-    };
-  }, [e?.clave, !!rec.deca]);
   if (!e) return null;
   const hora = fechaHoraEs(new Date(e.emitida_at));
   if (rec.deca) {
@@ -102,25 +102,10 @@ function EmitidaAqui({ rec }: { rec: DecaLocal }) {
     );
   }
   return (
-    <div class="documentos" data-testid="emitida-sin-cobertura">
-      <p class="aviso">
-        <strong>Emitida sin cobertura en este dispositivo</strong> ({hora}) con el número {e.numero}. El QR lleva los datos firmados por este dispositivo: el agente los comprueba con su móvil aunque
-        este aún no tenga cobertura. El documento llegará al servidor al recuperarla.
-      </p>
-      {urls && (
-        <>
-          <img class="qr" src={urls.qr} alt={`Código QR de la DeCA ${e.numero}, firmado por este dispositivo`} width={380} height={380} data-testid="qr" />
-          <div class="acciones">
-            <a class="boton primario" href={urls.pdf} target="_blank" rel="noopener" data-testid="abrir-pdf">
-              Abrir PDF
-            </a>
-            <a class="boton" href={urls.pdf} download={`DeCA-${e.numero}-v1.pdf`}>
-              Descargar PDF
-            </a>
-          </div>
-        </>
-      )}
-    </div>
+    <p class="aviso" data-testid="emitida-sin-cobertura">
+      <strong>Emitida sin cobertura en este dispositivo</strong> ({hora}) con el número {e.numero}. El QR lleva los datos firmados por este dispositivo: el agente los comprueba con su móvil aunque
+      este aún no tenga cobertura. El documento llegará al servidor al recuperarla.
+    </p>
   );
 }
 
@@ -348,6 +333,7 @@ export default function DetalleDeca({ params }: { params: string[] }) {
         </p>
       )}
       {rec.porEmitir && <SinEmitir />}
+      {puedeMostrarse(rec) && <GuardarParaElCamino />}
       {rechazada && rec.rechazo && (
         <div class="aviso error" role="alert" data-testid="rechazo">
           <p>
@@ -429,7 +415,7 @@ export default function DetalleDeca({ params }: { params: string[] }) {
       <div class="detalle">
         <div>
           <div class="acciones no-imprimir">
-            {d && d.estado === 'emitido' && (
+            {puedeMostrarse(rec) && (
               <a class="boton primario" href={`${rutaDeca(rec)}/agente`} data-testid="mostrar-agente">
                 Mostrar al agente
               </a>
@@ -590,7 +576,7 @@ export default function DetalleDeca({ params }: { params: string[] }) {
         </div>
         <div class="lado">
           {rec.offline && <EmitidaAqui rec={rec} />}
-          {d && d.estado !== 'pendiente' ? <Documentos rec={rec} /> : !rec.offline && <p class="pista">El QR y el PDF existen cuando la DeCA está emitida.</p>}
+          {tieneCopia(rec) ? <Documentos rec={rec} /> : <p class="pista">El QR y el PDF existen cuando la DeCA está emitida.</p>}
         </div>
       </div>
     </section>

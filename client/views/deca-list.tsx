@@ -4,7 +4,7 @@ import { queVeElConductor, veTodasLasDecas } from '../../shared/rules/roles';
 import { ESCRITORIO, useEnLinea, useLiveQuery, useMedia } from '../app/hooks';
 import { contexto, permitido, sesionCaducada } from '../app/sesion';
 import { useStore } from '../app/store';
-import { Insignias, nombreDeca, rutaDeca, SinEmitir } from '../components/insignias';
+import { Insignias, nombreDeca, puedeMostrarse, rutaDeca, SinEmitir } from '../components/insignias';
 import { ApiError, NetworkError } from '../data/api';
 import { cargarPagina, consultaServidor, type Filtros, fechaRelativa, listarLocal, obtenerDocumentos, porFechaTransporte } from '../data/consultas';
 import type { DecaLocal } from '../data/db';
@@ -447,8 +447,8 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
                 <div class="det">{txt(r.datos.cargador_nombre)}</div>
                 <div class="det">{envios(r)}</div>
               </a>
-              {r.deca?.estado === 'emitido' && !r.porEmitir && (
-                <a class="boton agente-enlace" href={`${rutaDeca(r)}/agente`}>
+              {puedeMostrarse(r) && (
+                <a class="boton agente-enlace" href={`${rutaDeca(r)}/agente`} data-testid="mostrar-agente">
                   Mostrar al agente
                 </a>
               )}

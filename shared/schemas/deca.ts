@@ -99,6 +99,23 @@ export const EmisionOfflineInput = z
   })
   .meta({ description: 'Extensión (aplicación con sesión): emitida en un dispositivo sin cobertura con un número reservado' });
 
+/**
+ * Extension: the number a device of the app reserved, for a DeCA the app
+ * creates with coverage: the device's series reads 1, 2, 3… whether it issues
+ * with coverage or without. The server takes it when it is still that
+ * device's (of the signed-in user, unused, unexpired, of this year), else the
+ * account's next number, as for any other client.
+ */
+export const ReservaDispositivoInput = z
+  .object({
+    dispositivo_id: z.number().int().positive(),
+    numero: z
+      .string()
+      .regex(/^\d{4}-\d{6}$/, 'Número no válido')
+      .meta({ maxLength: 11 }),
+  })
+  .meta({ description: 'Extensión (aplicación con sesión): el número reservado del dispositivo que ha de llevar la DeCA; si ya no es suyo, lleva el siguiente de la cuenta' });
+
 /** Request body of POST /decas. All fields optional at schema level; completeness is checked on issue. */
 export const DecaInput = z
   .object({
@@ -111,6 +128,7 @@ export const DecaInput = z
       description: 'Con emitir false, se envía a este correo el enlace para completar',
     }),
     emision_offline: EmisionOfflineInput.optional(),
+    reserva_dispositivo: ReservaDispositivoInput.optional(),
     foto_id: z.number().int().positive().optional().meta({
       description: 'Extensión: el foto_id que devolvió POST /fotos; la foto del albarán queda con la DeCA (GET /decas/{id}/foto). Ha de ser de la misma cuenta y entorno, y de ninguna otra DeCA',
     }),

@@ -209,6 +209,46 @@ describe('the outbox against the real server', () => {
 });
 
 describe('documents for the road', () => {
+  it('lets the copy of a DeCA issued here with no coverage go with the road copies, only once the server’s was stored and checked', async ({ app, cuentaNueva: c }) => {
+    const m = await movil({ app, c });
+    const vacio = new ArrayBuffer(1);
+    const item = (clave: string, fecha: string) => ({
+      clave,
+      numero: `2026-99${clave.slice(2, 6)}`,
+      ref_temporal: null,
+      deca: null,
+      datos: {},
+      estado: 'emitido' as const,
+      archivado: 0 as const,
+      fecha_transporte: fecha,
+      orden: 1,
+      pendientes: 0,
+      rechazo: null,
+      actualizado: 0,
+      offline: 1 as const,
+    });
+    const emitida = (clave: string, coincide?: boolean) => ({
+      clave,
+      numero: `2026-99${clave.slice(2, 6)}`,
+      qrUrl: 'x',
+      qrSvg: '<svg/>',
+      pdf: vacio,
+      sha256: '0',
+      emitida_at: '2026-10-01T08:00:00Z',
+      coincide,
+    });
+    // Old and checked: goes. Old but the server's copy never stored and checked: stays. Checked but within the window: stays.
+    await m.db.decas.bulkPut([item('l:0001', '2026-10-01'), item('l:0002', '2026-10-01'), item('l:0003', '2026-11-20')]);
+    await m.db.emitidas.bulkPut([emitida('l:0001', true), emitida('l:0002'), emitida('l:0003', true)]);
+    await guardarParaElCamino(m.motor_api, m.db);
+    expect((await m.db.emitidas.toArray()).map((e) => e.clave).sort()).toEqual(['l:0002', 'l:0003']);
+    expect((await m.db.decas.toArray()).map((r) => [r.clave, r.offline ?? null])).toEqual([
+      ['l:0001', null],
+      ['l:0002', 1],
+      ['l:0003', 1],
+    ]);
+  });
+
   it('keeps what is within 7 days of the server’s date, in one request, and is sent only what it is missing', async ({ app, cuentaNueva: c }) => {
     // The server's date is 21 Nov 2026 (its clock); the phone's own date is never read.
     const m = await movil({ app, c });

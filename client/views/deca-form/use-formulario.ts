@@ -267,7 +267,9 @@ export function useFormulario({ modo, rec, entrada, plantilla, foto }: Origen, c
         if (foto?.lectura?.foto_id) body.foto_id = foto.lectura.foto_id;
         // No network: issued here, with a number this device holds, its PDF and signed QR shown at once.
         const enDispositivo = accion === 'emitir' && !navigator.onLine ? await (await import('../../data/sin-cobertura')).emitirSinCobertura(ctx.db, ctx.sesion.cuenta, ctx.entorno, body) : null;
-        destino = enDispositivo ?? (await crearDeca(ctx.db, body, { emitir: accion === 'emitir' }));
+        // With coverage: the next number this device holds, for a series with no jumps (the server checks it is still ours).
+        const reserva = enDispositivo ? null : await (await import('../../data/dispositivo')).reservaParaCrear(ctx.db).catch(() => null);
+        destino = enDispositivo ?? (await crearDeca(ctx.db, body, { emitir: accion === 'emitir', reserva }));
       } else if (modo === 'sustituir') {
         destino = await sustituirDeca(ctx.db, rec!.clave, diferencias(e, base), motivo.trim());
       } else {

@@ -10,7 +10,7 @@ import { randomToken } from '../accounts/tokens';
 import type { Actor } from '../actor';
 import { leccionAprendida, leccionLeida } from '../agenda/agenda';
 import type { DomainContext, Plan } from '../context';
-import { comprobarReserva, usarReserva } from '../dispositivos/dispositivos';
+import { comprobarReserva, tomarReservaEnLinea, usarReserva, usarReservaEnLinea } from '../dispositivos/dispositivos';
 import { comprobarFotoLibre, unirFoto } from '../fotos/unir';
 import type { ClaveCliente } from '../idempotencia';
 import { presentDeca } from '../presenters/deca';
@@ -191,13 +191,15 @@ export async function prepararCreacion(ctx: DomainContext, actor: Actor, input: 
 
   // Issued on a device with no coverage: its reserved number and token, at the device's time.
   const offline = input.emision_offline ? await comprobarReserva(ctx.db, actor, input.emision_offline, now) : null;
-  // The number and what the address book knows, in one statement.
-  const tomado = offline ? null : numeroTomado(actor, now);
+  // Made by the app with coverage: the device's next reserved number, so that its series has no jumps (README: numbering).
+  const enLinea = !offline && input.reserva_dispositivo ? await tomarReservaEnLinea(ctx.db, actor, input.reserva_dispositivo, now) : null;
+  // Else the account's next number, and what the address book knows, in one statement.
+  const tomado = offline || enLinea ? null : numeroTomado(actor, now);
   const leida = leccionLeida(actor, p.datos);
   const fila = await unaSentencia(ctx.db, tomado ? [tomado, leida] : [leida]);
-  const numero = offline?.numero ?? tomado!.leer(fila.numero);
+  const numero = offline?.numero ?? enLinea?.numero ?? tomado!.leer(fila.numero);
   const leccion = leida.leer(fila.agenda);
-  const tokenPublico = offline?.token ?? randomToken(24);
+  const tokenPublico = offline?.token ?? enLinea?.token ?? randomToken(24);
   const emitidoAt = offline?.emitidaAt ?? now;
   const resumenOffline = input.emision_offline?.qr;
   if (offline && resumenOffline) await comprobarResumenFirmado(ctx.db, offline, resumenOffline, p.datos);
@@ -258,6 +260,7 @@ export async function prepararCreacion(ctx: DomainContext, actor: Actor, input: 
       const { rows } = await sql<DecaRow>`with ${sql.join(partes)} select * from d`.execute(trx);
       const row = rows[0]!;
       if (offline) await usarReserva(trx, offline, row.id, now);
+      if (enLinea) await usarReservaEnLinea(trx, enLinea, row.id);
       const { deca, eventos } = conEventos(actor, sinRefs(row), emitir ? ['deca.creado', 'deca.emitido'] : ['deca.creado'], now, ctx.siteUrl);
       await contarSinConfirmar(trx, actor);
       // The rows every DeCA of the account shares (the address book, the month's count) are written in the

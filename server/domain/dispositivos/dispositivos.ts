@@ -224,3 +224,56 @@ export async function usarReserva(trx: Transaction<DB>, t: ReservaTomada, decaId
   const r = await trx.updateTable('reservas').set({ usada_at: now, deca_id: decaId }).where('id', '=', t.id).where('usada_at', 'is', null).executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) throw new AppError('conflicto', `El número ${t.numero} ya lo usó otra DeCA: no se da dos veces.`);
 }
+
+/** A device's reserved number a DeCA made by the app with coverage took (see tomarReservaEnLinea). */
+export interface ReservaEnLinea {
+  id: number;
+  numero: string;
+  token: string;
+}
+
+/**
+ * The number a device of the app names for a DeCA it creates with coverage
+ * (`reserva_dispositivo`): claimed in one short statement of its own, as the
+ * account's counter is (numeracion.ts), when it is still that device's — of
+ * the signed-in user, not revoked, unused, unexpired, of this year in Madrid —
+ * and the month's quota has room (so a refused request never spends it).
+ * Null otherwise (an API key, which has no device; a number expired or used
+ * meanwhile): the DeCA then takes the account's next number. Claimed, it is
+ * spent even if the creation fails afterwards (a gap, as with the counter);
+ * the DeCA's transaction links it (usarReservaEnLinea). The device picks it
+ * and marks it used in its own store at once, so the same number is never
+ * also given to a DeCA it issues with no coverage.
+ */
+export async function tomarReservaEnLinea(db: Kysely<DB>, actor: Actor, pedida: { dispositivo_id: number; numero: string }, now: Date): Promise<ReservaEnLinea | null> {
+  if (actor.userId === null) return null;
+  const anio = fechaMadrid(now).slice(0, 4);
+  const mes = mesMadrid(now);
+  const limite = limiteMensual(actor.cuenta.plan, actor.entorno, mes);
+  const r = await db
+    .updateTable('reservas')
+    .set({ usada_at: now })
+    .where('id', '=', (eb) =>
+      eb
+        .selectFrom('reservas as r')
+        .innerJoin('dispositivos as d', 'd.id', 'r.dispositivo_id')
+        .select('r.id')
+        .where(delAmbito(actor, 'r'))
+        .where('r.numero', '=', pedida.numero)
+        .where('r.dispositivo_id', '=', pedida.dispositivo_id)
+        .where('d.user_id', '=', actor.userId)
+        .where('d.revocado_at', 'is', null)
+        .where('r.caduca_at', '>', now)
+        .where(sql<boolean>`left(r.numero, 4) = ${anio}`),
+    )
+    .where('usada_at', 'is', null)
+    .$if(limite !== null, (q) => q.where(sql<boolean>`coalesce((select decas from uso_mensual where account_id = ${actor.accountId} and entorno = ${actor.entorno} and mes = ${mes}), 0) < ${limite}`))
+    .returning(['id', 'numero', 'token_publico'])
+    .executeTakeFirst();
+  return r ? { id: r.id, numero: r.numero, token: r.token_publico } : null;
+}
+
+/** Link the claimed reservation to the DeCA that took it, in the transaction that creates it. */
+export async function usarReservaEnLinea(trx: Transaction<DB>, r: ReservaEnLinea, decaId: number): Promise<void> {
+  await trx.updateTable('reservas').set({ deca_id: decaId }).where('id', '=', r.id).execute();
+}
