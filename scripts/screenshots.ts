@@ -87,6 +87,10 @@ try {
   await page.goto(env.url);
   await page.getByTestId('lista-decas').locator('[data-clave]').nth(2).waitFor();
   await page.screenshot({ path: path.join(docs, 'movil-lista.png') });
+  // Night in a cab: the same list in the dark scheme the phone asks for («Cuenta» can choose it too).
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: path.join(docs, 'img', 'oscuro.png') });
+  await page.emulateMedia({ colorScheme: null });
   await page.goto(`${env.url}/decas/${numero}`);
   await page.getByTestId('qr').waitFor();
   await page.screenshot({ path: path.join(docs, 'movil-deca.png') });
