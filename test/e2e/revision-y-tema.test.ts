@@ -107,7 +107,12 @@ describe.skipIf(!CHROMIUM)('the review before issuing, dark mode and the small w
     expect(await resumen.getByTestId('resumen-fecha').innerText()).toBe(hoyEs());
     expect((await resumen.getByTestId('resumen-envio').innerText()).split('\n').filter(Boolean)).toEqual(['Melocotón · 22.400 kg', 'Zaragoza → Teruel']);
     // Large type: the summary reads at arm's length.
-    expect(await resumen.locator('dd').first().evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(18);
+    expect(
+      await resumen
+        .locator('dd')
+        .first()
+        .evaluate((el) => Number.parseFloat(getComputedStyle(el).fontSize)),
+    ).toBeGreaterThanOrEqual(18);
 
     // The warning the shared rules give (the wrong check character), between the summary and «Emitir ahora».
     const avisos = page.getByTestId('avisos');
