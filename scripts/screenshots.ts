@@ -186,7 +186,7 @@ try {
   }
 
   await page.goto(`${env.url}/cuenta`);
-  await page.getByRole('heading', { name: 'Cuenta' }).waitFor();
+  await page.getByRole('heading', { name: 'Cuenta', exact: true }).waitFor();
   await page.screenshot({ path: path.join(docs, 'movil-cuenta.png') });
 
   // Photo → DeCA: a delivery note read on the server, then its proposal in the form.
