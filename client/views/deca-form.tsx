@@ -280,6 +280,14 @@ function Formulario(origen: Origen) {
                   <strong>Falta para emitir ({nFaltan}):</strong>
                 </p>
                 <ListaCampos campos={faltan} ir={ir} />
+                {avisos.length > 0 && (
+                  <>
+                    <p>
+                      <strong>Revise también {avisos.length === 1 ? 'este aviso' : `estos ${avisos.length} avisos`}:</strong>
+                    </p>
+                    <ListaAvisos avisos={avisos} ir={ir} />
+                  </>
+                )}
               </>
             )}
           </div>

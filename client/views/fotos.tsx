@@ -34,7 +34,13 @@ export default function Fotos() {
       )}
       <div class="tomar-foto">
         <label class="boton primario grande">
-          <span aria-hidden="true">📷</span> {trabajando ? 'Preparando la foto…' : 'Fotografiar albarán'}
+          <svg class="icono-camara" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
+            <path
+              d="M9 3 7.2 5H4a2 2 0 0 0-2 2v11a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-3.2L15 3H9Zm3 5a5 5 0 1 1 0 10 5 5 0 0 1 0-10Zm0 2a3 3 0 1 0 0 6 3 3 0 0 0 0-6Z"
+              fill="currentColor"
+            />
+          </svg>{' '}
+          {trabajando ? 'Preparando la foto…' : 'Fotografiar albarán'}
           <input class="sr" type="file" accept="image/*" capture="environment" disabled={trabajando} onChange={alElegir} data-testid="camara" />
         </label>
         <label class="boton grande">

@@ -101,8 +101,8 @@ describe.skipIf(!CHROMIUM)('the review before issuing, dark mode and the small w
     const { page } = await e2e.sesion();
     await hastaLaRevision(env, page);
     const resumen = page.getByTestId('resumen');
-    expect(await resumen.getByTestId('resumen-cargador').innerText()).toBe('Frutas del Cierzo SL · NIF B12345670');
-    expect(await resumen.getByTestId('resumen-transportista').innerText()).toBe('Transportes Prueba SL · NIF B12345674');
+    expect(await resumen.getByTestId('resumen-cargador').innerText()).toBe('Frutas del Cierzo SL\nNIF B12345670');
+    expect(await resumen.getByTestId('resumen-transportista').innerText()).toBe('Transportes Prueba SL\nNIF B12345674');
     expect(await resumen.getByTestId('resumen-matriculas').innerText()).toBe('1234BCD + R1234BBB');
     expect(await resumen.getByTestId('resumen-fecha').innerText()).toBe(hoyEs());
     expect((await resumen.getByTestId('resumen-envio').innerText()).split('\n').filter(Boolean)).toEqual(['Melocotón · 22.400 kg', 'Zaragoza → Teruel']);

@@ -21,12 +21,12 @@ export function ResumenDeca({ e }: { e: Estado }) {
         <dt>Cargador</dt>
         <dd data-testid="resumen-cargador">
           {o(v.cargador_nombre)}
-          <span class="nif"> · NIF {o(v.cargador_nif)}</span>
+          <span class="nif">NIF {o(v.cargador_nif)}</span>
         </dd>
         <dt>Transportista</dt>
         <dd data-testid="resumen-transportista">
           {o(v.transp_nombre)}
-          <span class="nif"> · NIF {o(v.transp_nif)}</span>
+          <span class="nif">NIF {o(v.transp_nif)}</span>
         </dd>
         <dt>Matrícula</dt>
         <dd data-testid="resumen-matriculas" class="matriculas">
