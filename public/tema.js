@@ -1,6 +1,4 @@
-// The app's colour scheme, set on <html> before the first paint (a classic script in <head> blocks it):
-// the one chosen in «Cuenta» and kept on this device, else the system's. It follows the system's
-// changes, another tab's choice (storage) and this tab's (the «deca-tema» event, client/app/tema.ts).
+// Colour scheme before the first paint: the choice kept on this device, else the system's (see client/app/tema.ts).
 (() => {
   const sistema = matchMedia('(prefers-color-scheme: dark)');
   const aplicar = () => {
