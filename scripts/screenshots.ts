@@ -87,6 +87,10 @@ try {
   await page.goto(env.url);
   await page.getByTestId('lista-decas').locator('[data-clave]').nth(2).waitFor();
   await page.screenshot({ path: path.join(docs, 'movil-lista.png') });
+  // Night in a cab: the same list in the dark scheme the phone asks for («Cuenta» can choose it too).
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.screenshot({ path: path.join(docs, 'img', 'oscuro.png') });
+  await page.emulateMedia({ colorScheme: null });
   await page.goto(`${env.url}/decas/${numero}`);
   await page.getByTestId('qr').waitFor();
   await page.screenshot({ path: path.join(docs, 'movil-deca.png') });
@@ -182,7 +186,7 @@ try {
   }
 
   await page.goto(`${env.url}/cuenta`);
-  await page.getByRole('heading', { name: 'Cuenta' }).waitFor();
+  await page.getByRole('heading', { name: 'Cuenta', exact: true }).waitFor();
   await page.screenshot({ path: path.join(docs, 'movil-cuenta.png') });
 
   // Photo → DeCA: a delivery note read on the server, then its proposal in the form.

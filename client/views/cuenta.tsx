@@ -6,7 +6,9 @@ import type { Dispositivo } from '../../shared/schemas/dispositivo';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
 import { cambiarEntorno, cambiarMiContrasena, cerrarMiCuenta, contexto, editarMiEmpresa, permitido, salir } from '../app/sesion';
 import { useStore } from '../app/store';
+import { elegirTema, type Tema, temaElegido } from '../app/tema';
 import { Campo } from '../components/campo';
+import { cuantos } from '../components/cuantos';
 import { useConfirmacion } from '../components/dialogo';
 import { useMinimoContrasena } from '../components/formulario';
 import { SecretoUnaVez } from '../components/secreto';
@@ -172,7 +174,7 @@ function Dispositivos() {
       {dialogo}
       <p class="pista">
         Sin conexión, «Emitir» usa un número reservado para el dispositivo y firma el QR con su clave: el agente comprueba la DeCA en su móvil al momento.
-        {quedan !== undefined && ` Este dispositivo tiene ${quedan} número(s) reservado(s) en ${NOMBRE_ENTORNO[ctx.entorno]}.`}
+        {quedan !== undefined && ` Este dispositivo tiene ${cuantos(quedan, 'número reservado', 'números reservados')} en ${NOMBRE_ENTORNO[ctx.entorno]}.`}
       </p>
       {error && <p class="aviso error">{error}</p>}
       {!enLinea ? (
@@ -506,6 +508,37 @@ function Uso({ que, usadas, limite }: { que: string; usadas: number; limite: num
   );
 }
 
+const TEMAS: [Tema, string][] = [
+  ['sistema', 'Sistema: como el resto del teléfono'],
+  ['claro', 'Claro'],
+  ['oscuro', 'Oscuro: para conducir de noche'],
+];
+
+/** Light or dark screen, on this device only («Mostrar al agente» and the QR stay light for the officer's scan). */
+function ElegirTema() {
+  const [tema, setTema] = useState<Tema>(temaElegido);
+  return (
+    <fieldset class="tema" data-testid="tema">
+      <legend>Colores de la pantalla</legend>
+      {TEMAS.map(([t, texto]) => (
+        <label key={t}>
+          <input
+            type="radio"
+            name="tema"
+            value={t}
+            checked={tema === t}
+            onChange={() => {
+              elegirTema(t);
+              setTema(t);
+            }}
+          />
+          {texto}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
 /** The plan and this month's quota of the environment in use (online). */
 function Cuota() {
   const ctx = useStore(contexto)!;
@@ -570,8 +603,9 @@ export default function Cuenta({ query }: { query: URLSearchParams }) {
       </fieldset>
 
       <h2>En este dispositivo</h2>
+      <ElegirTema />
       <ul>
-        <li>{pendientes === 0 ? 'Todo enviado.' : `${pendientes} cambio(s) sin enviar.`}</li>
+        <li>{pendientes === 0 ? 'Todo enviado.' : `${cuantos(pendientes, 'cambio', 'cambios')} sin enviar.`}</li>
         <li>
           {guardadas} DeCA con PDF y QR guardados para verlas sin conexión (las emitidas de los últimos 7 días y los próximos 7).{' '}
           <button

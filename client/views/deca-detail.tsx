@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
 import { fechaEs, fechaHoraEs } from '../../shared/rules/fechas';
-import { formatPeso } from '../../shared/rules/peso';
 import type { Cambio, DatosPedidos, Deca, DecaEnviada, Descarga, DescargasList } from '../../shared/schemas/deca';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
 import { navegar } from '../app/router';
@@ -11,6 +10,7 @@ import { useDocumentos } from '../components/documentos';
 import { Insignias, nombreDeca, puedeMostrarse, rutaDeca, SinEmitir } from '../components/insignias';
 import { GuardarParaElCamino } from '../components/instalar';
 import { nombreCampo, valorLegible } from '../components/nombres';
+import { pesoConUnidad } from '../components/peso-con-unidad';
 import { ApiError, NetworkError } from '../data/api';
 import { buscarLocal, cargarCambios, refrescarDeca } from '../data/consultas';
 import { tieneCopia } from '../data/copia-camino';
@@ -29,6 +29,19 @@ const OPERACION: Record<EntradaOutbox['tipo'], string> = {
   control: 'Control en carretera',
   agenda: 'Guardar en la agenda',
   foto: 'Leer la foto de un albarán',
+};
+/** What a change still on this device is, in the words of «Pendiente de enviar: …». */
+const PENDIENTE: Record<EntradaOutbox['tipo'], string> = {
+  crear: 'nueva DeCA',
+  modificar: 'cambios en los datos',
+  emitir: 'emisión',
+  sustituir: 'sustitución por otra DeCA',
+  fin: 'fin de servicio',
+  archivar: 'archivar o desarchivar',
+  eliminar: 'eliminación',
+  control: 'control en carretera',
+  agenda: 'datos para la agenda',
+  foto: 'lectura de la foto de un albarán',
 };
 const TIPO_CAMBIO: Record<string, string> = {
   creacion: 'Creada',
@@ -397,12 +410,7 @@ export default function DetalleDeca({ params }: { params: string[] }) {
       {cola && cola.some((e) => e.estado === 'pendiente') && (
         <div class="aviso" role="status" data-testid="cola">
           <p>
-            <strong>Sin enviar:</strong>{' '}
-            {cola
-              .filter((e) => e.estado === 'pendiente')
-              .map((e) => OPERACION[e.tipo])
-              .join(', ')}
-            .
+            <strong>Pendiente de enviar:</strong> {[...new Set(cola.filter((e) => e.estado === 'pendiente').map((e) => PENDIENTE[e.tipo]))].join(', ')}.
           </p>
           <p class="pista">Está guardado en este dispositivo; se enviará solo cuando haya conexión.</p>
         </div>
@@ -530,11 +538,11 @@ export default function DetalleDeca({ params }: { params: string[] }) {
               <>
                 <dt key={`t${i}`}>Envío {i + 1}</dt>
                 <dd key={`d${i}`}>
-                  {v(e.origen)} → {v(e.destino)} · {v(e.naturaleza)} · {typeof e.peso === 'number' ? `${formatPeso(e.peso)} ${String(e.unidad ?? 'kg')}` : v(e.peso)}
+                  {v(e.origen)} → {v(e.destino)} · {v(e.naturaleza)} · {v(pesoConUnidad(e.peso, e.unidad))}
                 </dd>
               </>
             ))}
-            <dt>Ref. externa</dt>
+            <dt>Su referencia</dt>
             <dd data-testid="ref-externa">{v(datos.ref_externa)}</dd>
             <dt>Referencia</dt>
             <dd>{v(datos.referencia)}</dd>

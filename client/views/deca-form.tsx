@@ -6,6 +6,7 @@ import { ETIQUETAS, nombreCampo } from '../components/nombres';
 import { LONGITUD_ENVIO, LONGITUD_MAXIMA, UNIDADES } from '../data/esquemas';
 import { type EnvioForm, PASOS } from './deca-form/estado';
 import { FotoAlbaran } from './deca-form/foto-albaran';
+import { ResumenDeca } from './deca-form/resumen';
 import { type Origen, useFormulario, useOrigenFormulario } from './deca-form/use-formulario';
 
 /**
@@ -226,10 +227,10 @@ function Formulario(origen: Origen) {
         )}
         {ver(3) && (
           <fieldset>
-            <legend>Referencias y revisión</legend>
+            <legend>Sus referencias y notas</legend>
             <div class="rejilla dos">
-              {campo('ref_externa')}
-              {campo('referencia')}
+              {campo('ref_externa', { pista: 'Un código suyo para encontrar esta DeCA (pedido, albarán…). Opcional.' })}
+              {campo('referencia', { pista: 'Otra referencia para su oficina. Opcional.' })}
             </div>
             {campo('observaciones', { multilinea: true })}
             {pideMotivo && (
@@ -255,6 +256,7 @@ function Formulario(origen: Origen) {
             )}
           </fieldset>
         )}
+        {ver(3) && <ResumenDeca e={e} />}
         {(ver(3) || escritorio) && (
           <div class={`faltan ${nFaltan === 0 && nErrores === 0 ? 'completa' : ''}`} data-testid="faltan" aria-live="polite">
             {nErrores > 0 ? (
@@ -278,6 +280,14 @@ function Formulario(origen: Origen) {
                   <strong>Falta para emitir ({nFaltan}):</strong>
                 </p>
                 <ListaCampos campos={faltan} ir={ir} />
+                {avisos.length > 0 && (
+                  <>
+                    <p>
+                      <strong>Revise también {avisos.length === 1 ? 'este aviso' : `estos ${avisos.length} avisos`}:</strong>
+                    </p>
+                    <ListaAvisos avisos={avisos} ir={ir} />
+                  </>
+                )}
               </>
             )}
           </div>

@@ -4,6 +4,7 @@ import { queVeElConductor, veTodasLasDecas } from '../../shared/rules/roles';
 import { ESCRITORIO, useEnLinea, useLiveQuery, useMedia } from '../app/hooks';
 import { contexto, permitido, sesionCaducada } from '../app/sesion';
 import { useStore } from '../app/store';
+import { cuantos } from '../components/cuantos';
 import { Insignias, nombreDeca, puedeMostrarse, rutaDeca, SinEmitir } from '../components/insignias';
 import { ApiError, NetworkError } from '../data/api';
 import { cargarPagina, consultaServidor, type Filtros, fechaRelativa, listarLocal, obtenerDocumentos, porFechaTransporte } from '../data/consultas';
@@ -183,7 +184,7 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
   async function archivarElegidas() {
     const archivables = elegidas.filter((r) => r.id !== undefined);
     for (const r of archivables) await archivarDeca(ctx.db, r.clave, !f.archivado);
-    setProgreso(`${archivables.length} DeCA ${f.archivado ? 'desarchivada(s)' : 'archivada(s)'}.`);
+    setProgreso(`${f.archivado ? cuantos(archivables.length, 'DeCA desarchivada', 'DeCA desarchivadas') : cuantos(archivables.length, 'DeCA archivada', 'DeCA archivadas')}.`);
     setSeleccion(new Set());
   }
 
@@ -207,7 +208,9 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
       }
     }
     const sinPdf = elegidas.length - conPdf.length;
-    setProgreso(`${hechas} PDF descargado(s).${sinPdf ? ` ${sinPdf} sin PDF (no emitidas).` : ''}${fallos.length ? ` No se pudieron descargar: ${fallos.join('; ')}.` : ''}`);
+    setProgreso(
+      `${cuantos(hechas, 'PDF descargado', 'PDF descargados')}.${sinPdf ? ` ${sinPdf} sin PDF (${sinPdf === 1 ? 'no emitida' : 'no emitidas'}).` : ''}${fallos.length ? ` No se pudieron descargar: ${fallos.join('; ')}.` : ''}`,
+    );
   }
 
   const hoy = fechaRelativa(0);
@@ -362,7 +365,7 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
       )}
       {escritorio && elegidas.length > 0 && (
         <section class="barra-seleccion" aria-label="Acciones con las seleccionadas">
-          <strong>{elegidas.length} seleccionada(s)</strong>
+          <strong>{cuantos(elegidas.length, 'seleccionada', 'seleccionadas')}</strong>
           {permitido('gestion') && (
             <button type="button" onClick={() => void archivarElegidas()}>
               {f.archivado ? 'Desarchivar' : 'Archivar'}

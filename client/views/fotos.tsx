@@ -12,6 +12,13 @@ function Miniatura({ foto }: { foto: Blob }) {
 /** Photo → DeCA: take or pick a delivery note's photo; it is read on our server, now or, through the outbox, when coverage returns. */
 export default function Fotos() {
   const { fotos, cuota, trabajando, error, elegida, descartar } = useFotos();
+  /** The camera's photo or the gallery's: taken from the input, which is emptied so the same file can be chosen again. */
+  const alElegir = (e: Event) => {
+    const input = e.currentTarget as HTMLInputElement;
+    const f = input.files?.[0];
+    input.value = '';
+    if (f) void elegida(f);
+  };
 
   return (
     <section>
@@ -25,20 +32,22 @@ export default function Fotos() {
           {cuota.limite === null ? `Lecturas de fotos este mes: ${cuota.usadas} (sin límite).` : `Lecturas de fotos este mes: ${cuota.usadas} de ${cuota.limite}; quedan ${cuota.restantes}.`}
         </p>
       )}
-      <label class="soltar">
-        <span>{trabajando ? 'Preparando la foto…' : 'Hacer o elegir una foto'}</span>
-        <input
-          type="file"
-          accept="image/*"
-          capture="environment"
-          disabled={trabajando}
-          onChange={(e) => {
-            const f = (e.currentTarget as HTMLInputElement).files?.[0];
-            (e.currentTarget as HTMLInputElement).value = '';
-            if (f) void elegida(f);
-          }}
-        />
-      </label>
+      <div class="tomar-foto">
+        <label class="boton primario grande">
+          <svg class="icono-camara" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
+            <path
+              d="M9 3 7.2 5H4a2 2 0 0 0-2 2v11a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2h-3.2L15 3H9Zm3 5a5 5 0 1 1 0 10 5 5 0 0 1 0-10Zm0 2a3 3 0 1 0 0 6 3 3 0 0 0 0-6Z"
+              fill="currentColor"
+            />
+          </svg>{' '}
+          {trabajando ? 'Preparando la foto…' : 'Fotografiar albarán'}
+          <input class="sr" type="file" accept="image/*" capture="environment" disabled={trabajando} onChange={alElegir} data-testid="camara" />
+        </label>
+        <label class="boton grande">
+          Elegir de la galería
+          <input class="sr" type="file" accept="image/*" disabled={trabajando} onChange={alElegir} data-testid="galeria" />
+        </label>
+      </div>
       {error && (
         <p class="aviso error" role="alert">
           {error}

@@ -3,7 +3,7 @@ import { formatPeso } from './peso';
 
 /** Labels of the DeCA fields, as the app's form and the public pages show them. */
 export const ETIQUETAS: Record<string, string> = {
-  ref_externa: 'Referencia propia (ref_externa)',
+  ref_externa: 'Su referencia',
   cargador_nombre: 'Nombre o razón social',
   cargador_nif: 'NIF',
   cargador_domicilio: 'Domicilio',

@@ -285,7 +285,7 @@ describe.skipIf(!CHROMIUM)('DeCA flows: changes, environments, address book, imp
     await page.goto(`${env.url}/fotos`);
     await page.getByRole('heading', { name: 'Leer un albarán' }).waitFor();
     await page.getByTestId('cuota-fotos').waitFor();
-    expect(await page.locator('input[type=file]').getAttribute('capture')).toBe('environment');
+    expect(await page.getByLabel('Fotografiar albarán').getAttribute('capture')).toBe('environment');
     await esperarServiceWorker(page);
     await env.context.setOffline(true);
     await page.setInputFiles('input[type=file]', { name: 'albaran.jpg', mimeType: 'image/jpeg', buffer: foto });

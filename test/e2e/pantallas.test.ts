@@ -359,7 +359,7 @@ describe.skipIf(!CHROMIUM)('today’s screens, as drivers, dispatchers and inspe
     await mesa.getByRole('region', { name: 'Acciones con las seleccionadas' }).getByRole('button', { name: 'Descargar PDF' }).click();
     await expect.poll(() => descargas.length, { timeout: 20_000 }).toBe(2);
     for (const n of descargas) expect(n).toMatch(/^DeCA-\d{4}-\d{6}-v\d+\.pdf$/);
-    expect(await mesa.getByTestId('progreso').textContent()).toContain('2 PDF descargado(s)');
+    expect(await mesa.getByTestId('progreso').textContent()).toContain('2 PDF descargados.');
     await mesa.getByRole('button', { name: 'Quitar selección' }).click();
 
     // «Duplicar» starts a new DeCA from another one's data, with today's date.

@@ -3,7 +3,7 @@
  * where it is on its way (its outbox entry), the month's quota, and taking,
  * retrying and discarding a photo. The view (fotos.tsx) only lays it out.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Cuota } from '../../../shared/schemas/cuenta';
 import { useEnLinea, useLiveQuery } from '../../app/hooks';
 import { contexto, estadoSync } from '../../app/sesion';
@@ -53,7 +53,6 @@ export function useFotos() {
     ) ?? [];
   // Each waiting photo's outbox entry (lane `foto:<clave>`): its attempts and last error.
   const envios = useLiveQuery(async () => new Map((await ctx.db.outbox.where('clave').startsWith(carrilFoto('')).toArray()).map((e) => [e.clave, e])), [ctx.db]);
-  const leidas = fotos.filter((f) => f.estado !== 'pendiente').length;
   const [trabajando, setTrabajando] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [cuota, setCuota] = useState<Cuota['fotos'] | null>(null);
@@ -61,14 +60,19 @@ export function useFotos() {
   // Photos that became DeCAs a while ago leave the device.
   useEffect(() => void soltarFotosUsadas(ctx.db).catch(() => {}), [ctx.db]);
 
-  // The month's reads, again after each photo read (or refused).
+  // The month's reads, again after each photo read (or refused) and after each pass of the sync engine (a read
+  // sent from another screen, or by the service worker). Only the latest request's answer is shown: one sent
+  // before a read may come back after it, and would put the count back.
+  const estados = fotos.map((f) => `${f.clave}:${f.estado}`).join(',');
+  const pedida = useRef(0);
   useEffect(() => {
-    if (!enLinea) return;
+    if (!enLinea || sync.fase === 'enviando') return;
+    const esta = ++pedida.current;
     ctx.api.llamar('ver_cuenta', {}).then(
-      (r) => setCuota(r.data.cuenta.cuota.fotos),
+      (r) => esta === pedida.current && setCuota(r.data.cuenta.cuota.fotos),
       () => {},
     );
-  }, [enLinea, fotos.length, leidas]);
+  }, [enLinea, estados, sync.fase]);
 
   /** A photo taken or picked: shrunk, then kept with its outbox entry; the sync engine sends it now or when the network returns. */
   async function elegida(archivo: File): Promise<void> {
