@@ -37,8 +37,10 @@ const CUERPO = {
 describe.skipIf(!CHROMIUM)('the officer’s first screen, JavaScript off, 390×844', () => {
   const e2e = archivoE2e({ viewport: PANTALLA });
 
+  /** With `dark`, a phone in dark mode, and with the browser's own darkening of pages on (Chrome's «Modo oscuro para el contenido web»). */
   async function telefonoDelAgente(colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-    const navegador = await chromium.launch({ executablePath: CHROMIUM!, args: CHROMIUM_ARGS });
+    const oscurecer = colorScheme === 'dark' ? ['--enable-features=WebContentsForceDark'] : [];
+    const navegador = await chromium.launch({ executablePath: CHROMIUM!, args: [...CHROMIUM_ARGS, ...oscurecer] });
     onTestFinished(() => navegador.close());
     return (await navegador.newContext({ javaScriptEnabled: false, viewport: PANTALLA, colorScheme })).newPage();
   }
@@ -109,7 +111,7 @@ describe.skipIf(!CHROMIUM)('the officer’s first screen, JavaScript off, 390×8
     expect(rechazo!.y + rechazo!.height).toBeLessThanOrEqual(PANTALLA.height / 2);
   });
 
-  it('stays black on white with the phone in dark mode', async () => {
+  it('stays black on white with the phone in dark mode, even with the browser darkening pages', async () => {
     const { env } = e2e;
     const cuenta = await cuentaNueva(env, { clave: true });
     const { deca } = await llamarApi<{ deca: { urls: { ficha: string } } }>(env, cuenta.clave!, 'POST', '/decas', CUERPO);
@@ -119,7 +121,7 @@ describe.skipIf(!CHROMIUM)('the officer’s first screen, JavaScript off, 390×8
       expect(await oscuro.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches)).toBe(true);
       const [fondo, texto] = await oscuro.locator('body').evaluate((el) => [getComputedStyle(el).backgroundColor, getComputedStyle(el).color]);
       expect([fondo, texto]).toEqual(['rgb(255, 255, 255)', 'rgb(0, 0, 0)']);
-      // As the screen shows it: a white margin and black type.
+      // As the screen shows it (the browser darkens what it paints, not the styles): white margins.
       const { data, info } = await sharp(await oscuro.screenshot())
         .raw()
         .toBuffer({ resolveWithObject: true });
