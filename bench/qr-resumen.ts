@@ -8,6 +8,7 @@
  * Run: npx tsx bench/qr-resumen.ts
  */
 import { qrModules } from '../shared/pdf/qr';
+import { EscritorBits, escribirTexto } from '../shared/rules/bits';
 import { BITS_RESUMEN, base64url, codificarResumen, leerParametro, urlConResumen } from '../shared/rules/resumen-offline';
 import { FICHA_PEOR_CASO, RESUMEN_PEOR_CASO } from '../test/support/resumen-peor-caso';
 import { codificarResumenV1 } from '../test/support/resumen-v1';
@@ -38,5 +39,17 @@ const tipica = {
 };
 const urlTipica = urlConResumen(FICHA_PEOR_CASO, codificarResumen(tipica), firma);
 console.log(`una DeCA corriente (nombres y lugares cortos, remolque, conductor): URL ${urlTipica.length} caracteres, QR versión ${version(urlTipica)}`);
+const nombres = ['cargador_nombre', 'transp_nombre', 'origen', 'destino', 'naturaleza', 'conductor'] as const;
+for (const [que, r] of [
+  ['peor caso', RESUMEN_PEOR_CASO],
+  ['corriente', tipica],
+] as const) {
+  const w = new EscritorBits();
+  for (const c of nombres) escribirTexto(w, r[c] ?? '');
+  const letras = nombres.reduce((n, c) => n + [...(r[c] ?? '')].length, 0);
+  console.log(
+    `nombres, lugares, mercancía y conductor (${que}): ${letras} caracteres en ${w.length} bits, ${(w.length / letras).toFixed(2)} bits por carácter (UTF-8: ${((8 * new TextEncoder().encode(nombres.map((c) => r[c] ?? '').join('')).length) / letras).toFixed(2)})`,
+  );
+}
 const v1 = `${FICHA_PEOR_CASO}?o=${codificarResumenV1(RESUMEN_PEOR_CASO)}.${base64url(firma)}`;
 console.log(`formato anterior (sin mercancía ni conductor, nombres a 24 y lugares a 20): URL ${v1.length} caracteres, QR versión ${version(v1)}`);

@@ -71,7 +71,6 @@ const CODIGOS = 4;
 /** Names and places cut to this many characters in a summary of the first format. */
 export const LARGO_NOMBRE = 24;
 export const LARGO_LUGAR = 20;
-const VERSION = 1;
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -329,6 +328,7 @@ export function decodificarResumen(bytes: Uint8Array): ResumenOffline | null {
 
 /** Between the fields of a first-format summary: a control character no text of a DeCA may hold. */
 const SEP = '\u001f';
+const VERSION = 1;
 
 /** A summary of the first format back from its text, or null when it is not one. */
 export function decodificarResumenV1(texto: string): ResumenOffline | null {
