@@ -6,7 +6,7 @@
  */
 import type { Campos } from '../errors';
 import { datosParaEmitir, type EmpresaPropia } from '../rules/datos-deca';
-import { codificarResumen, conResumen, datosAFirmar, parametroResumen, resumenDeDatos } from '../rules/resumen-offline';
+import { codificarResumen, conResumen, parametroResumen, resumenDeDatos } from '../rules/resumen-offline';
 import type { Entorno, Rol } from '../schemas/cuenta';
 import type { DecaDatos, DecaInputParsed } from '../schemas/deca';
 import { datosPdf } from './datos-pdf';
@@ -52,7 +52,7 @@ export async function emitirEnDispositivo(
   // Whole seconds: the time the summary carries, the PDF prints and the server records.
   const emitidaAt = new Date(Math.floor(ahora.getTime() / 1000) * 1000);
   const resumen = codificarResumen(resumenDeDatos(reserva.numero, datos, emitidaAt));
-  const o = parametroResumen(resumen, await firmar(datosAFirmar(resumen)));
+  const o = parametroResumen(resumen, await firmar(resumen));
   const qrUrl = conResumen(reserva.ficha_url, o);
   const pdf = await renderDecaPdf(datosPdf(datos, { entorno: reserva.entorno, numero: reserva.numero, version: 1, emitidoAt: emitidaAt, modificadoAt: null, motivo: null, sustituyeA: null, qrUrl }), {
     capacidadSello: reserva.capacidad_sello,

@@ -93,9 +93,10 @@ export const EmisionOfflineInput = z
     qr: z
       .string()
       .max(800)
-      .regex(/^[\w-]+\.[\w-]+$/, 'Resumen firmado no válido')
+      // The compact format (base41), or the first one (base64url summary and signature), which phones in the field still carry.
+      .regex(/^(?:[0-9A-Z$*/:-]+|[\w-]+\.[\w-]+)$/, 'Resumen firmado no válido')
       .optional()
-      .meta({ description: 'El parámetro `o` del QR que el dispositivo firmó (resumen.firma): el PDF del servidor lleva el mismo QR' }),
+      .meta({ description: 'El parámetro `o` del QR que el dispositivo firmó (resumen y firma): el PDF del servidor lleva el mismo QR' }),
   })
   .meta({ description: 'Extensión (aplicación con sesión): emitida en un dispositivo sin cobertura con un número reservado' });
 

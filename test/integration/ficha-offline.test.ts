@@ -4,11 +4,12 @@ import { describe, expect } from 'vitest';
 import { fichaUrl } from '../../server/domain/decas/urls';
 import { ErrorBody } from '../../shared/errors';
 import { isoMadrid } from '../../shared/rules/fechas';
-import { codificarResumen, datosAFirmar, huellaDatos, type ResumenOffline, urlConResumen } from '../../shared/rules/resumen-offline';
+import { codificarResumen, huellaDatos, type ResumenOffline, urlConResumen } from '../../shared/rules/resumen-offline';
 import { type Reserva, ReservasRespuesta } from '../../shared/schemas/dispositivo';
 import '../../server/documents/deca-pdf';
 import { runMailOnce } from '../../server/jobs/mail-delivery';
 import { emitirEnDispositivo } from '../../shared/pdf/emision-dispositivo';
+import { qrModules } from '../../shared/pdf/qr';
 import { sinSello } from '../../shared/pdf/sin-sello';
 import { DecaCreada, DecaInput } from '../../shared/schemas/deca';
 import { WebhookPayload } from '../../shared/schemas/webhook';
@@ -17,6 +18,8 @@ import { decaCompleta } from '../support/decas';
 import { getBytes, iniciarSesion } from '../support/decas-helpers';
 import { movilConReservas } from '../support/dispositivos';
 import { type CuentaDePrueba, it, test } from '../support/fixtures';
+import { RESUMEN_PEOR_CASO } from '../support/resumen-peor-caso';
+import { codificarResumenV1 } from '../support/resumen-v1';
 import { mailDeps, startSmtp } from '../support/smtp';
 import { crearWebhookOk, entregarTodo } from '../support/webhooks';
 
@@ -61,17 +64,29 @@ function resumenDe(numero: string): ResumenOffline {
     remolque: 'R5678BBC',
     origen: 'Lleida',
     destino: 'Málaga',
-    peso_kg: 24500.5,
+    naturaleza: 'Piñones y ñoras',
+    envios: 1,
+    peso: { valor: 24500.5, unidad: 'kg' },
+    conductor: 'José Ángel Muñoz',
     huella: huellaDatos(d),
     emitida_at: new Date('2026-11-26T07:41:00Z'),
+    cortados: [],
+    formato: 2,
   };
 }
 
 /** The QR's URL as the device makes it: the ficha URL of the reserved token, the summary and its signature. */
-async function urlFirmada(app: TestApp, clave: CryptoKey, token: string, r: ResumenOffline, retocar = (s: string) => s): Promise<string> {
+async function urlFirmada(app: TestApp, clave: CryptoKey, token: string, r: ResumenOffline, retocar = (b: Uint8Array) => b): Promise<string> {
   const resumen = codificarResumen(r);
-  const firma = new Uint8Array(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, clave, datosAFirmar(resumen)));
+  const firma = new Uint8Array(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, clave, resumen));
   return urlConResumen(fichaUrl(app.url, token), retocar(resumen), firma);
+}
+
+/** The QR's URL as phones made it before the compact format: base64url text, a dot, the signature of that text. */
+async function urlFirmadaV1(app: TestApp, clave: CryptoKey, token: string, r: ResumenOffline): Promise<string> {
+  const texto = codificarResumenV1(r);
+  const firma = new Uint8Array(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, clave, new TextEncoder().encode(texto)));
+  return `${fichaUrl(app.url, token)}?o=${texto}.${Buffer.from(firma).toString('base64url')}`;
 }
 
 async function abrir(url: string) {
@@ -87,29 +102,70 @@ describe('the ficha of a DeCA issued with no coverage, before it arrives', () =>
     const pagina = await abrir(await urlFirmada(app, m.privada, r!.token, resumenDe(r!.numero)));
     expect(pagina.status).toBe(200);
     expect(pagina.main).toContain(`Nº ${r!.numero}`);
+    // The verdict first, large, before the data it vouches for.
+    const veredicto = parseHtml(pagina.text).querySelector('.banner.ok .veredicto');
+    expect(veredicto?.textContent).toBe('✓ Firma del dispositivo verificada');
+    expect(pagina.main.indexOf('✓ Firma del dispositivo verificada')).toBeLessThan(pagina.main.indexOf('1234BCD'));
     expect(pagina.main).toContain(`EMITIDA SIN COBERTURA en un dispositivo de ${c.account.nombre} el 26/11/2026 a las 08:41`);
     expect(pagina.main).toContain('el documento completo llegará cuando el dispositivo tenga cobertura');
-    for (const dato of ['Frutas Peñalara, S.A.', 'A58818501', 'Transportes Núñez, S.L.', 'B12345674', '1234BCD + R5678BBC', '26/11/2026', 'Lleida', 'Málaga', '24.500,5 kg', 'Android · Chrome']) {
+    for (const dato of [
+      'Frutas Peñalara, S.A.',
+      'A58818501',
+      'Transportes Núñez, S.L.',
+      'B12345674',
+      '1234BCD + R5678BBC',
+      '26/11/2026',
+      'José Ángel Muñoz',
+      'Piñones y ñoras · 24.500,5 kg',
+      'Lleida → Málaga',
+      'Android · Chrome',
+    ]) {
       expect(pagina.main).toContain(dato);
     }
     expect(pagina.text).not.toContain('<script');
     expect(pagina.main).not.toContain('…');
   });
 
-  it('marks a name or place the QR carried cut short with «…», and says what was cut', async ({ app, cuentaNueva: c }) => {
+  it('carries the longest realistic names whole, and cuts only what does not fit, saying so', async ({ app, cuentaNueva: c }) => {
     const m = await movil(app, c);
     const [r] = m.reservas;
-    const largo = { ...resumenDe(r!.numero), cargador_nombre: 'Quesos del Valle de Benasque SL', origen: 'Benasque (Huesca), polígono' };
+    const largo = { ...RESUMEN_PEOR_CASO, numero: r!.numero, emitida_at: new Date('2026-11-26T07:41:00Z') };
     const pagina = await abrir(await urlFirmada(app, m.privada, r!.token, largo));
     expect(pagina.status).toBe(200);
-    expect(pagina.main).toContain('Quesos del Valle de Bena…');
-    expect(pagina.main).toContain('Benasque (Huesca), p…');
-    expect(pagina.main).toContain('«…»: el QR lleva los nombres hasta 24 caracteres y los lugares hasta 20; el documento completo los lleva enteros.');
-    // Those that fit are whole, with no mark.
-    for (const dato of ['Transportes Núñez, S.L.', 'Málaga']) {
+    // Places, plates and weight whole; names and goods to 40 characters, marked.
+    for (const dato of [`${largo.origen} → ${largo.destino}`, '24.500,5 kg', '1234BCD + R5678BBC', 'Frutas y hortalizas frescas en cajas ref…', 'Cooperativa Agrícola San Isidro de Almer…']) {
       expect(pagina.main).toContain(dato);
-      expect(pagina.main).not.toContain(`${dato}…`);
     }
+    expect(pagina.main).toContain('Carga (3 envíos)');
+    expect(pagina.main).toContain('Peso total: 24.500,5 kg');
+    expect(pagina.main).toContain('El QR lleva la mercancía y los lugares del primer envío.');
+
+    // Texts far longer than anyone writes: cut to fit, each marked «…», and said what that means.
+    const enorme = { ...largo, origen: `${largo.origen}, ${largo.origen}`, cargador_nombre: `${largo.cargador_nombre} ${largo.cargador_nombre}`, conductor: 'Ana' };
+    const cortada = await abrir(await urlFirmada(app, m.privada, r!.token, enorme));
+    expect(cortada.status).toBe(200);
+    expect(cortada.main).toMatch(/Cargador ?Cooperativa Agrícola San Isidro de Alm[^…]*…/);
+    expect(cortada.main).toMatch(/Polígono Industrial La Redonda[^…]*…/);
+    expect(cortada.main).toContain('«…»: el QR no lleva entero ese texto; el documento completo sí.');
+    expect(cortada.main).not.toContain('Ana…');
+  });
+
+  it('still verifies the summaries of the first format, which phones in the field carry, and refuses one tampered with', async ({ app, cuentaNueva: c }) => {
+    const m = await movil(app, c);
+    const [r] = m.reservas;
+    const antiguo = { ...resumenDe(r!.numero), cargador_nombre: 'Quesos del Valle de Benasque SL', origen: 'Benasque (Huesca), polígono' };
+    const url = await urlFirmadaV1(app, m.privada, r!.token, antiguo);
+    expect(new URL(url).searchParams.get('o')).toMatch(/^[\w-]+\.[\w-]+$/);
+    const pagina = await abrir(url);
+    expect(pagina.status).toBe(200);
+    expect(pagina.main).toContain('✓ Firma del dispositivo verificada');
+    // That format carried names to 24 characters and places to 20, and no goods.
+    for (const dato of ['Quesos del Valle de Bena…', 'Benasque (Huesca), p… → Málaga', '24.500,5 kg', '1234BCD + R5678BBC', 'no consta en este QR']) expect(pagina.main).toContain(dato);
+    const o = new URL(url).searchParams.get('o')!;
+    const retocado = `${fichaUrl(app.url, r!.token)}?o=${codificarResumenV1({ ...antiguo, matricula: '9999ZZZ' })}.${o.split('.')[1]}`;
+    const rechazada = await abrir(retocado);
+    expect(rechazada.status).toBe(404);
+    expect(rechazada.main).toContain('✗ Firma no verificada');
   });
 
   it('cannot be verified when anything does not hold, and says only that, the same way each time', async ({ app, cuentaNueva: c }) => {
@@ -133,6 +189,7 @@ describe('the ficha of a DeCA issued with no coverage, before it arrives', () =>
     for (const [caso, url] of Object.entries(casos)) {
       const p = await abrir(url);
       expect(p.status, caso).toBe(404);
+      expect(parseHtml(p.text).querySelector('.banner.bad .veredicto')?.textContent, caso).toBe('✗ Firma no verificada');
       expect(p.main, caso).toContain('No se ha podido verificar este documento');
       paginas.add(p.main);
     }
@@ -207,7 +264,7 @@ describe('a DeCA issued with no coverage, when its device syncs', () => {
     const cuerpo = decaCompleta({ observaciones: 'Descarga por la puerta trasera' });
     const local = await enDispositivo(r1!, cuerpo);
     expect(local.qrUrl.startsWith(`${r1!.ficha_url}?o=`)).toBe(true);
-    expect(local.qrUrl.length).toBeLessThanOrEqual(400);
+    expect((qrModules(local.qrUrl).size - 17) / 4).toBeLessThanOrEqual(13);
     // Before the sync the inspector's phone verifies it (the test server is not at the site's URL).
     expect((await abrir(local.qrUrl.replace('http://localhost:8080', app.url))).main).toContain('EMITIDA SIN COBERTURA');
 

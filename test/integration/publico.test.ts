@@ -168,7 +168,8 @@ describe('public ficha (the QR page)', () => {
     expect(patch.status, patch.text).toBe(200);
     const html = (await abrir({ app, c }, deca.urls.ficha)).text;
     const ficha = textoDe(html);
-    expect(ficha).toContain('Versión 2');
+    // When it was modified comes first, with the version and when it was issued.
+    expect(ficha).toMatch(/Modificada el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2} · versión 2 · emitida el \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}/);
     expect(ficha).toContain('Avería del camión');
     // Says it was modified, when, and what changed (old → new), near the top: before the parties.
     const cambio = parseHtml(html).querySelector('.cambio')?.textContent.replace(/\s+/g, ' ') ?? '';

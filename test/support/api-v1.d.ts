@@ -872,7 +872,7 @@ export interface components {
                 token: string;
                 /** Format: date-time */
                 emitida_at: string;
-                /** @description El parámetro `o` del QR que el dispositivo firmó (resumen.firma): el PDF del servidor lleva el mismo QR */
+                /** @description El parámetro `o` del QR que el dispositivo firmó (resumen y firma): el PDF del servidor lleva el mismo QR */
                 qr?: string;
             };
             /** @description Extensión: el foto_id que devolvió POST /fotos; la foto del albarán queda con la DeCA (GET /decas/{id}/foto). Ha de ser de la misma cuenta y entorno, y de ninguna otra DeCA */

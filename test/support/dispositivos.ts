@@ -2,7 +2,7 @@ import { webcrypto } from 'node:crypto';
 import { expect } from 'vitest';
 import { fichaUrl } from '../../server/domain/decas/urls';
 import { datosDeEntrada } from '../../shared/rules/datos-deca';
-import { codificarResumen, datosAFirmar, type ResumenOffline, resumenDeDatos, urlConResumen } from '../../shared/rules/resumen-offline';
+import { codificarResumen, type ResumenOffline, resumenDeDatos, urlConResumen } from '../../shared/rules/resumen-offline';
 import type { Entorno } from '../../shared/schemas/cuenta';
 import { DecaInput } from '../../shared/schemas/deca';
 import { type ClavePublica, Dispositivo, ReservasRespuesta } from '../../shared/schemas/dispositivo';
@@ -46,6 +46,36 @@ export async function movilConReservas(app: TestApp, cookie: string, entorno: En
 /** The URL a device's QR holds: the ficha of its reserved `token` (on `base`) with the summary signed by `privada`. */
 export async function qrFirmado(base: string, token: string, privada: CryptoKey, r: ResumenOffline): Promise<string> {
   const resumen = codificarResumen(r);
-  const firma = new Uint8Array(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, privada, datosAFirmar(resumen)));
+  const firma = new Uint8Array(await webcrypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, privada, resumen));
   return urlConResumen(fichaUrl(base, token), resumen, firma);
+}
+
+/**
+ * The QR a phone shows for a DeCA it issued with no coverage, made against a
+ * running server at `base` (an e2e server, the screenshots' one) as the app
+ * makes it: signed in as `email`, a key pair registered, production numbers
+ * reserved, the summary of `cuerpo` (a POST /decas body) signed for the first
+ * one, issued now. The site's URL in the answer is the server's own.
+ */
+export async function qrSinCobertura(base: string, cuenta: { email: string; password: string }, cuerpo: unknown): Promise<string> {
+  const csrf = { 'X-DeCA-CSRF': '1', 'content-type': 'application/json' };
+  const pedir = async (ruta: string, body: unknown, cookie?: string) => {
+    const res = await fetch(`${base}${ruta}`, { method: 'POST', headers: { ...csrf, ...(cookie ? { cookie } : {}) }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${ruta}: ${res.status} ${await res.text()}`);
+    return res;
+  };
+  const sesion = await pedir('/app/api/sesion', cuenta);
+  const cookie = sesion.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .join('; ');
+  const { publica, privada } = await parDeClaves();
+  const { id } = Dispositivo.parse(((await (await pedir('/app/api/dispositivos', { nombre: 'Android · Chrome', clave_publica: publica }, cookie)).json()) as { dispositivo: unknown }).dispositivo);
+  const { reservas } = ReservasRespuesta.parse(await (await pedir(`/app/api/dispositivos/${id}/reservas`, { entorno: 'produccion' }, cookie)).json());
+  const [r] = reservas;
+  if (!r) throw new Error('sin números reservados');
+  const datos = datosDeEntrada(DecaInput.parse(cuerpo));
+  // In whole seconds, as the phone signs it, and not before the reservation's instant.
+  const emitidaAt = new Date(Math.ceil(Date.now() / 1000) * 1000);
+  return qrFirmado(base, r.token, privada, resumenDeDatos(r.numero, datos, emitidaAt));
 }

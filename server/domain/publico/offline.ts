@@ -1,7 +1,7 @@
 /**
  * A DeCA issued with no coverage, before its device has synced: its QR
  * carries the ficha URL with a summary signed by the device
- * (shared/rules/resumen-offline.ts). The server vouches for it only when the
+ * (shared/rules/resumen-offline.ts; either of its formats). The server vouches for it only when the
  * token was reserved for that device, the summary names the number reserved
  * with it, its issue time lies between the reservation and now (plus the
  * clock allowance: shared/rules/reservas.ts), the device is not revoked, and
@@ -11,7 +11,7 @@ import { webcrypto } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { AppError } from '../../../shared/errors';
 import { fueraDePlazo } from '../../../shared/rules/reservas';
-import { datosAFirmar, decodificarResumen, huellaDatos, partirParametro } from '../../../shared/rules/resumen-offline';
+import { huellaDatos, leerParametro } from '../../../shared/rules/resumen-offline';
 import type { DecaDatos } from '../../../shared/schemas/deca';
 import type { ClavePublica } from '../../../shared/schemas/dispositivo';
 import type { FichaOffline } from '../../../shared/schemas/publico';
@@ -31,9 +31,9 @@ async function firmaValida(clave: ClavePublica, datos: Uint8Array, firma: Uint8A
 
 /** The signed summary behind a reserved token, verified at `ahora`; null for anything that does not hold (never saying which). */
 export async function verificarOffline(db: Kysely<DB>, token: string, o: string, ahora: Date): Promise<FichaOffline | null> {
-  const partes = partirParametro(o);
-  const resumen = partes && decodificarResumen(partes.resumen);
-  if (!partes || !resumen || !formaDeToken(token)) return null;
+  const partes = leerParametro(o);
+  if (!partes || !formaDeToken(token)) return null;
+  const { resumen } = partes;
   const r = await db
     .selectFrom('reservas as r')
     .innerJoin('dispositivos as d', 'd.id', 'r.dispositivo_id')
@@ -46,7 +46,7 @@ export async function verificarOffline(db: Kysely<DB>, token: string, o: string,
   if (resumen.emitida_at.getTime() > r.caduca_at.getTime()) return null;
   // Not before the number was reserved, nor ahead of now beyond the clock allowance.
   if (fueraDePlazo(resumen.emitida_at, r.created_at, ahora)) return null;
-  if (!(await firmaValida(r.clave_publica, datosAFirmar(partes.resumen), partes.firma))) return null;
+  if (!(await firmaValida(r.clave_publica, partes.firmado, partes.firma))) return null;
   return { resumen, entorno: r.entorno, empresa: r.empresa, dispositivo: r.dispositivo };
 }
 

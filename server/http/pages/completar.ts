@@ -6,7 +6,7 @@ import type { CompletarVista, DecaPublica } from '../../../shared/schemas/public
 import { datosHtml } from './ficha';
 import { html, layout, type SafeHtml } from './html';
 import { ENLACE_PRIVACIDAD } from './privacidad';
-import { PUBLIC_STYLE } from './styles';
+import { FORM_STYLE } from './styles';
 
 export const COMPLETAR_SCRIPT = '/p/completar.js';
 
@@ -78,7 +78,7 @@ export function renderCompletarInicio(p: { deca: DecaPublica; solicitante: strin
   const { deca: row, solicitante, lado } = p;
   return layout({
     title: `Completar la DeCA ${row.numero}`,
-    style: PUBLIC_STYLE,
+    style: FORM_STYLE,
     body: html`<main><h1>Completar la DeCA ${row.numero}</h1>
 <p>${solicitante} le pide que complete los datos del <b>${lado}</b> en este documento de control del transporte (Orden FOM/2861/2012). No necesita registrarse.</p>
 <form method="post" action="${action}"><input type="hidden" name="accion" value="abrir"><button class="btn" type="submit">Continuar</button></form>
@@ -100,7 +100,7 @@ export function renderCompletarFormulario(f: FormularioCompletar): string {
   const rechazados = f.rechazados ?? [];
   return layout({
     title: `Completar la DeCA ${f.deca.numero}`,
-    style: PUBLIC_STYLE,
+    style: FORM_STYLE,
     script: COMPLETAR_SCRIPT,
     body: html`<main><h1>Completar la DeCA ${f.deca.numero}</h1>
 <p>Datos que le pide ${f.solicitante}. Los marcados con * son obligatorios para emitir el documento.</p>

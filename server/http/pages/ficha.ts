@@ -1,7 +1,7 @@
 import { fechaEs, fechaHoraEs, formatMadrid } from '../../../shared/rules/fechas';
 import { formatPeso } from '../../../shared/rules/peso';
 import { nombreCampo, valorLegible } from '../../../shared/rules/presentacion';
-import { LARGO_LUGAR, LARGO_NOMBRE, paraLeer } from '../../../shared/rules/resumen-offline';
+import { paraLeer, pesoDeEnvios, type ResumenOffline } from '../../../shared/rules/resumen-offline';
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { Envio } from '../../../shared/schemas/envio';
 import type { DecaPublica, FichaOffline, FichaPublica, UltimoCambio } from '../../../shared/schemas/publico';
@@ -24,8 +24,17 @@ function campo(nombre: string, valor: string | null | undefined): SafeHtml {
   return html`<dt>${nombre}</dt><dd>${valor || NO_CONSTA}</dd>`;
 }
 
+const conUnidad = (peso: number | null, unidad: string) => (peso === null ? NO_CONSTA : `${formatPeso(peso)} ${unidad}`);
+
+/** One shipment as the inspector reads it: goods and weight first, in large type, then where from and to. */
 function envioHtml(e: Envio, i: number, total: number): SafeHtml {
-  return html`<div class="envio"><b>${total > 1 ? `${i + 1}. ` : ''}${e.origen ?? NO_CONSTA} → ${e.destino ?? NO_CONSTA}</b><br>${e.naturaleza ?? NO_CONSTA} · ${e.peso === null ? NO_CONSTA : `${formatPeso(e.peso)} ${e.unidad}`}${e.nota ? html`<br>${e.nota}` : ''}</div>`;
+  return html`<div class="envio"><p class="carga"><span class="mercancia">${total > 1 ? `${i + 1}. ` : ''}${e.naturaleza ?? NO_CONSTA}</span> · <span class="peso">${conUnidad(e.peso, e.unidad)}</span></p><p class="ruta">${e.origen ?? NO_CONSTA} → ${e.destino ?? NO_CONSTA}</p>${e.nota ? html`<p class="nota">${e.nota}</p>` : ''}</div>`;
+}
+
+/** The load: each shipment, and the total weight when there are several. */
+function cargaHtml(envios: Envio[]): SafeHtml {
+  const total = envios.length > 1 ? pesoDeEnvios(envios) : null;
+  return html`<h2>Carga${envios.length > 1 ? ` (${envios.length} envíos)` : ''}</h2>${envios.map((e, i) => envioHtml(e, i, envios.length))}${total ? html`<p class="sub">Peso total: <b>${conUnidad(total.valor, total.unidad)}</b></p>` : ''}`;
 }
 
 /**
@@ -60,10 +69,16 @@ export function estadoBanner(row: DecaPublica): SafeHtml {
   return html`<div class="banner ok" role="status">EMITIDA y en vigor.</div>`;
 }
 
+/** Plates never wrap: a long pair is set smaller instead. */
+function placasHtml(matricula: string | null, remolque: string | null): SafeHtml {
+  const placas = [matricula, remolque].filter(Boolean).join(' + ') || NO_CONSTA;
+  const largo = [...placas].length > 22 ? ' xl' : [...placas].length > 17 ? ' l' : '';
+  return html`<div class="ancho"><dt>Matrícula${remolque ? 's' : ''}</dt><dd class="placas${largo}">${placas}</dd></div>`;
+}
+
 /** What the inspector checks first: the vehicle and the date, in large type. */
 function resumenHtml(row: DecaPublica): SafeHtml {
-  const placas = [row.matricula, row.matricula_remolque].filter(Boolean).join(' + ');
-  return html`<dl class="resumen"><dt>Matrícula${row.matricula_remolque ? 's' : ''}</dt><dd>${placas || NO_CONSTA}</dd><dt>Fecha del transporte</dt><dd>${dmy(row.fecha_transporte)}</dd></dl>`;
+  return html`<dl class="resumen">${placasHtml(row.matricula, row.matricula_remolque)}<div><dt>Fecha del transporte</dt><dd class="fecha">${dmy(row.fecha_transporte)}</dd></div></dl>`;
 }
 
 /** A modified DeCA says so, with when, why and each old → new value. */
@@ -77,12 +92,12 @@ function cambioHtml(ultimo: UltimoCambio | null, version: number): SafeHtml | ''
 }
 
 /** The data of every art. 6 datum, shared by the inspector's and the driver's pages. Never the driver's phone. */
-export function datosHtml(row: DecaPublica): SafeHtml {
+export function datosHtml(row: DecaPublica, { envios = true } = {}): SafeHtml {
   const vehiculo = row.tipo_vehiculo === 'articulado' ? 'Articulado' : row.tipo_vehiculo === 'rigido' ? 'Rígido' : NO_CONSTA;
   return html`<h2>Cargador contractual</h2><dl>${campo('Nombre', row.cargador_nombre)}${campo('NIF', row.cargador_nif)}${campo('Domicilio', row.cargador_domicilio)}</dl>
 <h2>Transportista efectivo</h2><dl>${campo('Nombre', row.transp_nombre)}${campo('NIF', row.transp_nif)}${campo('Domicilio', row.transp_domicilio)}</dl>
 <h2>Transporte</h2><dl>${campo('Fecha', dmy(row.fecha_transporte))}${campo('Vehículo', vehiculo)}${campo('Matrícula', row.matricula)}${row.matricula_remolque ? campo('Remolque', row.matricula_remolque) : ''}${row.autorizacion_especial ? campo('Autorización especial', row.autorizacion_especial) : ''}${row.conductor_nombre ? campo('Conductor', row.conductor_nombre) : ''}</dl>
-<h2>Envíos (${row.envios.length})</h2>${row.envios.map((e, i) => envioHtml(e, i, row.envios.length))}
+${envios ? html`<h2>Envíos (${row.envios.length})</h2>${row.envios.map((e, i) => envioHtml(e, i, row.envios.length))}` : ''}
 ${row.observaciones || row.referencia ? html`<h2>Otros datos</h2><dl>${row.observaciones ? campo('Observaciones', row.observaciones) : ''}${row.referencia ? campo('Referencia', row.referencia) : ''}</dl>` : ''}`;
 }
 
@@ -90,10 +105,18 @@ function cabecera(row: DecaPublica): SafeHtml {
   return html`<h1>Documento de control (DeCA)</h1><p class="num">Nº ${row.numero}</p>`;
 }
 
-function versionHtml(row: DecaPublica): SafeHtml {
+/**
+ * Which version this is and since when: a modified DeCA says when it was
+ * modified first, and when it was issued.
+ */
+function versionHtml(row: DecaPublica, ultimo: UltimoCambio | null): SafeHtml {
   const o = row.emision_offline;
   const offline = o ? html`<br>Emitida sin cobertura en un dispositivo${o.dispositivo ? html` (${o.dispositivo})` : ''}; recibida el ${fecha(o.recibida_at)}` : '';
-  return html`<p class="sub">Versión ${row.version}${row.emitido_at ? html` · emitida el ${fecha(row.emitido_at)}` : ''}${offline}${row.sustituye_a ? html`<br>Sustituye a la DeCA ${row.sustituye_a}` : ''}</p>`;
+  const emitida = row.emitido_at ? html`emitida el ${fecha(row.emitido_at)}` : '';
+  const linea = ultimo
+    ? html`<b>Modificada el ${fecha(ultimo.at)} · versión ${row.version}</b>${emitida ? html` · ${emitida}` : ''}`
+    : html`Versión ${row.version}${emitida ? html` · ${emitida}` : ''}`;
+  return html`<p class="sub version">${linea}${offline}${row.sustituye_a ? html`<br>Sustituye a la DeCA ${row.sustituye_a}` : ''}</p>`;
 }
 
 /** The current version's fingerprint, and where to check a PDF against it. */
@@ -108,32 +131,59 @@ export function renderFicha({ deca: row, ultimo }: FichaPublica): string {
   return layout({
     title: tituloDeca(row.numero, row.entorno),
     style: PUBLIC_STYLE,
-    body: html`<main>${bannerPruebas(row.entorno)}${cabecera(row)}${estadoBanner(row)}${resumenHtml(row)}${cambioHtml(ultimo, row.version)}${versionHtml(row)}${datosHtml(row)}
+    body: html`<main>${bannerPruebas(row.entorno)}${cabecera(row)}${estadoBanner(row)}${versionHtml(row, ultimo)}${resumenHtml(row)}${cargaHtml(row.envios)}${cambioHtml(ultimo, row.version)}${datosHtml(row, { envios: false })}
 ${row.estado !== 'pendiente' ? html`<a class="btn" href="${rel(urls.pdf)}">Ver el PDF (versión ${row.version})</a>${huellaHtml(row)}` : ''}
 <footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.<br>${ENLACE_PRIVACIDAD}</footer></main>`,
   });
 }
 
 /**
+ * The load a signed summary carries: the first shipment's goods and places,
+ * and the weight (of all the shipments: with several, apart from the first's
+ * goods, so it is not read as theirs).
+ */
+function cargaOfflineHtml(r: ResumenOffline): SafeHtml {
+  const varios = r.envios !== null && r.envios > 1;
+  const mercancia = html`<span class="mercancia">${r.naturaleza ? paraLeer(r, 'naturaleza') : r.formato === 1 ? 'no consta en este QR' : NO_CONSTA}</span>`;
+  const peso = html`<span class="peso">${r.peso ? conUnidad(r.peso.valor, r.peso.unidad) : NO_CONSTA}</span>`;
+  const ruta = html`<p class="ruta">${paraLeer(r, 'origen') || NO_CONSTA} → ${paraLeer(r, 'destino') || NO_CONSTA}</p>`;
+  if (!varios) return html`<h2>Carga</h2><div class="envio"><p class="carga">${mercancia} · ${peso}</p>${ruta}</div>`;
+  return html`<h2>Carga (${r.envios} envíos)</h2><div class="envio"><p class="carga">1. ${mercancia}</p>${ruta}</div><p class="carga">Peso total: ${peso}</p><p class="sub">El QR lleva la mercancía y los lugares del primer envío.</p>`;
+}
+
+/**
  * What the QR of a DeCA issued with no coverage vouches for, until the DeCA
- * itself arrives: the data the device signed, and whose device it was.
+ * itself arrives: first that the device's signature holds, then the data it
+ * signed (the vehicle, the date and the load on the first screen), and whose
+ * device it was.
  */
 export function renderFichaOffline(f: FichaOffline): string {
   const r = f.resumen;
   const hora = formatMadrid(r.emitida_at).slice(11, 16);
-  const placas = [r.matricula, r.remolque].filter(Boolean).join(' + ');
-  const [cargador, transportista] = [r.cargador_nombre, r.transp_nombre].map((s) => paraLeer(s, LARGO_NOMBRE));
-  const [origen, destino] = [r.origen, r.destino].map((s) => paraLeer(s, LARGO_LUGAR));
-  const cortados = cargador !== r.cargador_nombre || transportista !== r.transp_nombre || origen !== r.origen || destino !== r.destino;
   return layout({
     title: tituloDeca(r.numero, f.entorno, ' · emitida sin cobertura'),
     style: PUBLIC_STYLE,
     body: html`<main>${bannerPruebas(f.entorno)}<h1>Documento de control (DeCA)</h1><p class="num">Nº ${r.numero}</p>
-<div class="banner warn" role="status">EMITIDA SIN COBERTURA en un dispositivo de ${f.empresa} el ${dmy(formatMadrid(r.emitida_at).slice(0, 10))} a las ${hora} — datos firmados por el dispositivo; el documento completo llegará cuando el dispositivo tenga cobertura.</div>
-<dl class="resumen"><dt>Matrícula${r.remolque ? 's' : ''}</dt><dd>${placas || NO_CONSTA}</dd><dt>Fecha del transporte</dt><dd>${dmy(r.fecha)}</dd></dl>
-<h2>Datos firmados</h2><dl>${campo('Cargador', cargador)}${campo('NIF del cargador', r.cargador_nif)}${campo('Transportista', transportista)}${campo('NIF del transportista', r.transp_nif)}${campo('Origen', origen)}${campo('Destino', destino)}${campo('Peso total', r.peso_kg === null ? null : `${formatPeso(r.peso_kg)} kg`)}${campo('Dispositivo', f.dispositivo)}</dl>
-<p class="sub">Firma ECDSA P-256 comprobada con la clave que el dispositivo registró en la cuenta. Huella de los datos completos: <code>${r.huella}</code>${cortados ? html`<br>«…»: el QR lleva los nombres hasta ${LARGO_NOMBRE} caracteres y los lugares hasta ${LARGO_LUGAR}; el documento completo los lleva enteros.` : ''}</p>
+<div class="banner ok firma" role="status"><p class="veredicto">✓ Firma del dispositivo verificada</p><p>EMITIDA SIN COBERTURA en un dispositivo de ${f.empresa} el ${dmy(formatMadrid(r.emitida_at).slice(0, 10))} a las ${hora}; el documento completo llegará cuando el dispositivo tenga cobertura.</p></div>
+<dl class="resumen">${placasHtml(r.matricula, r.remolque)}<div><dt>Fecha del transporte</dt><dd class="fecha">${dmy(r.fecha)}</dd></div>${r.conductor ? html`<div><dt>Conductor</dt><dd class="conductor">${paraLeer(r, 'conductor')}</dd></div>` : ''}</dl>
+${cargaOfflineHtml(r)}
+<h2>Datos firmados</h2><dl>${campo('Cargador', paraLeer(r, 'cargador_nombre'))}${campo('NIF del cargador', r.cargador_nif)}${campo('Transportista', paraLeer(r, 'transp_nombre'))}${campo('NIF del transportista', r.transp_nif)}${campo('Dispositivo', f.dispositivo)}</dl>
+<p class="sub">Firma ECDSA P-256 comprobada con la clave que el dispositivo registró en la cuenta. Huella de los datos completos: <code>${r.huella}</code>${r.cortados.length ? html`<br>«…»: el QR no lleva entero ese texto; el documento completo sí.` : ''}</p>
 <footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.<br>${ENLACE_PRIVACIDAD}</footer></main>`,
+  });
+}
+
+/**
+ * The QR of a DeCA issued with no coverage whose signed summary does not
+ * hold: said as plainly and as large as a good one, and the same whatever
+ * did not hold.
+ */
+export function renderFichaOfflineRechazada(mensaje: string): string {
+  return layout({
+    title: 'DeCA no verificada',
+    style: PUBLIC_STYLE,
+    body: html`<main><h1>Documento de control (DeCA)</h1><div class="banner bad firma" role="alert"><p class="veredicto">✗ Firma no verificada</p><p>${mensaje}</p></div>
+<footer>${ENLACE_PRIVACIDAD}</footer></main>`,
   });
 }
 

@@ -15,11 +15,14 @@ export function inlineStyle(css: string): InlineStyle {
 }
 
 /** Security headers of every public page: CSP without inline script, no sniffing, no referrer leak, no indexing. */
-export function pageHeaders(style: InlineStyle, opts: { script?: boolean } = {}): Record<string, string> {
+export function pageHeaders(styles: InlineStyle | InlineStyle[], opts: { script?: boolean } = {}): Record<string, string> {
   const csp = [
     "default-src 'none'",
     "img-src 'self' data:",
-    `style-src ${style.hash}`,
+    `style-src ${[styles]
+      .flat()
+      .map((s) => s.hash)
+      .join(' ')}`,
     opts.script ? "script-src 'self'" : null,
     opts.script ? "connect-src 'self'" : null,
     "manifest-src 'self'",
@@ -41,5 +44,5 @@ export function pageHeaders(style: InlineStyle, opts: { script?: boolean } = {})
 
 /** The document shell shared by the public pages. */
 export function layout(opts: { title: string; style: InlineStyle; body: SafeHtml; head?: SafeHtml; script?: string }): string {
-  return `<!doctype html>${html`<html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex,nofollow,noarchive"><meta name="referrer" content="no-referrer"><title>${opts.title}</title><style>${raw(opts.style.css)}</style>${opts.head ?? ''}</head><body>${opts.body}${opts.script ? html`<script src="${opts.script}" defer></script>` : ''}</body></html>`}`;
+  return `<!doctype html>${html`<html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="color-scheme" content="only light"><meta name="robots" content="noindex,nofollow,noarchive"><meta name="referrer" content="no-referrer"><title>${opts.title}</title><style>${raw(opts.style.css)}</style>${opts.head ?? ''}</head><body>${opts.body}${opts.script ? html`<script src="${opts.script}" defer></script>` : ''}</body></html>`}`;
 }

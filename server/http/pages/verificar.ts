@@ -3,7 +3,7 @@ import type { AutenticidadVista } from '../../../shared/schemas/publico';
 import { rel } from './ficha';
 import { html, layout, type SafeHtml } from './html';
 import { ENLACE_PRIVACIDAD } from './privacidad';
-import { PUBLIC_STYLE } from './styles';
+import { FORM_STYLE } from './styles';
 
 export const RUTA_VERIFICAR = '/verificar';
 
@@ -49,7 +49,7 @@ export function renderVerificar(opts: { resultado?: AutenticidadVista; error?: s
   const r = opts.resultado;
   return layout({
     title: 'Comprobar una DeCA',
-    style: PUBLIC_STYLE,
+    style: FORM_STYLE,
     body: html`<main><h1>Comprobar el PDF de una DeCA</h1>
 ${r ? html`${veredicto(r)}<p class="sub">Huella SHA-256 del archivo: <code class="huella">${r.sha256}</code></p><h2>Comprobar otro</h2>` : ''}
 ${formulario(opts.error)}

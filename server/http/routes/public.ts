@@ -22,10 +22,10 @@ import { formularioUtf8, readBody } from '../middleware/body';
 import { leerArchivoSubido } from '../middleware/subida';
 import { COMPLETAR_JS, renderCompletarFormulario, renderCompletarInicio } from '../pages/completar';
 import { renderExportacion } from '../pages/exportacion';
-import { conductorManifest, rel, renderConductor, renderFicha, renderFichaOffline, renderMensaje } from '../pages/ficha';
+import { conductorManifest, rel, renderConductor, renderFicha, renderFichaOffline, renderFichaOfflineRechazada, renderMensaje } from '../pages/ficha';
 import { html, pageHeaders } from '../pages/html';
 import { RUTA_PRIVACIDAD, renderPrivacidad } from '../pages/privacidad';
-import { PUBLIC_STYLE } from '../pages/styles';
+import { PUBLIC_STYLES } from '../pages/styles';
 import { RUTA_VERIFICAR, renderVerificar } from '../pages/verificar';
 
 /** Title of the page that explains a refusal, by its code. */
@@ -49,7 +49,7 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
 
   const sendPage = (ctx: AppContext, body: string, status = 200, opts: { script?: boolean } = {}) => {
     ctx.status = status;
-    ctx.set(pageHeaders(PUBLIC_STYLE, opts));
+    ctx.set(pageHeaders(PUBLIC_STYLES, opts));
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = body;
   };
@@ -89,7 +89,9 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
 
   router.get('/d/:token', async (ctx) => {
     const o = typeof ctx.query.o === 'string' ? ctx.query.o : undefined;
-    const f = await run(ctx, verFichaCommand, { ...ctx.params, o });
+    // With a signed summary, not found means it did not verify: the page says so as large as a verified one.
+    const rechazo = (e: AppError) => (o !== undefined && e.codigo === 'no_encontrado' ? renderFichaOfflineRechazada(e.message) : paginaDeError(e));
+    const f = await run(ctx, verFichaCommand, { ...ctx.params, o }, rechazo);
     if (f?.tipo === 'deca') sendPage(ctx, renderFicha(f));
     else if (f) sendPage(ctx, renderFichaOffline(f.offline));
   });
