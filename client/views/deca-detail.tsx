@@ -19,7 +19,7 @@ import { archivarDeca, descartar, eliminarDeca, emitirDeca, finalizarServicio, r
 import { FotoDeDeca } from './deca-detail/foto-deca';
 
 const OPERACION: Record<EntradaOutbox['tipo'], string> = {
-  crear: 'Crear',
+  crear: 'Crear la DeCA',
   modificar: 'Modificar',
   emitir: 'Emitir',
   sustituir: 'Sustituir',

@@ -273,7 +273,7 @@ describe.skipIf(!CHROMIUM)('offline: the queue, issuing with no coverage, Backgr
     await page.goto(`${env.url}/decas/${segundo}`);
     await page
       .getByTestId('rechazo')
-      .getByText(/El servidor rechazó «Crear»: El QR firmado no es de este dispositivo/)
+      .getByText(/El servidor rechazó «Crear la DeCA»: El QR firmado no es de este dispositivo/)
       .waitFor({ timeout: 30_000 });
     expect((await api<{ decas: { numero: string }[] }>('GET', '/decas?limite=100')).decas.map((d) => d.numero)).not.toContain(segundo);
     // The driver drops it (its number stays spent on this device: it may have been shown at the roadside).
@@ -431,7 +431,7 @@ describe.skipIf(!CHROMIUM)('offline: the queue, issuing with no coverage, Backgr
     await fila.getByRole('link').first().click();
     const atasco = p.getByTestId('atasco');
     await atasco.waitFor();
-    expect(await atasco.textContent()).toContain('No se ha podido enviar «Crear»');
+    expect(await atasco.textContent()).toContain('No se ha podido enviar «Crear la DeCA»');
 
     // Fixed on the server: «Reintentar» sends it, once.
     await env.context.unroute('**/api/v1/decas');
