@@ -149,6 +149,19 @@ export interface ReservaParaCrear {
   numero: string;
 }
 
+/**
+ * With coverage, the next number this device holds goes with the create (or
+ * the replacement) and is used here at once, in the caller's transaction: the
+ * server gives it to the new DeCA (the device's series has no jumps), and this
+ * device never issues it again offline.
+ */
+async function nombrarReserva(db: DecaDb, pedida: ReservaParaCrear | null | undefined, clave: string, body: Record<string, unknown>): Promise<void> {
+  const reserva = pedida ? await db.reservas.get(pedida.numero) : undefined;
+  if (!reserva || reserva.usada || !pedida) return;
+  await db.reservas.update(reserva.numero, { usada: clave });
+  body.reserva_dispositivo = pedida;
+}
+
 export async function crearDeca(db: DecaDb, datos: DatosDeca, opts: { emitir: boolean; offline?: EmisionEnDispositivo; reserva?: ReservaParaCrear | null }): Promise<DecaLocal> {
   const uuid = nuevaClave();
   const clave = `l:${uuid}`;
@@ -169,13 +182,7 @@ export async function crearDeca(db: DecaDb, datos: DatosDeca, opts: { emitir: bo
   };
   const body: Record<string, unknown> = { ...limpiar(datos), emitir: opts.emitir, ...(o ? { emision_offline: o.emision } : {}) };
   const v = await db.transaction('rw', [db.decas, db.outbox, db.reservas, db.emitidas], async () => {
-    // With coverage, the next number this device holds goes with the create and is used here at once: the server
-    // gives it to this DeCA (the device's series has no jumps), and this device never issues it again offline.
-    const reserva = !o && opts.reserva ? await db.reservas.get(opts.reserva.numero) : undefined;
-    if (reserva && !reserva.usada && opts.reserva) {
-      await db.reservas.update(reserva.numero, { usada: clave });
-      body.reserva_dispositivo = opts.reserva;
-    }
+    if (!o) await nombrarReserva(db, opts.reserva, clave, body);
     if (o) {
       const reserva = await db.reservas.get(o.emision.numero);
       if (!reserva || reserva.usada) throw new Error(`El número ${o.emision.numero} ya no está disponible en este dispositivo.`);
@@ -229,10 +236,10 @@ export function eliminarDeca(db: DecaDb, clave: string): Promise<DecaLocal> {
  * Method 2: a new DeCA replaces this one. The new item exists locally at once
  * (with a temporary reference) and gets its number when the server answers.
  */
-export async function sustituirDeca(db: DecaDb, clave: string, cambios: DatosDeca, motivo: string): Promise<DecaLocal> {
+export async function sustituirDeca(db: DecaDb, clave: string, cambios: DatosDeca, motivo: string, reserva?: ReservaParaCrear | null): Promise<DecaLocal> {
   const uuid = nuevaClave();
   const nueva = `l:${uuid}`;
-  const v = await db.transaction('rw', db.decas, db.outbox, async () => {
+  const v = await db.transaction('rw', [db.decas, db.outbox, db.reservas], async () => {
     const vieja = await db.decas.get(clave);
     if (!vieja) throw new Error(`No existe la DeCA ${clave} en este dispositivo.`);
     const datos = aplicar(vieja.datos, cambios);
@@ -251,7 +258,9 @@ export async function sustituirDeca(db: DecaDb, clave: string, cambios: DatosDec
       rechazo: null,
       actualizado: Date.now(),
     });
-    await db.outbox.add(entrada(clave, 'sustituir', { ...cambios, motivo }, { nueva }));
+    const body: Record<string, unknown> = { ...cambios, motivo };
+    await nombrarReserva(db, reserva, nueva, body);
+    await db.outbox.add(entrada(clave, 'sustituir', body, { nueva }));
     await recalcular(db, clave);
     return (await db.decas.get(nueva))!;
   });
@@ -269,8 +278,8 @@ export async function reenviar(db: DecaDb, seq: number, body: Record<string, unk
   await db.transaction('rw', db.decas, db.outbox, async () => {
     const e = await db.outbox.get(seq);
     if (!e) throw new Error('Ese cambio ya no está en la cola.');
-    // A create keeps the reserved number it was queued with: this device used it for this DeCA.
-    const reserva = e.tipo === 'crear' && e.body.reserva_dispositivo && !body.reserva_dispositivo ? { reserva_dispositivo: e.body.reserva_dispositivo } : {};
+    // A create or a replacement keeps the reserved number it was queued with: this device used it for that DeCA.
+    const reserva = (e.tipo === 'crear' || e.tipo === 'sustituir') && e.body.reserva_dispositivo && !body.reserva_dispositivo ? { reserva_dispositivo: e.body.reserva_dispositivo } : {};
     await db.outbox.put({ ...e, body: { ...body, ...reserva }, idempotencyKey: nuevaClave(), estado: 'pendiente', intentos: 0, proximo: 0, ultimoError: null });
     const rec = await db.decas.get(e.clave);
     if (rec) await db.decas.put({ ...rec, rechazo: null });

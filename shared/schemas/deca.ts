@@ -169,6 +169,7 @@ export const SustituirInput = z
     ref_externa: textoOpcional(L.ref_externa).nullable(),
     ...nullableShape(camposEntrada),
     motivo: textoOpcional(500, { multilinea: true }).meta({ description: 'Motivo de la sustitución (obligatorio)' }),
+    reserva_dispositivo: ReservaDispositivoInput.optional(),
   })
   .meta({ id: 'SustituirInput' });
 export type SustituirInputParsed = z.output<typeof SustituirInput>;

@@ -130,4 +130,30 @@ describe('the numbering of DeCAs made by the app with coverage and by the API', 
     expect(enlazadas.length).toBe(16);
     for (const e of enlazadas) expect(e.numero).toBe(e.reservado);
   });
+
+  it('a replacement the app makes with coverage takes the device’s next number too, and an API key’s the account’s', async ({ app }) => {
+    reloj.set('2027-06-10T10:00:00+02:00');
+    const c = await buildCuenta(app, { plan: 'pro' });
+    const cookie = await iniciarSesion(app, c.email, c.password);
+    const movil = await dispositivo(app, cookie, 'Móvil');
+    const primera = await desdeLaApp(app, cookie, 'sust-0', { dispositivo_id: movil.id, numero: movil.reservas[0]!.numero });
+    const res = await app.request('POST', `/api/v1/decas/${primera.id}/sustituir`, {
+      cookie,
+      headers: { ...CSRF, 'Idempotency-Key': 'sust-1' },
+      body: { matricula: '5678 FGH', motivo: 'Cambio de camión', reserva_dispositivo: { dispositivo_id: movil.id, numero: movil.reservas[1]!.numero } },
+    });
+    expect(res.status, res.text).toBe(200);
+    const nueva = Deca.parse(res.body.deca);
+    expect(nueva.numero).toBe(serie(2, 1)[0]);
+    expect(nueva.urls.ficha).toBe(movil.reservas[1]!.ficha_url);
+    const reserva = await app.database.db.selectFrom('reservas').select(['deca_id', 'usada_at']).where('account_id', '=', c.account.id).where('numero', '=', nueva.numero).executeTakeFirstOrThrow();
+    expect(reserva.deca_id).toBe(nueva.id);
+    // An API key is no device: its replacement takes the account's next number, after every reserved one.
+    const otra = await app.request('POST', `/api/v1/decas/${nueva.id}/sustituir`, {
+      key: c.live,
+      body: { matricula: '9012 JKL', motivo: 'Otro camión', reserva_dispositivo: { dispositivo_id: movil.id, numero: movil.reservas[2]!.numero } },
+    });
+    expect(otra.status, otra.text).toBe(200);
+    expect(Deca.parse(otra.body.deca).numero).toBe(serie(11, 1)[0]);
+  });
 });

@@ -875,6 +875,11 @@ export interface components {
                 /** @description El parámetro `o` del QR que el dispositivo firmó (resumen y firma): el PDF del servidor lleva el mismo QR */
                 qr?: string;
             };
+            /** @description Extensión (aplicación con sesión): el número reservado del dispositivo que ha de llevar la DeCA; si ya no es suyo, lleva el siguiente de la cuenta */
+            reserva_dispositivo?: {
+                dispositivo_id: number;
+                numero: string;
+            };
             /** @description Extensión: el foto_id que devolvió POST /fotos; la foto del albarán queda con la DeCA (GET /decas/{id}/foto). Ha de ser de la misma cuenta y entorno, y de ninguna otra DeCA */
             foto_id?: number;
         };
@@ -939,6 +944,11 @@ export interface components {
             envios?: components["schemas"]["EnvioInput"][] | null;
             /** @description Motivo de la sustitución (obligatorio) */
             motivo?: string;
+            /** @description Extensión (aplicación con sesión): el número reservado del dispositivo que ha de llevar la DeCA; si ya no es suyo, lleva el siguiente de la cuenta */
+            reserva_dispositivo?: {
+                dispositivo_id: number;
+                numero: string;
+            };
         };
         AgendaEmpresaInput: {
             /** @description Nombre o razón social */

@@ -271,7 +271,8 @@ export function useFormulario({ modo, rec, entrada, plantilla, foto }: Origen, c
         const reserva = enDispositivo ? null : await (await import('../../data/dispositivo')).reservaParaCrear(ctx.db).catch(() => null);
         destino = enDispositivo ?? (await crearDeca(ctx.db, body, { emitir: accion === 'emitir', reserva }));
       } else if (modo === 'sustituir') {
-        destino = await sustituirDeca(ctx.db, rec!.clave, diferencias(e, base), motivo.trim());
+        const reserva = await (await import('../../data/dispositivo')).reservaParaCrear(ctx.db).catch(() => null);
+        destino = await sustituirDeca(ctx.db, rec!.clave, diferencias(e, base), motivo.trim(), reserva);
       } else {
         const cambios = diferencias(e, base);
         if (Object.keys(cambios).length === 0 && accion !== 'emitir') {
