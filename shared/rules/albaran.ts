@@ -373,11 +373,26 @@ function distancia(a: string, b: string, tope: number): number {
  */
 function etiquetaParecida(linea: string): { etiqueta: Etiqueta; resto: string } | null {
   const m = /^([A-Za-zÁÉÍÓÚÑÜáéíóúñü]{6,})\s*(?:[:\-–|.]+\s*|$)/.exec(linea);
-  if (!m) return null;
-  const palabra = sinAcentos(m[1]!);
+  if (m) {
+    const que = palabraDeEtiqueta(m[1]!, 0);
+    if (que) return { etiqueta: que, resto: linea.slice(m[0].length).trim() };
+  }
+  // A header row of a table's captions, garbled («Tramportiuta Tractore Remolque»): the first column's label, when
+  // at least half the other words are captions too (a value never is: «Transportes Ondarroa Begoña»).
+  const palabras = linea.trim().split(/\s+/);
+  if (palabras.length < 2 || palabras.length > 4 || !palabras.every((p) => /^[A-Za-zÁÉÍÓÚÑÜáéíóúñü]{4,}$/.test(p))) return null;
+  const primera = palabras[0]!.length >= 6 ? palabraDeEtiqueta(palabras[0]!, 0) : null;
+  if (!primera) return null;
+  const otras = palabras.slice(1).filter((p) => palabraDeEtiqueta(p, 1) || PALABRAS_DE_FORMULARIO.test(sinAcentos(p))).length;
+  return otras * 2 >= palabras.length - 1 ? { etiqueta: primera, resto: '' } : null;
+}
+
+/** What a label's word OCR garbled stands for (one letter wrong, two in a long word, three in one of twelve or more; `holgura` more). */
+function palabraDeEtiqueta(palabra: string, holgura: number): Etiqueta | null {
+  const base = sinAcentos(palabra);
   for (const [etiqueta, que] of PALABRAS_ETIQUETA) {
-    const tope = etiqueta.length >= 12 ? 3 : etiqueta.length >= 9 ? 2 : 1;
-    if (distancia(palabra, etiqueta, tope) <= tope) return { etiqueta: que, resto: linea.slice(m[0].length).trim() };
+    const tope = (etiqueta.length >= 12 ? 3 : etiqueta.length >= 9 ? 2 : 1) + holgura;
+    if (distancia(base, etiqueta, tope) <= tope) return que;
   }
   return null;
 }

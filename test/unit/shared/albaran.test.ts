@@ -577,3 +577,14 @@ describe('what OCR drops from a weight or a row', () => {
     expect(leerAlbaran('Carga en Portes\nPuerto de Valencia, Muelle 3 Pagados').propuesta.envios[0]?.origen).toBe('Puerto de Valencia, Muelle 3');
   });
 });
+
+describe('a header row of captions OCR garbled', () => {
+  it('opens the first column’s block, its values on the lines below', () => {
+    const { propuesta } = leerAlbaran('Tramportiuta Tractore Remolque\nFngorificos Castaño Trans. S.L 8752 JBV\nCIF B 16559577');
+    expect(propuesta).toMatchObject({ transp_nif: 'B16559577', matricula: '8752JBV' });
+    expect(propuesta.transp_nombre).toMatch(/^Fngorificos Castaño Trans\. S\.L/);
+  });
+  it('never takes a company’s name whose first word looks like a label for a row of captions', () => {
+    expect(leerBloques('Transportes Ondarroa Begoña\nNIF B12345674')).toEqual([]);
+  });
+});
