@@ -234,9 +234,12 @@ export function buscarFechas(texto: string): FechaLeida[] {
     const f = fechaValida(Number(m[3]), Number(m[2]), Number(m[1]));
     if (f) out.push({ fecha: f, posicion: m.index!, longitud: m[0].length });
   }
-  for (const m of t.matchAll(/(?<!\d)(\d{1,2})(?:\s+de\s+|[\s.-]+)([a-z]{3,10})\.?(?:\s+de\s+|[\s.-]+)(\d{4}|\d{2})(?!\d)/g)) {
+  // A written month is sure enough to undo what OCR makes of the «de» («2 DE ABRIL pE 2026») and of a year's
+  // first digit («18 DE JUNIO DE 7027»: no note is dated in the year 7027).
+  for (const m of t.matchAll(/(?<!\d)(\d{1,2})(?:\s+de\s+|[\s.-]+)([a-z]{3,10})\.?(?:\s+(?:de|[a-z]e|d[a-z])\s+|[\s.-]+)(\d{4}|\d{2})(?!\d)/g)) {
     const mes = MESES[m[2]!];
-    const f = mes ? fechaValida(Number(m[3]), mes, Number(m[1])) : null;
+    const anio = /^[013-9]0\d\d$/.test(m[3]!) ? `20${m[3]!.slice(2)}` : m[3]!;
+    const f = mes ? fechaValida(Number(anio), mes, Number(m[1])) : null;
     if (f) out.push({ fecha: f, posicion: m.index!, longitud: m[0].length });
   }
   return out.sort((a, b) => a.posicion - b.posicion);
@@ -965,7 +968,9 @@ function fechaDelTransporte(texto: string, fechas: FechaLeida[]): FechaLeida | u
     const inicio = texto.lastIndexOf('\n', f.posicion) + 1;
     const fin = texto.indexOf('\n', f.posicion);
     const linea = sinAcentos(texto.slice(inicio, fin < 0 ? undefined : fin));
-    return (/\b(?:carga|cargar|recogida|recoger|salida|transporte|entrega|servicio)\b/.test(linea) ? 2 : 0) - (/\b\d{1,2}:\d{2}\b/.test(linea) ? 2 : 0);
+    // «para el 14-7-26», «el día 3»: a date a sentence sets for something, over one a header prints.
+    const puesta = /\b(?:para\s+el|el\s+d[ií]a|el)\s+$/i.test(texto.slice(Math.max(inicio, f.posicion - 12), f.posicion)) ? 1 : 0;
+    return (/\b(?:carga|cargar|recogida|recoger|salida|transporte|entrega|servicio)\b/.test(linea) ? 2 : 0) - (/\b\d{1,2}:\d{2}\b/.test(linea) ? 2 : 0) + puesta;
   };
   return fechas.reduce<FechaLeida | undefined>((mejor, f) => (!mejor || puntos(f) > puntos(mejor) ? f : mejor), undefined);
 }

@@ -588,3 +588,16 @@ describe('a header row of captions OCR garbled', () => {
     expect(leerBloques('Transportes Ondarroa Begoña\nNIF B12345674')).toEqual([]);
   });
 });
+
+describe('dates OCR slipped', () => {
+  it('reads a written month’s date whose «de» or year’s first digit OCR slipped', () => {
+    expect(buscarFechas('FECHA DE CARGA: 2 DE ABRIL pE 2026').map((f) => f.fecha)).toEqual(['2026-04-02']);
+    expect(buscarFechas('FECHA DE CARMGA 18 DE JUNIO DE 7027').map((f) => f.fecha)).toEqual(['2027-06-18']);
+    // Digits alone are not sure enough to guess a year.
+    expect(buscarFechas('18/06/7027')).toEqual([]);
+  });
+  it('takes the date a sentence sets for the load over an e-mail header’s', () => {
+    const texto = '09/07/26. 1126 Correo - Orden de carga OC87485 - Málaga\nOs confirmamos la carga para el 14-7-26, con estos datos:';
+    expect(leerAlbaran(texto).propuesta.fecha_transporte).toBe('2026-07-14');
+  });
+});
