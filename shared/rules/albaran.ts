@@ -912,12 +912,33 @@ const FILA_SIN_CABECERA = new RegExp(
   'iu',
 );
 
-function filasSinCabecera(lineas: string[]): Fila[] {
+/** A CMR row's count of packages, read on a line of its own or before the goods («S/M 15 pales», «S/M 324 bultos Ñoras secas | 50»). */
+const CUENTA_DE_FILA = new RegExp(String.raw`^(?:\S{1,4}\s+)?\d+\s*${UNIDADES_DE_CUENTA}(?:\s+(\p{L}[^|\d]*?\p{L}\.?))?(?:[\s|]+\d{1,3}(?:,\d+)?)?[\s|]*$`, 'iu');
+/** Its weight on a line further down, with the volume after it («17.400 | 4», «| 22.100»). */
+const PESO_DE_FILA = /^[|\s]*(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d{3,6}(?:,\d+)?)(?:\s*\|?\s*\d{1,3}(?:,\d+)?)?[\s|]*$/;
+
+function filasSinCabecera(lineas: string[], cmr: boolean): Fila[] {
   const filas: Fila[] = [];
-  for (const linea of lineas) {
-    const m = FILA_SIN_CABECERA.exec(linea.trim());
+  const llenas = lineas.map((l) => l.trim()).filter(Boolean);
+  for (const [i, linea] of llenas.entries()) {
+    const m = FILA_SIN_CABECERA.exec(linea);
     const r = m ? parsePeso(m[2]!) : null;
-    if (m && r?.ok) filas.push({ naturaleza: m[1]!.trim(), peso: r.valor, unidad: 'kg' });
+    if (m && r?.ok) {
+      filas.push({ naturaleza: m[1]!.trim(), peso: r.valor, unidad: 'kg' });
+      continue;
+    }
+    // A CMR's row OCR read in pieces: the count, the goods on the next line unless beside it, the weight a few lines down.
+    const c = cmr ? CUENTA_DE_FILA.exec(linea) : null;
+    if (!c) continue;
+    const siguiente = llenas[i + 1] ?? '';
+    const naturaleza = c[1]?.trim() ?? (/^\p{L}[\p{L} ,.'-]{2,}$/u.test(siguiente) && !esEtiqueta(siguiente) ? siguiente : undefined);
+    if (!naturaleza) continue;
+    const pesoLeido = llenas
+      .slice(i + 1, i + 6)
+      .map((l) => PESO_DE_FILA.exec(l))
+      .find(Boolean);
+    const peso = pesoLeido ? parsePeso(pesoLeido[1]!) : null;
+    filas.push(peso?.ok ? { naturaleza, peso: peso.valor, unidad: 'kg' } : { naturaleza });
   }
   return filas;
 }
@@ -989,17 +1010,27 @@ export function filasDeEnvio(texto: string): { naturaleza?: string; peso?: numbe
   });
   if (cabecera < 0) {
     const apartes = columnasSeparadas(lineas);
-    return apartes.length ? apartes : filasSinCabecera(lineas);
+    return apartes.length ? apartes : filasSinCabecera(lineas, ES_CMR.test(texto));
   }
   const unidadCabecera: UnidadCantidad | undefined = /\b(kg|kilos)\b/.test(sinAcentos(lineas[cabecera]!)) ? 'kg' : undefined;
   const filas: { naturaleza?: string; peso?: number; unidad?: UnidadCantidad }[] = [];
   // A row's description that OCR gave on a line of its own, above its quantity and weight.
   let suelta: string | undefined;
-  for (const cruda of lineas.slice(cabecera + 1)) {
+  // A CMR's volume column after the weight («11 Peso kg 12 volumen m³»): a row's last number may be its volume.
+  const volumenDetras = /peso.*\b(?:volumen|m3|m³)/.test(sinAcentos(lineas[cabecera]!));
+  const filasDeTabla = lineas.slice(cabecera + 1);
+  for (const [i, cruda] of filasDeTabla.entries()) {
     // A table's rules and bars read as dashes and pipes around the text.
-    const linea = cruda.replace(/[\s|\]—–_-]+$/, '');
+    let linea = cruda.replace(/[\s|\]—–_-]+$/, '');
     // OCR puts blank lines between a table's rows as it does between paragraphs: they end nothing.
     if (linea.trim() === '') continue;
+    // The volume is the row's last number when the weight is before it, or on the next line OCR gave it («| 22.100»).
+    const volumen = volumenDetras ? /(?<=\S)[\s|]+\d{1,3}(?:,\d+)?$/.exec(linea) : null;
+    if (volumen) {
+      const antes = linea.slice(0, volumen.index);
+      const pesoDebajo = PESO_DE_FILA.test(filasDeTabla.slice(i + 1).find((l) => l.trim() !== '') ?? '');
+      if (/\d$/.test(antes) || pesoDebajo) linea = antes;
+    }
     // A labelled line («Observaciones: …», «Tel. …», «Total …») is past the table.
     const rotulo = etiquetaDe(linea.trim());
     if (filas.length && rotulo && rotulo.etiqueta !== 'mercancia') break;
@@ -1038,7 +1069,7 @@ export function filasDeEnvio(texto: string): { naturaleza?: string; peso?: numbe
     filas.push({ ...(naturaleza ? { naturaleza } : {}), peso: peso.valor, unidad: peso.unidad });
   }
   if (filas.length === 0 && suelta !== undefined) return soloDescripciones([suelta]);
-  return filas.length ? filas : filasSinCabecera(lineas);
+  return filas.length ? filas : filasSinCabecera(lineas, ES_CMR.test(texto));
 }
 
 // ————— Dónde se leyó —————

@@ -601,3 +601,17 @@ describe('dates OCR slipped', () => {
     expect(leerAlbaran(texto).propuesta.fecha_transporte).toBe('2026-07-14');
   });
 });
+
+describe('a CMR’s goods row OCR read in pieces', () => {
+  it('puts together the count, the goods on the next line and the weight a few lines down', () => {
+    const texto = 'CMR\n6 veras y meo 7 vemo de tutos | B Case de estais | 9 nuesmera\n\nS/M 15 pales\n\nPerfiles de aluminio\n\n17.400 | 4\n\n13 munccones de remaras';
+    expect(filasDeEnvio(texto)).toEqual([{ naturaleza: 'Perfiles de aluminio', peso: 17400, unidad: 'kg' }]);
+  });
+  it('does not take the volume column for the weight, beside it or with the weight on the next line', () => {
+    const cabecera = 'CMR\n6 Marcas y numeros 7 Numero de bultos | 8 Clase de embalaje | 9 Mercancía 10 11 Peso kg 12 volumen m³';
+    expect(filasDeEnvio(`${cabecera}\nS/M 324 bultos Ñoras secas | 50\n\n| 22.100`)).toEqual([{ naturaleza: 'Ñoras secas', peso: 22100, unidad: 'kg' }]);
+    expect(filasDeEnvio(`${cabecera}\nS/M 64 bultos Leche UHT en briks 8.700| 23`)).toEqual([{ naturaleza: 'Leche UHT en briks', peso: 8700, unidad: 'kg' }]);
+    // A light load's weight alone is its weight.
+    expect(filasDeEnvio(`${cabecera}\nS/M 2 cajas Piezas de recambio 350`)).toEqual([{ naturaleza: 'Piezas de recambio', peso: 350, unidad: 'kg' }]);
+  });
+});
