@@ -453,7 +453,7 @@ export interface paths {
         put?: never;
         /**
          * Importar un CSV
-         * @description Importa DeCA desde un CSV (una fila por envío; las filas con la misma ref_externa o referencia son una DeCA; hasta 500 DeCA y 24.001 filas con la cabecera). Con validar solo comprueba; reimportar el mismo archivo no duplica.
+         * @description Importa DeCA desde un CSV (una fila por envío; las filas con la misma ref_externa o referencia son una DeCA; hasta 500 DeCA y 24.001 filas con la cabecera). Con validar solo comprueba (errores y avisos de cada DeCA, los mismos que POST /decas); reimportar el mismo archivo no duplica y otro archivo sin referencias se importa: la clave de cada DeCA sale de su contenido (y de la Idempotency-Key de la subida, si se envía).
          */
         post: operations["importar_csv"];
         delete?: never;
@@ -874,6 +874,11 @@ export interface components {
                 emitida_at: string;
                 /** @description El parámetro `o` del QR que el dispositivo firmó (resumen y firma): el PDF del servidor lleva el mismo QR */
                 qr?: string;
+            };
+            /** @description Extensión (aplicación con sesión): el número reservado del dispositivo que ha de llevar la DeCA; si ya no es suyo, lleva el siguiente de la cuenta */
+            reserva_dispositivo?: {
+                dispositivo_id: number;
+                numero: string;
             };
             /** @description Extensión: el foto_id que devolvió POST /fotos; la foto del albarán queda con la DeCA (GET /decas/{id}/foto). Ha de ser de la misma cuenta y entorno, y de ninguna otra DeCA */
             foto_id?: number;
@@ -1593,6 +1598,8 @@ export interface operations {
                 modificado_desde?: string;
                 /** @description Extensión: filtrar por archivadas (true) o no archivadas (false) */
                 archivado?: "0" | "1" | "true" | "false";
+                /** @description Extensión: texto libre, como el buscador de la aplicación: parte del número, la ref_externa, la referencia, el cargador, el transportista, el conductor, una matrícula, o el origen, destino o mercancía de un envío (sin distinguir mayúsculas) */
+                q?: string;
                 limite?: number;
                 /** @description El valor «siguiente» de la página anterior */
                 despues_de?: string;
@@ -2867,6 +2874,8 @@ export interface operations {
                 modificado_desde?: string;
                 /** @description Extensión: filtrar por archivadas (true) o no archivadas (false) */
                 archivado?: "0" | "1" | "true" | "false";
+                /** @description Extensión: texto libre, como el buscador de la aplicación: parte del número, la ref_externa, la referencia, el cargador, el transportista, el conductor, una matrícula, o el origen, destino o mercancía de un envío (sin distinguir mayúsculas) */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -2874,7 +2883,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Las DeCA del listado en las columnas de la importación */
+            /** @description Las DeCA del listado con los mismos filtros (q incluido), una fila por envío: las columnas de la importación y después numero, estado, version, emitido_at y fin_servicio_at (la importación no toma datos de ellas; numero agrupa las filas de una DeCA sin referencias) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
