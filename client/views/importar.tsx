@@ -230,8 +230,9 @@ function ImportarCsv() {
     <section>
       <h1 tabIndex={-1}>Importar DeCA desde un CSV</h1>
       <p class="explicacion">
-        Una fila por envío; las filas con la misma referencia (columna <code>ref_externa</code>, o <code>referencia</code>) son una sola DeCA. Separador «;» o «,», UTF-8 o Windows-1252, hasta 5 MB.
-        Primero se comprueba el archivo y se le muestran los errores por línea; nada se guarda hasta que pulse «Importar».{' '}
+        Una fila por envío; las filas con la misma referencia (columna <code>ref_externa</code>, o <code>referencia</code>, o el <code>numero</code> de un CSV exportado) son una sola DeCA. Fechas
+        dd/mm/aaaa o aaaa-mm-dd. Separador «;» o «,», UTF-8 o Windows-1252, hasta 5 MB. Primero se comprueba el archivo y se le muestran los errores por línea y los avisos de cada DeCA; nada se guarda
+        hasta que pulse «Importar».{' '}
         <a href={plantilla} download="plantilla-decas.csv">
           Descargar la plantilla
         </a>

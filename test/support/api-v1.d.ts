@@ -2787,7 +2787,7 @@ export interface operations {
     importar_csv: {
         parameters: {
             query?: {
-                /** @description 1: solo comprueba el archivo; no guarda nada */
+                /** @description 1: solo comprueba el archivo (errores y avisos de cada DeCA); no guarda nada */
                 validar?: "0" | "1" | "true" | "false";
                 /** @description 0: las DeCA quedan pendientes */
                 emitir?: "0" | "1" | "true" | "false";
@@ -2845,7 +2845,7 @@ export interface operations {
                                 columna: string | null;
                                 mensaje: string;
                             }[];
-                            /** @description Los de POST /decas: p. ej. una ref_externa ya importada con otros datos (no se cambia) */
+                            /** @description Los de POST /decas para los mismos datos, también con validar=1 (p. ej. un NIF con la letra de control mal), y al importar una ref_externa ya importada con otros datos (no se cambia) */
                             avisos: components["schemas"]["Aviso"][];
                         }[];
                     };
