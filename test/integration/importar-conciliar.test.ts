@@ -122,15 +122,17 @@ describe('POST /importar?validar=1 warns as POST /decas does', () => {
     expect(hecha.decas[0]!.avisos).toEqual(avisos);
   });
 
-  it('names the accepted date formats, once, for 31/02/2026; no message is said twice for one cell', async ({ app, cuentaNueva: c }) => {
+  it('names the accepted date formats, once, for 31/02/2026, and a unit’s accepted values; no message is said twice for one cell', async ({ app, cuentaNueva: c }) => {
     const fx = { app, c } as Fx;
-    const r = await importar(fx, `${CABECERA}\n${fila({ fecha_transporte: '31/02/2026', peso: 'mucho' })}\n`, '?validar=1');
+    const r = await importar(fx, `${CABECERA}\n${fila({ fecha_transporte: '31/02/2026', peso: 'mucho', unidad: 'cajas' })}\n`, '?validar=1');
     const errores = r.decas[0]!.errores;
     const deFecha = errores.filter((e) => e.columna === 'fecha_transporte');
     expect(deFecha).toHaveLength(1);
     expect(deFecha[0]!.mensaje).toMatch(/dd\/mm\/aaaa/);
     expect(deFecha[0]!.mensaje).toMatch(/aaaa-mm-dd/);
     expect(errores.filter((e) => e.columna === 'peso')).toHaveLength(1);
+    // A closed list names its values as the file may write them.
+    expect(errores.find((e) => e.columna === 'unidad')!.mensaje).toMatch(/kg, t, m3, l, palets, bultos, unidades, contenedores$/);
     const donde = errores.map((e) => `${e.linea}:${e.columna}`);
     expect(new Set(donde).size).toBe(donde.length);
   });

@@ -239,8 +239,20 @@ function aCsv(g: DecaCsv, issues: readonly { path: readonly PropertyKey[]; messa
     const [primero, indice] = partes;
     const linea = primero === 'envios' && typeof indice === 'number' ? (g.lineasEnvio[indice] ?? g.lineas[0]!) : g.lineas[0]!;
     const columna = columnaDeCampo(partes);
-    return { linea, columna, mensaje: columna === 'fecha_transporte' && i.message.startsWith('Fecha no válida') ? FECHA_CSV_NO_VALIDA : i.message };
+    return { linea, columna, mensaje: mensajeCsv(columna, i.message) };
   });
+}
+
+/**
+ * A message as the file's writer needs it: a date names both ways the file
+ * may write it; a closed list of values names them plainly, in any case
+ * (the file's `KG` or `Rigido` are read in lower case).
+ */
+function mensajeCsv(columna: ColumnaCsv | null, mensaje: string): string {
+  if (columna === 'fecha_transporte' && mensaje.startsWith('Fecha no válida')) return FECHA_CSV_NO_VALIDA;
+  const opciones = /^Opción inválida: se esperaba una de (.+)$/.exec(mensaje);
+  if (opciones) return `Valor no válido: use uno de estos (en mayúsculas o minúsculas): ${opciones[1]!.replace(/"/g, '').split('|').join(', ')}`;
+  return mensaje;
 }
 
 /**
