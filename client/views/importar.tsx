@@ -115,15 +115,19 @@ type Respuesta = 'todas' | 'correctas' | null;
  */
 function PreguntaAvisos({ conAvisos, importables, correctas, onCerrar }: { conAvisos: ResultadoImportacion[]; importables: number; correctas: number; onCerrar: (r: Respuesta) => void }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const previo = useRef<HTMLElement | null>(null);
   useEffect(() => {
+    previo.current = document.activeElement as HTMLElement | null;
     const d = ref.current!;
     d.showModal();
     return () => {
       if (d.open) d.close();
     };
   }, []);
+  // As the app's other questions: closed, focus back where it was, then the answer.
   const cerrar = (r: Respuesta) => {
     ref.current?.close();
+    if (previo.current?.isConnected) previo.current.focus();
     onCerrar(r);
   };
   return (

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { COLUMNAS_CSV } from '../../shared/rules/csv-deca';
+import { auditarAccesibilidad } from './axe';
 import { CHROMIUM } from './browser';
 import { archivoE2e, decaCompleta } from './flujos';
 
@@ -32,6 +33,7 @@ describe.skipIf(!CHROMIUM)('the office’s CSV desk at 1440×900', () => {
     expect(await conAviso.textContent()).toContain('Revise el NIF B96712341');
     expect(await conAviso.textContent()).toContain('Correcta, con avisos');
     expect(await tabla.locator('tbody tr', { hasText: 'IMP-OK-1' }).textContent()).not.toContain('Revise');
+    expect(await auditarAccesibilidad(page), 'the check with a warning').toEqual([]);
 
     // The question; Escape goes back and imports nothing.
     await page.getByRole('button', { name: 'Importar 3 DeCA' }).click();
@@ -39,8 +41,11 @@ describe.skipIf(!CHROMIUM)('the office’s CSV desk at 1440×900', () => {
     await pregunta.waitFor();
     expect(await pregunta.textContent()).toContain('B96712341');
     expect(await pregunta.getByRole('button', { name: 'Importar 3 con avisos' }).count()).toBe(1);
+    expect(await auditarAccesibilidad(page), 'the question').toEqual([]);
     await page.keyboard.press('Escape');
     await pregunta.waitFor({ state: 'hidden' });
+    // Focus goes back to the button that asked.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Importar 3 DeCA');
     expect((await api<{ decas: unknown[] }>('GET', '/decas')).decas).toEqual([]);
 
     await page.getByRole('button', { name: 'Importar 3 DeCA' }).click();
