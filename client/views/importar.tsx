@@ -224,6 +224,23 @@ function ImportarCsv() {
   const correctas = importables.filter(correcta);
   const conAvisosEnTabla = resultado ? resultado.decas.some((d) => d.avisos.length > 0) : false;
 
+  /** One sentence: what the check found, or what the import did. */
+  function resumen(comprobado: boolean, r: Importacion): string {
+    const partes = comprobado
+      ? [
+          `${correctas.length} de ${r.decas.length} DeCA correctas`,
+          conAvisos.length > 0 && `${conAvisos.length} con avisos (se pueden importar; revíselos)`,
+          conErrores.length > 0 && `${conErrores.length} con errores (no se importan: corrija el archivo y vuelva a elegirlo)`,
+        ]
+      : [
+          `${r.creados} creadas`,
+          `${r.repetidos} ya importadas antes`,
+          `${r.errores} con errores`,
+          r.decas.some((d) => d.resultado === 'no_guardada') && `${r.decas.filter((d) => d.resultado === 'no_guardada').length} sin importar`,
+        ];
+    return `${partes.filter(Boolean).join(', ')}.`;
+  }
+
   /** «Importar»: straight away when nothing has warnings, else after the question. */
   function pedirImportar(comprobado: Importacion) {
     if (conAvisos.length > 0) setPreguntando(true);
@@ -284,20 +301,7 @@ function ImportarCsv() {
       {resultado && (
         <>
           <p role="status" data-testid="resumen-importacion">
-            {fase.tipo === 'comprobado'
-              ? [
-                  `${correctas.length} de ${resultado.decas.length} DeCA correctas`,
-                  conAvisos.length > 0 && `${conAvisos.length} con avisos (se pueden importar; revíselos)`,
-                  conErrores.length > 0 && `${conErrores.length} con errores (no se importan: corrija el archivo y vuelva a elegirlo)`,
-                ]
-                  .filter(Boolean)
-                  .join(', ') + '.'
-              : [
-                  `${resultado.creados} creadas`,
-                  `${resultado.repetidos} ya importadas antes`,
-                  `${resultado.errores} con errores`,
-                  ...(resultado.decas.some((d) => d.resultado === 'no_guardada') ? [`${resultado.decas.filter((d) => d.resultado === 'no_guardada').length} sin importar`] : []),
-                ].join(', ') + '.'}
+            {resumen(fase.tipo === 'comprobado', resultado)}
           </p>
           {fase.tipo === 'comprobado' && importables.length > 0 && (
             <p class="acciones">
