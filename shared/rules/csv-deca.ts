@@ -290,11 +290,8 @@ export function partirCsv(bytes: Uint8Array, grupos: readonly (readonly number[]
   const [hi, hf] = cabecera as [number, number];
   const cab = bytes.subarray(hi, hf);
   const partes: ParteCsv[] = [];
-  for (let g = 0; g < grupos.length; g += porParte) {
-    const lineasFichero = grupos
-      .slice(g, g + porParte)
-      .flat()
-      .sort((a, b) => a - b);
+  for (const parte of empaquetar(unidadesIguales(bytes, registros, grupos), porParte)) {
+    const lineasFichero = parte.flat().sort((a, b) => a - b);
     const trozos: Uint8Array[] = [cab];
     const lineas = new Map<number, number>([[1, 1]]);
     let enParte = 1 + contarSaltos(cab, salto);
@@ -318,6 +315,44 @@ export function partirCsv(bytes: Uint8Array, grupos: readonly (readonly number[]
     }
     partes.push({ bytes: out, lineas });
   }
+  return partes;
+}
+
+/**
+ * The DeCAs of the file as units that go to the server in one part: each
+ * DeCA alone, but DeCAs whose rows are the very same bytes together. The
+ * server keys a DeCA without references by its content and its order among
+ * the identical ones of the same request (two identical trips are two
+ * DeCAs): sent in different parts, the second would be taken for the first.
+ */
+function unidadesIguales(bytes: Uint8Array, registros: Map<number, [number, number]>, grupos: readonly (readonly number[])[]): (readonly number[])[][] {
+  const latin1 = new TextDecoder('latin1');
+  const unidades = new Map<string, (readonly number[])[]>();
+  grupos.forEach((g, i) => {
+    const firma = g.map((l) => {
+      const r = registros.get(l);
+      return r ? latin1.decode(bytes.subarray(r[0], r[1])) : `\u0000${i}`;
+    });
+    const clave = firma.join('\n');
+    const unidad = unidades.get(clave);
+    if (unidad) unidad.push(g);
+    else unidades.set(clave, [g]);
+  });
+  return [...unidades.values()];
+}
+
+/** Units packed in order into parts of at most `porParte` DeCAs (a larger unit alone in its part). */
+function empaquetar(unidades: (readonly number[])[][], porParte: number): (readonly number[])[][] {
+  const partes: (readonly number[])[][] = [];
+  let actual: (readonly number[])[] = [];
+  for (const u of unidades) {
+    if (actual.length > 0 && actual.length + u.length > porParte) {
+      partes.push(actual);
+      actual = [];
+    }
+    actual.push(...u);
+  }
+  if (actual.length > 0) partes.push(actual);
   return partes;
 }
 
