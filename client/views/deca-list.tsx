@@ -251,8 +251,8 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
         <p class="acciones-lista">
           <a href="/importar">Importar CSV</a>
           {' · '}
-          {/* The list's server filters, in the import's columns (the export streams every match, not a page). */}
-          <a href={ctx.api.url('exportar_csv', consultaServidor(f))} download="decas.csv">
+          {/* Every filter of the list, the search box's text included (`q`: the server searches as the list does), in the import's columns (the export streams every match, not a page). */}
+          <a href={ctx.api.url('exportar_csv', { ...consultaServidor(f), ...(f.texto?.trim() ? { q: f.texto.trim() } : {}) })} download="decas.csv">
             Exportar CSV
           </a>
         </p>

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { CSRF_HEADER } from '../../shared/api/rutas-app';
 import { COLUMNAS_CSV, type ParteCsv, partirCsv } from '../../shared/rules/csv-deca';
 import type { Importacion, ResultadoImportacion } from '../../shared/schemas/importar';
@@ -38,6 +38,13 @@ const RESULTADO: Record<ResultadoImportacion['resultado'], string> = {
   error: 'Con errores',
   no_guardada: 'No guardada',
 };
+
+/** What a DeCA of the file came to, in words: a correct one with warnings says so. */
+const resultadoDe = (d: ResultadoImportacion) => (d.resultado === 'valida' && d.avisos.length > 0 ? 'Correcta, con avisos' : RESULTADO[d.resultado]);
+
+/** A DeCA the check passed with nothing to review: what «Importar solo las correctas» takes. */
+const correcta = (d: ResultadoImportacion) => d.errores.length === 0 && d.avisos.length === 0;
+const clave = (d: ResultadoImportacion) => d.lineas.join(',');
 
 /**
  * POST /importar with a CSV, reporting the upload's progress. XMLHttpRequest, because fetch
@@ -99,6 +106,71 @@ async function importarPorPartes(url: string, archivo: File, grupos: number[][],
 
 type Fase = { tipo: 'elegir' } | { tipo: 'comprobando' } | { tipo: 'comprobado'; r: Importacion } | { tipo: 'importando'; parte: number } | { tipo: 'importado'; r: Importacion };
 
+/** The answer to «some DeCAs have warnings»: all of them anyway, only the ones without, or neither. */
+type Respuesta = 'todas' | 'correctas' | null;
+
+/**
+ * The question before importing DeCAs with warnings: their warnings, and
+ * three ways on. Escape or «Volver» imports nothing.
+ */
+function PreguntaAvisos({ conAvisos, importables, correctas, onCerrar }: { conAvisos: ResultadoImportacion[]; importables: number; correctas: number; onCerrar: (r: Respuesta) => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const previo = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    previo.current = document.activeElement as HTMLElement | null;
+    const d = ref.current!;
+    d.showModal();
+    return () => {
+      if (d.open) d.close();
+    };
+  }, []);
+  // As the app's other questions: closed, focus back where it was, then the answer.
+  const cerrar = (r: Respuesta) => {
+    ref.current?.close();
+    if (previo.current?.isConnected) previo.current.focus();
+    onCerrar(r);
+  };
+  return (
+    <dialog
+      ref={ref}
+      class="dialogo"
+      aria-labelledby="pregunta-avisos"
+      data-testid="pregunta-avisos"
+      onCancel={(ev) => {
+        ev.preventDefault();
+        cerrar(null);
+      }}
+    >
+      <h2 id="pregunta-avisos">{conAvisos.length === 1 ? 'Una DeCA tiene avisos' : `${conAvisos.length} DeCA tienen avisos`}</h2>
+      <div class="dialogo-cuerpo">
+        <p>Se pueden importar así, pero conviene revisar estos datos; en la aplicación se avisaría de lo mismo.</p>
+        <ul class="lista-avisos">
+          {conAvisos.map((d) => (
+            <li key={clave(d)}>
+              <strong>{lineasDe(d)}:</strong> {d.avisos.map((a) => a.mensaje).join(' ')}
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div class="acciones">
+        <button type="button" class="primario" onClick={() => cerrar('todas')}>
+          Importar {importables} con avisos
+        </button>
+        {correctas > 0 && (
+          <button type="button" onClick={() => cerrar('correctas')}>
+            Importar solo las correctas ({correctas})
+          </button>
+        )}
+        <button type="button" autofocus onClick={() => cerrar(null)}>
+          Volver
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+const lineasDe = (d: ResultadoImportacion) => (d.lineas.length > 1 ? `Líneas ${d.lineas[0]}–${d.lineas.at(-1)}` : `Línea ${d.lineas[0]}`);
+
 /** CSV import: pick or drop a file, see it checked line by line, then import it with progress. */
 function ImportarCsv() {
   const ctx = useStore(contexto)!;
@@ -107,6 +179,7 @@ function ImportarCsv() {
   const [fase, setFase] = useState<Fase>({ tipo: 'elegir' });
   const [error, setError] = useState<string | null>(null);
   const [encima, setEncima] = useState(false);
+  const [preguntando, setPreguntando] = useState(false);
 
   async function comprobar(f: File) {
     setArchivo(f);
@@ -120,14 +193,21 @@ function ImportarCsv() {
     }
   }
 
-  async function importar(comprobado: Importacion) {
+  /**
+   * Import `elegidas` of the checked DeCAs; the rest of the file stays as the
+   * check found it, shown as not saved.
+   */
+  async function importar(comprobado: Importacion, elegidas: ResultadoImportacion[]) {
     if (!archivo) return;
     setError(null);
     setFase({ tipo: 'importando', parte: 0 });
     try {
-      const grupos = comprobado.decas.map((d) => d.lineas);
+      const grupos = elegidas.map((d) => d.lineas);
       const r = await importarPorPartes(ctx.api.url('importar_csv', {}), archivo, grupos, (parte) => setFase({ tipo: 'importando', parte }));
-      setFase({ tipo: 'importado', r });
+      const hechas = new Map(r.decas.map((d) => [clave(d), d]));
+      const decas = comprobado.decas.map((d) => hechas.get(clave(d)) ?? { ...d, resultado: d.errores.length ? ('error' as const) : ('no_guardada' as const) });
+      const cuenta = (x: ResultadoImportacion['resultado']) => decas.filter((d) => d.resultado === x).length;
+      setFase({ tipo: 'importado', r: { validar: false, creados: cuenta('creada'), repetidos: cuenta('repetida'), errores: cuenta('error'), decas } });
       void ctx.sync.drain(); // the new DeCAs show in the list at once
     } catch (err) {
       setError((err as Error).message);
@@ -139,13 +219,41 @@ function ImportarCsv() {
   useEffect(() => () => URL.revokeObjectURL(plantilla), [plantilla]);
   const resultado = fase.tipo === 'comprobado' || fase.tipo === 'importado' ? fase.r : null;
   const conErrores = resultado ? resultado.decas.filter((d) => d.errores.length > 0) : [];
+  const importables = resultado ? resultado.decas.filter((d) => d.errores.length === 0) : [];
+  const conAvisos = importables.filter((d) => d.avisos.length > 0);
+  const correctas = importables.filter(correcta);
+  const conAvisosEnTabla = resultado ? resultado.decas.some((d) => d.avisos.length > 0) : false;
+
+  /** One sentence: what the check found, or what the import did. */
+  function resumen(comprobado: boolean, r: Importacion): string {
+    const partes = comprobado
+      ? [
+          `${correctas.length} de ${r.decas.length} DeCA correctas`,
+          conAvisos.length > 0 && `${conAvisos.length} con avisos (se pueden importar; revíselos)`,
+          conErrores.length > 0 && `${conErrores.length} con errores (no se importan: corrija el archivo y vuelva a elegirlo)`,
+        ]
+      : [
+          `${r.creados} creadas`,
+          `${r.repetidos} ya importadas antes`,
+          `${r.errores} con errores`,
+          r.decas.some((d) => d.resultado === 'no_guardada') && `${r.decas.filter((d) => d.resultado === 'no_guardada').length} sin importar`,
+        ];
+    return `${partes.filter(Boolean).join(', ')}.`;
+  }
+
+  /** «Importar»: straight away when nothing has warnings, else after the question. */
+  function pedirImportar(comprobado: Importacion) {
+    if (conAvisos.length > 0) setPreguntando(true);
+    else void importar(comprobado, importables);
+  }
 
   return (
     <section>
       <h1 tabIndex={-1}>Importar DeCA desde un CSV</h1>
       <p class="explicacion">
-        Una fila por envío; las filas con la misma referencia (columna <code>ref_externa</code>, o <code>referencia</code>) son una sola DeCA. Separador «;» o «,», UTF-8 o Windows-1252, hasta 5 MB.
-        Primero se comprueba el archivo y se le muestran los errores por línea; nada se guarda hasta que pulse «Importar».{' '}
+        Una fila por envío; las filas con la misma referencia (columna <code>ref_externa</code>, o <code>referencia</code>, o el <code>numero</code> de un CSV exportado) son una sola DeCA. Fechas
+        dd/mm/aaaa o aaaa-mm-dd. Separador «;» o «,», UTF-8 o Windows-1252, hasta 5 MB. Primero se comprueba el archivo y se le muestran los errores por línea y los avisos de cada DeCA; nada se guarda
+        hasta que pulse «Importar».{' '}
         <a href={plantilla} download="plantilla-decas.csv">
           Descargar la plantilla
         </a>
@@ -193,16 +301,34 @@ function ImportarCsv() {
       {resultado && (
         <>
           <p role="status" data-testid="resumen-importacion">
-            {fase.tipo === 'comprobado'
-              ? conErrores.length
-                ? `${conErrores.length} de ${resultado.decas.length} DeCA tienen errores: corrija el archivo y vuelva a elegirlo.`
-                : `${resultado.decas.length} DeCA correctas: listas para importar.`
-              : `${resultado.creados} creadas, ${resultado.repetidos} ya importadas antes, ${resultado.errores} con errores.`}
+            {resumen(fase.tipo === 'comprobado', resultado)}
           </p>
-          {fase.tipo === 'comprobado' && conErrores.length === 0 && (
-            <button type="button" class="primario" onClick={() => void importar(resultado)} disabled={!enLinea}>
-              Importar {resultado.decas.length} DeCA
-            </button>
+          {fase.tipo === 'comprobado' && importables.length > 0 && (
+            <p class="acciones">
+              {/* With errors and no warnings, every DeCA it would import is a correct one: the button below says so. */}
+              {(conAvisos.length > 0 || conErrores.length === 0) && (
+                <button type="button" class="primario" onClick={() => pedirImportar(resultado)} disabled={!enLinea}>
+                  Importar {importables.length} DeCA
+                </button>
+              )}
+              {correctas.length > 0 && correctas.length < resultado.decas.length && (
+                <button type="button" onClick={() => void importar(resultado, correctas)} disabled={!enLinea}>
+                  Importar solo las correctas ({correctas.length})
+                </button>
+              )}
+            </p>
+          )}
+          {preguntando && fase.tipo === 'comprobado' && (
+            <PreguntaAvisos
+              conAvisos={conAvisos}
+              importables={importables.length}
+              correctas={correctas.length}
+              onCerrar={(r) => {
+                setPreguntando(false);
+                if (r === 'todas') void importar(resultado, importables);
+                else if (r === 'correctas') void importar(resultado, correctas);
+              }}
+            />
           )}
           <table class="resultado-importacion" data-testid="resultado-importacion">
             <thead>
@@ -211,14 +337,15 @@ function ImportarCsv() {
                 <th scope="col">Referencia</th>
                 <th scope="col">Resultado</th>
                 <th scope="col">Errores</th>
+                {conAvisosEnTabla && <th scope="col">Avisos</th>}
               </tr>
             </thead>
             <tbody>
               {resultado.decas.map((d) => (
-                <tr key={d.lineas.join(',')} data-resultado={d.resultado}>
+                <tr key={clave(d)} data-resultado={d.resultado} data-avisos={d.avisos.length}>
                   <td>{d.lineas.length > 1 ? `${d.lineas[0]}–${d.lineas.at(-1)}` : d.lineas[0]}</td>
                   <td>{d.numero ? <a href={`/decas/${d.numero}`}>{d.numero}</a> : (d.ref_externa ?? d.referencia ?? '—')}</td>
-                  <td>{RESULTADO[d.resultado]}</td>
+                  <td>{resultadoDe(d)}</td>
                   <td>
                     {d.errores.length > 0 && (
                       <ul>
@@ -231,6 +358,17 @@ function ImportarCsv() {
                       </ul>
                     )}
                   </td>
+                  {conAvisosEnTabla && (
+                    <td>
+                      {d.avisos.length > 0 && (
+                        <ul>
+                          {d.avisos.map((a, i) => (
+                            <li key={i}>{a.mensaje}</li>
+                          ))}
+                        </ul>
+                      )}
+                    </td>
+                  )}
                 </tr>
               ))}
             </tbody>

@@ -34,6 +34,11 @@ export interface Contexto<A extends Acceso> extends Services {
    * replay after the key's record expired still returns that DeCA.
    */
   claveCliente: ClaveCliente | null;
+  /**
+   * The request's Idempotency-Key as sent, for a composed command that keys
+   * its own parts with it (the CSV import: each DeCA's key includes it).
+   */
+  idempotencyKey: string | null;
 }
 
 /**
@@ -171,7 +176,7 @@ export async function ejecutar<S extends z.ZodType, O, A extends Acceso>(
 async function ejecutarUnaVez<S extends z.ZodType, O, A extends Acceso>(services: Services, cmd: Command<S, O, A>, quien: Quien<A>, crudo: unknown, opts: OpcionesEjecutar): Promise<Ejecucion<O>> {
   autorizar(cmd.acceso, quien, cmd.permiso);
   if (cmd.acceso === 'publico') await limitarVisitante(services, quien as Visitante);
-  const ctx: Contexto<A> = { ...services, quien, crudo, claveCliente: null };
+  const ctx: Contexto<A> = { ...services, quien, crudo, claveCliente: null, idempotencyKey: opts.idempotencyKey ?? null };
   const parsed = cmd.entrada.safeParse(crudo);
   if (!parsed.success) throw validationError(cmd.completarErrores ? cmd.completarErrores(ctx, crudo, parsed.error.issues) : parsed.error.issues);
   const input = parsed.data as z.output<S>;

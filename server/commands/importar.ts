@@ -11,17 +11,23 @@ import { crearDecaCommand } from './decas';
 export const importarCsvCommand = command({
   nombre: 'importar_csv',
   descripcion:
-    'Importa DeCA desde un CSV (una fila por envío; las filas con la misma ref_externa o referencia son una DeCA; hasta 500 DeCA y 24.001 filas con la cabecera). Con validar solo comprueba; reimportar el mismo archivo no duplica.',
+    'Importa DeCA desde un CSV (una fila por envío; las filas con la misma ref_externa o referencia son una DeCA; hasta 500 DeCA y 24.001 filas con la cabecera). Con validar solo comprueba (errores y avisos de cada DeCA, los mismos que POST /decas); reimportar el mismo archivo no duplica y otro archivo sin referencias se importa: la clave de cada DeCA sale de su contenido (y de la Idempotency-Key de la subida, si se envía).',
   acceso: 'escritura',
   permiso: 'importar',
   entrada: ImportarQuery.extend({ archivo: z.instanceof(Uint8Array, { error: 'Envíe el CSV' }) }),
   // Only composes another command: each DeCA of the file goes through the create command (its checks, its one transaction, its idempotency), so this opens none.
   componer: (ctx, { archivo, ...q }): Promise<Importacion> =>
-    importarCsv(ctx.quien, archivo, q, async (importador, cuerpo, clave) => {
-      const r = await ejecutar(ctx, crearDecaCommand, importador, cuerpo, { clave });
-      if (r.valor.tipo !== 'creada') throw new AppError('validacion', 'La fila no se ha guardado.');
-      return { deca: r.valor.deca, avisos: r.valor.avisos, nueva: r.valor.nueva && !r.repetida };
-    }),
+    importarCsv(
+      ctx.quien,
+      archivo,
+      q,
+      async (importador, cuerpo, clave) => {
+        const r = await ejecutar(ctx, crearDecaCommand, importador, cuerpo, { clave });
+        if (r.valor.tipo !== 'creada') throw new AppError('validacion', 'La fila no se ha guardado.');
+        return { deca: r.valor.deca, avisos: r.valor.avisos, nueva: r.valor.nueva && !r.repetida };
+      },
+      ctx.idempotencyKey,
+    ),
 });
 
 export const exportarCsvCommand = command({

@@ -231,7 +231,7 @@ export const OPERACIONES = {
       {
         titulo: 'Listar DeCA',
         descripcion:
-          'Lista las DeCA de la cuenta, la más reciente primero (con desde/hasta, por fecha de transporte; con modificado_desde, por su último cambio), con filtros por estado (pendiente, emitido, sustituido), fechas de transporte (desde/hasta, AAAA-MM-DD), matrícula, ref_externa o archivadas. Devuelve {decas, siguiente}: si «siguiente» no es null, páselo como despues_de, con los mismos filtros, para la página siguiente.',
+          'Lista las DeCA de la cuenta, la más reciente primero (con desde/hasta, por fecha de transporte; con modificado_desde, por su último cambio), con filtros por estado (pendiente, emitido, sustituido), fechas de transporte (desde/hasta, AAAA-MM-DD), matrícula, ref_externa, archivadas o texto libre (q: parte del número, referencias, empresas, conductor, matrículas o lugares y mercancía). Devuelve {decas, siguiente}: si «siguiente» no es null, páselo como despues_de, con los mismos filtros, para la página siguiente.',
         lectura: true,
         anotaciones: CONSULTA,
       },
@@ -457,7 +457,15 @@ export const OPERACIONES = {
     resumen: 'Exportar la lista a CSV',
     etiqueta: 'Importación',
     consulta: DecaListQuery.omit({ limite: true, despues_de: true }),
-    exito: [{ estado: 200, descripcion: 'Las DeCA del listado en las columnas de la importación', tipo: 'text/csv', cabeceras: { 'Content-Disposition': true } }],
+    exito: [
+      {
+        estado: 200,
+        descripcion:
+          'Las DeCA del listado con los mismos filtros (q incluido), una fila por envío: las columnas de la importación y después numero, estado, version, emitido_at y fin_servicio_at (la importación no toma datos de ellas; numero agrupa las filas de una DeCA sin referencias)',
+        tipo: 'text/csv',
+        cabeceras: { 'Content-Disposition': true },
+      },
+    ],
     extension: true,
   },
   leer_albaran: {

@@ -1,9 +1,12 @@
 /**
  * The DeCA CSV format (spec: CSV import), both ways: one row per shipment,
- * the spec's columns in order, then the optional `emisor_rol` and two
+ * the spec's columns in order, then the optional `emisor_rol`, two
  * extensions that keep a round trip whole (`transportista_domicilio`, the
- * shipment's `nota`). Rows with the same `ref_externa` (or, without one, the
- * same `referencia`) are one DeCA. Pure, so the app can read and write it too.
+ * shipment's `nota`) and what an office reconciles with (`numero`, `estado`,
+ * `version`, `emitido_at`, `fin_servicio_at`: written by the export, never
+ * read as data by the import). Rows with the same `ref_externa` (or, without
+ * one, the same `referencia`, or else the same `numero`) are one DeCA. Pure,
+ * so the app can read and write it too.
  */
 
 import type { Deca } from '../schemas/deca';
@@ -32,8 +35,15 @@ export const COLUMNAS_CSV = [
   'observaciones',
 ] as const;
 
+/**
+ * The DeCA as the service has it, for an office to reconcile with its own
+ * system: the export writes them; the import takes no data from them, and
+ * uses `numero` only to keep the rows of one DeCA together when it has no
+ * reference.
+ */
+export const COLUMNAS_CONCILIACION = ['numero', 'estado', 'version', 'emitido_at', 'fin_servicio_at'] as const;
 /** After the spec's columns, in this order, each optional (a file may stop after any of them). */
-export const COLUMNAS_OPCIONALES = ['emisor_rol', 'transportista_domicilio', 'nota'] as const;
+export const COLUMNAS_OPCIONALES = ['emisor_rol', 'transportista_domicilio', 'nota', ...COLUMNAS_CONCILIACION] as const;
 export const COLUMNAS_EXPORTACION = [...COLUMNAS_CSV, ...COLUMNAS_OPCIONALES] as const;
 export type ColumnaCsv = (typeof COLUMNAS_EXPORTACION)[number];
 
@@ -93,7 +103,7 @@ export interface FilaCsv {
 /** One DeCA of a file: the lines it came from, and the body a `POST /decas` would take. */
 export interface DecaCsv {
   lineas: number[];
-  /** What groups its rows: `ref_externa`, else `referencia`, else its only line. */
+  /** What groups its rows: `ref_externa`, else `referencia`, else `numero`, else its only line. */
   clave: string;
   ref_externa: string | null;
   referencia: string | null;
@@ -118,7 +128,11 @@ export interface AgrupadorCsv {
   decas(): DecaCsv[];
 }
 
-/** An empty `AgrupadorCsv`: one DeCA per `ref_externa`, else per `referencia`, else per row. */
+/**
+ * An empty `AgrupadorCsv`: one DeCA per `ref_externa`, else per `referencia`,
+ * else per `numero` (an export's DeCA without references keeps its shipments
+ * together), else per row.
+ */
 export function crearAgrupador(): AgrupadorCsv {
   const grupos = new Map<string, DecaCsv>();
   return {
@@ -126,7 +140,8 @@ export function crearAgrupador(): AgrupadorCsv {
       const celda = (c: ColumnaCsv) => desneutralizar((fila.celdas[c] ?? '').trim());
       const ref = celda('ref_externa');
       const referencia = celda('referencia');
-      const clave = ref ? `ref:${ref}` : referencia ? `referencia:${referencia}` : `linea:${fila.linea}`;
+      const numero = celda('numero');
+      const clave = ref ? `ref:${ref}` : referencia ? `referencia:${referencia}` : numero ? `numero:${numero}` : `linea:${fila.linea}`;
       // The DeCA-level values of this row, as the input takes them (dates ISO, enums in lower case).
       const valores = (Object.entries(CAMPO_DECA) as [ColumnaCsv, string][]).map(([columna, campo]) => {
         const v = columna === 'fecha_transporte' ? fechaCsv(celda(columna)) : celda(columna);
@@ -171,6 +186,7 @@ export function agruparFilas(filas: readonly FilaCsv[]): DecaCsv[] {
 /** What the CSV's rows take from a DeCA representation (one row per shipment, at least one). */
 export type DecaParaCsv = Pick<
   Deca,
+  | (typeof COLUMNAS_CONCILIACION)[number]
   | 'ref_externa'
   | 'referencia'
   | 'fecha_transporte'
@@ -203,6 +219,10 @@ export function filasDeDeca(d: DecaParaCsv): string[][] {
   const envios = d.envios.length ? d.envios : [null];
   return envios.map((e) =>
     COLUMNAS_EXPORTACION.map((c) => {
+      if ((COLUMNAS_CONCILIACION as readonly string[]).includes(c)) {
+        const v = d[c as (typeof COLUMNAS_CONCILIACION)[number]];
+        return v === null ? '' : neutralizar(String(v));
+      }
       if (c in CAMPO_ENVIO) {
         if (!e) return '';
         if (c === 'peso') return pesoCsv(e.peso);
@@ -270,11 +290,8 @@ export function partirCsv(bytes: Uint8Array, grupos: readonly (readonly number[]
   const [hi, hf] = cabecera as [number, number];
   const cab = bytes.subarray(hi, hf);
   const partes: ParteCsv[] = [];
-  for (let g = 0; g < grupos.length; g += porParte) {
-    const lineasFichero = grupos
-      .slice(g, g + porParte)
-      .flat()
-      .sort((a, b) => a - b);
+  for (const parte of empaquetar(unidadesIguales(bytes, registros, grupos), porParte)) {
+    const lineasFichero = parte.flat().sort((a, b) => a - b);
     const trozos: Uint8Array[] = [cab];
     const lineas = new Map<number, number>([[1, 1]]);
     let enParte = 1 + contarSaltos(cab, salto);
@@ -298,6 +315,44 @@ export function partirCsv(bytes: Uint8Array, grupos: readonly (readonly number[]
     }
     partes.push({ bytes: out, lineas });
   }
+  return partes;
+}
+
+/**
+ * The DeCAs of the file as units that go to the server in one part: each
+ * DeCA alone, but DeCAs whose rows are the very same bytes together. The
+ * server keys a DeCA without references by its content and its order among
+ * the identical ones of the same request (two identical trips are two
+ * DeCAs): sent in different parts, the second would be taken for the first.
+ */
+function unidadesIguales(bytes: Uint8Array, registros: Map<number, [number, number]>, grupos: readonly (readonly number[])[]): (readonly number[])[][] {
+  const latin1 = new TextDecoder('latin1');
+  const unidades = new Map<string, (readonly number[])[]>();
+  grupos.forEach((g, i) => {
+    const firma = g.map((l) => {
+      const r = registros.get(l);
+      return r ? latin1.decode(bytes.subarray(r[0], r[1])) : `\u0000${i}`;
+    });
+    const clave = firma.join('\n');
+    const unidad = unidades.get(clave);
+    if (unidad) unidad.push(g);
+    else unidades.set(clave, [g]);
+  });
+  return [...unidades.values()];
+}
+
+/** Units packed in order into parts of at most `porParte` DeCAs (a larger unit alone in its part). */
+function empaquetar(unidades: (readonly number[])[][], porParte: number): (readonly number[])[][] {
+  const partes: (readonly number[])[][] = [];
+  let actual: (readonly number[])[] = [];
+  for (const u of unidades) {
+    if (actual.length > 0 && actual.length + u.length > porParte) {
+      partes.push(actual);
+      actual = [];
+    }
+    actual.push(...u);
+  }
+  if (actual.length > 0) partes.push(actual);
   return partes;
 }
 

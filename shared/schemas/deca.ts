@@ -304,6 +304,10 @@ export const DecaListQuery = z.object({
     .optional()
     .meta({ description: 'Solo las cambiadas desde ese instante (hora de Madrid si no lleva zona)' }),
   archivado: booleanQuery.optional().meta({ description: 'Extensión: filtrar por archivadas (true) o no archivadas (false)' }),
+  q: cadena({ max: 100 }).max(100, 'Máximo 100 caracteres').optional().meta({
+    description:
+      'Extensión: texto libre, como el buscador de la aplicación: parte del número, la ref_externa, la referencia, el cargador, el transportista, el conductor, una matrícula, o el origen, destino o mercancía de un envío (sin distinguir mayúsculas)',
+  }),
   limite: z.coerce.number().int().min(1, 'Mínimo 1').max(100, 'Máximo 100').default(50),
   despues_de: cadena().max(200).optional().meta({ description: 'El valor «siguiente» de la página anterior' }),
 });

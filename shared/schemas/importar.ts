@@ -4,7 +4,7 @@ import { z } from './zod';
 /** Query of POST /importar. */
 const bandera = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 export const ImportarQuery = z.object({
-  validar: bandera.default(false).meta({ description: '1: solo comprueba el archivo; no guarda nada' }),
+  validar: bandera.default(false).meta({ description: '1: solo comprueba el archivo (errores y avisos de cada DeCA); no guarda nada' }),
   emitir: bandera.default(true).meta({ description: '0: las DeCA quedan pendientes' }),
   todo_o_nada: bandera.default(false).meta({ description: '1: si alguna DeCA tiene errores no se guarda ninguna' }),
 });
@@ -28,7 +28,10 @@ export const ResultadoImportacion = z.object({
   numero: z.string().nullable(),
   estado: z.string().nullable(),
   errores: z.array(ErrorCsv),
-  avisos: z.array(Aviso).meta({ description: 'Los de POST /decas: p. ej. una ref_externa ya importada con otros datos (no se cambia)' }),
+  avisos: z.array(Aviso).meta({
+    description:
+      'Los de POST /decas para los mismos datos, también con validar=1 (p. ej. un NIF con la letra de control mal), y al importar una ref_externa ya importada con otros datos (no se cambia)',
+  }),
 });
 export type ResultadoImportacion = z.infer<typeof ResultadoImportacion>;
 

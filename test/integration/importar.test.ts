@@ -301,7 +301,7 @@ describe('GET /decas.csv', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const texto = new TextDecoder().decode(bytes.subarray(3));
     const lineas = texto.trimEnd().split('\r\n');
-    expect(lineas[0]).toBe(`${CABECERA};emisor_rol;transportista_domicilio;nota`);
+    expect(lineas[0]).toBe(`${CABECERA};emisor_rol;transportista_domicilio;nota;numero;estado;version;emitido_at;fin_servicio_at`);
     expect(lineas).toHaveLength(3);
     expect(lineas[1]).toContain(";'@casa;");
     expect(lineas[2]).toContain(";'-Huesca;");

@@ -453,7 +453,7 @@ export interface paths {
         put?: never;
         /**
          * Importar un CSV
-         * @description Importa DeCA desde un CSV (una fila por envío; las filas con la misma ref_externa o referencia son una DeCA; hasta 500 DeCA y 24.001 filas con la cabecera). Con validar solo comprueba; reimportar el mismo archivo no duplica.
+         * @description Importa DeCA desde un CSV (una fila por envío; las filas con la misma ref_externa o referencia son una DeCA; hasta 500 DeCA y 24.001 filas con la cabecera). Con validar solo comprueba (errores y avisos de cada DeCA, los mismos que POST /decas); reimportar el mismo archivo no duplica y otro archivo sin referencias se importa: la clave de cada DeCA sale de su contenido (y de la Idempotency-Key de la subida, si se envía).
          */
         post: operations["importar_csv"];
         delete?: never;
@@ -1603,6 +1603,8 @@ export interface operations {
                 modificado_desde?: string;
                 /** @description Extensión: filtrar por archivadas (true) o no archivadas (false) */
                 archivado?: "0" | "1" | "true" | "false";
+                /** @description Extensión: texto libre, como el buscador de la aplicación: parte del número, la ref_externa, la referencia, el cargador, el transportista, el conductor, una matrícula, o el origen, destino o mercancía de un envío (sin distinguir mayúsculas) */
+                q?: string;
                 limite?: number;
                 /** @description El valor «siguiente» de la página anterior */
                 despues_de?: string;
@@ -2790,7 +2792,7 @@ export interface operations {
     importar_csv: {
         parameters: {
             query?: {
-                /** @description 1: solo comprueba el archivo; no guarda nada */
+                /** @description 1: solo comprueba el archivo (errores y avisos de cada DeCA); no guarda nada */
                 validar?: "0" | "1" | "true" | "false";
                 /** @description 0: las DeCA quedan pendientes */
                 emitir?: "0" | "1" | "true" | "false";
@@ -2848,7 +2850,7 @@ export interface operations {
                                 columna: string | null;
                                 mensaje: string;
                             }[];
-                            /** @description Los de POST /decas: p. ej. una ref_externa ya importada con otros datos (no se cambia) */
+                            /** @description Los de POST /decas para los mismos datos, también con validar=1 (p. ej. un NIF con la letra de control mal), y al importar una ref_externa ya importada con otros datos (no se cambia) */
                             avisos: components["schemas"]["Aviso"][];
                         }[];
                     };
@@ -2877,6 +2879,8 @@ export interface operations {
                 modificado_desde?: string;
                 /** @description Extensión: filtrar por archivadas (true) o no archivadas (false) */
                 archivado?: "0" | "1" | "true" | "false";
+                /** @description Extensión: texto libre, como el buscador de la aplicación: parte del número, la ref_externa, la referencia, el cargador, el transportista, el conductor, una matrícula, o el origen, destino o mercancía de un envío (sin distinguir mayúsculas) */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -2884,7 +2888,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Las DeCA del listado en las columnas de la importación */
+            /** @description Las DeCA del listado con los mismos filtros (q incluido), una fila por envío: las columnas de la importación y después numero, estado, version, emitido_at y fin_servicio_at (la importación no toma datos de ellas; numero agrupa las filas de una DeCA sin referencias) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -1,14 +1,16 @@
 /**
- * POST /importar: a spreadsheet's CSV → DeCAs, each created by the same
- * command as POST /decas (canal `importacion`, given as `crear` by the
- * command layer) with the same idempotency — the group's `ref_externa`, or
- * a key made of the group's and kept on the DeCA — so uploading the same
- * file again creates nothing new and says so.
+ * POST /importar: a spreadsheet's CSV → DeCAs, each checked by the same rules
+ * as POST /decas (its errors and its `avisos`, in the check too) and created
+ * by the same command (canal `importacion`, given as `crear` by the command
+ * layer) with the same idempotency — the group's `ref_externa`, or a key
+ * made of the DeCA's content (and the upload's Idempotency-Key, when sent)
+ * and kept on the DeCA — so uploading the same file again creates nothing
+ * new and says so, and another day's file imports.
  */
 import { isUtf8 } from 'node:buffer';
 import { CsvError, type Info, Parser } from 'csv-parse';
 import iconv from 'iconv-lite';
-import { AppError, parsePath } from '../../../shared/errors';
+import { AppError, type Aviso, parsePath } from '../../../shared/errors';
 import { COLUMNAS_CSV, COLUMNAS_OPCIONALES, type ColumnaCsv, columnaDeCampo, contarFilasCsv, crearAgrupador, type DecaCsv, type FilaCsv } from '../../../shared/rules/csv-deca';
 import { DecaInput } from '../../../shared/schemas/deca';
 import { MAX_ENVIOS } from '../../../shared/schemas/envio';
@@ -16,7 +18,7 @@ import type { ErrorCsv, Importacion, ImportarQuery, ResultadoImportacion } from 
 import { yieldEvery } from '../../yield-every';
 import type { Actor } from '../actor';
 import { type ClaveCliente, huella } from '../idempotencia';
-import { type CrearResultado, problemasDeCreacion, validarDeca } from './crear';
+import { type CrearResultado, exigirCompleta, prepararDeca, problemasDeCreacion, sinValores } from './crear';
 
 /**
  * Creates one DeCA of the file as POST /decas would (the create command,
@@ -223,6 +225,12 @@ async function agrupar(filas: readonly FilaCsv[], pausa: () => Promise<void>): P
   return agrupador.decas();
 }
 
+/**
+ * A date the schema refuses, as the file has it: the CSV takes both ways of
+ * writing one (`fechaCsv`), so its message names both, not only the API's.
+ */
+const FECHA_CSV_NO_VALIDA = 'Fecha no válida: use dd/mm/aaaa (p. ej. 23/11/2026) o aaaa-mm-dd (2026-11-23), con un día que exista';
+
 /** A schema or completeness problem of one DeCA, at its line and column. */
 function aCsv(g: DecaCsv, issues: readonly { path: readonly PropertyKey[]; message: string }[]): ErrorCsv[] {
   return issues.map((i) => {
@@ -230,7 +238,35 @@ function aCsv(g: DecaCsv, issues: readonly { path: readonly PropertyKey[]; messa
     const partes = i.path.flatMap((p) => (typeof p === 'string' ? parsePath(p) : [p]));
     const [primero, indice] = partes;
     const linea = primero === 'envios' && typeof indice === 'number' ? (g.lineasEnvio[indice] ?? g.lineas[0]!) : g.lineas[0]!;
-    return { linea, columna: columnaDeCampo(partes), mensaje: i.message };
+    const columna = columnaDeCampo(partes);
+    return { linea, columna, mensaje: mensajeCsv(columna, i.message) };
+  });
+}
+
+/**
+ * A message as the file's writer needs it: a date names both ways the file
+ * may write it; a closed list of values names them plainly, in any case
+ * (the file's `KG` or `Rigido` are read in lower case).
+ */
+function mensajeCsv(columna: ColumnaCsv | null, mensaje: string): string {
+  if (columna === 'fecha_transporte' && mensaje.startsWith('Fecha no válida')) return FECHA_CSV_NO_VALIDA;
+  const opciones = /^Opción inválida: se esperaba una de (.+)$/.exec(mensaje);
+  if (opciones) return `Valor no válido: use uno de estos (en mayúsculas o minúsculas): ${opciones[1]!.replace(/"/g, '').split('|').join(', ')}`;
+  return mensaje;
+}
+
+/**
+ * Each problem once: a field both invalid and missing to issue, or a DeCA
+ * whose every shipment row repeats it, is said once per line and column
+ * (the first message found for it: the invalid value's, which says more).
+ */
+function unaVez(errores: readonly ErrorCsv[]): ErrorCsv[] {
+  const vistas = new Set<string>();
+  return errores.filter((e) => {
+    const donde = `${e.linea}\u0000${e.columna ?? ''}`;
+    if (vistas.has(donde) && e.columna !== null) return false;
+    vistas.add(donde);
+    return true;
   });
 }
 
@@ -239,17 +275,34 @@ interface Revisada {
   /** The body to create, when it passed every check. */
   cuerpo: Record<string, unknown> | null;
   errores: ErrorCsv[];
+  /** What POST /decas would warn about this DeCA (shared/rules/emision.ts `avisosDeca`, through `prepararDeca`). */
+  avisos: Aviso[];
 }
 
-/** Each DeCA checked as POST /decas would check it, issuing included, before anything is stored. */
+/**
+ * Each DeCA checked as POST /decas would check it, issuing included, before
+ * anything is stored: its errors, and the same `avisos` the create answers
+ * (`prepararDeca`, the one place POST /decas and its `solo_validar` get them).
+ * A DeCA with errors still has the warnings of the fields that are valid.
+ */
 function revisar(actor: Actor, g: DecaCsv, emitir: boolean): Revisada {
   const cuerpo = { ...g.cuerpo, emitir };
   const errores: ErrorCsv[] = g.conflictos.map((c) => ({ linea: c.linea, columna: c.columna, mensaje: c.mensaje }));
   if ((g.cuerpo.envios as unknown[]).length === 0) errores.push({ linea: g.lineas[0]!, columna: 'origen', mensaje: 'Sin envío: rellene origen, destino, mercancía y peso' });
   const r = DecaInput.safeParse(cuerpo);
-  if (!r.success) return { g, cuerpo: null, errores: acotar(g, [...errores, ...aCsv(g, problemasDeCreacion(actor.cuenta, cuerpo, r.error.issues))]) };
+  if (!r.success) {
+    const resto = DecaInput.safeParse(
+      sinValores(
+        cuerpo,
+        r.error.issues.map((i) => i.path),
+      ),
+    );
+    const avisos = resto.success ? prepararDeca(actor.cuenta, resto.data).avisos : [];
+    return { g, cuerpo: null, errores: acotar(g, unaVez([...errores, ...aCsv(g, problemasDeCreacion(actor.cuenta, cuerpo, r.error.issues))])), avisos };
+  }
+  const p = prepararDeca(actor.cuenta, r.data);
   try {
-    validarDeca(actor.cuenta, r.data, []);
+    if (r.data.emitir) exigirCompleta(p, actor.cuenta);
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const campos = error.campos;
@@ -261,7 +314,30 @@ function revisar(actor: Actor, g: DecaCsv, emitir: boolean): Revisada {
     );
     if (Object.keys(campos).length === 0) errores.push({ linea: g.lineas[0]!, columna: null, mensaje: error.message });
   }
-  return { g, cuerpo: errores.length ? null : cuerpo, errores: acotar(g, errores) };
+  return { g, cuerpo: errores.length ? null : cuerpo, errores: acotar(g, unaVez(errores)), avisos: p.avisos };
+}
+
+/**
+ * The import key of each DeCA without a `ref_externa` (with one, that
+ * reference is its key): made of what the DeCA holds — its data and what
+ * grouped its rows (`referencia` or an export's `numero`), never its line
+ * alone — and of the upload's Idempotency-Key when the client sent one. So
+ * the same file again finds the DeCAs it made (`repetida`), even sent in
+ * other parts or order, and another day's file, other data on the same lines,
+ * makes its own. Identical DeCAs of one file are told apart by their order
+ * among themselves. Kept on the DeCA for good (`decas.clave_cliente`).
+ */
+function clavesDeImportacion(grupos: readonly DecaCsv[], subida: string | null): (ClaveCliente | null)[] {
+  const vistas = new Map<string, number>();
+  const prefijo = subida ? `importacion:${huella('subida', subida)}:` : 'importacion:';
+  return grupos.map((g) => {
+    if (g.ref_externa) return null;
+    const contenido = huella(g.cuerpo, g.clave.startsWith('linea:') ? null : g.clave);
+    const n = vistas.get(contenido) ?? 0;
+    vistas.set(contenido, n + 1);
+    const clave = `${prefijo}${contenido}:${n}`;
+    return { clave, huella: huella(clave) };
+  });
 }
 
 /** At most `MAX_ERRORES_POR_DECA` errors, and a last one that says how many more there were. */
@@ -278,8 +354,12 @@ function resultado(g: DecaCsv, r: Partial<ResultadoImportacion> & Pick<Resultado
   return { lineas: g.lineas, ref_externa: g.ref_externa, referencia: g.referencia, id: null, numero: null, estado: null, errores: [], avisos: [], ...r };
 }
 
-/** Checks the whole file, then (unless `validar`) creates each good DeCA; one bad DeCA stops the rest only with `todo_o_nada`. */
-export async function importarCsv(actor: Actor, bytes: Uint8Array, q: ImportarQuery, crear: CrearFila): Promise<Importacion> {
+/**
+ * Checks the whole file, then (unless `validar`) creates each good DeCA; one
+ * bad DeCA stops the rest only with `todo_o_nada`. `subida`: the upload's
+ * Idempotency-Key, part of each DeCA's import key.
+ */
+export async function importarCsv(actor: Actor, bytes: Uint8Array, q: ImportarQuery, crear: CrearFila, subida: string | null = null): Promise<Importacion> {
   const importador: Actor = { ...actor, canal: 'importacion' };
   const b = comprobarArchivo(bytes); // at once, without waiting for the files before it
   const revisadas = await porTurno(async () => {
@@ -300,25 +380,28 @@ export async function importarCsv(actor: Actor, bytes: Uint8Array, q: ImportarQu
   const decas: ResultadoImportacion[] = new Array(revisadas.length);
   if (q.validar || (q.todo_o_nada && conErrores > 0)) {
     revisadas.forEach((r, i) => {
-      decas[i] = resultado(r.g, { resultado: r.errores.length ? 'error' : q.validar ? 'valida' : 'no_guardada', errores: r.errores });
+      decas[i] = resultado(r.g, { resultado: r.errores.length ? 'error' : q.validar ? 'valida' : 'no_guardada', errores: r.errores, avisos: r.avisos });
     });
     return { validar: q.validar, creados: 0, repetidos: 0, errores: conErrores, decas };
   }
 
+  const claves = clavesDeImportacion(
+    revisadas.map((r) => r.g),
+    subida,
+  );
   let siguiente = 0;
   const trabajar = async (): Promise<void> => {
     while (siguiente < revisadas.length) {
       const i = siguiente++;
-      const { g, cuerpo, errores } = revisadas[i]!;
+      const { g, cuerpo, errores, avisos } = revisadas[i]!;
       if (!cuerpo) {
-        decas[i] = resultado(g, { resultado: 'error', errores });
+        decas[i] = resultado(g, { resultado: 'error', errores, avisos });
         continue;
       }
       try {
         // Grouped by ref_externa: that reference is the DeCA's own idempotency. Otherwise the
-        // group's key and content are kept on the DeCA as its client reference, for good.
-        const cliente = g.ref_externa ? null : { clave: `importacion:${g.clave}`, huella: huella(g.cuerpo, q.emitir) };
-        const r = await crear(importador, cuerpo, cliente);
+        // key made of its content is kept on the DeCA as its client reference, for good.
+        const r = await crear(importador, cuerpo, claves[i]!);
         decas[i] = resultado(g, { resultado: r.nueva ? 'creada' : 'repetida', id: r.deca.id, numero: r.deca.numero, estado: r.deca.estado, avisos: r.avisos });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;

@@ -87,6 +87,22 @@ export async function listarDecas(db: Kysely<DB>, actor: Alcance, q: DecaListQue
 }
 
 /**
+ * `q` of GET /decas, the list's free-text search (the app's search box, the
+ * export's too): a part of the number, references, parties, driver, plates,
+ * or of a shipment's places or goods, in any case — what the app's list
+ * searches on the device (client/data/consultas.ts `texto`). `%`, `_` and
+ * `\` are taken as themselves.
+ */
+function contieneTexto(texto: string) {
+  const patron = `%${texto
+    .trim()
+    .toLowerCase()
+    .replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`(lower(concat_ws(' ', d.numero, d.ref_externa, d.referencia, d.cargador_nombre, d.transp_nombre, d.conductor_nombre, d.matricula, d.matricula_remolque)) like ${patron}
+    or exists (select 1 from jsonb_array_elements(d.envios) as e(v) where lower(concat_ws(' ', e.v->>'origen', e.v->>'destino', e.v->>'naturaleza')) like ${patron}))`;
+}
+
+/**
  * The query of one page of GET /decas (one row more than `limite`, to know
  * whether there is a next page). A plate's list in id order is the merge of
  * two walks, each limited to the page: the tractor's index and the trailer's
@@ -103,6 +119,7 @@ export function consultaDeLista(db: Kysely<DB>, actor: Alcance, q: DecaListQuery
     if (q.ref_externa) query = query.where('d.ref_externa', '=', q.ref_externa);
     if (q.modificado_desde) query = query.where('d.modificado_at', '>=', parseInstanteMadrid(q.modificado_desde));
     if (q.archivado !== undefined) query = query.where('d.archivado', '=', q.archivado);
+    if (q.q?.trim()) query = query.where(contieneTexto(q.q));
     if (cursor?.orden === 'fecha') query = query.where(sql<boolean>`(d.fecha_transporte, d.id) < (${cursor.clave}::text, ${cursor.id}::bigint)`);
     else if (cursor?.orden === 'modificado') query = query.where(sql<boolean>`(d.modificado_at, d.id) < (${new Date(cursor.clave!)}::timestamptz, ${cursor.id}::bigint)`);
     else if (cursor) query = query.where('d.id', '<', cursor.id);

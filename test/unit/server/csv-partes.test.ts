@@ -57,6 +57,18 @@ describe('a CSV cut into parts of whole DeCAs', () => {
     });
   }
 
+  it('keeps DeCAs whose rows are the same bytes in one part, in the file’s order, so the server tells them apart as in the whole file', async () => {
+    const sin = (origen: string) => fila('', origen);
+    const lineas = [CABECERA, sin('Lleida'), sin('Huesca'), sin('Teruel'), sin('Lleida'), sin('Soria'), sin('Lleida')];
+    const bytes = new TextEncoder().encode(`${lineas.join('\n')}\n`);
+    const grupos = agruparFilas(await leerCsv(bytes)).map((g) => g.lineas);
+    expect(grupos).toHaveLength(6);
+    const partes = partirCsv(bytes, grupos, 2);
+    const enPartes = partes.map((p) => [...p.lineas.values()].filter((l) => l > 1));
+    // Lines 2, 5 and 7 are the same trip three times: one part holds them, larger than 2.
+    expect(enPartes).toEqual([[2, 5, 7], [3, 4], [6]]);
+  });
+
   it('refuses a line the file does not have', () => {
     expect(() => partirCsv(new TextEncoder().encode(`${CABECERA}\n${fila('A', 'Lleida')}\n`), [[7]], 1)).toThrow(/línea 7/);
   });

@@ -54,6 +54,21 @@ describe('agruparFilas', () => {
     expect(decas[0]!.conflictos).toEqual([{ linea: 3, columna: 'cargador', mensaje: 'Distinto de la línea 2 («X»): una DeCA tiene un solo valor' }]);
     expect(decas[1]!.cuerpo).toMatchObject({ referencia: 'R', tipo_vehiculo: 'rigido', fecha_transporte: '2026-02-01' });
   });
+
+  it('keeps together, by the export’s `numero`, the rows of a DeCA without references, and takes no data from the reconciling columns', () => {
+    const decas = agruparFilas([
+      fila(2, { origen: 'Lleida', numero: '2026-000007', estado: 'emitido', version: '3' }),
+      fila(3, { origen: 'Huesca', numero: '2026-000007', estado: 'emitido', version: '3' }),
+      fila(4, { origen: 'Tudela', numero: '2026-000008' }),
+      fila(5, { referencia: 'R', origen: 'Jaén', numero: '2026-000009' }),
+    ]);
+    expect(decas.map((d) => [d.clave, d.lineas])).toEqual([
+      ['numero:2026-000007', [2, 3]],
+      ['numero:2026-000008', [4]],
+      ['referencia:R', [5]],
+    ]);
+    expect(Object.keys(decas[0]!.cuerpo).sort()).toEqual(['envios']);
+  });
 });
 
 describe('agruparFilas on long cells', () => {
@@ -118,6 +133,11 @@ describe('filasDeDeca and lineaCsv', () => {
       conductor_tel: '+34 600',
       observaciones: 'dice "hola"\nadiós',
       emisor_rol: 'transportista',
+      numero: '2026-000042',
+      estado: 'emitido',
+      version: 2,
+      emitido_at: '2026-11-23T08:15:00+01:00',
+      fin_servicio_at: null,
       envios: [
         { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 18250.5, unidad: 'kg', nota: null },
         { origen: 'Huesca', destino: 'Jaén', naturaleza: 'Cajas', peso: 3, unidad: 'palets', nota: 'ojo' },
@@ -125,8 +145,11 @@ describe('filasDeDeca and lineaCsv', () => {
     };
     const filas = filasDeDeca(d).map(lineaCsv);
     expect(filas).toHaveLength(2);
-    expect(filas[0]).toBe('E-1;;2026-11-23;"Frutas; S.A.";A58818501;;T;B12345674;Lleida;Málaga;Fruta;18250,5;kg;rigido;1234BCD;;;;\'+34 600;"dice ""hola""\nadiós";transportista;Zaragoza;');
+    expect(filas[0]).toBe(
+      'E-1;;2026-11-23;"Frutas; S.A.";A58818501;;T;B12345674;Lleida;Málaga;Fruta;18250,5;kg;rigido;1234BCD;;;;\'+34 600;"dice ""hola""\nadiós";transportista;Zaragoza;;2026-000042;emitido;2;2026-11-23T08:15:00+01:00;',
+    );
     expect(filas[1]).toContain(';Huesca;Jaén;Cajas;3;palets;');
-    expect(filas[1]!.endsWith(';ojo')).toBe(true);
+    // Every row of the DeCA carries what an office reconciles with, after the shipment's note.
+    expect(filas[1]!.endsWith(';ojo;2026-000042;emitido;2;2026-11-23T08:15:00+01:00;')).toBe(true);
   });
 });
