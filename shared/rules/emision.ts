@@ -110,7 +110,7 @@ export function avisosDeca(d: DecaDatos, entrada?: { tipo_vehiculo?: string | nu
     avisos.push({
       campo: 'transp_domicilio',
       codigo: 'falta_domicilio_transportista',
-      mensaje: 'El art. 6 de la Orden FOM/2861/2012 pide también el domicilio del transportista: añádalo en transp_domicilio.',
+      mensaje: 'El art. 6 de la Orden FOM/2861/2012 pide también el domicilio del transportista: añádalo.',
     });
   }
   if (entrada?.tipo_vehiculo === 'rigido' && d.matricula_remolque) {
