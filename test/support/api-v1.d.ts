@@ -875,6 +875,11 @@ export interface components {
                 /** @description El parámetro `o` del QR que el dispositivo firmó (resumen y firma): el PDF del servidor lleva el mismo QR */
                 qr?: string;
             };
+            /** @description Extensión (aplicación con sesión): el número reservado del dispositivo que ha de llevar la DeCA; si ya no es suyo, lleva el siguiente de la cuenta */
+            reserva_dispositivo?: {
+                dispositivo_id: number;
+                numero: string;
+            };
             /** @description Extensión: el foto_id que devolvió POST /fotos; la foto del albarán queda con la DeCA (GET /decas/{id}/foto). Ha de ser de la misma cuenta y entorno, y de ninguna otra DeCA */
             foto_id?: number;
         };
@@ -1189,6 +1194,8 @@ export interface components {
             /** @enum {string} */
             evento: "deca.creado" | "deca.emitido" | "deca.modificado" | "deca.sustituido" | "deca.completado" | "deca.fin_servicio" | "deca.descargado" | "deca.control" | "ping";
             deca_id: number | null;
+            /** @description Número de la DeCA del evento (null en un ping) */
+            deca_numero: string | null;
             /** @description AAAA-MM-DD HH:MM:SS, hora de Madrid */
             creado_at: string;
             /** @enum {string} */
@@ -1589,6 +1596,8 @@ export interface operations {
                 ref_externa?: string;
                 /** @description Matrícula del vehículo o del remolque */
                 matricula?: string;
+                /** @description Extensión: parte de la matrícula del vehículo o del remolque, sin contar espacios ni guiones («34bc» encuentra 1234 BCD) */
+                matricula_contiene?: string;
                 /** @description Solo las cambiadas desde ese instante (hora de Madrid si no lleva zona) */
                 modificado_desde?: string;
                 /** @description Extensión: filtrar por archivadas (true) o no archivadas (false) */
@@ -2863,6 +2872,8 @@ export interface operations {
                 ref_externa?: string;
                 /** @description Matrícula del vehículo o del remolque */
                 matricula?: string;
+                /** @description Extensión: parte de la matrícula del vehículo o del remolque, sin contar espacios ni guiones («34bc» encuentra 1234 BCD) */
+                matricula_contiene?: string;
                 /** @description Solo las cambiadas desde ese instante (hora de Madrid si no lleva zona) */
                 modificado_desde?: string;
                 /** @description Extensión: filtrar por archivadas (true) o no archivadas (false) */
