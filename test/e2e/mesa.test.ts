@@ -85,6 +85,14 @@ describe.skipIf(!CHROMIUM)('the office’s desk at 1440×900', () => {
     expect(pedidas).toContain(`/api/v1/decas/${deca.id}/pdf`);
     expect(createHash('sha256').update(pdf).digest('hex')).toBe(deca.pdf_sha256);
     expect(await impresionesDeLaPagina()).toBe(0);
+    // With no coverage: the copy this device keeps, the same bytes.
+    await page.context().setOffline(true);
+    const antes = await page.locator('iframe.imprimir-pdf').getAttribute('src');
+    await page.getByRole('button', { name: 'Imprimir', exact: true }).click();
+    await expect.poll(() => page.locator('iframe.imprimir-pdf').getAttribute('src')).not.toBe(antes);
+    expect(createHash('sha256').update(await pdfDelMarco(page)).digest('hex')).toBe(deca.pdf_sha256);
+    expect(await impresionesDeLaPagina()).toBe(0);
+    await page.context().setOffline(false);
 
     // Printed as a page anyway (Ctrl+P): no IP or browser of the download log on paper.
     await page.emulateMedia({ media: 'print' });
@@ -134,7 +142,8 @@ describe.skipIf(!CHROMIUM)('the office’s desk at 1440×900', () => {
     const { env } = e2e;
     const { page, api } = await e2e.sesion({ clave: true });
     const larga = 'Distribuciones Agroalimentarias del Mediterráneo Oriental y Levante, Sociedad Limitada';
-    const a = await crear(api, { matricula: '1234 BCD', cargador_nombre: larga, conductor_nombre: 'María de las Mercedes Fernández-Villaverde', referencia: 'PEDIDO-2026-000000123456' });
+    const a = await crear(api, { matricula: '1234 BCD', cargador_nombre: larga, conductor_nombre: 'María de las Mercedes Fernández-Villaverde', referencia: 'ALBARAN2026000000123456789ABCDEF' });
+    // (A reference without a break in it cannot wrap: only the columns' own widths keep it in the row.)
     const b = await crear(api, { matricula: '5678 FGH', matricula_remolque: 'R-1234-XYZ', transp_nombre: larga });
     const c = await crear(api, { matricula: '9999 KKK' });
     await page.goto(env.url);
