@@ -15,6 +15,7 @@ interface DecaApi {
   urls: { ficha: string; pdf: string };
 }
 
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const crear = async (api: Api, cambios: Record<string, unknown> = {}) => (await api<{ deca: DecaApi }>('POST', '/decas', decaCompleta(cambios))).deca;
 
 /**
@@ -83,14 +84,14 @@ describe.skipIf(!CHROMIUM)('the office’s desk at 1440×900', () => {
     const pdf = await pdfDelMarco(page);
     // The official document: the bytes the server keeps for this version, sealed, as they are.
     expect(pedidas).toContain(`/api/v1/decas/${deca.id}/pdf`);
-    expect(createHash('sha256').update(pdf).digest('hex')).toBe(deca.pdf_sha256);
+    expect(sha256(pdf)).toBe(deca.pdf_sha256);
     expect(await impresionesDeLaPagina()).toBe(0);
     // With no coverage: the copy this device keeps, the same bytes.
     await page.context().setOffline(true);
     const antes = await page.locator('iframe.imprimir-pdf').getAttribute('src');
     await page.getByRole('button', { name: 'Imprimir', exact: true }).click();
     await expect.poll(() => page.locator('iframe.imprimir-pdf').getAttribute('src')).not.toBe(antes);
-    expect(createHash('sha256').update(await pdfDelMarco(page)).digest('hex')).toBe(deca.pdf_sha256);
+    expect(sha256(await pdfDelMarco(page))).toBe(deca.pdf_sha256);
     expect(await impresionesDeLaPagina()).toBe(0);
     await page.context().setOffline(false);
 
@@ -128,7 +129,7 @@ describe.skipIf(!CHROMIUM)('the office’s desk at 1440×900', () => {
     for (const d of decas) {
       const res = await fetch(`${env.url}/api/v1/decas/${d.id}/pdf`, { headers: { Authorization: `Bearer ${cuenta.clave}` } });
       const propio = Buffer.from(await res.arrayBuffer());
-      expect(createHash('sha256').update(propio).digest('hex')).toBe(d.pdf_sha256);
+      expect(sha256(propio)).toBe(d.pdf_sha256);
       paginas += (await PDFDocument.load(propio)).getPageCount();
     }
     expect(unida.getPageCount()).toBe(paginas);
