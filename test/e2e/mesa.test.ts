@@ -197,6 +197,26 @@ describe.skipIf(!CHROMIUM)('the office’s desk at 1440×900', () => {
     expect(cambios.filter((c) => c.tipo === 'fin_servicio')).toHaveLength(1);
   });
 
+  it('sends the selected issued DeCAs to the driver, each by the same e-mail with its PDF as one DeCA’s «Enviar»', async () => {
+    const { env } = e2e;
+    const { page, api } = await e2e.sesion({ clave: true });
+    const emitidas = [await crear(api, { matricula: '4444 FFF' }), await crear(api, { matricula: '4444 FFF' })];
+    const pendiente = (await api<{ deca: DecaApi }>('POST', '/decas', { emitir: false, referencia: 'sin-emitir' })).deca;
+    await page.goto(env.url);
+    const lista = page.getByTestId('lista-decas');
+    for (const d of [...emitidas, pendiente]) await lista.getByLabel(`Seleccionar ${d.numero}`).check();
+    const barra = page.getByRole('region', { name: 'Acciones con las seleccionadas' });
+    await barra.getByRole('button', { name: 'Enviar al conductor' }).click();
+    const CONDUCTOR = 'conductor.lote@example.com';
+    await barra.getByLabel('Correo del conductor').fill(CONDUCTOR);
+    await barra.getByRole('button', { name: 'Enviar 3 DeCA' }).click();
+    await page.getByTestId('progreso').getByText(`2 DeCA enviadas a ${CONDUCTOR}, cada una con su PDF. 1 no está emitida: no se envía.`).waitFor({ timeout: 20_000 });
+    const correos = () => env.smtp.mails.filter((m) => JSON.stringify(m.to ?? '').includes(CONDUCTOR));
+    await expect.poll(() => correos().length, { timeout: 20_000 }).toBe(2);
+    for (const d of emitidas) expect(correos().some((m) => (m.attachments ?? []).some((a) => a.contentType === 'application/pdf') && `${m.subject} ${m.text}`.includes(d.numero))).toBe(true);
+    await barra.getByRole('button', { name: 'Compartir los enlaces' }).waitFor();
+  });
+
   it('shows a revoked key as revoked, never «Copie la clave ahora»; the API names the screen where to make another, which exists', async () => {
     const { env } = e2e;
     const { page } = await e2e.sesion();
