@@ -10,6 +10,7 @@ export interface Filtros {
   estado?: Estado | '';
   desde?: string;
   hasta?: string;
+  /** Any part of a plate, of the vehicle or the trailer, as typed (spaces and dashes do not count). */
   matricula?: string;
   texto?: string;
   archivado?: boolean;
@@ -21,7 +22,7 @@ export function consultaServidor(f: Filtros): EntradaDe<'exportar_csv'> {
     ...(f.estado ? { estado: f.estado } : {}),
     ...(f.desde ? { desde: f.desde } : {}),
     ...(f.hasta ? { hasta: f.hasta } : {}),
-    ...(f.matricula ? { matricula: f.matricula } : {}),
+    ...(f.matricula ? { matricula_contiene: f.matricula } : {}),
     archivado: f.archivado ? 'true' : 'false',
   };
 }
@@ -53,10 +54,8 @@ export function cumpleServidor(r: DecaLocal, f: Filtros): boolean {
   if (f.estado && r.estado !== f.estado) return false;
   if (f.desde && (!r.fecha_transporte || r.fecha_transporte < f.desde)) return false;
   if (f.hasta && (!r.fecha_transporte || r.fecha_transporte > f.hasta)) return false;
-  if (f.matricula) {
-    const m = normalizarMatricula(f.matricula);
-    if (r.datos.matricula !== m && r.datos.matricula_remolque !== m) return false;
-  }
+  const m = f.matricula ? normalizarMatricula(f.matricula) : '';
+  if (m && ![r.datos.matricula, r.datos.matricula_remolque].some((x) => typeof x === 'string' && normalizarMatricula(x).includes(m))) return false;
   return true;
 }
 

@@ -23,7 +23,8 @@ const NOMBRE_ENTORNO: Record<Entorno, string> = { produccion: 'producción', pru
 function Claves() {
   const enLinea = useEnLinea();
   const [claves, setClaves] = useState<ClaveApi[] | null>(null);
-  const [nueva, setNueva] = useState<string | null>(null);
+  // The key just made, shown once to copy, for as long as it is a key that works.
+  const [nueva, setNueva] = useState<{ key: string; id: number } | null>(null);
   const [nombre, setNombre] = useState('');
   const [soloLectura, setSoloLectura] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -40,7 +41,7 @@ function Claves() {
     setError(null);
     try {
       const r = await llamarApp(f, 'crear_clave', { entorno, solo_lectura: soloLectura, ...(nombre.trim() ? { nombre: nombre.trim() } : {}) });
-      setNueva(r.data.key);
+      setNueva({ key: r.data.key, id: r.data.clave.id });
       setNombre('');
       setSoloLectura(false);
       await cargar();
@@ -74,11 +75,13 @@ function Claves() {
   if (!enLinea) return <p class="pista">Las claves de API se gestionan con conexión.</p>;
   const activas = (claves ?? []).filter((c) => !c.revocada_at);
   const revocadas = (claves ?? []).filter((c) => c.revocada_at);
+  // Revoked, the key just made is no longer one to copy: it shows among the revoked ones, open.
+  const nuevaVale = nueva && !revocadas.some((c) => c.id === nueva.id);
   return (
     <>
       {dialogo}
-      {nueva && (
-        <SecretoUnaVez valor={nueva} testId="clave-nueva" clase="aviso ok">
+      {nueva && nuevaVale && (
+        <SecretoUnaVez valor={nueva.key} testId="clave-nueva" clase="aviso ok">
           <p>Copie la clave ahora: no se volverá a mostrar.</p>
         </SecretoUnaVez>
       )}
@@ -104,12 +107,15 @@ function Claves() {
         </ul>
       )}
       {revocadas.length > 0 && (
-        <details>
+        <details open={revocadas.some((c) => c.id === nueva?.id)}>
           <summary>Revocadas ({revocadas.length})</summary>
-          <ul>
+          <ul class="claves revocadas" data-testid="claves-revocadas">
             {revocadas.map((c) => (
-              <li key={c.id}>
-                {c.nombre ?? 'Sin nombre'} · <code>{c.prefijo}…</code> · {NOMBRE_ENTORNO[c.entorno]} · revocada el {fechaEs(c.revocada_at)}
+              <li key={c.id} data-prefijo={c.prefijo}>
+                <div>
+                  <span class="insignia">Revocada</span> {c.nombre ?? 'Sin nombre'} · <code>{c.prefijo}…</code> · {NOMBRE_ENTORNO[c.entorno]}
+                  <div class="pista">Revocada el {fechaEs(c.revocada_at)}: ya no abre la API.</div>
+                </div>
               </li>
             ))}
           </ul>

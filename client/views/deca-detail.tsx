@@ -3,17 +3,18 @@ import { fechaEs, fechaHoraEs } from '../../shared/rules/fechas';
 import type { Cambio, DatosPedidos, Deca, DecaEnviada, Descarga, DescargasList } from '../../shared/schemas/deca';
 import { useEnLinea, useLiveQuery } from '../app/hooks';
 import { navegar } from '../app/router';
-import { contexto, permitido, sesionCaducada } from '../app/sesion';
+import { type Contexto, contexto, permitido, sesionCaducada } from '../app/sesion';
 import { useStore } from '../app/store';
 import { useConfirmacion } from '../components/dialogo';
 import { useDocumentos } from '../components/documentos';
+import { imprimirPdf } from '../components/imprimir';
 import { Insignias, nombreDeca, puedeMostrarse, rutaDeca, SinEmitir } from '../components/insignias';
 import { GuardarParaElCamino } from '../components/instalar';
 import { nombreCampo, valorLegible } from '../components/nombres';
 import { pesoConUnidad } from '../components/peso-con-unidad';
 import { ApiError, NetworkError } from '../data/api';
-import { buscarLocal, cargarCambios, refrescarDeca } from '../data/consultas';
-import { tieneCopia } from '../data/copia-camino';
+import { buscarLocal, cargarCambios, obtenerDocumentos, refrescarDeca } from '../data/consultas';
+import { copiaGuardada, tieneCopia } from '../data/copia-camino';
 import type { DecaLocal, EntradaOutbox } from '../data/db';
 import { archivarDeca, descartar, eliminarDeca, emitirDeca, finalizarServicio, reintentar } from '../data/outbox';
 import { FotoDeDeca } from './deca-detail/foto-deca';
@@ -178,6 +179,16 @@ function Aperturas({ rec }: { rec: DecaLocal }) {
       ))}
     </ol>
   );
+}
+
+/**
+ * «Imprimir» prints the official document, never this page: the PDF kept on the device (the server's, or the one
+ * issued here with no coverage), else the server's.
+ */
+async function imprimirDeca(ctx: Contexto, rec: DecaLocal): Promise<void> {
+  const copia = await copiaGuardada(ctx.db, rec);
+  const pdf = copia?.pdf ?? (rec.deca ? (await obtenerDocumentos(ctx.api, ctx.db, rec.deca)).pdf : null);
+  if (pdf) await imprimirPdf(pdf, `DeCA ${nombreDeca(rec)}`);
 }
 
 const v = (x: unknown) => (x === null || x === undefined || x === '' ? '—' : String(x));
@@ -480,9 +491,11 @@ export default function DetalleDeca({ params }: { params: string[] }) {
             <a class="boton" href={`/decas/nueva?desde=${encodeURIComponent(rec.numero ?? rec.clave)}`}>
               Duplicar
             </a>
-            <button type="button" onClick={() => print()}>
-              Imprimir
-            </button>
+            {tieneCopia(rec) && (
+              <button type="button" onClick={() => accion(imprimirDeca(ctx, rec))}>
+                Imprimir
+              </button>
+            )}
             {rec.id !== undefined && permitido('gestion') && (
               <button type="button" onClick={() => accion(archivarDeca(ctx.db, rec.clave, !rec.archivado))}>
                 {rec.archivado ? 'Desarchivar' : 'Archivar'}
@@ -574,10 +587,11 @@ export default function DetalleDeca({ params }: { params: string[] }) {
               <h2>Historial</h2>
               <Historial rec={rec} />
               {d && d.estado !== 'pendiente' && (
-                <>
+                // Who opened the public page (IPs, browsers) is for the office's screen, never for paper.
+                <div class="no-imprimir" data-testid="registro-aperturas">
                   <h2>Aperturas públicas</h2>
                   <Aperturas rec={rec} />
-                </>
+                </div>
               )}
             </>
           )}

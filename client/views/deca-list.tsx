@@ -2,14 +2,16 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { fechaEs } from '../../shared/rules/fechas';
 import { queVeElConductor, veTodasLasDecas } from '../../shared/rules/roles';
 import { ESCRITORIO, useEnLinea, useLiveQuery, useMedia } from '../app/hooks';
+import { useModulo } from '../app/router';
 import { contexto, permitido, sesionCaducada } from '../app/sesion';
 import { useStore } from '../app/store';
-import { cuantos } from '../components/cuantos';
 import { Insignias, nombreDeca, puedeMostrarse, rutaDeca, SinEmitir } from '../components/insignias';
 import { ApiError, NetworkError } from '../data/api';
-import { cargarPagina, consultaServidor, type Filtros, fechaRelativa, listarLocal, obtenerDocumentos, porFechaTransporte } from '../data/consultas';
+import { cargarPagina, consultaServidor, type Filtros, fechaRelativa, listarLocal, porFechaTransporte } from '../data/consultas';
 import type { DecaLocal } from '../data/db';
-import { archivarDeca } from '../data/outbox';
+
+/** The bulk actions load with the first selection: the list's first screen carries none of their code. */
+const cargarSeleccion = () => import('./deca-list/seleccion');
 
 const PASO = 30;
 
@@ -21,17 +23,27 @@ function envios(r: DecaLocal): string {
 }
 
 const txt = (v: unknown) => (typeof v === 'string' && v ? v : '—');
+/** A text cell cut to its column (the whole text on hover). */
+const celda = (k: string, c: string, v: string) => (
+  <td key={k} class={c || undefined} title={v}>
+    {v}
+  </td>
+);
 
-/** Desktop columns that sort (the list's own order is by transport date, newest first). */
+/**
+ * Desktop columns that sort (the list's own order is by transport date, newest first). `c` is the column's
+ * class: the style sheet gives each a width and hides the ones a narrower desk has no room for (`opc1`
+ * first, then `opc2`), never number, state, date, plate or shipper: the row never scrolls sideways.
+ */
 const COLUMNAS = {
-  numero: { titulo: 'Número', valor: (r: DecaLocal) => nombreDeca(r) },
-  estado: { titulo: 'Estado', valor: (r: DecaLocal) => (r.porEmitir ? ' ' : r.estado) },
-  fecha: { titulo: 'Fecha', valor: (r: DecaLocal) => r.fecha_transporte },
-  matricula: { titulo: 'Matrícula', valor: (r: DecaLocal) => txt(r.datos.matricula) },
-  cargador: { titulo: 'Cargador', valor: (r: DecaLocal) => txt(r.datos.cargador_nombre) },
-  transportista: { titulo: 'Transportista', valor: (r: DecaLocal) => txt(r.datos.transp_nombre) },
-  conductor: { titulo: 'Conductor', valor: (r: DecaLocal) => txt(r.datos.conductor_nombre) },
-  referencia: { titulo: 'Referencia', valor: (r: DecaLocal) => txt(r.datos.referencia) },
+  numero: { titulo: 'Número', c: 'c-num', valor: (r: DecaLocal) => nombreDeca(r) },
+  estado: { titulo: 'Estado', c: 'c-estado', valor: (r: DecaLocal) => (r.porEmitir ? ' ' : r.estado) },
+  fecha: { titulo: 'Fecha', c: 'c-fecha', valor: (r: DecaLocal) => r.fecha_transporte },
+  matricula: { titulo: 'Matrícula', c: 'c-mat', valor: (r: DecaLocal) => txt(r.datos.matricula) },
+  cargador: { titulo: 'Cargador', c: '', valor: (r: DecaLocal) => txt(r.datos.cargador_nombre) },
+  transportista: { titulo: 'Transportista', c: 'opc1', valor: (r: DecaLocal) => txt(r.datos.transp_nombre) },
+  conductor: { titulo: 'Conductor', c: 'opc2', valor: (r: DecaLocal) => txt(r.datos.conductor_nombre) },
+  referencia: { titulo: 'Referencia', c: 'opc2', valor: (r: DecaLocal) => txt(r.datos.referencia) },
 } as const;
 type Columna = keyof typeof COLUMNAS;
 type Orden = { col: Columna; asc: boolean };
@@ -62,9 +74,6 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
   const escritorio = useMedia(ESCRITORIO);
   const enLinea = useEnLinea();
   const [f, setF] = useState<Filtros>(() => leerFiltros(query));
-  // What is typed in the plate box until it is committed (Enter or leaving the box): the list
-  // re-renders as pages arrive, and must never wipe a plate being typed.
-  const [matriculaEscrita, setMatriculaEscrita] = useState(f.matricula ?? '');
   const [mostrar, setMostrar] = useState(PASO);
   const pag = useRef<{ siguiente: string | null; techo: number | null; agotada: boolean; cargando: boolean; clave: string }>({
     siguiente: null,
@@ -78,7 +87,13 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
   const [paginas, setPaginas] = useState(0);
   const centinela = useRef<HTMLDivElement>(null);
 
-  const { texto: _t, ...servidor } = f;
+  // The plate filters as it is typed, like the search: the device's DeCAs at once, the server's once typing pauses.
+  const [matriculaServidor, setMatriculaServidor] = useState(f.matricula);
+  useEffect(() => {
+    const t = setTimeout(() => setMatriculaServidor(f.matricula), 300);
+    return () => clearTimeout(t);
+  }, [f.matricula]);
+  const { texto: _t, ...servidor } = { ...f, matricula: matriculaServidor };
   const claveServidor = JSON.stringify(servidor) + ctx.entorno;
   const filas = useLiveQuery(() => listarLocal(ctx.db, f), [ctx.db, JSON.stringify(f)]);
   const [orden, setOrden] = useState<Orden>(ORDEN_INICIAL);
@@ -98,7 +113,7 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
     p.cargando = true;
     const clave = p.clave;
     try {
-      const r = await cargarPagina(ctx.api, ctx.db, f, p.siguiente, p.techo);
+      const r = await cargarPagina(ctx.api, ctx.db, servidor, p.siguiente, p.techo);
       if (pag.current.clave !== clave) return;
       p.siguiente = r.siguiente;
       p.techo = r.suelo;
@@ -169,6 +184,7 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
     setF((prev) => ({ ...prev, [k]: valor }));
   };
 
+  const Seleccion = useModulo(escritorio && seleccion.size > 0 ? cargarSeleccion : null);
   const ordenadas = escritorio ? ordenar(filas ?? [], orden) : (filas ?? []);
   const visibles = ordenadas.slice(0, mostrar);
   const hayMas = (filas?.length ?? 0) > mostrar || !pag.current.agotada;
@@ -180,38 +196,6 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
       else s.add(clave);
       return s;
     });
-
-  async function archivarElegidas() {
-    const archivables = elegidas.filter((r) => r.id !== undefined);
-    for (const r of archivables) await archivarDeca(ctx.db, r.clave, !f.archivado);
-    setProgreso(`${f.archivado ? cuantos(archivables.length, 'DeCA desarchivada', 'DeCA desarchivadas') : cuantos(archivables.length, 'DeCA archivada', 'DeCA archivadas')}.`);
-    setSeleccion(new Set());
-  }
-
-  async function descargarElegidas() {
-    const conPdf = elegidas.filter((r) => r.deca && r.deca.estado !== 'pendiente');
-    let hechas = 0;
-    const fallos: string[] = [];
-    for (const r of conPdf) {
-      setProgreso(`Descargando PDF ${hechas + 1} de ${conPdf.length}…`);
-      try {
-        const doc = await obtenerDocumentos(ctx.api, ctx.db, r.deca!);
-        const url = URL.createObjectURL(new Blob([doc.pdf], { type: 'application/pdf' }));
-        const a = document.createElement('a');
-        a.href = url;
-        a.download = `DeCA-${r.deca!.numero}-v${r.deca!.version}.pdf`;
-        a.click();
-        setTimeout(() => URL.revokeObjectURL(url), 10_000);
-        hechas++;
-      } catch (err) {
-        fallos.push(`${nombreDeca(r)}: ${(err as Error).message}`);
-      }
-    }
-    const sinPdf = elegidas.length - conPdf.length;
-    setProgreso(
-      `${cuantos(hechas, 'PDF descargado', 'PDF descargados')}.${sinPdf ? ` ${sinPdf} sin PDF (${sinPdf === 1 ? 'no emitida' : 'no emitidas'}).` : ''}${fallos.length ? ` No se pudieron descargar: ${fallos.join('; ')}.` : ''}`,
-    );
-  }
 
   const hoy = fechaRelativa(0);
   const vista =
@@ -226,11 +210,10 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
     if (v === 'mia' && !miMatricula) return setPidiendoMatricula(true);
     setPidiendoMatricula(false);
     const m = v === 'mia' ? miMatricula : '';
-    setMatriculaEscrita(m);
     setF((prev) => ({ ...prev, desde: v === 'hoy' ? hoy : '', hasta: v === 'hoy' ? hoy : '', matricula: m }));
   };
   const th = (c: Columna) => (
-    <th scope="col" aria-sort={orden.col === c ? (orden.asc ? 'ascending' : 'descending') : undefined}>
+    <th scope="col" class={COLUMNAS[c].c} aria-sort={orden.col === c ? (orden.asc ? 'ascending' : 'descending') : undefined}>
       <button type="button" class="ordenar" onClick={() => setOrden((o) => (o.col === c ? { col: c, asc: !o.asc } : { col: c, asc: c !== 'fecha' }))}>
         {COLUMNAS[c].titulo}
         <span aria-hidden="true">{orden.col === c ? (orden.asc ? ' ▲' : ' ▼') : ''}</span>
@@ -283,7 +266,6 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
             localStorage.setItem(K_MI_MATRICULA, m);
             setMiMatricula(m);
             setPidiendoMatricula(false);
-            setMatriculaEscrita(m);
             setF((prev) => ({ ...prev, desde: '', hasta: '', matricula: m }));
           }}
         >
@@ -315,16 +297,7 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
           </div>
           <div class="campo">
             <label for="f-matricula">Matrícula</label>
-            <input
-              id="f-matricula"
-              value={matriculaEscrita}
-              onInput={(e) => setMatriculaEscrita(e.currentTarget.value)}
-              onChange={(e) => {
-                setMatriculaEscrita(e.currentTarget.value);
-                set('matricula')(e);
-              }}
-              autoCapitalize="characters"
-            />
+            <input id="f-matricula" type="search" value={f.matricula} onInput={set('matricula')} onChange={set('matricula')} autoCapitalize="characters" placeholder="Parte de la matrícula" />
           </div>
           <div class="campo">
             <label for="f-desde">Desde</label>
@@ -363,21 +336,8 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
           {filas.length} DeCA{hayMas && estadoCarga === 'listo' ? ' cargadas; hay más al bajar' : ''}
         </p>
       )}
-      {escritorio && elegidas.length > 0 && (
-        <section class="barra-seleccion" aria-label="Acciones con las seleccionadas">
-          <strong>{cuantos(elegidas.length, 'seleccionada', 'seleccionadas')}</strong>
-          {permitido('gestion') && (
-            <button type="button" onClick={() => void archivarElegidas()}>
-              {f.archivado ? 'Desarchivar' : 'Archivar'}
-            </button>
-          )}
-          <button type="button" onClick={() => void descargarElegidas()}>
-            Descargar PDF
-          </button>
-          <button type="button" onClick={() => setSeleccion(new Set())}>
-            Quitar selección
-          </button>
-        </section>
+      {escritorio && elegidas.length > 0 && Seleccion && !(Seleccion instanceof Error) && (
+        <Seleccion.default elegidas={elegidas} archivadas={Boolean(f.archivado)} progreso={setProgreso} quitar={() => setSeleccion(new Set())} />
       )}
       {progreso && (
         <p class="aviso" role="status" data-testid="progreso">
@@ -385,10 +345,10 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
         </p>
       )}
       {escritorio ? (
-        <table class="tabla" data-testid="lista-decas">
+        <table class="tabla decas" data-testid="lista-decas">
           <thead>
             <tr>
-              <th scope="col">
+              <th scope="col" class="c-sel">
                 <label class="sr-check">
                   <input
                     type="checkbox"
@@ -406,7 +366,9 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
               {th('transportista')}
               {th('conductor')}
               {th('referencia')}
-              <th scope="col">Envío</th>
+              <th scope="col" class="opc1">
+                Envío
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -421,16 +383,12 @@ export default function ListaDecas({ query }: { params: string[]; query: URLSear
                 <td>
                   <a href={rutaDeca(r)}>{nombreDeca(r)}</a>
                 </td>
-                <td>
+                <td class="c-estado">
                   <Insignias r={r} />
                 </td>
                 <td>{fechaEs(r.fecha_transporte) || '—'}</td>
-                <td>{txt(r.datos.matricula)}</td>
-                <td>{txt(r.datos.cargador_nombre)}</td>
-                <td>{txt(r.datos.transp_nombre)}</td>
-                <td>{txt(r.datos.conductor_nombre)}</td>
-                <td>{txt(r.datos.referencia)}</td>
-                <td>{envios(r)}</td>
+                {(['matricula', 'cargador', 'transportista', 'conductor', 'referencia'] as const).map((c) => celda(c, COLUMNAS[c].c, COLUMNAS[c].valor(r)))}
+                {celda('envio', 'opc1', envios(r))}
               </tr>
             ))}
           </tbody>

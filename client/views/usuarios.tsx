@@ -29,6 +29,9 @@ function GestionUsuarios() {
   const [rol, setRol] = useState<RolUsuario>('conductor');
   const [campos, setCampos] = useState<Record<string, string>>({});
   const [enviando, setEnviando] = useState(false);
+  // The link of the invitation just made (the server answers it once): to copy or share where the e-mail does not reach.
+  const [enlace, setEnlace] = useState<{ url: string; email: string } | null>(null);
+  const [copiado, setCopiado] = useState(false);
   const { confirmar, dialogo } = useConfirmacion();
   const yo = ctx.sesion.usuario.id;
 
@@ -60,6 +63,8 @@ function GestionUsuarios() {
     setEnviando(true);
     try {
       const r = await llamarApp(f, 'invitar_usuario', { email, rol });
+      setEnlace({ url: r.data.enlace, email: r.data.invitacion.email });
+      setCopiado(false);
       setEstado(`Invitación enviada a ${r.data.invitacion.email}. El enlace caduca el ${fechaEs(r.data.invitacion.expires_at)}.`);
       setError(null);
       setEmail('');
@@ -135,6 +140,35 @@ function GestionUsuarios() {
         <p class="aviso error" role="alert">
           {error}
         </p>
+      )}
+      {enlace && (
+        <div class="aviso" data-testid="enlace-invitacion">
+          <p>También puede darle el enlace usted mismo (por mensaje, en persona): es de un solo uso, solo para {enlace.email}, y no se volverá a mostrar.</p>
+          <p>
+            <input readOnly value={enlace.url} aria-label={`Enlace de la invitación a ${enlace.email}`} onFocus={(e) => e.currentTarget.select()} />
+          </p>
+          <div class="acciones">
+            <button
+              type="button"
+              onClick={() =>
+                void navigator.clipboard?.writeText(enlace.url).then(
+                  () => setCopiado(true),
+                  () => {},
+                )
+              }
+            >
+              {copiado ? 'Enlace copiado' : 'Copiar el enlace'}
+            </button>
+            {'share' in navigator && (
+              <button
+                type="button"
+                onClick={() => void navigator.share({ title: 'Invitación a DeCA', text: `Únase a la cuenta de DeCA con este enlace (para ${enlace.email}):`, url: enlace.url }).catch(() => {})}
+              >
+                Compartir
+              </button>
+            )}
+          </div>
+        </div>
       )}
       {datos && (
         <ul class="claves" data-testid="usuarios">

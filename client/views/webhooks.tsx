@@ -16,7 +16,8 @@ const NOMBRE_EVENTO: Record<(typeof EVENTOS)[number], string> = {
   'deca.sustituido': 'Sustituida',
   'deca.completado': 'Completada por la otra parte',
   'deca.fin_servicio': 'Fin del servicio',
-  'deca.descargado': 'Abierta por un agente (QR)',
+  // An open of the public page or PDF says nothing of who opened it: an inspector's scan, the driver, anyone with the link.
+  'deca.descargado': 'Abierta desde el QR o el enlace',
   'deca.control': 'Control en carretera',
 };
 
@@ -51,6 +52,7 @@ function Entregas({ webhook }: { webhook: Webhook }) {
     <table class="resultado-importacion" data-testid={`entregas-${webhook.id}`}>
       <thead>
         <tr>
+          <th scope="col">DeCA</th>
           <th scope="col">Evento</th>
           <th scope="col">Creado</th>
           <th scope="col">Estado</th>
@@ -63,6 +65,7 @@ function Entregas({ webhook }: { webhook: Webhook }) {
       <tbody>
         {entregas.map((e) => (
           <tr key={e.id} data-estado={e.estado}>
+            <td>{e.deca_numero ? <a href={`/decas/${e.deca_numero}`}>{e.deca_numero}</a> : '—'}</td>
             <td>{e.evento === 'ping' ? 'Prueba (ping)' : NOMBRE_EVENTO[e.evento]}</td>
             <td>{e.creado_at}</td>
             <td>{ESTADO_ENTREGA[e.estado]}</td>

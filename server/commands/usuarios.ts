@@ -48,7 +48,7 @@ export const listarUsuariosCommand = command({
 
 export const invitarUsuarioCommand = command({
   nombre: 'invitar_usuario',
-  descripcion: 'Invita por correo a una persona a la cuenta con una función (administrador, oficina o conductor).',
+  descripcion: 'Invita por correo a una persona a la cuenta con una función (administrador, oficina o conductor); devuelve también el enlace, una sola vez, para copiarlo o compartirlo.',
   acceso: 'admin',
   permiso: 'usuarios',
   entrada: InvitarInput,
@@ -56,7 +56,7 @@ export const invitarUsuarioCommand = command({
     const { cuenta, userId } = ctx.quien;
     // `admin` access: a signed-in administrator, so there is a user.
     const plan = await prepararInvitacion(ctx.db, cuenta, userId!, input, ctx.siteUrl, ctx.clock.now());
-    return mapPlan(plan, (row): { invitacion: Invitacion } => ({ invitacion: presentInvitacion(row) }));
+    return mapPlan(plan, ({ row, enlace }): { invitacion: Invitacion; enlace: string } => ({ invitacion: presentInvitacion(row), enlace }));
   },
 });
 

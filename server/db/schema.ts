@@ -44,7 +44,7 @@ export interface InvitacionesTable {
   account_id: number;
   email: string;
   rol: RolUsuario;
-  /** sha256 of the link's token; the token is only in the e-mail. */
+  /** sha256 of the link's token; the token is only in the e-mail and in the answer to the administrator who invited. */
   token_hash: string;
   invitada_por: number | null;
   created_at: Timestamp;

@@ -231,7 +231,7 @@ export const OPERACIONES = {
       {
         titulo: 'Listar DeCA',
         descripcion:
-          'Lista las DeCA de la cuenta, la más reciente primero (con desde/hasta, por fecha de transporte; con modificado_desde, por su último cambio), con filtros por estado (pendiente, emitido, sustituido), fechas de transporte (desde/hasta, AAAA-MM-DD), matrícula, ref_externa, archivadas o texto libre (q: parte del número, referencias, empresas, conductor, matrículas o lugares y mercancía). Devuelve {decas, siguiente}: si «siguiente» no es null, páselo como despues_de, con los mismos filtros, para la página siguiente.',
+          'Lista las DeCA de la cuenta, la más reciente primero (con desde/hasta, por fecha de transporte; con modificado_desde, por su último cambio), con filtros por estado (pendiente, emitido, sustituido), fechas de transporte (desde/hasta, AAAA-MM-DD), matrícula entera (matricula) o cualquier parte de ella (matricula_contiene), ref_externa, archivadas o texto libre (q: parte del número, referencias, empresas, conductor, matrículas o lugares y mercancía). Devuelve {decas, siguiente}: si «siguiente» no es null, páselo como despues_de, con los mismos filtros, para la página siguiente.',
         lectura: true,
         anotaciones: CONSULTA,
       },

@@ -100,7 +100,8 @@ export interface OperacionesApp {
   crear_clave: { entrada: ClaveCreateInput; salida: ClaveCreada };
   revocar_clave: { entrada: Id; salida: { clave: ClaveApi } };
   listar_usuarios: { entrada: Nada; salida: UsuariosResponse };
-  invitar_usuario: { entrada: InvitarInput; salida: { invitacion: Invitacion } };
+  /** `enlace`: the invitation's link, answered only here (the e-mail carries it too), to copy or share. */
+  invitar_usuario: { entrada: InvitarInput; salida: { invitacion: Invitacion; enlace: string } };
   cambiar_rol_usuario: { entrada: Id & { rol?: RolUsuario; matriculas?: string[] }; salida: { usuario: UsuarioCuenta } };
   quitar_usuario: { entrada: Id; salida: { usuario: UsuarioCuenta } };
   anular_invitacion: { entrada: Id; salida: { invitacion: Invitacion } };

@@ -298,6 +298,8 @@ export const DecaListQuery = z.object({
   hasta: fecha.optional().meta({ description: 'Fecha de transporte hasta (incluida)' }),
   ref_externa: cadena().max(100).optional(),
   matricula: cadena().max(20).optional().meta({ description: 'Matrícula del vehículo o del remolque' }),
+  // The spec's `matricula` is a plate, matched whole (what API clients already rely on); a desk's search box wants any part.
+  matricula_contiene: cadena().max(20).optional().meta({ description: 'Extensión: parte de la matrícula del vehículo o del remolque, sin contar espacios ni guiones («34bc» encuentra 1234 BCD)' }),
   modificado_desde: cadena({ max: 40 })
     .max(40, 'Use AAAA-MM-DD o AAAA-MM-DD HH:MM:SS')
     .refine((s) => !Number.isNaN(Date.parse(s.includes('T') || s.length <= 10 ? s : s.replace(' ', 'T'))), 'Use AAAA-MM-DD o AAAA-MM-DD HH:MM:SS')

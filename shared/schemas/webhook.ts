@@ -134,6 +134,7 @@ export const Entrega = z
     id: z.string().startsWith('ev_').meta({ description: 'Igual a X-Deca-Entrega y al id del cuerpo' }),
     evento: EventoEntrega,
     deca_id: z.number().int().nullable(),
+    deca_numero: z.string().nullable().meta({ description: 'Número de la DeCA del evento (null en un ping)' }),
     creado_at: fechaHora,
     estado: EstadoEntrega,
     intento: z.number().int().meta({ description: 'Intentos hechos' }),

@@ -26,7 +26,7 @@ describe.skipIf(!CHROMIUM)('the office: webhooks, e-mail, the list, users and se
     await seguirEnlace(page, page.getByRole('link', { name: 'Gestionar los webhooks' }), page.getByRole('heading', { name: 'Webhooks' }));
     await page.fill('#f-webhook-url', `${rx.url}/deca`);
     await page.fill('#f-webhook-descripcion', 'ERP');
-    await page.getByRole('checkbox', { name: 'Abierta por un agente (QR)' }).uncheck();
+    await page.getByRole('checkbox', { name: 'Abierta desde el QR o el enlace' }).uncheck();
     await page.getByRole('button', { name: 'Crear webhook' }).click();
     const secreto = (await page.getByTestId('secreto-nuevo').textContent())!;
     expect(secreto).toMatch(/^whsec_/);

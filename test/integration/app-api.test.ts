@@ -319,7 +319,8 @@ describe('API keys from the web app', () => {
     expect(revoked.body.clave.revocada_at).not.toBeNull();
     const after = await app.request('GET', '/demo/api/v1/cuenta', { key });
     expect(after.status).toBe(401);
-    expect(ErrorBody.parse(after.body).error.mensaje).toMatch(/revocada/);
+    // It names where to make another: the app's «Cuenta» screen, section «Claves de API» (no «Integraciones» screen exists).
+    expect(ErrorBody.parse(after.body).error.mensaje).toBe('Esta clave de API está revocada. Cree otra en la aplicación, en «Cuenta» → «Claves de API».');
   });
 
   it('creates read-only keys', async ({ app }) => {

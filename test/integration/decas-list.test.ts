@@ -98,6 +98,31 @@ describe('GET /decas filters', () => {
     expect(await idsDe(app, a.live, { matricula: '1234BCD', estado: 'emitido', desde: '2026-11-05' })).toEqual([d.d3]);
   });
 
+  it('filters by any part of a plate (extension `matricula_contiene`), tractor or trailer, as people type it; `matricula` stays a whole plate', async ({ app, lista }) => {
+    const { a, d } = lista;
+    // d1's tractor and d3's trailer are 1234BCD; d2's trailer R5555BBB; d4 (replaced by d5) 2222CCC.
+    expect(await idsDe(app, a.live, { matricula_contiene: '34 b' })).toEqual([d.d3, d.d1]);
+    expect(await idsDe(app, a.live, { matricula_contiene: '4-bc' })).toEqual([d.d3, d.d1]);
+    expect(await idsDe(app, a.live, { matricula_contiene: '555' })).toEqual([d.d2]);
+    expect(await idsDe(app, a.live, { matricula_contiene: 'ccc' })).toEqual([d.d5, d.d4]);
+    expect(await idsDe(app, a.live, { matricula_contiene: '34bc', estado: 'emitido', desde: '2026-11-05' })).toEqual([d.d3]);
+    // A typed LIKE wildcard is a character, never «anything».
+    expect(await idsDe(app, a.live, { matricula_contiene: '%' })).toEqual([]);
+    expect(await idsDe(app, a.live, { matricula_contiene: '_' })).toEqual([]);
+    // Only spaces or dashes: no part at all, so no filter.
+    expect(await idsDe(app, a.live, { matricula_contiene: ' - ', archivado: 'false' })).toEqual([d.d5, d.d4, d.d3, d.d2, d.d1]);
+    expect(await idsDe(app, a.live, { matricula: '34BC' })).toEqual([]);
+    // The CSV export takes the list's filters: the same part, the same DeCAs.
+    const csv = await app.request('GET', `/api/v1/decas.csv?${new URLSearchParams({ matricula_contiene: '34 b' })}`, { key: a.live });
+    expect(csv.status, csv.text).toBe(200);
+    const matriculas = csv.text
+      .trim()
+      .split(/\r\n/)
+      .slice(1)
+      .map((l) => l.split(';')[14]);
+    expect(matriculas.sort()).toEqual(['1234BCD', '9876KLM']);
+  });
+
   it('filters by archive flag', async ({ app, lista }) => {
     const { a, d } = lista;
     expect(await idsDe(app, a.live, { archivado: 'true' })).toEqual([d.d6]);

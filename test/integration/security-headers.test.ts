@@ -64,6 +64,7 @@ describe('the app shell', () => {
         'worker-src': ["'self'"],
         'manifest-src': ["'self'"],
         'object-src': ["'none'"],
+        'frame-src': ['blob:'],
         'base-uri': ["'self'"],
         'form-action': ["'self'"],
         'frame-ancestors': ["'none'"],

@@ -26,6 +26,9 @@ describe('users of an account', () => {
     expect(correo.asunto).toContain(c.account.nombre);
     expect(correo.texto).toContain('como conductor');
     const token = await tokenInvitacion(app, email.toLowerCase());
+    // The administrator gets the e-mail's link too, to copy or share it; the link list never shows it again.
+    expect(inv.body.enlace).toBe(`${app.config.siteUrl}/invitacion/${token}`);
+    expect(JSON.stringify((await app.request('GET', '/app/api/usuarios', { cookie: admin })).body)).not.toContain(token);
     // Only the hash is kept.
     expect(JSON.stringify(await app.database.db.selectFrom('invitaciones').selectAll().execute())).not.toContain(token);
 

@@ -233,6 +233,7 @@ describe('webhook delivery', () => {
     const r = EntregaResultado.parse(res.body);
     expect(r.ok).toBe(true);
     expect(r.entrega.evento).toBe('ping');
+    expect(r.entrega.deca_numero).toBeNull();
     expect(r.entrega.estado).toBe('entregada');
     expect(r.entrega.status).toBe(200);
     expect(r.entrega.intentos).toEqual([expect.objectContaining({ numero: 1, status: 200, manual: true, error: null })]);
@@ -463,12 +464,22 @@ describe('webhook delivery', () => {
 
   it('lists the last 100 deliveries, newest first', async ({ app, rx }) => {
     const { c, wh } = await montar({ app, rx }, ['deca.creado']);
-    for (let i = 0; i < 103; i++) await crearDeca(app, c.live, { emitir: false, referencia: `L-${i}` });
+    const numeros = new Map<number, string>();
+    for (let i = 0; i < 103; i++) {
+      const d = await crearDeca(app, c.live, { emitir: false, referencia: `L-${i}` });
+      numeros.set(d.id, d.numero);
+    }
     await entregarTodo(app);
     const entregas = await leerEntregas(app, c.live, wh.id);
     expect(entregas).toHaveLength(100);
     const ids = entregas.map((e) => e.deca_id!);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    // Each says which DeCA it is about, by the number people know it by.
+    for (const e of entregas) expect(e.deca_numero).toBe(numeros.get(e.deca_id!));
+    // A DeCA deleted since (a pending one) keeps its number in its deliveries.
+    const borrada = entregas[0]!;
+    expect((await app.request('DELETE', `/api/v1/decas/${borrada.deca_id}`, { key: c.live })).status).toBe(200);
+    expect((await leerEntregas(app, c.live, wh.id)).find((e) => e.id === borrada.id)?.deca_numero).toBe(numeros.get(borrada.deca_id!));
   });
 
   it('prunes deliveries 30 days after their week ended, by dropping its partitions', async ({ app, rx }) => {

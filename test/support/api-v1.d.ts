@@ -1199,6 +1199,8 @@ export interface components {
             /** @enum {string} */
             evento: "deca.creado" | "deca.emitido" | "deca.modificado" | "deca.sustituido" | "deca.completado" | "deca.fin_servicio" | "deca.descargado" | "deca.control" | "ping";
             deca_id: number | null;
+            /** @description Número de la DeCA del evento (null en un ping) */
+            deca_numero: string | null;
             /** @description AAAA-MM-DD HH:MM:SS, hora de Madrid */
             creado_at: string;
             /** @enum {string} */
@@ -1599,6 +1601,8 @@ export interface operations {
                 ref_externa?: string;
                 /** @description Matrícula del vehículo o del remolque */
                 matricula?: string;
+                /** @description Extensión: parte de la matrícula del vehículo o del remolque, sin contar espacios ni guiones («34bc» encuentra 1234 BCD) */
+                matricula_contiene?: string;
                 /** @description Solo las cambiadas desde ese instante (hora de Madrid si no lleva zona) */
                 modificado_desde?: string;
                 /** @description Extensión: filtrar por archivadas (true) o no archivadas (false) */
@@ -2875,6 +2879,8 @@ export interface operations {
                 ref_externa?: string;
                 /** @description Matrícula del vehículo o del remolque */
                 matricula?: string;
+                /** @description Extensión: parte de la matrícula del vehículo o del remolque, sin contar espacios ni guiones («34bc» encuentra 1234 BCD) */
+                matricula_contiene?: string;
                 /** @description Solo las cambiadas desde ese instante (hora de Madrid si no lleva zona) */
                 modificado_desde?: string;
                 /** @description Extensión: filtrar por archivadas (true) o no archivadas (false) */

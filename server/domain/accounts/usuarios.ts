@@ -45,7 +45,14 @@ export function urlInvitacion(siteUrl: string, token: string): string {
  * open invitation of the same address (the old link stops working) and send
  * the link through the mail outbox, in the command's transaction.
  */
-export async function prepararInvitacion(db: Kysely<DB>, account: AccountRow, invitaId: number, input: { email: string; rol: RolUsuario }, siteUrl: string, now: Date): Promise<Plan<InvitacionRow>> {
+export async function prepararInvitacion(
+  db: Kysely<DB>,
+  account: AccountRow,
+  invitaId: number,
+  input: { email: string; rol: RolUsuario },
+  siteUrl: string,
+  now: Date,
+): Promise<Plan<{ row: InvitacionRow; enlace: string }>> {
   const email = input.email.trim().toLowerCase();
   const [invita, usuario] = await Promise.all([leerUsuario(db, invitaId), db.selectFrom('users').select('account_id').where('email', '=', email).executeTakeFirst()]);
   if (usuario) {
@@ -55,8 +62,12 @@ export async function prepararInvitacion(db: Kysely<DB>, account: AccountRow, in
   return escritura((trx) => invitar(trx, account, invita, email, input.rol, siteUrl, now));
 }
 
-/** The invitation's writes: the old open one of the address goes, the new one and its e-mail are written. */
-async function invitar(trx: Trx, account: AccountRow, invita: UserRow, email: string, rol: RolUsuario, siteUrl: string, now: Date): Promise<InvitacionRow> {
+/**
+ * The invitation's writes: the old open one of the address goes, the new one and its e-mail are written. The link is
+ * also answered, once, to the administrator who invites, to copy or share it where the e-mail does not reach (the
+ * driver's phone, a messaging app); only its token's hash is kept.
+ */
+async function invitar(trx: Trx, account: AccountRow, invita: UserRow, email: string, rol: RolUsuario, siteUrl: string, now: Date): Promise<{ row: InvitacionRow; enlace: string }> {
   await trx.deleteFrom('invitaciones').where('account_id', '=', account.id).where('email', '=', email).where('aceptada_at', 'is', null).execute();
   const token = randomToken(32);
   const row = await trx
@@ -72,9 +83,10 @@ async function invitar(trx: Trx, account: AccountRow, invita: UserRow, email: st
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const mensaje = mensajeInvitacion(account, invita.email, NOMBRE_ROL[rol].toLowerCase(), urlInvitacion(siteUrl, token), formatMadrid(row.expires_at).slice(0, 16));
+  const enlace = urlInvitacion(siteUrl, token);
+  const mensaje = mensajeInvitacion(account, invita.email, NOMBRE_ROL[rol].toLowerCase(), enlace, formatMadrid(row.expires_at).slice(0, 16));
   await enqueueCorreo(trx, { accountId: account.id, entorno: 'produccion' }, { tipo: 'invitacion', decaId: null, destinatario: email, ...mensaje }, now);
-  return row;
+  return { row, enlace };
 }
 
 const noValida = () => new AppError('no_encontrado', 'Esta invitación no existe, ya se usó, caducó o se sustituyó por otra. Pida al administrador de la cuenta que le invite de nuevo.');

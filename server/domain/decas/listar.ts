@@ -120,6 +120,11 @@ export function consultaDeLista(db: Kysely<DB>, actor: Alcance, q: DecaListQuery
     if (q.modificado_desde) query = query.where('d.modificado_at', '>=', parseInstanteMadrid(q.modificado_desde));
     if (q.archivado !== undefined) query = query.where('d.archivado', '=', q.archivado);
     if (q.q?.trim()) query = query.where(contieneTexto(q.q));
+    const parte = q.matricula_contiene ? normalizarMatricula(q.matricula_contiene) : '';
+    // Plates are stored normalised (no spaces, no dashes, upper case), so a part typed as people write it is normalised
+    // the same way. strpos, not LIKE: a typed `%` or `_` is a character, never a wildcard. No index serves a part of a
+    // plate: the page's walk reads the account's DeCAs until it has a page of matches.
+    if (parte) query = query.where(sql<boolean>`(strpos(d.matricula, ${parte}) > 0 or strpos(d.matricula_remolque, ${parte}) > 0)`);
     if (cursor?.orden === 'fecha') query = query.where(sql<boolean>`(d.fecha_transporte, d.id) < (${cursor.clave}::text, ${cursor.id}::bigint)`);
     else if (cursor?.orden === 'modificado') query = query.where(sql<boolean>`(d.modificado_at, d.id) < (${new Date(cursor.clave!)}::timestamptz, ${cursor.id}::bigint)`);
     else if (cursor) query = query.where('d.id', '<', cursor.id);

@@ -32,12 +32,27 @@ function presentIntento(row: WebhookIntentoRow): IntentoEntrega {
   };
 }
 
+/**
+ * The DeCA's number as the delivery's body carries it (`data.deca.numero`): a
+ * number never changes, and the body is there even when the DeCA is gone (a
+ * pending one deleted), so no read of the DeCA is needed.
+ */
+function numeroEnCuerpo(cuerpo: string): string | null {
+  try {
+    const n = (JSON.parse(cuerpo) as { data?: { deca?: { numero?: unknown } } }).data?.deca?.numero;
+    return typeof n === 'string' ? n : null;
+  } catch {
+    return null;
+  }
+}
+
 /** One delivery: its latest result at the top, every attempt below (the receiver's answer body is never kept). */
 export function presentEntrega({ entrega: e, intentos }: EntregaConIntentos): Entrega {
   return {
     id: e.entrega_id,
     evento: e.evento as EventoEntrega,
     deca_id: e.deca_id,
+    deca_numero: numeroEnCuerpo(e.cuerpo),
     creado_at: formatMadrid(e.created_at),
     estado: e.estado,
     intento: e.intentos,

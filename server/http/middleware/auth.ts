@@ -110,7 +110,7 @@ export function authenticate(services: Services, opts: AuthOptions, entorno: Ent
           clave.estado === 'cuenta_cerrada'
             ? clave.mensaje
             : clave.estado === 'revocada'
-              ? 'Esta clave de API está revocada. Cree otra en Integraciones.'
+              ? 'Esta clave de API está revocada. Cree otra en la aplicación, en «Cuenta» → «Claves de API».'
               : 'La clave de API no es válida. Revise que la ha copiado entera.',
         );
       }

@@ -10,7 +10,8 @@ import type { AppMiddleware } from '../context';
  * through the CSSOM, which style-src does not govern), no eval (zod runs
  * jitless in the client), and no framing: a framed app could lure a tap on
  * «Revocar» or «Eliminar». `blob:` images are the stored QR codes shown
- * offline; `data:` covers small inline images. The service worker's own fetches
+ * offline; `data:` covers small inline images; `frame-src blob:` is the
+ * hidden frame that prints a DeCA's PDF. The service worker's own fetches
  * follow the policy of sw.js, served here too: connect-src 'self' is all the
  * precache needs. The service worker's cached index.html keeps these headers,
  * so the policy also holds offline.
@@ -24,6 +25,9 @@ export const APP_CSP = [
   "worker-src 'self'",
   "manifest-src 'self'",
   "object-src 'none'",
+  // «Imprimir» prints the DeCA's own PDF: the app's blob of it in a hidden frame, whose print() prints the document.
+  // Only blob: URLs, which only this origin can make; nothing of another site can be framed.
+  'frame-src blob:',
   "base-uri 'self'",
   "form-action 'self'",
   "frame-ancestors 'none'",
