@@ -11,7 +11,7 @@ function apiConAgenda(porTipo: Record<string, AgendaList['entradas']>): Api & { 
   const servidor = async (url: string | URL | Request): Promise<Response> => {
     const path = String(url).replace(/^\/api\/v1/, '');
     pedidas.push(path);
-    const [, tipo, despues] = /^\/agenda\/(\w+)\?limite=100(?:&despues_de=(\d+))?$/.exec(path)!;
+    const [, tipo, despues] = /^\/agenda\/(\w+)\?limite=100&con_avisos=1(?:&despues_de=(\d+))?$/.exec(path)!;
     const desde = Number(despues ?? 0);
     const todas = porTipo[tipo!] ?? [];
     const data: AgendaList = { entradas: todas.slice(desde, desde + 2), siguiente: desde + 2 < todas.length ? String(desde + 2) : null };
@@ -20,7 +20,7 @@ function apiConAgenda(porTipo: Record<string, AgendaList['entradas']>): Api & { 
   return Object.assign(createApi('produccion', servidor as typeof fetch), { pedidas });
 }
 
-const empresa = (id: number, nombre: string, nif: string, usos = 1) => ({ id, usos, ultimo_uso: '2026-11-20T10:00:00Z', nombre, nif, domicilio: null, lado: null });
+const empresa = (id: number, nombre: string, nif: string, usos = 1) => ({ id, usos, ultimo_uso: '2026-11-20T10:00:00Z', avisos: [], nombre, nif, domicilio: null, lado: null });
 
 describe('address book on the device', () => {
   let db: DecaDb;
