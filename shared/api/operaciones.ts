@@ -170,7 +170,7 @@ export const ClaveIdempotenciaMcp = ClaveIdempotencia.optional().meta({
 const BUSCAR_AGENDA: HerramientaMcp = {
   titulo: 'Buscar en la agenda',
   descripcion:
-    'Busca en la agenda de la cuenta empresas (tipo «empresas»: nombre, NIF, domicilio), vehículos («vehiculos»: matrícula, remolque, conductor) o lugares («lugares») ya usados en DeCA anteriores, por cualquier parte del texto y sin importar acentos. Úsela para completar los datos de una DeCA a partir de lo que diga el usuario («la de siempre a Mercabarna») en vez de inventarlos.',
+    'Busca en la agenda de la cuenta empresas (tipo «empresas»: nombre, NIF, domicilio), vehículos («vehiculos»: matrícula, remolque, conductor) o lugares («lugares») ya usados en DeCA anteriores, por cualquier parte del texto y sin importar acentos. Úsela para completar los datos de una DeCA a partir de lo que diga el usuario («la de siempre a Mercabarna») en vez de inventarlos. No devuelve las empresas cuyo NIF tiene el carácter de control mal (con con_avisos: "1" salen, con sus avisos): no las proponga.',
   lectura: true,
   entrada: AgendaQuery.extend({ tipo: TipoAgenda }),
   anotaciones: CONSULTA,

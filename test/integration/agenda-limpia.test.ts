@@ -69,6 +69,19 @@ describe('agenda: edit, delete, merge', () => {
     ]);
   });
 
+  it('a wrong NIF learnt from a CSV import is marked the same way', async ({ app, cuentaNueva: c }) => {
+    const csv = [
+      'ref_externa;referencia;fecha_transporte;cargador;cargador_nif;cargador_domicilio;transportista;transportista_nif;origen;destino;mercancia;peso;unidad;tipo_vehiculo;matricula;remolque;autorizacion_especial;conductor;conductor_tel;observaciones',
+      `CSV-RIBERA-1;;23/11/2026;Cítricos La Ribera SL;${MALO};Sueca;Transportes Núñez, S.L.;B12345674;Sueca;Bilbao;Naranjas;18.000;kg;;1234 BCD;;;José Muñoz;;`,
+    ].join('\n');
+    const res = await app.request('POST', '/api/v1/importar', { key: c.live, body: csv, headers: { 'content-type': 'text/csv' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.decas.map((d: { resultado: string }) => d.resultado)).toEqual(['creada']);
+    const fx = { app, c } as Fx;
+    expect(await empresas(fx, 'ribera')).toEqual([]);
+    expect((await empresas(fx, 'ribera', true)).map((e) => [e.nif, e.avisos.map((a) => a.codigo)])).toEqual([[MALO, ['nif_dudoso']]]);
+  });
+
   it('changes every field, refuses a key another entry has, deletes, and merges adding the uses', async ({ app, cuentaNueva: c }) => {
     const fx = { app, c } as Fx;
     await aprender(fx, MALO, MALO, MALO, BUENO);
