@@ -271,7 +271,12 @@ export default function Agenda() {
               <li key={e.clave} data-clave={e.clave}>
                 <div>
                   <strong>{nombre}</strong>
-                  {aviso && <span class="insignia rechazo">NIF a revisar</span>}
+                  {aviso && (
+                    <>
+                      {' '}
+                      <span class="insignia rechazo">NIF a revisar</span>
+                    </>
+                  )}
                   <div class="pista">
                     {[def.resumen(e.datos), e.usos ? `${e.usos} DeCA` : 'sin usar aún'].filter(Boolean).join(' · ')}
                     {pendiente?.estado === 'pendiente' && ' · pendiente de enviar'}
