@@ -77,7 +77,10 @@ describe.skipIf(!CHROMIUM)('the address book at the desk: marked NIFs, merge, of
     await esperarServiceWorker(page);
     await env.context.setOffline(true);
 
-    await lista.locator(`[data-clave="${MALO}"]`).getByRole('button', { name: /^Editar/ }).click();
+    await lista
+      .locator(`[data-clave="${MALO}"]`)
+      .getByRole('button', { name: /^Editar/ })
+      .click();
     // The NIF can be edited, and says what is wrong as the DeCA form does.
     expect(await page.getAttribute('#f-agenda_nif', 'readonly')).toBeNull();
     const aviso = page.locator('#f-agenda_nif-aviso');
@@ -98,9 +101,7 @@ describe.skipIf(!CHROMIUM)('the address book at the desk: marked NIFs, merge, of
 
     await env.context.setOffline(false);
     // The same entry on the server, fixed: suggested again (found without con_avisos), its use kept.
-    await expect
-      .poll(async () => (await api<Entradas>('GET', '/agenda/empresas?q=ribera')).entradas.map((e) => [e.nif, e.usos]), { timeout: 20_000, interval: POLL_API_MS })
-      .toEqual([[BUENO, 1]]);
+    await expect.poll(async () => (await api<Entradas>('GET', '/agenda/empresas?q=ribera')).entradas.map((e) => [e.nif, e.usos]), { timeout: 20_000, interval: POLL_API_MS }).toEqual([[BUENO, 1]]);
     await page.goto(`${env.url}/agenda`);
     await expect.poll(async () => (await lista.locator(`[data-clave="${BUENO}"]`).textContent()) ?? '', { timeout: 20_000 }).not.toContain('pendiente');
   });

@@ -175,7 +175,10 @@ async function recorrer(app: TestApp, rx: Receptor, base: string, claves: Claves
     // Extensions: change, merge and delete an entry.
     const id = guardada.body.entrada.id;
     ok(await pedir('PATCH', `/agenda/${tipo}/${id}`, { ...k, body: entrada }), 200);
-    const otra = await pedir('POST', `/agenda/${tipo}`, { ...k, body: tipo === 'empresas' ? { nombre: 'Otra', nif: 'A58818501' } : tipo === 'vehiculos' ? { matricula: '1111 BBB' } : { texto: 'Otro muelle' } });
+    const otra = await pedir('POST', `/agenda/${tipo}`, {
+      ...k,
+      body: tipo === 'empresas' ? { nombre: 'Otra', nif: 'A58818501' } : tipo === 'vehiculos' ? { matricula: '1111 BBB' } : { texto: 'Otro muelle' },
+    });
     ok(await pedir('POST', `/agenda/${tipo}/${id}/fusionar`, { ...k, body: { otra: otra.body.entrada.id } }), 200);
     ok(await pedir('POST', `/agenda/${tipo}/${id}/fusionar`, { ...k, body: { otra: otra.body.entrada.id } }), 404);
     ok(await pedir('PATCH', `/agenda/${tipo}/${id}`, { ...k, body: { [Object.keys(entrada)[0]!]: '' } }), 422);
