@@ -22,6 +22,19 @@ const empresas = async ({ app, c }: Fx, q = '', conAvisos = false, key = c.live)
   return AgendaList.parse(res.body).entradas.map((e) => AgendaEmpresa.parse(e));
 };
 
+/** The NIFs MCP's buscar_agenda (the same command as the REST search) gives for `q`. */
+async function porMcp({ app, c }: Fx, q: string, conAvisos = false): Promise<string[]> {
+  const res = await fetch(`${app.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${c.live}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'buscar_agenda', arguments: { tipo: 'empresas', q, ...(conAvisos ? { con_avisos: '1' } : {}) } } }),
+  });
+  expect(res.status).toBe(200);
+  const r = (await res.json()) as { result: { isError?: boolean; structuredContent: { entradas: { nif: string }[] } } };
+  expect(r.result.isError, JSON.stringify(r)).toBeFalsy();
+  return r.result.structuredContent.entradas.map((e) => e.nif);
+}
+
 /** One DeCA per NIF given, each with «Cítricos La Ribera SL» as shipper: the book learns it from each. */
 async function aprender({ app, c }: Fx, ...nifs: string[]): Promise<void> {
   for (const nif of nifs) {
@@ -46,6 +59,9 @@ describe('agenda: edit, delete, merge', () => {
     expect(await empresas(fx, 'ribera')).toEqual([]);
     const [marcada] = await empresas(fx, 'ribera', true);
     expect(marcada).toMatchObject({ nif: MALO, usos: 1, avisos: [{ campo: 'nif', codigo: 'nif_dudoso', mensaje: `Revise el NIF ${MALO}: el dígito de control no corresponde (debería ser 4).` }] });
+    // An assistant searching through MCP is not offered it either.
+    expect(await porMcp(fx, 'ribera')).toEqual([]);
+    expect(await porMcp(fx, 'ribera', true)).toEqual([MALO]);
     // The other party, with a right NIF, is suggested as ever.
     expect((await empresas(fx, 'nunez')).map((e) => e.avisos)).toEqual([[]]);
 
@@ -60,6 +76,7 @@ describe('agenda: edit, delete, merge', () => {
     expect(arreglada.status, arreglada.text).toBe(200);
     expect(AgendaEmpresa.parse(arreglada.body.entrada)).toMatchObject({ id: marcada!.id, nif: BUENO, usos: 1, avisos: [] });
     expect((await empresas(fx, 'ribera')).map((e) => [e.id, e.nif])).toEqual([[marcada!.id, BUENO]]);
+    expect(await porMcp(fx, 'ribera')).toEqual([BUENO]);
     // A later DeCA with the right NIF counts on the fixed entry; one with the wrong NIF again is learnt marked, apart.
     await aprender(fx, BUENO, MALO);
     expect((await empresas(fx, 'ribera')).map((e) => [e.nif, e.usos])).toEqual([[BUENO, 2]]);
