@@ -19,14 +19,17 @@ export type LadoEmpresa = z.infer<typeof LadoEmpresa>;
 
 const obligatorio = (max: number) => cadena({ imprimible: true }).trim().min(1, 'Obligatorio').max(max, `Máximo ${max} caracteres`);
 
-/** A plate that must be one: stored normalised, refused when no Spanish series produces it. */
-const matriculaValida = cadena()
-  .max(20, 'Máximo 20 caracteres')
-  .transform(normalizarMatricula)
-  .check((ctx) => {
-    const r = clasificarMatricula(ctx.value);
-    if (!r.valida) ctx.issues.push({ code: 'custom', message: `Matrícula no válida: ${r.motivo ?? 'revísela'}`, input: ctx.value });
-  });
+/** A plate that must be one: stored normalised, refused when no Spanish series produces it ("" too, unless `vacia`: a change clearing it). */
+const matricula = (vacia = false) =>
+  cadena()
+    .max(20, 'Máximo 20 caracteres')
+    .transform(normalizarMatricula)
+    .check((ctx) => {
+      if (vacia && ctx.value === '') return;
+      const r = clasificarMatricula(ctx.value);
+      if (!r.valida) ctx.issues.push({ code: 'custom', message: `Matrícula no válida: ${r.motivo ?? 'revísela'}`, input: ctx.value });
+    });
+const matriculaValida = matricula();
 
 export const AgendaEmpresaInput = z
   .object({
@@ -52,8 +55,10 @@ export const AgendaLugarInput = z.object({ texto: obligatorio(300).meta({ descri
 
 export const ENTRADAS_AGENDA = { empresas: AgendaEmpresaInput, vehiculos: AgendaVehiculoInput, lugares: AgendaLugarInput } as const;
 
-/** A field given as null or "" in a change: cleared. */
+/** A field a change may clear, with null or "" (an empty plate or kind is no plate or kind, not a wrong one). */
 const borrable = <S extends z.ZodType>(s: S) => s.nullable().optional();
+/** One of a list, or "" to clear it. */
+const opcionBorrable = <T extends string>(valores: readonly T[]) => borrable(z.enum(['', ...valores] as ['', ...T[]]));
 
 /**
  * A change of an entry (PATCH /agenda/{tipo}/{id}): the fields sent replace
@@ -65,15 +70,15 @@ export const AgendaEmpresaPatch = z
     nombre: obligatorio(200).optional().meta({ description: 'Nombre o razón social' }),
     nif: NifEmpresa.optional(),
     domicilio: borrable(textoOpcional(300)).meta({ description: 'Domicilio; null lo borra' }),
-    lado: borrable(LadoEmpresa).meta({ description: 'Como qué parte aparece; null lo borra' }),
+    lado: opcionBorrable(LadoEmpresa.options).meta({ description: 'Como qué parte aparece; null lo borra' }),
   })
   .meta({ id: 'AgendaEmpresaPatch' });
 
 export const AgendaVehiculoPatch = z
   .object({
     matricula: matriculaValida.optional().meta({ description: 'Matrícula del tractor o del vehículo rígido' }),
-    matricula_remolque: borrable(matriculaValida.optional()).meta({ description: 'Matrícula del remolque habitual; null la borra' }),
-    tipo_vehiculo: borrable(TipoVehiculo),
+    matricula_remolque: borrable(matricula(true)).meta({ description: 'Matrícula del remolque habitual; null la borra' }),
+    tipo_vehiculo: opcionBorrable(TipoVehiculo.options),
     autorizacion_especial: borrable(textoOpcional(200)),
     conductor_nombre: borrable(textoOpcional(200)).meta({ description: 'Conductor habitual; null lo borra' }),
     conductor_tel: borrable(textoOpcional(40)).meta({ description: 'Teléfono del conductor habitual; null lo borra' }),

@@ -146,6 +146,13 @@ describe('agenda: edit, delete, merge', () => {
     });
     expect(v.status, v.text).toBe(200);
     expect(v.body.entrada).toMatchObject({ matricula: '5678CDF', matricula_remolque: 'R1234BBB', tipo_vehiculo: 'articulado', conductor_nombre: 'Ana Gil', conductor_tel: null, usos: 4 });
+    // "" clears a plate or a kind as null does; a plate that is none is refused.
+    const sinRemolque = await app.request('PATCH', `/api/v1/agenda/vehiculos/${vehiculo!.id}`, { key: c.live, body: { matricula_remolque: '', tipo_vehiculo: null } });
+    expect(sinRemolque.status, sinRemolque.text).toBe(200);
+    expect(sinRemolque.body.entrada).toMatchObject({ matricula: '5678CDF', matricula_remolque: null, tipo_vehiculo: null, conductor_nombre: 'Ana Gil' });
+    const placa = await app.request('PATCH', `/api/v1/agenda/vehiculos/${vehiculo!.id}`, { key: c.live, body: { matricula_remolque: 'HOLA' } });
+    expect(placa.status).toBe(422);
+    expect(placa.body.error.campos.matricula_remolque).toMatch(/Matrícula no válida/);
     const lugar = (AgendaList.parse((await app.request('GET', '/api/v1/agenda/lugares?q=malaga', { key: c.live })).body).entradas as { id: number }[])[0]!;
     const l = await app.request('PATCH', `/api/v1/agenda/lugares/${lugar.id}`, { key: c.live, body: { texto: 'Mercamálaga, Málaga' } });
     expect(l.body.entrada).toMatchObject({ texto: 'Mercamálaga, Málaga', usos: 4 });

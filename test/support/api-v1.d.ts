@@ -1151,7 +1151,7 @@ export interface components {
             /** @description Domicilio; null lo borra */
             domicilio?: string | null;
             /** @description Como qué parte aparece; null lo borra */
-            lado?: ("cargador" | "transportista" | "ambos") | null;
+            lado?: ("" | "cargador" | "transportista" | "ambos") | null;
         };
         AgendaFusionInput: {
             /** @description Id de la entrada que desaparece: sus usos se suman a la que queda */
@@ -1162,7 +1162,7 @@ export interface components {
             matricula?: string;
             /** @description Matrícula del remolque habitual; null la borra */
             matricula_remolque?: string | null;
-            tipo_vehiculo?: ("rigido" | "articulado") | null;
+            tipo_vehiculo?: ("" | "rigido" | "articulado") | null;
             autorizacion_especial?: string | null;
             /** @description Conductor habitual; null lo borra */
             conductor_nombre?: string | null;
