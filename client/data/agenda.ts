@@ -9,11 +9,9 @@
 import type { EntradaDe } from '../../shared/api/operaciones';
 import { normalizarTexto } from '../../shared/rules/busqueda';
 import { normalizarMatricula } from '../../shared/rules/matricula';
-import { avisoNif } from '../../shared/rules/nif';
-import type { AgendaEmpresa, AgendaList, AgendaLugar, AgendaVehiculo, EntradaAgenda, TipoAgenda } from '../../shared/schemas/agenda';
+import type { AgendaEmpresa, AgendaList, AgendaLugar, AgendaVehiculo, TipoAgenda } from '../../shared/schemas/agenda';
 import { type Api, ApiError, type Respuesta } from './api';
 import type { DatosDeca, DecaDb, EntradaAgendaLocal, EntradaOutbox } from './db';
-import { avisarDeCambio, carrilAgenda, entradaOutbox } from './outbox';
 
 // The schema module's TIPOS_AGENDA would bring zod into the chunk that refreshes the copy.
 const TIPOS: readonly TipoAgenda[] = ['empresas', 'vehiculos', 'lugares'];
@@ -32,15 +30,6 @@ function desdeServidor(tipo: TipoAgenda, e: AgendaEmpresa | AgendaVehiculo | Age
   const { id, usos, ultimo_uso, avisos: _, ...resto } = e;
   const datos = resto as Record<string, string | null>;
   return { tipo, clave: claveAgenda(tipo, datos), datos, usos, ultimo: ultimo_uso, id };
-}
-
-/**
- * What to revise in an entry before it is offered again (the same words as
- * the DeCA form's warning): a company's NIF with a wrong check character.
- * Null when there is nothing.
- */
-export function avisoDeEntrada(e: Pick<EntradaAgendaLocal, 'tipo' | 'datos'>): string | null {
-  return e.tipo === 'empresas' ? avisoNif(e.datos.nif ?? '') : null;
 }
 
 /** The ids an address-book change still queued here stands for (the entry, and a merge's other one). */
@@ -140,73 +129,6 @@ export async function aprenderEnDispositivo(db: DecaDb, datos: DatosDeca): Promi
 export async function entradasAgenda(db: DecaDb, tipo: TipoAgenda): Promise<EntradaAgendaLocal[]> {
   const todas = await db.agenda.where('tipo').equals(tipo).toArray();
   return todas.sort((a, b) => b.usos - a.usos || (b.ultimo ?? '').localeCompare(a.ultimo ?? ''));
-}
-
-/** What the form suggests: a type's entries without those to revise (a NIF with a wrong check character is never offered). */
-export async function sugerenciasAgenda(db: DecaDb, tipo: TipoAgenda): Promise<EntradaAgendaLocal[]> {
-  return (await entradasAgenda(db, tipo)).filter((e) => avisoDeEntrada(e) === null);
-}
-
-/** Another entry of the type already has this key (NIF, plate, place): the change would make two of one. */
-export class ClaveRepetida extends Error {
-  constructor(readonly otra: EntradaAgendaLocal) {
-    super('Ya hay otra entrada con ese dato: fusiónelas.');
-  }
-}
-
-/**
- * Change an entry the server has (`antes.id`): here at once — under its new
- * key if the NIF, plate or place changed — and on the server through the
- * outbox (PATCH with only the fields changed, so an entry to revise can have
- * its address fixed without touching its NIF). A key another entry has is
- * refused here (ClaveRepetida), as the server would.
- */
-export async function cambiarEnAgenda(
-  db: DecaDb,
-  antes: EntradaAgendaLocal & { id: number },
-  datos: Record<string, string | null>,
-  cambios: Record<string, string | null>,
-): Promise<EntradaAgendaLocal> {
-  const clave = claveAgenda(antes.tipo, datos);
-  const despues: EntradaAgendaLocal = { tipo: antes.tipo, clave, datos, usos: antes.usos, ultimo: antes.ultimo, id: antes.id };
-  await db.transaction('rw', db.agenda, db.outbox, async () => {
-    if (clave !== antes.clave) {
-      const otra = await db.agenda.get([antes.tipo, clave]);
-      if (otra) throw new ClaveRepetida(otra);
-      await db.agenda.delete([antes.tipo, antes.clave]);
-    }
-    await db.agenda.put(despues);
-    await db.outbox.add(entradaOutbox(carrilAgenda(antes.tipo, clave), 'agenda', { id: antes.id, ...cambios }, { agenda: 'cambiar' }));
-  });
-  avisarDeCambio();
-  return despues;
-}
-
-/** Delete an entry: gone here at once, on the server through the outbox. One the server never had only goes here. */
-export async function eliminarDeAgenda(db: DecaDb, e: EntradaAgendaLocal): Promise<void> {
-  await db.transaction('rw', db.agenda, db.outbox, async () => {
-    await db.agenda.delete([e.tipo, e.clave]);
-    if (e.id !== undefined) await db.outbox.add(entradaOutbox(carrilAgenda(e.tipo, e.clave), 'agenda', { id: e.id }, { agenda: 'eliminar' }));
-  });
-  avisarDeCambio();
-}
-
-/**
- * Merge two entries of one thing: `queda` stays with its data, `va` goes,
- * and the uses add up — here at once, on the server through the outbox.
- */
-export async function fusionarEnAgenda(db: DecaDb, queda: EntradaAgendaLocal & { id: number }, va: EntradaAgendaLocal & { id: number }): Promise<void> {
-  const ultimo =
-    [queda.ultimo, va.ultimo]
-      .filter((u): u is string => Boolean(u))
-      .sort()
-      .pop() ?? null;
-  await db.transaction('rw', db.agenda, db.outbox, async () => {
-    await db.agenda.delete([va.tipo, va.clave]);
-    await db.agenda.put({ ...queda, usos: queda.usos + va.usos, ultimo });
-    await db.outbox.add(entradaOutbox(carrilAgenda(queda.tipo, queda.clave), 'agenda', { id: queda.id, otra: va.id }, { agenda: 'fusionar' }));
-  });
-  avisarDeCambio();
 }
 
 /** The entry an outbox lane `agenda:<tipo>:<clave>` stands for. */

@@ -1,17 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  aprenderEnDispositivo,
-  ClaveRepetida,
-  cambiarEnAgenda,
-  eliminarDeAgenda,
-  entradasAgenda,
-  enviarAgenda,
-  fusionarEnAgenda,
-  leccionDe,
-  refrescarAgenda,
-  sugerenciasAgenda,
-} from '../../../client/data/agenda';
+import { aprenderEnDispositivo, entradasAgenda, enviarAgenda, leccionDe, refrescarAgenda } from '../../../client/data/agenda';
+import { ClaveRepetida, cambiarEnAgenda, eliminarDeAgenda, fusionarEnAgenda, sugerenciasAgenda } from '../../../client/data/agenda-cambios';
 import { type Api, createApi } from '../../../client/data/api';
 import { type DecaDb, openDecaDb } from '../../../client/data/db';
 import type { AgendaList } from '../../../shared/schemas/agenda';
