@@ -261,10 +261,12 @@ export async function buscarAgenda(
 
 /** The field that is an entry's key, as its kind's form names it. */
 const CAMPO_CLAVE: Record<TipoAgenda, string> = { empresas: 'nif', vehiculos: 'matricula', lugares: 'texto' };
-const QUE: Record<TipoAgenda, string> = { empresas: 'empresa', vehiculos: 'vehículo', lugares: 'lugar' };
+/** How a message names an entry of each kind: «ninguna empresa», «otro vehículo». */
+const NINGUNA: Record<TipoAgenda, string> = { empresas: 'ninguna empresa', vehiculos: 'ningún vehículo', lugares: 'ningún lugar' };
+const OTRA: Record<TipoAgenda, string> = { empresas: 'otra empresa', vehiculos: 'otro vehículo', lugares: 'otro lugar' };
 
 function noEncontrada(tipo: TipoAgenda): AppError {
-  return new AppError('no_encontrado', `No hay ningún ${QUE[tipo]} con ese id en la agenda de esta cuenta.`);
+  return new AppError('no_encontrado', `No hay ${NINGUNA[tipo]} con ese id en la agenda de esta cuenta.`);
 }
 
 /** An entry's id from the path: anything but a whole number finds nothing (404, like a DeCA's). */
@@ -295,7 +297,7 @@ export async function cambiarEntrada(trx: Transaction<DB>, actor: Ambito, tipo: 
     const otra = await trx.selectFrom('agenda').select(['id', 'datos']).where(delAmbito(actor)).where('tipo', '=', tipo).where('clave', '=', clave).executeTakeFirst();
     if (otra) {
       const nombre = titulo(tipo, completar(tipo, otra.datos as Record<string, unknown>));
-      throw new AppError('validacion', `Ya hay en la agenda otro ${QUE[tipo]} con ese dato («${nombre}», id ${otra.id}): fusione las dos entradas en vez de repetirla.`, {
+      throw new AppError('validacion', `Ya hay en la agenda ${OTRA[tipo]} con ese dato («${nombre}», id ${otra.id}): fusione las dos entradas en vez de repetirla.`, {
         campos: { [CAMPO_CLAVE[tipo]]: `Ya es de «${nombre}»: fusiónelas` },
       });
     }
@@ -333,7 +335,7 @@ export async function fusionarEntradas(trx: Transaction<DB>, actor: Ambito, tipo
   const queda = filas.find((f) => f.id === id);
   const va = filas.find((f) => f.id === otraId);
   if (!queda) throw noEncontrada(tipo);
-  if (!va) throw new AppError('no_encontrado', `No hay ningún ${QUE[tipo]} con el id ${otraId} en la agenda de esta cuenta (¿ya se fusionó o se borró?).`, { campos: { otra: 'No existe' } });
+  if (!va) throw new AppError('no_encontrado', `No hay ${NINGUNA[tipo]} con el id ${otraId} en la agenda de esta cuenta (¿ya se fusionó o se borró?).`, { campos: { otra: 'No existe' } });
   const datos = completar(tipo, queda.datos as Record<string, unknown>);
   const suyos = completar(tipo, va.datos as Record<string, unknown>);
   if (tipo === 'empresas' && suyos.lado) datos.lado = datos.lado && datos.lado !== suyos.lado ? 'ambos' : suyos.lado;
