@@ -13,30 +13,51 @@ import type { EntradaAgendaLocal, EntradaOutbox } from '../data/db';
 import { ENTRADAS_AGENDA, issuesToCampos } from '../data/esquemas';
 import { carrilAgenda, guardarEnAgenda } from '../data/outbox';
 
+/** A field of the entry's form: its name, its label, and the choices when it is a list. */
+type CampoAgenda = [string, string] | [string, string, [string, string][]];
+
 /** Each type: its title, its fields (the first is its key), and how an entry reads in the list. */
-const TIPOS: Record<TipoAgenda, { titulo: string; una: string; campos: [string, string][]; resumen: (d: Record<string, string | null>) => string }> = {
+const TIPOS: Record<TipoAgenda, { titulo: string; campos: CampoAgenda[]; resumen: (d: Record<string, string | null>) => string }> = {
   empresas: {
     titulo: 'Empresas',
-    una: 'empresa',
     campos: [
       ['nif', 'NIF'],
       ['nombre', 'Nombre o razón social'],
       ['domicilio', 'Domicilio'],
+      [
+        'lado',
+        'Aparece como',
+        [
+          ['', 'Sin indicar'],
+          ['cargador', 'Cargador'],
+          ['transportista', 'Transportista'],
+          ['ambos', 'Cargador y transportista'],
+        ],
+      ],
     ],
     resumen: (d) => [d.nif, d.domicilio].filter(Boolean).join(' · '),
   },
   vehiculos: {
     titulo: 'Vehículos',
-    una: 'vehículo',
     campos: [
       ['matricula', 'Matrícula'],
       ['matricula_remolque', 'Remolque habitual'],
+      [
+        'tipo_vehiculo',
+        'Tipo de vehículo',
+        [
+          ['', 'Sin indicar'],
+          ['rigido', 'Rígido'],
+          ['articulado', 'Articulado'],
+        ],
+      ],
+      ['autorizacion_especial', 'Autorización especial'],
       ['conductor_nombre', 'Conductor habitual'],
       ['conductor_tel', 'Teléfono del conductor'],
     ],
     resumen: (d) => [d.matricula_remolque && `remolque ${d.matricula_remolque}`, d.conductor_nombre, d.conductor_tel].filter(Boolean).join(' · '),
   },
-  lugares: { titulo: 'Lugares', una: 'lugar', campos: [['texto', 'Lugar']], resumen: () => '' },
+  lugares: { titulo: 'Lugares', campos: [['texto', 'Lugar']], resumen: () => '' },
 };
 const ORDEN: TipoAgenda[] = ['empresas', 'vehiculos', 'lugares'];
 const titular = (tipo: TipoAgenda, d: Record<string, string | null>) => (tipo === 'empresas' ? d.nombre : tipo === 'vehiculos' ? d.matricula : d.texto) ?? '';
@@ -190,11 +211,12 @@ export default function Agenda() {
       {editando && (
         <form onSubmit={guardar} noValidate class="tarjeta" data-testid="agenda-formulario">
           <h2>{editando.nueva ? `Añadir a ${def.titulo.toLowerCase()}` : `Editar «${titular(tipo, editando.antes?.datos ?? {})}»`}</h2>
-          {def.campos.map(([k, etiqueta], i) => (
+          {def.campos.map(([k, etiqueta, opciones], i) => (
             <Campo
               key={k}
               path={`agenda_${k}`}
               etiqueta={etiqueta}
+              {...(opciones ? { opciones } : {})}
               valor={editando.v[k] ?? ''}
               onInput={(x) => setEditando({ ...editando, v: { ...editando.v, [k]: x } })}
               error={campos[k]}

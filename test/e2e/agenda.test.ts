@@ -16,7 +16,7 @@ const BUENO = 'B96712344';
 const MALO = 'B96712341';
 const EMPRESA = 'Cítricos La Ribera SL';
 
-type Entradas = { entradas: { nif: string; usos: number; avisos: unknown[] }[] };
+type Entradas = { entradas: { nif: string; usos: number; lado: string | null; avisos: unknown[] }[] };
 
 describe.skipIf(!CHROMIUM)('the address book at the desk: marked NIFs, merge, offline edits', () => {
   const e2e = archivoE2e({ viewport: { width: 1440, height: 900 }, politicas: true });
@@ -89,6 +89,9 @@ describe.skipIf(!CHROMIUM)('the address book at the desk: marked NIFs, merge, of
     await aviso.getByText('Revise el NIF B96712340: el dígito de control no corresponde (debería ser 4).').waitFor();
     await page.fill('#f-agenda_nif', 'b-96712344');
     await expect.poll(() => aviso.count()).toBe(0);
+    // Every field is the office's to change: the side it appears on too.
+    expect(await page.inputValue('#f-agenda_lado')).toBe('cargador');
+    await page.selectOption('#f-agenda_lado', 'ambos');
     await page.getByRole('button', { name: 'Guardar' }).click();
     await page.getByText(`«${EMPRESA}» guardado en este dispositivo: se enviará cuando haya conexión.`).waitFor();
     const buena = lista.locator(`[data-clave="${BUENO}"]`);
@@ -101,7 +104,9 @@ describe.skipIf(!CHROMIUM)('the address book at the desk: marked NIFs, merge, of
 
     await env.context.setOffline(false);
     // The same entry on the server, fixed: suggested again (found without con_avisos), its use kept.
-    await expect.poll(async () => (await api<Entradas>('GET', '/agenda/empresas?q=ribera')).entradas.map((e) => [e.nif, e.usos]), { timeout: 20_000, interval: POLL_API_MS }).toEqual([[BUENO, 1]]);
+    await expect
+      .poll(async () => (await api<Entradas>('GET', '/agenda/empresas?q=ribera')).entradas.map((e) => [e.nif, e.usos, e.lado]), { timeout: 20_000, interval: POLL_API_MS })
+      .toEqual([[BUENO, 1, 'ambos']]);
     await page.goto(`${env.url}/agenda`);
     await expect.poll(async () => (await lista.locator(`[data-clave="${BUENO}"]`).textContent()) ?? '', { timeout: 20_000 }).not.toContain('pendiente');
   });
