@@ -46,6 +46,7 @@ export const PGLITE_TAMBIEN = [
   'test/integration/entrar.test.ts', // sign-in limits spent atomically in the limiter's store (memory vs PostgreSQL)
   'test/integration/blobs.test.ts', // PDF bytes in and out of bytea, and the batch that moves them out (update from values, row comparison, vacuum)
   'test/integration/privacidad.test.ts', // the download log's IPs cut in batches (update from values, a partial index, ordered by a timestamptz)
+  'test/integration/agenda-limpia.test.ts', // a merge racing an edit or another merge: row locks taken in order, serialised vs contended
   'test/integration/particiones.test.ts', // partitions made, attached, detached and dropped; ids from the database's month in Madrid
 ];
 

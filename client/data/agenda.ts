@@ -9,8 +9,8 @@
 import type { EntradaDe } from '../../shared/api/operaciones';
 import { normalizarTexto } from '../../shared/rules/busqueda';
 import { normalizarMatricula } from '../../shared/rules/matricula';
-import type { AgendaEmpresa, AgendaList, AgendaLugar, AgendaVehiculo, EntradaAgenda, TipoAgenda } from '../../shared/schemas/agenda';
-import type { Api, Respuesta } from './api';
+import type { AgendaEmpresa, AgendaList, AgendaLugar, AgendaVehiculo, TipoAgenda } from '../../shared/schemas/agenda';
+import { type Api, ApiError, type Respuesta } from './api';
 import type { DatosDeca, DecaDb, EntradaAgendaLocal, EntradaOutbox } from './db';
 
 // The schema module's TIPOS_AGENDA would bring zod into the chunk that refreshes the copy.
@@ -27,8 +27,14 @@ export function claveAgenda(tipo: TipoAgenda, datos: { nif?: string | null; matr
 }
 
 function desdeServidor(tipo: TipoAgenda, e: AgendaEmpresa | AgendaVehiculo | AgendaLugar): EntradaAgendaLocal {
-  const { id: _, usos, ultimo_uso, ...datos } = e;
-  return { tipo, clave: claveAgenda(tipo, datos as Record<string, string>), datos: datos as Record<string, string | null>, usos, ultimo: ultimo_uso };
+  const { id, usos, ultimo_uso, avisos: _, ...resto } = e;
+  const datos = resto as Record<string, string | null>;
+  return { tipo, clave: claveAgenda(tipo, datos), datos, usos, ultimo: ultimo_uso, id };
+}
+
+/** The ids an address-book change still queued here stands for (the entry, and a merge's other one). */
+function idsEnCola(entradas: EntradaOutbox[]): Set<number> {
+  return new Set(entradas.flatMap((e) => [e.body.id, e.body.otra]).filter((n): n is number => typeof n === 'number'));
 }
 
 /**
@@ -41,20 +47,24 @@ export async function refrescarAgenda(api: Api, db: DecaDb): Promise<void> {
     const filas: EntradaAgendaLocal[] = [];
     let despues: string | null = null;
     do {
-      const r: Respuesta<AgendaList> = await api.llamar(`buscar_agenda_${tipo}`, { limite: 100, ...(despues ? { despues_de: despues } : {}) });
+      // Entries to revise too: this copy is also the address book's own screen, where they are fixed (the form skips them).
+      const r: Respuesta<AgendaList> = await api.llamar(`buscar_agenda_${tipo}`, { limite: 100, con_avisos: '1', ...(despues ? { despues_de: despues } : {}) });
       filas.push(...r.data.entradas.map((e) => desdeServidor(tipo, e)));
       despues = r.data.siguiente;
     } while (despues && filas.length < AGENDA_MAXIMA);
     await db.transaction('rw', db.agenda, db.outbox, async () => {
-      // An entry edited here and not sent yet keeps the edit: the server's answer to it replaces it.
-      const enCola = new Set((await db.outbox.where('clave').startsWith(`agenda:${tipo}:`).toArray()).map((e) => e.clave.slice(`agenda:${tipo}:`.length)));
+      // An entry edited here and not sent yet keeps the edit: the server's answer to it replaces it. An entry
+      // changed, deleted or merged here keeps the server's copy away until the change has gone.
+      const cola = await db.outbox.where('clave').startsWith(`agenda:${tipo}:`).toArray();
+      const enCola = new Set(cola.map((e) => e.clave.slice(`agenda:${tipo}:`.length)));
+      const ids = idsEnCola(cola);
       const delServidor = new Set(filas.map((f) => f.clave));
       await db.agenda
         .where('tipo')
         .equals(tipo)
         .filter((e) => !enCola.has(e.clave) && (!e.local || delServidor.has(e.clave)))
         .delete();
-      await db.agenda.bulkPut(filas.slice(0, AGENDA_MAXIMA).filter((f) => !enCola.has(f.clave)));
+      await db.agenda.bulkPut(filas.slice(0, AGENDA_MAXIMA).filter((f) => !enCola.has(f.clave) && !(f.id !== undefined && ids.has(f.id))));
     });
   }
 }
@@ -134,10 +144,34 @@ export function deCarril(carril: string): { tipo: TipoAgenda; clave: string } {
  */
 export async function enviarAgenda(api: Api, db: DecaDb, e: EntradaOutbox): Promise<void> {
   const { tipo } = deCarril(e.clave);
-  const r = await api.llamar(`guardar_agenda_${tipo}`, e.body as EntradaDe<`guardar_agenda_${typeof tipo}`>, { idempotencyKey: e.idempotencyKey });
+  const opts = { idempotencyKey: e.idempotencyKey };
+  if (e.agenda === 'eliminar') {
+    try {
+      await api.llamar(`eliminar_agenda_${tipo}`, e.body as EntradaDe<`eliminar_agenda_${typeof tipo}`>, opts);
+    } catch (err) {
+      // Already gone (deleted or merged elsewhere): the intent is met.
+      if (!(err instanceof ApiError && err.status === 404)) throw err;
+    }
+    await db.outbox.delete(e.seq!);
+    return;
+  }
+  const r =
+    e.agenda === 'cambiar'
+      ? await api.llamar(`cambiar_agenda_${tipo}`, e.body as EntradaDe<`cambiar_agenda_${typeof tipo}`>, opts)
+      : e.agenda === 'fusionar'
+        ? await api.llamar(`fusionar_agenda_${tipo}`, e.body as EntradaDe<`fusionar_agenda_${typeof tipo}`>, opts)
+        : await api.llamar(`guardar_agenda_${tipo}`, e.body as EntradaDe<`guardar_agenda_${typeof tipo}`>, opts);
+  const nueva = desdeServidor(tipo, r.data.entrada);
   await db.transaction('rw', db.agenda, db.outbox, async () => {
     await db.outbox.delete(e.seq!);
-    if ((await db.outbox.where('clave').equals(e.clave).count()) === 0) await db.agenda.put(desdeServidor(tipo, r.data.entrada));
+    if ((await db.outbox.where('clave').equals(e.clave).count()) > 0) return;
+    // The server's copy stands for the entry; an older copy of it under another key (before a change) goes.
+    await db.agenda
+      .where('tipo')
+      .equals(tipo)
+      .filter((a) => a.id === nueva.id && a.clave !== nueva.clave)
+      .delete();
+    await db.agenda.put(nueva);
   });
 }
 

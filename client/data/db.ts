@@ -85,6 +85,8 @@ export interface EntradaOutbox {
   creado: number;
   /** `sustituir`: the local item that stands for the new DeCA until the server numbers it. */
   nueva?: string;
+  /** An address-book change other than saving an entry (client/data/agenda.ts): its `body` carries the entry's `id`. */
+  agenda?: 'cambiar' | 'eliminar' | 'fusionar';
 }
 
 /** PDF and QR bytes of an issued DeCA kept for the road (Orden FOM/2861/2012 art. 6: shown with no coverage). */
@@ -108,6 +110,8 @@ export interface EntradaAgendaLocal {
   ultimo: string | null;
   /** Learned on this device from a DeCA the server may not have yet. */
   local?: 1;
+  /** The server's id of the entry (what a change, deletion or merge names); absent until the server has it. */
+  id?: number;
 }
 
 /** Where a field was read in a photo: four corners [x, y] as fractions of the photo as seen (POST /fotos `zonas`). */

@@ -75,7 +75,8 @@ export async function recalcular(db: DecaDb, clave: string): Promise<DecaLocal |
   return v;
 }
 
-function entrada(clave: string, tipo: TipoOperacion, body: Record<string, unknown>, extra: Partial<EntradaOutbox> = {}): EntradaOutbox {
+/** A new outbox entry of lane `clave`, with its own Idempotency-Key. */
+export function entradaOutbox(clave: string, tipo: TipoOperacion, body: Record<string, unknown>, extra: Partial<EntradaOutbox> = {}): EntradaOutbox {
   return { clave, tipo, body, idempotencyKey: nuevaClave(), estado: 'pendiente', intentos: 0, proximo: 0, ultimoError: null, creado: Date.now(), ...extra };
 }
 
@@ -119,7 +120,7 @@ export async function guardarEnAgenda(db: DecaDb, e: EntradaAgendaLocal): Promis
   const body = Object.fromEntries(Object.entries(e.datos).filter(([, v]) => v !== null && v !== ''));
   await db.transaction('rw', db.agenda, db.outbox, async () => {
     await db.agenda.put({ ...e, local: 1 });
-    await db.outbox.add(entrada(carrilAgenda(e.tipo, e.clave), 'agenda', body));
+    await db.outbox.add(entradaOutbox(carrilAgenda(e.tipo, e.clave), 'agenda', body));
   });
   avisarCambio();
 }
@@ -192,7 +193,7 @@ export async function crearDeca(db: DecaDb, datos: DatosDeca, opts: { emitir: bo
     await db.decas.add(rec);
     // The local id is the create's key: the server keeps it with the DeCA for good, so a
     // replay weeks later (a phone long offline) still returns this DeCA, never a second one.
-    await db.outbox.add(entrada(clave, 'crear', body, { idempotencyKey: uuid }));
+    await db.outbox.add(entradaOutbox(clave, 'crear', body, { idempotencyKey: uuid }));
     return (await recalcular(db, clave))!;
   });
   avisarCambio();
@@ -204,32 +205,32 @@ export function modificarDecaLocal(db: DecaDb, clave: string, cambios: DatosDeca
   const body: Record<string, unknown> = { ...cambios };
   if (opts.motivo) body.motivo = opts.motivo;
   if (opts.emitir) body.emitir = true;
-  return encolar(db, clave, entrada(clave, 'modificar', body));
+  return encolar(db, clave, entradaOutbox(clave, 'modificar', body));
 }
 
 /** Issue a pending DeCA. */
 export function emitirDeca(db: DecaDb, clave: string): Promise<DecaLocal> {
-  return encolar(db, clave, entrada(clave, 'emitir', {}));
+  return encolar(db, clave, entradaOutbox(clave, 'emitir', {}));
 }
 
 /** Mark the end of the service. */
 export function finalizarServicio(db: DecaDb, clave: string): Promise<DecaLocal> {
-  return encolar(db, clave, entrada(clave, 'fin', {}));
+  return encolar(db, clave, entradaOutbox(clave, 'fin', {}));
 }
 
 /** The code an agent gave at a roadside check: kept here at once (no coverage at the roadside), sent when there is. */
 export function anotarControl(db: DecaDb, clave: string, codigo: string): Promise<DecaLocal> {
-  return encolar(db, clave, entrada(clave, 'control', { codigo }));
+  return encolar(db, clave, entradaOutbox(clave, 'control', { codigo }));
 }
 
 /** Archive (true) or unarchive (false). */
 export function archivarDeca(db: DecaDb, clave: string, archivado: boolean): Promise<DecaLocal> {
-  return encolar(db, clave, entrada(clave, 'archivar', { archivado }));
+  return encolar(db, clave, entradaOutbox(clave, 'archivar', { archivado }));
 }
 
 /** Delete a pending DeCA (issued ones are kept a year and cannot be deleted). */
 export function eliminarDeca(db: DecaDb, clave: string): Promise<DecaLocal> {
-  return encolar(db, clave, entrada(clave, 'eliminar', {}));
+  return encolar(db, clave, entradaOutbox(clave, 'eliminar', {}));
 }
 
 /**
@@ -260,7 +261,7 @@ export async function sustituirDeca(db: DecaDb, clave: string, cambios: DatosDec
     });
     const body: Record<string, unknown> = { ...cambios, motivo };
     await nombrarReserva(db, reserva, nueva, body);
-    await db.outbox.add(entrada(clave, 'sustituir', body, { nueva }));
+    await db.outbox.add(entradaOutbox(clave, 'sustituir', body, { nueva }));
     await recalcular(db, clave);
     return (await db.decas.get(nueva))!;
   });

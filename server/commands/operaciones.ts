@@ -5,7 +5,7 @@
  */
 import { comandoDe, type HerramientaMcp, OPERACIONES, type Operacion } from '../../shared/api/operaciones';
 import { type Metodo, type NombreOperacion, RUTAS } from '../../shared/api/rutas';
-import { buscarAgendaCommand, guardarAgendaCommand } from './agenda';
+import { buscarAgendaCommand, cambiarAgendaCommand, eliminarAgendaCommand, fusionarAgendaCommand, guardarAgendaCommand } from './agenda';
 import type { AnyCommand } from './command';
 import { verCuentaCommand } from './cuenta';
 import {
@@ -67,6 +67,9 @@ export const COMANDOS_API: Record<string, AnyCommand> = Object.fromEntries(
     verCuentaCommand,
     buscarAgendaCommand,
     guardarAgendaCommand,
+    cambiarAgendaCommand,
+    eliminarAgendaCommand,
+    fusionarAgendaCommand,
     importarCsvCommand,
     exportarCsvCommand,
     leerAlbaranCommand,

@@ -412,6 +412,8 @@ export interface AgendaTable {
   ultimo_uso_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Something to revise (a NIF with a wrong check character): never suggested until fixed (migration 0023). */
+  dudosa: Generated<boolean>;
 }
 
 /** The ZIP of a closed account's data (server/blobs/exportaciones.ts), served once by an unguessable link for 7 days. */

@@ -164,6 +164,8 @@ function parametroDeRuta(cmd: AnyCommand, nombre: string): z.ZodType {
   const buscar = (s: z.ZodType): z.ZodType | undefined => {
     if (s instanceof z.ZodObject) return s.shape[nombre] as z.ZodType | undefined;
     if (s instanceof z.ZodIntersection) return buscar(s.def.left as z.ZodType) ?? buscar(s.def.right as z.ZodType);
+    // The agenda's kinds: each option of the union reads the path the same way.
+    if (s instanceof z.ZodUnion) return buscar(s.options[0] as z.ZodType);
     return undefined;
   };
   return buscar(cmd.entrada) ?? z.string();
@@ -173,7 +175,10 @@ function operacion(op: OperacionApi): ZodOpenApiOperationObject {
   const path: Record<string, z.ZodType> = {};
   for (const [, nombre] of op.ruta.matchAll(/\{(\w+)\}/g)) {
     const descripcion = op.parametros?.[nombre!] ?? (op.etiqueta === 'Webhooks' ? 'Id del webhook' : 'Id numérico o número AAAA-NNNNNN de la DeCA');
-    path[nombre!] = parametroDeRuta(op.comando, nombre!).meta({ description: descripcion, example: nombre === 'id' ? (op.etiqueta === 'Webhooks' ? '3' : '2026-000012') : 'ent_3' });
+    path[nombre!] = parametroDeRuta(op.comando, nombre!).meta({
+      description: descripcion,
+      example: nombre === 'id' ? (op.etiqueta === 'Webhooks' ? '3' : op.etiqueta === 'Agenda' ? '42' : '2026-000012') : 'ent_3',
+    });
   }
   // Only a command that records its result honours Idempotency-Key (commands/command.ts); the others run again.
   const idempotente = op.comando.idempotencia !== undefined;

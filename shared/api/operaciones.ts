@@ -13,7 +13,22 @@
  */
 
 import type { CODIGO_STATUS } from '../errors';
-import { AgendaEmpresa, AgendaEmpresaInput, AgendaList, AgendaLugar, AgendaLugarInput, AgendaQuery, AgendaVehiculo, AgendaVehiculoInput, TipoAgenda } from '../schemas/agenda';
+import {
+  AgendaEliminada,
+  AgendaEmpresa,
+  AgendaEmpresaInput,
+  AgendaEmpresaPatch,
+  AgendaFusionInput,
+  AgendaList,
+  AgendaLugar,
+  AgendaLugarInput,
+  AgendaLugarPatch,
+  AgendaQuery,
+  AgendaVehiculo,
+  AgendaVehiculoInput,
+  AgendaVehiculoPatch,
+  TipoAgenda,
+} from '../schemas/agenda';
 import { CuentaResponse } from '../schemas/cuenta';
 import {
   ArchivarInput,
@@ -155,14 +170,19 @@ export const ClaveIdempotenciaMcp = ClaveIdempotencia.optional().meta({
 const BUSCAR_AGENDA: HerramientaMcp = {
   titulo: 'Buscar en la agenda',
   descripcion:
-    'Busca en la agenda de la cuenta empresas (tipo «empresas»: nombre, NIF, domicilio), vehículos («vehiculos»: matrícula, remolque, conductor) o lugares («lugares») ya usados en DeCA anteriores, por cualquier parte del texto y sin importar acentos. Úsela para completar los datos de una DeCA a partir de lo que diga el usuario («la de siempre a Mercabarna») en vez de inventarlos.',
+    'Busca en la agenda de la cuenta empresas (tipo «empresas»: nombre, NIF, domicilio), vehículos («vehiculos»: matrícula, remolque, conductor) o lugares («lugares») ya usados en DeCA anteriores, por cualquier parte del texto y sin importar acentos. Úsela para completar los datos de una DeCA a partir de lo que diga el usuario («la de siempre a Mercabarna») en vez de inventarlos. No devuelve las empresas cuyo NIF tiene el carácter de control mal (con con_avisos: "1" salen, con sus avisos): no las proponga.',
   lectura: true,
   entrada: AgendaQuery.extend({ tipo: TipoAgenda }),
   anotaciones: CONSULTA,
 };
 
-/** The two operations of one kind of the agenda; the MCP tool searches all three and is listed with the first. */
-function agenda<T extends z.infer<typeof TipoAgenda>, E extends z.ZodType, S extends z.ZodType>(tipo: T, nombre: string, entrada: E, salida: S, mcp: boolean) {
+/**
+ * The operations of one kind of the agenda; the MCP tool searches all three and is listed with the first.
+ * Changing, deleting and merging entries are extensions (the spec has only search and save).
+ */
+function agenda<T extends z.infer<typeof TipoAgenda>, E extends z.ZodType, P extends z.ZodType, S extends z.ZodType>(tipo: T, nombre: string, entrada: E, cambio: P, salida: S, mcp: boolean) {
+  const una = nombre.replace(/s$/, '').replace(/e$/, '');
+  const parametros = { id: 'Id de la entrada de la agenda (`id` de la búsqueda)' };
   return {
     buscar: {
       comando: 'buscar_agenda',
@@ -175,18 +195,49 @@ function agenda<T extends z.infer<typeof TipoAgenda>, E extends z.ZodType, S ext
     },
     guardar: {
       comando: 'guardar_agenda',
-      resumen: `Guardar ${nombre.replace(/s$/, '').replace(/e$/, '')} en la agenda`,
+      resumen: `Guardar ${una} en la agenda`,
       etiqueta: 'Agenda',
       cuerpo: { json: entrada },
       limiteKB: 8,
       fijo: { tipo },
       exito: [json(z.object({ entrada: salida }), 'La entrada guardada')],
     },
+    cambiar: {
+      comando: 'cambiar_agenda',
+      resumen: `Cambiar ${una} en la agenda`,
+      etiqueta: 'Agenda',
+      cuerpo: { json: cambio },
+      limiteKB: 8,
+      fijo: { tipo },
+      parametros,
+      exito: [json(z.object({ entrada: salida }), 'La entrada cambiada (sin `avisos` si se corrigió su NIF)')],
+      extension: true,
+    },
+    eliminar: {
+      comando: 'eliminar_agenda',
+      resumen: `Borrar ${una} de la agenda`,
+      etiqueta: 'Agenda',
+      fijo: { tipo },
+      parametros,
+      exito: [json(AgendaEliminada, 'Borrada')],
+      extension: true,
+    },
+    fusionar: {
+      comando: 'fusionar_agenda',
+      resumen: `Fusionar dos ${nombre} de la agenda`,
+      etiqueta: 'Agenda',
+      cuerpo: { json: AgendaFusionInput, ejemplo: { otra: 42 } },
+      limiteKB: 8,
+      fijo: { tipo },
+      parametros,
+      exito: [json(z.object({ entrada: salida }), 'La entrada que queda, con sus datos y los usos de las dos')],
+      extension: true,
+    },
   } as const satisfies Record<string, Operacion>;
 }
-const EMPRESAS = agenda('empresas', 'empresas', AgendaEmpresaInput, AgendaEmpresa, true);
-const VEHICULOS = agenda('vehiculos', 'vehículos', AgendaVehiculoInput, AgendaVehiculo, false);
-const LUGARES = agenda('lugares', 'lugares', AgendaLugarInput, AgendaLugar, false);
+const EMPRESAS = agenda('empresas', 'empresas', AgendaEmpresaInput, AgendaEmpresaPatch, AgendaEmpresa, true);
+const VEHICULOS = agenda('vehiculos', 'vehículos', AgendaVehiculoInput, AgendaVehiculoPatch, AgendaVehiculo, false);
+const LUGARES = agenda('lugares', 'lugares', AgendaLugarInput, AgendaLugarPatch, AgendaLugar, false);
 
 /** Every operation under `/api/v1` (and `/demo/api/v1`), in the spec's order, extensions marked. */
 export const OPERACIONES = {
@@ -446,6 +497,15 @@ export const OPERACIONES = {
   guardar_agenda_vehiculos: VEHICULOS.guardar,
   buscar_agenda_lugares: LUGARES.buscar,
   guardar_agenda_lugares: LUGARES.guardar,
+  cambiar_agenda_empresas: EMPRESAS.cambiar,
+  eliminar_agenda_empresas: EMPRESAS.eliminar,
+  fusionar_agenda_empresas: EMPRESAS.fusionar,
+  cambiar_agenda_vehiculos: VEHICULOS.cambiar,
+  eliminar_agenda_vehiculos: VEHICULOS.eliminar,
+  fusionar_agenda_vehiculos: VEHICULOS.fusionar,
+  cambiar_agenda_lugares: LUGARES.cambiar,
+  eliminar_agenda_lugares: LUGARES.eliminar,
+  fusionar_agenda_lugares: LUGARES.fusionar,
   importar_csv: {
     resumen: 'Importar un CSV',
     etiqueta: 'Importación',

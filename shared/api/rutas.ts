@@ -9,7 +9,8 @@
  *
  * The name is the operation's `operationId`, and the name of the command it
  * runs and of its MCP tool, except for the agenda's three kinds, which share
- * their commands (`buscar_agenda`, `guardar_agenda`).
+ * their commands (`buscar_agenda`, `guardar_agenda`, `cambiar_agenda`,
+ * `eliminar_agenda`, `fusionar_agenda`).
  */
 import type { Entorno } from '../schemas/cuenta';
 
@@ -41,6 +42,15 @@ export const RUTAS = {
   guardar_agenda_vehiculos: ['post', '/agenda/vehiculos'],
   buscar_agenda_lugares: ['get', '/agenda/lugares'],
   guardar_agenda_lugares: ['post', '/agenda/lugares'],
+  cambiar_agenda_empresas: ['patch', '/agenda/empresas/{id}'],
+  eliminar_agenda_empresas: ['delete', '/agenda/empresas/{id}'],
+  fusionar_agenda_empresas: ['post', '/agenda/empresas/{id}/fusionar'],
+  cambiar_agenda_vehiculos: ['patch', '/agenda/vehiculos/{id}'],
+  eliminar_agenda_vehiculos: ['delete', '/agenda/vehiculos/{id}'],
+  fusionar_agenda_vehiculos: ['post', '/agenda/vehiculos/{id}/fusionar'],
+  cambiar_agenda_lugares: ['patch', '/agenda/lugares/{id}'],
+  eliminar_agenda_lugares: ['delete', '/agenda/lugares/{id}'],
+  fusionar_agenda_lugares: ['post', '/agenda/lugares/{id}/fusionar'],
   importar_csv: ['post', '/importar', 'consulta'],
   exportar_csv: ['get', '/decas.csv'],
   leer_albaran: ['post', '/fotos'],

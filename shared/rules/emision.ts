@@ -2,7 +2,7 @@ import type { Aviso, Campos } from '../errors';
 import type { Rol } from '../schemas/cuenta';
 import { CAMPOS_DATOS, type CampoDatos, type DecaDatos } from '../schemas/deca';
 import { clasificarMatricula } from './matricula';
-import { validarNif } from './nif';
+import { avisoNif } from './nif';
 import { cargaInverosimil } from './peso';
 
 /** Which party supplies each field (spec: the «Set by» column). */
@@ -89,8 +89,8 @@ export function avisosDeca(d: DecaDatos, entrada?: { tipo_vehiculo?: string | nu
   for (const campo of ['cargador_nif', 'transp_nif'] as const) {
     const v = d[campo];
     if (!v) continue;
-    const r = validarNif(v);
-    if (!r.valido) avisos.push({ campo, codigo: 'nif_dudoso', mensaje: `Revise el NIF ${v}: ${r.motivo ?? 'no es válido'}.` });
+    const mensaje = avisoNif(v);
+    if (mensaje) avisos.push({ campo, codigo: 'nif_dudoso', mensaje });
   }
   for (const campo of ['matricula', 'matricula_remolque'] as const) {
     const v = d[campo];

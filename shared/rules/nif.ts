@@ -136,3 +136,13 @@ export function validarNif(s: string): ValidacionNif {
     motivo: 'formato no reconocido (DNI 12345678Z, NIE X1234567L o CIF B12345674)',
   };
 }
+
+/**
+ * The warning a NIF gets wherever it is typed or kept (the DeCA form and its
+ * `avisos`, the address book): null when it is valid or empty.
+ */
+export function avisoNif(v: string): string | null {
+  if (!v.trim()) return null;
+  const r = validarNif(v);
+  return r.valido ? null : `Revise el NIF ${v}: ${r.motivo ?? 'no es válido'}.`;
+}

@@ -1,3 +1,4 @@
+import { Aviso } from '../errors';
 import { clasificarMatricula, normalizarMatricula } from '../rules/matricula';
 import { NifEmpresa } from './cuenta';
 import { TipoVehiculo } from './deca';
@@ -18,14 +19,17 @@ export type LadoEmpresa = z.infer<typeof LadoEmpresa>;
 
 const obligatorio = (max: number) => cadena({ imprimible: true }).trim().min(1, 'Obligatorio').max(max, `Máximo ${max} caracteres`);
 
-/** A plate that must be one: stored normalised, refused when no Spanish series produces it. */
-const matriculaValida = cadena()
-  .max(20, 'Máximo 20 caracteres')
-  .transform(normalizarMatricula)
-  .check((ctx) => {
-    const r = clasificarMatricula(ctx.value);
-    if (!r.valida) ctx.issues.push({ code: 'custom', message: `Matrícula no válida: ${r.motivo ?? 'revísela'}`, input: ctx.value });
-  });
+/** A plate that must be one: stored normalised, refused when no Spanish series produces it ("" too, unless `vacia`: a change clearing it). */
+const matricula = (vacia = false) =>
+  cadena()
+    .max(20, 'Máximo 20 caracteres')
+    .transform(normalizarMatricula)
+    .check((ctx) => {
+      if (vacia && ctx.value === '') return;
+      const r = clasificarMatricula(ctx.value);
+      if (!r.valida) ctx.issues.push({ code: 'custom', message: `Matrícula no válida: ${r.motivo ?? 'revísela'}`, input: ctx.value });
+    });
+const matriculaValida = matricula();
 
 export const AgendaEmpresaInput = z
   .object({
@@ -51,11 +55,49 @@ export const AgendaLugarInput = z.object({ texto: obligatorio(300).meta({ descri
 
 export const ENTRADAS_AGENDA = { empresas: AgendaEmpresaInput, vehiculos: AgendaVehiculoInput, lugares: AgendaLugarInput } as const;
 
-/** What every entry carries besides its data: how often and when it was last used. */
+/** A field a change may clear, with null or "" (an empty plate or kind is no plate or kind, not a wrong one). */
+const borrable = <S extends z.ZodType>(s: S) => s.nullable().optional();
+/** One of a list, or "" to clear it. */
+const opcionBorrable = <T extends string>(valores: readonly T[]) => borrable(z.enum(['', ...valores] as ['', ...T[]]));
+
+/**
+ * A change of an entry (PATCH /agenda/{tipo}/{id}): the fields sent replace
+ * the old ones (null or "" clears an optional one), those not sent stay.
+ * Its key (NIF, plate, place) may change too, but not to another entry's.
+ */
+export const AgendaEmpresaPatch = z
+  .object({
+    nombre: obligatorio(200).optional().meta({ description: 'Nombre o razón social' }),
+    nif: NifEmpresa.optional(),
+    domicilio: borrable(textoOpcional(300)).meta({ description: 'Domicilio; null lo borra' }),
+    lado: opcionBorrable(LadoEmpresa.options).meta({ description: 'Como qué parte aparece; null lo borra' }),
+  })
+  .meta({ id: 'AgendaEmpresaPatch' });
+
+export const AgendaVehiculoPatch = z
+  .object({
+    matricula: matriculaValida.optional().meta({ description: 'Matrícula del tractor o del vehículo rígido' }),
+    matricula_remolque: borrable(matricula(true)).meta({ description: 'Matrícula del remolque habitual; null la borra' }),
+    tipo_vehiculo: opcionBorrable(TipoVehiculo.options),
+    autorizacion_especial: borrable(textoOpcional(200)),
+    conductor_nombre: borrable(textoOpcional(200)).meta({ description: 'Conductor habitual; null lo borra' }),
+    conductor_tel: borrable(textoOpcional(40)).meta({ description: 'Teléfono del conductor habitual; null lo borra' }),
+  })
+  .meta({ id: 'AgendaVehiculoPatch' });
+
+export const AgendaLugarPatch = z.object({ texto: obligatorio(300).optional().meta({ description: 'El lugar tal como se escribe en los envíos' }) }).meta({ id: 'AgendaLugarPatch' });
+
+/** POST /agenda/{tipo}/{id}/fusionar: the entry of the path stays, with its data; `otra` goes, and its uses add up. */
+export const AgendaFusionInput = z
+  .object({ otra: z.coerce.number().int().positive().meta({ description: 'Id de la entrada que desaparece: sus usos se suman a la que queda' }) })
+  .meta({ id: 'AgendaFusionInput' });
+
+/** What every entry carries besides its data: how often and when it was last used, and what to revise in it. */
 const uso = {
   id: z.number().int(),
   usos: z.number().int().meta({ description: 'DeCAs en que ha aparecido' }),
   ultimo_uso: z.string().nullable().meta({ description: 'Última vez que apareció en una DeCA (ISO 8601); null si solo se guardó a mano' }),
+  avisos: z.array(Aviso).meta({ description: 'Lo que hay que revisar (un NIF con el carácter de control mal, `nif_dudoso`): una entrada con avisos no se sugiere hasta corregirla' }),
 };
 
 export const AgendaEmpresa = z.object({ ...uso, nombre: z.string(), nif: z.string(), domicilio: z.string().nullable(), lado: LadoEmpresa.nullable() }).meta({ id: 'AgendaEmpresa' });
@@ -83,6 +125,11 @@ export const AgendaQuery = z.object({
   q: cadena().max(200, 'Máximo 200 caracteres').optional().meta({ description: 'Texto a buscar: nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos' }),
   limite: z.coerce.number().int().min(1, 'Mínimo 1').max(100, 'Máximo 100').default(50),
   despues_de: cadena().max(200).optional().meta({ description: 'El valor «siguiente» de la página anterior' }),
+  con_avisos: z
+    .enum(['0', '1', 'true', 'false'])
+    .transform((v) => v === '1' || v === 'true')
+    .default(false)
+    .meta({ description: '1: también las entradas con avisos (un NIF con el carácter de control mal), que por defecto no salen porque no se sugieren' }),
 });
 export type AgendaQuery = z.output<typeof AgendaQuery>;
 
@@ -91,3 +138,7 @@ export const AgendaList = z.object({
   siguiente: z.string().nullable().meta({ description: 'Pásalo como despues_de para la página siguiente; null si no hay más' }),
 });
 export type AgendaList = z.infer<typeof AgendaList>;
+
+/** DELETE /agenda/{tipo}/{id}. */
+export const AgendaEliminada = z.object({ eliminada: z.literal(true), id: z.number().int() }).meta({ id: 'AgendaEliminada' });
+export type AgendaEliminada = z.infer<typeof AgendaEliminada>;

@@ -36,7 +36,12 @@ async function ruta(app: TestApp, c: CuentaDePrueba, op: OperacionApi, webhookId
   let r = op.ruta;
   if (r.includes('{id}')) {
     if (r.startsWith('/webhooks')) r = r.replace('{id}', String(webhookId));
-    else {
+    else if (r.startsWith('/agenda/')) {
+      // An entry of the account's address book, of the path's kind.
+      const tipo = r.split('/')[2]!;
+      const e = await app.request('POST', `/api/v1/agenda/${tipo}`, { key: c.live, body: CUERPOS[`post /agenda/${tipo}`] });
+      r = r.replace('{id}', String(e.body.entrada.id));
+    } else {
       const d = await app.request('POST', '/api/v1/decas', { key: c.live, body: decaCompleta({ emitir: false }) });
       r = r.replace('{id}', String(d.body.deca.id));
     }
@@ -59,6 +64,12 @@ const CUERPOS: Record<string, unknown> = {
   'post /agenda/empresas': { nombre: 'Cargas del Sur', nif: 'B65410011' },
   'post /agenda/vehiculos': { matricula: '1234 BCD' },
   'post /agenda/lugares': { texto: 'Mercamadrid' },
+  'patch /agenda/empresas/{id}': { domicilio: 'Sevilla' },
+  'patch /agenda/vehiculos/{id}': { conductor_nombre: 'Ana' },
+  'patch /agenda/lugares/{id}': { texto: 'Mercamadrid, nave 3' },
+  'post /agenda/empresas/{id}/fusionar': { otra: 1 },
+  'post /agenda/vehiculos/{id}/fusionar': { otra: 1 },
+  'post /agenda/lugares/{id}/fusionar': { otra: 1 },
   'post /webhooks': { url: 'https://93.184.216.34/otro', eventos: ['deca.creado'] },
   'patch /webhooks/{id}': { activo: false },
 };

@@ -64,6 +64,15 @@ describe('upgrading from the previous schema', () => {
       values (${cuenta!.id}, 'produccion', ${deca!.id}, 1, 'creacion', 'clave', 'ERP', 'api', '[]'::jsonb, ${creada})`.execute(db);
     await sql`insert into eventos (account_id, entorno, evento, deca_id, data, created_at)
       values (${cuenta!.id}, 'produccion', 'deca.creado', ${deca!.id}, '{}'::jsonb, ${creada})`.execute(db);
+    // The address book as 0009 wrote it: a company learnt with a NIF whose check character is wrong, and the right one.
+    for (const [nif, usos] of [
+      ['B96712341', 3],
+      ['B96712344', 1],
+    ] as const) {
+      await sql`insert into agenda (account_id, entorno, tipo, clave, datos, busqueda, usos, ultimo_uso_at)
+        values (${cuenta!.id}, 'produccion', 'empresas', ${nif}, ${JSON.stringify({ nombre: 'Cítricos La Ribera SL', nif, domicilio: null, lado: 'cargador' })}::jsonb,
+                ${`citricos la ribera sl ${nif.toLowerCase()}`}, ${usos}, ${creada})`.execute(db);
+    }
 
     const aplicadas = await migrateToLatest(db);
     expect(aplicadas).toEqual(nombres.slice(nombres.indexOf(ANTERIOR) + 1));
@@ -79,6 +88,14 @@ describe('upgrading from the previous schema', () => {
     expect(d.envios).toHaveLength(1);
     const cambios = await app.request('GET', `/api/v1/decas/${deca!.id}/cambios`, { key });
     expect(cambios.status, cambios.text).toBe(200);
+    // The company with the wrong NIF is marked by the upgrade: not suggested, listed with its warning when asked for.
+    const sugeridas = await app.request('GET', '/api/v1/agenda/empresas?q=ribera', { key });
+    expect(sugeridas.body.entradas.map((e: { nif: string }) => e.nif)).toEqual(['B96712344']);
+    const todas = await app.request('GET', '/api/v1/agenda/empresas?q=ribera&con_avisos=1', { key });
+    expect(todas.body.entradas.map((e: { nif: string; usos: number; avisos: unknown[] }) => [e.nif, e.usos, e.avisos.length])).toEqual([
+      ['B96712341', 3, 1],
+      ['B96712344', 1, 0],
+    ]);
 
     // It goes on working on the upgraded rows: issued, then numbered after them.
     const emitida = await app.request('PATCH', `/api/v1/decas/${deca!.id}`, {

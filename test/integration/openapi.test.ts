@@ -167,9 +167,23 @@ async function recorrer(app: TestApp, rx: Receptor, base: string, claves: Claves
     ['vehiculos', { matricula: '5678 FGH' }],
     ['lugares', { texto: 'Mercamadrid' }],
   ] as const) {
-    ok(await pedir('POST', `/agenda/${tipo}`, { ...k, body: entrada }), 200);
+    const guardada = await pedir('POST', `/agenda/${tipo}`, { ...k, body: entrada });
+    ok(guardada, 200);
     ok(await pedir('POST', `/agenda/${tipo}`, { ...k, body: {} }), 422);
     ok(await pedir('GET', `/agenda/${tipo}?q=a`, k), 200);
+    ok(await pedir('GET', `/agenda/${tipo}?con_avisos=1`, k), 200);
+    // Extensions: change, merge and delete an entry.
+    const id = guardada.body.entrada.id;
+    ok(await pedir('PATCH', `/agenda/${tipo}/${id}`, { ...k, body: entrada }), 200);
+    const otra = await pedir('POST', `/agenda/${tipo}`, {
+      ...k,
+      body: tipo === 'empresas' ? { nombre: 'Otra', nif: 'A58818501' } : tipo === 'vehiculos' ? { matricula: '1111 BBB' } : { texto: 'Otro muelle' },
+    });
+    ok(await pedir('POST', `/agenda/${tipo}/${id}/fusionar`, { ...k, body: { otra: otra.body.entrada.id } }), 200);
+    ok(await pedir('POST', `/agenda/${tipo}/${id}/fusionar`, { ...k, body: { otra: otra.body.entrada.id } }), 404);
+    ok(await pedir('PATCH', `/agenda/${tipo}/${id}`, { ...k, body: { [Object.keys(entrada)[0]!]: '' } }), 422);
+    ok(await pedir('DELETE', `/agenda/${tipo}/${id}`, k), 200);
+    ok(await pedir('DELETE', `/agenda/${tipo}/${id}`, k), 404);
   }
   ok(await pedir('POST', '/importar?validar=1', { ...k, body: CSV, headers: { 'content-type': 'text/csv' } }), 200);
   ok(await pedir('POST', '/importar?emitir=0', { ...k, body: CSV, headers: { 'content-type': 'text/csv' } }), 200);

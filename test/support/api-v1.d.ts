@@ -379,7 +379,7 @@ export interface paths {
         };
         /**
          * Buscar empresas en la agenda
-         * @description Busca en la agenda de la cuenta (empresas, vehículos o lugares ya usados) por cualquier parte del nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos; las más usadas primero.
+         * @description Busca en la agenda de la cuenta (empresas, vehículos o lugares ya usados) por cualquier parte del nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos; las más usadas primero. Las entradas con avisos (un NIF con el carácter de control mal) no salen, porque no se sugieren, salvo con con_avisos=1.
          */
         get: operations["buscar_agenda_empresas"];
         put?: never;
@@ -403,7 +403,7 @@ export interface paths {
         };
         /**
          * Buscar vehículos en la agenda
-         * @description Busca en la agenda de la cuenta (empresas, vehículos o lugares ya usados) por cualquier parte del nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos; las más usadas primero.
+         * @description Busca en la agenda de la cuenta (empresas, vehículos o lugares ya usados) por cualquier parte del nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos; las más usadas primero. Las entradas con avisos (un NIF con el carácter de control mal) no salen, porque no se sugieren, salvo con con_avisos=1.
          */
         get: operations["buscar_agenda_vehiculos"];
         put?: never;
@@ -427,7 +427,7 @@ export interface paths {
         };
         /**
          * Buscar lugares en la agenda
-         * @description Busca en la agenda de la cuenta (empresas, vehículos o lugares ya usados) por cualquier parte del nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos; las más usadas primero.
+         * @description Busca en la agenda de la cuenta (empresas, vehículos o lugares ya usados) por cualquier parte del nombre, NIF, matrícula o lugar, sin importar mayúsculas ni acentos; las más usadas primero. Las entradas con avisos (un NIF con el carácter de control mal) no salen, porque no se sugieren, salvo con con_avisos=1.
          */
         get: operations["buscar_agenda_lugares"];
         put?: never;
@@ -436,6 +436,174 @@ export interface paths {
          * @description Crea una entrada de la agenda o cambia los datos de la que tiene el mismo NIF, matrícula o texto.
          */
         post: operations["guardar_agenda_lugares"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agenda/empresas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Borrar empresa de la agenda
+         * @description Borra una entrada de la agenda (deja de sugerirse; una DeCA nueva que la nombre la vuelve a añadir).
+         *
+         *     Conflictos (409): `en_curso`.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        delete: operations["eliminar_agenda_empresas"];
+        options?: never;
+        head?: never;
+        /**
+         * Cambiar empresa en la agenda
+         * @description Cambia los datos de una entrada de la agenda, su NIF, matrícula o texto incluidos (null o "" borra un dato opcional; lo que no se envía se queda). Corregir un NIF con el carácter de control mal quita su aviso y la entrada vuelve a sugerirse. Si el dato nuevo ya es de otra entrada, 422: fusiónelas.
+         *
+         *     Conflictos (409): `en_curso`.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        patch: operations["cambiar_agenda_empresas"];
+        trace?: never;
+    };
+    "/agenda/empresas/{id}/fusionar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fusionar dos empresas de la agenda
+         * @description Fusiona dos entradas de la agenda que son lo mismo (p. ej. la misma empresa con un NIF bien y otro mal): queda la del camino con sus datos y desaparece «otra»; sus usos se suman.
+         *
+         *     Conflictos (409): `en_curso`.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        post: operations["fusionar_agenda_empresas"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agenda/vehiculos/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Borrar vehículo de la agenda
+         * @description Borra una entrada de la agenda (deja de sugerirse; una DeCA nueva que la nombre la vuelve a añadir).
+         *
+         *     Conflictos (409): `en_curso`.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        delete: operations["eliminar_agenda_vehiculos"];
+        options?: never;
+        head?: never;
+        /**
+         * Cambiar vehículo en la agenda
+         * @description Cambia los datos de una entrada de la agenda, su NIF, matrícula o texto incluidos (null o "" borra un dato opcional; lo que no se envía se queda). Corregir un NIF con el carácter de control mal quita su aviso y la entrada vuelve a sugerirse. Si el dato nuevo ya es de otra entrada, 422: fusiónelas.
+         *
+         *     Conflictos (409): `en_curso`.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        patch: operations["cambiar_agenda_vehiculos"];
+        trace?: never;
+    };
+    "/agenda/vehiculos/{id}/fusionar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fusionar dos vehículos de la agenda
+         * @description Fusiona dos entradas de la agenda que son lo mismo (p. ej. la misma empresa con un NIF bien y otro mal): queda la del camino con sus datos y desaparece «otra»; sus usos se suman.
+         *
+         *     Conflictos (409): `en_curso`.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        post: operations["fusionar_agenda_vehiculos"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/agenda/lugares/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Borrar lugar de la agenda
+         * @description Borra una entrada de la agenda (deja de sugerirse; una DeCA nueva que la nombre la vuelve a añadir).
+         *
+         *     Conflictos (409): `en_curso`.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        delete: operations["eliminar_agenda_lugares"];
+        options?: never;
+        head?: never;
+        /**
+         * Cambiar lugar en la agenda
+         * @description Cambia los datos de una entrada de la agenda, su NIF, matrícula o texto incluidos (null o "" borra un dato opcional; lo que no se envía se queda). Corregir un NIF con el carácter de control mal quita su aviso y la entrada vuelve a sugerirse. Si el dato nuevo ya es de otra entrada, 422: fusiónelas.
+         *
+         *     Conflictos (409): `en_curso`.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        patch: operations["cambiar_agenda_lugares"];
+        trace?: never;
+    };
+    "/agenda/lugares/{id}/fusionar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fusionar dos lugares de la agenda
+         * @description Fusiona dos entradas de la agenda que son lo mismo (p. ej. la misma empresa con un NIF bien y otro mal): queda la del camino con sus datos y desaparece «otra»; sus usos se suman.
+         *
+         *     Conflictos (409): `en_curso`.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        post: operations["fusionar_agenda_lugares"];
         delete?: never;
         options?: never;
         head?: never;
@@ -980,6 +1148,36 @@ export interface components {
             /** @description El lugar tal como se escribe en los envíos */
             texto: string;
         };
+        AgendaEmpresaPatch: {
+            /** @description Nombre o razón social */
+            nombre?: string;
+            /** @description NIF de la empresa (DNI, NIE o CIF con su carácter de control) */
+            nif?: string;
+            /** @description Domicilio; null lo borra */
+            domicilio?: string | null;
+            /** @description Como qué parte aparece; null lo borra */
+            lado?: ("" | "cargador" | "transportista" | "ambos") | null;
+        };
+        AgendaFusionInput: {
+            /** @description Id de la entrada que desaparece: sus usos se suman a la que queda */
+            otra: number;
+        };
+        AgendaVehiculoPatch: {
+            /** @description Matrícula del tractor o del vehículo rígido */
+            matricula?: string;
+            /** @description Matrícula del remolque habitual; null la borra */
+            matricula_remolque?: string | null;
+            tipo_vehiculo?: ("" | "rigido" | "articulado") | null;
+            autorizacion_especial?: string | null;
+            /** @description Conductor habitual; null lo borra */
+            conductor_nombre?: string | null;
+            /** @description Teléfono del conductor habitual; null lo borra */
+            conductor_tel?: string | null;
+        };
+        AgendaLugarPatch: {
+            /** @description El lugar tal como se escribe en los envíos */
+            texto?: string;
+        };
         WebhookInput: {
             /** @description URL https:// que recibirá los eventos por POST */
             url: string;
@@ -1151,6 +1349,8 @@ export interface components {
             usos: number;
             /** @description Última vez que apareció en una DeCA (ISO 8601); null si solo se guardó a mano */
             ultimo_uso: string | null;
+            /** @description Lo que hay que revisar (un NIF con el carácter de control mal, `nif_dudoso`): una entrada con avisos no se sugiere hasta corregirla */
+            avisos: components["schemas"]["Aviso"][];
             nombre: string;
             nif: string;
             domicilio: string | null;
@@ -1162,6 +1362,8 @@ export interface components {
             usos: number;
             /** @description Última vez que apareció en una DeCA (ISO 8601); null si solo se guardó a mano */
             ultimo_uso: string | null;
+            /** @description Lo que hay que revisar (un NIF con el carácter de control mal, `nif_dudoso`): una entrada con avisos no se sugiere hasta corregirla */
+            avisos: components["schemas"]["Aviso"][];
             matricula: string;
             matricula_remolque: string | null;
             tipo_vehiculo: ("rigido" | "articulado") | null;
@@ -1175,7 +1377,14 @@ export interface components {
             usos: number;
             /** @description Última vez que apareció en una DeCA (ISO 8601); null si solo se guardó a mano */
             ultimo_uso: string | null;
+            /** @description Lo que hay que revisar (un NIF con el carácter de control mal, `nif_dudoso`): una entrada con avisos no se sugiere hasta corregirla */
+            avisos: components["schemas"]["Aviso"][];
             texto: string;
+        };
+        AgendaEliminada: {
+            /** @constant */
+            eliminada: true;
+            id: number;
         };
         Webhook: {
             id: number;
@@ -2561,6 +2770,8 @@ export interface operations {
                 limite?: number;
                 /** @description El valor «siguiente» de la página anterior */
                 despues_de?: string;
+                /** @description 1: también las entradas con avisos (un NIF con el carácter de control mal), que por defecto no salen porque no se sugieren */
+                con_avisos?: "0" | "1" | "true" | "false";
             };
             header?: never;
             path?: never;
@@ -2641,6 +2852,8 @@ export interface operations {
                 limite?: number;
                 /** @description El valor «siguiente» de la página anterior */
                 despues_de?: string;
+                /** @description 1: también las entradas con avisos (un NIF con el carácter de control mal), que por defecto no salen porque no se sugieren */
+                con_avisos?: "0" | "1" | "true" | "false";
             };
             header?: never;
             path?: never;
@@ -2721,6 +2934,8 @@ export interface operations {
                 limite?: number;
                 /** @description El valor «siguiente» de la página anterior */
                 despues_de?: string;
+                /** @description 1: también las entradas con avisos (un NIF con el carácter de control mal), que por defecto no salen porque no se sugieren */
+                con_avisos?: "0" | "1" | "true" | "false";
             };
             header?: never;
             path?: never;
@@ -2787,6 +3002,429 @@ export interface operations {
             400: components["responses"]["PeticionMalFormada"];
             401: components["responses"]["NoAutenticado"];
             403: components["responses"]["SinPermiso"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    eliminar_agenda_empresas: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id de la entrada de la agenda (`id` de la búsqueda) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Borrada */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgendaEliminada"];
+                };
+            };
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    cambiar_agenda_empresas: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id de la entrada de la agenda (`id` de la búsqueda) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgendaEmpresaPatch"];
+            };
+        };
+        responses: {
+            /** @description La entrada cambiada (sin `avisos` si se corrigió su NIF) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entrada: components["schemas"]["AgendaEmpresa"];
+                    };
+                };
+            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    fusionar_agenda_empresas: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id de la entrada de la agenda (`id` de la búsqueda) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "otra": 42
+                 *     }
+                 */
+                "application/json": components["schemas"]["AgendaFusionInput"];
+            };
+        };
+        responses: {
+            /** @description La entrada que queda, con sus datos y los usos de las dos */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entrada: components["schemas"]["AgendaEmpresa"];
+                    };
+                };
+            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    eliminar_agenda_vehiculos: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id de la entrada de la agenda (`id` de la búsqueda) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Borrada */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgendaEliminada"];
+                };
+            };
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    cambiar_agenda_vehiculos: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id de la entrada de la agenda (`id` de la búsqueda) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgendaVehiculoPatch"];
+            };
+        };
+        responses: {
+            /** @description La entrada cambiada (sin `avisos` si se corrigió su NIF) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entrada: components["schemas"]["AgendaVehiculo"];
+                    };
+                };
+            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    fusionar_agenda_vehiculos: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id de la entrada de la agenda (`id` de la búsqueda) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "otra": 42
+                 *     }
+                 */
+                "application/json": components["schemas"]["AgendaFusionInput"];
+            };
+        };
+        responses: {
+            /** @description La entrada que queda, con sus datos y los usos de las dos */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entrada: components["schemas"]["AgendaVehiculo"];
+                    };
+                };
+            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    eliminar_agenda_lugares: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id de la entrada de la agenda (`id` de la búsqueda) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Borrada */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgendaEliminada"];
+                };
+            };
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    cambiar_agenda_lugares: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id de la entrada de la agenda (`id` de la búsqueda) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgendaLugarPatch"];
+            };
+        };
+        responses: {
+            /** @description La entrada cambiada (sin `avisos` si se corrigió su NIF) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entrada: components["schemas"]["AgendaLugar"];
+                    };
+                };
+            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    fusionar_agenda_lugares: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id de la entrada de la agenda (`id` de la búsqueda) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "otra": 42
+                 *     }
+                 */
+                "application/json": components["schemas"]["AgendaFusionInput"];
+            };
+        };
+        responses: {
+            /** @description La entrada que queda, con sus datos y los usos de las dos */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entrada: components["schemas"]["AgendaLugar"];
+                    };
+                };
+            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
             413: components["responses"]["DemasiadoGrande"];
             422: components["responses"]["Validacion"];
             429: components["responses"]["DemasiadasPeticiones"];

@@ -13,7 +13,8 @@ import { contexto } from '../../app/sesion';
 import { useStore } from '../../app/store';
 import { idCampo } from '../../components/campo';
 import { nombreDeca, rutaDeca } from '../../components/insignias';
-import { aprenderEnDispositivo, claveAgenda, entradasAgenda } from '../../data/agenda';
+import { aprenderEnDispositivo, claveAgenda } from '../../data/agenda';
+import { sugerenciasAgenda } from '../../data/agenda-cambios';
 import { buscarLocal, fechaRelativa } from '../../data/consultas';
 import type { DatosDeca, DecaLocal, EntradaAgendaLocal, EntradaOutbox, FotoLocal, Zona } from '../../data/db';
 import { datosDePropuesta } from '../../data/fotos';
@@ -184,10 +185,11 @@ export function useFormulario({ modo, rec, entrada, plantilla, foto }: Origen, c
   };
   const setV = (k: string) => (x: string) => poner({ ...e.v, [k]: x } as Valores, k);
 
-  // The address book: suggestions in every party, vehicle and place field, from the device's copy (offline too).
-  const empresas = useLiveQuery(() => entradasAgenda(ctx.db, 'empresas'), [ctx.db]) ?? [];
-  const vehiculos = useLiveQuery(() => entradasAgenda(ctx.db, 'vehiculos'), [ctx.db]) ?? [];
-  const lugares = useLiveQuery(() => entradasAgenda(ctx.db, 'lugares'), [ctx.db]) ?? [];
+  // The address book: suggestions in every party, vehicle and place field, from the device's copy (offline too);
+  // a company whose NIF has a wrong check character is never offered until it is fixed in «Agenda».
+  const empresas = useLiveQuery(() => sugerenciasAgenda(ctx.db, 'empresas'), [ctx.db]) ?? [];
+  const vehiculos = useLiveQuery(() => sugerenciasAgenda(ctx.db, 'vehiculos'), [ctx.db]) ?? [];
+  const lugares = useLiveQuery(() => sugerenciasAgenda(ctx.db, 'lugares'), [ctx.db]) ?? [];
   /**
    * A party's name or NIF, or a plate, that is an address-book entry fills the fields of the same
    * party or vehicle that are still empty (what the user typed is never overwritten).

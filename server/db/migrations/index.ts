@@ -21,6 +21,7 @@ import * as m0019 from './0019-particiones-por-mes';
 import * as m0020 from './0020-eventos-por-semana';
 import * as m0021 from './0021-correos-por-mes';
 import * as m0022 from './0022-fotos';
+import * as m0023 from './0023-agenda-dudosa';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '0020-eventos-por-semana': m0020,
   '0021-correos-por-mes': m0021,
   '0022-fotos': m0022,
+  '0023-agenda-dudosa': m0023,
 };
 
 export const migrationProvider: MigrationProvider = {
