@@ -310,7 +310,9 @@ const sinAcentos = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLo
 
 /** A line that opens a labelled block: which label, and what follows it on the same line. */
 function etiquetaDe(linea: string): { etiqueta: Etiqueta; resto: string } | null {
-  const limpia = linea.replace(/^[\s\d.)\-–•*|"'“”‘’«»]+(?=[A-Za-zÁÉÍÓÚÑáéíóúñ])/, ''); // «1.», «(3)», bullets, table bars and OCR's quotes (a «Nº» read «”») before a label
+  const limpia = linea
+    .replace(/^[\s\d.)\-–•*|"'“”‘’«»]+(?=[A-Za-zÁÉÍÓÚÑáéíóúñ])/, '') // «1.», «(3)», bullets, table bars and OCR's quotes (a «Nº» read «”») before a label
+    .replace(/(?<=\p{L})[=^~]+(?=\p{L})/gu, ''); // a speck OCR read inside a word («LUGAR DE ENTR=EGA»)
   const base = sinAcentos(limpia);
   for (const [re, etiqueta] of ETIQUETAS) {
     const m = re.exec(base);
@@ -807,7 +809,7 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
       // The carriage's «Pagados» or «Debidos» of a «Portes» column read on the place's line.
       .map((l) => (sinPais(sinFechas(l)) ?? '').replace(/\s+(?:pagados|debidos)$/i, '').replace(/^[\s,;|]+|[\s,;|]+$/g, ''))
       // Not a caption's remains («y fecha»), nor OCR's specks («Se .»).
-      .filter((l) => (l.match(/\p{L}/gu)?.length ?? 0) >= 3 && !esEtiqueta(l));
+      .filter((l, i) => (l.match(/\p{L}/gu)?.length ?? 0) >= 3 && !esEtiqueta(l) && (i === 0 || !pareceRuido(l)));
     return lineas.join(', ') || undefined;
   };
   const origen = lugar('origen') ?? (sinPais(partes.cargador?.domicilio) || undefined);

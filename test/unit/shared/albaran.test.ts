@@ -615,3 +615,10 @@ describe('a CMR’s goods row OCR read in pieces', () => {
     expect(filasDeEnvio(`${cabecera}\nS/M 2 cajas Piezas de recambio 350`)).toEqual([{ naturaleza: 'Piezas de recambio', peso: 350, unidad: 'kg' }]);
   });
 });
+
+describe('a place’s block as OCR leaves it', () => {
+  it('reads a label with a speck inside a word, and leaves out of the place a noisy line that follows it', () => {
+    const texto = 'LUGAR DE ENTR=EGA MERCASEVILLA, SEVILLA\nTRACITORA $155 ETY sem';
+    expect(leerAlbaran(texto).propuesta.envios[0]?.destino).toBe('MERCASEVILLA, SEVILLA');
+  });
+});
