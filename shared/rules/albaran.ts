@@ -329,7 +329,7 @@ function etiquetaDe(linea: string): { etiqueta: Etiqueta; resto: string } | null
       return { etiqueta, resto: resto && esEtiqueta(resto) ? '' : resto };
     }
   }
-  return etiquetaParecida(limpia);
+  return etiquetaParecida(limpia, /^\s*[*•·-]\s/.test(linea));
 }
 
 /** A label's word as OCR may garble it («Tramportiuta», «Remitenle»): the words, and what each labels. */
@@ -376,9 +376,11 @@ function distancia(a: string, b: string, tope: number): number {
  * long word, three in one of twelve letters or more), then a colon, a dash or the end of the line: the label it
  * stands for. A word of fewer than six letters is not guessed.
  */
-function etiquetaParecida(linea: string): { etiqueta: Etiqueta; resto: string } | null {
-  const m = /^([A-Za-zÁÉÍÓÚÑÜáéíóúñü]{6,})\s*(?:[:\-–|.]+\s*|$)/.exec(linea);
-  if (m) {
+function etiquetaParecida(linea: string, vineta = false): { etiqueta: Etiqueta; resto: string } | null {
+  // In a list («* Transportsta Autotransportes Pérez Sanz, S.L.») a label's word opens the item, its value after it.
+  const m = (vineta ? /^([A-Za-zÁÉÍÓÚÑÜáéíóúñü]{9,})\s*(?:[:\-–|.]+\s*|\s|$)/ : /^([A-Za-zÁÉÍÓÚÑÜáéíóúñü]{6,})\s*(?:[:\-–|.]+\s*|$)/).exec(linea);
+  // «Transportes» opens many carriers' names: in a list it is a name, not a garbled «Transportista».
+  if (m && !(vineta && /^transportes?$/i.test(m[1]!))) {
     const que = palabraDeEtiqueta(m[1]!, 0);
     if (que) return { etiqueta: que, resto: linea.slice(m[0].length).trim() };
   }

@@ -622,3 +622,10 @@ describe('a place’s block as OCR leaves it', () => {
     expect(leerAlbaran(texto).propuesta.envios[0]?.destino).toBe('MERCASEVILLA, SEVILLA');
   });
 });
+
+describe('a list of labelled items', () => {
+  it('reads an item whose label OCR garbled, its value after it; a carrier named «Transportes …» stays a name', () => {
+    expect(leerAlbaran('* Transportsta Autotransportes Pérez Sanz, S.L., CIF B12345674').propuesta).toMatchObject({ transp_nif: 'B12345674' });
+    expect(leerBloques('* Transportes Núñez, S.L.')).toEqual([]);
+  });
+});
