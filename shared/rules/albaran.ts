@@ -318,12 +318,16 @@ function etiquetaDe(linea: string): { etiqueta: Etiqueta; resto: string } | null
     const m = re.exec(base);
     // A bare word that labels a place is not a label when a sentence goes on after it («Descarga con transpalé.»).
     if (m && /^(?:carga|recogida|descarga|entrega)$/.test(m[0]) && /^\s+\p{Ll}/u.test(base.slice(m[0].length)) && !/^\s+(?:en|de)\b/.test(base.slice(m[0].length))) continue;
+    // «Mercancía paletizada, no remontable.»: a sentence about the goods, not their label.
+    if (m && /^mercancias?$/.test(m[0]) && /^\s+\p{Ll}/u.test(limpia.slice(m[0].length))) continue;
     if (m) {
       // What follows the label on its line, without a form's caption in brackets («(nombre, domicilio)»).
       const resto = limpia
         .slice(m[0].length)
         .replace(/^[\s:.\-–/)|]+/, '')
         .replace(/^\([^)]*\)[\s:.]*/, '')
+        // A caption in brackets OCR cut short («1 Cargador (m»).
+        .replace(/^\([^)]*$/, '')
         .trim();
       // A header row of labels without colons («Porteador   Vehículo   Semirremolque»): the values are on the lines below.
       return { etiqueta, resto: resto && esEtiqueta(resto) ? '' : resto };
@@ -446,6 +450,8 @@ const CASILLAS_CMR: Record<number, Etiqueta> = {
  * «08.03.2026»).
  */
 function casillaCmr(linea: string): { etiqueta: Etiqueta; resto: string } | null {
+  // «1 Ejemplar para el remitente»: the copy's caption, not box 1.
+  if (/\b(?:e[jy][eo]mp[l1]ar|para\s+el\s+re)/i.test(linea)) return { etiqueta: 'otro', resto: '' };
   const m = /^[|[(_]?\s*(\d{1,2})\s+(?=\S)(?!\d)/.exec(linea);
   const etiqueta = m ? CASILLAS_CMR[Number(m[1])] : undefined;
   return etiqueta ? { etiqueta, resto: '' } : null;

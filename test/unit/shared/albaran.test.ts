@@ -629,3 +629,14 @@ describe('a list of labelled items', () => {
     expect(leerBloques('* Transportes Núñez, S.L.')).toEqual([]);
   });
 });
+
+describe('a CMR’s captions', () => {
+  it('takes «1 Ejemplar para el remitente» for the copy’s caption, not box 1, and a caption OCR cut short for no name', () => {
+    const texto = 'CMR\n1 Ejemplar para el remiente\n\n1 Cargador (m\nAgroexport Cañete, S.L.\nN.I.F. A58818501\nPol. Ind. Los Ángeles, nave 8';
+    expect(leerAlbaran(texto).propuesta).toMatchObject({ cargador_nombre: 'Agroexport Cañete, S.L.', cargador_nif: 'A58818501' });
+  });
+  it('does not take a sentence about the goods in another box for their label', () => {
+    expect(leerBloques('Mercancía paletizada, no remontable.')).toEqual([]);
+    expect(leerBloques('Mercancía: Vino embotellado')[0]).toMatchObject({ etiqueta: 'mercancia', lineas: ['Vino embotellado'] });
+  });
+});
