@@ -809,9 +809,14 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
 
   // Places: a loading/unloading block; else the recipient's address as the destination.
   // A place's block, without NIFs and dates («Peñíscola, 12 de noviembre de 2026» in a CMR's «place and date of loading»).
-  const lugar = (e: Etiqueta) => {
-    const b = de(e)[0];
-    const lineas = (b?.lineas ?? [])
+  // The first block of that label with a place in it (a CMR box whose number OCR misread opens an empty one before).
+  const lugar = (e: Etiqueta) => de(e).map(lugarDe).find(Boolean);
+  const lugarDe = (b: Bloque) => {
+    // «Place and date»: a line that is only the date ends the place (what follows is the next box's, in a CMR).
+    const fin = b.lineas.findIndex(
+      (l, i) => i > 0 && buscarFechas(l).length > 0 && !/\p{L}{3}/u.test(sinFechas(l).replace(/\b(?:lunes|martes|mi[eé]rcoles|jueves|viernes|s[aá]bado|domingo)\b/giu, '')),
+    );
+    const lineas = (fin < 0 ? b.lineas : b.lineas.slice(0, fin))
       .filter((l) => !buscarNifs(l).length)
       // A CMR prints the country after the town («29006 Málaga (ESPAÑA)»): a DeCA's place is within Spain.
       // The carriage's «Pagados» or «Debidos» of a «Portes» column read on the place's line.

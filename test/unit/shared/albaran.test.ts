@@ -640,3 +640,10 @@ describe('a CMR’s captions', () => {
     expect(leerBloques('Mercancía: Vino embotellado')[0]).toMatchObject({ etiqueta: 'mercancia', lineas: ['Vino embotellado'] });
   });
 });
+
+describe('a place and its date', () => {
+  it('ends the place at the date under it, and takes the first block of its label that holds a place', () => {
+    const texto = 'CMR\n4 ¡rOMDR Dcdo pa\n\n2 Destinatario\nSupermercados La Despensa, S.A.\n\n4 Luejas Se cara y echa\nPuerto de Gijón, Muelle de la Osa\n27-2-27\nE Donumentos anesos ena Tre';
+    expect(leerAlbaran(texto).propuesta.envios[0]?.origen).toBe('Puerto de Gijón, Muelle de la Osa');
+  });
+});
