@@ -825,7 +825,27 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
       .filter((l, i) => (l.match(/\p{L}/gu)?.length ?? 0) >= 3 && !esEtiqueta(l) && (i === 0 || !pareceRuido(l)));
     return lineas.join(', ') || undefined;
   };
-  const origen = lugar('origen') ?? (sinPais(partes.cargador?.domicilio) || undefined);
+  // A CMR whose box 4 caption OCR lost: its place and date of loading are still a place with the date alone under it.
+  const cargaCmr = () => {
+    if (!ES_CMR.test(texto)) return undefined;
+    const llenas = texto
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    const i = llenas.findIndex(
+      (l, j) =>
+        j + 1 < llenas.length &&
+        /^\p{L}[\p{L}\s.,'-]*(?:\d+[\p{L}\s.,'-]*)?$/u.test(l) &&
+        l.split(/\s+/).length >= 2 &&
+        !esEtiqueta(l) &&
+        !EMPRESA(l) &&
+        buscarFechas(llenas[j + 1]!).length > 0 &&
+        sinFechas(llenas[j + 1]!).trim() === '',
+    );
+    return i < 0 ? undefined : llenas[i];
+  };
+  const origenCmr = lugar('origen') ? undefined : cargaCmr();
+  const origen = lugar('origen') ?? origenCmr ?? (sinPais(partes.cargador?.domicilio) || undefined);
   // «El del destinatario», «Véase casilla 2»: the place of delivery is the consignee's address.
   const dondeDestinatario = (l: string | undefined) => (l && /^(?:(?:el|la|lo)\s+del\s+destinatario|v[eé]ase\s+(?:la\s+)?casilla)/i.test(l) ? undefined : l);
   const destino = dondeDestinatario(lugar('destino')) ?? (sinPais(destinatario?.domicilio) || destinatario?.nombre);
@@ -858,7 +878,7 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
       envio.unidad = e.unidad ?? 'kg';
     }
     propuesta.envios.push(envio);
-    if (envio.origen) confianza[`envios[${i}].origen`] = lugar('origen') ? 0.7 : 0.5;
+    if (envio.origen) confianza[`envios[${i}].origen`] = lugar('origen') ? 0.7 : origenCmr ? 0.45 : 0.5;
     if (envio.destino) confianza[`envios[${i}].destino`] = dondeDestinatario(lugar('destino')) ? 0.7 : 0.5;
     if (envio.naturaleza) confianza[`envios[${i}].naturaleza`] = deTabla && envio.peso === undefined ? 0.55 : 0.7;
     if (envio.peso !== undefined) confianza[`envios[${i}].peso`] = 0.85;

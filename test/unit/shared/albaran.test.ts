@@ -647,3 +647,12 @@ describe('a place and its date', () => {
     expect(leerAlbaran(texto).propuesta.envios[0]?.origen).toBe('Puerto de Gijón, Muelle de la Osa');
   });
 });
+
+describe('a CMR whose box 4 caption OCR lost', () => {
+  it('takes the place with the date alone under it for the place of loading, for review', () => {
+    const texto = 'CMR\n3 one nue po\n\nPuerto de Gijón, Muelle de la Osa\n\n18 Peservas | tervcares de provado\n\n[ra\n\nPuerto de Valencia, Muelle 3\n\n8-dic-2026\n$ e í— Ma E';
+    const { propuesta, confianza } = leerAlbaran(texto);
+    expect(propuesta.envios[0]).toMatchObject({ origen: 'Puerto de Valencia, Muelle 3', destino: 'Puerto de Gijón, Muelle de la Osa' });
+    expect(confianza['envios[0].origen']).toBeLessThan(0.6);
+  });
+});
