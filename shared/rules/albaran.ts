@@ -657,6 +657,24 @@ function parteDe(b: Bloque): Parte {
 /** A place without the country a CMR prints after the town («29006 Málaga (ESPAÑA)»): a DeCA's places are in Spain. */
 const sinPais = (lugar: string | undefined) => lugar?.replace(/\s*\((?:espa[ñn]a|spain)\)\s*$/i, '');
 
+/** A CMR's parties in the form's order: each a company's line with its NIF on it or under it, and the address lines after. */
+function gruposCmr(texto: string): { nombre: string; nif: NifLeido; domicilio?: string }[] {
+  const lineas = texto.split('\n').filter((l) => l.trim() !== '');
+  const grupos: { nombre: string; nif: NifLeido; domicilio?: string }[] = [];
+  lineas.forEach((l, i) => {
+    const enLinea = buscarNifs(l)[0];
+    const nif = enLinea ?? buscarNifs(lineas[i + 1] ?? '')[0];
+    if (!EMPRESA(l) || esEtiqueta(l) || !nif || grupos.some((g) => g.nif.nif === nif.nif)) return;
+    const domicilio: string[] = [];
+    for (const d of lineas.slice(i + (enLinea ? 1 : 2), i + (enLinea ? 3 : 4)).map((x) => x.trim())) {
+      if (etiquetaDe(d) || casillaCmr(d) || buscarNifs(d).length || EMPRESA(d) || (d.match(/\p{L}/gu)?.length ?? 0) < 3) break;
+      domicilio.push(d);
+    }
+    grupos.push({ nombre: nombreDeEmpresa(l) ?? l.trim(), nif, ...(domicilio.length ? { domicilio: domicilio.join(', ') } : {}) });
+  });
+  return grupos;
+}
+
 /** A company's legal form at the end of its name. */
 const SOCIEDAD = /\b(?:S\.?\s?L\.?(?:\s?U\.?)?|S\.?\s?A\.?(?:\s?U\.?)?|S\.?\s?Coop\.?)(?=[\s,.;·|-]|$)/i;
 /** A line that names a company: its legal form, or a cooperative's name. */
@@ -709,12 +727,7 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
   // A CMR whose boxes' captions were lost: its parties come in the form's order (sender, consignee, then the
   // carrier's box), each a company's line with its NIF under it. Proposed for review, never sure.
   if (ES_CMR.test(texto) && (!partes.cargador?.nif || !partes.transportista?.nif)) {
-    const lineas = texto.split('\n').filter((l) => l.trim() !== '');
-    const grupos: { nombre: string; nif: NifLeido }[] = [];
-    lineas.forEach((l, i) => {
-      const nif = buscarNifs(l)[0] ?? buscarNifs(lineas[i + 1] ?? '')[0];
-      if (EMPRESA(l) && !esEtiqueta(l) && nif && !grupos.some((g) => g.nif.nif === nif.nif)) grupos.push({ nombre: nombreDeEmpresa(l) ?? l.trim(), nif });
-    });
+    const grupos = gruposCmr(texto);
     const libres = grupos.filter((g) => g.nif.nif !== partes.cargador?.nif && g.nif.nif !== partes.transportista?.nif && g.nif.nif !== destinatario?.nif && g.nif.nif !== cuenta?.nif);
     const enOrden = grupos.filter((g) => libres.includes(g));
     if (!partes.cargador?.nif && grupos[0] && libres.includes(grupos[0])) partes.cargador = { nombre: grupos[0].nombre, nif: grupos[0].nif.nif, confianza: 0.45 };
@@ -848,7 +861,10 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
   const origen = lugar('origen') ?? origenCmr ?? (sinPais(partes.cargador?.domicilio) || undefined);
   // «El del destinatario», «Véase casilla 2»: the place of delivery is the consignee's address.
   const dondeDestinatario = (l: string | undefined) => (l && /^(?:(?:el|la|lo)\s+del\s+destinatario|v[eé]ase\s+(?:la\s+)?casilla)/i.test(l) ? undefined : l);
-  const destino = dondeDestinatario(lugar('destino')) ?? (sinPais(destinatario?.domicilio) || destinatario?.nombre);
+  // A CMR whose consignee's box caption OCR lost: the second party in the form's order, when it is neither side.
+  const segundo = !destinatario && ES_CMR.test(texto) ? gruposCmr(texto)[1] : undefined;
+  const destinatarioCmr = segundo && segundo.nif.nif !== partes.cargador?.nif && segundo.nif.nif !== partes.transportista?.nif && segundo.nif.nif !== cuenta?.nif ? segundo : undefined;
+  const destino = dondeDestinatario(lugar('destino')) ?? (sinPais(destinatario?.domicilio) || destinatario?.nombre || sinPais(destinatarioCmr?.domicilio));
 
   // Shipments: each line of a goods table that carries a weight; else the labelled goods and weight.
   const envios = filasDeEnvio(texto);
@@ -879,7 +895,7 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
     }
     propuesta.envios.push(envio);
     if (envio.origen) confianza[`envios[${i}].origen`] = lugar('origen') ? 0.7 : origenCmr ? 0.45 : 0.5;
-    if (envio.destino) confianza[`envios[${i}].destino`] = dondeDestinatario(lugar('destino')) ? 0.7 : 0.5;
+    if (envio.destino) confianza[`envios[${i}].destino`] = dondeDestinatario(lugar('destino')) ? 0.7 : destinatario ? 0.5 : 0.45;
     if (envio.naturaleza) confianza[`envios[${i}].naturaleza`] = deTabla && envio.peso === undefined ? 0.55 : 0.7;
     if (envio.peso !== undefined) confianza[`envios[${i}].peso`] = 0.85;
   });

@@ -656,3 +656,13 @@ describe('a CMR whose box 4 caption OCR lost', () => {
     expect(confianza['envios[0].origen']).toBeLessThan(0.6);
   });
 });
+
+describe('a CMR whose consignee’s caption OCR lost', () => {
+  it('takes the second party’s address, in the form’s order, as the destination, for review', () => {
+    const texto =
+      'CMR\n1 Remitente\nAgroexport Cañete, S.L.\nCIF A58818501\nAvda. de Andalucía 110\n\n1\nSupermercados La Despensa, S.A.\nCIF 12345678Z\n\nTravesia de Guemes 16\n\n33211 Gijón (ESPAÑA)\n\n16 Transportista\nTransportes Hermanos Ruiz, S.A.\nCIF B12345674';
+    const { propuesta, confianza } = leerAlbaran(texto);
+    expect(propuesta.envios[0]?.destino).toBe('Travesia de Guemes 16, 33211 Gijón');
+    expect(confianza['envios[0].destino']).toBeLessThan(0.6);
+  });
+});
