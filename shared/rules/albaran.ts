@@ -874,9 +874,12 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
   if (envios.length === 0) {
     for (const linea of de('mercancia').flatMap((b) => b.lineas)) {
       const peso = buscarPesos(linea).at(-1);
-      if (!peso) continue;
-      const naturaleza = limpiarNaturaleza(linea.slice(0, peso.posicion));
-      envios.push({ ...(naturaleza ? { naturaleza } : {}), peso: peso.valor, unidad: peso.unidad });
+      // A line that ends with its unit but whose figure OCR garbled («AZULEJOS EN PALES $000 KG»): its goods, for review.
+      const sinCifra = peso ? null : /^(.*\p{L}{3}.*?)\s+\S*\d\S*\s*(?:kg|kgs|kilos)\.?$/iu.exec(linea);
+      if (!peso && !sinCifra) continue;
+      const naturaleza = limpiarNaturaleza(peso ? linea.slice(0, peso.posicion) : sinCifra![1]!);
+      if (peso) envios.push({ ...(naturaleza ? { naturaleza } : {}), peso: peso.valor, unidad: peso.unidad });
+      else if (naturaleza) envios.push({ naturaleza });
     }
   }
   if (envios.length === 0) {
@@ -896,7 +899,7 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
     propuesta.envios.push(envio);
     if (envio.origen) confianza[`envios[${i}].origen`] = lugar('origen') ? 0.7 : origenCmr ? 0.45 : 0.5;
     if (envio.destino) confianza[`envios[${i}].destino`] = dondeDestinatario(lugar('destino')) ? 0.7 : destinatario ? 0.5 : 0.45;
-    if (envio.naturaleza) confianza[`envios[${i}].naturaleza`] = deTabla && envio.peso === undefined ? 0.55 : 0.7;
+    if (envio.naturaleza) confianza[`envios[${i}].naturaleza`] = (deTabla || envios.some((x) => x.peso !== undefined)) && envio.peso === undefined ? 0.55 : 0.7;
     if (envio.peso !== undefined) confianza[`envios[${i}].peso`] = 0.85;
   });
   if (propuesta.envios.length > 48) {

@@ -666,3 +666,14 @@ describe('a CMR whose consignee’s caption OCR lost', () => {
     expect(confianza['envios[0].destino']).toBeLessThan(0.6);
   });
 });
+
+describe('a goods list whose figure OCR garbled', () => {
+  it('keeps the goods of a line whose weight it could not read, for review', () => {
+    const { propuesta, confianza } = leerAlbaran('NATURALEZA:\n- TUBERIA DE PVC 1.200 KG\n- AZULEJOS EN PALES $000 KG\nTOTAL: 12.200 KG');
+    expect(propuesta.envios.map((e) => [e.naturaleza, e.peso])).toEqual([
+      ['TUBERIA DE PVC', 1200],
+      ['AZULEJOS EN PALES', undefined],
+    ]);
+    expect(confianza['envios[1].naturaleza']).toBeLessThan(0.6);
+  });
+});
