@@ -676,7 +676,8 @@ function gruposCmr(texto: string): { nombre: string; nif: NifLeido; domicilio?: 
 }
 
 /** A company's legal form at the end of its name. */
-const SOCIEDAD = /\b(?:S\.?\s?L\.?(?:\s?U\.?)?|S\.?\s?A\.?(?:\s?U\.?)?|S\.?\s?Coop\.?)(?=[\s,.;·|-]|$)/i;
+// OCR reads an S as «$» now and then («Aceites La Almazara, $.Coop.»).
+const SOCIEDAD = /(?:\b|(?<=[\s,])(?=\$))(?:[S$]\.?\s?L\.?(?:\s?U\.?)?|[S$]\.?\s?A\.?(?:\s?U\.?)?|[S$]\.?\s?Coop\.?)(?=[\s,.;·|-]|$)/i;
 /** A line that names a company: its legal form, or a cooperative's name. */
 const EMPRESA = (l: string) => SOCIEDAD.test(l) || /\bcooperativa\b/i.test(l);
 

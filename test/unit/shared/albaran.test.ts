@@ -677,3 +677,11 @@ describe('a goods list whose figure OCR garbled', () => {
     expect(confianza['envios[1].naturaleza']).toBeLessThan(0.6);
   });
 });
+
+describe('a legal form OCR slipped', () => {
+  it('knows a company whose «S» OCR read as «$», in a CMR’s parties by order', () => {
+    const texto =
+      'CMR\n[NE\nAceites La Almazara, $.Coop.\nN.I.F. A58818501\n\n2 ra omo Mumia paras\nExclusivas Peña Gorbea, S.L.\nN.I.F. 12345678Z\n\n38 Vem—— o As pas\nTrans -Ebro Carga, S.L.\nN.I.F. B12345674';
+    expect(leerAlbaran(texto).propuesta).toMatchObject({ cargador_nif: 'A58818501', cargador_nombre: 'Aceites La Almazara, $.Coop.', transp_nif: 'B12345674' });
+  });
+});
