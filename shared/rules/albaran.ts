@@ -885,7 +885,13 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
   }
   if (envios.length === 0) {
     const naturaleza = primerValor(de('mercancia')[0]);
-    const pesoEtiquetado = de('peso').flatMap((b) => buscarPesos(b.lineas.join(' ')))[0] ?? buscarPesos(texto)[0];
+    // «PESO: 17.200 KS»: the figure a «Peso» label opens is the weight in kilograms, whatever OCR made of its unit.
+    const cifraEtiquetada = (l: string) => {
+      const m = /^(\d{1,3}(?:\.\d{3})+(?:,\d+)?|\d{2,6}(?:,\d+)?)(?!\s*(?:t|tn|tm|toneladas)\b)/i.exec(l.trim());
+      const r = m ? parsePeso(m[1]!) : null;
+      return r?.ok ? [{ valor: r.valor, unidad: 'kg' as const, posicion: 0 }] : [];
+    };
+    const pesoEtiquetado = de('peso').flatMap((b) => buscarPesos(b.lineas.join(' ')))[0] ?? de('peso').flatMap((b) => cifraEtiquetada(b.lineas[0] ?? ''))[0] ?? buscarPesos(texto)[0];
     if (naturaleza || pesoEtiquetado) envios.push({ naturaleza, peso: pesoEtiquetado?.valor, unidad: pesoEtiquetado?.unidad });
     // The places alone are worth proposing: the user adds the goods.
     else if (origen || destino) envios.push({});
@@ -1097,7 +1103,8 @@ export function filasDeEnvio(texto: string): { naturaleza?: string; peso?: numbe
       const m = /(?<![\d.,])(\d{1,3}(?:[.\s]\d{3})+(?:,\d+)?|\d+(?:,\d+)?)\s*$/.exec(linea.trimEnd());
       const r = m ? parsePeso(m[1]!.replace(/\s(?=\d{3})/g, '.')) : null;
       const posicion = m ? linea.trimEnd().length - m[0].length : -1;
-      if (m && r?.ok && (!peso || posicion > peso.posicion)) peso = { valor: r.valor, unidad: unidadCabecera, posicion };
+      // A bare figure under 10 kg is a count or a speck, not a lorry's shipment.
+      if (m && r?.ok && r.valor >= 10 && (!peso || posicion > peso.posicion)) peso = { valor: r.valor, unidad: unidadCabecera, posicion };
     }
     if (!peso) {
       // A rule between rows (no word in it) is passed over; a line of words is a description, or the table's end.

@@ -685,3 +685,10 @@ describe('a legal form OCR slipped', () => {
     expect(leerAlbaran(texto).propuesta).toMatchObject({ cargador_nif: 'A58818501', cargador_nombre: 'Aceites La Almazara, $.Coop.', transp_nif: 'B12345674' });
   });
 });
+
+describe('a weight’s figure', () => {
+  it('takes the figure a «Peso» label opens as kilograms whatever OCR made of the unit, and no bare figure under 10 kg from a table', () => {
+    expect(leerAlbaran('MERCANCIA: PIENSO PARA GANADO\nPESO: 17.200 KS BULTOS: 243').propuesta.envios[0]).toMatchObject({ naturaleza: 'PIENSO PARA GANADO', peso: 17200, unidad: 'kg' });
+    expect(filasDeEnvio('Naturaleza Bultos Peso bruto (kg)\nFR-654 Fruta de hueso en cajas 5 pales\n1')).toEqual([{ naturaleza: 'Fruta de hueso en cajas' }]);
+  });
+});
