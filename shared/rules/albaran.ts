@@ -750,7 +750,8 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
   if (!partes.cargador?.nif) {
     const usados = new Set([partes.transportista?.nif, cuenta?.nif, ...destinatarios.map((d) => d.nif)].filter(Boolean));
     const arriba = texto.length * 0.3;
-    const membrete = nifs.find((n) => !usados.has(n.nif) && n.posicion < arriba);
+    // The surest NIF up there, then the first: a run of digits in the address read as one is no match for a NIF whose letter checks.
+    const membrete = nifs.filter((n) => !usados.has(n.nif) && n.posicion < arriba).reduce<NifLeido | undefined>((mejor, n) => (!mejor || n.confianza > mejor.confianza ? n : mejor), undefined);
     if (membrete) {
       const lineas = texto.slice(0, arriba).split('\n');
       const empresa = lineas.find((l) => buscarNifs(l).some((n) => n.nif === membrete.nif) && EMPRESA(l)) ?? lineas.find((l) => EMPRESA(l) && !esEtiqueta(l));

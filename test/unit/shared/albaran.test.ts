@@ -692,3 +692,11 @@ describe('a weight’s figure', () => {
     expect(filasDeEnvio('Naturaleza Bultos Peso bruto (kg)\nFR-654 Fruta de hueso en cajas 5 pales\n1')).toEqual([{ naturaleza: 'Fruta de hueso en cajas' }]);
   });
 });
+
+describe('the letterhead’s NIF', () => {
+  it('is the surest NIF up there, not a run of an address’s digits read as one', () => {
+    const texto =
+      'Distribuciones Muñoz Ortega\n\nAura dela Bustación 7 33211 Gaón Tel 9611\n\nDistribuciones Muñoz Ortega SL NIF ES A58818501\n\nALBARÁN\n\n086370\n\n6 de agosto de 2026\n\nTransportista: Transportes Núñez. S.L.\nNIF B12345674\n\nOrigen: Plataforma Logística PLAZA, Zaragoza\n\nNaturaleza Bultos Peso (kg)\nAlcachofas frescas 28 palés 5.100\n\nObservaciones: Llamar 30 min antes de llegar.\n\nConforme destinatario';
+    expect(leerAlbaran(texto).propuesta.cargador_nif).toBe('A58818501');
+  });
+});
