@@ -2,7 +2,7 @@ import { EntregaCreada, EntregaInput, type EntregasList } from '../../shared/sch
 import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
 import type { Plan } from '../domain/context';
-import { listarEntregas, prepararEntrega } from '../domain/entregas/entregar';
+import { leerJustificante, listarEntregas, prepararEntrega } from '../domain/entregas/entregar';
 import { command } from './command';
 
 const Ref = z.object({ id: cadena().max(40).meta({ description: 'Id numérico o número AAAA-NNNNNN de la DeCA' }) });
@@ -23,4 +23,12 @@ export const verEntregasCommand = command({
   acceso: 'lectura',
   entrada: Ref,
   preparar: async (ctx, { id }): Promise<Plan<EntregasList>> => ({ valor: { data: (await listarEntregas(ctx, ctx.quien, id)).entregas } }),
+});
+
+export const pdfEntregaCommand = command({
+  nombre: 'pdf_entrega',
+  descripcion: 'El justificante de una entrega (PDF/A sellado), con la firma y las fotos: solo para la cuenta (extensión).',
+  acceso: 'lectura',
+  entrada: Ref.extend({ n: cadena().max(10).meta({ description: 'Número de la entrega en su DeCA' }) }),
+  preparar: async (ctx, { id, n }) => ({ valor: await leerJustificante(ctx, ctx.quien, id, n) }),
 });

@@ -29,7 +29,7 @@ import {
   validarDecaCommand,
   verDecaCommand,
 } from './decas';
-import { entregarDecaCommand, verEntregasCommand } from './entregas';
+import { entregarDecaCommand, pdfEntregaCommand, verEntregasCommand } from './entregas';
 import { leerAlbaranCommand } from './fotos';
 import { exportarCsvCommand, importarCsvCommand } from './importar';
 import {
@@ -66,6 +66,7 @@ export const COMANDOS_API: Record<string, AnyCommand> = Object.fromEntries(
     controlCarreteraCommand,
     entregarDecaCommand,
     verEntregasCommand,
+    pdfEntregaCommand,
     documentosCaminoCommand,
     verCuentaCommand,
     buscarAgendaCommand,

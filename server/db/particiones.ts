@@ -279,15 +279,16 @@ async function borrarFotosDe(deps: { db: Kysely<DB>; blobs: BlobStore }, p: Part
   }
 }
 
-/** Delete the blobs of the photos of a partition's DeCAs' deliveries (each photo its own blob), page by page. */
+/** Delete the blobs of the photos and receipts of a partition's DeCAs' deliveries (each its own blob), page by page; answers how many photos. */
 async function borrarFotosDeEntregasDe(deps: { db: Kysely<DB>; blobs: BlobStore }, p: Particion): Promise<number> {
   let despues = -1;
   let total = 0;
   for (;;) {
-    const { rows } = await sql<{ id: number; fotos: { clave: string; sha256: string }[] }>`
-      select id, fotos from entregas where ${deDecasDe(p)} and id > ${despues} order by id limit ${LOTE_PDFS}`.execute(deps.db);
+    const { rows } = await sql<{ id: number; fotos: { clave: string; sha256: string }[]; pdf_sha256: string; pdf_clave: string }>`
+      select id, fotos, pdf_sha256, pdf_clave from entregas where ${deDecasDe(p)} and id > ${despues} order by id limit ${LOTE_PDFS}`.execute(deps.db);
     const fotos = rows.flatMap((r) => r.fotos);
-    await porTurnos(fotos, BORRADOS_A_LA_VEZ, (f) => deps.blobs.borrar(f.sha256, f.clave));
+    // Each receipt is its own blob too (a photo's kind of key), deleted with them.
+    await porTurnos([...fotos, ...rows.map((r) => ({ sha256: r.pdf_sha256, clave: r.pdf_clave }))], BORRADOS_A_LA_VEZ, (f) => deps.blobs.borrar(f.sha256, f.clave));
     total += fotos.length;
     if (rows.length < LOTE_PDFS) return total;
     despues = Number(rows.at(-1)!.id);

@@ -478,7 +478,9 @@ export interface EntregasTable {
   api_key_id: number | null;
   /** The receipt's public verification link. */
   token: string;
-  pdf_sha256: string | null;
+  /** The sealed receipt: its digest and its key in the blob store. */
+  pdf_sha256: string;
+  pdf_clave: string;
 }
 
 export interface DB {

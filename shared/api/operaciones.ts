@@ -495,6 +495,20 @@ export const OPERACIONES = {
       },
     ],
   },
+  pdf_entrega: {
+    resumen: 'Justificante de entrega (PDF)',
+    etiqueta: 'DeCA',
+    parametros: { n: 'Número de la entrega en su DeCA (`n`, 1 la primera)' },
+    exito: [
+      {
+        estado: 200,
+        descripcion: 'El justificante de la entrega: PDF/A sellado con el sello del servicio, la firma en vectores, las fotos en miniatura y un QR a su página de verificación; `ETag` = su SHA-256',
+        tipo: 'application/pdf',
+        cabeceras: { ETag: true, 'Content-Disposition': true },
+      },
+    ],
+    extension: true,
+  },
   documentos_camino: {
     resumen: 'Documentos para el camino',
     etiqueta: 'DeCA',

@@ -36,6 +36,7 @@ export const RUTAS = {
   control_carretera: ['post', '/decas/{id}/control'],
   entregar_deca: ['post', '/decas/{id}/entregas'],
   ver_entregas: ['get', '/decas/{id}/entregas'],
+  pdf_entrega: ['get', '/decas/{id}/entregas/{n}/pdf'],
   documentos_camino: ['get', '/camino'],
   ver_cuenta: ['get', '/cuenta'],
   buscar_agenda_empresas: ['get', '/agenda/empresas'],

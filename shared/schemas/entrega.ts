@@ -120,9 +120,9 @@ export const Entrega = z
     registrada_at: fechaHora.meta({ description: 'Hora del teléfono al recogerla' }),
     recibida_at: fechaHora.meta({ description: 'Cuando la recibió el servidor' }),
     canal: Canal,
-    pdf_sha256: z.string().nullable().meta({ description: 'SHA-256 del justificante sellado; null mientras no está hecho' }),
+    pdf_sha256: z.string().meta({ description: 'SHA-256 del justificante sellado (lo que /verificar reconoce)' }),
     urls: z.object({
-      pdf: z.url().nullable().meta({ description: 'El justificante (PDF/A sellado), con la clave de la cuenta; null mientras no está hecho' }),
+      pdf: z.url().meta({ description: 'El justificante (PDF/A sellado), con la clave de la cuenta' }),
       verificar: z.url().meta({ description: 'Página pública que confirma el justificante (su QR); sin firma ni fotos' }),
     }),
   })

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import sharp from 'sharp';
 import { describe, expect } from 'vitest';
 import { ErrorBody } from '../../shared/errors';
 import { CambiosList, type Deca, DecaCreada } from '../../shared/schemas/deca';
@@ -17,8 +18,10 @@ async function emitida({ app, c }: Pick<Fx, 'app' | 'c'>, extra: object = {}): P
   return DecaCreada.parse(res.body).deca;
 }
 
-/** The start of a JPEG: what the phone sends after shrinking a photo. */
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 7), Buffer.from([0xff, 0xd9])]);
+/** A photo as the phone sends it once shrunk: a JPEG of at most 1600 px. */
+const JPEG = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 180, g: 120, b: 60 } } })
+  .jpeg({ quality: 80 })
+  .toBuffer();
 
 const ENTREGADA: EntregaInput = {
   resultado: 'entregada',
@@ -131,6 +134,9 @@ describe('proof of delivery (extension: POST /decas/{id}/entregas)', () => {
     // The whole DeCA overlaps the shipment already delivered.
     const todo = await enviar({ ...ENTREGADA }, 'entrega-todo');
     expect(todo.status).toBe(409);
+    const noEsJpeg = await enviar({ ...ENTREGADA, envio: 1, fotos: [Buffer.from('%PDF-1.7 no soy una foto').toString('base64')] }, 'entrega-1-pdf');
+    expect(noEsJpeg.status).toBe(422);
+    expect(ErrorBody.parse(noEsJpeg.body).error.campos['fotos[0]']).toMatch(/JPEG/);
     const noHay = await enviar({ ...ENTREGADA, envio: 2 }, 'entrega-2');
     expect(noHay.status).toBe(422);
     expect(ErrorBody.parse(noHay.body).error.campos.envio).toBeDefined();

@@ -167,6 +167,8 @@ async function recorrer(app: TestApp, rx: Receptor, base: string, claves: Claves
   ok(await pedir('POST', `/decas/${emitida.id}/entregas`, { ...k, body: entrega }), 409);
   ok(await pedir('POST', `/decas/${emitida.id}/entregas`, { ...k, body: { resultado: 'rechazada', registrada_at: '2026-11-25T10:15:00+01:00' } }), 422);
   ok(await pedir('GET', `/decas/${emitida.id}/entregas`, k), 200);
+  ok(await pedir('GET', `/decas/${emitida.id}/entregas/1/pdf`, k), 200);
+  ok(await pedir('GET', `/decas/${emitida.id}/entregas/9/pdf`, k), 404);
   ok(await pedir('POST', `/decas/${emitida.id}/enviar`, { ...k, body: { email: 'oficina@example.com' } }), 200);
   ok(await pedir('DELETE', `/decas/${emitida.id}`, k), 409);
   ok(await pedir('POST', `/decas/${pid}/sustituir`, { ...k, body: { motivo: 'Otro cargador', cargador_nombre: 'Otra Carga SL' } }), 200);

@@ -358,6 +358,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decas/{id}/entregas/{n}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Justificante de entrega (PDF)
+         * @description El justificante de una entrega (PDF/A sellado), con la firma y las fotos: solo para la cuenta (extensión).
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        get: operations["pdf_entrega"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/camino": {
         parameters: {
             query?: never;
@@ -1486,11 +1508,14 @@ export interface components {
             recibida_at: string;
             /** @enum {string} */
             canal: "api" | "web" | "mcp" | "importacion";
-            /** @description SHA-256 del justificante sellado; null mientras no está hecho */
-            pdf_sha256: string | null;
+            /** @description SHA-256 del justificante sellado (lo que /verificar reconoce) */
+            pdf_sha256: string;
             urls: {
-                /** @description El justificante (PDF/A sellado), con la clave de la cuenta; null mientras no está hecho */
-                pdf: string | null;
+                /**
+                 * Format: uri
+                 * @description El justificante (PDF/A sellado), con la clave de la cuenta
+                 */
+                pdf: string;
                 /**
                  * Format: uri
                  * @description Página pública que confirma el justificante (su QR); sin firma ni fotos
@@ -2897,6 +2922,62 @@ export interface operations {
             404: components["responses"]["NoEncontrado"];
             409: components["responses"]["Conflicto"];
             413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    pdf_entrega: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description El `ETag` de la copia que ya tiene (o varios, separados por comas, o `*`): si coincide, 304 sin cuerpo */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+                /** @description Número de la entrega en su DeCA (`n`, 1 la primera) */
+                n: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description El justificante de la entrega: PDF/A sellado con el sello del servicio, la firma en vectores, las fotos en miniatura y un QR a su página de verificación; `ETag` = su SHA-256 */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description No ha cambiado: `If-None-Match` coincide con su `ETag` (o es `*`). Sin cuerpo; use la copia que ya tiene */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["NoAutenticado"];
+            404: components["responses"]["NoEncontrado"];
             422: components["responses"]["Validacion"];
             429: components["responses"]["DemasiadasPeticiones"];
             503: components["responses"]["NoDisponible"];

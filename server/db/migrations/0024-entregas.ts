@@ -7,7 +7,8 @@ import { type Kysely, sql } from 'kysely';
  * account and environment. No foreign key to `decas`: it is partitioned by
  * month and its months are dropped whole; the deliveries of those DeCAs go
  * with them (server/db/particiones.ts). The photos' bytes are in the blob
- * store, their keys in `fotos`.
+ * store, their keys in `fotos`; so is the sealed receipt (`pdf_clave`), under
+ * a name of its own as a photo is, outside the sweep of PDFs no version names.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -33,7 +34,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('user_id', 'bigint')
     .addColumn('api_key_id', 'bigint')
     .addColumn('token', 'text', (c) => c.notNull().unique())
-    .addColumn('pdf_sha256', 'text')
+    .addColumn('pdf_sha256', 'text', (c) => c.notNull())
+    .addColumn('pdf_clave', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('entregas_deca_n_idx').on('entregas').columns(['deca_id', 'n']).unique().execute();
 }

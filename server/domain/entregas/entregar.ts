@@ -6,21 +6,24 @@
  * delivery of the whole DeCA (`envio` absent) covers every shipment.
  */
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
 import { API_BASE } from '../../../shared/api/rutas';
 import { AppError, type Aviso } from '../../../shared/errors';
+import type { JustificantePdfData } from '../../../shared/pdf/justificante-pdf';
 import { formatMadrid } from '../../../shared/rules/fechas';
 import { validarNif } from '../../../shared/rules/nif';
 import { BASE64_FOTO_ENTREGA, type Entrega, type EntregaCreada, type EntregaInputParsed, FOTO_ENTREGA_MAXIMA } from '../../../shared/schemas/entrega';
-import { claveFoto, errorAlGuardar } from '../../blobs/almacen';
-import type { EntregasTable } from '../../db/schema';
+import { claveFoto, errorAlGuardar, errorDeBlob } from '../../blobs/almacen';
+import type { DB, EntregasTable } from '../../db/schema';
 import { sha256Hex } from '../../sha256';
 import type { Actor } from '../actor';
 import { delAmbito } from '../ambito';
-import type { DomainContext, Plan } from '../context';
+import { type DomainContext, type Plan, RevisionCambiada } from '../context';
 import { cambioRegistrado } from '../decas/escritura';
 import { exigirEstado } from '../decas/estado';
 import { bloquearDeca, obtenerDeca } from '../decas/queries';
 import { presentDeca } from '../presenters/deca';
+import { miniatura } from './miniaturas';
 
 type FilaEntrega = Omit<{ [K in keyof EntregasTable]: EntregasTable[K] extends import('kysely').ColumnType<infer S, unknown, unknown> ? S : EntregasTable[K] }, never>;
 
@@ -48,7 +51,7 @@ export function presentEntrega(row: FilaEntrega, siteUrl: string): Entrega {
     canal: row.canal,
     pdf_sha256: row.pdf_sha256,
     urls: {
-      pdf: row.pdf_sha256 ? `${siteUrl}${API_BASE[row.entorno]}/decas/${row.deca_id}/entregas/${row.n}/pdf` : null,
+      pdf: `${siteUrl}${API_BASE[row.entorno]}/decas/${row.deca_id}/entregas/${row.n}/pdf`,
       verificar: verificarEntregaUrl(siteUrl, row.token),
     },
   };
@@ -80,11 +83,42 @@ export async function listarEntregas(ctx: Pick<DomainContext, 'db' | 'siteUrl'>,
 }
 
 /** One delivery of a DeCA by its number `n` (404 when there is none). */
-export async function obtenerEntrega(ctx: Pick<DomainContext, 'db' | 'siteUrl'>, actor: Actor, ref: string, n: number) {
+export async function obtenerEntrega(ctx: Pick<DomainContext, 'db' | 'siteUrl'>, actor: Actor, ref: string, texto: string) {
   const deca = await obtenerDeca(ctx.db, actor, ref);
+  // Not a number as the path gives it (`1`, `2`…): no such delivery, as for a DeCA's id.
+  const n = /^[1-9]\d{0,8}$/.test(texto) ? Number(texto) : 0;
   const fila = await ctx.db.selectFrom('entregas').selectAll().where('deca_id', '=', deca.id).where('n', '=', n).where(delAmbito(actor)).executeTakeFirst();
-  if (!fila) throw new AppError('no_encontrado', `La DeCA ${deca.numero} no tiene la entrega ${n}.`);
+  if (!fila) throw new AppError('no_encontrado', `La DeCA ${deca.numero} no tiene la entrega ${texto.slice(0, 10)}.`);
   return { deca, fila };
+}
+
+type Previa = { n: number; envio: number | null; resultado: 'entregada' | 'rechazada' };
+
+async function leerPrevias(db: Kysely<DB>, actor: Actor, decaId: number): Promise<Previa[]> {
+  return db.selectFrom('entregas').select(['n', 'envio', 'resultado']).where('deca_id', '=', decaId).where(delAmbito(actor)).orderBy('n').execute();
+}
+
+/** 409 `entregado` when the shipment (or, for the whole DeCA, any shipment) already has its delivery or refusal. */
+function exigirLibre(numero: string, previas: readonly Previa[], envio: number | null): void {
+  const choca = previas.find((p) => p.envio === null || envio === null || p.envio === envio);
+  if (!choca) return;
+  const hecha = choca.resultado === 'entregada' ? 'ya se entregó' : 'ya se rechazó';
+  throw new AppError('entregado', `DeCA ${numero}: ${queEnvio(choca.envio)} ${hecha} (entrega ${choca.n}); una entrega no se anota dos veces.`);
+}
+
+/** A delivery's sealed receipt, read from the blob store. */
+export async function leerJustificante(
+  ctx: Pick<DomainContext, 'db' | 'siteUrl' | 'blobs'>,
+  actor: Actor,
+  ref: string,
+  texto: string,
+): Promise<{ numero: string; n: number; sha256: string; pdf: Uint8Array }> {
+  const { deca, fila } = await obtenerEntrega(ctx, actor, ref, texto);
+  const n = fila.n;
+  const pdf = await ctx.blobs.leer(fila.pdf_sha256, fila.pdf_clave).catch((err: unknown) => {
+    throw errorDeBlob(err, `El justificante de la entrega ${n} de la DeCA ${deca.numero}`);
+  });
+  return { numero: deca.numero, n, sha256: fila.pdf_sha256, pdf };
 }
 
 const queEnvio = (envio: number | null) => (envio === null ? 'la DeCA entera' : `el envío ${envio + 1}`);
@@ -105,36 +139,72 @@ export async function prepararEntrega(ctx: DomainContext, actor: Actor, ref: str
       avisos.push({ campo: 'receptor_documento', codigo: 'documento_no_valido', mensaje: `Revise el DNI o NIE ${input.receptor_documento}: ${v.motivo ?? 'no es válido'}. Se ha guardado tal cual.` });
   }
   const fotos = (input.fotos ?? []).map(bytesDeFoto);
+  const miniaturas = await Promise.all(fotos.map(miniatura));
 
-  // The photos' bytes go to the blob store first, outside the transaction (like the albarán's photo): a failure changes nothing.
+  // Refused at once, before rendering anything, when the shipment already has its delivery (checked again under the lock).
+  const previas = await leerPrevias(ctx.db, actor, row.id);
+  exigirLibre(row.numero, previas, envio);
+  const n = (previas.at(-1)?.n ?? 0) + 1;
+  const now = ctx.clock.now();
+  const token = randomBytes(16).toString('base64url');
+
+  // The photos and the sealed receipt go to the blob store first, outside the transaction (like the albarán's photo): a failure changes nothing.
   const guardadas: { clave: string; sha256: string; bytes: number }[] = [];
   const siFalla = async () => {
     await Promise.all(guardadas.map((g) => ctx.blobs.borrar(g.sha256, g.clave)));
   };
+  const guardar = async (bytes: Uint8Array) => {
+    const sha256 = sha256Hex(bytes);
+    const clave = claveFoto(randomBytes(16).toString('hex'), sha256);
+    await ctx.blobs.guardar(sha256, bytes, clave);
+    const g = { clave, sha256, bytes: bytes.byteLength };
+    guardadas.push(g);
+    return g;
+  };
+  const datos: JustificantePdfData = {
+    tipo: 'justificante',
+    entorno: actor.entorno,
+    numero: row.numero,
+    n,
+    envios: row.envios.flatMap((e, indice) => (envio === null || envio === indice ? [{ indice, origen: e.origen, destino: e.destino, naturaleza: e.naturaleza }] : [])),
+    todos: envio === null,
+    cargador_nombre: row.cargador_nombre,
+    transp_nombre: row.transp_nombre,
+    matricula: row.matricula,
+    conductor_nombre: row.conductor_nombre,
+    resultado: input.resultado,
+    receptor_nombre: input.receptor_nombre ?? null,
+    receptor_documento: input.receptor_documento ?? null,
+    reservas: input.reservas ?? null,
+    sin_reservas: input.sin_reservas === true,
+    motivo_rechazo: input.motivo_rechazo ?? null,
+    registrada_at: formatMadrid(new Date(input.registrada_at)),
+    recibida_at: formatMadrid(now),
+    posicion: input.posicion ?? null,
+    firma: input.firma ?? null,
+    fotos: miniaturas,
+    verificar_url: verificarEntregaUrl(ctx.siteUrl, token),
+  };
+  const pdf = await ctx.renderPdf(datos);
+  let fotosGuardadas: typeof guardadas;
+  let justificante: (typeof guardadas)[number];
   try {
-    for (const foto of fotos) {
-      const sha256 = sha256Hex(foto);
-      const clave = claveFoto(randomBytes(16).toString('hex'), sha256);
-      await ctx.blobs.guardar(sha256, foto, clave);
-      guardadas.push({ clave, sha256, bytes: foto.byteLength });
-    }
+    fotosGuardadas = [];
+    for (const foto of fotos) fotosGuardadas.push(await guardar(foto));
+    justificante = await guardar(pdf);
   } catch (err) {
     await siFalla().catch(() => undefined);
-    throw errorAlGuardar(err, 'las fotos de la entrega');
+    throw errorAlGuardar(err, 'el justificante de la entrega');
   }
 
   return {
     siFalla,
     aplicar: async (trx) => {
       await bloquearDeca(trx, actor, row.id);
-      const previas = await trx.selectFrom('entregas').select(['n', 'envio', 'resultado']).where('deca_id', '=', row.id).where(delAmbito(actor)).orderBy('n').execute();
-      const choca = previas.find((p) => p.envio === null || envio === null || p.envio === envio);
-      if (choca) {
-        const hecha = choca.resultado === 'entregada' ? 'ya se entregó' : 'ya se rechazó';
-        throw new AppError('entregado', `DeCA ${row.numero}: ${queEnvio(choca.envio)} ${hecha} (entrega ${choca.n}); una entrega no se anota dos veces.`);
-      }
-      const now = ctx.clock.now();
-      const n = (previas.at(-1)?.n ?? 0) + 1;
+      const ahora = await leerPrevias(trx, actor, row.id);
+      exigirLibre(row.numero, ahora, envio);
+      // Another delivery of this DeCA came in meanwhile: its number is taken, so the receipt is made again.
+      if ((ahora.at(-1)?.n ?? 0) + 1 !== n) throw new RevisionCambiada();
       const fila = await trx
         .insertInto('entregas')
         .values({
@@ -150,15 +220,16 @@ export async function prepararEntrega(ctx: DomainContext, actor: Actor, ref: str
           reservas: input.reservas ?? null,
           sin_reservas: input.sin_reservas === true,
           motivo_rechazo: input.motivo_rechazo ?? null,
-          fotos: JSON.stringify(guardadas),
+          fotos: JSON.stringify(fotosGuardadas),
           posicion: input.posicion ? JSON.stringify(input.posicion) : null,
           registrada_at: new Date(input.registrada_at),
           created_at: now,
           canal: actor.canal,
           user_id: actor.userId,
           api_key_id: actor.keyId,
-          token: randomBytes(16).toString('base64url'),
-          pdf_sha256: null,
+          token,
+          pdf_sha256: justificante.sha256,
+          pdf_clave: justificante.clave,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
