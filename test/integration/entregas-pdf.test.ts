@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import jsQR from 'jsqr';
+import { parse as parseHtml } from 'node-html-parser';
 import sharp from 'sharp';
 import { describe, expect } from 'vitest';
 import { DecaCreada } from '../../shared/schemas/deca';
@@ -21,6 +22,16 @@ import { it } from '../support/fixtures';
 import { herramienta } from '../support/herramientas';
 
 const run = promisify(execFile);
+const texto = (html: string) => parseHtml(html).querySelector('main')?.textContent.replace(/\s+/g, ' ') ?? '';
+
+/** Upload through the check's form, as a browser sends it. */
+async function comprobar(url: string, bytes: Buffer): Promise<string> {
+  const form = new FormData();
+  form.append('pdf', new Blob([new Uint8Array(bytes)], { type: 'application/pdf' }), 'justificante.pdf');
+  const res = await fetch(`${url}/verificar`, { method: 'POST', body: form });
+  expect(res.status).toBe(200);
+  return texto(await res.text());
+}
 const pdftoppm = herramienta('pdftoppm');
 const poppler = (programa: string) => path.join(path.dirname(pdftoppm!), programa);
 
@@ -128,5 +139,29 @@ describe.skipIf(!pdftoppm)('the delivery receipt PDF', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+
+    // The QR's page confirms the receipt: which DeCA, delivered when, its fingerprint; never who signed or the photos.
+    const pagina = await fetch(`${app.url}${new URL(entrega.urls.verificar).pathname}`);
+    expect(pagina.status).toBe(200);
+    const textoPagina = texto(await pagina.text());
+    expect(textoPagina).toContain('AUTÉNTICO: es un justificante de entrega');
+    expect(textoPagina).toContain(`DeCA ${deca.numero} · entrega 1`);
+    expect(textoPagina).toContain('ENTREGADA el 25/11/2026');
+    expect(textoPagina).toContain(entrega.pdf_sha256);
+    for (const privado of ['Lucía', 'X1234567L', 'cajas aplastadas']) expect(textoPagina).not.toContain(privado);
+    expect((await fetch(`${app.url}/e/no-existe-este-token`)).status).toBe(404);
+
+    // The authenticity check knows the receipt's PDF, and one byte changed is not it.
+    const comprobado = await comprobar(app.url, bytes);
+    expect(comprobado).toContain('AUTÉNTICO: es un justificante de entrega emitido por este servicio');
+    expect(comprobado).toContain(`DeCA ${deca.numero} · entrega 1`);
+    const alterado = Buffer.from(bytes);
+    alterado[alterado.length - 10] = alterado.at(-10)! ^ 1;
+    expect(await comprobar(app.url, alterado)).toContain('NO AUTÉNTICO');
+
+    // The inspector's page says it was delivered, and when; nothing of who or how.
+    const ficha = texto(await (await fetch(`${app.url}${new URL(deca.urls.ficha).pathname}`)).text());
+    expect(ficha).toContain('Entregada el 25/11/2026');
+    for (const privado of ['Lucía', 'X1234567L', 'cajas aplastadas']) expect(ficha).not.toContain(privado);
   });
 });

@@ -38,6 +38,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('pdf_clave', 'text', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('entregas_deca_n_idx').on('entregas').columns(['deca_id', 'n']).unique().execute();
+  // The authenticity check looks a receipt up by its PDF's digest.
+  await db.schema.createIndex('entregas_pdf_sha256_idx').on('entregas').column('pdf_sha256').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
