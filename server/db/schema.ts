@@ -294,12 +294,8 @@ export interface CompletarBorradoresTable {
   updated_at: Timestamp;
 }
 
-/** A stored PDF to attach: read from deca_versiones when the mail is sent. */
-export interface AdjuntoPdf {
-  deca_id: number;
-  version: number;
-  filename: string;
-}
+/** A stored PDF to attach, read when the mail is sent: a DeCA's version (deca_versiones), or a delivery's receipt (entregas, by its number `entrega`). */
+export type AdjuntoPdf = { deca_id: number; version: number; filename: string } | { deca_id: number; entrega: number; filename: string };
 
 /** Mail outbox: written in the transaction of the action, sent by the mail worker. */
 export interface CorreosTable {
@@ -307,7 +303,7 @@ export interface CorreosTable {
   account_id: number;
   entorno: Entorno;
   deca_id: number | null;
-  tipo: 'pedir_datos' | 'enviar_deca' | 'confirmar_email' | 'invitacion' | 'restablecer_contrasena' | 'exportacion_cuenta';
+  tipo: 'pedir_datos' | 'enviar_deca' | 'justificante_entrega' | 'confirmar_email' | 'invitacion' | 'restablecer_contrasena' | 'exportacion_cuenta';
   destinatario: string;
   asunto: string;
   texto: string;

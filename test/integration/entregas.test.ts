@@ -1,13 +1,16 @@
+import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import sharp from 'sharp';
 import { describe, expect } from 'vitest';
+import { runMailOnce } from '../../server/jobs/mail-delivery';
 import { ErrorBody } from '../../shared/errors';
 import { CambiosList, type Deca, DecaCreada } from '../../shared/schemas/deca';
 import { EntregaCreada, type EntregaInput, EntregasList } from '../../shared/schemas/entrega';
 import { WebhookPayload } from '../../shared/schemas/webhook';
 import { decaCompleta } from '../support/decas';
 import { type Fx, it, test } from '../support/fixtures';
+import { mailDeps, startSmtp } from '../support/smtp';
 import { crearWebhookOk, entregarTodo } from '../support/webhooks';
 
 test.override('opcionesApp', { env: { WEBHOOK_ALLOW_INSECURE: '1' } });
@@ -178,5 +181,41 @@ describe('proof of delivery (extension: POST /decas/{id}/entregas)', () => {
     expect(r.structuredContent).toEqual(rest.body);
     expect(EntregasList.parse(r.structuredContent).data).toHaveLength(1);
     await client.close();
+  });
+
+  it('e-mails the receipt to the shipper whose data the DeCA asked for, attached as sealed; none when the DeCA has no shipper’s e-mail', async ({ app, c }) => {
+    const smtp = await startSmtp();
+    try {
+      // The carrier asked the shipper for its data by e-mail: that address is the DeCA's shipper's.
+      const pendiente = await app.request('POST', '/api/v1/decas', { key: c.live, body: { ...decaCompleta(), emitir: false } });
+      expect(pendiente.status, pendiente.text).toBe(201);
+      const id = pendiente.body.deca.id as number;
+      expect((await app.request('POST', `/api/v1/decas/${id}/pedir-datos`, { key: c.live, body: { email: 'cargador@example.com' } })).status).toBe(200);
+      const emitir = await app.request('POST', `/api/v1/decas/${id}/emitir`, { key: c.live, body: {} });
+      expect(emitir.status, emitir.text).toBe(200);
+      const res = await app.request('POST', `/api/v1/decas/${id}/entregas`, { key: c.live, body: ENTREGADA });
+      expect(res.status, res.text).toBe(200);
+      const { entrega } = EntregaCreada.parse(res.body);
+      // A DeCA with no shipper's e-mail: its delivery sends nothing.
+      const otra = await emitida({ app, c });
+      expect((await app.request('POST', `/api/v1/decas/${otra.id}/entregas`, { key: c.live, body: ENTREGADA })).status).toBe(200);
+
+      await runMailOnce(mailDeps(app, smtp.url));
+      const mails = smtp.mails.filter((m) => m.subject?.startsWith('Entrega'));
+      expect(mails).toHaveLength(1);
+      const mail = mails[0]!;
+      expect(JSON.stringify(mail.to)).toContain('cargador@example.com');
+      expect(mail.subject).toBe(`Entrega: DeCA ${pendiente.body.deca.numero} de ${c.account.nombre}`);
+      expect(mail.text).toContain('se entregó el 25/11/2026 a las 10:15; la recibió Lucía Fernández');
+      const pdf = mail.attachments.find((a) => a.contentType === 'application/pdf');
+      expect(pdf?.filename).toBe(`DeCA-${pendiente.body.deca.numero}-entrega-1.pdf`);
+      expect(
+        createHash('sha256')
+          .update(pdf?.content ?? Buffer.alloc(0))
+          .digest('hex'),
+      ).toBe(entrega.pdf_sha256);
+    } finally {
+      await smtp.close();
+    }
   });
 });

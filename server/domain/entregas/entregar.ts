@@ -19,9 +19,10 @@ import { sha256Hex } from '../../sha256';
 import type { Actor } from '../actor';
 import { delAmbito } from '../ambito';
 import { type DomainContext, type Plan, RevisionCambiada } from '../context';
+import { enqueueCorreo, mensajeJustificante } from '../correo/correos';
 import { cambioRegistrado } from '../decas/escritura';
 import { exigirEstado } from '../decas/estado';
-import { bloquearDeca, obtenerDeca } from '../decas/queries';
+import { bloquearDeca, type DecaConRefs, obtenerDeca } from '../decas/queries';
 import { presentDeca } from '../presenters/deca';
 import { miniatura } from './miniaturas';
 
@@ -121,6 +122,18 @@ export async function leerJustificante(
   return { numero: deca.numero, n, sha256: fila.pdf_sha256, pdf };
 }
 
+/**
+ * The shipper's e-mail the DeCA has, if any: when the carrier issued it, the
+ * address its completion link was last sent to (the shipper's, asked for its
+ * data with POST /decas/{id}/pedir-datos). A DeCA the shipper issued itself
+ * has none: the receipt is in its account.
+ */
+async function correoDelCargador(db: Kysely<DB>, actor: Actor, row: Pick<DecaConRefs, 'id' | 'emisor_rol'>): Promise<string | null> {
+  if (row.emisor_rol !== 'transportista') return null;
+  const c = await db.selectFrom('correos').select('destinatario').where(delAmbito(actor)).where('deca_id', '=', row.id).where('tipo', '=', 'pedir_datos').orderBy('id', 'desc').executeTakeFirst();
+  return c?.destinatario ?? null;
+}
+
 const queEnvio = (envio: number | null) => (envio === null ? 'la DeCA entera' : `el envío ${envio + 1}`);
 
 /** POST /decas/{id}/entregas. */
@@ -186,6 +199,7 @@ export async function prepararEntrega(ctx: DomainContext, actor: Actor, ref: str
     verificar_url: verificarEntregaUrl(ctx.siteUrl, token),
   };
   const pdf = await ctx.renderPdf(datos);
+  const cargador = await correoDelCargador(ctx.db, actor, row);
   let fotosGuardadas: typeof guardadas;
   let justificante: (typeof guardadas)[number];
   try {
@@ -234,6 +248,20 @@ export async function prepararEntrega(ctx: DomainContext, actor: Actor, ref: str
         .returningAll()
         .executeTakeFirstOrThrow();
       const entrega = presentEntrega(fila, ctx.siteUrl);
+      if (cargador) {
+        await enqueueCorreo(
+          trx,
+          actor,
+          {
+            tipo: 'justificante_entrega',
+            decaId: row.id,
+            destinatario: cargador,
+            adjuntos: [{ deca_id: row.id, entrega: n, filename: `DeCA-${row.numero}-entrega-${n}.pdf` }],
+            ...mensajeJustificante(actor.cuenta, row, ctx.siteUrl, { ...fila, registrada_at: datos.registrada_at }),
+          },
+          now,
+        );
+      }
       const valor: EntregaCreada = { entrega, avisos };
       const evento = input.resultado === 'entregada' ? 'deca.entregado' : 'deca.entrega_rechazada';
       const resumen = input.resultado === 'entregada' ? `entregada a ${input.receptor_nombre ?? ''}` : `rechazada: ${input.motivo_rechazo ?? ''}`;
