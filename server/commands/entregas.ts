@@ -2,7 +2,7 @@ import { EntregaCreada, EntregaInput, type EntregasList } from '../../shared/sch
 import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
 import type { Plan } from '../domain/context';
-import { leerJustificante, listarEntregas, prepararEntrega } from '../domain/entregas/entregar';
+import { leerJustificante, listarEntregasDeca, prepararEntrega } from '../domain/entregas/entregar';
 import { command } from './command';
 
 const Ref = z.object({ id: cadena().max(40).meta({ description: 'Id numérico o número AAAA-NNNNNN de la DeCA' }) });
@@ -22,7 +22,7 @@ export const verEntregasCommand = command({
   descripcion: 'Las entregas (o rechazos) anotadas de una DeCA, de la primera a la última (extensión).',
   acceso: 'lectura',
   entrada: Ref,
-  preparar: async (ctx, { id }): Promise<Plan<EntregasList>> => ({ valor: { data: (await listarEntregas(ctx, ctx.quien, id)).entregas } }),
+  preparar: async (ctx, { id }): Promise<Plan<EntregasList>> => ({ valor: { data: (await listarEntregasDeca(ctx, ctx.quien, id)).entregas } }),
 });
 
 export const pdfEntregaCommand = command({

@@ -34,7 +34,7 @@ export function verificarEntregaUrl(siteUrl: string, token: string): string {
 }
 
 /** A delivery as the API gives it. */
-export function presentEntrega(row: FilaEntrega, siteUrl: string): Entrega {
+export function presentEntregaDeca(row: FilaEntrega, siteUrl: string): Entrega {
   return {
     n: row.n,
     envio: row.envio,
@@ -77,10 +77,10 @@ function bytesDeFoto(texto: string, i: number): Uint8Array {
 }
 
 /** The deliveries of a DeCA, first to last. */
-export async function listarEntregas(ctx: Pick<DomainContext, 'db' | 'siteUrl'>, actor: Actor, ref: string): Promise<{ deca: { id: number; numero: string }; entregas: Entrega[] }> {
+export async function listarEntregasDeca(ctx: Pick<DomainContext, 'db' | 'siteUrl'>, actor: Actor, ref: string): Promise<{ deca: { id: number; numero: string }; entregas: Entrega[] }> {
   const deca = await obtenerDeca(ctx.db, actor, ref);
   const filas = await ctx.db.selectFrom('entregas').selectAll().where('deca_id', '=', deca.id).where(delAmbito(actor)).orderBy('n').execute();
-  return { deca: { id: deca.id, numero: deca.numero }, entregas: filas.map((f) => presentEntrega(f, ctx.siteUrl)) };
+  return { deca: { id: deca.id, numero: deca.numero }, entregas: filas.map((f) => presentEntregaDeca(f, ctx.siteUrl)) };
 }
 
 /** One delivery of a DeCA by its number `n` (404 when there is none). */
@@ -247,7 +247,7 @@ export async function prepararEntrega(ctx: DomainContext, actor: Actor, ref: str
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      const entrega = presentEntrega(fila, ctx.siteUrl);
+      const entrega = presentEntregaDeca(fila, ctx.siteUrl);
       if (cargador) {
         await enqueueCorreo(
           trx,
