@@ -199,7 +199,7 @@ class Cursor {
   }
 
   campos(cs: readonly [string, string][], ancho: number): void {
-    const etiqueta = 42;
+    const etiqueta = 50;
     for (const [k, v] of cs) {
       fuente(this.doc, 10, 'normal');
       const ls = this.doc.splitTextToSize(cleanLine(v), ancho - etiqueta) as string[];
@@ -253,9 +253,11 @@ function fotos(c: Cursor, fs: readonly JustificantePdfFoto[]): void {
   c.titulo('Fotos de la entrega');
   const alturas = fs.map((f) => (f.alto >= f.ancho ? FOTO_LADO : (FOTO_LADO * f.alto) / f.ancho));
   c.cabe(Math.max(...alturas) + 2);
+  let x = MARGIN_X;
   fs.forEach((f, i) => {
     const w = f.ancho >= f.alto ? FOTO_LADO : (FOTO_LADO * f.ancho) / f.alto;
-    c.doc.addImage(f.jpeg, 'JPEG', MARGIN_X + i * (FOTO_LADO + 4), c.y + 1, w, alturas[i]!, undefined, 'NONE');
+    c.doc.addImage(f.jpeg, 'JPEG', x, c.y + 1, w, alturas[i]!, undefined, 'NONE');
+    x += w + 5;
   });
   c.y += Math.max(...alturas) + 2;
 }
