@@ -54,6 +54,7 @@ const TIPO_CAMBIO: Record<string, string> = {
   archivado: 'Archivada',
   desarchivado: 'Desarchivada',
   control: 'Control en carretera',
+  entrega: 'Entrega',
 };
 
 function Documentos({ rec }: { rec: DecaLocal }) {

@@ -29,6 +29,7 @@ import {
   validarDecaCommand,
   verDecaCommand,
 } from './decas';
+import { entregarDecaCommand, pdfEntregaCommand, verEntregasCommand } from './entregas';
 import { leerAlbaranCommand } from './fotos';
 import { exportarCsvCommand, importarCsvCommand } from './importar';
 import {
@@ -63,6 +64,9 @@ export const COMANDOS_API: Record<string, AnyCommand> = Object.fromEntries(
     pedirDatosCommand,
     enviarDecaCommand,
     controlCarreteraCommand,
+    entregarDecaCommand,
+    verEntregasCommand,
+    pdfEntregaCommand,
     documentosCaminoCommand,
     verCuentaCommand,
     buscarAgendaCommand,

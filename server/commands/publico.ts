@@ -1,6 +1,6 @@
 import { AppError } from '../../shared/errors';
 import { cadena } from '../../shared/schemas/envio';
-import type { AutenticidadVista, FichaPublica, PasoCompletar, VistaFicha } from '../../shared/schemas/publico';
+import type { AutenticidadVista, FichaPublica, JustificantePublico, PasoCompletar, VistaFicha } from '../../shared/schemas/publico';
 import { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
 import { renderQrPng } from '../documents/qr';
@@ -25,6 +25,7 @@ import {
   valoresPermitidos,
 } from '../domain/publico/completar';
 import { type Apertura, ESPERA_APERTURA_MS, obtenerPorToken, prepararApertura, ultimoCambio } from '../domain/publico/descargas';
+import { entregasPublicas, justificantePorHuella, justificantePorToken } from '../domain/publico/entregas';
 import { verificarOffline } from '../domain/publico/offline';
 import { gastar } from '../limits';
 import { type Contexto, command } from './command';
@@ -73,13 +74,25 @@ export const verFichaCommand = command({
   preparar: async (ctx, { token, o }): Promise<Plan<VistaFicha>> => {
     const row = await obtenerPorToken(ctx.db, token);
     if (row) {
-      const ficha = presentFicha(row, await ultimoCambio(ctx.db, row), ctx.siteUrl);
+      const ficha = presentFicha(row, await ultimoCambio(ctx.db, row), ctx.siteUrl, await entregasPublicas(ctx.db, row));
       return conApertura(ctx, row, 'ficha', { tipo: 'deca', ...ficha });
     }
     if (o === undefined) throw sinDeca();
     const offline = await verificarOffline(ctx.db, token, o, ctx.clock.now());
     if (!offline) throw new AppError('no_encontrado', NO_VERIFICADA);
     return { valor: { tipo: 'offline', offline } };
+  },
+});
+
+export const verJustificanteCommand = command({
+  nombre: 'ver_justificante',
+  descripcion: 'La página pública que confirma un justificante de entrega (la de su QR): de qué DeCA y envío, si se entregó o se rechazó y cuándo; nunca la firma, las fotos ni quién firmó.',
+  acceso: 'publico',
+  entrada: Token,
+  preparar: async (ctx, { token }): Promise<Plan<JustificantePublico>> => {
+    const j = await justificantePorToken(ctx.db, ctx.siteUrl, token);
+    if (!j) throw new AppError('no_encontrado', 'El enlace no corresponde a ningún justificante de entrega. Compruebe que está completo.');
+    return { valor: j };
   },
 });
 
@@ -90,7 +103,7 @@ export const verConductorCommand = command({
   entrada: Token,
   preparar: async (ctx, { token }): Promise<Plan<FichaPublica>> => {
     const row = await porToken(ctx, token);
-    return { valor: presentFicha(row, await ultimoCambio(ctx.db, row), ctx.siteUrl) };
+    return { valor: presentFicha(row, await ultimoCambio(ctx.db, row), ctx.siteUrl, await entregasPublicas(ctx.db, row)) };
   },
 });
 
@@ -211,7 +224,7 @@ export const completarDecaCommand = command({
 
 export const verificarPdfCommand = command({
   nombre: 'verificar_pdf',
-  descripcion: 'Comprueba si un PDF es una versión auténtica de una DeCA de este servicio, cuál, y si sigue vigente.',
+  descripcion: 'Comprueba si un PDF es una versión auténtica de una DeCA de este servicio, cuál, y si sigue vigente; o un justificante de entrega auténtico.',
   acceso: 'publico',
   entrada: z.object({
     sha256: z.string().regex(/^[0-9a-f]{64}$/),
@@ -227,6 +240,9 @@ export const verificarPdfCommand = command({
     }
     if (f.bytes === 0) throw new AppError('validacion', 'El archivo está vacío: elija el PDF de la DeCA.', { campos: { pdf: 'Archivo vacío' } });
     if (!f.esPdf) throw new AppError('validacion', 'El archivo no es un PDF: elija el PDF de la DeCA tal como lo descargó.', { campos: { pdf: 'No es un PDF' } });
-    return { valor: presentAutenticidad({ sha256: f.sha256, encontrada: await versionPorHuella(ctx.db, f.sha256) }, ctx.siteUrl) };
+    const encontrada = await versionPorHuella(ctx.db, f.sha256);
+    // Not a DeCA's version: perhaps a delivery's receipt (extension).
+    const justificante = encontrada ? null : await justificantePorHuella(ctx.db, ctx.siteUrl, f.sha256);
+    return { valor: presentAutenticidad({ sha256: f.sha256, encontrada }, ctx.siteUrl, justificante) };
   },
 });

@@ -199,7 +199,7 @@ export interface MesSoltado {
   particion: string;
   decas: number;
   pdfs: number;
-  /** Delivery-note photos of its DeCAs (migration 0022), deleted with them. */
+  /** Delivery-note photos of its DeCAs (migration 0022) and photos of their deliveries (0024), deleted with them. */
   fotos: number;
 }
 
@@ -240,10 +240,12 @@ export async function soltarMesesCaducados(deps: { db: Kysely<DB>; blobs: BlobSt
       break;
     }
     const pdfs = await borrarPdfsDe(deps, `deca_versiones${sufijo}`, p.hasta);
-    const fotos = await borrarFotosDe(deps, p);
+    const fotos = (await borrarFotosDe(deps, p)) + (await borrarFotosDeEntregasDe(deps, p));
     await soltar(deps.db, DECAS, p, async (trx) => {
       // The photos' rows are not partitioned (most are read before any DeCA exists): those of the month's DeCAs go by their index.
       await sql`delete from fotos where ${deDecasDe(p)}`.execute(trx);
+      // Their deliveries (migration 0024) go with them, by the same index.
+      await sql`delete from entregas where ${deDecasDe(p)}`.execute(trx);
       // No trigger fires for the rows of a dropped table: every process drops the DeCAs it cached.
       await notificar(trx, 'decas', TODAS);
     });
@@ -272,6 +274,22 @@ async function borrarFotosDe(deps: { db: Kysely<DB>; blobs: BlobStore }, p: Part
       select id, clave, sha256 from fotos where ${deDecasDe(p)} and id > ${despues} order by id limit ${LOTE_PDFS}`.execute(deps.db);
     await porTurnos(rows, BORRADOS_A_LA_VEZ, (f) => deps.blobs.borrar(f.sha256, f.clave));
     total += rows.length;
+    if (rows.length < LOTE_PDFS) return total;
+    despues = Number(rows.at(-1)!.id);
+  }
+}
+
+/** Delete the blobs of the photos and receipts of a partition's DeCAs' deliveries (each its own blob), page by page; answers how many photos. */
+async function borrarFotosDeEntregasDe(deps: { db: Kysely<DB>; blobs: BlobStore }, p: Particion): Promise<number> {
+  let despues = -1;
+  let total = 0;
+  for (;;) {
+    const { rows } = await sql<{ id: number; fotos: { clave: string; sha256: string }[]; pdf_sha256: string; pdf_clave: string }>`
+      select id, fotos, pdf_sha256, pdf_clave from entregas where ${deDecasDe(p)} and id > ${despues} order by id limit ${LOTE_PDFS}`.execute(deps.db);
+    const fotos = rows.flatMap((r) => r.fotos);
+    // Each receipt is its own blob too (a photo's kind of key), deleted with them.
+    await porTurnos([...fotos, ...rows.map((r) => ({ sha256: r.pdf_sha256, clave: r.pdf_clave }))], BORRADOS_A_LA_VEZ, (f) => deps.blobs.borrar(f.sha256, f.clave));
+    total += fotos.length;
     if (rows.length < LOTE_PDFS) return total;
     despues = Number(rows.at(-1)!.id);
   }

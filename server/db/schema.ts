@@ -294,12 +294,8 @@ export interface CompletarBorradoresTable {
   updated_at: Timestamp;
 }
 
-/** A stored PDF to attach: read from deca_versiones when the mail is sent. */
-export interface AdjuntoPdf {
-  deca_id: number;
-  version: number;
-  filename: string;
-}
+/** A stored PDF to attach, read when the mail is sent: a DeCA's version (deca_versiones), or a delivery's receipt (entregas, by its number `entrega`). */
+export type AdjuntoPdf = { deca_id: number; version: number; filename: string } | { deca_id: number; entrega: number; filename: string };
 
 /** Mail outbox: written in the transaction of the action, sent by the mail worker. */
 export interface CorreosTable {
@@ -307,7 +303,7 @@ export interface CorreosTable {
   account_id: number;
   entorno: Entorno;
   deca_id: number | null;
-  tipo: 'pedir_datos' | 'enviar_deca' | 'confirmar_email' | 'invitacion' | 'restablecer_contrasena' | 'exportacion_cuenta';
+  tipo: 'pedir_datos' | 'enviar_deca' | 'justificante_entrega' | 'confirmar_email' | 'invitacion' | 'restablecer_contrasena' | 'exportacion_cuenta';
   destinatario: string;
   asunto: string;
   texto: string;
@@ -450,7 +446,41 @@ export interface FotosTable {
   caduca_at: NullableTimestamp;
 }
 
+/** A proof of delivery of a DeCA's shipment (migration 0024). */
+export interface EntregasTable {
+  id: Generated<number>;
+  account_id: number;
+  entorno: Entorno;
+  deca_id: number;
+  /** 1, 2… within its DeCA. */
+  n: number;
+  /** Index in the DeCA's `envios`; null for all of them. */
+  envio: number | null;
+  resultado: 'entregada' | 'rechazada';
+  receptor_nombre: string | null;
+  receptor_documento: string | null;
+  firma: ColumnType<import('../../shared/schemas/entrega').Firma | null, string | null, string | null>;
+  reservas: string | null;
+  sin_reservas: boolean;
+  motivo_rechazo: string | null;
+  /** Each photo's key in the blob store and its digest. */
+  fotos: Json<{ clave: string; sha256: string; bytes: number }[]>;
+  posicion: ColumnType<import('../../shared/schemas/entrega').Posicion | null, string | null, string | null>;
+  /** The phone's time when it was collected. */
+  registrada_at: Timestamp;
+  created_at: Timestamp;
+  canal: Canal;
+  user_id: number | null;
+  api_key_id: number | null;
+  /** The receipt's public verification link. */
+  token: string;
+  /** The sealed receipt: its digest and its key in the blob store. */
+  pdf_sha256: string;
+  pdf_clave: string;
+}
+
 export interface DB {
+  entregas: EntregasTable;
   agenda: AgendaTable;
   fotos: FotosTable;
   exportaciones: ExportacionesTable;

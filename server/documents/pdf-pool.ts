@@ -1,11 +1,10 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { DecaPdfData } from '../../shared/pdf/deca-pdf-data';
 import type { PdfJobMessage, PdfWorkerData, PdfWorkerMessage } from './pdf-worker';
-import { crearSellador, type MaterialSello, renderYSellar } from './sello';
+import { crearSellador, type DocumentoPdfData, type MaterialSello, renderYSellar } from './sello';
 
-/** What the pool's `render` is: a DeCA's data → its PDF/A, sealed with the service's seal. */
-export type DecaPdfRenderer = (data: DecaPdfData, options?: RenderOptions) => Promise<Uint8Array>;
+/** What the pool's `render` is: a DeCA's data (or a receipt's) → its PDF/A, sealed with the service's seal. */
+export type DecaPdfRenderer = (data: DocumentoPdfData, options?: RenderOptions) => Promise<Uint8Array>;
 
 export interface RenderOptions {
   /** Drops the job if it is still queued; a running job finishes but its result is discarded. */
@@ -57,7 +56,7 @@ const BOOTSTRAP = new URL(
 
 interface Job {
   id: number;
-  data: DecaPdfData;
+  data: DocumentoPdfData;
   resolve: (bytes: Uint8Array) => void;
   reject: (error: Error) => void;
   settled: boolean;
@@ -175,7 +174,7 @@ export function createPdfPool(options: PdfPoolOptions): PdfPool {
     slot.timer.unref();
   }
 
-  function render(data: DecaPdfData, { signal }: RenderOptions = {}): Promise<Uint8Array> {
+  function render(data: DocumentoPdfData, { signal }: RenderOptions = {}): Promise<Uint8Array> {
     if (closed) return Promise.reject(new Error('PDF pool is closed'));
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     return new Promise<Uint8Array>((resolve, reject) => {

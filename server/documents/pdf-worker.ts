@@ -1,12 +1,11 @@
 /**
  * Worker-thread entry of the PDF pool (see pdf-pool.ts): renders and seals
- * one `DecaPdfData` per message and hands the bytes back by transfer, not
+ * one `DocumentoPdfData` (a DeCA's version or a delivery's receipt) per message and hands the bytes back by transfer, not
  * copy. Rendering and sealing are CPU-bound (a few ms), so doing them here
  * keeps the HTTP thread free.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { DecaPdfData } from '../../shared/pdf/deca-pdf-data';
-import { crearSellador, type MaterialSello, renderYSellar } from './sello';
+import { crearSellador, type DocumentoPdfData, type MaterialSello, renderYSellar } from './sello';
 
 /** What the pool starts each worker with. */
 export interface PdfWorkerData {
@@ -18,7 +17,7 @@ export interface PdfWorkerData {
 /** What the pool sends: one job at a time per worker. */
 export interface PdfJobMessage {
   id: number;
-  data: DecaPdfData;
+  data: DocumentoPdfData;
 }
 
 /** What the worker answers; `ready` once, when its modules have loaded. */

@@ -20,6 +20,7 @@ import * as asn1js from 'asn1js';
 import forge from 'node-forge';
 import * as pkijs from 'pkijs';
 import { CAPACIDAD_SELLO, type DecaPdfData } from '../../shared/pdf/deca-pdf-data';
+import { type JustificantePdfData, renderJustificantePdf } from '../../shared/pdf/justificante-pdf';
 import { renderDecaPdf } from './deca-pdf';
 
 /** What a seal is made of, as plain bytes: it crosses to the PDF workers with `postMessage`. */
@@ -181,9 +182,13 @@ export function crearSellador(material: MaterialSello): Sellador {
   };
 }
 
-/** What a stored version is: the rendered PDF/A with the seal the renderer left room for. */
-export async function renderYSellar(data: DecaPdfData, sellador: Sellador): Promise<Uint8Array> {
-  return sellador.sellar(await renderDecaPdf(data, { capacidadSello: sellador.capacidad }));
+/** What the pool renders and seals: a DeCA's version, or a delivery's receipt (`tipo: 'justificante'`). */
+export type DocumentoPdfData = DecaPdfData | JustificantePdfData;
+
+/** What a stored version is (or a receipt): the rendered PDF/A with the seal the renderer left room for. */
+export async function renderYSellar(data: DocumentoPdfData, sellador: Sellador): Promise<Uint8Array> {
+  const opciones = { capacidadSello: sellador.capacidad };
+  return sellador.sellar(await ('tipo' in data && data.tipo === 'justificante' ? renderJustificantePdf(data, opciones) : renderDecaPdf(data as DecaPdfData, opciones)));
 }
 
 /**

@@ -9,7 +9,8 @@
  * REST call answers, and a refusal is a tool result with `isError` carrying
  * the REST error body (`codigo`, `mensaje`, `campos`) so that a model can
  * correct its input. Each DeCA is also a resource: `deca://{numero}` (JSON)
- * and `deca://{numero}/pdf` (the PDF).
+ * and `deca://{numero}/pdf` (the PDF), and its deliveries `deca://{numero}/entregas`
+ * (JSON, as the tool ver_entregas gives them).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
@@ -33,6 +34,7 @@ import type { Entorno } from '../../shared/schemas/cuenta';
 import { z } from '../../shared/schemas/zod';
 import { ejecutar } from '../commands/command';
 import { listarDecasCommand, pdfDecaCommand, type ResultadoCrear, verDecaCommand } from '../commands/decas';
+import { verEntregasCommand } from '../commands/entregas';
 import { HERRAMIENTAS_API, type HerramientaApi } from '../commands/operaciones';
 import { comoNoDisponible } from '../db/errores';
 import type { AppDeps } from '../deps';
@@ -127,7 +129,7 @@ function resultadoDeError(err: AppError, requestId: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 
-const RECURSO = /^deca:\/\/(\d{4}-\d{6})(\/pdf)?$/;
+const RECURSO = /^deca:\/\/(\d{4}-\d{6})(?:\/(pdf|entregas))?$/;
 /**
  * A JSON-RPC error answer. Not an McpError: the SDK sends an error's message as it is, and
  * McpError's already carries «MCP error <code>:», which the client adds again.
@@ -185,6 +187,13 @@ function servidor(deps: AppDeps, actor: Actor, { log, requestId }: Pick<AppConte
     resourceTemplates: [
       { uriTemplate: 'deca://{numero}', name: 'deca', title: 'DeCA (JSON)', description: 'Una DeCA de la cuenta por su número AAAA-NNNNNN, como la devuelve ver_deca.', mimeType: 'application/json' },
       { uriTemplate: 'deca://{numero}/pdf', name: 'deca_pdf', title: 'PDF de una DeCA', description: 'El PDF/A sellado de la versión vigente de una DeCA emitida.', mimeType: 'application/pdf' },
+      {
+        uriTemplate: 'deca://{numero}/entregas',
+        name: 'deca_entregas',
+        title: 'Entregas de una DeCA',
+        description: 'Las entregas (o rechazos) anotadas de una DeCA, como las devuelve ver_entregas (extensión).',
+        mimeType: 'application/json',
+      },
     ],
   }));
 
@@ -205,6 +214,10 @@ function servidor(deps: AppDeps, actor: Actor, { log, requestId }: Pick<AppConte
     const m = RECURSO.exec(uri);
     if (!m) throw noEncontrado(uri);
     try {
+      if (m[2] === 'entregas') {
+        const { valor } = await ejecutar(services, verEntregasCommand, actor, { id: m[1] });
+        return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(valor) }] };
+      }
       if (m[2]) {
         const { valor } = await ejecutar(services, pdfDecaCommand, actor, { id: m[1] });
         return { contents: [{ uri, mimeType: 'application/pdf', blob: Buffer.from(valor.pdf).toString('base64') }] };

@@ -177,7 +177,7 @@ function operacion(op: OperacionApi): ZodOpenApiOperationObject {
     const descripcion = op.parametros?.[nombre!] ?? (op.etiqueta === 'Webhooks' ? 'Id del webhook' : 'Id numérico o número AAAA-NNNNNN de la DeCA');
     path[nombre!] = parametroDeRuta(op.comando, nombre!).meta({
       description: descripcion,
-      example: nombre === 'id' ? (op.etiqueta === 'Webhooks' ? '3' : op.etiqueta === 'Agenda' ? '42' : '2026-000012') : 'ent_3',
+      example: nombre === 'id' ? (op.etiqueta === 'Webhooks' ? '3' : op.etiqueta === 'Agenda' ? '42' : '2026-000012') : nombre === 'n' ? '1' : 'ent_3',
     });
   }
   // Only a command that records its result honours Idempotency-Key (commands/command.ts); the others run again.

@@ -192,10 +192,23 @@ export async function runMailOnce(deps: MailDeps): Promise<{ enviados: number; f
   return { enviados: sent, fallidos: hechos.filter((h) => h.resultado !== CORTADO).length - sent, guardados: 0 };
 }
 
-/** The PDFs a mail attaches, as stored: from the blob store (checked against their SHA-256), or from the row for an old version. */
+/** The PDFs a mail attaches, as stored: from the blob store (checked against their SHA-256), or from the row for an old version; a delivery's receipt from its own blob. */
 async function loadAttachments(deps: Pick<MailDeps, 'db' | 'blobs'>, accountId: number, entorno: string, adjuntos: AdjuntoPdf[]) {
   const out: { filename: string; content: Buffer; contentType: string }[] = [];
   for (const a of adjuntos) {
+    if ('entrega' in a) {
+      const e = await deps.db
+        .selectFrom('entregas')
+        .select(['pdf_sha256', 'pdf_clave'])
+        .where('account_id', '=', accountId)
+        .where('entorno', '=', entorno as 'produccion' | 'pruebas')
+        .where('deca_id', '=', a.deca_id)
+        .where('n', '=', a.entrega)
+        .executeTakeFirst();
+      if (!e) throw new Error(`falta el justificante de la entrega ${a.entrega} de la DeCA ${a.deca_id}`);
+      out.push({ filename: a.filename, content: Buffer.from(await deps.blobs.leer(e.pdf_sha256, e.pdf_clave)), contentType: 'application/pdf' });
+      continue;
+    }
     const v = await deps.db
       .selectFrom('deca_versiones')
       .select(['pdf', 'pdf_sha256'])

@@ -52,6 +52,7 @@ import {
   PedirDatosInput,
   SustituirInput,
 } from '../schemas/deca';
+import { EntregaCreada, EntregaInput, EntregasList, LIMITE_ENTREGA_KB } from '../schemas/entrega';
 import { FotoBase64Input, FotoLeida } from '../schemas/fotos';
 import { ClaveIdempotencia } from '../schemas/idempotencia';
 import { Importacion, ImportarQuery } from '../schemas/importar';
@@ -468,6 +469,44 @@ export const OPERACIONES = {
     cuerpo: { json: ControlInput },
     exito: [json(ControlRegistrado, 'El control anotado y dónde enviar el PDF/A')],
     conflictos: ['pendiente'],
+    extension: true,
+  },
+  entregar_deca: {
+    resumen: 'Anotar la entrega de un envío (o su rechazo)',
+    etiqueta: 'DeCA',
+    limiteKB: LIMITE_ENTREGA_KB,
+    cuerpo: { json: EntregaInput },
+    exito: [json(EntregaCreada, 'La entrega anotada; `avisos` si el DNI o NIE no cuadra')],
+    conflictos: ['pendiente', 'sustituido', 'entregado'],
+    extension: true,
+  },
+  ver_entregas: {
+    resumen: 'Entregas de una DeCA',
+    etiqueta: 'DeCA',
+    exito: [json(EntregasList, 'Cada entrega o rechazo anotado, del primero al último')],
+    extension: true,
+    herramientas: [
+      {
+        titulo: 'Entregas de una DeCA',
+        descripcion:
+          'Devuelve las entregas anotadas de una DeCA (o de cada envío): si se entregó o se rechazó, a quién, cuándo (hora del teléfono), con qué reservas o por qué motivo, cuántas fotos y el enlace al justificante.',
+        lectura: true,
+        anotaciones: CONSULTA,
+      },
+    ],
+  },
+  pdf_entrega: {
+    resumen: 'Justificante de entrega (PDF)',
+    etiqueta: 'DeCA',
+    parametros: { n: 'Número de la entrega en su DeCA (`n`, 1 la primera)' },
+    exito: [
+      {
+        estado: 200,
+        descripcion: 'El justificante de la entrega: PDF/A sellado con el sello del servicio, la firma en vectores, las fotos en miniatura y un QR a su página de verificación; `ETag` = su SHA-256',
+        tipo: 'application/pdf',
+        cabeceras: { ETag: true, 'Content-Disposition': true },
+      },
+    ],
     extension: true,
   },
   documentos_camino: {

@@ -233,7 +233,7 @@ function drawHeader(page: PageCursor, data: DecaPdfData, fichaUrl: string): { x:
  * it, as large as MARCA_LARGO allows; the font, size and colour in use are
  * put back, so whatever the page was drawing goes on as before.
  */
-function drawMarcaPrueba(doc: jsPDF): void {
+export function drawMarcaPrueba(doc: jsPDF): void {
   const { fontName, fontStyle } = doc.getFont();
   const size = doc.getFontSize();
   doc.setFont(FAMILIA, 'bold');
@@ -271,7 +271,7 @@ function utf16Hex(text: string): string {
  * decode and re-compress on every render, and sharp at any zoom or printer
  * resolution. Nothing is painted on the quiet zone: the page is white there.
  */
-function drawQrVectors(doc: jsPDF, url: string, x: number, y: number, size: number): void {
+export function drawQrVectors(doc: jsPDF, url: string, x: number, y: number, size: number): void {
   const modules = qrModules(url);
   const module = size / (modules.size + 2 * QR_QUIET_ZONE_MODULES);
   const left = x + QR_QUIET_ZONE_MODULES * module;
@@ -551,7 +551,7 @@ function formatFecha(fecha: string): string {
 }
 
 /** 'YYYY-MM-DD HH:MM:SS' (Europe/Madrid) → 'DD/MM/YYYY HH:MM:SS (hora peninsular)'. */
-function formatFechaHora(fechaHora: string): string {
+export function formatFechaHora(fechaHora: string): string {
   const { year, month, day, hour, minute, second } = parseWallTime(fechaHora);
   return `${pad(day)}/${pad(month)}/${year} ${pad(hour)}:${pad(minute)}:${pad(second)} (hora peninsular)`;
 }
@@ -677,12 +677,12 @@ function toImprimible(text: string): string {
 }
 
 /** One line of text: any run of whitespace (tabs, newlines, NBSP) becomes one space. */
-function cleanLine(text: string): string {
+export function cleanLine(text: string): string {
   return toImprimible(text.replace(/\s+/g, ' ').trim());
 }
 
 /** Free text that keeps its line breaks (observaciones). */
-function cleanParagraphs(text: string): string {
+export function cleanParagraphs(text: string): string {
   return toImprimible(
     text
       .replace(/\r\n?/g, '\n')

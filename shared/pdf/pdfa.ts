@@ -316,7 +316,7 @@ export function declararPdfA(doc: jsPDF, m: MetadatosPdfA): void {
  * contents for sello.ts to fill. Written inside the document rather than as
  * an incremental update, the sealed file stays one revision with its ID.
  */
-export function reservarSello(doc: jsPDF, momento: string, capacidad: number): void {
+export function reservarSello(doc: jsPDF, momento: string, capacidad: number, motivo = 'Documento de control emitido por el servicio DeCA'): void {
   const w = escritor(doc);
   const privado = (doc as unknown as { __private__: { newAdditionalObject(): { objId: number; content: string } } }).__private__;
   let campo = 0;
@@ -326,7 +326,7 @@ export function reservarSello(doc: jsPDF, momento: string, capacidad: number): v
     const widget = privado.newAdditionalObject();
     firma.content =
       `<</Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached /ByteRange [0 /********** /********** /**********] ` +
-      `/Contents <${'0'.repeat(capacidad * 2)}> /M (${momento}) /Reason (Documento de control emitido por el servicio DeCA)>>`;
+      `/Contents <${'0'.repeat(capacidad * 2)}> /M (${momento}) /Reason (${motivo})>>`;
     widget.content = `<</Type /Annot /Subtype /Widget /FT /Sig /T (Sello) /F 132 /Rect [0 0 0 0] /V ${firma.objId} 0 R /P ${args.objId} 0 R>>`;
     w.write(`/Annots [${widget.objId} 0 R]`);
     campo = widget.objId;

@@ -28,6 +28,8 @@ export const ETIQUETAS: Record<string, string> = {
   nota: 'Nota',
   motivo: 'Motivo del cambio',
   foto_id: 'Foto del albarán',
+  // The history's entry of a delivery (extension): `entrega`, or `envios[i].entrega` for one shipment.
+  entrega: 'Entrega',
 };
 
 /** A field path in words: `envios[1].peso` → «Envío 2 · Peso o cantidad», `cargador_nif` → «Cargador · NIF». */

@@ -34,10 +34,34 @@ export interface UltimoCambio {
   campos: CampoCambiado[];
 }
 
+/** A delivery as the public may know it: that it happened, of which shipment, when. Never who signed, the signature, the photos or where. */
+export interface EntregaPublica {
+  n: number;
+  /** Index of the shipment in the DeCA; null for all of them. */
+  envio: number | null;
+  resultado: 'entregada' | 'rechazada';
+  /** The phone's time when it was collected. */
+  registrada_at: Date;
+}
+
 /** What the inspector's page and the driver's page show. */
 export interface FichaPublica {
   deca: DecaPublica;
   ultimo: UltimoCambio | null;
+  /** Its deliveries (extension), first to last. */
+  entregas: EntregaPublica[];
+}
+
+/** A delivery's receipt as its verification page (its QR) and the authenticity check show it. */
+export interface JustificantePublico extends EntregaPublica {
+  numero: string;
+  entorno: Entorno;
+  /** The DeCA's public page. */
+  ficha: string;
+  pdf_sha256: string;
+  recibida_at: Date;
+  /** The shipments it covers, as places. */
+  envios: { indice: number; origen: string | null; destino: string | null }[];
 }
 
 /** What the QR of a DeCA issued with no coverage vouches for, checked against the device's key. */
@@ -99,6 +123,8 @@ export interface AutenticidadVista {
     entorno: Entorno;
     emitida_at: Date;
   } | null;
+  /** A delivery's receipt this file is, when it is one (extension). */
+  justificante?: JustificantePublico | null;
 }
 
 /** The page of the link to a closed account's data: ready to download once, or why not. */

@@ -61,6 +61,7 @@ const CUERPOS: Record<string, unknown> = {
   'post /decas/{id}/archivar': { archivado: true },
   'post /decas/{id}/enviar': { email: 'oficina@example.com' },
   'post /decas/{id}/control': { codigo: '123456' },
+  'post /decas/{id}/entregas': { resultado: 'rechazada', motivo_rechazo: 'Cerrado', registrada_at: '2026-11-25T10:15:00+01:00' },
   'post /agenda/empresas': { nombre: 'Cargas del Sur', nif: 'B65410011' },
   'post /agenda/vehiculos': { matricula: '1234 BCD' },
   'post /agenda/lugares': { texto: 'Mercamadrid' },
@@ -137,12 +138,17 @@ describe('authorization, generated from the route table', () => {
     expect(asignar.body.usuario.matriculas).toEqual(['5678FGH']);
 
     // An operation that needs an issued DeCA gets one; the rest a pending one (each its own: operations change it).
-    const EMITIDA = new Set(['/decas/{id}/fin', '/decas/{id}/pdf', '/decas/{id}/qr.png', '/decas/{id}/enviar', '/decas/{id}/control']);
+    const EMITIDA = new Set(['/decas/{id}/fin', '/decas/{id}/pdf', '/decas/{id}/qr.png', '/decas/{id}/enviar', '/decas/{id}/control', '/decas/{id}/entregas', '/decas/{id}/entregas/{n}/pdf']);
     // The photo of a DeCA needs a DeCA made from one.
     const foto = async (op: OperacionApi) => (op.ruta === '/decas/{id}/foto' ? { foto_id: await fotoGuardada(app, c.account.id, 'produccion', Buffer.from(`foto ${Math.random()}`)) } : {});
     const hacer = async (quien: { key?: string; cookie?: string }, op: OperacionApi, matricula: string): Promise<number> => {
       const d = await app.request('POST', '/api/v1/decas', { ...quien, headers: CSRF, body: decaCompleta({ emitir: EMITIDA.has(op.ruta), matricula, ...(await foto(op)) }) });
       expect(d.status, d.text).toBe(201);
+      // A receipt's PDF needs a delivery (recorded by the account's key, which sees every DeCA).
+      if (op.ruta.includes('{n}')) {
+        const e = await app.request('POST', `/api/v1/decas/${d.body.deca.id}/entregas`, { key: c.live, body: CUERPOS['post /decas/{id}/entregas'] });
+        expect(e.status, e.text).toBe(200);
+      }
       return d.body.deca.id as number;
     };
     const DUENOS = [
@@ -159,7 +165,7 @@ describe('authorization, generated from the route table', () => {
     for (const op of OPERACIONES.filter((o) => o.ruta.startsWith('/decas/{id}'))) {
       for (const [duena, quien, matricula, suya] of DUENOS) {
         const id = await hacer(quien, op, matricula);
-        const res = await app.request(op.metodo.toUpperCase(), `/api/v1${op.ruta.replace('{id}', String(id))}`, { cookie: pepe.cookie, headers: CSRF, body: cuerpo(op) });
+        const res = await app.request(op.metodo.toUpperCase(), `/api/v1${op.ruta.replace('{id}', String(id)).replace('{n}', '1')}`, { cookie: pepe.cookie, headers: CSRF, body: cuerpo(op) });
         const prohibida = porRol('conductor')(op) === 403;
         const espera = prohibida ? '403 prohibido' : suya ? 'hecho' : '404 no_encontrado';
         const codigo = res.headers.get('content-type')?.includes('json') && res.status >= 400 ? ErrorBody.parse(res.body).error.codigo : '';
@@ -269,7 +275,7 @@ describe('authorization, generated from the route table', () => {
       };
       // What a read-only key is not offered, it may not call.
       const escritura = !deLectura.has(t.name);
-      const conId = ['ver_deca', 'historial_deca', 'descargas_deca', 'modificar_deca', 'sustituir_deca', 'emitir_deca', 'enviar_deca', 'pedir_datos', 'fin_servicio'].includes(t.name);
+      const conId = ['ver_deca', 'historial_deca', 'descargas_deca', 'modificar_deca', 'sustituir_deca', 'emitir_deca', 'enviar_deca', 'pedir_datos', 'fin_servicio', 'ver_entregas'].includes(t.name);
       for (const [quien, key, espera] of [
         ['sin clave', null, 'http 401'],
         ['clave revocada', revocada, 'http 401'],

@@ -122,6 +122,7 @@ const BASE: Record<string, (fx: Fx) => Promise<Json>> = {
   enviar_deca: async (fx) => ({ id: await deca(fx, true), email: 'conductor@example.com' }),
   pedir_datos: async (fx) => ({ id: await deca(fx, false) }),
   fin_servicio: async (fx) => ({ id: await deca(fx, true) }),
+  ver_entregas: async (fx) => ({ id: await deca(fx, true) }),
 };
 
 async function conectar({ app, c }: Fx): Promise<{ client: Client; tools: Tool[] }> {

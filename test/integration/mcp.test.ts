@@ -16,7 +16,7 @@ import { decaCompleta } from '../support/decas';
 import { it, type TestApp } from '../support/fixtures';
 import { herramienta } from '../support/herramientas';
 
-const LECTURA = ['buscar_agenda', 'descargas_deca', 'historial_deca', 'listar_decas', 'ver_cuenta', 'ver_deca'];
+const LECTURA = ['buscar_agenda', 'descargas_deca', 'historial_deca', 'listar_decas', 'ver_cuenta', 'ver_deca', 'ver_entregas'];
 const ESCRITURA = ['crear_deca', 'emitir_deca', 'enviar_deca', 'fin_servicio', 'leer_albaran', 'modificar_deca', 'pedir_datos', 'sustituir_deca', 'validar_deca'];
 
 async function conectar(app: TestApp, key: string, ruta = '/mcp', cabecera: 'bearer' | 'x-api-key' = 'bearer'): Promise<Client> {
@@ -150,11 +150,11 @@ describe('MCP', () => {
     await client.close();
   });
 
-  it('offers each DeCA as deca://{numero} (JSON) and deca://{numero}/pdf (the PDF), of its own account and environment only', async ({ app, cuentaNueva: c, c: otra }) => {
+  it('offers each DeCA as deca://{numero} (JSON), deca://{numero}/pdf (the PDF) and deca://{numero}/entregas, of its own account and environment only', async ({ app, cuentaNueva: c, c: otra }) => {
     const client = await conectar(app, c.live);
     const { deca } = DecaCreada.parse((await client.callTool({ name: 'crear_deca', arguments: decaCompleta() })).structuredContent);
     const plantillas = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
-    expect(plantillas).toEqual(['deca://{numero}', 'deca://{numero}/pdf']);
+    expect(plantillas).toEqual(['deca://{numero}', 'deca://{numero}/pdf', 'deca://{numero}/entregas']);
     const lista = await client.listResources();
     expect(lista.resources.map((r) => r.uri)).toEqual([`deca://${deca.numero}`, `deca://${deca.numero}/pdf`]);
 
@@ -166,10 +166,18 @@ describe('MCP', () => {
     expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const rest = await fetch(`${app.url}/api/v1/decas/${deca.id}/pdf`, { headers: { authorization: `Bearer ${c.live}` } });
     expect(bytes.equals(Buffer.from(await rest.arrayBuffer()))).toBe(true);
+    // Its deliveries, as GET /decas/{id}/entregas gives them (one refused here).
+    const rechazo = { resultado: 'rechazada', motivo_rechazo: 'Fuera de horario', registrada_at: '2026-11-25T10:15:00+01:00' };
+    expect((await app.request('POST', `/api/v1/decas/${deca.id}/entregas`, { key: c.live, body: rechazo })).status).toBe(200);
+    const entregas = await client.readResource({ uri: `deca://${deca.numero}/entregas` });
+    const restEntregas = (await app.request('GET', `/api/v1/decas/${deca.id}/entregas`, { key: c.live })).body;
+    expect(restEntregas.data).toHaveLength(1);
+    expect(JSON.parse((entregas.contents[0] as { text: string }).text)).toEqual(restEntregas);
 
     // Another account's client sees nothing of it.
     const ajena = await conectar(app, otra.live);
     await expect(ajena.readResource({ uri: `deca://${deca.numero}` })).rejects.toThrow(/No existe el recurso/);
+    await expect(ajena.readResource({ uri: `deca://${deca.numero}/entregas` })).rejects.toThrow(/No existe el recurso/);
     expect((await ajena.listResources()).resources.map((r) => r.uri)).not.toContain(`deca://${deca.numero}`);
     await ajena.close();
     await client.close();

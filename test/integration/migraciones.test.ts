@@ -64,14 +64,14 @@ describe('upgrading from the previous schema', () => {
       values (${cuenta!.id}, 'produccion', ${deca!.id}, 1, 'creacion', 'clave', 'ERP', 'api', '[]'::jsonb, ${creada})`.execute(db);
     await sql`insert into eventos (account_id, entorno, evento, deca_id, data, created_at)
       values (${cuenta!.id}, 'produccion', 'deca.creado', ${deca!.id}, '{}'::jsonb, ${creada})`.execute(db);
-    // The address book as 0009 wrote it: a company learnt with a NIF whose check character is wrong, and the right one.
-    for (const [nif, usos] of [
-      ['B96712341', 3],
-      ['B96712344', 1],
+    // The address book as 0023 left it: a company learnt with a NIF whose check character is wrong (marked), and the right one.
+    for (const [nif, usos, dudosa] of [
+      ['B96712341', 3, true],
+      ['B96712344', 1, false],
     ] as const) {
-      await sql`insert into agenda (account_id, entorno, tipo, clave, datos, busqueda, usos, ultimo_uso_at)
+      await sql`insert into agenda (account_id, entorno, tipo, clave, datos, busqueda, usos, ultimo_uso_at, dudosa)
         values (${cuenta!.id}, 'produccion', 'empresas', ${nif}, ${JSON.stringify({ nombre: 'Cítricos La Ribera SL', nif, domicilio: null, lado: 'cargador' })}::jsonb,
-                ${`citricos la ribera sl ${nif.toLowerCase()}`}, ${usos}, ${creada})`.execute(db);
+                ${`citricos la ribera sl ${nif.toLowerCase()}`}, ${usos}, ${creada}, ${dudosa})`.execute(db);
     }
 
     const aplicadas = await migrateToLatest(db);
@@ -88,7 +88,11 @@ describe('upgrading from the previous schema', () => {
     expect(d.envios).toHaveLength(1);
     const cambios = await app.request('GET', `/api/v1/decas/${deca!.id}/cambios`, { key });
     expect(cambios.status, cambios.text).toBe(200);
-    // The company with the wrong NIF is marked by the upgrade: not suggested, listed with its warning when asked for.
+    // A DeCA from before deliveries were kept has none.
+    const entregas = await app.request('GET', `/api/v1/decas/${deca!.id}/entregas`, { key });
+    expect(entregas.status, entregas.text).toBe(200);
+    expect(entregas.body).toEqual({ data: [] });
+    // The company with the wrong NIF stays marked: not suggested, listed with its warning when asked for.
     const sugeridas = await app.request('GET', '/api/v1/agenda/empresas?q=ribera', { key });
     expect(sugeridas.body.entradas.map((e: { nif: string }) => e.nif)).toEqual(['B96712344']);
     const todas = await app.request('GET', '/api/v1/agenda/empresas?q=ribera&con_avisos=1', { key });

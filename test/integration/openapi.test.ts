@@ -148,6 +148,27 @@ async function recorrer(app: TestApp, rx: Receptor, base: string, claves: Claves
   ok(await pedir('PATCH', `/decas/${emitida.id}`, { ...k, body: { conductor_tel: '+34 600 111 222' } }), 422);
   ok(await pedir('PATCH', `/decas/${emitida.id}`, { ...k, body: { conductor_tel: '+34 600 111 222', motivo: 'Otro teléfono' } }), 200);
   ok(await pedir('POST', `/decas/${emitida.id}/control`, { ...k, body: { codigo: '123456' } }), 200);
+  const entrega = {
+    resultado: 'entregada',
+    receptor_nombre: 'Lucía Fernández',
+    firma: {
+      proporcion: 2,
+      trazos: [
+        [
+          [0.1, 0.2],
+          [0.8, 0.6],
+        ],
+      ],
+    },
+    sin_reservas: true,
+    registrada_at: '2026-11-25T10:15:00+01:00',
+  };
+  ok(await pedir('POST', `/decas/${emitida.id}/entregas`, { ...k, body: entrega }), 200);
+  ok(await pedir('POST', `/decas/${emitida.id}/entregas`, { ...k, body: entrega }), 409);
+  ok(await pedir('POST', `/decas/${emitida.id}/entregas`, { ...k, body: { resultado: 'rechazada', registrada_at: '2026-11-25T10:15:00+01:00' } }), 422);
+  ok(await pedir('GET', `/decas/${emitida.id}/entregas`, k), 200);
+  ok(await pedir('GET', `/decas/${emitida.id}/entregas/1/pdf`, k), 200);
+  ok(await pedir('GET', `/decas/${emitida.id}/entregas/9/pdf`, k), 404);
   ok(await pedir('POST', `/decas/${emitida.id}/enviar`, { ...k, body: { email: 'oficina@example.com' } }), 200);
   ok(await pedir('DELETE', `/decas/${emitida.id}`, k), 409);
   ok(await pedir('POST', `/decas/${pid}/sustituir`, { ...k, body: { motivo: 'Otro cargador', cargador_nombre: 'Otra Carga SL' } }), 200);
@@ -379,7 +400,9 @@ describe('the OpenAPI document', () => {
 
     const entregas = rx.recibidos.filter((r) => r.path.startsWith('/recorrido'));
     expect(entregas.flatMap((r) => (r.path.includes('demo') ? validadores.pruebas : validadores.produccion).comprobarEntrega(r.evento, r.headers, r.body))).toEqual([]);
-    expect(new Set(entregas.map((r) => r.evento))).toEqual(new Set(['ping', 'deca.creado', 'deca.emitido', 'deca.modificado', 'deca.sustituido', 'deca.fin_servicio', 'deca.control']));
+    expect(new Set(entregas.map((r) => r.evento))).toEqual(
+      new Set(['ping', 'deca.creado', 'deca.emitido', 'deca.modificado', 'deca.sustituido', 'deca.fin_servicio', 'deca.control', 'deca.entregado']),
+    );
 
     // Every success the document declares was met at least once in each environment (but a photo's: reading one takes OCR, fotos.test.ts).
     for (const [base, entorno] of entornos) {

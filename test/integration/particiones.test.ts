@@ -6,6 +6,7 @@
  * store — while every other month stays as it was. On PGlite and PostgreSQL.
  */
 import { type Kysely, sql } from 'kysely';
+import sharp from 'sharp';
 import { describe, expect } from 'vitest';
 import { asegurarParticiones, inicioDeMes, mesDeId, mesSiguiente, particionesDe, soltarMesesCaducados, soltarSemanasCaducadas } from '../../server/db/particiones';
 import type { DB } from '../../server/db/schema';
@@ -87,6 +88,34 @@ describe('DeCAs by month', () => {
     const versionesA = await db.selectFrom('deca_versiones').select('pdf_sha256').where('deca_id', '=', idA).execute();
     expect(versionesA).toHaveLength(1);
     expect(await blobs.existe(versionesA[0]!.pdf_sha256)).toBe(true);
+    // Its delivery, with a photo in the blob store.
+    const jpeg = await sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 90, g: 90, b: 90 } } })
+      .jpeg()
+      .toBuffer();
+    const entregada = await app.request('POST', `/api/v1/decas/${idA}/entregas`, {
+      key: c.live,
+      body: {
+        resultado: 'entregada',
+        receptor_nombre: 'Ana Gil',
+        firma: {
+          proporcion: 2,
+          trazos: [
+            [
+              [0.1, 0.1],
+              [0.9, 0.9],
+            ],
+          ],
+        },
+        sin_reservas: true,
+        fotos: [jpeg.toString('base64')],
+        registrada_at: '2026-11-25T10:00:00+01:00',
+      },
+    });
+    expect(entregada.status, entregada.text).toBe(200);
+    const [fotoEntrega] = (await db.selectFrom('entregas').select('fotos').where('deca_id', '=', idA).executeTakeFirstOrThrow()).fotos;
+    expect(await blobs.existe(fotoEntrega!.sha256, fotoEntrega!.clave)).toBe(true);
+    const justificante = await db.selectFrom('entregas').select(['pdf_sha256', 'pdf_clave']).where('deca_id', '=', idA).executeTakeFirstOrThrow();
+    expect(await blobs.existe(justificante.pdf_sha256, justificante.pdf_clave)).toBe(true);
 
     // A DeCA of next month (made now and moved there: its id carries next month).
     const b = await postDeca(app, c.live, { ...decaCompleta(), emitir: false });
@@ -132,6 +161,11 @@ describe('DeCAs by month', () => {
     for (const t of ['decas', ...HIJAS]) expect(await cuantas(db, t, idA), t).toBe(0);
     expect((await sql<{ n: number }>`select count(*)::int as n from ${sql.table(`decas_p${mes}`)}`.execute(db)).rows[0]!.n).toBe(0);
     expect(await blobs.existe(versionesA[0]!.pdf_sha256)).toBe(false);
+    // Its deliveries and their photos went with it.
+    expect(await db.selectFrom('entregas').select('id').where('deca_id', '=', idA).execute()).toEqual([]);
+    expect(await blobs.existe(fotoEntrega!.sha256, fotoEntrega!.clave)).toBe(false);
+    expect(await blobs.existe(justificante.pdf_sha256, justificante.pdf_clave)).toBe(false);
+    expect(r.soltados.meses.find((s) => s.particion === `decas_p${mes}`)!.fotos).toBe(1);
     expect((await app.request('GET', `/api/v1/decas/${idA}`, { key: c.live })).status).toBe(404);
     expect(await abrirFicha(app, a.body.deca.urls.ficha)).toBe(404);
 

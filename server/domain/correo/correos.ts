@@ -123,6 +123,28 @@ export function mensajeEnviarDeca(account: AccountRow, row: DecaConRefs, siteUrl
   };
 }
 
+/** A delivery's receipt, to the shipper: delivered (or refused) when and to whom, the receipt attached. */
+export function mensajeJustificante(
+  account: AccountRow,
+  row: DecaConRefs,
+  siteUrl: string,
+  e: { n: number; envio: number | null; resultado: 'entregada' | 'rechazada'; receptor_nombre: string | null; registrada_at: string; motivo_rechazo: string | null },
+): Mensaje {
+  const envio = e.envio === null ? '' : row.envios.length > 1 ? ` (envío ${e.envio + 1}: ${row.envios[e.envio]?.origen ?? ''} → ${row.envios[e.envio]?.destino ?? ''})` : '';
+  const cuando = `${e.registrada_at.slice(8, 10)}/${e.registrada_at.slice(5, 7)}/${e.registrada_at.slice(0, 4)} a las ${e.registrada_at.slice(11, 16)}`;
+  const que =
+    e.resultado === 'entregada'
+      ? `La mercancía de la DeCA ${row.numero}${envio} se entregó el ${cuando}${e.receptor_nombre ? `; la recibió ${e.receptor_nombre}` : ''}.`
+      : `La entrega de la mercancía de la DeCA ${row.numero}${envio} se RECHAZÓ el ${cuando}. Motivo: ${e.motivo_rechazo ?? ''}`;
+  const parrafos = ['Buenos días:', `${account.nombre} le informa: ${que}`, 'Va adjunto el justificante de entrega en PDF, sellado por el servicio; su código QR lleva a la página que lo confirma.'];
+  const ficha = decaUrls(siteUrl, row).ficha;
+  return {
+    asunto: `${e.resultado === 'entregada' ? 'Entrega' : 'Entrega rechazada'}: DeCA ${row.numero} de ${account.nombre}`,
+    texto: `${parrafos.join('\n\n')}\n\n-- \n${PIE}\n`,
+    html: htmlMensaje(parrafos, { texto: 'Ver la DeCA', url: ficha }, PIE),
+  };
+}
+
 /** The e-mail that confirms a new account's address (sign-up): until then live use is limited. */
 export function mensajeConfirmacion(account: AccountRow, url: string): Mensaje {
   const parrafos = [

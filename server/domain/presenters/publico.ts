@@ -1,5 +1,5 @@
 import type { Aviso, Campos } from '../../../shared/errors';
-import type { AutenticidadVista, CompletarVista, DecaPublica, FichaPublica, PasoCompletar, UltimoCambio } from '../../../shared/schemas/publico';
+import type { AutenticidadVista, CompletarVista, DecaPublica, EntregaPublica, FichaPublica, JustificantePublico, PasoCompletar, UltimoCambio } from '../../../shared/schemas/publico';
 import type { DecaConRefs } from '../decas/queries';
 import { decaUrls, fichaUrl } from '../decas/urls';
 import type { Autenticidad } from '../publico/autenticidad';
@@ -29,15 +29,16 @@ export function presentDecaPublica(row: DecaConRefs, siteUrl: string): DecaPubli
 }
 
 /** The inspector's and the driver's page of a DeCA. */
-export function presentFicha(row: DecaConRefs, ultimo: UltimoCambio | null, siteUrl: string): FichaPublica {
-  return { deca: presentDecaPublica(row, siteUrl), ultimo };
+export function presentFicha(row: DecaConRefs, ultimo: UltimoCambio | null, siteUrl: string, entregas: EntregaPublica[]): FichaPublica {
+  return { deca: presentDecaPublica(row, siteUrl), ultimo, entregas };
 }
 
 /** The authenticity check's answer, with the DeCA the file belongs to as it stands now. */
-export function presentAutenticidad(a: Autenticidad, siteUrl: string): AutenticidadVista {
+export function presentAutenticidad(a: Autenticidad, siteUrl: string, justificante: JustificantePublico | null = null): AutenticidadVista {
   const e = a.encontrada;
   return {
     sha256: a.sha256,
+    justificante,
     encontrada: e ? { deca: presentDecaPublica(e.row, siteUrl), version: e.version, entorno: e.entorno, emitida_at: e.emitida_at } : null,
   };
 }

@@ -4,7 +4,7 @@ import { nombreCampo, valorLegible } from '../../../shared/rules/presentacion';
 import { paraLeer, pesoDeEnvios, type ResumenOffline } from '../../../shared/rules/resumen-offline';
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { Envio } from '../../../shared/schemas/envio';
-import type { DecaPublica, FichaOffline, FichaPublica, UltimoCambio } from '../../../shared/schemas/publico';
+import type { DecaPublica, EntregaPublica, FichaOffline, FichaPublica, UltimoCambio } from '../../../shared/schemas/publico';
 import { html, layout, type SafeHtml } from './html';
 import { ENLACE_PRIVACIDAD } from './privacidad';
 import { PUBLIC_STYLE } from './styles';
@@ -69,6 +69,21 @@ export function estadoBanner(row: DecaPublica): SafeHtml {
   return html`<div class="banner ok" role="status">EMITIDA y en vigor.</div>`;
 }
 
+/**
+ * The deliveries recorded (extension): «Entregada el …», per shipment when
+ * each was delivered apart. Only that it happened and when: never who
+ * signed, the signature or the photos, which are not the public's.
+ */
+export function entregasHtml(entregas: readonly EntregaPublica[], envios: number): SafeHtml | '' {
+  if (!entregas.length) return '';
+  const linea = (e: EntregaPublica) => {
+    const que = e.resultado === 'entregada' ? 'Entregada' : 'Entrega RECHAZADA';
+    const de = e.envio === null ? (envios > 1 ? ' (todos los envíos)' : '') : envios > 1 ? ` (envío ${e.envio + 1} de ${envios})` : '';
+    return html`<p data-entrega="${e.resultado}">${que}${de} el ${fecha(e.registrada_at)}</p>`;
+  };
+  return html`<div class="banner info entregas" role="status">${entregas.map(linea)}</div>`;
+}
+
 /** Plates never wrap: a long pair is set smaller instead. */
 function placasHtml(matricula: string | null, remolque: string | null): SafeHtml {
   const placas = [matricula, remolque].filter(Boolean).join(' + ') || NO_CONSTA;
@@ -126,12 +141,12 @@ function huellaHtml(row: DecaPublica): SafeHtml | '' {
 }
 
 /** The page an inspector opens from the QR: server-rendered, no JavaScript, a few KB. */
-export function renderFicha({ deca: row, ultimo }: FichaPublica): string {
+export function renderFicha({ deca: row, ultimo, entregas }: FichaPublica): string {
   const urls = row.urls;
   return layout({
     title: tituloDeca(row.numero, row.entorno),
     style: PUBLIC_STYLE,
-    body: html`<main>${bannerPruebas(row.entorno)}${cabecera(row)}${estadoBanner(row)}${versionHtml(row, ultimo)}${resumenHtml(row)}${cargaHtml(row.envios)}${cambioHtml(ultimo, row.version)}${datosHtml(row, { envios: false })}
+    body: html`<main>${bannerPruebas(row.entorno)}${cabecera(row)}${estadoBanner(row)}${entregasHtml(entregas, row.envios.length)}${versionHtml(row, ultimo)}${resumenHtml(row)}${cargaHtml(row.envios)}${cambioHtml(ultimo, row.version)}${datosHtml(row, { envios: false })}
 ${row.estado !== 'pendiente' ? html`<a class="btn" href="${rel(urls.pdf)}">Ver el PDF (versión ${row.version})</a>${huellaHtml(row)}` : ''}
 <footer>Documento de control del transporte de mercancías por carretera, Orden FOM/2861/2012, art. 6.<br>${ENLACE_PRIVACIDAD}</footer></main>`,
   });

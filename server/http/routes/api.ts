@@ -55,6 +55,15 @@ const PUERTAS: Partial<Record<NombreOperacion, Puerta>> = {
       ctx.body = Buffer.from(v.pdf);
     },
   },
+  pdf_entrega: {
+    responder(ctx, v: { numero: string; n: number; sha256: string; pdf: Uint8Array }) {
+      ctx.set('Content-Disposition', `inline; filename="DeCA-${v.numero}-entrega-${v.n}.pdf"`);
+      ctx.set('ETag', `"${v.sha256}"`);
+      ctx.set('Cache-Control', 'private, no-cache');
+      ctx.type = 'application/pdf';
+      ctx.body = Buffer.from(v.pdf);
+    },
+  },
   foto_deca: {
     responder(ctx, v: { numero: string; tipo: string; sha256: string; foto: Uint8Array }) {
       ctx.type = v.tipo;

@@ -14,6 +14,7 @@ import {
   verConductorCommand,
   verFichaCommand,
   verificarPdfCommand,
+  verJustificanteCommand,
 } from '../../commands/publico';
 import { comoNoDisponible } from '../../db/errores';
 import type { AppDeps } from '../../deps';
@@ -26,7 +27,7 @@ import { conductorManifest, rel, renderConductor, renderFicha, renderFichaOfflin
 import { html, pageHeaders } from '../pages/html';
 import { RUTA_PRIVACIDAD, renderPrivacidad } from '../pages/privacidad';
 import { PUBLIC_STYLES } from '../pages/styles';
-import { RUTA_VERIFICAR, renderVerificar } from '../pages/verificar';
+import { RUTA_VERIFICAR, renderJustificante, renderVerificar } from '../pages/verificar';
 
 /** Title of the page that explains a refusal, by its code. */
 const TITULOS: Partial<Record<string, string>> = {
@@ -181,6 +182,14 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
       case 'inicio':
         return sendPage(ctx, renderCompletarInicio(p, ctx.path));
     }
+  });
+
+  // A delivery receipt's own page (its QR): that it is authentic and what it confirms, never the signature or photos.
+  router.get('/e/:token', async (ctx) => {
+    const j = await run(ctx, verJustificanteCommand, ctx.params);
+    if (!j) return;
+    ctx.set({ 'Referrer-Policy': 'no-referrer', 'X-Robots-Tag': 'noindex, nofollow' });
+    sendPage(ctx, renderJustificante(j));
   });
 
   // The authenticity check: a form that takes the PDF (no JavaScript); the file is hashed as it arrives, never stored.
