@@ -166,6 +166,11 @@ export default function Entrega({ params, query }: { params: string[]; query: UR
   }
 
   const entregada = resultado === 'entregada';
+  // A field's error goes as soon as it is changed: the next «Guardar» checks again.
+  const al = (campo: string, fijar: (v: string) => void) => (v: string) => {
+    fijar(v);
+    if (errores[campo]) setErrores(({ [campo]: _, ...resto }) => resto);
+  };
   return (
     <section class="entrega">
       <h1 tabIndex={-1}>
@@ -189,7 +194,7 @@ export default function Entrega({ params, query }: { params: string[]; query: UR
           path="receptor_nombre"
           etiqueta="Nombre de quien recibe"
           valor={nombre}
-          onInput={setNombre}
+          onInput={al('receptor_nombre', setNombre)}
           error={errores.receptor_nombre}
           max={LONGITUD_ENTREGA.receptor_nombre}
           extra={{ autocomplete: 'off' }}
@@ -198,7 +203,7 @@ export default function Entrega({ params, query }: { params: string[]; query: UR
           path="receptor_documento"
           etiqueta="DNI o NIE (si quiere darlo)"
           valor={documento}
-          onInput={setDocumento}
+          onInput={al('receptor_documento', setDocumento)}
           error={errores.receptor_documento}
           advertencia={avisoDocumento(documento)}
           max={LONGITUD_ENTREGA.receptor_documento}
@@ -240,7 +245,7 @@ export default function Entrega({ params, query }: { params: string[]; query: UR
                 path="reservas"
                 etiqueta="Reservas (mercancía dañada, bultos que faltan…)"
                 valor={reservas}
-                onInput={setReservas}
+                onInput={al('reservas', setReservas)}
                 error={errores.reservas}
                 multilinea
                 max={LONGITUD_ENTREGA.reservas}
@@ -248,7 +253,15 @@ export default function Entrega({ params, query }: { params: string[]; query: UR
             )}
           </div>
         ) : (
-          <Campo path="motivo_rechazo" etiqueta="¿Por qué la rechaza?" valor={motivo} onInput={setMotivo} error={errores.motivo_rechazo} multilinea max={LONGITUD_ENTREGA.motivo_rechazo} />
+          <Campo
+            path="motivo_rechazo"
+            etiqueta="¿Por qué la rechaza?"
+            valor={motivo}
+            onInput={al('motivo_rechazo', setMotivo)}
+            error={errores.motivo_rechazo}
+            multilinea
+            max={LONGITUD_ENTREGA.motivo_rechazo}
+          />
         )}
         <div class="campo">
           <label for="fotos-entrega">Fotos de la entrega (hasta {MAX_FOTOS_ENTREGA})</label>

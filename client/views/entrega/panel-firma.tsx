@@ -25,6 +25,9 @@ export function PanelFirma({ trazos, onCambio }: { trazos: TrazoFirma[]; onCambi
   const svg = useRef<SVGSVGElement>(null);
   const enCurso = useRef<{ id: number; puntos: { x: number; y: number }[]; caja: DOMRect } | null>(null);
   const vivo = useRef<SVGPathElement>(null);
+  // The strokes as of the last lift, not of the last render: a second stroke may end before the screen redraws.
+  const ultimos = useRef(trazos);
+  ultimos.current = trazos;
 
   // While drawing, the live stroke is written straight to its path: no render per sample.
   const dibujarVivo = () => {
@@ -37,7 +40,12 @@ export function PanelFirma({ trazos, onCambio }: { trazos: TrazoFirma[]; onCambi
   const bajar = (e: PointerEvent) => {
     if (!svg.current || (e.pointerType === 'mouse' && e.button !== 0)) return;
     e.preventDefault();
-    svg.current.setPointerCapture?.(e.pointerId);
+    try {
+      // The stroke follows the finger past the pad's edge (clamped there); a pointer the browser no longer tracks cannot be captured.
+      svg.current.setPointerCapture(e.pointerId);
+    } catch {
+      /* drawn all the same, from the pad's own events */
+    }
     const caja = svg.current.getBoundingClientRect();
     enCurso.current = { id: e.pointerId, puntos: [punto(e, caja)], caja };
     dibujarVivo();
@@ -56,7 +64,9 @@ export function PanelFirma({ trazos, onCambio }: { trazos: TrazoFirma[]; onCambi
     enCurso.current = null;
     vivo.current?.setAttribute('d', '');
     const trazo = normalizarTrazo(t.puntos, t.caja.width, t.caja.height);
-    if (trazo.length > 0) onCambio([...trazos, trazo], t.caja.width / t.caja.height);
+    if (trazo.length === 0) return;
+    ultimos.current = [...ultimos.current, trazo];
+    onCambio(ultimos.current, t.caja.width / t.caja.height);
   };
 
   return (
@@ -80,10 +90,10 @@ export function PanelFirma({ trazos, onCambio }: { trazos: TrazoFirma[]; onCambi
       </svg>
       <div class="acciones">
         <button type="button" onClick={() => onCambio(trazos.slice(0, -1))} disabled={trazos.length === 0}>
-          Deshacer el último trazo
+          Deshacer trazo
         </button>
         <button type="button" onClick={() => onCambio([])} disabled={trazos.length === 0}>
-          Borrar la firma
+          Borrar firma
         </button>
       </div>
     </div>
