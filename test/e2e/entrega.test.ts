@@ -4,10 +4,20 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/processes';
+import { auditarAccesibilidad } from './axe';
 import { CHROMIUM, esperarServiceWorker } from './browser';
 import { archivoE2e, decaCompleta, filasEnDispositivo } from './flujos';
 
 type Trazos = [number, number][][];
+
+/** Relative luminance of a CSS rgb() colour. */
+function luminancia(css: string): number {
+  const [r, g, b] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map((x) => {
+    const c = Number(x) / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
 
 /**
  * Signs on the pad as a finger does: the pointer events a touch screen sends
@@ -97,6 +107,19 @@ describe.skipIf(!CHROMIUM)('proof of delivery on the phone, with no coverage', (
     const { width, height } = await sharp(captura).metadata();
     expect([width, height]).toEqual([390, 844]);
     if (process.env.CAPTURAS) writeFileSync(path.join(ROOT, 'docs/img/entrega-firma.png'), captura);
+
+    // Every action a thumb's size; nothing axe objects to; in dark mode the ink stays light on a dark pad.
+    for (const b of await page.locator('form button, form .boton').all()) expect((await b.boundingBox())!.height).toBeGreaterThanOrEqual(48);
+    expect(await auditarAccesibilidad(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const colores = await page.getByTestId('panel-firma').evaluate((el) => ({
+      fondo: getComputedStyle(el).backgroundColor,
+      tinta: getComputedStyle(el.querySelector('.firma-trazo')!).stroke,
+    }));
+    expect(luminancia(colores.fondo)).toBeLessThan(0.05);
+    expect(luminancia(colores.tinta)).toBeGreaterThan(0.6);
+    expect(await auditarAccesibilidad(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: 'light' });
 
     await page.getByRole('button', { name: 'Guardar la entrega' }).click();
     await page.getByRole('heading', { name: new RegExp(`DeCA ${deca.numero}`) }).waitFor();
