@@ -26,6 +26,7 @@ export const CODIGO_STATUS = {
   sustituido: 409,
   en_curso: 409,
   servicio_finalizado: 409,
+  entregado: 409,
   ref_externa_usada: 409,
   email_registrado: 409,
   cuenta_sin_confirmar: 409,

@@ -19,6 +19,8 @@ const NOMBRE_EVENTO: Record<(typeof EVENTOS)[number], string> = {
   // An open of the public page or PDF says nothing of who opened it: an inspector's scan, the driver, anyone with the link.
   'deca.descargado': 'Abierta desde el QR o el enlace',
   'deca.control': 'Control en carretera',
+  'deca.entregado': 'Mercancía entregada',
+  'deca.entrega_rechazada': 'Entrega rechazada',
 };
 
 const ESTADO_ENTREGA: Record<Entrega['estado'], string> = { pendiente: 'Pendiente', entregada: 'Entregada', fallida: 'Fallida' };

@@ -29,6 +29,7 @@ import {
   validarDecaCommand,
   verDecaCommand,
 } from './decas';
+import { entregarDecaCommand, verEntregasCommand } from './entregas';
 import { leerAlbaranCommand } from './fotos';
 import { exportarCsvCommand, importarCsvCommand } from './importar';
 import {
@@ -63,6 +64,8 @@ export const COMANDOS_API: Record<string, AnyCommand> = Object.fromEntries(
     pedirDatosCommand,
     enviarDecaCommand,
     controlCarreteraCommand,
+    entregarDecaCommand,
+    verEntregasCommand,
     documentosCaminoCommand,
     verCuentaCommand,
     buscarAgendaCommand,

@@ -450,7 +450,39 @@ export interface FotosTable {
   caduca_at: NullableTimestamp;
 }
 
+/** A proof of delivery of a DeCA's shipment (migration 0024). */
+export interface EntregasTable {
+  id: Generated<number>;
+  account_id: number;
+  entorno: Entorno;
+  deca_id: number;
+  /** 1, 2… within its DeCA. */
+  n: number;
+  /** Index in the DeCA's `envios`; null for all of them. */
+  envio: number | null;
+  resultado: 'entregada' | 'rechazada';
+  receptor_nombre: string | null;
+  receptor_documento: string | null;
+  firma: ColumnType<import('../../shared/schemas/entrega').Firma | null, string | null, string | null>;
+  reservas: string | null;
+  sin_reservas: boolean;
+  motivo_rechazo: string | null;
+  /** Each photo's key in the blob store and its digest. */
+  fotos: Json<{ clave: string; sha256: string; bytes: number }[]>;
+  posicion: ColumnType<import('../../shared/schemas/entrega').Posicion | null, string | null, string | null>;
+  /** The phone's time when it was collected. */
+  registrada_at: Timestamp;
+  created_at: Timestamp;
+  canal: Canal;
+  user_id: number | null;
+  api_key_id: number | null;
+  /** The receipt's public verification link. */
+  token: string;
+  pdf_sha256: string | null;
+}
+
 export interface DB {
+  entregas: EntregasTable;
   agenda: AgendaTable;
   fotos: FotosTable;
   exportaciones: ExportacionesTable;

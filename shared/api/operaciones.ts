@@ -52,6 +52,7 @@ import {
   PedirDatosInput,
   SustituirInput,
 } from '../schemas/deca';
+import { EntregaCreada, EntregaInput, EntregasList, LIMITE_ENTREGA_KB } from '../schemas/entrega';
 import { FotoBase64Input, FotoLeida } from '../schemas/fotos';
 import { ClaveIdempotencia } from '../schemas/idempotencia';
 import { Importacion, ImportarQuery } from '../schemas/importar';
@@ -469,6 +470,30 @@ export const OPERACIONES = {
     exito: [json(ControlRegistrado, 'El control anotado y dónde enviar el PDF/A')],
     conflictos: ['pendiente'],
     extension: true,
+  },
+  entregar_deca: {
+    resumen: 'Anotar la entrega de un envío (o su rechazo)',
+    etiqueta: 'DeCA',
+    limiteKB: LIMITE_ENTREGA_KB,
+    cuerpo: { json: EntregaInput },
+    exito: [json(EntregaCreada, 'La entrega anotada; `avisos` si el DNI o NIE no cuadra')],
+    conflictos: ['pendiente', 'sustituido', 'entregado'],
+    extension: true,
+  },
+  ver_entregas: {
+    resumen: 'Entregas de una DeCA',
+    etiqueta: 'DeCA',
+    exito: [json(EntregasList, 'Cada entrega o rechazo anotado, del primero al último')],
+    extension: true,
+    herramientas: [
+      {
+        titulo: 'Entregas de una DeCA',
+        descripcion:
+          'Devuelve las entregas anotadas de una DeCA (o de cada envío): si se entregó o se rechazó, a quién, cuándo (hora del teléfono), con qué reservas o por qué motivo, cuántas fotos y el enlace al justificante.',
+        lectura: true,
+        anotaciones: CONSULTA,
+      },
+    ],
   },
   documentos_camino: {
     resumen: 'Documentos para el camino',

@@ -34,6 +34,8 @@ export const RUTAS = {
   pedir_datos: ['post', '/decas/{id}/pedir-datos'],
   enviar_deca: ['post', '/decas/{id}/enviar'],
   control_carretera: ['post', '/decas/{id}/control'],
+  entregar_deca: ['post', '/decas/{id}/entregas'],
+  ver_entregas: ['get', '/decas/{id}/entregas'],
   documentos_camino: ['get', '/camino'],
   ver_cuenta: ['get', '/cuenta'],
   buscar_agenda_empresas: ['get', '/agenda/empresas'],

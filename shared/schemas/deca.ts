@@ -352,7 +352,7 @@ export const Autor = z.object({
 });
 export type Autor = z.infer<typeof Autor>;
 
-export const TipoCambio = z.enum(['creacion', 'modificacion', 'emision', 'completado', 'sustitucion', 'fin_servicio', 'archivado', 'desarchivado', 'control']);
+export const TipoCambio = z.enum(['creacion', 'modificacion', 'emision', 'completado', 'sustitucion', 'fin_servicio', 'archivado', 'desarchivado', 'control', 'entrega']);
 export type TipoCambio = z.infer<typeof TipoCambio>;
 
 export const CampoCambiado = z.object({ campo: z.string(), antes: z.unknown(), despues: z.unknown() });

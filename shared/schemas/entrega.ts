@@ -32,7 +32,7 @@ export const MAX_PUNTOS = 4000;
 export const LONGITUD_ENTREGA = { receptor_nombre: 200, receptor_documento: 20, reservas: 2000, motivo_rechazo: 2000 } as const;
 
 const coordenada = z.number().min(0).max(1);
-const Punto = z.tuple([coordenada, coordenada]).meta({ description: '[x, y], fracciones del ancho y el alto del recuadro de firma; (0, 0) arriba a la izquierda' });
+const Punto = z.array(coordenada).length(2).meta({ description: '[x, y], fracciones del ancho y el alto del recuadro de firma; (0, 0) arriba a la izquierda' });
 
 /** The signature as drawn: strokes of points, normalised to the pad, with the pad's aspect ratio to draw it undistorted. */
 export const Firma = z
@@ -120,9 +120,9 @@ export const Entrega = z
     registrada_at: fechaHora.meta({ description: 'Hora del teléfono al recogerla' }),
     recibida_at: fechaHora.meta({ description: 'Cuando la recibió el servidor' }),
     canal: Canal,
-    pdf_sha256: z.string().meta({ description: 'SHA-256 del justificante sellado' }),
+    pdf_sha256: z.string().nullable().meta({ description: 'SHA-256 del justificante sellado; null mientras no está hecho' }),
     urls: z.object({
-      pdf: z.url().meta({ description: 'El justificante (PDF/A sellado), con la clave de la cuenta' }),
+      pdf: z.url().nullable().meta({ description: 'El justificante (PDF/A sellado), con la clave de la cuenta; null mientras no está hecho' }),
       verificar: z.url().meta({ description: 'Página pública que confirma el justificante (su QR); sin firma ni fotos' }),
     }),
   })

@@ -14,6 +14,9 @@ export const EVENTOS = [
   'deca.descargado',
   // Extension: a roadside check recorded (POST /decas/{id}/control); `data.control` carries the agent's code.
   'deca.control',
+  // Extension: a proof of delivery (POST /decas/{id}/entregas); `data.entrega` carries it, without signature or photos.
+  'deca.entregado',
+  'deca.entrega_rechazada',
 ] as const;
 export const Evento = z.enum(EVENTOS);
 export type Evento = z.infer<typeof Evento>;

@@ -16,7 +16,7 @@ import { decaCompleta } from '../support/decas';
 import { it, type TestApp } from '../support/fixtures';
 import { herramienta } from '../support/herramientas';
 
-const LECTURA = ['buscar_agenda', 'descargas_deca', 'historial_deca', 'listar_decas', 'ver_cuenta', 'ver_deca'];
+const LECTURA = ['buscar_agenda', 'descargas_deca', 'historial_deca', 'listar_decas', 'ver_cuenta', 'ver_deca', 'ver_entregas'];
 const ESCRITURA = ['crear_deca', 'emitir_deca', 'enviar_deca', 'fin_servicio', 'leer_albaran', 'modificar_deca', 'pedir_datos', 'sustituir_deca', 'validar_deca'];
 
 async function conectar(app: TestApp, key: string, ruta = '/mcp', cabecera: 'bearer' | 'x-api-key' = 'bearer'): Promise<Client> {

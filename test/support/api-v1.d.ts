@@ -328,6 +328,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decas/{id}/entregas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Entregas de una DeCA
+         * @description Las entregas (o rechazos) anotadas de una DeCA, de la primera a la última (extensión).
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        get: operations["ver_entregas"];
+        put?: never;
+        /**
+         * Anotar la entrega de un envío (o su rechazo)
+         * @description Anota la entrega de un envío de una DeCA emitida (o de todos), con el nombre y la firma de quien recibe y sus reservas, o su rechazo con el motivo (extensión): queda en el historial y sale el evento deca.entregado o deca.entrega_rechazada.
+         *
+         *     Conflictos (409): `pendiente`, `sustituido`, `entregado`, `en_curso`.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        post: operations["entregar_deca"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/camino": {
         parameters: {
             query?: never;
@@ -952,6 +982,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "deca.entregado": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evento deca.entregado
+         * @description Entrega firmada en `X-Deca-Firma` (véase la cabecera). Responda 2xx en 10 s; si no, se reintenta a 1 min, 5 min, 30 min, 2 h y 12 h con el mismo `X-Deca-Entrega`.
+         */
+        post: operations["recibir_deca_entregado"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "deca.entrega_rechazada": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evento deca.entrega_rechazada
+         * @description Entrega firmada en `X-Deca-Firma` (véase la cabecera). Responda 2xx en 10 s; si no, se reintenta a 1 min, 5 min, 30 min, 2 h y 12 h con el mismo `X-Deca-Entrega`.
+         */
+        post: operations["recibir_deca_entrega_rechazada"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -1118,6 +1188,50 @@ export interface components {
                 numero: string;
             };
         };
+        /** @description Extensión: la entrega (o el rechazo) de un envío, recogida en el teléfono del conductor */
+        EntregaDecaInput: {
+            /** @description Índice del envío en `envios` (0 el primero); sin él, la entrega es de todos los envíos de la DeCA */
+            envio?: number;
+            /**
+             * @description «entregada» (el destinatario la recibe y firma) o «rechazada» (no la acepta: diga el motivo)
+             * @enum {string}
+             */
+            resultado: "entregada" | "rechazada";
+            /** @description Nombre de quien recibe; obligatorio si se entrega */
+            receptor_nombre?: string;
+            /** @description DNI o NIE de quien recibe (opcional; si la letra de control no cuadra se guarda igual, con un aviso) */
+            receptor_documento?: string;
+            /** @description Obligatoria si se entrega */
+            firma?: components["schemas"]["FirmaEntrega"];
+            /** @description Reservas del destinatario (mercancía dañada, bultos que faltan…) */
+            reservas?: string;
+            /** @description true: recibida conforme, sin reservas. Al entregar, diga `reservas` o `sin_reservas: true` */
+            sin_reservas?: boolean;
+            /** @description Por qué no se acepta; obligatorio si se rechaza */
+            motivo_rechazo?: string;
+            /** @description Hasta 3 fotos de la entrega, JPEG de hasta 1600 px y 1 MB cada una, en base64 (con o sin el prefijo data:image/jpeg;base64,) */
+            fotos?: string[];
+            /**
+             * Format: date-time
+             * @description Hora del teléfono al recoger la entrega (aunque se envíe más tarde)
+             */
+            registrada_at: string;
+            posicion?: components["schemas"]["PosicionEntrega"];
+        };
+        /** @description La firma del destinatario como trazos vectoriales */
+        FirmaEntrega: {
+            /** @description Ancho / alto del recuadro donde se firmó (p. ej. 2.5) */
+            proporcion: number;
+            /** @description Cada trazo (dedo apoyado hasta levantarlo) como lista de puntos, ya suavizados */
+            trazos: number[][][];
+        };
+        /** @description Dónde estaba el teléfono, solo si el conductor lo permitió */
+        PosicionEntrega: {
+            lat: number;
+            lon: number;
+            /** @description Radio de precisión en metros, si el dispositivo lo da */
+            precision_m?: number;
+        };
         AgendaEmpresaInput: {
             /** @description Nombre o razón social */
             nombre: string;
@@ -1181,22 +1295,22 @@ export interface components {
         WebhookInput: {
             /** @description URL https:// que recibirá los eventos por POST */
             url: string;
-            /** @description Eventos suscritos: nombres (deca.creado, deca.emitido, deca.modificado, deca.sustituido, deca.completado, deca.fin_servicio, deca.descargado, deca.control) o ["*"] para todos */
-            eventos?: ("deca.creado" | "deca.emitido" | "deca.modificado" | "deca.sustituido" | "deca.completado" | "deca.fin_servicio" | "deca.descargado" | "deca.control" | "*")[];
+            /** @description Eventos suscritos: nombres (deca.creado, deca.emitido, deca.modificado, deca.sustituido, deca.completado, deca.fin_servicio, deca.descargado, deca.control, deca.entregado, deca.entrega_rechazada) o ["*"] para todos */
+            eventos?: ("deca.creado" | "deca.emitido" | "deca.modificado" | "deca.sustituido" | "deca.completado" | "deca.fin_servicio" | "deca.descargado" | "deca.control" | "deca.entregado" | "deca.entrega_rechazada" | "*")[];
             /** @description Texto libre para reconocerlo */
             descripcion?: string | null;
         };
         WebhookPatch: {
             /** @description true: activo; false: pausado */
             activo?: boolean;
-            /** @description Eventos suscritos: nombres (deca.creado, deca.emitido, deca.modificado, deca.sustituido, deca.completado, deca.fin_servicio, deca.descargado, deca.control) o ["*"] para todos */
-            eventos?: ("deca.creado" | "deca.emitido" | "deca.modificado" | "deca.sustituido" | "deca.completado" | "deca.fin_servicio" | "deca.descargado" | "deca.control" | "*")[];
+            /** @description Eventos suscritos: nombres (deca.creado, deca.emitido, deca.modificado, deca.sustituido, deca.completado, deca.fin_servicio, deca.descargado, deca.control, deca.entregado, deca.entrega_rechazada) o ["*"] para todos */
+            eventos?: ("deca.creado" | "deca.emitido" | "deca.modificado" | "deca.sustituido" | "deca.completado" | "deca.fin_servicio" | "deca.descargado" | "deca.control" | "deca.entregado" | "deca.entrega_rechazada" | "*")[];
             descripcion?: string | null;
         };
         WebhookPayload: {
             id: string;
             /** @enum {string} */
-            evento: "deca.creado" | "deca.emitido" | "deca.modificado" | "deca.sustituido" | "deca.completado" | "deca.fin_servicio" | "deca.descargado" | "deca.control" | "ping";
+            evento: "deca.creado" | "deca.emitido" | "deca.modificado" | "deca.sustituido" | "deca.completado" | "deca.fin_servicio" | "deca.descargado" | "deca.control" | "deca.entregado" | "deca.entrega_rechazada" | "ping";
             /** @description ISO 8601 con desfase, hora de Madrid */
             creado_at: string;
             /** @enum {string} */
@@ -1306,7 +1420,7 @@ export interface components {
         Cambio: {
             version: number;
             /** @enum {string} */
-            tipo: "creacion" | "modificacion" | "emision" | "completado" | "sustitucion" | "fin_servicio" | "archivado" | "desarchivado" | "control";
+            tipo: "creacion" | "modificacion" | "emision" | "completado" | "sustitucion" | "fin_servicio" | "archivado" | "desarchivado" | "control" | "entrega";
             motivo: string | null;
             autor: {
                 /** @enum {string} */
@@ -1342,6 +1456,50 @@ export interface components {
             /** @description YYYY-MM-DD HH:MM:SS (hora de Madrid) */
             registrado_at: string;
             version: number;
+        };
+        EntregaDecaCreada: {
+            entrega: components["schemas"]["EntregaDeca"];
+            avisos: components["schemas"]["Aviso"][];
+        };
+        EntregaDeca: {
+            /** @description Número de la entrega en su DeCA (1, 2…): el de /decas/{id}/entregas/{n}/pdf */
+            n: number;
+            /** @description Índice del envío; null si es de todos */
+            envio: number | null;
+            /**
+             * @description «entregada» (el destinatario la recibe y firma) o «rechazada» (no la acepta: diga el motivo)
+             * @enum {string}
+             */
+            resultado: "entregada" | "rechazada";
+            receptor_nombre: string | null;
+            receptor_documento: string | null;
+            firma: components["schemas"]["FirmaEntregaOutput"] | null;
+            reservas: string | null;
+            sin_reservas: boolean;
+            motivo_rechazo: string | null;
+            /** @description Cuántas fotos se guardaron (salen en el justificante) */
+            fotos: number;
+            posicion: components["schemas"]["PosicionEntregaOutput"] | null;
+            /** @description Hora del teléfono al recogerla */
+            registrada_at: string;
+            /** @description Cuando la recibió el servidor */
+            recibida_at: string;
+            /** @enum {string} */
+            canal: "api" | "web" | "mcp" | "importacion";
+            /** @description SHA-256 del justificante sellado; null mientras no está hecho */
+            pdf_sha256: string | null;
+            urls: {
+                /** @description El justificante (PDF/A sellado), con la clave de la cuenta; null mientras no está hecho */
+                pdf: string | null;
+                /**
+                 * Format: uri
+                 * @description Página pública que confirma el justificante (su QR); sin firma ni fotos
+                 */
+                verificar: string;
+            };
+        };
+        EntregasDecaList: {
+            data: components["schemas"]["EntregaDeca"][];
         };
         AgendaEmpresa: {
             id: number;
@@ -1406,7 +1564,7 @@ export interface components {
             /** @description Igual a X-Deca-Entrega y al id del cuerpo */
             id: string;
             /** @enum {string} */
-            evento: "deca.creado" | "deca.emitido" | "deca.modificado" | "deca.sustituido" | "deca.completado" | "deca.fin_servicio" | "deca.descargado" | "deca.control" | "ping";
+            evento: "deca.creado" | "deca.emitido" | "deca.modificado" | "deca.sustituido" | "deca.completado" | "deca.fin_servicio" | "deca.descargado" | "deca.control" | "deca.entregado" | "deca.entrega_rechazada" | "ping";
             deca_id: number | null;
             /** @description Número de la DeCA del evento (null en un ping) */
             deca_numero: string | null;
@@ -1512,6 +1670,20 @@ export interface components {
             id: number;
             numero: string;
             ficha: string;
+        };
+        /** @description La firma del destinatario como trazos vectoriales */
+        FirmaEntregaOutput: {
+            /** @description Ancho / alto del recuadro donde se firmó (p. ej. 2.5) */
+            proporcion: number;
+            /** @description Cada trazo (dedo apoyado hasta levantarlo) como lista de puntos, ya suavizados */
+            trazos: number[][][];
+        };
+        /** @description Dónde estaba el teléfono, solo si el conductor lo permitió */
+        PosicionEntregaOutput: {
+            lat: number;
+            lon: number;
+            /** @description Radio de precisión en metros, si el dispositivo lo da */
+            precision_m?: number;
         };
     };
     responses: {
@@ -2637,6 +2809,86 @@ export interface operations {
                         /** @description Sede electrónica del Ministerio a la que enviar el PDF/A con el código */
                         sede_url: string;
                     };
+                };
+            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    ver_entregas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cada entrega o rechazo anotado, del primero al último */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntregasDecaList"];
+                };
+            };
+            401: components["responses"]["NoAutenticado"];
+            404: components["responses"]["NoEncontrado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    entregar_deca: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description De 1 a 255 caracteres ASCII visibles (p. ej. un UUID). Una repetición con la misma clave devuelve el mismo resultado sin repetir la acción (`Idempotent-Replayed: true`): la de una creación, para siempre; la de otros cambios, 8 días */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EntregaDecaInput"];
+            };
+        };
+        responses: {
+            /** @description La entrega anotada; `avisos` si el DNI o NIE no cuadra */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EntregaDecaCreada"];
                 };
             };
             400: components["responses"]["PeticionMalFormada"];
@@ -4325,6 +4577,108 @@ export interface operations {
             header: {
                 /** @description El nombre del evento, el mismo que `evento` del cuerpo */
                 "X-Deca-Evento": "deca.control";
+                /** @description Id de la entrega, el mismo en cada reintento e igual a `id` del cuerpo: úselo para no procesarla dos veces */
+                "X-Deca-Entrega": string;
+                /** @description `t=<segundos unix>,v1=<firma>`: la firma es el HMAC-SHA256 en hexadecimal, con el secreto del webhook (entero, `whsec_` incluido), de `t` + `.` + el cuerpo tal cual llega; compárela en tiempo constante y rechace un `t` a más de 300 s de su reloj */
+                "X-Deca-Firma": string;
+                /** @description Quién envía la entrega */
+                "User-Agent": "DeCA-Webhooks/1.0";
+                /** @description Standard Webhooks: el mismo valor que `X-Deca-Entrega` (igual en cada reintento) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: segundos unix de este intento (el `t` de `X-Deca-Firma`) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<firma>`, el HMAC-SHA256 en base64 de `webhook-id` + `.` + `webhook-timestamp` + `.` + el cuerpo, con la clave que el texto del secreto tras `whsec_` codifica en base64; la librería `standardwebhooks` la comprueba con el secreto tal cual se mostró */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description El receptor ya no existe: la entrega falla y el webhook se pausa */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Recibida: no se vuelve a enviar */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta, o ninguna en 10 s: se reintenta */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recibir_deca_entregado: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description El nombre del evento, el mismo que `evento` del cuerpo */
+                "X-Deca-Evento": "deca.entregado";
+                /** @description Id de la entrega, el mismo en cada reintento e igual a `id` del cuerpo: úselo para no procesarla dos veces */
+                "X-Deca-Entrega": string;
+                /** @description `t=<segundos unix>,v1=<firma>`: la firma es el HMAC-SHA256 en hexadecimal, con el secreto del webhook (entero, `whsec_` incluido), de `t` + `.` + el cuerpo tal cual llega; compárela en tiempo constante y rechace un `t` a más de 300 s de su reloj */
+                "X-Deca-Firma": string;
+                /** @description Quién envía la entrega */
+                "User-Agent": "DeCA-Webhooks/1.0";
+                /** @description Standard Webhooks: el mismo valor que `X-Deca-Entrega` (igual en cada reintento) */
+                "webhook-id": string;
+                /** @description Standard Webhooks: segundos unix de este intento (el `t` de `X-Deca-Firma`) */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,<firma>`, el HMAC-SHA256 en base64 de `webhook-id` + `.` + `webhook-timestamp` + `.` + el cuerpo, con la clave que el texto del secreto tras `whsec_` codifica en base64; la librería `standardwebhooks` la comprueba con el secreto tal cual se mostró */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPayload"];
+            };
+        };
+        responses: {
+            /** @description El receptor ya no existe: la entrega falla y el webhook se pausa */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Recibida: no se vuelve a enviar */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta, o ninguna en 10 s: se reintenta */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    recibir_deca_entrega_rechazada: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description El nombre del evento, el mismo que `evento` del cuerpo */
+                "X-Deca-Evento": "deca.entrega_rechazada";
                 /** @description Id de la entrega, el mismo en cada reintento e igual a `id` del cuerpo: úselo para no procesarla dos veces */
                 "X-Deca-Entrega": string;
                 /** @description `t=<segundos unix>,v1=<firma>`: la firma es el HMAC-SHA256 en hexadecimal, con el secreto del webhook (entero, `whsec_` incluido), de `t` + `.` + el cuerpo tal cual llega; compárela en tiempo constante y rechace un `t` a más de 300 s de su reloj */

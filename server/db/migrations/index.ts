@@ -22,6 +22,7 @@ import * as m0020 from './0020-eventos-por-semana';
 import * as m0021 from './0021-correos-por-mes';
 import * as m0022 from './0022-fotos';
 import * as m0023 from './0023-agenda-dudosa';
+import * as m0024 from './0024-entregas';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '0021-correos-por-mes': m0021,
   '0022-fotos': m0022,
   '0023-agenda-dudosa': m0023,
+  '0024-entregas': m0024,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -29,6 +29,11 @@ const MENSAJES: Record<string, Record<Estado, string>> = {
     emitido: '',
     sustituido: 'Esta DeCA fue sustituida: anote el control en la que la sustituye y envíe esa.',
   },
+  entregar: {
+    pendiente: 'La DeCA está pendiente: no ampara ningún transporte, así que no hay entrega que anotar. Emítala antes.',
+    emitido: '',
+    sustituido: 'Esta DeCA fue sustituida: anote la entrega en la que la sustituye.',
+  },
   eliminar: {
     pendiente: '',
     emitido: 'Las DeCA emitidas no se borran: se conservan un año. Puede archivarla.',
