@@ -7,7 +7,8 @@
  * open or closed), with the Idempotency-Key it was kept with: a repeat after
  * a lost answer never records a second delivery.
  */
-import { type Api, pedirJson } from './api';
+import type { EntradaDe } from '../../shared/api/operaciones';
+import type { Api } from './api';
 import type { DecaDb, EntradaOutbox, EntregaLocal } from './db';
 import { avisarDeCambio, entradaOutbox, recalcular } from './outbox';
 
@@ -56,14 +57,11 @@ export async function enviarEntrega(api: Api, db: DecaDb, e: EntradaOutbox, id: 
   }
   const fotos = await Promise.all(local.fotos.map(enBase64));
   const body = { ...local.datos, ...(fotos.length > 0 ? { fotos } : {}) };
-  const r = await pedirJson<{ entrega: Record<string, unknown> }>((...a) => fetch(...a), 'POST', `${api.base}/decas/${id}/entregas`, {
-    body,
-    idempotencyKey: e.idempotencyKey,
-    timeoutMs: 60_000,
-  });
+  // Up to three photos of a megabyte: more time than a plain change.
+  const r = await api.llamar('entregar_deca', { ...body, id } as EntradaDe<'entregar_deca'>, { idempotencyKey: e.idempotencyKey, timeoutMs: 60_000 });
   await db.transaction('rw', [db.decas, db.outbox, db.entregas], async () => {
     await db.outbox.delete(e.seq!);
-    await db.entregas.update(clave, { estado: 'enviada', servidor: r.data.entrega, fotos: [] });
+    await db.entregas.update(clave, { estado: 'enviada', servidor: { ...r.data.entrega }, fotos: [] });
     await recalcular(db, e.clave);
   });
 }

@@ -57,6 +57,7 @@ const TIPO_CAMBIO: Record<string, string> = {
   archivado: 'Archivada',
   desarchivado: 'Desarchivada',
   control: 'Control en carretera',
+  entrega: 'Entrega anotada',
 };
 
 function Documentos({ rec }: { rec: DecaLocal }) {

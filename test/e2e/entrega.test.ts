@@ -55,10 +55,10 @@ const fotoDeEntrega = () =>
     .jpeg({ quality: 85 })
     .toBuffer();
 
-describe.skipIf(!CHROMIUM)('proof of delivery on the phone, with no coverage', () => {
+describe.skipIf(!CHROMIUM)('proof of delivery on the phone, with or without coverage', () => {
   const e2e = archivoE2e({ viewport: { width: 390, height: 844 }, politicas: true });
 
-  it('the consignee signs offline: kept with its key in the outbox, shown on the DeCA as pending', async () => {
+  it('the consignee signs offline: kept with its key in the outbox, pending on the DeCA; back online the server has it, strokes and all', async () => {
     const { env } = e2e;
     const { page, api } = await e2e.sesion({ clave: true });
     const { deca } = await api<{ deca: { id: number; numero: string } }>('POST', '/decas', decaCompleta());
@@ -154,5 +154,62 @@ describe.skipIf(!CHROMIUM)('proof of delivery on the phone, with no coverage', (
     ]);
     expect(cola.map((e) => e.tipo)).toEqual(['entrega', 'fin']);
     expect(cola[0]).toMatchObject({ clave: `s:${deca.id}`, body: { entrega: guardada!.clave }, idempotencyKey: guardada!.clave, estado: 'pendiente' });
+
+    // Back in coverage it goes by itself: the server has the delivery, the signature's strokes as drawn, and the end of service.
+    await env.context.setOffline(false);
+    await expect.poll(() => entrega.getByTestId('estado-entrega').textContent(), { timeout: 30_000 }).toBe('Enviada');
+    await expect.poll(() => page.getByTestId('cola').count(), { timeout: 20_000 }).toBe(0);
+    const { data } = await api<{ data: Record<string, unknown>[] }>('GET', `/decas/${deca.id}/entregas`);
+    expect(data).toHaveLength(1);
+    expect(data[0]).toMatchObject({
+      n: 1,
+      envio: null,
+      resultado: 'entregada',
+      receptor_nombre: 'Lucía Pérez Gil',
+      receptor_documento: '12345678Z',
+      reservas: 'Un palé con el film roto',
+      sin_reservas: false,
+      motivo_rechazo: null,
+      fotos: 1,
+      posicion: null,
+      canal: 'web',
+    });
+    expect(data[0]!.firma).toEqual(firma);
+    expect((await api<{ deca: { fin_servicio_at: string | null } }>('GET', `/decas/${deca.numero}`)).deca.fin_servicio_at).not.toBeNull();
+    // Sent, the photos leave the phone (the server keeps them); the delivery stays on the DeCA's page.
+    const [enviada] = await filasEnDispositivo<{ fotos: unknown[]; estado: string }>(page, 'entregas', ['fotos', 'estado']);
+    expect(enviada).toEqual({ fotos: [], estado: 'enviada' });
+    await page.reload();
+    await page.getByTestId('entrega').getByRole('img', { name: 'Firma de Lucía Pérez Gil' }).waitFor();
+    expect(await page.getByTestId('entregar').count()).toBe(0);
+  });
+
+  it('a shipment of several refused at its destination: its reason, no signature needed, the other shipment still to deliver', async () => {
+    const { env } = e2e;
+    const { page, api } = await e2e.sesion({ clave: true });
+    const envios = [
+      { origen: 'Burgos', destino: 'Bilbao', naturaleza: 'Palés de madera', peso: '8.000' },
+      { origen: 'Burgos', destino: 'Vitoria', naturaleza: 'Cajas de fruta', peso: '2.000' },
+    ];
+    const { deca } = await api<{ deca: { id: number; numero: string } }>('POST', '/decas', decaCompleta({ envios }));
+    await page.goto(`${env.url}/decas/${deca.numero}`);
+    await page.getByTestId('entregar-1').click();
+    await page.getByRole('heading', { name: `Entregar el envío 2 · DeCA ${deca.numero}` }).waitFor();
+    await page.getByText('Destino: Vitoria').waitFor();
+    await page.getByLabel('No, la rechaza').check();
+    await page.getByRole('button', { name: 'Guardar el rechazo' }).click();
+    await page.getByText('Escriba por qué no se acepta la entrega').waitFor();
+    await page.fill('#f-receptor_nombre', 'Jefe de almacén');
+    await page.fill('#f-motivo_rechazo', 'Fruta en mal estado');
+    await page.getByRole('button', { name: 'Guardar el rechazo' }).click();
+    const entrega = page.getByTestId('entrega');
+    await expect.poll(() => entrega.getByTestId('estado-entrega').textContent(), { timeout: 30_000 }).toBe('Enviada');
+    expect(await entrega.textContent()).toContain('Motivo: Fruta en mal estado');
+    const { data } = await api<{ data: Record<string, unknown>[] }>('GET', `/decas/${deca.id}/entregas`);
+    expect(data).toEqual([expect.objectContaining({ envio: 1, resultado: 'rechazada', receptor_nombre: 'Jefe de almacén', motivo_rechazo: 'Fruta en mal estado', firma: null, fotos: 0 })]);
+    // One shipment's delivery does not end the service: the other is still to deliver.
+    await page.getByTestId('entregar-0').waitFor();
+    expect(await page.getByTestId('entregar-1').count()).toBe(0);
+    expect((await api<{ deca: { fin_servicio_at: string | null } }>('GET', `/decas/${deca.numero}`)).deca.fin_servicio_at).toBeNull();
   });
 });
