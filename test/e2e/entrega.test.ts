@@ -184,7 +184,7 @@ describe.skipIf(!CHROMIUM)('proof of delivery on the phone, with or without cove
     expect(await page.getByTestId('entregar').count()).toBe(0);
   });
 
-  it('a shipment of several refused at its destination: its reason, no signature needed, the other shipment still to deliver', async () => {
+  it('a shipment of two refused at its destination with its reason and no signature; the other, delivered from elsewhere, shown too', async () => {
     const { env } = e2e;
     const { page, api } = await e2e.sesion({ clave: true });
     const envios = [
@@ -211,5 +211,31 @@ describe.skipIf(!CHROMIUM)('proof of delivery on the phone, with or without cove
     await page.getByTestId('entregar-0').waitFor();
     expect(await page.getByTestId('entregar-1').count()).toBe(0);
     expect((await api<{ deca: { fin_servicio_at: string | null } }>('GET', `/decas/${deca.numero}`)).deca.fin_servicio_at).toBeNull();
+
+    // The other shipment delivered from elsewhere (another phone, the API): the page shows it too, with nothing left to deliver.
+    await api('POST', `/decas/${deca.id}/entregas`, {
+      envio: 0,
+      resultado: 'entregada',
+      receptor_nombre: 'Ana Ruiz',
+      firma: {
+        proporcion: 2,
+        trazos: [
+          [
+            [0.1, 0.5],
+            [0.5, 0.4],
+            [0.9, 0.6],
+          ],
+        ],
+      },
+      sin_reservas: true,
+      registrada_at: '2026-11-28T10:15:00+01:00',
+    });
+    await page.reload();
+    await expect.poll(() => page.getByTestId('entrega').count(), { timeout: 20_000 }).toBe(2);
+    const otra = page.getByTestId('entrega').nth(1);
+    expect(await otra.textContent()).toContain('envío 1 · 28/11/2026 10:15');
+    expect(await otra.textContent()).toContain('Sin reservas');
+    await otra.getByRole('img', { name: 'Firma de Ana Ruiz' }).waitFor();
+    expect(await page.getByTestId('entregar-0').count()).toBe(0);
   });
 });

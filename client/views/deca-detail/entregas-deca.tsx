@@ -1,15 +1,49 @@
-import { fechaHoraEs } from '../../../shared/rules/fechas';
+import { useEffect, useState } from 'preact/hooks';
+import { fechaEs, fechaHoraEs } from '../../../shared/rules/fechas';
 import type { TrazoFirma } from '../../../shared/rules/trazo-firma';
-import { useLiveQuery } from '../../app/hooks';
+import type { Entrega } from '../../../shared/schemas/entrega';
+import { useEnLinea, useLiveQuery } from '../../app/hooks';
 import { contexto } from '../../app/sesion';
 import { useStore } from '../../app/store';
 import type { DecaLocal, EntregaLocal } from '../../data/db';
 import { FirmaDibujada } from '../entrega/panel-firma';
 
-/** The deliveries of a DeCA collected on this device, newest last (the DeCA's lane sends them in that order). */
+/**
+ * The deliveries of a DeCA: those collected on this device (pending or sent,
+ * oldest first, the order its lane sends them in), then, with coverage, those
+ * the server has from elsewhere (another phone, the API), so the page and its
+ * «Entregar» buttons agree with the server.
+ */
 export function useEntregas(rec: DecaLocal | null | undefined): EntregaLocal[] | undefined {
   const ctx = useStore(contexto)!;
-  return useLiveQuery(async () => (rec ? ctx.db.entregas.where('deca').equals(rec.clave).sortBy('creado') : []), [ctx.db, rec?.clave, rec?.pendientes]);
+  const enLinea = useEnLinea();
+  const locales = useLiveQuery(async () => (rec ? ctx.db.entregas.where('deca').equals(rec.clave).sortBy('creado') : []), [ctx.db, rec?.clave, rec?.pendientes]);
+  const [delServidor, setDelServidor] = useState<Entrega[]>([]);
+  const id = rec?.id;
+  useEffect(() => {
+    if (!enLinea || id === undefined) return;
+    let vivo = true;
+    ctx.api.llamar('ver_entregas', { id }).then(
+      (r) => vivo && setDelServidor(r.data.data),
+      () => {},
+    );
+    return () => {
+      vivo = false;
+    };
+  }, [ctx.api, id, enLinea, rec?.pendientes]);
+  if (!locales || !rec) return locales;
+  const vistas = new Set(locales.map((e) => e.servidor?.n));
+  const otras = delServidor
+    .filter((e) => !vistas.has(e.n))
+    .map((e): EntregaLocal => ({ clave: `n:${e.n}`, deca: rec.clave, datos: { ...e }, fotos: [], estado: 'enviada', servidor: { ...e }, creado: 0 }));
+  return [...locales, ...otras];
+}
+
+/** When it was collected: the phone's ISO time kept here, or the server's Madrid wall time. */
+function cuandoSeRecogio(e: EntregaLocal): string {
+  const t = e.datos.registrada_at;
+  if (typeof t !== 'string') return '';
+  return e.clave.startsWith('n:') ? fechaEs(t) : fechaHoraEs(new Date(t));
 }
 
 const texto = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
@@ -20,7 +54,7 @@ function UnaEntrega({ e, envios }: { e: EntregaLocal; envios: number }) {
   const firma = d.firma as { proporcion: number; trazos: TrazoFirma[] } | undefined;
   const nombre = texto(d.receptor_nombre);
   const fotos = e.estado === 'enviada' ? Number(e.servidor?.fotos ?? 0) : e.fotos.length;
-  const cuando = typeof d.registrada_at === 'string' ? fechaHoraEs(new Date(d.registrada_at)) : '';
+  const cuando = cuandoSeRecogio(e);
   return (
     <li class="tarjeta entrega-hecha" data-testid="entrega">
       <div>
