@@ -1,17 +1,10 @@
-import { useEffect, useState } from 'preact/hooks';
 import { validarNif } from '../../shared/rules/nif';
-import { hayFirma, type TrazoFirma } from '../../shared/rules/trazo-firma';
-import { useLiveQuery, useUrlDeBlob } from '../app/hooks';
-import { navegar } from '../app/router';
-import { contexto } from '../app/sesion';
-import { useStore } from '../app/store';
+import { useUrlDeBlob } from '../app/hooks';
 import { Campo } from '../components/campo';
 import { nombreDeca, rutaDeca } from '../components/insignias';
-import { buscarLocal } from '../data/consultas';
-import { guardarEntrega } from '../data/entregas';
-import { EntregaInput, FOTO_ENTREGA_MAXIMA, issuesToCampos, LADO_FOTO_ENTREGA, LONGITUD_ENTREGA, MAX_FOTOS_ENTREGA } from '../data/esquemas';
-import { reducirFoto } from '../data/reducir-foto';
+import { LONGITUD_ENTREGA, MAX_FOTOS_ENTREGA } from '../data/esquemas';
 import { PanelFirma } from './entrega/panel-firma';
+import { useEntrega } from './entrega/use-entrega';
 
 /** The warning a DNI/NIE gets as it is typed (the shared rule): never blocking, the consignee's document is what it is. */
 export function avisoDocumento(v: string): string | undefined {
@@ -35,8 +28,6 @@ function Miniatura({ foto, n, onQuitar }: { foto: Blob; n: number; onQuitar: () 
   );
 }
 
-type Posicion = { lat: number; lon: number; precision_m?: number };
-
 /**
  * «Entregar»: at the end of the transport the consignee signs on the
  * driver's phone. Everything is kept on the phone at once (no coverage
@@ -46,35 +37,12 @@ type Posicion = { lat: number; lon: number; precision_m?: number };
  * is recorded the same way, with its reason.
  */
 export default function Entrega({ params, query }: { params: string[]; query: URLSearchParams }) {
-  const ctx = useStore(contexto)!;
-  const ref = params[0]!;
-  const rec = useLiveQuery(async () => (await buscarLocal(ctx.db, ref)) ?? null, [ctx.db, ref]);
-  const envioTexto = query.get('envio');
-  const envio = envioTexto !== null && /^\d+$/.test(envioTexto) ? Number(envioTexto) : undefined;
-
-  const [resultado, setResultado] = useState<'entregada' | 'rechazada'>('entregada');
-  const [nombre, setNombre] = useState('');
-  const [documento, setDocumento] = useState('');
-  const [trazos, setTrazos] = useState<TrazoFirma[]>([]);
-  const [proporcion, setProporcion] = useState(2);
-  const [reservas, setReservas] = useState('');
-  const [sinReservas, setSinReservas] = useState(false);
-  const [motivo, setMotivo] = useState('');
-  const [fotos, setFotos] = useState<Blob[]>([]);
-  const [reduciendo, setReduciendo] = useState(false);
-  const [posicion, setPosicion] = useState<Posicion | null>(null);
-  const [estadoPosicion, setEstadoPosicion] = useState<string | null>(null);
-  const [errores, setErrores] = useState<Record<string, string>>({});
-  const [guardando, setGuardando] = useState(false);
-  const [ahora, setAhora] = useState(() => new Date());
-  useEffect(() => {
-    const t = setInterval(() => setAhora(new Date()), 30_000);
-    return () => clearInterval(t);
-  }, []);
+  const { rec, envio, destino, valida, ahora, campos, fijar, firmar, alternarSinReservas, anadirFotos, pedirPosicion, guardar } = useEntrega(params[0]!, query);
+  const { nombre, documento, trazos, reservas, sinReservas, motivo, fotos, reduciendo, posicion, estadoPosicion, errores, guardando, entregada } = campos;
+  const { setResultado, setNombre, setDocumento, setReservas, setMotivo, setFotos, al } = fijar;
 
   if (rec === undefined) return <p aria-busy="true">Cargando…</p>;
-  const envios = rec && Array.isArray(rec.datos.envios) ? (rec.datos.envios as Record<string, unknown>[]) : [];
-  if (!rec || rec.estado !== 'emitido' || (envio !== undefined && envio >= envios.length)) {
+  if (!rec || !valida) {
     return (
       <section>
         <h1 tabIndex={-1}>Entrega</h1>
@@ -84,93 +52,6 @@ export default function Entrega({ params, query }: { params: string[]; query: UR
       </section>
     );
   }
-  const destino = envio !== undefined ? envios[envio]?.destino : envios.length === 1 ? envios[0]?.destino : null;
-
-  async function anadirFotos(ev: Event) {
-    const input = ev.currentTarget as HTMLInputElement;
-    const elegidas = [...(input.files ?? [])].slice(0, MAX_FOTOS_ENTREGA - fotos.length);
-    input.value = '';
-    if (elegidas.length === 0) return;
-    setReduciendo(true);
-    try {
-      const reducidas: Blob[] = [];
-      for (const f of elegidas) reducidas.push(await reducirFoto(f, { lado: LADO_FOTO_ENTREGA, maximo: FOTO_ENTREGA_MAXIMA }));
-      setFotos((antes) => [...antes, ...reducidas].slice(0, MAX_FOTOS_ENTREGA));
-      setErrores(({ fotos: _, ...resto }) => resto);
-    } catch (err) {
-      setErrores((e) => ({ ...e, fotos: (err as Error).message }));
-    } finally {
-      setReduciendo(false);
-    }
-  }
-
-  function pedirPosicion(si: boolean) {
-    if (!si) {
-      setPosicion(null);
-      setEstadoPosicion(null);
-      return;
-    }
-    if (!('geolocation' in navigator)) {
-      setEstadoPosicion('Este teléfono no da la posición. La entrega se guarda igual.');
-      return;
-    }
-    setEstadoPosicion('Buscando la posición…');
-    navigator.geolocation.getCurrentPosition(
-      (p) => {
-        setPosicion({ lat: p.coords.latitude, lon: p.coords.longitude, precision_m: Math.round(p.coords.accuracy) });
-        setEstadoPosicion(`Posición añadida (a unos ${Math.round(p.coords.accuracy)} m).`);
-      },
-      () => {
-        setPosicion(null);
-        setEstadoPosicion('No se ha podido saber la posición (permiso denegado o sin señal). La entrega se guarda igual.');
-      },
-      { enableHighAccuracy: true, timeout: 20_000, maximumAge: 60_000 },
-    );
-  }
-
-  async function guardar(ev: Event) {
-    ev.preventDefault();
-    const entregada = resultado === 'entregada';
-    const datos: Record<string, unknown> = {
-      ...(envio !== undefined ? { envio } : {}),
-      resultado,
-      receptor_nombre: nombre.trim() || undefined,
-      receptor_documento: documento.trim() || undefined,
-      firma: hayFirma(trazos) ? { proporcion, trazos } : undefined,
-      reservas: entregada && !sinReservas ? reservas.trim() || undefined : undefined,
-      sin_reservas: entregada && sinReservas ? true : undefined,
-      motivo_rechazo: entregada ? undefined : motivo.trim() || undefined,
-      registrada_at: new Date().toISOString(),
-      posicion: posicion ?? undefined,
-    };
-    for (const k of Object.keys(datos)) if (datos[k] === undefined) delete datos[k];
-    const r = EntregaInput.safeParse(datos);
-    const campos = r.success ? {} : issuesToCampos(r.error.issues);
-    // A stray touch is not a signature: said here in plain words, not as the schema's «empty».
-    if (entregada && !hayFirma(trazos)) campos.firma = 'Falta la firma de quien recibe: que firme con el dedo en el recuadro.';
-    setErrores(campos);
-    if (Object.keys(campos).length > 0) {
-      document.querySelector<HTMLElement>('[aria-invalid="true"], .error-campo')?.scrollIntoView({ block: 'center' });
-      return;
-    }
-    setGuardando(true);
-    try {
-      // One destination: the delivery ends the service (several: each shipment has its own, and «Fin de servicio» stays for the last).
-      const finalizar = envios.length <= 1 && !rec!.deca?.fin_servicio_at;
-      await guardarEntrega(ctx.db, rec!.clave, datos, fotos, { finalizar });
-      navegar(rutaDeca(rec!));
-    } catch (err) {
-      setErrores({ general: (err as Error).message });
-      setGuardando(false);
-    }
-  }
-
-  const entregada = resultado === 'entregada';
-  // A field's error goes as soon as it is changed: the next «Guardar» checks again.
-  const al = (campo: string, fijar: (v: string) => void) => (v: string) => {
-    fijar(v);
-    if (errores[campo]) setErrores(({ [campo]: _, ...resto }) => resto);
-  };
   return (
     <section class="entrega">
       <h1 tabIndex={-1}>
@@ -214,14 +95,7 @@ export default function Entrega({ params, query }: { params: string[]; query: UR
             <strong>Firma de quien {entregada ? 'recibe' : 'rechaza'}</strong>
             {entregada ? '' : ' (si quiere firmar)'}
           </p>
-          <PanelFirma
-            trazos={trazos}
-            onCambio={(t, p) => {
-              setTrazos(t);
-              if (p) setProporcion(p);
-              setErrores(({ firma: _, ...resto }) => resto);
-            }}
-          />
+          <PanelFirma trazos={trazos} onCambio={firmar} />
           {errores.firma && (
             <p class="error-campo" role="alert" data-campo="firma">
               {errores.firma}
@@ -231,12 +105,7 @@ export default function Entrega({ params, query }: { params: string[]; query: UR
         {entregada ? (
           <div class="campo">
             <div class="acciones">
-              <button
-                type="button"
-                class={sinReservas ? 'primario' : ''}
-                aria-pressed={sinReservas}
-                onClick={() => (setSinReservas(!sinReservas), setReservas(''), setErrores(({ reservas: _, ...r }) => r))}
-              >
+              <button type="button" class={sinReservas ? 'primario' : ''} aria-pressed={sinReservas} onClick={alternarSinReservas}>
                 {sinReservas ? '✓ Sin reservas' : 'Sin reservas'}
               </button>
             </div>
