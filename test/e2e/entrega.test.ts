@@ -184,7 +184,7 @@ describe.skipIf(!CHROMIUM)('proof of delivery on the phone, with or without cove
     expect(await page.getByTestId('entregar').count()).toBe(0);
   });
 
-  it('a shipment of two refused at its destination with its reason and no signature; the other, delivered from elsewhere, shown too', async () => {
+  it('a shipment of two refused at its destination with its reason, no signature and the position the driver added; the other, delivered from elsewhere, shown too', async () => {
     const { env } = e2e;
     const { page, api } = await e2e.sesion({ clave: true });
     const envios = [
@@ -201,12 +201,27 @@ describe.skipIf(!CHROMIUM)('proof of delivery on the phone, with or without cove
     await page.getByText('Escriba por qué no se acepta la entrega').waitFor();
     await page.fill('#f-receptor_nombre', 'Jefe de almacén');
     await page.fill('#f-motivo_rechazo', 'Fruta en mal estado');
+    // The position only when the driver adds it (the browser asks; here it was allowed).
+    await env.context.grantPermissions(['geolocation'], { origin: env.url });
+    await env.context.setGeolocation({ latitude: 42.8467, longitude: -2.6716, accuracy: 15 });
+    await page.getByLabel('Añadir dónde estoy (opcional)').check();
+    await page.getByText('Posición añadida (a unos 15 m).').waitFor();
     await page.getByRole('button', { name: 'Guardar el rechazo' }).click();
     const entrega = page.getByTestId('entrega');
     await expect.poll(() => entrega.getByTestId('estado-entrega').textContent(), { timeout: 30_000 }).toBe('Enviada');
     expect(await entrega.textContent()).toContain('Motivo: Fruta en mal estado');
     const { data } = await api<{ data: Record<string, unknown>[] }>('GET', `/decas/${deca.id}/entregas`);
-    expect(data).toEqual([expect.objectContaining({ envio: 1, resultado: 'rechazada', receptor_nombre: 'Jefe de almacén', motivo_rechazo: 'Fruta en mal estado', firma: null, fotos: 0 })]);
+    expect(data).toEqual([
+      expect.objectContaining({
+        envio: 1,
+        resultado: 'rechazada',
+        receptor_nombre: 'Jefe de almacén',
+        motivo_rechazo: 'Fruta en mal estado',
+        firma: null,
+        fotos: 0,
+        posicion: { lat: 42.8467, lon: -2.6716, precision_m: 15 },
+      }),
+    ]);
     // One shipment's delivery does not end the service: the other is still to deliver.
     await page.getByTestId('entregar-0').waitFor();
     expect(await page.getByTestId('entregar-1').count()).toBe(0);
