@@ -19,6 +19,7 @@ const RUTAS: Ruta[] = [
   { patron: /^\/decas\/([^/]+)\/(editar|sustituir)$/, cargar: () => import('../views/deca-form') },
   { patron: /^\/decas\/([^/]+)\/agente$/, cargar: () => import('../views/agente') },
   { patron: /^\/decas\/([^/]+)\/control$/, cargar: () => import('../views/control') },
+  { patron: /^\/decas\/([^/]+)\/entrega$/, cargar: () => import('../views/entrega') },
   { patron: /^\/decas\/([^/]+)$/, cargar: () => import('../views/deca-detail') },
   { patron: /^\/cuenta$/, cargar: () => import('../views/cuenta') },
   { patron: /^\/importar$/, cargar: () => import('../views/importar') },

@@ -62,9 +62,10 @@ export interface DecaLocal {
 
 /**
  * A change to a DeCA; `agenda`: an address-book entry saved on this device (its lane is `agenda:<tipo>:<clave>`);
- * `foto`: a delivery note's photo to be read (its lane is `foto:<clave>`, the photo itself is in `fotos`).
+ * `foto`: a delivery note's photo to be read (its lane is `foto:<clave>`, the photo itself is in `fotos`);
+ * `entrega`: a proof of delivery, in its DeCA's lane (after the DeCA reaches the server), kept in `entregas`.
  */
-export type TipoOperacion = 'crear' | 'modificar' | 'emitir' | 'sustituir' | 'fin' | 'archivar' | 'eliminar' | 'control' | 'agenda' | 'foto';
+export type TipoOperacion = 'crear' | 'modificar' | 'emitir' | 'sustituir' | 'fin' | 'archivar' | 'eliminar' | 'control' | 'agenda' | 'foto' | 'entrega';
 
 /** One queued change, replayed in `seq` order with its own Idempotency-Key. */
 export interface EntradaOutbox {
@@ -174,6 +175,25 @@ export interface EmitidaLocal {
   coincide?: boolean;
 }
 
+/**
+ * A proof of delivery collected on this device (client/data/entregas.ts): what
+ * goes to POST /decas/{id}/entregas, the photos as the worker shrank them,
+ * and once sent, the server's copy. `clave` is its Idempotency-Key.
+ */
+export interface EntregaLocal {
+  clave: string;
+  /** The DeCA's key on this device. */
+  deca: string;
+  /** The body without its photos (they go as base64 only when sent). */
+  datos: Record<string, unknown>;
+  /** Let go once the server has them. */
+  fotos: Blob[];
+  estado: 'pendiente' | 'enviada';
+  /** The server's delivery (its number, its receipt) once sent. */
+  servidor?: Record<string, unknown>;
+  creado: number;
+}
+
 export interface Meta {
   clave: string;
   valor: unknown;
@@ -189,6 +209,7 @@ export class DecaDb extends Dexie {
   fotos!: EntityTable<FotoLocal, 'clave'>;
   reservas!: EntityTable<ReservaLocal, 'numero'>;
   emitidas!: EntityTable<EmitidaLocal, 'clave'>;
+  entregas!: EntityTable<EntregaLocal, 'clave'>;
 
   constructor(name: string) {
     super(name);
@@ -218,6 +239,8 @@ export class DecaDb extends Dexie {
       });
     // A photo that became a DeCA stays beside it for a while: found by the DeCA it became.
     this.version(6).stores({ fotos: 'clave, estado, creado, deca' });
+    // Proofs of delivery collected here, with or without coverage, by the DeCA they belong to.
+    this.version(7).stores({ entregas: 'clave, deca, estado' });
   }
 }
 

@@ -10,5 +10,6 @@ export { ErrorBody, issuesToCampos } from '../../shared/errors';
 export { ENTRADAS_AGENDA } from '../../shared/schemas/agenda';
 export { EmpresaPatch, PASSWORD_MIN, RegistroInput, SesionInput } from '../../shared/schemas/cuenta';
 export { DecaInput, LONGITUD_MAXIMA } from '../../shared/schemas/deca';
+export { EntregaInput, FOTO_ENTREGA_MAXIMA, LADO_FOTO_ENTREGA, LONGITUD_ENTREGA, MAX_FOTOS_ENTREGA } from '../../shared/schemas/entrega';
 export { LONGITUD_ENVIO, UNIDADES } from '../../shared/schemas/envio';
 export { EVENTOS } from '../../shared/schemas/webhook';

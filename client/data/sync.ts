@@ -89,7 +89,7 @@ const OPERACION_DE = {
   control: 'control_carretera',
   archivar: 'archivar_deca',
   sustituir: 'sustituir_deca',
-} as const satisfies Record<Exclude<EntradaOutbox['tipo'], 'crear' | 'eliminar' | 'agenda' | 'foto'>, string>;
+} as const satisfies Record<Exclude<EntradaOutbox['tipo'], 'crear' | 'eliminar' | 'agenda' | 'foto' | 'entrega'>, string>;
 
 /** The 409 that means a change is already in place: replaying it is success, not a refusal. */
 const YA_HECHO: Partial<Record<EntradaOutbox['tipo'], string>> = { emitir: 'emitido', fin: 'servicio_finalizado' };
@@ -377,6 +377,10 @@ export class SyncEngine {
       if (e.tipo === 'eliminar') {
         await this.api.llamar('eliminar_deca', { id }, opts);
         return await this.quitarItem(e);
+      }
+      if (e.tipo === 'entrega') {
+        const { enviarEntrega } = await import('./entregas');
+        return await enviarEntrega(this.api, this.db, e, id);
       }
       const operacion = OPERACION_DE[e.tipo];
       // Every change of a DeCA answers it (inside `{ deca }`), the new one for a replacement.

@@ -17,6 +17,7 @@ import { buscarLocal, cargarCambios, obtenerDocumentos, refrescarDeca } from '..
 import { copiaGuardada, tieneCopia } from '../data/copia-camino';
 import type { DecaLocal, EntradaOutbox } from '../data/db';
 import { archivarDeca, descartar, eliminarDeca, emitirDeca, finalizarServicio, reintentar } from '../data/outbox';
+import { EntregasDeDeca, useEntregas } from './deca-detail/entregas-deca';
 import { FotoDeDeca } from './deca-detail/foto-deca';
 
 const OPERACION: Record<EntradaOutbox['tipo'], string> = {
@@ -30,6 +31,7 @@ const OPERACION: Record<EntradaOutbox['tipo'], string> = {
   control: 'Control en carretera',
   agenda: 'Guardar en la agenda',
   foto: 'Leer la foto de un albarán',
+  entrega: 'Entrega firmada',
 };
 /** What a change still on this device is, in the words of «Pendiente de enviar: …». */
 const PENDIENTE: Record<EntradaOutbox['tipo'], string> = {
@@ -43,6 +45,7 @@ const PENDIENTE: Record<EntradaOutbox['tipo'], string> = {
   control: 'control en carretera',
   agenda: 'datos para la agenda',
   foto: 'lectura de la foto de un albarán',
+  entrega: 'entrega firmada',
 };
 const TIPO_CAMBIO: Record<string, string> = {
   creacion: 'Creada',
@@ -285,6 +288,7 @@ export default function DetalleDeca({ params }: { params: string[] }) {
   const enLinea = useEnLinea();
   const rec = useLiveQuery(async () => (await buscarLocal(ctx.db, ref)) ?? null, [ctx.db, ref]);
   const cola = useLiveQuery(async () => (rec ? ctx.db.outbox.where('clave').equals(rec.clave).sortBy('seq') : []), [ctx.db, rec?.clave, rec?.pendientes, rec?.rechazo]);
+  const entregas = useEntregas(rec);
   const [noEsta, setNoEsta] = useState<string | null>(null);
   const { confirmar, dialogo } = useConfirmacion();
 
@@ -317,6 +321,9 @@ export default function DetalleDeca({ params }: { params: string[] }) {
   const atascada = cola?.find((e) => e.estado === 'atascada');
   const envios = Array.isArray(datos.envios) ? (datos.envios as Record<string, unknown>[]) : [];
   const fin = d?.fin_servicio_at ?? (cola?.some((e) => e.tipo === 'fin') ? 'pendiente de enviar' : null);
+  // Proof of delivery: one per shipment when there are several, else one for the DeCA.
+  const entregadas = new Set((entregas ?? []).map((e) => (typeof e.datos.envio === 'number' ? e.datos.envio : -1)));
+  const puedeEntregar = rec.estado === 'emitido' && entregas !== undefined;
   const accion = (p: Promise<unknown>) => void p.catch((err: Error) => alert(err.message));
   const nombre = nombreDeca(rec);
   const preguntar = async (p: Parameters<typeof confirmar>[0], hacer: () => Promise<unknown>) => {
@@ -465,6 +472,11 @@ export default function DetalleDeca({ params }: { params: string[] }) {
                     Sustituir
                   </a>
                 )}
+                {puedeEntregar && envios.length <= 1 && entregadas.size === 0 && (
+                  <a class="boton primario" href={`${rutaDeca(rec)}/entrega`} data-testid="entregar">
+                    Entregar
+                  </a>
+                )}
                 {!fin && (
                   <button
                     type="button"
@@ -473,10 +485,15 @@ export default function DetalleDeca({ params }: { params: string[] }) {
                         {
                           titulo: `¿Marcar el fin del servicio de la DeCA ${nombre}?`,
                           cuerpo: (
-                            <p>
-                              Indica que el transporte {v(datos.matricula)} del {fechaEs(String(datos.fecha_transporte ?? ''))} ha terminado. La DeCA sigue consultable, pero deja de amparar un
-                              transporte en curso. No se puede deshacer.
-                            </p>
+                            <>
+                              <p>
+                                Indica que el transporte {v(datos.matricula)} del {fechaEs(String(datos.fecha_transporte ?? ''))} ha terminado. La DeCA sigue consultable, pero deja de amparar un
+                                transporte en curso. No se puede deshacer.
+                              </p>
+                              {puedeEntregar && entregadas.size === 0 && (
+                                <p>Para que quien recibe firme la entrega en este teléfono, cancele y pulse «Entregar»{envios.length > 1 ? ' en cada envío' : ''}: también marca el fin de servicio.</p>
+                              )}
+                            </>
                           ),
                           aceptar: 'Marcar fin de servicio',
                         },
@@ -553,6 +570,14 @@ export default function DetalleDeca({ params }: { params: string[] }) {
                 <dt key={`t${i}`}>Envío {i + 1}</dt>
                 <dd key={`d${i}`}>
                   {v(e.origen)} → {v(e.destino)} · {v(e.naturaleza)} · {v(pesoConUnidad(e.peso, e.unidad))}
+                  {puedeEntregar && envios.length > 1 && !entregadas.has(i) && !entregadas.has(-1) && (
+                    <>
+                      {' '}
+                      <a class="boton" href={`${rutaDeca(rec)}/entrega?envio=${i}`} data-testid={`entregar-${i}`}>
+                        Entregar
+                      </a>
+                    </>
+                  )}
                 </dd>
               </>
             ))}
@@ -577,6 +602,7 @@ export default function DetalleDeca({ params }: { params: string[] }) {
               </>
             )}
           </dl>
+          <EntregasDeDeca rec={rec} entregas={entregas} />
           <FotoDeDeca rec={rec} />
           {d?.urls.completar && (
             <p>

@@ -7,10 +7,11 @@
 import { expose } from 'comlink';
 import { LADO_MAXIMO } from '../../shared/rules/fotos';
 
-async function reducir(foto: Blob): Promise<Blob> {
+/** `lado`: the long side to shrink to (a delivery note's photo for the reader by default; a delivery's photos are smaller). */
+async function reducir(foto: Blob, lado = LADO_MAXIMO): Promise<Blob> {
   const bmp = await createImageBitmap(foto, { imageOrientation: 'from-image' });
   try {
-    const escala = Math.min(1, LADO_MAXIMO / Math.max(bmp.width, bmp.height));
+    const escala = Math.min(1, lado / Math.max(bmp.width, bmp.height));
     const canvas = new OffscreenCanvas(Math.round(bmp.width * escala), Math.round(bmp.height * escala));
     const g = canvas.getContext('2d');
     if (!g) throw new Error('Este navegador no puede reducir la foto.');

@@ -42,8 +42,10 @@ function expectComunes(h: Headers): void {
   expect(h.get('strict-transport-security')).toBe('max-age=31536000');
   const permisos = (h.get('permissions-policy') ?? '').split(/,\s*/);
   expect(permisos).toContain('camera=(self)');
-  for (const f of ['geolocation', 'microphone', 'payment', 'usb']) expect(permisos).toContain(`${f}=()`);
-  expect(permisos.filter((p) => !p.endsWith('=()'))).toEqual(['camera=(self)', 'screen-wake-lock=(self)']);
+  // The position of a delivery, only when the driver adds it (client/views/entrega.tsx).
+  expect(permisos).toContain('geolocation=(self)');
+  for (const f of ['microphone', 'payment', 'usb']) expect(permisos).toContain(`${f}=()`);
+  expect(permisos.filter((p) => !p.endsWith('=()'))).toEqual(['camera=(self)', 'geolocation=(self)', 'screen-wake-lock=(self)']);
 }
 
 const BEARER = (key: string) => ({ authorization: `Bearer ${key}` });

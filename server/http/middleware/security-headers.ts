@@ -2,7 +2,8 @@ import type { AppMiddleware } from '../context';
 
 /**
  * Powerful features the pages may use, for the app's own origin only: the
- * camera (photographing a delivery note) and the screen wake lock (the QR
+ * camera (photographing a delivery note), the position (added to a proof of
+ * delivery only when the driver asks) and the screen wake lock (the QR
  * shown to an agent stays on); none of the others. Only names
  * Chromium knows (156 has no `bluetooth` here): an unknown one is logged as a
  * console warning on every page. A feature the app starts to use is enabled here.
@@ -10,7 +11,7 @@ import type { AppMiddleware } from '../context';
 export const PERMISSIONS_POLICY = [
   'camera=(self)',
   'microphone=()',
-  'geolocation=()',
+  'geolocation=(self)',
   'payment=()',
   'usb=()',
   'serial=()',
