@@ -18,7 +18,7 @@ describe.skipIf(!inspector || !node)('MCP inspector (CLI mode)', () => {
     const base = [inspector!, '--cli', `${app.url}/mcp`, '--transport', 'http', '--header', `Authorization: Bearer ${c.liveReadOnly}`];
     const lista = await run(node!, [...base, '--method', 'tools/list'], { timeout: 100_000, env: { ...process.env, NO_COLOR: '1' } });
     const { tools } = JSON.parse(lista.stdout) as { tools: { name: string; annotations?: { readOnlyHint?: boolean } }[] };
-    expect(tools.map((t) => t.name).sort()).toEqual(['buscar_agenda', 'descargas_deca', 'historial_deca', 'listar_decas', 'ver_cuenta', 'ver_deca']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['buscar_agenda', 'descargas_deca', 'historial_deca', 'listar_decas', 'ver_cuenta', 'ver_deca', 'ver_entregas']);
     expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
     const cuenta = await run(node!, [...base, '--method', 'tools/call', '--tool-name', 'ver_cuenta'], { timeout: 100_000 });
     expect(JSON.parse(cuenta.stdout)).toMatchObject({ structuredContent: { cuenta: { nif: c.account.nif } } });
