@@ -178,6 +178,11 @@ describe.skipIf(!CHROMIUM)('DeCA flows: changes, environments, address book, imp
     await page.goto(`${env.url}/agenda`);
     await page.getByRole('heading', { name: 'Agenda' }).waitFor();
     await page.getByTestId('agenda').locator('[data-clave="A58818501"]').waitFor();
+    // The vehicles' copy too, before the network goes: it is fetched apart from the companies'.
+    await page.getByRole('button', { name: 'Vehículos' }).click();
+    await page.getByTestId('agenda').locator('[data-clave="4321DFG"]').waitFor();
+    await page.getByRole('button', { name: 'Empresas' }).click();
+    await page.getByTestId('agenda').locator('[data-clave="A58818501"]').waitFor();
     await esperarServiceWorker(page);
     await env.context.setOffline(true);
 
