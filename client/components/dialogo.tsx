@@ -1,4 +1,4 @@
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, RefObject } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 
 export interface PeticionConfirmacion {
@@ -11,11 +11,11 @@ export interface PeticionConfirmacion {
 }
 
 /**
- * A modal question before something that cannot be undone or that the user
- * should decide knowingly. The browser's <dialog> keeps focus inside and
- * closes with Escape; focus goes back to where it was when it opened.
+ * A <dialog> shown modal while mounted: `cerrar(r)` closes it and gives focus
+ * back to where it was when it opened, first, so whatever the answer does next
+ * (e.g. focus a field) wins; then `onCerrar(r)`.
  */
-export function Confirmacion({ p, onCerrar }: { p: PeticionConfirmacion; onCerrar: (aceptado: boolean) => void }) {
+export function useDialogoModal<R>(onCerrar: (r: R) => void): { ref: RefObject<HTMLDialogElement>; cerrar: (r: R) => void } {
   const ref = useRef<HTMLDialogElement>(null);
   const previo = useRef<HTMLElement | null>(null);
   useEffect(() => {
@@ -26,12 +26,21 @@ export function Confirmacion({ p, onCerrar }: { p: PeticionConfirmacion; onCerra
       if (d.open) d.close();
     };
   }, []);
-  // Close and give focus back first, so whatever the answer does next (e.g. focus a field) wins.
-  const cerrar = (aceptado: boolean) => {
+  const cerrar = (r: R) => {
     ref.current?.close();
     if (previo.current?.isConnected) previo.current.focus();
-    onCerrar(aceptado);
+    onCerrar(r);
   };
+  return { ref, cerrar };
+}
+
+/**
+ * A modal question before something that cannot be undone or that the user
+ * should decide knowingly. The browser's <dialog> keeps focus inside and
+ * closes with Escape; focus goes back to where it was when it opened.
+ */
+export function Confirmacion({ p, onCerrar }: { p: PeticionConfirmacion; onCerrar: (aceptado: boolean) => void }) {
+  const { ref, cerrar } = useDialogoModal(onCerrar);
   return (
     <dialog
       ref={ref}

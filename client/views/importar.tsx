@@ -1,10 +1,11 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { CSRF_HEADER } from '../../shared/api/rutas-app';
 import { COLUMNAS_CSV, type ParteCsv, partirCsv } from '../../shared/rules/csv-deca';
 import type { Importacion, ResultadoImportacion } from '../../shared/schemas/importar';
 import { useEnLinea } from '../app/hooks';
 import { contexto } from '../app/sesion';
 import { useStore } from '../app/store';
+import { useDialogoModal } from '../components/dialogo';
 import { ConPermiso } from '../components/sin-permiso';
 
 /** The template: the spec's columns in order, and one example row (two shipments of one DeCA would share its ref_externa). */
@@ -114,22 +115,8 @@ type Respuesta = 'todas' | 'correctas' | null;
  * three ways on. Escape or «Volver» imports nothing.
  */
 function PreguntaAvisos({ conAvisos, importables, correctas, onCerrar }: { conAvisos: ResultadoImportacion[]; importables: number; correctas: number; onCerrar: (r: Respuesta) => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  const previo = useRef<HTMLElement | null>(null);
-  useEffect(() => {
-    previo.current = document.activeElement as HTMLElement | null;
-    const d = ref.current!;
-    d.showModal();
-    return () => {
-      if (d.open) d.close();
-    };
-  }, []);
   // As the app's other questions: closed, focus back where it was, then the answer.
-  const cerrar = (r: Respuesta) => {
-    ref.current?.close();
-    if (previo.current?.isConnected) previo.current.focus();
-    onCerrar(r);
-  };
+  const { ref, cerrar } = useDialogoModal<Respuesta>(onCerrar);
   return (
     <dialog
       ref={ref}
