@@ -10,41 +10,15 @@
  */
 import { parse } from 'csv-parse/sync';
 import { describe, expect } from 'vitest';
-import { COLUMNAS_CSV, COLUMNAS_EXPORTACION } from '../../shared/rules/csv-deca';
+import { COLUMNAS_EXPORTACION } from '../../shared/rules/csv-deca';
 import { type Deca, DecaList } from '../../shared/schemas/deca';
 import { Importacion } from '../../shared/schemas/importar';
+import { CABECERA, filaCsv } from '../support/csv';
 import { decaCompleta } from '../support/decas';
 import { type Fx, it } from '../support/fixtures';
 
-const CABECERA = COLUMNAS_CSV.join(';');
-
 /** One shipment row with the spec's columns, no reference; `over` by column name. */
-function fila(over: Record<string, string> = {}): string {
-  const base: Record<string, string> = {
-    ref_externa: '',
-    referencia: '',
-    fecha_transporte: '23/11/2026',
-    cargador: 'Cítricos La Ribera SL',
-    cargador_nif: 'A58818501',
-    cargador_domicilio: 'Camí Vell 3, Lleida',
-    transportista: 'Transportes Núñez, S.L.',
-    transportista_nif: 'B12345674',
-    origen: 'Alzira',
-    destino: 'Málaga',
-    mercancia: 'Naranjas',
-    peso: '18.250,5',
-    unidad: 'kg',
-    tipo_vehiculo: '',
-    matricula: '1234 BCD',
-    remolque: '',
-    autorizacion_especial: '',
-    conductor: 'José Muñoz',
-    conductor_tel: '',
-    observaciones: '',
-    ...over,
-  };
-  return COLUMNAS_CSV.map((c) => base[c] ?? '').join(';');
-}
+const fila = (over: Record<string, string> = {}) => filaCsv({ ref_externa: '', cargador: 'Cítricos La Ribera SL', origen: 'Alzira', mercancia: 'Naranjas', ...over });
 
 async function importar({ app, c }: Fx, cuerpo: string | Uint8Array, query = '', cabeceras: Record<string, string> = {}) {
   const res = await fetch(`${app.url}/api/v1/importar${query}`, {

@@ -15,38 +15,12 @@ import { COLUMNAS_CSV } from '../../shared/rules/csv-deca';
 import { type Deca, DecaList } from '../../shared/schemas/deca';
 import { MAX_ENVIOS } from '../../shared/schemas/envio';
 import { Importacion } from '../../shared/schemas/importar';
+import { CABECERA, filaCsv } from '../support/csv';
 import { decaCompleta } from '../support/decas';
 import { type Fx, it } from '../support/fixtures';
 
-const CABECERA = COLUMNAS_CSV.join(';');
 /** One shipment row with the spec's columns; `over` by column name. */
-function fila(over: Record<string, string> = {}, separador = ';'): string {
-  const base: Record<string, string> = {
-    ref_externa: 'PED-1',
-    referencia: '',
-    fecha_transporte: '23/11/2026',
-    cargador: 'Frutas Peñalara, S.A.',
-    cargador_nif: 'A58818501',
-    cargador_domicilio: 'Camí Vell 3, Lleida',
-    transportista: 'Transportes Núñez, S.L.',
-    transportista_nif: 'B12345674',
-    origen: 'Lleida',
-    destino: 'Málaga',
-    mercancia: 'Piñones',
-    peso: '18.250,5',
-    unidad: 'kg',
-    tipo_vehiculo: '',
-    matricula: '1234 BCD',
-    remolque: '',
-    autorizacion_especial: '',
-    conductor: 'José Muñoz',
-    conductor_tel: '',
-    observaciones: '',
-    ...over,
-  };
-  // With commas, every cell quoted (names and addresses hold commas), as a spreadsheet does.
-  return COLUMNAS_CSV.map((c) => (separador === ',' ? `"${(base[c] ?? '').replace(/"/g, '""')}"` : (base[c] ?? ''))).join(separador);
-}
+const fila = filaCsv;
 
 /** Windows-1252 bytes of `s` (what a Spanish spreadsheet saves): Latin-1 plus € at 0x80. */
 function cp1252(s: string): Uint8Array {
