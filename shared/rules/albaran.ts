@@ -727,8 +727,9 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
   }
   // A CMR whose boxes' captions were lost: its parties come in the form's order (sender, consignee, then the
   // carrier's box), each a company's line with its NIF under it. Proposed for review, never sure.
-  if (ES_CMR.test(texto) && (!partes.cargador?.nif || !partes.transportista?.nif)) {
-    const grupos = gruposCmr(texto);
+  const esCmr = ES_CMR.test(texto);
+  const grupos = esCmr ? gruposCmr(texto) : [];
+  if (esCmr && (!partes.cargador?.nif || !partes.transportista?.nif)) {
     const libres = grupos.filter((g) => g.nif.nif !== partes.cargador?.nif && g.nif.nif !== partes.transportista?.nif && g.nif.nif !== destinatario?.nif && g.nif.nif !== cuenta?.nif);
     const enOrden = grupos.filter((g) => libres.includes(g));
     if (!partes.cargador?.nif && grupos[0] && libres.includes(grupos[0])) partes.cargador = { nombre: grupos[0].nombre, nif: grupos[0].nif.nif, confianza: 0.45 };
@@ -842,7 +843,7 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
   };
   // A CMR whose box 4 caption OCR lost: its place and date of loading are still a place with the date alone under it.
   const cargaCmr = () => {
-    if (!ES_CMR.test(texto)) return undefined;
+    if (!esCmr) return undefined;
     const llenas = texto
       .split('\n')
       .map((l) => l.trim())
@@ -859,14 +860,16 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
     );
     return i < 0 ? undefined : llenas[i];
   };
-  const origenCmr = lugar('origen') ? undefined : cargaCmr();
-  const origen = lugar('origen') ?? origenCmr ?? (sinPais(partes.cargador?.domicilio) || undefined);
+  const origenEtiquetado = lugar('origen');
+  const origenCmr = origenEtiquetado ? undefined : cargaCmr();
+  const origen = origenEtiquetado ?? origenCmr ?? (sinPais(partes.cargador?.domicilio) || undefined);
   // «El del destinatario», «Véase casilla 2»: the place of delivery is the consignee's address.
   const dondeDestinatario = (l: string | undefined) => (l && /^(?:(?:el|la|lo)\s+del\s+destinatario|v[eé]ase\s+(?:la\s+)?casilla)/i.test(l) ? undefined : l);
   // A CMR whose consignee's box caption OCR lost: the second party in the form's order, when it is neither side.
-  const segundo = !destinatario && ES_CMR.test(texto) ? gruposCmr(texto)[1] : undefined;
+  const segundo = destinatario ? undefined : grupos[1];
   const destinatarioCmr = segundo && segundo.nif.nif !== partes.cargador?.nif && segundo.nif.nif !== partes.transportista?.nif && segundo.nif.nif !== cuenta?.nif ? segundo : undefined;
-  const destino = dondeDestinatario(lugar('destino')) ?? (sinPais(destinatario?.domicilio) || destinatario?.nombre || sinPais(destinatarioCmr?.domicilio));
+  const destinoEtiquetado = dondeDestinatario(lugar('destino'));
+  const destino = destinoEtiquetado ?? (sinPais(destinatario?.domicilio) || destinatario?.nombre || sinPais(destinatarioCmr?.domicilio));
 
   // Shipments: each line of a goods table that carries a weight; else the labelled goods and weight.
   const envios = filasDeEnvio(texto);
@@ -905,8 +908,8 @@ export function leerAlbaran(leido: string, cuenta?: CuentaLectora): Lectura {
       envio.unidad = e.unidad ?? 'kg';
     }
     propuesta.envios.push(envio);
-    if (envio.origen) confianza[`envios[${i}].origen`] = lugar('origen') ? 0.7 : origenCmr ? 0.45 : 0.5;
-    if (envio.destino) confianza[`envios[${i}].destino`] = dondeDestinatario(lugar('destino')) ? 0.7 : destinatario ? 0.5 : 0.45;
+    if (envio.origen) confianza[`envios[${i}].origen`] = origenEtiquetado ? 0.7 : origenCmr ? 0.45 : 0.5;
+    if (envio.destino) confianza[`envios[${i}].destino`] = destinoEtiquetado ? 0.7 : destinatario ? 0.5 : 0.45;
     if (envio.naturaleza) confianza[`envios[${i}].naturaleza`] = (deTabla || envios.some((x) => x.peso !== undefined)) && envio.peso === undefined ? 0.55 : 0.7;
     if (envio.peso !== undefined) confianza[`envios[${i}].peso`] = 0.85;
   });
