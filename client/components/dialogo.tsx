@@ -15,7 +15,7 @@ export interface PeticionConfirmacion {
  * back to where it was when it opened, first, so whatever the answer does next
  * (e.g. focus a field) wins; then `onCerrar(r)`.
  */
-export function useDialogoModal<R>(onCerrar: (r: R) => void): { ref: RefObject<HTMLDialogElement>; cerrar: (r: R) => void } {
+export function useDialogoModal<R>(onCerrar: (r: R) => void): { ref: RefObject<HTMLDialogElement | null>; cerrar: (r: R) => void } {
   const ref = useRef<HTMLDialogElement>(null);
   const previo = useRef<HTMLElement | null>(null);
   useEffect(() => {
