@@ -140,8 +140,10 @@ export interface RateLimits {
   restablecerIp: RateLimiterAbstract;
   /** Completion-link posts per link: 60 in 10 minutes (autosave included). */
   completarToken: RateLimiterAbstract;
-  /** Completion-link posts per IP: 300 in 10 minutes. */
+  /** Completion-link posts per IP: 300 in 10 minutes (the consignee's signing link spends from it too). */
   completarIp: RateLimiterAbstract;
+  /** Posts on one «Firmar en su móvil» link: 20 in its 30 minutes (a form re-shown with errors a few times). */
+  firmaToken: RateLimiterAbstract;
   /** Sign-ups per IP: 5 an hour (a fresh free quota each is not free for the taking). */
   registroIp: RateLimiterAbstract;
   /**
@@ -196,6 +198,7 @@ export function createRateLimits(database: Database, opts: { apiPoints?: number 
     restablecerIp: make('restablecer_ip', 20, 60 * 60),
     completarToken: make('completar_token', 60, 10 * 60),
     completarIp: make('completar_ip', 300, 10 * 60),
+    firmaToken: make('firma_token', 20, 30 * 60),
     registroIp: make('registro_ip', 5, 60 * 60),
     publicoIp: make('publico_ip', 600, 60),
     aperturasIp: make('aperturas_ip', 60, 10 * 60),

@@ -31,6 +31,7 @@ export const CODIGO_STATUS = {
   email_registrado: 409,
   cuenta_sin_confirmar: 409,
   limite_webhooks: 409,
+  enlace_caducado: 410,
   demasiado_grande: 413,
   validacion: 422,
   falta_motivo: 422,

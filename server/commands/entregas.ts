@@ -1,8 +1,9 @@
-import { EntregaCreada, EntregaInput, type EntregasList } from '../../shared/schemas/entrega';
+import { EntregaCreada, EntregaInput, type EntregasList, FirmaRemotaInput, type FirmaRemotaRespuesta } from '../../shared/schemas/entrega';
 import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
-import type { Plan } from '../domain/context';
-import { leerJustificante, listarEntregasDeca, prepararEntrega } from '../domain/entregas/entregar';
+import { mapPlan, type Plan } from '../domain/context';
+import { leerFirmaPng, leerJustificante, listarEntregasDeca, prepararEntrega } from '../domain/entregas/entregar';
+import { prepararFirmaRemota, verFirmaRemota } from '../domain/entregas/firma-remota';
 import { command } from './command';
 
 const Ref = z.object({ id: cadena().max(40).meta({ description: 'Id numérico o número AAAA-NNNNNN de la DeCA' }) });
@@ -31,4 +32,29 @@ export const pdfEntregaCommand = command({
   acceso: 'lectura',
   entrada: Ref.extend({ n: cadena().max(10).meta({ description: 'Número de la entrega en su DeCA' }) }),
   preparar: async (ctx, { id, n }) => ({ valor: await leerJustificante(ctx, ctx.quien, id, n) }),
+});
+
+export const firmaEntregaCommand = command({
+  nombre: 'firma_entrega',
+  descripcion: 'La firma de una entrega como imagen PNG, dibujada de sus trazos: solo para la cuenta (extensión).',
+  acceso: 'lectura',
+  entrada: Ref.extend({ n: cadena().max(10).meta({ description: 'Número de la entrega en su DeCA' }) }),
+  preparar: async (ctx, { id, n }) => ({ valor: await leerFirmaPng(ctx, ctx.quien, id, n) }),
+});
+
+export const pedirFirmaRemotaCommand = command({
+  nombre: 'pedir_firma_remota',
+  descripcion:
+    'Un enlace (para un QR) con el que el destinatario firma la entrega de un envío en su propio móvil, sin cuenta: vale 30 minutos y una sola firma, y la entrega queda como si la anotara el conductor (extensión).',
+  acceso: 'escritura',
+  entrada: FirmaRemotaInput.and(Ref),
+  preparar: async (ctx, { id, envio }) => mapPlan(await prepararFirmaRemota(ctx, ctx.quien, id, envio), (firma_remota): FirmaRemotaRespuesta => ({ firma_remota })),
+});
+
+export const verFirmaRemotaCommand = command({
+  nombre: 'ver_firma_remota',
+  descripcion: 'Cómo va un enlace para firmar en el móvil del destinatario: esperando, firmada (con la entrega), caducada o anulada (extensión).',
+  acceso: 'lectura',
+  entrada: Ref.extend({ solicitud: cadena().max(20).meta({ description: 'Id del enlace' }) }),
+  preparar: async (ctx, { id, solicitud }): Promise<Plan<FirmaRemotaRespuesta>> => ({ valor: { firma_remota: await verFirmaRemota(ctx, ctx.quien, id, solicitud) } }),
 });

@@ -29,7 +29,7 @@ import {
   validarDecaCommand,
   verDecaCommand,
 } from './decas';
-import { entregarDecaCommand, pdfEntregaCommand, verEntregasCommand } from './entregas';
+import { entregarDecaCommand, firmaEntregaCommand, pdfEntregaCommand, pedirFirmaRemotaCommand, verEntregasCommand, verFirmaRemotaCommand } from './entregas';
 import { leerAlbaranCommand } from './fotos';
 import { exportarCsvCommand, importarCsvCommand } from './importar';
 import {
@@ -67,6 +67,9 @@ export const COMANDOS_API: Record<string, AnyCommand> = Object.fromEntries(
     entregarDecaCommand,
     verEntregasCommand,
     pdfEntregaCommand,
+    firmaEntregaCommand,
+    pedirFirmaRemotaCommand,
+    verFirmaRemotaCommand,
     documentosCaminoCommand,
     verCuentaCommand,
     buscarAgendaCommand,

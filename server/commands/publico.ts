@@ -8,6 +8,7 @@ import { mapPlan, type Plan } from '../domain/context';
 import { leerPdf } from '../domain/decas/listar';
 import type { DecaConRefs } from '../domain/decas/queries';
 import { fichaUrl } from '../domain/decas/urls';
+import { abrirFirmaRemota, type PasoFirmaRemota, prepararFirmaDelDestinatario, type ValoresFirmaRemota } from '../domain/entregas/firma-remota';
 import { escritura } from '../domain/plan';
 import { type PasoFormulario, presentAutenticidad, presentCompletarFormulario, presentCompletarInicio, presentDecaPublica, presentFicha, presentYaEmitida } from '../domain/presenters/publico';
 import { versionPorHuella } from '../domain/publico/autenticidad';
@@ -244,5 +245,49 @@ export const verificarPdfCommand = command({
     // Not a DeCA's version: perhaps a delivery's receipt (extension).
     const justificante = encontrada ? null : await justificantePorHuella(ctx.db, ctx.siteUrl, f.sha256);
     return { valor: presentAutenticidad({ sha256: f.sha256, encontrada }, ctx.siteUrl, justificante) };
+  },
+});
+
+/** The consignee's page of «Firmar en su móvil»: what they sign for (opening it changes nothing). */
+export const abrirFirmaRemotaCommand = command({
+  nombre: 'abrir_firma_remota',
+  descripcion: 'La página del enlace para firmar la entrega en el móvil del destinatario.',
+  acceso: 'publico',
+  entrada: Token,
+  preparar: async (ctx, { token }) => ({ valor: await abrirFirmaRemota(ctx, token) }),
+});
+
+const ValorFormulario = cadena({ max: 200_000 }).max(200_000).optional();
+
+/**
+ * The consignee's post on their own phone: the delivery (or refusal) checked
+ * with the API's schema and recorded as POST /decas/{id}/entregas records it,
+ * the link spent in the same transaction. Limited per link and per address.
+ */
+export const firmarEntregaRemotaCommand = command({
+  nombre: 'firmar_entrega_remota',
+  descripcion: 'El destinatario firma (o rechaza) la entrega en su móvil por el enlace de 30 minutos.',
+  acceso: 'publico',
+  entrada: Token.extend({
+    valores: z
+      .object({
+        resultado: ValorFormulario,
+        receptor_nombre: ValorFormulario,
+        receptor_documento: ValorFormulario,
+        reservas: ValorFormulario,
+        sin_reservas: ValorFormulario,
+        motivo_rechazo: ValorFormulario,
+        firma: ValorFormulario,
+      })
+      .default({}),
+  }),
+  preparar: async (ctx, { token, valores }): Promise<Plan<PasoFirmaRemota>> => {
+    const [porLink, porIp] = await Promise.all([gastar(ctx.limits.firmaToken, token), gastar(ctx.limits.completarIp, ctx.quien.ip)]);
+    const espera = porLink ?? porIp;
+    if (espera !== null) {
+      throw new AppError('demasiadas_peticiones', 'Demasiados intentos: espere unos minutos y vuelva a intentarlo.', { headers: { 'Retry-After': String(espera) } });
+    }
+    const limpios = Object.fromEntries(Object.entries(valores).filter(([, v]) => v !== undefined)) as ValoresFirmaRemota;
+    return prepararFirmaDelDestinatario(ctx, token, limpios);
   },
 });

@@ -246,6 +246,8 @@ export async function soltarMesesCaducados(deps: { db: Kysely<DB>; blobs: BlobSt
       await sql`delete from fotos where ${deDecasDe(p)}`.execute(trx);
       // Their deliveries (migration 0024) go with them, by the same index.
       await sql`delete from entregas where ${deDecasDe(p)}`.execute(trx);
+      // So do the links for signing on the consignee's phone (migration 0025).
+      await sql`delete from firmas_remotas where ${deDecasDe(p)}`.execute(trx);
       // No trigger fires for the rows of a dropped table: every process drops the DeCAs it cached.
       await notificar(trx, 'decas', TODAS);
     });
@@ -284,11 +286,12 @@ async function borrarFotosDeEntregasDe(deps: { db: Kysely<DB>; blobs: BlobStore 
   let despues = -1;
   let total = 0;
   for (;;) {
-    const { rows } = await sql<{ id: number; fotos: { clave: string; sha256: string }[]; pdf_sha256: string; pdf_clave: string }>`
-      select id, fotos, pdf_sha256, pdf_clave from entregas where ${deDecasDe(p)} and id > ${despues} order by id limit ${LOTE_PDFS}`.execute(deps.db);
+    const { rows } = await sql<{ id: number; fotos: { clave: string; sha256: string }[]; pdf_sha256: string; pdf_clave: string; firma_png: { clave: string; sha256: string } | null }>`
+      select id, fotos, pdf_sha256, pdf_clave, firma_png from entregas where ${deDecasDe(p)} and id > ${despues} order by id limit ${LOTE_PDFS}`.execute(deps.db);
     const fotos = rows.flatMap((r) => r.fotos);
-    // Each receipt is its own blob too (a photo's kind of key), deleted with them.
-    await porTurnos([...fotos, ...rows.map((r) => ({ sha256: r.pdf_sha256, clave: r.pdf_clave }))], BORRADOS_A_LA_VEZ, (f) => deps.blobs.borrar(f.sha256, f.clave));
+    // Each receipt and each signature's PNG is its own blob too (a photo's kind of key), deleted with them.
+    const otros = rows.flatMap((r) => [{ sha256: r.pdf_sha256, clave: r.pdf_clave }, ...(r.firma_png ? [r.firma_png] : [])]);
+    await porTurnos([...fotos, ...otros], BORRADOS_A_LA_VEZ, (f) => deps.blobs.borrar(f.sha256, f.clave));
     total += fotos.length;
     if (rows.length < LOTE_PDFS) return total;
     despues = Number(rows.at(-1)!.id);

@@ -477,9 +477,34 @@ export interface EntregasTable {
   /** The sealed receipt: its digest and its key in the blob store. */
   pdf_sha256: string;
   pdf_clave: string;
+  /** The signature as a PNG (drawn from `firma`), its key and digest in the blob store; null without a signature. */
+  firma_png: ColumnType<{ clave: string; sha256: string; bytes: number } | null, string | null | undefined, string | null>;
+}
+
+/** «Firmar en su móvil»: a 30-minute, single-use link for the consignee's own phone (only its token's digest). */
+export interface FirmasRemotasTable {
+  id: Generated<number>;
+  account_id: number;
+  entorno: Entorno;
+  deca_id: number;
+  envio: number | null;
+  token_sha256: string;
+  created_at: Timestamp;
+  expira_at: Timestamp;
+  usada_at: NullableTimestamp;
+  /** A newer link for the same shipment replaced it. */
+  anulada_at: NullableTimestamp;
+  /** The delivery its signature made. */
+  entrega_n: number | null;
+  /** Who asked for it, as the delivery it makes is recorded. */
+  canal: Canal;
+  user_id: number | null;
+  api_key_id: number | null;
+  etiqueta: string;
 }
 
 export interface DB {
+  firmas_remotas: FirmasRemotasTable;
   entregas: EntregasTable;
   agenda: AgendaTable;
   fotos: FotosTable;

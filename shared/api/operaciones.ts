@@ -52,7 +52,7 @@ import {
   PedirDatosInput,
   SustituirInput,
 } from '../schemas/deca';
-import { EntregaCreada, EntregaInput, EntregasList, LIMITE_ENTREGA_KB } from '../schemas/entrega';
+import { EntregaCreada, EntregaInput, EntregasList, FirmaRemotaInput, FirmaRemotaRespuesta, LIMITE_ENTREGA_KB } from '../schemas/entrega';
 import { FotoBase64Input, FotoLeida } from '../schemas/fotos';
 import { ClaveIdempotencia } from '../schemas/idempotencia';
 import { Importacion, ImportarQuery } from '../schemas/importar';
@@ -507,6 +507,43 @@ export const OPERACIONES = {
         cabeceras: { ETag: true, 'Content-Disposition': true },
       },
     ],
+    extension: true,
+  },
+  firma_entrega: {
+    resumen: 'Firma de una entrega (PNG)',
+    etiqueta: 'DeCA',
+    parametros: { n: 'Número de la entrega en su DeCA (`n`, 1 la primera)' },
+    exito: [
+      {
+        estado: 200,
+        descripcion: 'La firma de quien recibió (o rechazó) como imagen PNG de 800 px de ancho sobre fondo transparente, dibujada de sus trazos; `ETag` = su SHA-256. 404 si la entrega no tiene firma',
+        tipo: 'image/png',
+        cabeceras: { ETag: true, 'Content-Disposition': true },
+      },
+    ],
+    extension: true,
+  },
+  pedir_firma_remota: {
+    resumen: 'Enlace para firmar en el móvil del destinatario',
+    etiqueta: 'DeCA',
+    limiteKB: 4,
+    cuerpo: { json: FirmaRemotaInput, ejemplo: { envio: 0 } },
+    exito: [
+      json(
+        FirmaRemotaRespuesta,
+        'Un enlace de un solo uso, válido 30 minutos, que el destinatario abre en su móvil (sin cuenta) para firmar la entrega: muéstrelo como QR. Uno nuevo para el mismo envío anula el anterior. Cabecera `Location`: dónde consultar si ya firmó',
+        201,
+        { Location: true },
+      ),
+    ],
+    conflictos: ['pendiente', 'sustituido', 'entregado'],
+    extension: true,
+  },
+  ver_firma_remota: {
+    resumen: 'Estado de un enlace para firmar',
+    etiqueta: 'DeCA',
+    parametros: { solicitud: 'Id del enlace (`firma_remota.id`)' },
+    exito: [json(FirmaRemotaRespuesta, 'Si el destinatario ya firmó (con la entrega), si espera o si el enlace caducó')],
     extension: true,
   },
   documentos_camino: {

@@ -59,16 +59,18 @@ export type Posicion = z.infer<typeof Posicion>;
 
 const MENSAJE_HORA = 'Fecha y hora ISO 8601 con zona';
 
+const EnvioEntrega = z
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_ENVIOS - 1)
+  .optional()
+  .meta({ description: 'Índice del envío en `envios` (0 el primero); sin él, la entrega es de todos los envíos de la DeCA' });
+
 /** POST /decas/{id}/entregas: what the phone collected. */
 export const EntregaInput = z
   .object({
-    envio: z
-      .number()
-      .int()
-      .min(0)
-      .max(MAX_ENVIOS - 1)
-      .optional()
-      .meta({ description: 'Índice del envío en `envios` (0 el primero); sin él, la entrega es de todos los envíos de la DeCA' }),
+    envio: EnvioEntrega,
     resultado: ResultadoEntrega,
     receptor_nombre: textoOpcional(LONGITUD_ENTREGA.receptor_nombre).meta({ description: 'Nombre de quien recibe; obligatorio si se entrega' }),
     receptor_documento: textoOpcional(LONGITUD_ENTREGA.receptor_documento)
@@ -123,6 +125,7 @@ export const Entrega = z
     pdf_sha256: z.string().meta({ description: 'SHA-256 del justificante sellado (lo que /verificar reconoce)' }),
     urls: z.object({
       pdf: z.url().meta({ description: 'El justificante (PDF/A sellado), con la clave de la cuenta' }),
+      firma: z.url().nullable().meta({ description: 'La firma como imagen PNG (fondo transparente), con la clave de la cuenta; null sin firma' }),
       verificar: z.url().meta({ description: 'Página pública que confirma el justificante (su QR); sin firma ni fotos' }),
     }),
   })
@@ -136,3 +139,36 @@ export type EntregaCreada = z.infer<typeof EntregaCreada>;
 /** GET /decas/{id}/entregas answer, first to last. */
 export const EntregasList = z.object({ data: z.array(Entrega) }).meta({ id: 'EntregasDecaList' });
 export type EntregasList = z.infer<typeof EntregasList>;
+
+/** Minutes a «Firmar en su móvil» link is valid. */
+export const MINUTOS_FIRMA_REMOTA = 30;
+
+/** POST /decas/{id}/entregas/firma-remota: which shipment the consignee signs for on their own phone. */
+export const FirmaRemotaInput = z
+  .object({
+    envio: EnvioEntrega,
+  })
+  .meta({ id: 'FirmaRemotaInput', description: 'Extensión: pedir un enlace para que el destinatario firme la entrega en su propio móvil' });
+export type FirmaRemotaInput = z.input<typeof FirmaRemotaInput>;
+
+export const ESTADOS_FIRMA_REMOTA = ['esperando', 'firmada', 'caducada', 'anulada'] as const;
+
+/** A «Firmar en su móvil» link and what became of it. */
+export const FirmaRemota = z
+  .object({
+    id: z.number().int().meta({ description: 'El de /decas/{id}/entregas/firma-remota/{solicitud}' }),
+    envio: z.number().int().nullable().meta({ description: 'Índice del envío; null si es de todos' }),
+    estado: z.enum(ESTADOS_FIRMA_REMOTA).meta({
+      description: '«esperando» (aún no ha firmado), «firmada» (ver `entrega`), «caducada» (pasaron los 30 minutos) o «anulada» (se pidió otro enlace para el mismo envío)',
+    }),
+    url: z.url().nullable().meta({ description: 'El enlace que abre el destinatario (para el QR); solo en la respuesta que lo crea: el servicio no lo guarda' }),
+    expira_at: fechaHora.meta({ description: 'Hasta cuándo vale el enlace' }),
+    segundos_restantes: z.number().int().min(0).meta({ description: 'Segundos que le quedan al enlace (0 si ya no vale)' }),
+    entrega: Entrega.nullable().meta({ description: 'La entrega que hizo su firma, cuando está firmada' }),
+  })
+  .meta({ id: 'FirmaRemota' });
+export type FirmaRemota = z.infer<typeof FirmaRemota>;
+
+/** POST /decas/{id}/entregas/firma-remota and GET …/{solicitud} answer. */
+export const FirmaRemotaRespuesta = z.object({ firma_remota: FirmaRemota }).meta({ id: 'FirmaRemotaRespuesta' });
+export type FirmaRemotaRespuesta = z.infer<typeof FirmaRemotaRespuesta>;

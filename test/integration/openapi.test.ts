@@ -168,6 +168,13 @@ async function recorrer(app: TestApp, rx: Receptor, base: string, claves: Claves
   ok(await pedir('POST', `/decas/${emitida.id}/entregas`, { ...k, body: { resultado: 'rechazada', registrada_at: '2026-11-25T10:15:00+01:00' } }), 422);
   ok(await pedir('GET', `/decas/${emitida.id}/entregas`, k), 200);
   ok(await pedir('GET', `/decas/${emitida.id}/entregas/1/pdf`, k), 200);
+  ok(await pedir('GET', `/decas/${emitida.id}/entregas/1/firma.png`, k), 200);
+  ok(await pedir('GET', `/decas/${emitida.id}/entregas/9/firma.png`, k), 404);
+  ok(await pedir('POST', `/decas/${emitida.id}/entregas/firma-remota`, { ...k, body: {} }), 409);
+  const enlace = await pedir('POST', `/decas/${pid}/entregas/firma-remota`, { ...k, body: { envio: 0 } });
+  ok(enlace, 201);
+  ok(await pedir('GET', `/decas/${pid}/entregas/firma-remota/${enlace.body.firma_remota.id}`, k), 200);
+  ok(await pedir('GET', `/decas/${pid}/entregas/firma-remota/999999`, k), 404);
   ok(await pedir('GET', `/decas/${emitida.id}/entregas/9/pdf`, k), 404);
   ok(await pedir('POST', `/decas/${emitida.id}/enviar`, { ...k, body: { email: 'oficina@example.com' } }), 200);
   ok(await pedir('DELETE', `/decas/${emitida.id}`, k), 409);

@@ -380,6 +380,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decas/{id}/entregas/{n}/firma.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Firma de una entrega (PNG)
+         * @description La firma de una entrega como imagen PNG, dibujada de sus trazos: solo para la cuenta (extensión).
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        get: operations["firma_entrega"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decas/{id}/entregas/firma-remota": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enlace para firmar en el móvil del destinatario
+         * @description Un enlace (para un QR) con el que el destinatario firma la entrega de un envío en su propio móvil, sin cuenta: vale 30 minutos y una sola firma, y la entrega queda como si la anotara el conductor (extensión).
+         *
+         *     Conflictos (409): `pendiente`, `sustituido`, `entregado`.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        post: operations["pedir_firma_remota"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/decas/{id}/entregas/firma-remota/{solicitud}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Estado de un enlace para firmar
+         * @description Cómo va un enlace para firmar en el móvil del destinatario: esperando, firmada (con la entrega), caducada o anulada (extensión).
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        get: operations["ver_firma_remota"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/camino": {
         parameters: {
             query?: never;
@@ -1254,6 +1322,11 @@ export interface components {
             /** @description Radio de precisión en metros, si el dispositivo lo da */
             precision_m?: number;
         };
+        /** @description Extensión: pedir un enlace para que el destinatario firme la entrega en su propio móvil */
+        FirmaRemotaInput: {
+            /** @description Índice del envío en `envios` (0 el primero); sin él, la entrega es de todos los envíos de la DeCA */
+            envio?: number;
+        };
         AgendaEmpresaInput: {
             /** @description Nombre o razón social */
             nombre: string;
@@ -1516,6 +1589,8 @@ export interface components {
                  * @description El justificante (PDF/A sellado), con la clave de la cuenta
                  */
                 pdf: string;
+                /** @description La firma como imagen PNG (fondo transparente), con la clave de la cuenta; null sin firma */
+                firma: string | null;
                 /**
                  * Format: uri
                  * @description Página pública que confirma el justificante (su QR); sin firma ni fotos
@@ -1525,6 +1600,28 @@ export interface components {
         };
         EntregasDecaList: {
             data: components["schemas"]["EntregaDeca"][];
+        };
+        FirmaRemotaRespuesta: {
+            firma_remota: components["schemas"]["FirmaRemota"];
+        };
+        FirmaRemota: {
+            /** @description El de /decas/{id}/entregas/firma-remota/{solicitud} */
+            id: number;
+            /** @description Índice del envío; null si es de todos */
+            envio: number | null;
+            /**
+             * @description «esperando» (aún no ha firmado), «firmada» (ver `entrega`), «caducada» (pasaron los 30 minutos) o «anulada» (se pidió otro enlace para el mismo envío)
+             * @enum {string}
+             */
+            estado: "esperando" | "firmada" | "caducada" | "anulada";
+            /** @description El enlace que abre el destinatario (para el QR); solo en la respuesta que lo crea: el servicio no lo guarda */
+            url: string | null;
+            /** @description Hasta cuándo vale el enlace */
+            expira_at: string;
+            /** @description Segundos que le quedan al enlace (0 si ya no vale) */
+            segundos_restantes: number;
+            /** @description La entrega que hizo su firma, cuando está firmada */
+            entrega: components["schemas"]["EntregaDeca"] | null;
         };
         AgendaEmpresa: {
             id: number;
@@ -2975,6 +3072,146 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            401: components["responses"]["NoAutenticado"];
+            404: components["responses"]["NoEncontrado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    firma_entrega: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description El `ETag` de la copia que ya tiene (o varios, separados por comas, o `*`): si coincide, 304 sin cuerpo */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+                /** @description Número de la entrega en su DeCA (`n`, 1 la primera) */
+                n: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description La firma de quien recibió (o rechazó) como imagen PNG de 800 px de ancho sobre fondo transparente, dibujada de sus trazos; `ETag` = su SHA-256. 404 si la entrega no tiene firma */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            /** @description No ha cambiado: `If-None-Match` coincide con su `ETag` (o es `*`). Sin cuerpo; use la copia que ya tiene */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    ETag: components["headers"]["ETag"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["NoAutenticado"];
+            404: components["responses"]["NoEncontrado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    pedir_firma_remota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "envio": 0
+                 *     }
+                 */
+                "application/json": components["schemas"]["FirmaRemotaInput"];
+            };
+        };
+        responses: {
+            /** @description Un enlace de un solo uso, válido 30 minutos, que el destinatario abre en su móvil (sin cuenta) para firmar la entrega: muéstrelo como QR. Uno nuevo para el mismo envío anula el anterior. Cabecera `Location`: dónde consultar si ya firmó */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirmaRemotaRespuesta"];
+                };
+            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            413: components["responses"]["DemasiadoGrande"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    ver_firma_remota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+                /** @description Id del enlace (`firma_remota.id`) */
+                solicitud: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Si el destinatario ya firmó (con la entrega), si espera o si el enlace caducó */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirmaRemotaRespuesta"];
+                };
             };
             401: components["responses"]["NoAutenticado"];
             404: components["responses"]["NoEncontrado"];

@@ -24,7 +24,7 @@ import { cambioRegistrado } from '../decas/escritura';
 import { exigirEstado } from '../decas/estado';
 import { bloquearDeca, type DecaConRefs, obtenerDeca } from '../decas/queries';
 import { presentDeca } from '../presenters/deca';
-import { miniatura } from './miniaturas';
+import { firmaPng, miniatura } from './miniaturas';
 
 type FilaEntrega = Omit<{ [K in keyof EntregasTable]: EntregasTable[K] extends import('kysely').ColumnType<infer S, unknown, unknown> ? S : EntregasTable[K] }, never>;
 
@@ -53,6 +53,7 @@ export function presentEntregaDeca(row: FilaEntrega, siteUrl: string): Entrega {
     pdf_sha256: row.pdf_sha256,
     urls: {
       pdf: `${siteUrl}${API_BASE[row.entorno]}/decas/${row.deca_id}/entregas/${row.n}/pdf`,
+      firma: row.firma_png ? `${siteUrl}${API_BASE[row.entorno]}/decas/${row.deca_id}/entregas/${row.n}/firma.png` : null,
       verificar: verificarEntregaUrl(siteUrl, row.token),
     },
   };
@@ -95,12 +96,12 @@ export async function obtenerEntrega(ctx: Pick<DomainContext, 'db' | 'siteUrl'>,
 
 type Previa = { n: number; envio: number | null; resultado: 'entregada' | 'rechazada' };
 
-async function leerPrevias(db: Kysely<DB>, actor: Actor, decaId: number): Promise<Previa[]> {
+export async function leerPrevias(db: Kysely<DB>, actor: Actor, decaId: number): Promise<Previa[]> {
   return db.selectFrom('entregas').select(['n', 'envio', 'resultado']).where('deca_id', '=', decaId).where(delAmbito(actor)).orderBy('n').execute();
 }
 
 /** 409 `entregado` when the shipment (or, for the whole DeCA, any shipment) already has its delivery or refusal. */
-function exigirLibre(numero: string, previas: readonly Previa[], envio: number | null): void {
+export function exigirLibre(numero: string, previas: readonly Previa[], envio: number | null): void {
   const choca = previas.find((p) => p.envio === null || envio === null || p.envio === envio);
   if (!choca) return;
   const hecha = choca.resultado === 'entregada' ? 'ya se entregó' : 'ya se rechazó';
@@ -122,6 +123,23 @@ export async function leerJustificante(
   return { numero: deca.numero, n, sha256: fila.pdf_sha256, pdf };
 }
 
+/** A delivery's signature as the PNG kept with it (404 when it has none: a refusal left unsigned). */
+export async function leerFirmaPng(
+  ctx: Pick<DomainContext, 'db' | 'siteUrl' | 'blobs'>,
+  actor: Actor,
+  ref: string,
+  texto: string,
+): Promise<{ numero: string; n: number; sha256: string; png: Uint8Array }> {
+  const { deca, fila } = await obtenerEntrega(ctx, actor, ref, texto);
+  const n = fila.n;
+  if (!fila.firma_png) throw new AppError('no_encontrado', `La entrega ${n} de la DeCA ${deca.numero} no tiene firma.`);
+  const { sha256, clave } = fila.firma_png;
+  const png = await ctx.blobs.leer(sha256, clave).catch((err: unknown) => {
+    throw errorDeBlob(err, `La firma de la entrega ${n} de la DeCA ${deca.numero}`);
+  });
+  return { numero: deca.numero, n, sha256, png };
+}
+
 /**
  * The shipper's e-mail the DeCA has, if any: when the carrier issued it, the
  * address its completion link was last sent to (the shipper's, asked for its
@@ -134,17 +152,23 @@ async function correoDelCargador(db: Kysely<DB>, actor: Actor, row: Pick<DecaCon
   return c?.destinatario ?? null;
 }
 
+/** The shipment asked for (null: all of them), refused (422) when the DeCA has no such shipment. */
+export function exigirEnvio(row: Pick<DecaConRefs, 'numero' | 'envios'>, envio: number | undefined): number | null {
+  if (envio === undefined) return null;
+  if (envio >= row.envios.length) {
+    const hay = row.envios.length === 1 ? 'un envío (el 0)' : `${row.envios.length} envíos (del 0 al ${row.envios.length - 1})`;
+    throw new AppError('validacion', `La DeCA ${row.numero} tiene ${hay}: no hay envío ${envio}.`, { campos: { envio: `No hay envío ${envio} en esta DeCA` } });
+  }
+  return envio;
+}
+
 const queEnvio = (envio: number | null) => (envio === null ? 'la DeCA entera' : `el envío ${envio + 1}`);
 
 /** POST /decas/{id}/entregas. */
 export async function prepararEntrega(ctx: DomainContext, actor: Actor, ref: string, input: EntregaInputParsed): Promise<Plan<EntregaCreada>> {
   const row = await obtenerDeca(ctx.db, actor, ref);
   exigirEstado(row, 'entregar');
-  const envio = input.envio ?? null;
-  if (envio !== null && envio >= row.envios.length) {
-    const hay = row.envios.length === 1 ? 'un envío (el 0)' : `${row.envios.length} envíos (del 0 al ${row.envios.length - 1})`;
-    throw new AppError('validacion', `La DeCA ${row.numero} tiene ${hay}: no hay envío ${envio}.`, { campos: { envio: `No hay envío ${envio} en esta DeCA` } });
-  }
+  const envio = exigirEnvio(row, input.envio);
   const avisos: Aviso[] = [];
   if (input.receptor_documento) {
     const v = validarNif(input.receptor_documento);
@@ -152,7 +176,7 @@ export async function prepararEntrega(ctx: DomainContext, actor: Actor, ref: str
       avisos.push({ campo: 'receptor_documento', codigo: 'documento_no_valido', mensaje: `Revise el DNI o NIE ${input.receptor_documento}: ${v.motivo ?? 'no es válido'}. Se ha guardado tal cual.` });
   }
   const fotos = (input.fotos ?? []).map(bytesDeFoto);
-  const miniaturas = await Promise.all(fotos.map(miniatura));
+  const [miniaturas, png] = await Promise.all([Promise.all(fotos.map(miniatura)), input.firma ? firmaPng(input.firma) : null]);
 
   // Refused at once, before rendering anything, when the shipment already has its delivery (checked again under the lock).
   const previas = await leerPrevias(ctx.db, actor, row.id);
@@ -202,9 +226,11 @@ export async function prepararEntrega(ctx: DomainContext, actor: Actor, ref: str
   const cargador = await correoDelCargador(ctx.db, actor, row);
   let fotosGuardadas: typeof guardadas;
   let justificante: (typeof guardadas)[number];
+  let firmaGuardada: (typeof guardadas)[number] | null;
   try {
     fotosGuardadas = [];
     for (const foto of fotos) fotosGuardadas.push(await guardar(foto));
+    firmaGuardada = png ? await guardar(png) : null;
     justificante = await guardar(pdf);
   } catch (err) {
     await siFalla().catch(() => undefined);
@@ -244,6 +270,7 @@ export async function prepararEntrega(ctx: DomainContext, actor: Actor, ref: str
           token,
           pdf_sha256: justificante.sha256,
           pdf_clave: justificante.clave,
+          firma_png: firmaGuardada ? JSON.stringify(firmaGuardada) : null,
         })
         .returningAll()
         .executeTakeFirstOrThrow();

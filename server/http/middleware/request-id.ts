@@ -21,11 +21,11 @@ export function newRequestId(): string {
 /**
  * The path as logged: the token of a one-time link (completing a DeCA's
  * data, confirming an e-mail, accepting an invitation, resetting a password,
- * a closed account's data) is a secret, and a log line is read by people who
+ * a closed account's data, the consignee signing on their phone) is a secret, and a log line is read by people who
  * must not be able to use it.
  */
 export function rutaParaLog(path: string): string {
-  return path.replace(/^(\/(?:completar|confirmar|invitacion|restablecer|p\/exportacion|app\/api\/invitacion|app\/api\/contrasena\/restablecer)\/)[^/]+/, '$1[oculto]');
+  return path.replace(/^(\/(?:completar|f|confirmar|invitacion|restablecer|p\/exportacion|app\/api\/invitacion|app\/api\/contrasena\/restablecer)\/)[^/]+/, '$1[oculto]');
 }
 
 /**

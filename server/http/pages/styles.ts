@@ -61,7 +61,7 @@ export const PUBLIC_STYLE = inlineStyle(BASE);
  * completion form, the PDF check): the inspector's page, opened at the
  * roadside, does not carry it.
  */
-export const FORM_STYLE = inlineStyle(`${BASE}
+const FORM = `${BASE}
   label{display:block;font-weight:700;margin-top:.8em}
   input,textarea,select{width:100%;font:inherit;padding:10px;border:2px solid #000;background:#fff;color:#000}
   fieldset{border:2px solid #000;margin:10px 0;padding:8px 10px}
@@ -72,7 +72,25 @@ export const FORM_STYLE = inlineStyle(`${BASE}
   .avisos{border:4px solid #8a6100;padding:8px 12px;background:#fff1b8;margin:10px 0}
   .ro dd{color:#222}
   .row{display:grid;grid-template-columns:1fr 1fr;gap:8px}
-`);
+`;
+export const FORM_STYLE = inlineStyle(FORM);
 
+/**
+ * The consignee's signing page: the form's style and the signature pad (a
+ * canvas the finger draws on without scrolling the page), and the choices
+ * that only make sense for the answer chosen.
+ */
+export const FIRMA_STYLE = inlineStyle(`${FORM}
+  .eleccion label{display:flex;gap:10px;align-items:center;font-weight:700;margin:.4em 0;padding:10px;border:2px solid #000}
+  .eleccion input,.casilla input{width:28px;height:28px;flex:none;margin:0}
+  .casilla{display:flex;gap:10px;align-items:center}
+  .panel{position:relative;border:3px solid #000;background:#fff;margin-top:6px}
+  .panel canvas{display:block;width:100%;aspect-ratio:5/2;touch-action:none;cursor:crosshair}
+  .panel .linea{position:absolute;left:8%;right:8%;bottom:22%;border-bottom:2px dashed #777;pointer-events:none}
+  [data-solo-con-js]{display:none}
+  .js [data-solo-con-js]{display:block}
+  .js [data-sin-js]{display:none}
+  .js .oculto{display:none}
+`);
 /** Every public page's stylesheet, for the CSP: any of them may answer a public route. */
-export const PUBLIC_STYLES = [PUBLIC_STYLE, FORM_STYLE];
+export const PUBLIC_STYLES = [PUBLIC_STYLE, FORM_STYLE, FIRMA_STYLE];

@@ -64,6 +64,24 @@ const PUERTAS: Partial<Record<NombreOperacion, Puerta>> = {
       ctx.body = Buffer.from(v.pdf);
     },
   },
+  firma_entrega: {
+    responder(ctx, v: { numero: string; n: number; sha256: string; png: Uint8Array }) {
+      ctx.set('Content-Disposition', `inline; filename="DeCA-${v.numero}-entrega-${v.n}-firma.png"`);
+      ctx.set('ETag', `"${v.sha256}"`);
+      ctx.set('Cache-Control', 'private, no-cache');
+      ctx.type = 'image/png';
+      ctx.body = Buffer.from(v.png);
+    },
+  },
+  pedir_firma_remota: {
+    responder(ctx, answer: { firma_remota: { id: number } }, config) {
+      ctx.status = 201;
+      ctx.set('Location', `${config.siteUrl}${ctx.path}/${answer.firma_remota.id}`);
+      // The link is shown this once (only its digest is kept).
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = answer;
+    },
+  },
   foto_deca: {
     responder(ctx, v: { numero: string; tipo: string; sha256: string; foto: Uint8Array }) {
       ctx.type = v.tipo;

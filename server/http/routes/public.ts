@@ -7,7 +7,9 @@ import { type Command, ejecutar } from '../../commands/command';
 import { confirmarEmailCommand } from '../../commands/cuenta';
 import {
   abrirCompletarCommand,
+  abrirFirmaRemotaCommand,
   completarDecaCommand,
+  firmarEntregaRemotaCommand,
   manifiestoConductorCommand,
   pdfPublicoCommand,
   qrPublicoCommand,
@@ -24,6 +26,7 @@ import { leerArchivoSubido } from '../middleware/subida';
 import { COMPLETAR_JS, renderCompletarFormulario, renderCompletarInicio } from '../pages/completar';
 import { renderExportacion } from '../pages/exportacion';
 import { conductorManifest, rel, renderConductor, renderFicha, renderFichaOffline, renderFichaOfflineRechazada, renderMensaje } from '../pages/ficha';
+import { FIRMA_JS, renderFirmada, renderFirmaRemota } from '../pages/firma-remota';
 import { html, pageHeaders } from '../pages/html';
 import { RUTA_PRIVACIDAD, renderPrivacidad } from '../pages/privacidad';
 import { PUBLIC_STYLES } from '../pages/styles';
@@ -36,6 +39,8 @@ const TITULOS: Partial<Record<string, string>> = {
   demasiadas_peticiones: 'Demasiados intentos',
   validacion: 'Petición no válida',
   no_disponible: 'Servicio no disponible',
+  entregado: 'Entrega ya firmada',
+  enlace_caducado: 'Enlace caducado',
 };
 
 /**
@@ -182,6 +187,34 @@ export function createPublicRouter({ config, services }: AppDeps): Router<AppSta
       case 'inicio':
         return sendPage(ctx, renderCompletarInicio(p, ctx.path));
     }
+  });
+
+  router.get('/p/firma.js', (ctx) => {
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.set('Cache-Control', 'public, max-age=3600');
+    ctx.body = FIRMA_JS;
+  });
+
+  // «Firmar en su móvil»: the consignee's own phone, no account. Opening the link changes nothing; the post signs.
+  router.get('/f/:token', async (ctx) => {
+    const v = await run(ctx, abrirFirmaRemotaCommand, ctx.params);
+    if (v) sendPage(ctx, renderFirmaRemota(v, { action: ctx.path }), 200, { script: true });
+  });
+
+  router.post('/f/:token', async (ctx) => {
+    let pares: [string, string][];
+    try {
+      // Room for a long signature's points (the pad's JSON) besides the text fields.
+      pares = formularioUtf8(await readBody(ctx.req, 256 * 1024));
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      return sendPage(ctx, renderMensaje('No se puede leer el formulario', err.message), err.status);
+    }
+    const valores = Object.fromEntries(pares.filter(([k]) => ['resultado', 'receptor_nombre', 'receptor_documento', 'reservas', 'sin_reservas', 'motivo_rechazo', 'firma'].includes(k)));
+    const p = await run(ctx, firmarEntregaRemotaCommand, { token: ctx.params.token, valores });
+    if (!p) return;
+    if (p.tipo === 'firmada') return sendPage(ctx, renderFirmada(p.vista, p.entrega, p.avisos));
+    sendPage(ctx, renderFirmaRemota(p.vista, { action: ctx.path, valores: p.valores, errores: p.errores }), 422, { script: true });
   });
 
   // A delivery receipt's own page (its QR): that it is authentic and what it confirms, never the signature or photos.
