@@ -30,6 +30,24 @@ export async function guardarEntrega(db: DecaDb, deca: string, datos: Record<str
   return entrega;
 }
 
+/**
+ * Keep a delivery the server recorded from elsewhere for this DeCA — the
+ * consignee signed on their own phone («Firmar en su móvil») — as sent, so
+ * the DeCA's page shows it with no coverage later; `finalizar` queues the end
+ * of the service after it, as for a delivery collected here. Kept once
+ * whatever the number of times it is seen (its key is the DeCA's and its number).
+ */
+export async function guardarEntregaRecibida(db: DecaDb, deca: string, entrega: Record<string, unknown> & { n: number }, opts: { finalizar?: boolean } = {}): Promise<void> {
+  const clave = `${deca}#${entrega.n}`;
+  await db.transaction('rw', [db.decas, db.outbox, db.entregas], async () => {
+    if (await db.entregas.get(clave)) return;
+    await db.entregas.add({ clave, deca, datos: { ...entrega }, fotos: [], estado: 'enviada', servidor: { ...entrega }, creado: Date.now() });
+    if (opts.finalizar) await db.outbox.add(entradaOutbox(deca, 'fin', {}));
+    await recalcular(db, deca);
+  });
+  avisarDeCambio();
+}
+
 /** A photo as the base64 text the API takes (also in a service worker: no FileReader). */
 export async function enBase64(foto: Blob): Promise<string> {
   const bytes = new Uint8Array(await foto.arrayBuffer());

@@ -1,8 +1,10 @@
+import { useState } from 'preact/hooks';
 import { validarNif } from '../../shared/rules/nif';
 import { useUrlDeBlob } from '../app/hooks';
 import { Campo } from '../components/campo';
 import { nombreDeca, rutaDeca } from '../components/insignias';
 import { LONGITUD_ENTREGA, MAX_FOTOS_ENTREGA } from '../data/esquemas';
+import { FirmaEnSuMovil } from './entrega/firma-en-su-movil';
 import { PanelFirma } from './entrega/panel-firma';
 import { useEntrega } from './entrega/use-entrega';
 
@@ -37,7 +39,8 @@ function Miniatura({ foto, n, onQuitar }: { foto: Blob; n: number; onQuitar: () 
  * is recorded the same way, with its reason.
  */
 export default function Entrega({ params, query }: { params: string[]; query: URLSearchParams }) {
-  const { rec, envio, destino, valida, ahora, campos, fijar, firmar, alternarSinReservas, anadirFotos, pedirPosicion, guardar } = useEntrega(params[0]!, query);
+  const { rec, envio, destino, valida, ahora, campos, fijar, firmar, alternarSinReservas, anadirFotos, pedirPosicion, guardar, firmadaEnSuMovil } = useEntrega(params[0]!, query);
+  const [enSuMovil, setEnSuMovil] = useState(false);
   const { nombre, documento, trazos, reservas, sinReservas, motivo, fotos, reduciendo, posicion, estadoPosicion, errores, guardando, entregada } = campos;
   const { setResultado, setNombre, setDocumento, setReservas, setMotivo, setFotos, al } = fijar;
 
@@ -58,8 +61,9 @@ export default function Entrega({ params, query }: { params: string[]; query: UR
         {envio !== undefined ? `Entregar el envío ${envio + 1}` : 'Entrega'} · DeCA {nombreDeca(rec)}
       </h1>
       {destino ? <p class="pista">Destino: {String(destino)}</p> : null}
-      <p class="pista">Se guarda en este teléfono aunque no haya cobertura y se envía solo cuando la haya.</p>
-      <form onSubmit={(e) => void guardar(e)} noValidate>
+      <FirmaEnSuMovil rec={rec} envio={envio} activo={enSuMovil} onCambio={setEnSuMovil} alFirmar={firmadaEnSuMovil} />
+      {!enSuMovil && <p class="pista">Aquí se guarda en este teléfono aunque no haya cobertura y se envía solo cuando la haya.</p>}
+      <form onSubmit={(e) => void guardar(e)} noValidate hidden={enSuMovil}>
         <fieldset>
           <legend>¿Acepta la mercancía?</legend>
           <div class="eleccion">

@@ -359,8 +359,8 @@ function reservasDelDispositivo(p: Page, vaciar: boolean, entorno: 'produccion' 
 }
 
 /** What the QR on the screen holds, read from a screenshot as a phone's camera would. */
-export async function leerQr(p: Page): Promise<string> {
-  const png = await p.getByTestId('qr').screenshot();
+export async function leerQr(p: Page, testId = 'qr'): Promise<string> {
+  const png = await p.getByTestId(testId).screenshot();
   const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   const code = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), info.width, info.height);
   if (!code) throw new Error('no se pudo leer el QR de la pantalla');

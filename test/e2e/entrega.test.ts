@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { ROOT } from '../support/processes';
 import { auditarAccesibilidad } from './axe';
-import { CHROMIUM, esperarServiceWorker } from './browser';
-import { archivoE2e, decaCompleta, filasEnDispositivo } from './flujos';
+import { CHROMIUM, CHROMIUM_ARGS, esperarServiceWorker, leerQr } from './browser';
+import { archivoE2e, decaCompleta, enEsteServidor, filasEnDispositivo } from './flujos';
 
 type Trazos = [number, number][][];
 
@@ -24,8 +24,8 @@ function luminancia(css: string): number {
  * (down, a run of moves, up), dispatched on the pad at page coordinates. Two
  * strokes: cursive loops and a short underline.
  */
-async function firmar(page: Page): Promise<void> {
-  const pad = page.getByTestId('panel-firma');
+async function firmar(page: Page, selector = '[data-testid="panel-firma"]'): Promise<void> {
+  const pad = page.locator(selector);
   await pad.scrollIntoViewIfNeeded();
   await pad.evaluate((el) => {
     const caja = el.getBoundingClientRect();
@@ -252,5 +252,94 @@ describe.skipIf(!CHROMIUM)('proof of delivery on the phone, with or without cove
     expect(await otra.textContent()).toContain('Sin reservas');
     await otra.getByRole('img', { name: 'Firma de Ana Ruiz' }).waitFor();
     expect(await page.getByTestId('entregar-0').count()).toBe(0);
+  });
+
+  it('the consignee signs on their own phone: a QR on the driver’s screen, a page with no account (and a plain one with JavaScript off); the driver’s phone sees it arrive and, the last shipment delivered, ends the service', async () => {
+    const { env } = e2e;
+    const { page, api } = await e2e.sesion({ clave: true });
+    const envios = [
+      { origen: 'Zaragoza', destino: 'Huesca', naturaleza: 'Piensos', peso: '6.000' },
+      { origen: 'Zaragoza', destino: 'Jaca', naturaleza: 'Abonos en sacos', peso: '4.000' },
+    ];
+    const { deca } = await api<{ deca: { id: number; numero: string } }>('POST', '/decas', decaCompleta({ envios }));
+    // The first shipment was delivered earlier (another phone, the API).
+    await api('POST', `/decas/${deca.id}/entregas`, {
+      envio: 0,
+      resultado: 'entregada',
+      receptor_nombre: 'Ana Ruiz',
+      firma: {
+        proporcion: 2,
+        trazos: [
+          [
+            [0.1, 0.5],
+            [0.9, 0.5],
+          ],
+        ],
+      },
+      sin_reservas: true,
+      registrada_at: '2026-11-28T09:00:00+01:00',
+    });
+    await page.goto(`${env.url}/decas/${deca.numero}`);
+    await page.getByTestId('entregar-1').click();
+    await page.getByRole('heading', { name: `Entregar el envío 2 · DeCA ${deca.numero}` }).waitFor();
+    await page.getByTestId('firmar-en-su-movil').click();
+    await page.getByTestId('qr-firma').waitFor();
+    await page.waitForFunction(() => ((document.querySelector('[data-testid="qr-firma"]') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
+    // While the link is shown, the form to sign here is not.
+    expect(await page.getByRole('button', { name: 'Guardar la entrega' }).isVisible()).toBe(false);
+    if (process.env.CAPTURAS) writeFileSync(path.join(ROOT, 'docs/img/entrega-qr.png'), await page.screenshot());
+    expect(await page.getByTestId('estado-firma-remota').textContent()).toMatch(/Esperando su firma… \(el código vale (29:\d\d|30:00) más\)/);
+    // The QR as a phone's camera reads it from the screen: the link the page also shows.
+    const enlace = await leerQr(page, 'qr-firma');
+    expect(enlace).toBe(await page.getByTestId('enlace-firma').textContent());
+    expect(enlace).toMatch(/\/f\/[\w-]{24}$/);
+
+    const movil = await chromium.launch({ executablePath: CHROMIUM!, args: CHROMIUM_ARGS });
+    onTestFinished(() => movil.close());
+    // A phone with JavaScript off: the form is there, the pad says what it needs; nothing is signed by opening it.
+    const sinJs = await (await movil.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } })).newPage();
+    await sinJs.goto(enEsteServidor(env, enlace));
+    await sinJs.getByText('Para firmar con el dedo hace falta JavaScript').waitFor();
+    expect(await sinJs.locator('#panel-firma').isVisible()).toBe(false);
+    expect(await sinJs.getByText('Abonos en sacos').count()).toBe(1);
+    expect(await sinJs.getByText('Piensos').count()).toBe(0);
+
+    // The consignee's own phone, no account, no app: signs with a finger on the page's pad.
+    const ajeno = await (await movil.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true })).newPage();
+    await ajeno.goto(enEsteServidor(env, enlace));
+    await ajeno.getByRole('heading', { name: 'Firmar la entrega' }).waitFor();
+    expect(await ajeno.getByText('Para firmar con el dedo hace falta JavaScript').isVisible()).toBe(false);
+    await ajeno.getByLabel('Su nombre').fill('Tomás Lasaosa');
+    await firmar(ajeno, '#panel-firma');
+    await ajeno.getByLabel('Recibida conforme, sin reservas').check();
+    // The rejection's field only when rejecting.
+    expect(await ajeno.getByLabel('Si la rechaza: ¿por qué?').isVisible()).toBe(false);
+    const firma = JSON.parse((await ajeno.locator('#firma').inputValue()) || 'null') as { w: number; h: number; t: number[][][] };
+    expect(firma.t).toHaveLength(2);
+    expect(firma.w / firma.h).toBeCloseTo(2.5, 1);
+    if (process.env.CAPTURAS) writeFileSync(path.join(ROOT, 'docs/img/firma-en-su-movil.png'), await ajeno.screenshot({ fullPage: true }));
+    await ajeno.getByRole('button', { name: 'Firmar y enviar' }).click();
+    await ajeno.getByText('Entrega firmada. Gracias, Tomás Lasaosa.').waitFor();
+
+    // The driver's phone sees it arrive: back on the DeCA's page with the delivery, its signature and its receipt.
+    await page.getByRole('heading', { name: new RegExp(`DeCA ${deca.numero}`) }).waitFor({ timeout: 20_000 });
+    await page.getByTestId('entrega').getByRole('img', { name: 'Firma de Tomás Lasaosa' }).waitFor();
+    // The last shipment delivered: the service ends by itself.
+    await expect.poll(async () => (await api<{ deca: { fin_servicio_at: string | null } }>('GET', `/decas/${deca.numero}`)).deca.fin_servicio_at, { timeout: 20_000 }).not.toBeNull();
+    const { data } = await api<{ data: { n: number; envio: number; receptor_nombre: string; sin_reservas: boolean; firma: { trazos: unknown[] } }[] }>('GET', `/decas/${deca.id}/entregas`);
+    expect(data.map((e) => [e.n, e.envio, e.receptor_nombre])).toEqual([
+      [1, 0, 'Ana Ruiz'],
+      [2, 1, 'Tomás Lasaosa'],
+    ]);
+    expect(data[1]!.firma.trazos).toHaveLength(2);
+    const nueva = page.getByTestId('entrega').filter({ hasText: 'Tomás Lasaosa' });
+    const [descarga] = await Promise.all([page.waitForEvent('download'), nueva.getByTestId('justificante').click()]);
+    expect(descarga.suggestedFilename()).toBe(`DeCA-${deca.numero}-entrega-2.pdf`);
+    const ruta = await descarga.path();
+    expect((await import('node:fs')).readFileSync(ruta).subarray(0, 5).toString()).toBe('%PDF-');
+    // Nothing left to deliver on the phone either; the link is spent.
+    expect(await page.getByTestId('entregar-1').count()).toBe(0);
+    await ajeno.goto(enEsteServidor(env, enlace));
+    await ajeno.getByText('Esta entrega ya está firmada').waitFor();
   });
 });

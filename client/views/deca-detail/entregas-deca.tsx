@@ -5,6 +5,7 @@ import type { Entrega } from '../../../shared/schemas/entrega';
 import { useEnLinea, useLiveQuery } from '../../app/hooks';
 import { contexto } from '../../app/sesion';
 import { useStore } from '../../app/store';
+import { NetworkError } from '../../data/api';
 import type { DecaLocal, EntregaLocal } from '../../data/db';
 import { FirmaDibujada } from '../entrega/panel-firma';
 
@@ -43,12 +44,50 @@ export function useEntregas(rec: DecaLocal | null | undefined): EntregaLocal[] |
 function cuandoSeRecogio(e: EntregaLocal): string {
   const t = e.datos.registrada_at;
   if (typeof t !== 'string') return '';
-  return e.clave.startsWith('n:') ? fechaEs(t) : fechaHoraEs(new Date(t));
+  // The server gives Madrid wall time (`2026-11-28 10:15:00`); the phone kept its own ISO instant.
+  return /^\d{4}-\d{2}-\d{2} \d/.test(t) ? fechaEs(t) : fechaHoraEs(new Date(t));
 }
 
 const texto = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
 
-function UnaEntrega({ e, envios }: { e: EntregaLocal; envios: number }) {
+/**
+ * The sealed receipt of a delivery the server has, fetched with the session
+ * when asked for (it carries the photos: not kept on the phone) and saved as
+ * a file the phone opens.
+ */
+function Justificante({ id, numero, n }: { id: number; numero: string; n: number }) {
+  const ctx = useStore(contexto)!;
+  const [estado, setEstado] = useState<string | null>(null);
+  async function descargar() {
+    setEstado('Descargando el justificante…');
+    try {
+      const bytes = await ctx.api.bytes('pdf_entrega', { id: String(id), n: String(n) });
+      const url = URL.createObjectURL(new Blob([bytes], { type: 'application/pdf' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `DeCA-${numero}-entrega-${n}.pdf`;
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      setEstado(null);
+    } catch (err) {
+      setEstado(err instanceof NetworkError ? 'Sin cobertura: el justificante está en el servidor y se descarga cuando la haya.' : (err as Error).message);
+    }
+  }
+  return (
+    <div class="acciones">
+      <button type="button" onClick={() => void descargar()} data-testid="justificante">
+        Justificante (PDF)
+      </button>
+      {estado && (
+        <p class="pista" role="status">
+          {estado}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function UnaEntrega({ e, envios, rec }: { e: EntregaLocal; envios: number; rec: DecaLocal }) {
   const d = e.datos;
   const entregada = d.resultado === 'entregada';
   const firma = d.firma as { proporcion: number; trazos: TrazoFirma[] } | undefined;
@@ -77,6 +116,7 @@ function UnaEntrega({ e, envios }: { e: EntregaLocal; envios: number }) {
         {d.posicion ? <p class="pista">Con la posición del teléfono</p> : null}
         {firma && <FirmaDibujada trazos={firma.trazos} proporcion={firma.proporcion} titulo={`Firma de ${nombre ?? 'quien recibe'}`} />}
         {e.estado === 'pendiente' && <p class="pista">Guardada en este teléfono: se enviará sola cuando haya cobertura.</p>}
+        {typeof e.servidor?.n === 'number' && rec.id !== undefined && rec.deca && <Justificante id={rec.id} numero={rec.deca.numero} n={e.servidor.n} />}
       </div>
     </li>
   );
@@ -91,7 +131,7 @@ export function EntregasDeDeca({ rec, entregas }: { rec: DecaLocal; entregas: En
       <h2>Entrega</h2>
       <ul class="tarjetas">
         {entregas.map((e) => (
-          <UnaEntrega key={e.clave} e={e} envios={envios} />
+          <UnaEntrega key={e.clave} e={e} envios={envios} rec={rec} />
         ))}
       </ul>
     </div>

@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { hayFirma, type TrazoFirma } from '../../../shared/rules/trazo-firma';
+import type { Entrega } from '../../../shared/schemas/entrega';
 import { useLiveQuery } from '../../app/hooks';
 import { navegar } from '../../app/router';
 import { contexto } from '../../app/sesion';
 import { useStore } from '../../app/store';
 import { rutaDeca } from '../../components/insignias';
 import { buscarLocal } from '../../data/consultas';
-import { guardarEntrega } from '../../data/entregas';
+import { guardarEntrega, guardarEntregaRecibida } from '../../data/entregas';
 import { EntregaInput, FOTO_ENTREGA_MAXIMA, issuesToCampos, LADO_FOTO_ENTREGA, MAX_FOTOS_ENTREGA } from '../../data/esquemas';
 import { reducirFoto } from '../../data/reducir-foto';
 import { useEntregas } from '../deca-detail/entregas-deca';
@@ -49,6 +50,19 @@ export function useEntrega(ref: string, query: URLSearchParams) {
     const t = setInterval(() => setAhora(new Date()), 30_000);
     return () => clearInterval(t);
   }, []);
+
+  /** The last delivery ends the service: the only one, or that of the last shipment still undelivered. */
+  function esLaUltima(): boolean {
+    const hechas = new Set((entregas ?? []).map((e) => e.datos.envio));
+    const faltan = envios.map((_, i) => i).filter((i) => i !== envio && !hechas.has(i));
+    return !rec!.deca?.fin_servicio_at && (envio === undefined || faltan.length === 0);
+  }
+
+  /** The consignee signed on their own phone: the server's delivery kept here, the service ended if it was the last. */
+  async function firmadaEnSuMovil(entrega: Entrega) {
+    await guardarEntregaRecibida(ctx.db, rec!.clave, entrega, { finalizar: esLaUltima() });
+    navegar(rutaDeca(rec!));
+  }
 
   async function anadirFotos(ev: Event) {
     const input = ev.currentTarget as HTMLInputElement;
@@ -119,11 +133,7 @@ export function useEntrega(ref: string, query: URLSearchParams) {
     }
     setGuardando(true);
     try {
-      // The last delivery ends the service: the only one, or that of the last shipment still undelivered.
-      const hechas = new Set((entregas ?? []).map((e) => e.datos.envio));
-      const faltan = envios.map((_, i) => i).filter((i) => i !== envio && !hechas.has(i));
-      const finalizar = !rec!.deca?.fin_servicio_at && (envio === undefined || faltan.length === 0);
-      await guardarEntrega(ctx.db, rec!.clave, datos, fotos, { finalizar });
+      await guardarEntrega(ctx.db, rec!.clave, datos, fotos, { finalizar: esLaUltima() });
       navegar(rutaDeca(rec!));
     } catch (err) {
       setErrores({ general: (err as Error).message });
@@ -160,5 +170,6 @@ export function useEntrega(ref: string, query: URLSearchParams) {
     anadirFotos,
     pedirPosicion,
     guardar,
+    firmadaEnSuMovil,
   };
 }
