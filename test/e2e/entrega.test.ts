@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -61,7 +62,10 @@ describe.skipIf(!CHROMIUM)('proof of delivery on the phone, with or without cove
   it('the consignee signs offline: kept with its key in the outbox, pending on the DeCA; back online the server has it, strokes and all', async () => {
     const { env } = e2e;
     const { page, api } = await e2e.sesion({ clave: true });
-    const { deca } = await api<{ deca: { id: number; numero: string } }>('POST', '/decas', decaCompleta());
+    // The shipper's data was asked for by e-mail: the receipt goes to that address.
+    const CARGADOR = `cargador-${Date.now()}@example.com`;
+    const { deca } = await api<{ deca: { id: number; numero: string } }>('POST', '/decas', decaCompleta({ emitir: false, pedir_datos_email: CARGADOR }));
+    await api('POST', `/decas/${deca.id}/emitir`, {});
     await page.goto(`${env.url}/decas/${deca.numero}`);
     await page.getByRole('heading', { name: new RegExp(`DeCA ${deca.numero}`) }).waitFor();
     await esperarServiceWorker(page);
@@ -176,6 +180,12 @@ describe.skipIf(!CHROMIUM)('proof of delivery on the phone, with or without cove
     });
     expect(data[0]!.firma).toEqual(firma);
     expect((await api<{ deca: { fin_servicio_at: string | null } }>('GET', `/decas/${deca.numero}`)).deca.fin_servicio_at).not.toBeNull();
+    // The shipper's e-mail: the sealed receipt attached, as the server made it.
+    const alCargador = () => env.smtp.mails.filter((m) => JSON.stringify(m.to ?? '').includes(CARGADOR) && String(m.subject).startsWith('Entrega: DeCA'));
+    await expect.poll(() => alCargador().length, { timeout: 20_000 }).toBe(1);
+    const adjunto = alCargador()[0]!.attachments?.find((a) => a.contentType === 'application/pdf');
+    expect(adjunto?.filename).toBe(`DeCA-${deca.numero}-entrega-1.pdf`);
+    expect(createHash('sha256').update(adjunto!.content as Buffer).digest('hex')).toBe(data[0]!.pdf_sha256);
     // Sent, the photos leave the phone (the server keeps them); the delivery stays on the DeCA's page.
     const [enviada] = await filasEnDispositivo<{ fotos: unknown[]; estado: string }>(page, 'entregas', ['fotos', 'estado']);
     expect(enviada).toEqual({ fotos: [], estado: 'enviada' });
