@@ -132,3 +132,20 @@ export type ExportacionVista =
   | { estado: 'lista'; empresa: string; bytes: number; caduca_at: Date }
   | { estado: 'descargada'; empresa: string; descargada_at: Date }
   | { estado: 'caducada'; empresa: string; caduca_at: Date };
+
+/** What the consignee's page shows: the goods they sign for, whose they are, and how long the link lasts. */
+export interface VistaFirmaRemota {
+  numero: string;
+  cargador_nombre: string | null;
+  transp_nombre: string | null;
+  matricula: string | null;
+  conductor_nombre: string | null;
+  /** The shipments the signature covers (one, or all of the DeCA's). */
+  envios: { indice: number; origen: string | null; destino: string | null; naturaleza: string | null; cantidad: string | null }[];
+  todos: boolean;
+  expira_at: string;
+  minutos_restantes: number;
+}
+
+/** What the page posts: the delivery's fields by their API names, the signature as the pad's JSON. */
+export type ValoresFirmaRemota = Partial<Record<'resultado' | 'receptor_nombre' | 'receptor_documento' | 'reservas' | 'sin_reservas' | 'motivo_rechazo' | 'firma', string>>;

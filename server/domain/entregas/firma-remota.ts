@@ -15,6 +15,7 @@ import { formatMadrid } from '../../../shared/rules/fechas';
 import { formatPeso } from '../../../shared/rules/peso';
 import { hayFirma, normalizarTrazo, type TrazoFirma } from '../../../shared/rules/trazo-firma';
 import { type Entrega, type EntregaCreada, EntregaInput, type FirmaRemota, MAX_PUNTOS, MAX_TRAZOS, MINUTOS_FIRMA_REMOTA } from '../../../shared/schemas/entrega';
+import type { ValoresFirmaRemota, VistaFirmaRemota } from '../../../shared/schemas/publico';
 import type { FirmasRemotasTable } from '../../db/schema';
 import { sha256Hex } from '../../sha256';
 import type { Actor } from '../actor';
@@ -23,6 +24,9 @@ import type { DomainContext, Plan } from '../context';
 import { exigirEstado } from '../decas/estado';
 import { type DecaConRefs, obtenerDeca } from '../decas/queries';
 import { escritura } from '../plan';
+
+export type { ValoresFirmaRemota, VistaFirmaRemota };
+
 import { exigirEnvio, exigirLibre, leerPrevias, listarEntregasDeca, prepararEntrega } from './entregar';
 
 type Fila = { [K in keyof FirmasRemotasTable]: FirmasRemotasTable[K] extends import('kysely').ColumnType<infer S, unknown, unknown> ? S : FirmasRemotasTable[K] };
@@ -107,20 +111,6 @@ export async function verFirmaRemota(ctx: Pick<DomainContext, 'db' | 'siteUrl' |
   return presentFirmaRemota(fila, ctx.clock.now(), null, entrega);
 }
 
-/** What the consignee's page shows: the goods they sign for, whose they are, and how long the link lasts. */
-export interface VistaFirmaRemota {
-  numero: string;
-  cargador_nombre: string | null;
-  transp_nombre: string | null;
-  matricula: string | null;
-  conductor_nombre: string | null;
-  /** The shipments the signature covers (one, or all of the DeCA's). */
-  envios: { indice: number; origen: string | null; destino: string | null; naturaleza: string | null; cantidad: string | null }[];
-  todos: boolean;
-  expira_at: string;
-  minutos_restantes: number;
-}
-
 /** A link that can no longer be signed, refused as its state says. */
 function exigirVigente(fila: Pick<Fila, 'usada_at' | 'anulada_at' | 'expira_at'>, ahora: Date): void {
   const estado = estadoDe(fila, ahora);
@@ -183,9 +173,6 @@ async function abrir(ctx: Pick<DomainContext, 'db' | 'clock'>, token: string): P
 export async function abrirFirmaRemota(ctx: Pick<DomainContext, 'db' | 'clock'>, token: string): Promise<VistaFirmaRemota> {
   return (await abrir(ctx, token)).vista;
 }
-
-/** What the page posts: the delivery's fields by their API names, the signature as the pad's JSON. */
-export type ValoresFirmaRemota = Partial<Record<'resultado' | 'receptor_nombre' | 'receptor_documento' | 'reservas' | 'sin_reservas' | 'motivo_rechazo' | 'firma', string>>;
 
 export type PasoFirmaRemota =
   | { tipo: 'formulario'; vista: VistaFirmaRemota; valores: ValoresFirmaRemota; errores: Campos }

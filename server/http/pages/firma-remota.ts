@@ -1,7 +1,7 @@
 import type { Aviso, Campos } from '../../../shared/errors';
 import type { Entrega } from '../../../shared/schemas/entrega';
 import { LONGITUD_ENTREGA } from '../../../shared/schemas/entrega';
-import type { ValoresFirmaRemota, VistaFirmaRemota } from '../../domain/entregas/firma-remota';
+import type { ValoresFirmaRemota, VistaFirmaRemota } from '../../../shared/schemas/publico';
 import { html, layout, type SafeHtml } from './html';
 import { ENLACE_PRIVACIDAD } from './privacidad';
 import { FIRMA_STYLE } from './styles';
