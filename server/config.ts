@@ -28,6 +28,15 @@ const ConfigSchema = z
     SEAL_P12_PASSWORD: z.string().optional(),
     SEDE_CONTROL_URL: z.url({ protocol: /^https?$/ }).default('https://sede.transportes.gob.es/'),
     WEBHOOK_ALLOW_INSECURE: flag,
+    // eFTI (Reglamento (UE) 2020/1056): the two parts of every dataset's UIL besides the dataset's own id.
+    EFTI_GATE_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'debe ser el identificador de la pasarela eFTI nacional (letras, cifras, «.», «_» o «-»)')
+      .default('ES'),
+    EFTI_PLATFORM_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'debe ser el identificador de esta plataforma eFTI (letras, cifras, «.», «_» o «-»)')
+      .optional(),
     TRUST_PROXY: z
       .string()
       .regex(/^(\d{1,2}|true|false)$/, 'debe ser el número de proxies propios delante del servidor (0, 1, 2…)')
@@ -104,6 +113,12 @@ export interface ConfigS3 {
 /** Where the issued PDFs are kept (server/blobs): a folder (by default DATA_DIR/blobs) or an S3 bucket. */
 export type ConfigBlobs = { readonly tipo: 'disco'; readonly dir: string } | ConfigS3;
 
+/** Who this service is on the eFTI network: the first two parts of a dataset's UIL (the reference's `edelivery.xsd`, type `UIL`). */
+export interface ConfigEfti {
+  readonly gateId: string;
+  readonly platformId: string;
+}
+
 /** Every setting of the README's configuration table, parsed once. */
 export interface Config {
   readonly port: number;
@@ -122,6 +137,8 @@ export interface Config {
   /** The Ministry's electronic office where a company sends the PDF/A after a roadside check. */
   readonly sedeControlUrl: string;
   readonly webhookAllowInsecure: boolean;
+  /** EFTI_GATE_ID and EFTI_PLATFORM_ID (default: the site's host name): the gate and platform parts of every eFTI dataset's UIL. */
+  readonly efti: ConfigEfti;
   /** Proxies of ours in front (0: none): the client is the N-th address from the right of X-Forwarded-For. */
   readonly trustProxy: number;
   readonly fakeNow: string | null;
@@ -163,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sealP12: c.SEAL_P12 ? { path: path.resolve(c.SEAL_P12), password: c.SEAL_P12_PASSWORD ?? '' } : null,
     sedeControlUrl: c.SEDE_CONTROL_URL,
     webhookAllowInsecure: c.WEBHOOK_ALLOW_INSECURE,
+    efti: Object.freeze({ gateId: c.EFTI_GATE_ID, platformId: c.EFTI_PLATFORM_ID ?? new URL(siteUrl).hostname }),
     trustProxy: c.TRUST_PROXY,
     fakeNow: c.FAKE_NOW ?? null,
     logLevel: c.LOG_LEVEL,

@@ -30,6 +30,7 @@ export const RUTAS = {
   descargas_deca: ['get', '/decas/{id}/descargas'],
   pdf_deca: ['get', '/decas/{id}/pdf'],
   qr_deca: ['get', '/decas/{id}/qr.png'],
+  efti_deca: ['get', '/decas/{id}/efti'],
   foto_deca: ['get', '/decas/{id}/foto'],
   pedir_datos: ['post', '/decas/{id}/pedir-datos'],
   enviar_deca: ['post', '/decas/{id}/enviar'],

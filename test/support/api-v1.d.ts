@@ -234,6 +234,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decas/{id}/efti": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * La DeCA como conjunto de datos eFTI (XML)
+         * @description Una versión emitida de una DeCA (la vigente por defecto) como conjunto de datos eFTI: el XML «consignment» del esquema común de referencia, con su UIL.
+         *
+         *     Conflictos (409): `pendiente`.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        get: operations["efti_deca"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decas/{id}/foto": {
         parameters: {
             query?: never;
@@ -1989,6 +2013,14 @@ export interface components {
         ETag: string;
         /** @description Nombre con el que guardar el archivo */
         "Content-Disposition": string;
+        /** @description UIL del conjunto de datos eFTI, 1.ª parte: la pasarela nacional (EFTI_GATE_ID) */
+        "Efti-Gate-Id": string;
+        /** @description UIL, 2.ª parte: esta plataforma (EFTI_PLATFORM_ID) */
+        "Efti-Platform-Id": string;
+        /** @description UIL, 3.ª parte: el conjunto de datos; el mismo en todas las versiones de la DeCA y en las que la sustituyen */
+        "Efti-Dataset-Id": string;
+        /** @description Los subconjuntos eFTI (Reglamento Delegado (UE) 2024/2024) cuyos datos lleva, separados por comas */
+        "Efti-Subsets": string;
         /** @description El esquema que pide la API (RFC 6750): `Bearer` con el entorno en `realm`, y `error="invalid_token"` si llegó una clave que aquí no vale (desconocida, revocada o del otro entorno) */
         "WWW-Authenticate": string;
     };
@@ -2628,6 +2660,72 @@ export interface operations {
                 content: {
                     "image/png": string;
                 };
+            };
+            401: components["responses"]["NoAutenticado"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    efti_deca: {
+        parameters: {
+            query?: {
+                /** @description Número de versión emitida (1, 2…); por defecto, la vigente */
+                version?: number;
+            };
+            header?: {
+                /** @description El `ETag` de la copia que ya tiene (o varios, separados por comas, o `*`): si coincide, 304 sin cuerpo */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Una versión emitida de la DeCA (la vigente, o la de `version`) como conjunto de datos eFTI (Reglamento (UE) 2020/1056): el elemento `consignment` del esquema `consignment-common.xsd` de la implementación de referencia de la UE, escrito con lo que imprimió el PDF de esa versión. Su UIL va en las cabeceras `Efti-Gate-Id`, `Efti-Platform-Id` y `Efti-Dataset-Id`: el mismo en todas las versiones de la DeCA y en las DeCA que la sustituyen. Qué dato va en qué elemento: docs/efti.md */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Efti-Gate-Id": components["headers"]["Efti-Gate-Id"];
+                    "Efti-Platform-Id": components["headers"]["Efti-Platform-Id"];
+                    "Efti-Dataset-Id": components["headers"]["Efti-Dataset-Id"];
+                    "Efti-Subsets": components["headers"]["Efti-Subsets"];
+                    ETag: components["headers"]["ETag"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description No ha cambiado: `If-None-Match` coincide con su `ETag` (o es `*`). Sin cuerpo; use la copia que ya tiene */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Efti-Gate-Id": components["headers"]["Efti-Gate-Id"];
+                    "Efti-Platform-Id": components["headers"]["Efti-Platform-Id"];
+                    "Efti-Dataset-Id": components["headers"]["Efti-Dataset-Id"];
+                    "Efti-Subsets": components["headers"]["Efti-Subsets"];
+                    ETag: components["headers"]["ETag"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["NoAutenticado"];
             404: components["responses"]["NoEncontrado"];
