@@ -17,6 +17,13 @@ describe('loadConfig', () => {
     expect(c.logLevel).toBe('info');
   });
 
+  it('names the eFTI gate and platform of every dataset UIL: ES and the site host by default, refusing ids that are not tokens', () => {
+    expect(loadConfig({ SITE_URL: 'https://deca.example.es/' }).efti).toEqual({ gateId: 'ES', platformId: 'deca.example.es' });
+    expect(loadConfig({ EFTI_GATE_ID: 'ES1', EFTI_PLATFORM_ID: 'deca-01' }).efti).toEqual({ gateId: 'ES1', platformId: 'deca-01' });
+    expect(() => loadConfig({ EFTI_PLATFORM_ID: 'con espacios' })).toThrow(/EFTI_PLATFORM_ID/);
+    expect(() => loadConfig({ EFTI_GATE_ID: 'ES/1' })).toThrow(/EFTI_GATE_ID/);
+  });
+
   it('derives SITE_URL from PORT and strips a trailing slash from a given one', () => {
     expect(loadConfig({ PORT: '9000' }).siteUrl).toBe('http://localhost:9000');
     expect(loadConfig({ SITE_URL: 'https://deca.example.es/' }).siteUrl).toBe('https://deca.example.es');
