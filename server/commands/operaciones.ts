@@ -30,6 +30,7 @@ import {
   validarDecaCommand,
   verDecaCommand,
 } from './decas';
+import { accesosEftiCommand } from './efti';
 import { entregarDecaCommand, pdfEntregaCommand, verEntregasCommand } from './entregas';
 import { leerAlbaranCommand } from './fotos';
 import { exportarCsvCommand, importarCsvCommand } from './importar';
@@ -71,6 +72,7 @@ export const COMANDOS_API: Record<string, AnyCommand> = Object.fromEntries(
     pdfEntregaCommand,
     documentosCaminoCommand,
     verCuentaCommand,
+    accesosEftiCommand,
     buscarAgendaCommand,
     guardarAgendaCommand,
     cambiarAgendaCommand,

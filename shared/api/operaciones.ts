@@ -52,7 +52,7 @@ import {
   PedirDatosInput,
   SustituirInput,
 } from '../schemas/deca';
-import { EftiQuery } from '../schemas/efti';
+import { AccesosEftiList, AccesosEftiQuery, EftiQuery } from '../schemas/efti';
 import { EntregaCreada, EntregaInput, EntregasList, LIMITE_ENTREGA_KB } from '../schemas/entrega';
 import { FotoBase64Input, FotoLeida } from '../schemas/fotos';
 import { ClaveIdempotencia } from '../schemas/idempotencia';
@@ -550,6 +550,18 @@ export const OPERACIONES = {
         anotaciones: CONSULTA,
       },
     ],
+  },
+  efti_accesos: {
+    resumen: 'Accesos de autoridades por eFTI',
+    etiqueta: 'Cuenta',
+    consulta: AccesosEftiQuery,
+    exito: [
+      json(
+        AccesosEftiList,
+        'Cada consulta de una pasarela eFTI (una autoridad de la UE) que devolvió DeCA de la cuenta, la más reciente primero: quién (la pasarela), cuándo, qué pidió (un UIL y sus subconjuntos, o una matrícula) y qué DeCA se le dieron; `siguiente` lleva a la próxima página. Ver docs/efti.md',
+      ),
+    ],
+    extension: true,
   },
   buscar_agenda_empresas: EMPRESAS.buscar,
   guardar_agenda_empresas: EMPRESAS.guardar,

@@ -40,6 +40,7 @@ export const RUTAS = {
   pdf_entrega: ['get', '/decas/{id}/entregas/{n}/pdf'],
   documentos_camino: ['get', '/camino'],
   ver_cuenta: ['get', '/cuenta'],
+  efti_accesos: ['get', '/efti/accesos'],
   buscar_agenda_empresas: ['get', '/agenda/empresas'],
   guardar_agenda_empresas: ['post', '/agenda/empresas'],
   buscar_agenda_vehiculos: ['get', '/agenda/vehiculos'],

@@ -446,6 +446,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/efti/accesos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accesos de autoridades por eFTI
+         * @description El registro de accesos de autoridades a los datos de la cuenta a través de una pasarela eFTI: quién, cuándo, qué consultó y qué DeCA se le devolvieron.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        get: operations["efti_accesos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/agenda/empresas": {
         parameters: {
             query?: never;
@@ -1549,6 +1571,35 @@ export interface components {
         };
         EntregasDecaList: {
             data: components["schemas"]["EntregaDeca"][];
+        };
+        AccesoEfti: {
+            id: number;
+            /** @description AAAA-MM-DD HH:MM:SS, hora de Madrid */
+            fecha: string;
+            /** @description La pasarela eFTI que consultó (su identificador, EFTI_GATE_ID) */
+            pasarela: string;
+            /** @description El requestId de la consulta: identifica la petición de la autoridad en toda la cadena de pasarelas */
+            request_id: string | null;
+            /**
+             * @description `uil`: un conjunto de datos por su UIL; `identificador`: por matrícula
+             * @enum {string}
+             */
+            consulta: "uil" | "identificador";
+            /** @description En una consulta por UIL, el conjunto de datos pedido */
+            dataset_id: string | null;
+            /** @description En una consulta por identificador, la matrícula buscada, tal como llegó */
+            identificador: string | null;
+            /** @description means (vehículo), equipment (remolque), carried; vacío: cualquiera */
+            tipos_identificador: string[];
+            /** @description País de matriculación pedido, si lo hubo */
+            pais: string | null;
+            /** @description En una consulta por UIL, los subconjuntos pedidos */
+            subsets: string[];
+            /** @description Las DeCA de la cuenta que se devolvieron, con la versión */
+            decas: {
+                numero: string;
+                version: number;
+            }[];
         };
         AgendaEmpresa: {
             id: number;
@@ -3183,6 +3234,47 @@ export interface operations {
                                 };
                             };
                         };
+                    };
+                };
+            };
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    efti_accesos: {
+        parameters: {
+            query?: {
+                /** @description Cuántos por página (1–100) */
+                limite?: number;
+                /** @description El valor «siguiente» de la página anterior */
+                despues_de?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cada consulta de una pasarela eFTI (una autoridad de la UE) que devolvió DeCA de la cuenta, la más reciente primero: quién (la pasarela), cuándo, qué pidió (un UIL y sus subconjuntos, o una matrícula) y qué DeCA se le dieron; `siguiente` lleva a la próxima página. Ver docs/efti.md */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description El más reciente primero */
+                        accesos: components["schemas"]["AccesoEfti"][];
+                        /** @description Pásalo como despues_de para la página siguiente; null si no hay más */
+                        siguiente: string | null;
                     };
                 };
             };

@@ -23,6 +23,7 @@ import * as m0021 from './0021-correos-por-mes';
 import * as m0022 from './0022-fotos';
 import * as m0023 from './0023-agenda-dudosa';
 import * as m0024 from './0024-entregas';
+import * as m0026 from './0026-efti-plataforma';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ export const migrations: Record<string, Migration> = {
   '0022-fotos': m0022,
   '0023-agenda-dudosa': m0023,
   '0024-entregas': m0024,
+  '0026-efti-plataforma': m0026,
 };
 
 export const migrationProvider: MigrationProvider = {
