@@ -17,6 +17,7 @@ export const AccesosEftiQuery = z.object({
   limite: z.coerce.number().int('Debe ser un número entero').min(1, 'Mínimo 1').max(100, 'Máximo 100').default(50).meta({ description: 'Cuántos por página (1–100)' }),
   despues_de: z
     .string()
+    .max(15, 'Use el valor «siguiente» de la página anterior')
     .regex(/^\d{1,15}$/, 'Use el valor «siguiente» de la página anterior')
     .optional()
     .meta({ description: 'El valor «siguiente» de la página anterior' }),

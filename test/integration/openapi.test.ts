@@ -133,6 +133,8 @@ async function recorrer(app: TestApp, rx: Receptor, base: string, claves: Claves
   ok(await pedir('GET', `/decas/${emitida.id}/pdf`, { ...k, headers: { 'If-None-Match': pdf.headers.get('etag')! } }), 304);
   ok(await pedir('GET', `/decas/${emitida.id}/qr.png`, k), 200);
   ok(await pedir('GET', `/decas/${emitida.id}/efti?version=1`, k), 200);
+  ok(await pedir('GET', '/efti/accesos?limite=10', k), 200);
+  ok(await pedir('GET', '/efti/accesos?despues_de=x', k), 422);
   ok(await pedir('GET', '/camino', k), 200);
   ok(await pedir('GET', '/camino?tengo=esto-no', k), 422);
   ok(await pedir('GET', '/decas.csv', k), 200);
