@@ -18,6 +18,7 @@ import { documentoOpenApi } from './http/openapi';
 import { apiRoutes } from './http/routes/api';
 import { createAppApiRouter } from './http/routes/app-api';
 import { createDocsRouter } from './http/routes/docs';
+import { createEftiRouter } from './http/routes/efti';
 import { createPublicRouter } from './http/routes/public';
 import { serveClient } from './http/routes/static';
 
@@ -91,6 +92,7 @@ export function createApp(deps: AppDeps): Koa<AppState> {
   app.use(mountMcp(deps, '/demo/mcp', 'pruebas'));
   mountApi(app, deps, '/api/v1', 'produccion');
   mountApi(app, deps, '/demo/api/v1', 'pruebas');
+  app.use(createEftiRouter(deps).routes());
   app.use(createPublicRouter(deps).routes());
   app.use(createDocsRouter().routes());
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { MESES_CONSERVACION } from '../shared/rules/privacidad';
+import type { Entorno } from '../shared/schemas/cuenta';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', ''])
@@ -28,6 +29,19 @@ const ConfigSchema = z
     SEAL_P12_PASSWORD: z.string().optional(),
     SEDE_CONTROL_URL: z.url({ protocol: /^https?$/ }).default('https://sede.transportes.gob.es/'),
     WEBHOOK_ALLOW_INSECURE: flag,
+    // eFTI (Reglamento (UE) 2020/1056): the two parts of every dataset's UIL besides the dataset's own id.
+    EFTI_GATE_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'debe ser el identificador de la pasarela eFTI nacional (letras, cifras, «.», «_» o «-»)')
+      .default('ES'),
+    EFTI_PLATFORM_ID: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'debe ser el identificador de esta plataforma eFTI (letras, cifras, «.», «_» o «-»)')
+      .optional(),
+    // The shared secrets the gate signs its requests with (docs/efti.md, «Autenticación de la pasarela»):
+    // one for the production data, another for a gate that may only read the test environment's.
+    EFTI_GATE_SECRET: z.string().min(32, 'debe tener al menos 32 caracteres (p. ej. openssl rand -hex 32)').optional(),
+    EFTI_TEST_GATE_SECRET: z.string().min(32, 'debe tener al menos 32 caracteres (p. ej. openssl rand -hex 32)').optional(),
     TRUST_PROXY: z
       .string()
       .regex(/^(\d{1,2}|true|false)$/, 'debe ser el número de proxies propios delante del servidor (0, 1, 2…)')
@@ -61,6 +75,10 @@ const ConfigSchema = z
       .transform(Number)
       .refine((n) => n <= 36_500, 'debe ser un número entero de días, de 1 a 36500')
       .optional(),
+  })
+  .refine((c) => !(c.EFTI_GATE_SECRET && c.EFTI_GATE_SECRET === c.EFTI_TEST_GATE_SECRET), {
+    message: 'debe ser distinto de EFTI_GATE_SECRET: una pasarela de pruebas nunca firma como la real',
+    path: ['EFTI_TEST_GATE_SECRET'],
   })
   .refine((c) => !(c.SEAL_P12_PASSWORD !== undefined && !c.SEAL_P12), { message: 'SEAL_P12_PASSWORD sin SEAL_P12', path: ['SEAL_P12'] })
   .refine((c) => !(c.FAKE_NOW && c.NODE_ENV === 'production'), {
@@ -104,6 +122,18 @@ export interface ConfigS3 {
 /** Where the issued PDFs are kept (server/blobs): a folder (by default DATA_DIR/blobs) or an S3 bucket. */
 export type ConfigBlobs = { readonly tipo: 'disco'; readonly dir: string } | ConfigS3;
 
+/**
+ * Who this service is on the eFTI network: the first two parts of a
+ * dataset's UIL (the reference's `edelivery.xsd`, type `UIL`), and the
+ * secrets the gate signs its requests with, by environment (null: no gate
+ * may query that environment's data).
+ */
+export interface ConfigEfti {
+  readonly gateId: string;
+  readonly platformId: string;
+  readonly secretos: Readonly<Record<Entorno, string | null>>;
+}
+
 /** Every setting of the README's configuration table, parsed once. */
 export interface Config {
   readonly port: number;
@@ -122,6 +152,8 @@ export interface Config {
   /** The Ministry's electronic office where a company sends the PDF/A after a roadside check. */
   readonly sedeControlUrl: string;
   readonly webhookAllowInsecure: boolean;
+  /** EFTI_GATE_ID and EFTI_PLATFORM_ID (default: the site's host name): the gate and platform parts of every eFTI dataset's UIL. */
+  readonly efti: ConfigEfti;
   /** Proxies of ours in front (0: none): the client is the N-th address from the right of X-Forwarded-For. */
   readonly trustProxy: number;
   readonly fakeNow: string | null;
@@ -163,6 +195,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sealP12: c.SEAL_P12 ? { path: path.resolve(c.SEAL_P12), password: c.SEAL_P12_PASSWORD ?? '' } : null,
     sedeControlUrl: c.SEDE_CONTROL_URL,
     webhookAllowInsecure: c.WEBHOOK_ALLOW_INSECURE,
+    efti: Object.freeze({
+      gateId: c.EFTI_GATE_ID,
+      platformId: c.EFTI_PLATFORM_ID ?? new URL(siteUrl).hostname,
+      secretos: Object.freeze({ produccion: c.EFTI_GATE_SECRET ?? null, pruebas: c.EFTI_TEST_GATE_SECRET ?? null }),
+    }),
     trustProxy: c.TRUST_PROXY,
     fakeNow: c.FAKE_NOW ?? null,
     logLevel: c.LOG_LEVEL,

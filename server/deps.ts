@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { BlobStore } from './blobs/almacen';
 import type { AlmacenExportaciones } from './blobs/exportaciones';
 import type { Clock } from './clock';
-import type { Config } from './config';
+import type { Config, ConfigEfti } from './config';
 import type { Listener } from './db/notify';
 import type { Database } from './db/open';
 import type { DB } from './db/schema';
@@ -29,6 +29,8 @@ export interface Services {
   siteUrl: string;
   /** SEDE_CONTROL_URL: where the PDF/A goes after a roadside check. */
   sedeControlUrl: string;
+  /** EFTI_GATE_ID, EFTI_PLATFORM_ID: the gate and platform of every eFTI dataset's UIL. */
+  efti: ConfigEfti;
   renderPdf: DecaPdfRenderer;
   /** BLOB_URL: where each issued version's PDF is written (before the version's row) and read back, checked against its SHA-256. */
   blobs: BlobStore;

@@ -15,7 +15,7 @@ import { crearLectorFotos } from './ocr/lector';
 import { createReadiness } from './readiness';
 
 export interface ServicesOptions {
-  config: Pick<Config, 'siteUrl' | 'sedeControlUrl' | 'webhookAllowInsecure' | 'apiRateLimit' | 'blobs' | 'dataDir'>;
+  config: Pick<Config, 'siteUrl' | 'sedeControlUrl' | 'efti' | 'webhookAllowInsecure' | 'apiRateLimit' | 'blobs' | 'dataDir'>;
   database: Database;
   clock: Clock;
   log: Logger;
@@ -52,6 +52,7 @@ export async function createServices(opts: ServicesOptions): Promise<Services & 
     log,
     siteUrl: config.siteUrl,
     sedeControlUrl: config.sedeControlUrl,
+    efti: config.efti,
     renderPdf: opts.renderPdf,
     blobs: crearAlmacen(config.blobs, log),
     exportaciones: new AlmacenExportaciones(path.join(config.dataDir, 'exportaciones')),

@@ -2,7 +2,7 @@ import { AppError, validationError } from '../../shared/errors';
 import { mensajeSinPermiso, type Permiso, puede } from '../../shared/rules/roles';
 import type { z } from '../../shared/schemas/zod';
 import type { Services } from '../deps';
-import type { Actor, Operador, Visitante } from '../domain/actor';
+import type { Actor, Operador, Pasarela, Visitante } from '../domain/actor';
 import type { Escritura, Plan } from '../domain/context';
 import { type ClaveCliente, claveCliente as claveDeCliente, claveRef, huella, idempotenciaDistinta, liberar, type Reclamo, type Repeticion, reclamar, registroDeClave } from '../domain/idempotencia';
 import { escribirPlan } from '../domain/plan';
@@ -15,12 +15,13 @@ import { gastar } from '../limits';
  * - `escritura`: a read-write key or a session (spec: a read-only key gets 403 `solo_lectura`);
  * - `admin`: a signed-in administrator of the account;
  * - `publico`: anyone, no account (the inspector, the other party on a link);
- * - `operador`: the command line, which has the data directory anyway.
+ * - `operador`: the command line, which has the data directory anyway;
+ * - `pasarela`: a national eFTI gate whose signed request the door has checked (commands/efti.ts).
  */
-export type Acceso = 'lectura' | 'escritura' | 'admin' | 'publico' | 'operador';
+export type Acceso = 'lectura' | 'escritura' | 'admin' | 'publico' | 'operador' | 'pasarela';
 
 /** The one acting, by access level. */
-export type Quien<A extends Acceso> = A extends 'publico' ? Visitante : A extends 'operador' ? Operador : Actor;
+export type Quien<A extends Acceso> = A extends 'publico' ? Visitante : A extends 'operador' ? Operador : A extends 'pasarela' ? Pasarela : Actor;
 
 /** What a command's body gets: the services, who acts, and the request as received. */
 export interface Contexto<A extends Acceso> extends Services {
@@ -125,8 +126,13 @@ export interface Ejecucion<O> {
 }
 
 /** Refuse an actor that may not run a command of this access level, or whose role does not allow it. */
-export function autorizar(acceso: Acceso, quien: Actor | Visitante | Operador, permiso?: Permiso): void {
+export function autorizar(acceso: Acceso, quien: Actor | Visitante | Operador | Pasarela, permiso?: Permiso): void {
   if (acceso === 'publico' || acceso === 'operador') return;
+  if (acceso === 'pasarela') {
+    // Only a gate's signed request builds a Pasarela; an account's key or session never runs a gate's command.
+    if (!('pasarela' in quien)) throw new AppError('prohibido', 'Solo una pasarela eFTI autenticada puede hacer esta consulta.');
+    return;
+  }
   const actor = quien as Actor;
   if (acceso === 'escritura' && actor.soloLectura) {
     throw new AppError('solo_lectura', 'Esta clave es de solo lectura: use una clave de lectura y escritura para cambiar datos.');
@@ -182,7 +188,7 @@ async function ejecutarUnaVez<S extends z.ZodType, O, A extends Acceso>(services
   const input = parsed.data as z.output<S>;
 
   const idem = cmd.idempotencia;
-  const honra = idem && (!idem.aplica || idem.aplica(input)) && cmd.acceso !== 'publico' && cmd.acceso !== 'operador';
+  const honra = idem && (!idem.aplica || idem.aplica(input)) && cmd.acceso !== 'publico' && cmd.acceso !== 'operador' && cmd.acceso !== 'pasarela';
   const cliente: ClaveCliente | null = !honra
     ? null
     : (opts.clave ?? (opts.idempotencyKey ? { clave: opts.idempotencyKey, huella: huella(cmd.nombre, idem.resumen ? idem.resumen(crudo) : crudo) } : null));

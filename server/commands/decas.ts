@@ -15,6 +15,7 @@ import {
   type Descarga,
   SustituirInput,
 } from '../../shared/schemas/deca';
+import { EftiQuery } from '../../shared/schemas/efti';
 import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
 import { renderQrPng } from '../documents/qr';
@@ -33,6 +34,7 @@ import { obtenerDeca } from '../domain/decas/queries';
 import { prepararSustitucion } from '../domain/decas/sustituir';
 import { fichaUrl } from '../domain/decas/urls';
 import { verDeca } from '../domain/decas/ver';
+import { leerDatasetEfti } from '../domain/efti/leer';
 import { leerFotoDeDeca } from '../domain/fotos/unir';
 import type { Repeticion } from '../domain/idempotencia';
 import { presentCambio, presentDeca } from '../domain/presenters/deca';
@@ -253,6 +255,14 @@ export const pdfDecaCommand = command({
     const v = await leerPdf(ctx, ctx.quien, deca);
     return { valor: { numero: deca.numero, ...v } };
   },
+});
+
+export const eftiDecaCommand = command({
+  nombre: 'efti_deca',
+  descripcion: 'Una versión emitida de una DeCA (la vigente por defecto) como conjunto de datos eFTI: el XML «consignment» del esquema común de referencia, con su UIL.',
+  acceso: 'lectura',
+  entrada: Ref.extend(EftiQuery.shape),
+  preparar: async (ctx, { id, version }) => ({ valor: await leerDatasetEfti(ctx, ctx.quien, id, version) }),
 });
 
 export const fotoDecaCommand = command({

@@ -14,6 +14,7 @@ import {
   crearDecaCommand,
   descargasDecaCommand,
   documentosCaminoCommand,
+  eftiDecaCommand,
   eliminarDecaCommand,
   emitirDecaCommand,
   enviarDecaCommand,
@@ -29,6 +30,7 @@ import {
   validarDecaCommand,
   verDecaCommand,
 } from './decas';
+import { accesosEftiCommand } from './efti';
 import { entregarDecaCommand, firmaEntregaCommand, pdfEntregaCommand, pedirFirmaRemotaCommand, verEntregasCommand, verFirmaRemotaCommand } from './entregas';
 import { leerAlbaranCommand } from './fotos';
 import { exportarCsvCommand, importarCsvCommand } from './importar';
@@ -59,6 +61,7 @@ export const COMANDOS_API: Record<string, AnyCommand> = Object.fromEntries(
     historialDecaCommand,
     descargasDecaCommand,
     pdfDecaCommand,
+    eftiDecaCommand,
     fotoDecaCommand,
     qrDecaCommand,
     pedirDatosCommand,
@@ -72,6 +75,7 @@ export const COMANDOS_API: Record<string, AnyCommand> = Object.fromEntries(
     verFirmaRemotaCommand,
     documentosCaminoCommand,
     verCuentaCommand,
+    accesosEftiCommand,
     buscarAgendaCommand,
     guardarAgendaCommand,
     cambiarAgendaCommand,

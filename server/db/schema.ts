@@ -185,6 +185,8 @@ export interface DecasTable {
   recibida_at: NullableTimestamp;
   creado_por_key_id: number | null;
   creado_por_user_id: number | null;
+  /** The dataset part of its eFTI UIL: the same for every DeCA of a chain of replacements (migration 0026). */
+  efti_dataset_id: ColumnType<string, string, never>;
 }
 
 /** The PDF of every issued version, kept so a version's bytes never change. */
@@ -503,8 +505,42 @@ export interface FirmasRemotasTable {
   etiqueta: string;
 }
 
+/** An authenticated eFTI gate request, once per signature (migration 0026): what it asked and how many datasets it got. */
+export interface EftiConsultasTable {
+  id: Generated<number>;
+  entorno: Entorno;
+  gate_id: string;
+  /** The message's `requestId`, as the gate sent it (null when it could not be read). */
+  request_id: string | null;
+  tipo: 'uil' | 'identificador' | 'no_valida';
+  dataset_id: string | null;
+  identificador: string | null;
+  tipos_identificador: Json<string[]>;
+  pais: string | null;
+  subsets: Json<string[]>;
+  /** The status the response carried (200, 400, 404). */
+  estado: number;
+  datasets: number;
+  /** SHA-256 of the request's signature: unique per gate, so a replay is refused. */
+  firma_sha256: string;
+  created_at: Timestamp;
+}
+
+/** Which DeCAs of an account one gate request returned (migration 0026). */
+export interface EftiAccesosTable {
+  id: Generated<number>;
+  account_id: number;
+  entorno: Entorno;
+  consulta_id: number;
+  /** The numbers of the DeCAs returned, with their versions. */
+  decas: Json<{ numero: string; version: number }[]>;
+  created_at: Timestamp;
+}
+
 export interface DB {
   firmas_remotas: FirmasRemotasTable;
+  efti_consultas: EftiConsultasTable;
+  efti_accesos: EftiAccesosTable;
   entregas: EntregasTable;
   agenda: AgendaTable;
   fotos: FotosTable;

@@ -40,3 +40,16 @@ export interface Visitante {
 export interface Operador {
   operador: true;
 }
+
+/**
+ * A national eFTI gate, authenticated by the signature of its request
+ * (server/domain/efti/firma.ts): it acts for no account, and reads the
+ * issued DeCAs of one environment only — the one its secret is for.
+ */
+export interface Pasarela {
+  pasarela: true;
+  gateId: string;
+  entorno: Entorno;
+  /** SHA-256 of the request's signature: recorded once, so the same signed request is never answered twice. */
+  firmaSha256: string;
+}

@@ -3,6 +3,8 @@ import { violacionUnica } from '../db/errores';
 
 /** Unique indexes whose refusal has its own documented answer. */
 const POR_INDICE: Record<string, () => AppError> = {
+  // Two copies of one signed gate request raced past the replay check: the second is the replay.
+  efti_consultas_firma_idx: () => new AppError('no_autenticado', 'Esta petición firmada ya se recibió: firme cada petición de nuevo, con su hora, al enviarla.'),
   users_email_key: () => new AppError('email_registrado', 'Ya existe una cuenta con ese correo. Inicie sesión o use otro correo.', { campos: { email: 'Ya registrado' } }),
 };
 

@@ -65,6 +65,26 @@ const CABECERAS = {
     descripcion: 'Nombre con el que guardar el archivo',
     esquema: { type: 'string', maxLength: 200, example: 'inline; filename="DeCA-2026-000012-v1.pdf"' },
   },
+  'Efti-Gate-Id': {
+    siempre: true,
+    descripcion: 'UIL del conjunto de datos eFTI, 1.ª parte: la pasarela nacional (EFTI_GATE_ID)',
+    esquema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$', maxLength: 63, example: 'ES' },
+  },
+  'Efti-Platform-Id': {
+    siempre: true,
+    descripcion: 'UIL, 2.ª parte: esta plataforma (EFTI_PLATFORM_ID)',
+    esquema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$', maxLength: 63, example: 'deca.example' },
+  },
+  'Efti-Dataset-Id': {
+    siempre: true,
+    descripcion: 'UIL, 3.ª parte: el conjunto de datos; el mismo en todas las versiones de la DeCA y en las que la sustituyen',
+    esquema: { type: 'string', pattern: '^[0-9a-f]{32}$', maxLength: 32, example: '3f0c9a4e5b7d4e21a8f6c1d2e3b4a596' },
+  },
+  'Efti-Subsets': {
+    siempre: true,
+    descripcion: 'Los subconjuntos eFTI (Reglamento Delegado (UE) 2024/2024) cuyos datos lleva, separados por comas',
+    esquema: { type: 'string', pattern: '^[A-Z]{2}[0-9]{2}[a-z]?(,[A-Z]{2}[0-9]{2}[a-z]?)*$', maxLength: 100, example: 'ES01' },
+  },
   'WWW-Authenticate': {
     siempre: true,
     descripcion: 'El esquema que pide la API (RFC 6750): `Bearer` con el entorno en `realm`, y `error="invalid_token"` si llegó una clave que aquí no vale (desconocida, revocada o del otro entorno)',

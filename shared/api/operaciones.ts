@@ -52,6 +52,7 @@ import {
   PedirDatosInput,
   SustituirInput,
 } from '../schemas/deca';
+import { AccesosEftiList, AccesosEftiQuery, EftiQuery } from '../schemas/efti';
 import { EntregaCreada, EntregaInput, EntregasList, FirmaRemotaInput, FirmaRemotaRespuesta, LIMITE_ENTREGA_KB } from '../schemas/entrega';
 import { FotoBase64Input, FotoLeida } from '../schemas/fotos';
 import { ClaveIdempotencia } from '../schemas/idempotencia';
@@ -73,7 +74,11 @@ export type NombreCabecera =
   | 'Location'
   | 'ETag'
   | 'Content-Disposition'
-  | 'WWW-Authenticate';
+  | 'WWW-Authenticate'
+  | 'Efti-Gate-Id'
+  | 'Efti-Platform-Id'
+  | 'Efti-Dataset-Id'
+  | 'Efti-Subsets';
 
 /**
  * How an operation answers when it succeeds. `cabeceras`: the headers of
@@ -83,7 +88,7 @@ export type NombreCabecera =
  */
 export type Exito = { estado: number; descripcion: string; cabeceras?: Partial<Record<NombreCabecera, boolean>> } & (
   | { json: z.ZodType }
-  | { tipo: 'application/pdf' | 'image/png' | 'image/*' | 'text/csv' }
+  | { tipo: 'application/pdf' | 'image/png' | 'image/*' | 'text/csv' | 'application/xml' }
 );
 
 /** How the body of a request is sent: JSON, or a file (multipart form field, or the raw bytes). */
@@ -406,6 +411,22 @@ export const OPERACIONES = {
     exito: [{ estado: 200, descripcion: 'El PDF/A de la última versión, sellado; `ETag` = su SHA-256', tipo: 'application/pdf', cabeceras: { ETag: true, 'Content-Disposition': true } }],
     conflictos: ['pendiente'],
   },
+  efti_deca: {
+    resumen: 'La DeCA como conjunto de datos eFTI (XML)',
+    etiqueta: 'DeCA',
+    consulta: EftiQuery,
+    exito: [
+      {
+        estado: 200,
+        descripcion:
+          'Una versión emitida de la DeCA (la vigente, o la de `version`) como conjunto de datos eFTI (Reglamento (UE) 2020/1056): el elemento `consignment` del esquema `consignment-common.xsd` de la implementación de referencia de la UE, escrito con lo que imprimió el PDF de esa versión. Su UIL va en las cabeceras `Efti-Gate-Id`, `Efti-Platform-Id` y `Efti-Dataset-Id`: el mismo en todas las versiones de la DeCA y en las DeCA que la sustituyen. Qué dato va en qué elemento: docs/efti.md',
+        tipo: 'application/xml',
+        cabeceras: { 'Efti-Gate-Id': true, 'Efti-Platform-Id': true, 'Efti-Dataset-Id': true, 'Efti-Subsets': true, ETag: true, 'Content-Disposition': true },
+      },
+    ],
+    conflictos: ['pendiente'],
+    extension: true,
+  },
   qr_deca: {
     resumen: 'QR de la DeCA',
     etiqueta: 'DeCA',
@@ -566,6 +587,18 @@ export const OPERACIONES = {
         anotaciones: CONSULTA,
       },
     ],
+  },
+  efti_accesos: {
+    resumen: 'Accesos de autoridades por eFTI',
+    etiqueta: 'Cuenta',
+    consulta: AccesosEftiQuery,
+    exito: [
+      json(
+        AccesosEftiList,
+        'Cada consulta de una pasarela eFTI (una autoridad de la UE) que devolvió DeCA de la cuenta, la más reciente primero: quién (la pasarela), cuándo, qué pidió (un UIL y sus subconjuntos, o una matrícula) y qué DeCA se le dieron; `siguiente` lleva a la próxima página. Ver docs/efti.md',
+      ),
+    ],
+    extension: true,
   },
   buscar_agenda_empresas: EMPRESAS.buscar,
   guardar_agenda_empresas: EMPRESAS.guardar,

@@ -185,7 +185,11 @@ describe.skipIf(!CHROMIUM)('proof of delivery on the phone, with or without cove
     await expect.poll(() => alCargador().length, { timeout: 20_000 }).toBe(1);
     const adjunto = alCargador()[0]!.attachments?.find((a) => a.contentType === 'application/pdf');
     expect(adjunto?.filename).toBe(`DeCA-${deca.numero}-entrega-1.pdf`);
-    expect(createHash('sha256').update(adjunto!.content as Buffer).digest('hex')).toBe(data[0]!.pdf_sha256);
+    expect(
+      createHash('sha256')
+        .update(adjunto!.content as Buffer)
+        .digest('hex'),
+    ).toBe(data[0]!.pdf_sha256);
     // Sent, the photos leave the phone (the server keeps them); the delivery stays on the DeCA's page.
     const [enviada] = await filasEnDispositivo<{ fotos: unknown[]; estado: string }>(page, 'entregas', ['fotos', 'estado']);
     expect(enviada).toEqual({ fotos: [], estado: 'enviada' });

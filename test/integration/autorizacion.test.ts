@@ -138,7 +138,16 @@ describe('authorization, generated from the route table', () => {
     expect(asignar.body.usuario.matriculas).toEqual(['5678FGH']);
 
     // An operation that needs an issued DeCA gets one; the rest a pending one (each its own: operations change it).
-    const EMITIDA = new Set(['/decas/{id}/fin', '/decas/{id}/pdf', '/decas/{id}/qr.png', '/decas/{id}/enviar', '/decas/{id}/control', '/decas/{id}/entregas', '/decas/{id}/entregas/{n}/pdf']);
+    const EMITIDA = new Set([
+      '/decas/{id}/fin',
+      '/decas/{id}/pdf',
+      '/decas/{id}/qr.png',
+      '/decas/{id}/efti',
+      '/decas/{id}/enviar',
+      '/decas/{id}/control',
+      '/decas/{id}/entregas',
+      '/decas/{id}/entregas/{n}/pdf',
+    ]);
     // The photo of a DeCA needs a DeCA made from one.
     const foto = async (op: OperacionApi) => (op.ruta === '/decas/{id}/foto' ? { foto_id: await fotoGuardada(app, c.account.id, 'produccion', Buffer.from(`foto ${Math.random()}`)) } : {});
     const hacer = async (quien: { key?: string; cookie?: string }, op: OperacionApi, matricula: string): Promise<number> => {

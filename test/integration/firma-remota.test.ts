@@ -116,12 +116,15 @@ describe('«Firmar en su móvil»: the consignee signs on their own phone', () =
   });
 
   it('a refusal needs no JavaScript and no signature; the signature of a delivery is kept as a PNG too', async ({ app, c }) => {
-    const deca = await emitida({ app, c, }, {
-      envios: [
-        { origen: 'Lleida', destino: 'Mercamálaga', naturaleza: 'Melocotón', peso: 9000 },
-        { origen: 'Lleida', destino: 'Mercasevilla', naturaleza: 'Nectarina', peso: 8000 },
-      ],
-    });
+    const deca = await emitida(
+      { app, c },
+      {
+        envios: [
+          { origen: 'Lleida', destino: 'Mercamálaga', naturaleza: 'Melocotón', peso: 9000 },
+          { origen: 'Lleida', destino: 'Mercasevilla', naturaleza: 'Nectarina', peso: 8000 },
+        ],
+      },
+    );
     const link = await pedir({ app, c }, deca, { envio: 1 });
     const abierta = await pagina(app, link.url!);
     // Only the shipment signed for, and the words for a browser without JavaScript.

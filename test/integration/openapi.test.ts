@@ -113,6 +113,7 @@ async function recorrer(app: TestApp, rx: Receptor, base: string, claves: Claves
   ok(await pedir('PATCH', `/decas/${pid}`, { ...k, body: { referencia: 'Pedido 12' } }), 200);
   ok(await pedir('PATCH', `/decas/${pid}`, { ...k, body: { referencia: 'Pedido 12' } }), 409);
   ok(await pedir('GET', `/decas/${pid}/pdf`, k), 409);
+  ok(await pedir('GET', `/decas/${pid}/efti`, k), 409);
   ok(await pedir('POST', `/decas/${pid}/pedir-datos`, { ...k, body: {} }), 200);
   ok(await pedir('POST', `/decas/${pid}/pedir-datos`, { ...k, body: { email: 'no-es-un-correo' } }), 422);
   ok(await pedir('POST', `/decas/${pid}/emitir`, { ...k, body: {} }), 200);
@@ -131,6 +132,9 @@ async function recorrer(app: TestApp, rx: Receptor, base: string, claves: Claves
   ok(pdf, 200);
   ok(await pedir('GET', `/decas/${emitida.id}/pdf`, { ...k, headers: { 'If-None-Match': pdf.headers.get('etag')! } }), 304);
   ok(await pedir('GET', `/decas/${emitida.id}/qr.png`, k), 200);
+  ok(await pedir('GET', `/decas/${emitida.id}/efti?version=1`, k), 200);
+  ok(await pedir('GET', '/efti/accesos?limite=10', k), 200);
+  ok(await pedir('GET', '/efti/accesos?despues_de=x', k), 422);
   ok(await pedir('GET', '/camino', k), 200);
   ok(await pedir('GET', '/camino?tengo=esto-no', k), 422);
   ok(await pedir('GET', '/decas.csv', k), 200);

@@ -10,6 +10,7 @@ import { describe, expect } from 'vitest';
 import { routerApi } from '../../server/app';
 import { createAppApiRouter } from '../../server/http/routes/app-api';
 import { createDocsRouter } from '../../server/http/routes/docs';
+import { createEftiRouter } from '../../server/http/routes/efti';
 import { createPublicRouter } from '../../server/http/routes/public';
 import { esRutaDelServidor } from '../../shared/rutas-servidor';
 import { clienteDePrueba } from '../support/cliente';
@@ -24,7 +25,7 @@ describe("the one list of the server's paths", () => {
   it("holds every route the server mounts, and none of the app's screens", async ({ app }) => {
     const deps = { config: app.config, services: app.services };
     const rutas = [
-      ...[routerApi(deps, '/api/v1'), routerApi(deps, '/demo/api/v1'), createPublicRouter(deps), createDocsRouter(), createAppApiRouter(deps)].flatMap((r) =>
+      ...[routerApi(deps, '/api/v1'), routerApi(deps, '/demo/api/v1'), createPublicRouter(deps), createDocsRouter(), createAppApiRouter(deps), createEftiRouter(deps)].flatMap((r) =>
         r.stack.filter((l) => l.methods.length > 0).map((l) => String(l.path)),
       ),
       '/mcp',

@@ -234,6 +234,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decas/{id}/efti": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * La DeCA como conjunto de datos eFTI (XML)
+         * @description Una versión emitida de una DeCA (la vigente por defecto) como conjunto de datos eFTI: el XML «consignment» del esquema común de referencia, con su UIL.
+         *
+         *     Conflictos (409): `pendiente`.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        get: operations["efti_deca"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/decas/{id}/foto": {
         parameters: {
             query?: never;
@@ -482,6 +506,28 @@ export interface paths {
          * @description La empresa de la cuenta, su plan y la cuota mensual de DeCA del entorno.
          */
         get: operations["ver_cuenta"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/efti/accesos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Accesos de autoridades por eFTI
+         * @description El registro de accesos de autoridades a los datos de la cuenta a través de una pasarela eFTI: quién, cuándo, qué consultó y qué DeCA se le devolvieron.
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        get: operations["efti_accesos"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1623,6 +1669,35 @@ export interface components {
             /** @description La entrega que hizo su firma, cuando está firmada */
             entrega: components["schemas"]["EntregaDeca"] | null;
         };
+        AccesoEfti: {
+            id: number;
+            /** @description AAAA-MM-DD HH:MM:SS, hora de Madrid */
+            fecha: string;
+            /** @description La pasarela eFTI que consultó (su identificador, EFTI_GATE_ID) */
+            pasarela: string;
+            /** @description El requestId de la consulta: identifica la petición de la autoridad en toda la cadena de pasarelas */
+            request_id: string | null;
+            /**
+             * @description `uil`: un conjunto de datos por su UIL; `identificador`: por matrícula
+             * @enum {string}
+             */
+            consulta: "uil" | "identificador";
+            /** @description En una consulta por UIL, el conjunto de datos pedido */
+            dataset_id: string | null;
+            /** @description En una consulta por identificador, la matrícula buscada, tal como llegó */
+            identificador: string | null;
+            /** @description means (vehículo), equipment (remolque), carried; vacío: cualquiera */
+            tipos_identificador: string[];
+            /** @description País de matriculación pedido, si lo hubo */
+            pais: string | null;
+            /** @description En una consulta por UIL, los subconjuntos pedidos */
+            subsets: string[];
+            /** @description Las DeCA de la cuenta que se devolvieron, con la versión */
+            decas: {
+                numero: string;
+                version: number;
+            }[];
+        };
         AgendaEmpresa: {
             id: number;
             /** @description DeCAs en que ha aparecido */
@@ -2086,6 +2161,14 @@ export interface components {
         ETag: string;
         /** @description Nombre con el que guardar el archivo */
         "Content-Disposition": string;
+        /** @description UIL del conjunto de datos eFTI, 1.ª parte: la pasarela nacional (EFTI_GATE_ID) */
+        "Efti-Gate-Id": string;
+        /** @description UIL, 2.ª parte: esta plataforma (EFTI_PLATFORM_ID) */
+        "Efti-Platform-Id": string;
+        /** @description UIL, 3.ª parte: el conjunto de datos; el mismo en todas las versiones de la DeCA y en las que la sustituyen */
+        "Efti-Dataset-Id": string;
+        /** @description Los subconjuntos eFTI (Reglamento Delegado (UE) 2024/2024) cuyos datos lleva, separados por comas */
+        "Efti-Subsets": string;
         /** @description El esquema que pide la API (RFC 6750): `Bearer` con el entorno en `realm`, y `error="invalid_token"` si llegó una clave que aquí no vale (desconocida, revocada o del otro entorno) */
         "WWW-Authenticate": string;
     };
@@ -2734,6 +2817,72 @@ export interface operations {
             503: components["responses"]["NoDisponible"];
         };
     };
+    efti_deca: {
+        parameters: {
+            query?: {
+                /** @description Número de versión emitida (1, 2…); por defecto, la vigente */
+                version?: number;
+            };
+            header?: {
+                /** @description El `ETag` de la copia que ya tiene (o varios, separados por comas, o `*`): si coincide, 304 sin cuerpo */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Una versión emitida de la DeCA (la vigente, o la de `version`) como conjunto de datos eFTI (Reglamento (UE) 2020/1056): el elemento `consignment` del esquema `consignment-common.xsd` de la implementación de referencia de la UE, escrito con lo que imprimió el PDF de esa versión. Su UIL va en las cabeceras `Efti-Gate-Id`, `Efti-Platform-Id` y `Efti-Dataset-Id`: el mismo en todas las versiones de la DeCA y en las DeCA que la sustituyen. Qué dato va en qué elemento: docs/efti.md */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Efti-Gate-Id": components["headers"]["Efti-Gate-Id"];
+                    "Efti-Platform-Id": components["headers"]["Efti-Platform-Id"];
+                    "Efti-Dataset-Id": components["headers"]["Efti-Dataset-Id"];
+                    "Efti-Subsets": components["headers"]["Efti-Subsets"];
+                    ETag: components["headers"]["ETag"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            /** @description No ha cambiado: `If-None-Match` coincide con su `ETag` (o es `*`). Sin cuerpo; use la copia que ya tiene */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Efti-Gate-Id": components["headers"]["Efti-Gate-Id"];
+                    "Efti-Platform-Id": components["headers"]["Efti-Platform-Id"];
+                    "Efti-Dataset-Id": components["headers"]["Efti-Dataset-Id"];
+                    "Efti-Subsets": components["headers"]["Efti-Subsets"];
+                    ETag: components["headers"]["ETag"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["NoAutenticado"];
+            404: components["responses"]["NoEncontrado"];
+            409: components["responses"]["Conflicto"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
     foto_deca: {
         parameters: {
             query?: never;
@@ -3322,6 +3471,47 @@ export interface operations {
                                 };
                             };
                         };
+                    };
+                };
+            };
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    efti_accesos: {
+        parameters: {
+            query?: {
+                /** @description Cuántos por página (1–100) */
+                limite?: number;
+                /** @description El valor «siguiente» de la página anterior */
+                despues_de?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cada consulta de una pasarela eFTI (una autoridad de la UE) que devolvió DeCA de la cuenta, la más reciente primero: quién (la pasarela), cuándo, qué pidió (un UIL y sus subconjuntos, o una matrícula) y qué DeCA se le dieron; `siguiente` lleva a la próxima página. Ver docs/efti.md */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description El más reciente primero */
+                        accesos: components["schemas"]["AccesoEfti"][];
+                        /** @description Pásalo como despues_de para la página siguiente; null si no hay más */
+                        siguiente: string | null;
                     };
                 };
             };

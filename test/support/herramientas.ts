@@ -27,6 +27,11 @@ const HERRAMIENTAS = {
     ruta: () => buscarEnPath('openssl'),
     instalar: 'apt-get install openssl',
   },
+  // XML Schema validation of the eFTI datasets against the vendored reference schemas.
+  xmllint: {
+    ruta: () => buscarEnPath('xmllint'),
+    instalar: 'apt-get install libxml2-utils',
+  },
   // A file, not a program: the handwriting-like font the generated handwritten delivery notes are drawn with.
   'fonts-humor-sans': {
     ruta: () => FUENTE_MANUSCRITA,

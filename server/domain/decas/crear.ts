@@ -11,6 +11,7 @@ import type { Actor } from '../actor';
 import { leccionAprendida, leccionLeida } from '../agenda/agenda';
 import type { DomainContext, Plan } from '../context';
 import { comprobarReserva, tomarReservaEnLinea, usarReserva, usarReservaEnLinea } from '../dispositivos/dispositivos';
+import { datasetIdDe } from '../efti/uil';
 import { comprobarFotoLibre, unirFoto } from '../fotos/unir';
 import type { ClaveCliente } from '../idempotencia';
 import { presentDeca } from '../presenters/deca';
@@ -235,6 +236,7 @@ export async function prepararCreacion(ctx: DomainContext, actor: Actor, input: 
           canal: actor.canal,
           ...columnasDeDatos(p.datos),
           token_publico: tokenPublico,
+          efti_dataset_id: datasetIdDe(tokenPublico),
           token_completar: emitir ? null : randomToken(24),
           pdf_sha256: pdf?.sha256 ?? null,
           pdf_bytes: pdf?.bytes ?? null,

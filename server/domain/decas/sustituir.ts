@@ -81,6 +81,8 @@ export async function prepararSustitucion(
           canal: actor.canal,
           ...columnasDeDatos(datos),
           token_publico: tokenPublico,
+          // The same transport, corrected: the same eFTI dataset (docs/efti.md, UIL).
+          efti_dataset_id: old.efti_dataset_id,
           token_completar: null,
           pdf_sha256: pdf.sha256,
           pdf_bytes: pdf.bytes,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type Router from '@koa/router';
 import { VACIO } from '../../../shared/api/operaciones';
@@ -6,6 +7,7 @@ import type { DecaCreada } from '../../../shared/schemas/deca';
 import type { ResultadoCrear } from '../../commands/decas';
 import { OPERACIONES_API, type OperacionApi } from '../../commands/operaciones';
 import type { AppDeps } from '../../deps';
+import type { DatasetEfti } from '../../domain/efti/leer';
 import type { AppContext, AppMiddleware, AppState } from '../context';
 import { jsonBody, KB } from '../middleware/body';
 import { jsonDe } from '../middleware/json';
@@ -53,6 +55,20 @@ const PUERTAS: Partial<Record<NombreOperacion, Puerta>> = {
       ctx.set('Cache-Control', 'private, no-cache');
       ctx.type = 'application/pdf';
       ctx.body = Buffer.from(v.pdf);
+    },
+  },
+  efti_deca: {
+    responder(ctx, v: DatasetEfti) {
+      ctx.set('Efti-Gate-Id', v.uil.gateId);
+      ctx.set('Efti-Platform-Id', v.uil.platformId);
+      ctx.set('Efti-Dataset-Id', v.uil.datasetId);
+      ctx.set('Efti-Subsets', v.subsets.join(','));
+      ctx.set('Content-Disposition', `inline; filename="DeCA-${v.numero}-v${v.version}-efti.xml"`);
+      // A version's dataset never changes once issued (its PDF's data); the tag tells a client it has it already.
+      ctx.set('ETag', `"${createHash('sha256').update(v.xml).digest('hex')}"`);
+      ctx.set('Cache-Control', 'private, no-cache');
+      ctx.type = 'application/xml; charset=utf-8';
+      ctx.body = v.xml;
     },
   },
   pdf_entrega: {
