@@ -147,16 +147,37 @@ describe('authorization, generated from the route table', () => {
       '/decas/{id}/control',
       '/decas/{id}/entregas',
       '/decas/{id}/entregas/{n}/pdf',
+      '/decas/{id}/entregas/{n}/firma.png',
+      '/decas/{id}/entregas/firma-remota',
+      '/decas/{id}/entregas/firma-remota/{solicitud}',
     ]);
+    /** The «Firmar en su móvil» link each DeCA got, for the operation that reads one. */
+    const enlaces = new Map<number, number>();
     // The photo of a DeCA needs a DeCA made from one.
     const foto = async (op: OperacionApi) => (op.ruta === '/decas/{id}/foto' ? { foto_id: await fotoGuardada(app, c.account.id, 'produccion', Buffer.from(`foto ${Math.random()}`)) } : {});
     const hacer = async (quien: { key?: string; cookie?: string }, op: OperacionApi, matricula: string): Promise<number> => {
       const d = await app.request('POST', '/api/v1/decas', { ...quien, headers: CSRF, body: decaCompleta({ emitir: EMITIDA.has(op.ruta), matricula, ...(await foto(op)) }) });
       expect(d.status, d.text).toBe(201);
-      // A receipt's PDF needs a delivery (recorded by the account's key, which sees every DeCA).
+      // A receipt's PDF and a signature's PNG need a delivery (recorded by the account's key, which sees every DeCA).
       if (op.ruta.includes('{n}')) {
-        const e = await app.request('POST', `/api/v1/decas/${d.body.deca.id}/entregas`, { key: c.live, body: CUERPOS['post /decas/{id}/entregas'] });
+        // Signed, so that it has a signature's PNG too.
+        const firma = {
+          proporcion: 2,
+          trazos: [
+            [
+              [0.1, 0.5],
+              [0.9, 0.5],
+            ],
+          ],
+        };
+        const e = await app.request('POST', `/api/v1/decas/${d.body.deca.id}/entregas`, { key: c.live, body: { ...CUERPOS['post /decas/{id}/entregas'], firma } });
         expect(e.status, e.text).toBe(200);
+      }
+      // Reading a signing link needs one (asked for by the account's key).
+      if (op.ruta.includes('{solicitud}')) {
+        const l = await app.request('POST', `/api/v1/decas/${d.body.deca.id}/entregas/firma-remota`, { key: c.live, body: {} });
+        expect(l.status, l.text).toBe(201);
+        enlaces.set(d.body.deca.id as number, l.body.firma_remota.id as number);
       }
       return d.body.deca.id as number;
     };
@@ -174,7 +195,14 @@ describe('authorization, generated from the route table', () => {
     for (const op of OPERACIONES.filter((o) => o.ruta.startsWith('/decas/{id}'))) {
       for (const [duena, quien, matricula, suya] of DUENOS) {
         const id = await hacer(quien, op, matricula);
-        const res = await app.request(op.metodo.toUpperCase(), `/api/v1${op.ruta.replace('{id}', String(id)).replace('{n}', '1')}`, { cookie: pepe.cookie, headers: CSRF, body: cuerpo(op) });
+        const res = await app.request(
+          op.metodo.toUpperCase(),
+          `/api/v1${op.ruta
+            .replace('{id}', String(id))
+            .replace('{n}', '1')
+            .replace('{solicitud}', String(enlaces.get(id)))}`,
+          { cookie: pepe.cookie, headers: CSRF, body: cuerpo(op) },
+        );
         const prohibida = porRol('conductor')(op) === 403;
         const espera = prohibida ? '403 prohibido' : suya ? 'hecho' : '404 no_encontrado';
         const codigo = res.headers.get('content-type')?.includes('json') && res.status >= 400 ? ErrorBody.parse(res.body).error.codigo : '';
