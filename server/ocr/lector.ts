@@ -520,16 +520,18 @@ export function crearLectorFotos(trabajadores = Math.max(1, Math.min(2, os.avail
       const { s } = motores;
       let foto = preparada;
       // Unsure, the page is read as it lies, and the detector's guess (else half a turn) tried if that reads badly.
+      // Sure, its turn is taken; if the page then reads badly, the detector was wrong after all (a CMR's
+      // boxes, a striped continuous form can fool it): the way back to the photo as it lay is tried.
       let otraVuelta = 2;
-      let segura = true;
       if (pasos.orientacion) {
         const o = await orientar(motores.osd, foto);
-        segura = o.segura;
-        if (segura) foto = await girarFoto(foto, o.cuartos);
-        else if (o.cuartos) otraVuelta = o.cuartos;
+        if (o.segura) {
+          foto = await girarFoto(foto, o.cuartos);
+          otraVuelta = o.cuartos ? 4 - o.cuartos : 2;
+        } else if (o.cuartos) otraVuelta = o.cuartos;
       }
       let r = await reconocer(s, foto);
-      if (pasos.orientacion && !segura && (r.data.confidence ?? 0) / 100 < DUDOSA && leerBloques(r.data.text).length < 2) {
+      if (pasos.orientacion && (r.data.confidence ?? 0) / 100 < DUDOSA && leerBloques(r.data.text).length < 2) {
         const girada = await girarFoto(foto, otraVuelta);
         const otra = await reconocer(s, girada);
         if ((otra.data.confidence ?? 0) > (r.data.confidence ?? 0)) {
