@@ -30,6 +30,8 @@ const CASOS: Caso[] = [
   { semilla: 300, disposicion: 'correo', exactos: ['cargador_nif', 'transp_nif', 'matricula', 'fecha_transporte', 'peso'] },
   { semilla: 303, disposicion: 'carta_porte', exactos: ['cargador_nif', 'transp_nif', 'matricula', 'fecha_transporte', 'peso'] },
   { semilla: 300, disposicion: 'matricial', exactos: ['cargador_nif', 'transp_nif', 'matricula', 'fecha_transporte', 'peso'] },
+  // Upright, but the striped continuous form makes the orientation detector sure it is upside down: read badly so, it is read again as it lay.
+  { semilla: 303, disposicion: 'matricial', giro: 0, exactos: ['cargador_nif'] },
   { semilla: 302, disposicion: 'manuscrito', exactos: ['matricula', 'fecha_transporte', 'peso'] },
   { semilla: 304, disposicion: 'carta_porte', giro: 90, exactos: ['cargador_nif', 'transp_nif', 'matricula', 'fecha_transporte'] },
   { semilla: 301, disposicion: 'correo', giro: 180, exactos: ['cargador_nif', 'transp_nif', 'matricula', 'fecha_transporte', 'peso'] },
