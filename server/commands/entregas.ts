@@ -3,7 +3,7 @@ import { cadena } from '../../shared/schemas/envio';
 import { z } from '../../shared/schemas/zod';
 import { mapPlan, type Plan } from '../domain/context';
 import { leerFirmaPng, leerJustificante, listarEntregasDeca, prepararEntrega } from '../domain/entregas/entregar';
-import { prepararFirmaRemota, verFirmaRemota } from '../domain/entregas/firma-remota';
+import { prepararAnulacion, prepararFirmaRemota, verFirmaRemota } from '../domain/entregas/firma-remota';
 import { command } from './command';
 
 const Ref = z.object({ id: cadena().max(40).meta({ description: 'Id numérico o número AAAA-NNNNNN de la DeCA' }) });
@@ -57,4 +57,12 @@ export const verFirmaRemotaCommand = command({
   acceso: 'lectura',
   entrada: Ref.extend({ solicitud: cadena().max(20).meta({ description: 'Id del enlace' }) }),
   preparar: async (ctx, { id, solicitud }): Promise<Plan<FirmaRemotaRespuesta>> => ({ valor: { firma_remota: await verFirmaRemota(ctx, ctx.quien, id, solicitud) } }),
+});
+
+export const anularFirmaRemotaCommand = command({
+  nombre: 'anular_firma_remota',
+  descripcion: 'Anula un enlace para firmar en el móvil del destinatario que aún espera (se firma en el del conductor); uno ya firmado no se deshace (extensión).',
+  acceso: 'escritura',
+  entrada: Ref.extend({ solicitud: cadena().max(20).meta({ description: 'Id del enlace' }) }),
+  preparar: async (ctx, { id, solicitud }) => mapPlan(await prepararAnulacion(ctx, ctx.quien, id, solicitud), (firma_remota): FirmaRemotaRespuesta => ({ firma_remota })),
 });

@@ -31,7 +31,7 @@ import {
   verDecaCommand,
 } from './decas';
 import { accesosEftiCommand } from './efti';
-import { entregarDecaCommand, firmaEntregaCommand, pdfEntregaCommand, pedirFirmaRemotaCommand, verEntregasCommand, verFirmaRemotaCommand } from './entregas';
+import { anularFirmaRemotaCommand, entregarDecaCommand, firmaEntregaCommand, pdfEntregaCommand, pedirFirmaRemotaCommand, verEntregasCommand, verFirmaRemotaCommand } from './entregas';
 import { leerAlbaranCommand } from './fotos';
 import { exportarCsvCommand, importarCsvCommand } from './importar';
 import {
@@ -73,6 +73,7 @@ export const COMANDOS_API: Record<string, AnyCommand> = Object.fromEntries(
     firmaEntregaCommand,
     pedirFirmaRemotaCommand,
     verFirmaRemotaCommand,
+    anularFirmaRemotaCommand,
     documentosCaminoCommand,
     verCuentaCommand,
     accesosEftiCommand,

@@ -567,6 +567,15 @@ export const OPERACIONES = {
     exito: [json(FirmaRemotaRespuesta, 'Si el destinatario ya firmó (con la entrega), si espera o si el enlace caducó')],
     extension: true,
   },
+  anular_firma_remota: {
+    resumen: 'Anular un enlace para firmar',
+    etiqueta: 'DeCA',
+    limiteKB: 4,
+    cuerpo: VACIO,
+    parametros: { solicitud: 'Id del enlace (`firma_remota.id`)' },
+    exito: [json(FirmaRemotaRespuesta, 'El enlace anulado (`estado: anulada`); si ya se firmó, `firmada` con la entrega, que no se deshace')],
+    extension: true,
+  },
   documentos_camino: {
     resumen: 'Documentos para el camino',
     etiqueta: 'DeCA',

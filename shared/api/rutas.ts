@@ -41,6 +41,7 @@ export const RUTAS = {
   firma_entrega: ['get', '/decas/{id}/entregas/{n}/firma.png'],
   pedir_firma_remota: ['post', '/decas/{id}/entregas/firma-remota'],
   ver_firma_remota: ['get', '/decas/{id}/entregas/firma-remota/{solicitud}'],
+  anular_firma_remota: ['post', '/decas/{id}/entregas/firma-remota/{solicitud}/anular'],
   documentos_camino: ['get', '/camino'],
   ver_cuenta: ['get', '/cuenta'],
   efti_accesos: ['get', '/efti/accesos'],

@@ -296,6 +296,12 @@ describe.skipIf(!CHROMIUM)('proof of delivery on the phone, with or without cove
     await page.goto(`${env.url}/decas/${deca.numero}`);
     await page.getByTestId('entregar-1').click();
     await page.getByRole('heading', { name: `Entregar el envío 2 · DeCA ${deca.numero}` }).waitFor();
+    // A first link, then «Que firme aquí»: back to the form, and that link voided on the server.
+    await page.getByTestId('firmar-en-su-movil').click();
+    const anulado = await page.getByTestId('enlace-firma').textContent();
+    await page.getByRole('button', { name: 'Que firme aquí' }).click();
+    await page.getByRole('button', { name: 'Guardar la entrega' }).waitFor();
+    await expect.poll(async () => (await fetch(enEsteServidor(env, anulado!))).status, { timeout: 10_000 }).toBe(410);
     await page.getByTestId('firmar-en-su-movil').click();
     await page.getByTestId('qr-firma').waitFor();
     await page.waitForFunction(() => ((document.querySelector('[data-testid="qr-firma"]') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);

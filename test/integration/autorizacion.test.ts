@@ -150,6 +150,7 @@ describe('authorization, generated from the route table', () => {
       '/decas/{id}/entregas/{n}/firma.png',
       '/decas/{id}/entregas/firma-remota',
       '/decas/{id}/entregas/firma-remota/{solicitud}',
+      '/decas/{id}/entregas/firma-remota/{solicitud}/anular',
     ]);
     /** The «Firmar en su móvil» link each DeCA got, for the operation that reads one. */
     const enlaces = new Map<number, number>();

@@ -113,6 +113,10 @@ describe('«Firmar en su móvil»: the consignee signs on their own phone', () =
     expect(otra.text).toContain('Esta entrega ya está firmada');
     expect((await pagina(app, link.url!)).status).toBe(409);
     expect(EntregasList.parse((await app.request('GET', `/api/v1/decas/${deca.id}/entregas`, { key: c.live })).body).data).toHaveLength(1);
+    // A signed link is not undone by voiding it: the answer carries its delivery.
+    const tarde = await app.request('POST', `/api/v1/decas/${deca.id}/entregas/firma-remota/${link.id}/anular`, { key: c.live, body: {} });
+    expect(tarde.status).toBe(200);
+    expect(FirmaRemotaRespuesta.parse(tarde.body).firma_remota).toMatchObject({ estado: 'firmada', entrega: { n: 1, receptor_nombre: 'María Gómez' } });
   });
 
   it('a refusal needs no JavaScript and no signature; the signature of a delivery is kept as a PNG too', async ({ app, c }) => {
@@ -181,6 +185,15 @@ describe('«Firmar en su móvil»: the consignee signs on their own phone', () =
     } finally {
       reloj.advance(-(30 * 60_000 + 1000));
     }
+    // The driver takes the signature on their own phone after all: the link is voided, and says so.
+    const anular = (id: number) => app.request('POST', `/api/v1/decas/${deca.id}/entregas/firma-remota/${id}/anular`, { key: c.live, body: {} });
+    const tercero = await pedir({ app, c }, deca);
+    const anulado = await anular(tercero.id);
+    expect(anulado.status, anulado.text).toBe(200);
+    expect(FirmaRemotaRespuesta.parse(anulado.body).firma_remota).toMatchObject({ estado: 'anulada', segundos_restantes: 0 });
+    expect((await pagina(app, tercero.url!)).status).toBe(410);
+    expect((await firmar(app, tercero.url!, { resultado: 'entregada', receptor_nombre: 'Tarde', sin_reservas: '1', firma: PANEL })).status).toBe(410);
+
     expect(EntregasList.parse((await app.request('GET', `/api/v1/decas/${deca.id}/entregas`, { key: c.live })).body).data).toEqual([]);
   });
 

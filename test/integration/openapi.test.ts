@@ -179,6 +179,7 @@ async function recorrer(app: TestApp, rx: Receptor, base: string, claves: Claves
   ok(enlace, 201);
   ok(await pedir('GET', `/decas/${pid}/entregas/firma-remota/${enlace.body.firma_remota.id}`, k), 200);
   ok(await pedir('GET', `/decas/${pid}/entregas/firma-remota/999999`, k), 404);
+  ok(await pedir('POST', `/decas/${pid}/entregas/firma-remota/${enlace.body.firma_remota.id}/anular`, { ...k, body: {} }), 200);
   ok(await pedir('GET', `/decas/${emitida.id}/entregas/9/pdf`, k), 404);
   ok(await pedir('POST', `/decas/${emitida.id}/enviar`, { ...k, body: { email: 'oficina@example.com' } }), 200);
   ok(await pedir('DELETE', `/decas/${emitida.id}`, k), 409);

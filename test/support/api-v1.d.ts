@@ -472,6 +472,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/decas/{id}/entregas/firma-remota/{solicitud}/anular": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Anular un enlace para firmar
+         * @description Anula un enlace para firmar en el móvil del destinatario que aún espera (se firma en el del conductor); uno ya firmado no se deshace (extensión).
+         *
+         *     Extensión de este servicio (no está en la especificación).
+         */
+        post: operations["anular_firma_remota"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/camino": {
         parameters: {
             query?: never;
@@ -3364,6 +3386,50 @@ export interface operations {
             };
             401: components["responses"]["NoAutenticado"];
             404: components["responses"]["NoEncontrado"];
+            422: components["responses"]["Validacion"];
+            429: components["responses"]["DemasiadasPeticiones"];
+            503: components["responses"]["NoDisponible"];
+        };
+    };
+    anular_firma_remota: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id numérico o número AAAA-NNNNNN de la DeCA */
+                id: string;
+                /** @description Id del enlace (`firma_remota.id`) */
+                solicitud: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["Vacio"];
+            };
+        };
+        responses: {
+            /** @description El enlace anulado (`estado: anulada`); si ya se firmó, `firmada` con la entrega, que no se deshace */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FirmaRemotaRespuesta"];
+                };
+            };
+            400: components["responses"]["PeticionMalFormada"];
+            401: components["responses"]["NoAutenticado"];
+            403: components["responses"]["SinPermiso"];
+            404: components["responses"]["NoEncontrado"];
+            413: components["responses"]["DemasiadoGrande"];
             422: components["responses"]["Validacion"];
             429: components["responses"]["DemasiadasPeticiones"];
             503: components["responses"]["NoDisponible"];

@@ -60,9 +60,27 @@ export function FirmaEnSuMovil({
     }
   }
 
-  function cerrar() {
+  /**
+   * Back to signing here: a link still waiting is voided, so that the
+   * consignee cannot sign twice; one signed meanwhile is the delivery after
+   * all. With no coverage it lapses by itself (30 minutes) and a second
+   * signature is refused by the server.
+   */
+  async function cerrar() {
+    const abierto = enlace;
     setEnlace(null);
     onCambio(false);
+    if (!abierto || abierto.estado !== 'esperando' || id === undefined) return;
+    try {
+      const r = await ctx.api.llamar('anular_firma_remota', { id: String(id), solicitud: String(abierto.id) });
+      const f = r.data.firma_remota;
+      if (f.estado === 'firmada') {
+        const firmada = f.entrega ?? (await ctx.api.llamar('ver_firma_remota', { id: String(id), solicitud: String(abierto.id) })).data.firma_remota.entrega;
+        if (firmada) await alFirmar(firmada);
+      }
+    } catch {
+      // No coverage: the link lapses by itself.
+    }
   }
 
   // The countdown, from the server's seconds left (the phone's clock may be off).
@@ -168,7 +186,7 @@ export function FirmaEnSuMovil({
             Pedir otro código
           </button>
         )}
-        <button type="button" onClick={cerrar}>
+        <button type="button" onClick={() => void cerrar()}>
           Que firme aquí
         </button>
       </div>

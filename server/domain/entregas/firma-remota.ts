@@ -111,6 +111,23 @@ export async function verFirmaRemota(ctx: Pick<DomainContext, 'db' | 'siteUrl' |
   return presentFirmaRemota(fila, ctx.clock.now(), null, entrega);
 }
 
+/**
+ * POST …/firma-remota/{solicitud}/anular: the driver takes the signature on
+ * their own phone after all, so the link must not take one too. A link
+ * already signed is not undone: the answer says so, with its delivery.
+ */
+export async function prepararAnulacion(ctx: DomainContext, actor: Actor, ref: string, texto: string): Promise<Plan<FirmaRemota>> {
+  const actual = await verFirmaRemota(ctx, actor, ref, texto);
+  if (actual.estado !== 'esperando') return { valor: actual };
+  return escritura(async (trx) => {
+    const now = ctx.clock.now();
+    await trx.updateTable('firmas_remotas').set({ anulada_at: now }).where(delAmbito(actor)).where('id', '=', actual.id).where('usada_at', 'is', null).where('anulada_at', 'is', null).execute();
+    const fila = await trx.selectFrom('firmas_remotas').selectAll().where('id', '=', actual.id).executeTakeFirstOrThrow();
+    // Signed in the same instant: its delivery is read once this transaction is over (the driver's phone asks again).
+    return presentFirmaRemota(fila, now, null, null);
+  });
+}
+
 /** A link that can no longer be signed, refused as its state says. */
 function exigirVigente(fila: Pick<Fila, 'usada_at' | 'anulada_at' | 'expira_at'>, ahora: Date): void {
   const estado = estadoDe(fila, ahora);
