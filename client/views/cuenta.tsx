@@ -14,6 +14,7 @@ import { useMinimoContrasena } from '../components/formulario';
 import { SecretoUnaVez } from '../components/secreto';
 import { type ApiError, llamarApp } from '../data/api';
 import { guardarParaElCamino } from '../data/consultas';
+import { AccesosEfti } from './cuenta/accesos-efti';
 
 const f: typeof fetch = (...a) => fetch(...a);
 
@@ -642,6 +643,13 @@ export default function Cuenta({ query }: { query: URLSearchParams }) {
           <p>
             Avisos de cada cambio de sus DeCA a otro programa, firmados: <a href="/webhooks">Gestionar los webhooks</a>.
           </p>
+        </>
+      )}
+
+      {permitido('gestion') && (
+        <>
+          <h2>Consultas de autoridades (eFTI)</h2>
+          <AccesosEfti />
         </>
       )}
 

@@ -166,6 +166,8 @@ export async function arrancar(viewport = { width: 1280, height: 900 }, opts: { 
     API_RATE_LIMIT: '2000',
     WEBHOOK_ALLOW_INSECURE: '1',
     LOG_LEVEL: 'info',
+    // A national eFTI gate that may query the server (the account sees its accesses).
+    EFTI_GATE_SECRET: EFTI_SECRETO_E2E,
   });
   const procesos: ServerProcess[] = [];
   // Whatever fails on the way up (the browser above all), nothing started is left running.
@@ -357,6 +359,9 @@ function reservasDelDispositivo(p: Page, vaciar: boolean, entorno: 'produccion' 
     { vaciar, entorno },
   );
 }
+
+/** The secret the e2e server shares with its eFTI gate (EFTI_GATE_SECRET; the gate is `ES`, the default). */
+export const EFTI_SECRETO_E2E = 'pasarela-efti-de-las-pruebas-e2e-0123456789';
 
 /** What the QR on the screen holds, read from a screenshot as a phone's camera would. */
 export async function leerQr(p: Page, testId = 'qr'): Promise<string> {
