@@ -260,6 +260,9 @@ export async function soltarMesesCaducados(deps: { db: Kysely<DB>; blobs: BlobSt
   const correos = hastaSoltado === null ? [] : await soltarHasta(deps.db, CORREOS, hastaSoltado, deps.log, (p) => p.hasta);
   // A clock ahead of the database's (tests) may have let go this month's: made again.
   if (soltados.length || correos.length) await asegurarParticiones(deps.db, deps.log);
+  // The log of eFTI authority queries (and, by their cascade, each account's accesses) is kept as long as the DeCAs it names.
+  const consultas = await deps.db.deleteFrom('efti_consultas').where('created_at', '<', desdeRetencion).executeTakeFirst();
+  if (consultas.numDeletedRows > 0n) deps.log?.info({ consultas: Number(consultas.numDeletedRows) }, 'eFTI queries past retention let go');
   return { meses: soltados, correos };
 }
 

@@ -135,8 +135,20 @@ describe('DeCAs by month', () => {
     await sql`update correos set id = ${correoDelSiguiente}::bigint where id = ${(await correo()).rows[0]!.id}`.execute(db);
 
     const hoy = new Date();
+    // An eFTI gate's query of this month with the account's access to it, kept while the DeCAs are.
+    const consulta = (
+      await sql<{ id: number }>`insert into efti_consultas (entorno, gate_id, tipo, estado, datasets, firma_sha256, created_at)
+        values ('produccion', 'ES', 'uil', 200, 1, ${`f-${Date.now()}`}, now()) returning id`.execute(db)
+    ).rows[0]!.id;
+    await sql`insert into efti_accesos (account_id, entorno, consulta_id, decas, created_at) values (${c.account.id}, 'produccion', ${consulta}, '[]'::jsonb, now())`.execute(db);
+    const consultasVivas = async () => (await sql<{ n: number }>`select count(*)::int as n from efti_accesos where consulta_id = ${consulta}`.execute(db)).rows[0]!.n;
+    expect(await soltarMesesCaducados({ db, blobs }, meses(hoy, 11), 12)).toEqual({ meses: [], correos: [] });
+    expect(await consultasVivas()).toBe(1);
     // Within its retention (12 months and one of grace): nothing goes.
     expect(await soltarMesesCaducados({ db, blobs }, meses(hoy, 13), 12)).toEqual({ meses: [], correos: [] });
+    // But the eFTI query, 13 months old, is past its 12 (no month of grace: it is a log, not a partition): gone, and the account's access with it.
+    expect(await consultasVivas()).toBe(0);
+    expect((await sql<{ n: number }>`select count(*)::int as n from efti_consultas where id = ${consulta}`.execute(db)).rows[0]!.n).toBe(0);
     // Past it, but one DeCA of the month was changed within the last 12 months (issued late): the month waits.
     await sql`update decas set modificado_at = ${meses(hoy, 8)} where id = ${idA}`.execute(db);
     // (The rows from before partitions, none here, go with this month's first days, so its partition went.)
