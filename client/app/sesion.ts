@@ -103,9 +103,13 @@ async function paraSinCobertura(ctx: Contexto): Promise<void> {
   // until then this asks nothing, and a new user's first screen loads nothing for it.
   if (ctx.entorno === 'produccion' && !ctx.sesion.cuenta.confirmada) return;
   try {
-    const { comprobarEmitidas, mantenerReservas } = await import('../data/dispositivo');
+    const { mantenerReservas } = await import('../data/dispositivo');
     await mantenerReservas(ctx.db, ctx.entorno);
-    await comprobarEmitidas(ctx.api, ctx.db);
+    // Only a device that issued with no coverage has anything to check (and loads the code for it).
+    if ((await ctx.db.emitidas.filter((e) => e.coincide === undefined).count()) > 0) {
+      const { comprobarEmitidas } = await import('../data/comprobar-emitidas');
+      await comprobarEmitidas(ctx.api, ctx.db);
+    }
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) sesionCaducada.set(true);
   }

@@ -1,9 +1,7 @@
-import { sinSello } from '../../shared/pdf/sin-sello';
 import { fueraDePlazo, RESERVA_MINIMO, reservadaSegunCaducidad, reservasUsables } from '../../shared/rules/reservas';
 import type { Entorno } from '../../shared/schemas/cuenta';
 import type { Dispositivo, ReservasRespuesta } from '../../shared/schemas/dispositivo';
 import { type Api, ApiError, llamarApp } from './api';
-import { obtenerDocumentos } from './consultas';
 import type { DecaDb, ReservaLocal } from './db';
 
 /**
@@ -147,22 +145,4 @@ export async function olvidarSiRevocado(db: DecaDb): Promise<void> {
 export async function sha256HexWeb(bytes: Uint8Array): Promise<string> {
   const h = new Uint8Array(await crypto.subtle.digest('SHA-256', new Uint8Array(bytes)));
   return Array.from(h, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/**
- * Once a DeCA issued here has reached the server: its PDF (kept for the
- * road, it is the one that counts) without the seal must be the one this
- * device rendered. The answer is kept on the issued copy; a mismatch is
- * shown on the DeCA's screen.
- */
-export async function comprobarEmitidas(api: Api, db: DecaDb): Promise<void> {
-  const porComprobar = await db.emitidas.filter((e) => e.coincide === undefined).toArray();
-  for (const e of porComprobar) {
-    const rec = await db.decas.get(e.clave);
-    if (!rec?.deca) continue;
-    const doc = await obtenerDocumentos(api, db, rec.deca);
-    const servidor = sinSello(new Uint8Array(doc.pdf));
-    const coincide = servidor !== null && (await sha256HexWeb(servidor)) === e.sha256;
-    await db.emitidas.update(e.clave, { coincide });
-  }
 }
