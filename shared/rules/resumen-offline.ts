@@ -155,7 +155,7 @@ export function huellaDatos(datos: Record<string, unknown>): string {
  * The weight a summary vouches for: the sum of the weighed shipments when
  * they share a unit; else the shipments weighed in kg or t, in kg; else none.
  */
-export function pesoDeEnvios(envios: DecaDatos['envios']): ResumenOffline['peso'] {
+export function pesoDeEnvios(envios: readonly Pick<DecaDatos['envios'][number], 'peso' | 'unidad'>[]): ResumenOffline['peso'] {
   const pesados = envios.filter((e) => e.peso !== null);
   const unidades = new Set(pesados.map((e) => e.unidad));
   const masa = pesados.filter((e) => e.unidad === 'kg' || e.unidad === 't');

@@ -139,8 +139,8 @@ describe('filasDeDeca and lineaCsv', () => {
       emitido_at: '2026-11-23T08:15:00+01:00',
       fin_servicio_at: null,
       envios: [
-        { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 18250.5, unidad: 'kg', nota: null },
-        { origen: 'Huesca', destino: 'Jaén', naturaleza: 'Cajas', peso: 3, unidad: 'palets', nota: 'ojo' },
+        { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 18250.5, unidad: 'kg', nota: null, destinatario_nombre: null, destinatario_nif: null },
+        { origen: 'Huesca', destino: 'Jaén', naturaleza: 'Cajas', peso: 3, unidad: 'palets', nota: 'ojo', destinatario_nombre: null, destinatario_nif: null },
       ],
     };
     const filas = filasDeDeca(d).map(lineaCsv);
