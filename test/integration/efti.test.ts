@@ -230,8 +230,8 @@ describe.skipIf(!xmllint)('GET /decas/{id}/efti', () => {
         matricula_pais: 'fr',
         matricula_remolque: 'R 1234 BCD',
         envios: [
-          { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 1000, destinatario_nombre: 'Mercamálaga & <Cía>', destinatario_nif: 'A29000000' },
-          { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Peras', peso: 500, destinatario_nombre: 'Mercamálaga & <Cía>', destinatario_nif: 'A29000000' },
+          { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 1000, destinatario_nombre: 'Mercamálaga & <Cía>', destinatario_nif: 'A29000007' },
+          { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Peras', peso: 500, destinatario_nombre: 'Mercamálaga & <Cía>', destinatario_nif: 'A29000007' },
         ],
       }),
     });
@@ -251,7 +251,7 @@ describe.skipIf(!xmllint)('GET /decas/{id}/efti', () => {
     expect(await dir('carrier', 'cityName')).toEqual(['Lisboa']);
     expect(await dir('carrier', 'countryCode')).toEqual(['PT']);
     expect(await textos(res.text, ['consignment', 'consignee', 'name'])).toEqual(['Mercamálaga & <Cía>']);
-    expect(await textos(res.text, ['consignment', 'consignee', 'taxRegistration', 'id'])).toEqual(['A29000000']);
+    expect(await textos(res.text, ['consignment', 'consignee', 'taxRegistration', 'id'])).toEqual(['A29000007']);
     // The stored country for a foreign plate; Spain inferred for the trailer's Spanish series.
     expect(await textos(res.text, ['consignment', 'mainCarriageTransportMovement', 'usedTransportMeans', 'id'])).toEqual(['AB123CD']);
     expect(await textos(res.text, ['consignment', 'mainCarriageTransportMovement', 'usedTransportMeans', 'registrationCountry', 'code'])).toEqual(['FR']);
@@ -266,7 +266,7 @@ describe.skipIf(!xmllint)('GET /decas/{id}/efti', () => {
       key: c.live,
       body: decaCompleta({
         envios: [
-          { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 1000, destinatario_nombre: 'Mercamálaga', destinatario_nif: 'A29000000' },
+          { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 1000, destinatario_nombre: 'Mercamálaga', destinatario_nif: 'A29000007' },
           { origen: 'Lleida', destino: 'Granada', naturaleza: 'Peras', peso: 500, destinatario_nombre: 'Frutas Alhambra' },
           { origen: 'Lleida', destino: 'Jaén', naturaleza: 'Cajas', peso: 3, unidad: 'palets' },
         ],
@@ -278,7 +278,7 @@ describe.skipIf(!xmllint)('GET /decas/{id}/efti', () => {
     expect(await textos(res.text, ['consignment', 'consignee', 'name'])).toEqual([]);
     const info = await textos(res.text, ['consignment', 'information']);
     expect(info.filter((l) => l.startsWith('Envío '))).toEqual([
-      'Envío 1 de 3: Lleida → Málaga; Fruta; 1000 kg; destinatario Mercamálaga, NIF A29000000',
+      'Envío 1 de 3: Lleida → Málaga; Fruta; 1000 kg; destinatario Mercamálaga, NIF A29000007',
       'Envío 2 de 3: Lleida → Granada; Peras; 500 kg; destinatario Frutas Alhambra',
       'Envío 3 de 3: Lleida → Jaén; Cajas; 3 palets',
     ]);
