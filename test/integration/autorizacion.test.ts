@@ -170,7 +170,7 @@ describe('authorization, generated from the route table', () => {
             ],
           ],
         };
-        const e = await app.request('POST', `/api/v1/decas/${d.body.deca.id}/entregas`, { key: c.live, body: { ...CUERPOS['post /decas/{id}/entregas'], firma } });
+        const e = await app.request('POST', `/api/v1/decas/${d.body.deca.id}/entregas`, { key: c.live, body: { ...(CUERPOS['post /decas/{id}/entregas'] as object), firma } });
         expect(e.status, e.text).toBe(200);
       }
       // Reading a signing link needs one (asked for by the account's key).
