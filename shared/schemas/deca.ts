@@ -33,7 +33,7 @@ const matricula = textoOpcional(20).transform((s) => (s === undefined ? s : norm
 
 const PAIS_NO_VALIDO = 'País no válido: use el código ISO de dos letras (ES, FR, PT, DE…)';
 /** An ISO 3166-1 alpha-2 code of shared/rules/direccion.ts, in upper case; "" counts as not given. */
-const pais = cadena({ max: 10 })
+export const PaisIso = cadena({ max: 10 })
   .max(10, PAIS_NO_VALIDO)
   .transform(normalizarPais)
   .check((ctx) => {
@@ -44,7 +44,7 @@ const pais = cadena({ max: 10 })
   .optional()
   .meta({ maxLength: 10 });
 /** A postcode as written, spaces collapsed and in upper case; whether it is a Spanish one is checked with its country (`comprobarCodigosPostales`). */
-const codigoPostal = textoOpcional(CP_MAXIMO).transform((s) => (s === undefined ? s : s.replace(/\s+/g, ' ').toUpperCase()));
+export const CodigoPostal = textoOpcional(CP_MAXIMO).transform((s) => (s === undefined ? s : s.replace(/\s+/g, ' ').toUpperCase()));
 
 /** Longest text each field takes (the form shows a counter as the text nears it). */
 export const LONGITUD_MAXIMA = {
@@ -75,10 +75,10 @@ const L = LONGITUD_MAXIMA;
  * the document prints). None is printed on the PDF.
  */
 const direccion = (quien: string) => ({
-  cp: codigoPostal.meta({ description: `${quien}: código postal (extensión, eFTI); 5 cifras si el país es ES o no se indica` }),
+  cp: CodigoPostal.meta({ description: `${quien}: código postal (extensión, eFTI); 5 cifras si el país es ES o no se indica` }),
   municipio: textoOpcional(100).meta({ description: `${quien}: municipio (extensión, eFTI)` }),
   provincia: textoOpcional(100).meta({ description: `${quien}: provincia o región (extensión, eFTI)` }),
-  pais: pais.meta({ description: `${quien}: país del domicilio, código ISO de dos letras (extensión, eFTI); si falta, se entiende ES` }),
+  pais: PaisIso.meta({ description: `${quien}: país del domicilio, código ISO de dos letras (extensión, eFTI); si falta, se entiende ES` }),
 });
 const dirCargador = direccion('Cargador contractual');
 const dirTransp = direccion('Transportista efectivo');
@@ -120,10 +120,10 @@ const camposEntrada = {
   tipo_vehiculo: TipoVehiculo.optional().meta({ description: 'rigido o articulado; con remolque es articulado' }),
   matricula: matricula.meta({ description: 'Matrícula del tractor o del vehículo rígido' }),
   matricula_remolque: matricula.meta({ description: 'Matrícula del remolque o semirremolque' }),
-  matricula_pais: pais.meta({
+  matricula_pais: PaisIso.meta({
     description: 'Extensión (eFTI): país de matriculación del vehículo, código ISO de dos letras; si falta, ES cuando la matrícula es de una serie española',
   }),
-  remolque_pais: pais.meta({
+  remolque_pais: PaisIso.meta({
     description: 'Extensión (eFTI): país de matriculación del remolque, código ISO de dos letras; si falta, ES cuando la matrícula es de una serie española',
   }),
   autorizacion_especial: textoOpcional(L.autorizacion_especial).meta({ description: 'Autorización especial de circulación' }),
