@@ -233,4 +233,27 @@ describe('the eFTI fields of a DeCA', () => {
     expect(rara.status).toBe(422);
     expect(ErrorBody.parse(await rara.json()).error.mensaje).toMatch(/^La cabecera no es la esperada: la columna 21 es «pais», que no es ninguna de las opcionales/);
   });
+
+  it("the address book keeps a company's address parts: learnt from a DeCA, kept when a later DeCA lacks them, checked like the DeCA's", async ({ app, c }) => {
+    // A shipper of its own (the file's other DeCAs teach the book about the usual one).
+    const cargador = { cargador_nombre: 'Cítricos La Ribera SL', cargador_nif: 'B96712344' };
+    const r = await app.request('POST', `${API}/decas`, { key: c.live, body: decaCompleta({ ref_externa: 'AG-1', ...EFTI, ...cargador }) });
+    expect(r.status, r.text).toBe(201);
+    await app.request('POST', `${API}/decas`, { key: c.live, body: decaCompleta({ ref_externa: 'AG-2', ...cargador }) });
+    const lista = await app.request('GET', `${API}/agenda/empresas?q=B96712344`, { key: c.live });
+    expect(lista.status, lista.text).toBe(200);
+    expect(lista.body.entradas[0]).toMatchObject({ nif: 'B96712344', usos: 2, cp: '25001', municipio: 'Lleida', provincia: 'Lleida', pais: null });
+
+    const mala = await app.request('POST', `${API}/agenda/empresas`, { key: c.live, body: { nombre: 'Transportes Lisboa', nif: 'B12345674', cp: '1000-001', pais: 'PX' } });
+    expect(mala.status).toBe(422);
+    expect(ErrorBody.parse(mala.body).error.campos).toEqual({ pais: expect.stringMatching(/^País no admitido: «PX»/) });
+    const sinPais = await app.request('POST', `${API}/agenda/empresas`, { key: c.live, body: { nombre: 'Transportes Lisboa', nif: 'B12345674', cp: '1000-001' } });
+    expect(ErrorBody.parse(sinPais.body).error.campos.cp).toMatch(/^Código postal español no válido: son 5 cifras.*«pais»$/);
+    const ok = await app.request('POST', `${API}/agenda/empresas`, { key: c.live, body: { nombre: 'Transportes Lisboa', nif: 'B12345674', cp: '1000-001', pais: 'pt' } });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.entrada).toMatchObject({ cp: '1000-001', pais: 'PT', municipio: null });
+    const cambio = await app.request('PATCH', `${API}/agenda/empresas/${ok.body.entrada.id}`, { key: c.live, body: { municipio: 'Lisboa', pais: null, cp: '28001' } });
+    expect(cambio.status, cambio.text).toBe(200);
+    expect(cambio.body.entrada).toMatchObject({ cp: '28001', pais: null, municipio: 'Lisboa' });
+  });
 });
