@@ -563,7 +563,11 @@ describe('GET /decas/{id}/cambios', () => {
       { antes: 'Málaga', campo: 'envios[0].destino', despues: 'Teruel' },
       { antes: 'Piñones y ñoras', campo: 'envios[0].naturaleza', despues: 'Melocotón' },
       { antes: 24500.5, campo: 'envios[0].peso', despues: 8000 },
-      { antes: null, campo: 'envios[1]', despues: { nota: 'Refrigerado', peso: 1500, origen: 'Huesca', unidad: 'kg', destino: 'Soria', naturaleza: 'Pera' } },
+      {
+        antes: null,
+        campo: 'envios[1]',
+        despues: { nota: 'Refrigerado', peso: 1500, origen: 'Huesca', unidad: 'kg', destino: 'Soria', naturaleza: 'Pera', destinatario_nif: null, destinatario_nombre: null },
+      },
     ]);
     expect(JSON.stringify(deA.cambios[2]!.campos)).toBe(sustitucion);
     expect(JSON.stringify(deB.cambios[0]!.campos)).toBe(sustitucion);
