@@ -574,7 +574,13 @@ describe('GET /decas/{id}/cambios', () => {
     expect(deB.text).toContain(`"campos":${sustitucion}}`);
     expect(deB.cambios[0]!.motivo).toBe(`Sustituye a la DeCA ${a.numero}: NIF y envíos`);
     expect(JSON.stringify(deB2.cambios[0]!.campos)).toBe(JSON.stringify(deB.cambios[3]!.campos));
-    expect(deB2.cambios[0]!.campos).toEqual([{ antes: { nota: 'Refrigerado', peso: 1500, origen: 'Huesca', unidad: 'kg', destino: 'Soria', naturaleza: 'Pera' }, campo: 'envios[1]', despues: null }]);
+    expect(deB2.cambios[0]!.campos).toEqual([
+      {
+        antes: { nota: 'Refrigerado', peso: 1500, origen: 'Huesca', unidad: 'kg', destino: 'Soria', naturaleza: 'Pera', destinatario_nif: null, destinatario_nombre: null },
+        campo: 'envios[1]',
+        despues: null,
+      },
+    ]);
 
     expect(await camposGuardados(app, b.id)).toEqual([deB.cambios[0]!.campos, [], deB.cambios[2]!.campos, deB.cambios[3]!.campos]);
     expect(await camposGuardados(app, b2.id)).toEqual([deB2.cambios[0]!.campos, []]);

@@ -1424,6 +1424,14 @@ export interface components {
             nif: string;
             /** @description Domicilio */
             domicilio?: string;
+            /** @description Código postal; 5 cifras si el país es ES o no se indica */
+            cp?: string;
+            /** @description Municipio */
+            municipio?: string;
+            /** @description Provincia o región */
+            provincia?: string;
+            /** @description País del domicilio, código ISO de dos letras; si falta, se entiende ES */
+            pais?: string;
             /**
              * @description Como qué parte aparece: cargador, transportista o ambos
              * @enum {string}
@@ -1454,6 +1462,14 @@ export interface components {
             nif?: string;
             /** @description Domicilio; null lo borra */
             domicilio?: string | null;
+            /** @description Código postal; null lo borra */
+            cp?: string | null;
+            /** @description Municipio; null lo borra */
+            municipio?: string | null;
+            /** @description Provincia o región; null la borra */
+            provincia?: string | null;
+            /** @description País del domicilio (código ISO); null lo borra */
+            pais?: string | null;
             /** @description Como qué parte aparece; null lo borra */
             lado?: ("" | "cargador" | "transportista" | "ambos") | null;
         };
@@ -1767,6 +1783,10 @@ export interface components {
             nombre: string;
             nif: string;
             domicilio: string | null;
+            cp: string | null;
+            municipio: string | null;
+            provincia: string | null;
+            pais: string | null;
             lado: ("cargador" | "transportista" | "ambos") | null;
         };
         AgendaVehiculo: {
