@@ -82,7 +82,15 @@ export function leccionDe(datos: DatosDeca): EntradaAgendaLocal[] {
       out.push({
         tipo: 'empresas',
         clave: claveAgenda('empresas', { nif }),
-        datos: { nombre, nif: claveAgenda('empresas', { nif }), domicilio: texto(datos[`${lado}_domicilio`]) },
+        datos: {
+          nombre,
+          nif: claveAgenda('empresas', { nif }),
+          domicilio: texto(datos[`${lado}_domicilio`]),
+          cp: texto(datos[`${lado}_cp`]),
+          municipio: texto(datos[`${lado}_municipio`]),
+          provincia: texto(datos[`${lado}_provincia`]),
+          pais: texto(datos[`${lado}_pais`]),
+        },
         usos: 1,
         ultimo: ahora,
         local: 1,

@@ -24,6 +24,10 @@ const TIPOS: Record<TipoAgenda, { titulo: string; campos: CampoAgenda[]; resumen
       ['nif', 'NIF'],
       ['nombre', 'Nombre o razón social'],
       ['domicilio', 'Domicilio'],
+      ['cp', 'Código postal'],
+      ['municipio', 'Municipio'],
+      ['provincia', 'Provincia o región'],
+      ['pais', 'País (código ISO: ES, PT, FR…)'],
       [
         'lado',
         'Aparece como',

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import type { Aviso } from '../../shared/errors';
 import { parsePeso } from '../../shared/rules/peso';
 import { Campo, idCampo } from '../components/campo';
@@ -91,6 +92,30 @@ function Formulario(origen: Origen) {
     />
   );
 
+  /**
+   * The eFTI data (optional, not printed), folded away under its party,
+   * vehicle or shipment: open when it holds something, or something to fix.
+   */
+  const efti = (paths: string[], valores: string[], hijos: ComponentChildren) => (
+    <details class="efti" open={valores.some((v) => v.trim() !== '') || paths.some((k) => Boolean(error(k) || advertencia(k)))}>
+      <summary>Datos para eFTI (opcional)</summary>
+      {hijos}
+    </details>
+  );
+  const direccionEfti = (lado: 'cargador' | 'transp') => {
+    const paths = [`${lado}_cp`, `${lado}_municipio`, `${lado}_provincia`, `${lado}_pais`];
+    return efti(
+      paths,
+      paths.map((k) => e.v[k] ?? ''),
+      <div class="rejilla dos">
+        {campo(`${lado}_cp`, { extra: { autoComplete: 'off' } })}
+        {campo(`${lado}_municipio`)}
+        {campo(`${lado}_provincia`)}
+        {campo(`${lado}_pais`, { extra: { autoCapitalize: 'characters', autoComplete: 'off' }, pista: 'Código de dos letras; vacío es ES.' })}
+      </div>,
+    );
+  };
+
   return (
     <section class={foto ? 'con-foto' : undefined}>
       <h1 tabIndex={-1} onFocus={f.alEnfocarTitulo}>
@@ -137,12 +162,14 @@ function Formulario(origen: Origen) {
               {campo('cargador_nombre', { onInput: conAgenda('cargador_nombre'), extra: { list: 'agenda-nombres', autoComplete: 'off' } })}
               {campo('cargador_nif', { onInput: conAgenda('cargador_nif'), extra: { list: 'agenda-nifs', autoComplete: 'off' } })}
               {campo('cargador_domicilio')}
+              {direccionEfti('cargador')}
             </fieldset>
             <fieldset>
               <legend>Transportista</legend>
               {campo('transp_nombre', { onInput: conAgenda('transp_nombre'), extra: { list: 'agenda-nombres', autoComplete: 'off' } })}
               {campo('transp_nif', { onInput: conAgenda('transp_nif'), extra: { list: 'agenda-nifs', autoComplete: 'off' } })}
               {campo('transp_domicilio')}
+              {direccionEfti('transp')}
             </fieldset>
           </div>
         )}
@@ -164,6 +191,14 @@ function Formulario(origen: Origen) {
               {campo('conductor_nombre')}
               {campo('conductor_tel', { tipo: 'tel' })}
             </div>
+            {efti(
+              ['matricula_pais', 'remolque_pais'],
+              [e.v.matricula_pais ?? '', e.v.remolque_pais ?? ''],
+              <div class="rejilla dos">
+                {campo('matricula_pais', { extra: { autoCapitalize: 'characters', autoComplete: 'off' }, pista: 'Solo si no es española: FR, PT, DE…' })}
+                {campo('remolque_pais', { extra: { autoCapitalize: 'characters', autoComplete: 'off' }, pista: 'Solo si no es española.' })}
+              </div>,
+            )}
           </fieldset>
         )}
         {ver(2) && (
@@ -211,6 +246,25 @@ function Formulario(origen: Origen) {
                   />
                   <Campo path={`envios[${i}].nota`} etiqueta={ETIQUETAS.nota!} valor={en.nota} onInput={setEnvio(i, 'nota')} error={error(`envios[${i}].nota`)} max={LONGITUD_ENVIO.nota} />
                 </div>
+                {efti(
+                  [`envios[${i}].destinatario_nombre`, `envios[${i}].destinatario_nif`],
+                  [en.destinatario_nombre, en.destinatario_nif],
+                  <div class="rejilla dos">
+                    {(['destinatario_nombre', 'destinatario_nif'] as const).map((k) => (
+                      <Campo
+                        key={k}
+                        path={`envios[${i}].${k}`}
+                        etiqueta={ETIQUETAS[k]!}
+                        valor={en[k]}
+                        onInput={setEnvio(i, k)}
+                        error={error(`envios[${i}].${k}`)}
+                        advertencia={advertencia(`envios[${i}].${k}`)}
+                        max={LONGITUD_ENVIO[k]}
+                        extra={{ autoComplete: 'off' }}
+                      />
+                    ))}
+                  </div>,
+                )}
                 {e.envios.length > 1 && (
                   <button type="button" class="peligro" onClick={() => f.quitarEnvio(i)}>
                     Quitar envío {i + 1}

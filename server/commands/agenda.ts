@@ -36,7 +36,7 @@ export const buscarAgendaCommand = command({
 
 /** POST /agenda/{tipo}: the entry's own schema, chosen by the path. */
 const GuardarAgenda = z.discriminatedUnion('tipo', [
-  AgendaEmpresaInput.extend({ tipo: z.literal('empresas') }),
+  AgendaEmpresaInput.safeExtend({ tipo: z.literal('empresas') }),
   AgendaVehiculoInput.extend({ tipo: z.literal('vehiculos') }),
   AgendaLugarInput.extend({ tipo: z.literal('lugares') }),
 ]);
@@ -56,7 +56,7 @@ const id = cadena().max(40).meta({ description: 'Id de la entrada de la agenda' 
 
 /** PATCH /agenda/{tipo}/{id}: the kind's change schema, chosen by the path. */
 const CambiarAgenda = z.discriminatedUnion('tipo', [
-  AgendaEmpresaPatch.extend({ tipo: z.literal('empresas'), id }),
+  AgendaEmpresaPatch.safeExtend({ tipo: z.literal('empresas'), id }),
   AgendaVehiculoPatch.extend({ tipo: z.literal('vehiculos'), id }),
   AgendaLugarPatch.extend({ tipo: z.literal('lugares'), id }),
 ]);

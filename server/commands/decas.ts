@@ -148,7 +148,7 @@ export const modificarDecaCommand = command({
   nombre: 'modificar_deca',
   descripcion: 'Cambia datos de una DeCA. Pendiente: se cambian (y con emitir, se emite). Emitida: método 1, con «motivo»; misma URL y QR, versión nueva.',
   acceso: 'escritura',
-  entrada: DecaPatch.extend(Ref.shape),
+  entrada: DecaPatch.safeExtend(Ref.shape),
   idempotencia: repetirDeca,
   preparar: (ctx, { id, ...cambios }) => {
     const sent = enviados(ctx.crudo);
@@ -171,7 +171,7 @@ export const sustituirDecaCommand = command({
   descripcion: 'Método 2: crea una DeCA nueva (nueva URL y QR) con los cambios y marca la anterior como sustituida. «motivo» obligatorio.',
   acceso: 'escritura',
   permiso: 'gestion',
-  entrada: SustituirInput.extend(Ref.shape),
+  entrada: SustituirInput.safeExtend(Ref.shape),
   idempotencia: repetirDeca,
   preparar: (ctx, { id, ...cambios }) => {
     const sent = enviados(ctx.crudo);

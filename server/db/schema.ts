@@ -164,6 +164,18 @@ export interface DecasTable {
   conductor_tel: string | null;
   observaciones: string | null;
   referencia: string | null;
+  /** The parties' addresses in parts and the plates' countries (eFTI, migration 0027): not printed on the PDF. */
+  cargador_cp: string | null;
+  cargador_municipio: string | null;
+  cargador_provincia: string | null;
+  cargador_pais: string | null;
+  transp_cp: string | null;
+  transp_municipio: string | null;
+  transp_provincia: string | null;
+  transp_pais: string | null;
+  matricula_pais: string | null;
+  remolque_pais: string | null;
+  /** Shipments written before 0027 lack `destinatario_nombre` and `destinatario_nif` (read as null: `envioCompleto`). */
   envios: Json<Envio[]>;
   token_publico: string;
   token_completar: string | null;

@@ -34,8 +34,10 @@ import {
   ArchivarInput,
   CambiosList,
   CaminoQuery,
+  CamposDecaInput,
   ControlInput,
   ControlRegistrado,
+  comprobarCodigosPostales,
   DatosPedidos,
   DecaCreada,
   DecaEliminada,
@@ -271,9 +273,9 @@ export const OPERACIONES = {
       {
         titulo: 'Crear una DeCA',
         descripcion:
-          'Crea un documento de control administrativo (DeCA, Orden FOM/2861/2012) y, con emitir: true (por defecto), lo emite: número, PDF, QR y ficha pública que el conductor enseña en un control. Los datos de la empresa de la cuenta se ponen solos; hacen falta los de la otra parte (nombre y NIF), la fecha de transporte, la matrícula y al menos un envío (origen, destino, naturaleza de la mercancía y peso). Si faltan datos de la otra parte, cree con emitir: false y pedir_datos_email para que los complete ella. Pregunte al usuario lo que no sepa en vez de inventarlo. Envíe siempre clave_idempotencia: si reintenta tras un error de red con la misma clave, recibe la misma DeCA y no se crea otra. Devuelve {deca, avisos}.',
+          'Crea un documento de control administrativo (DeCA, Orden FOM/2861/2012) y, con emitir: true (por defecto), lo emite: número, PDF, QR y ficha pública que el conductor enseña en un control. Los datos de la empresa de la cuenta se ponen solos; hacen falta los de la otra parte (nombre y NIF), la fecha de transporte, la matrícula y al menos un envío (origen, destino, naturaleza de la mercancía y peso). Si faltan datos de la otra parte, cree con emitir: false y pedir_datos_email para que los complete ella. Opcionales para eFTI (no se imprimen): código postal, municipio, provincia y país de cada parte (cargador_cp, transp_pais…), país de las matrículas (matricula_pais, remolque_pais; ES se deduce si la matrícula es española) y destinatario de cada envío (envios[].destinatario_nombre, destinatario_nif). Pregunte al usuario lo que no sepa en vez de inventarlo. Envíe siempre clave_idempotencia: si reintenta tras un error de red con la misma clave, recibe la misma DeCA y no se crea otra. Devuelve {deca, avisos}.',
         lectura: false,
-        entrada: DecaInput.omit({ solo_validar: true }).extend({ clave_idempotencia: ClaveIdempotenciaMcp }),
+        entrada: CamposDecaInput.omit({ solo_validar: true }).extend({ clave_idempotencia: ClaveIdempotenciaMcp }).superRefine(comprobarCodigosPostales),
         salida: DecaCreada,
         anotaciones: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
       },

@@ -25,10 +25,35 @@ export interface DecaPdfEnvio {
   peso: number;
   unidad: DecaPdfUnidad;
   nota: string | null;
+  /**
+   * The consignee (eFTI extension): kept with what the version printed, so
+   * its eFTI dataset says it, but not printed. Absent in versions issued
+   * before it existed.
+   */
+  destinatario_nombre?: string | null;
+  destinatario_nif?: string | null;
 }
 
-/** Everything one version of a DeCA prints. */
-export interface DecaPdfData {
+/**
+ * What the eFTI dataset takes and the PDF does not print: the parties'
+ * addresses in parts and the plates' countries (docs/efti.md). Absent in
+ * versions issued before they existed.
+ */
+export interface DecaPdfEfti {
+  cargador_cp?: string | null;
+  cargador_municipio?: string | null;
+  cargador_provincia?: string | null;
+  cargador_pais?: string | null;
+  transp_cp?: string | null;
+  transp_municipio?: string | null;
+  transp_provincia?: string | null;
+  transp_pais?: string | null;
+  matricula_pais?: string | null;
+  remolque_pais?: string | null;
+}
+
+/** Everything one version of a DeCA prints, and the eFTI data kept with it. */
+export interface DecaPdfData extends DecaPdfEfti {
   /**
    * The environment the DeCA belongs to: one of the test environment
    * ('pruebas') carries «DOCUMENTO DE PRUEBA — SIN VALIDEZ» across every page

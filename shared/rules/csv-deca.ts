@@ -42,8 +42,32 @@ export const COLUMNAS_CSV = [
  * reference.
  */
 export const COLUMNAS_CONCILIACION = ['numero', 'estado', 'version', 'emitido_at', 'fin_servicio_at'] as const;
-/** After the spec's columns, in this order, each optional (a file may stop after any of them). */
-export const COLUMNAS_OPCIONALES = ['emisor_rol', 'transportista_domicilio', 'nota', ...COLUMNAS_CONCILIACION] as const;
+/**
+ * What the eFTI dataset takes and the PDF does not print (docs/efti.md): the
+ * parties' addresses in parts, the plates' countries, and each shipment's
+ * consignee (`destinatario`, `destinatario_nif`: per row, like `nota`).
+ */
+export const COLUMNAS_EFTI = [
+  'cargador_cp',
+  'cargador_municipio',
+  'cargador_provincia',
+  'cargador_pais',
+  'transportista_cp',
+  'transportista_municipio',
+  'transportista_provincia',
+  'transportista_pais',
+  'matricula_pais',
+  'remolque_pais',
+  'destinatario',
+  'destinatario_nif',
+] as const;
+/**
+ * After the spec's columns, each optional: the export writes them in this
+ * order; the import takes any of them, in any order, each once (a file
+ * exported before the eFTI columns existed has the reconciliation ones right
+ * after `nota`).
+ */
+export const COLUMNAS_OPCIONALES = ['emisor_rol', 'transportista_domicilio', 'nota', ...COLUMNAS_EFTI, ...COLUMNAS_CONCILIACION] as const;
 export const COLUMNAS_EXPORTACION = [...COLUMNAS_CSV, ...COLUMNAS_OPCIONALES] as const;
 export type ColumnaCsv = (typeof COLUMNAS_EXPORTACION)[number];
 
@@ -66,10 +90,29 @@ const CAMPO_DECA: Partial<Record<ColumnaCsv, string>> = {
   conductor_tel: 'conductor_tel',
   observaciones: 'observaciones',
   emisor_rol: 'emisor_rol',
+  cargador_cp: 'cargador_cp',
+  cargador_municipio: 'cargador_municipio',
+  cargador_provincia: 'cargador_provincia',
+  cargador_pais: 'cargador_pais',
+  transportista_cp: 'transp_cp',
+  transportista_municipio: 'transp_municipio',
+  transportista_provincia: 'transp_provincia',
+  transportista_pais: 'transp_pais',
+  matricula_pais: 'matricula_pais',
+  remolque_pais: 'remolque_pais',
 };
 
 /** Shipment field ← column (one per row). */
-const CAMPO_ENVIO: Partial<Record<ColumnaCsv, string>> = { origen: 'origen', destino: 'destino', mercancia: 'naturaleza', peso: 'peso', unidad: 'unidad', nota: 'nota' };
+const CAMPO_ENVIO: Partial<Record<ColumnaCsv, string>> = {
+  origen: 'origen',
+  destino: 'destino',
+  mercancia: 'naturaleza',
+  peso: 'peso',
+  unidad: 'unidad',
+  nota: 'nota',
+  destinatario: 'destinatario_nombre',
+  destinatario_nif: 'destinatario_nif',
+};
 
 /** The column a field of the DeCA input comes from (to name it in an error). */
 export function columnaDeCampo(ruta: readonly PropertyKey[]): ColumnaCsv | null {
@@ -145,7 +188,7 @@ export function crearAgrupador(): AgrupadorCsv {
       // The DeCA-level values of this row, as the input takes them (dates ISO, enums in lower case).
       const valores = (Object.entries(CAMPO_DECA) as [ColumnaCsv, string][]).map(([columna, campo]) => {
         const v = columna === 'fecha_transporte' ? fechaCsv(celda(columna)) : celda(columna);
-        return { columna, campo, valor: columna === 'tipo_vehiculo' || columna === 'emisor_rol' ? v.toLowerCase() : v };
+        return { columna, campo, valor: columna === 'tipo_vehiculo' || columna === 'emisor_rol' ? v.toLowerCase() : columna.endsWith('_pais') ? v.toUpperCase() : v };
       });
       let g = grupos.get(clave);
       if (!g) {
@@ -167,7 +210,8 @@ export function crearAgrupador(): AgrupadorCsv {
         const v = celda(columna);
         if (v !== '') envio[campo] = columna === 'unidad' ? v.toLowerCase() : v;
       }
-      if (Object.keys(envio).length > 0) {
+      // A consignee alone is no shipment: the row's shipment is its places, goods and weight.
+      if (Object.keys(envio).some((k) => k !== 'destinatario_nombre' && k !== 'destinatario_nif')) {
         (g.cuerpo.envios as unknown[]).push(envio);
         g.lineasEnvio.push(fila.linea);
       }
@@ -205,6 +249,16 @@ export type DecaParaCsv = Pick<
   | 'observaciones'
   | 'emisor_rol'
   | 'envios'
+  | 'cargador_cp'
+  | 'cargador_municipio'
+  | 'cargador_provincia'
+  | 'cargador_pais'
+  | 'transp_cp'
+  | 'transp_municipio'
+  | 'transp_provincia'
+  | 'transp_pais'
+  | 'matricula_pais'
+  | 'remolque_pais'
 >;
 
 /** A weight as a Spanish spreadsheet writes it: `24500,5` (no thousands dots, which some would read as decimals). */

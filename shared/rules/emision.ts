@@ -1,6 +1,7 @@
 import type { Aviso, Campos } from '../errors';
 import type { Rol } from '../schemas/cuenta';
 import { CAMPOS_DATOS, type CampoDatos, type DecaDatos } from '../schemas/deca';
+import { PAISES, problemaCodigoPostal } from './direccion';
 import { clasificarMatricula } from './matricula';
 import { avisoNif } from './nif';
 import { cargaInverosimil } from './peso';
@@ -22,13 +23,23 @@ export const LADO_CAMPO: Record<CampoDatos, 'cargador' | 'transportista' | 'ambo
   conductor_tel: 'transportista',
   observaciones: 'ambos',
   referencia: 'ambos',
+  cargador_cp: 'cargador',
+  cargador_municipio: 'cargador',
+  cargador_provincia: 'cargador',
+  cargador_pais: 'cargador',
+  transp_cp: 'cargador',
+  transp_municipio: 'cargador',
+  transp_provincia: 'cargador',
+  transp_pais: 'cargador',
+  matricula_pais: 'transportista',
+  remolque_pais: 'transportista',
   envios: 'cargador',
 };
 
 /** Each party's own data: the side that issues has it filled from its account (spec: «That side is filled with the account's company»). */
 export const DATOS_PROPIOS: Record<Rol, readonly CampoDatos[]> = {
-  cargador: ['cargador_nombre', 'cargador_nif', 'cargador_domicilio'],
-  transportista: ['transp_nombre', 'transp_nif', 'transp_domicilio'],
+  cargador: ['cargador_nombre', 'cargador_nif', 'cargador_domicilio', 'cargador_cp', 'cargador_municipio', 'cargador_provincia', 'cargador_pais'],
+  transportista: ['transp_nombre', 'transp_nif', 'transp_domicilio', 'transp_cp', 'transp_municipio', 'transp_provincia', 'transp_pais'],
 };
 
 /**
@@ -80,7 +91,9 @@ export function derivarTipoVehiculo(d: Pick<DecaDatos, 'tipo_vehiculo' | 'matric
 
 /**
  * Soft problems: the DeCA is accepted, but someone should look. A NIF whose
- * check character fails, a plate of no known series, a load no road vehicle
+ * check character fails (the parties' and the consignees'), a plate of no
+ * known series (unless it is said to be foreign), a Spanish plate said to
+ * be foreign, a postcode that does not fit its country, a load no road vehicle
  * carries (usually the wrong unit), the carrier's address
  * missing (art. 6 asks for it; the spec has no field, so ours is optional).
  */
@@ -92,16 +105,37 @@ export function avisosDeca(d: DecaDatos, entrada?: { tipo_vehiculo?: string | nu
     const mensaje = avisoNif(v);
     if (mensaje) avisos.push({ campo, codigo: 'nif_dudoso', mensaje });
   }
-  for (const campo of ['matricula', 'matricula_remolque'] as const) {
+  for (const [campo, campoPais] of [
+    ['matricula', 'matricula_pais'],
+    ['matricula_remolque', 'remolque_pais'],
+  ] as const) {
     const v = d[campo];
     if (!v) continue;
+    const pais = d[campoPais];
     const r = clasificarMatricula(v);
-    if (!r.valida) avisos.push({ campo, codigo: 'matricula_dudosa', mensaje: `Revise la matrícula ${v}: ${r.motivo ?? 'no es válida'}.` });
+    // A plate said to be foreign is not judged by the Spanish series; one that is of a Spanish series and said to be foreign is asked about.
+    if (pais && pais !== 'ES') {
+      if (r.valida) {
+        avisos.push({
+          campo: campoPais,
+          codigo: 'pais_matricula_dudoso',
+          mensaje: `La matrícula ${v} es de una serie española, pero el país indicado es ${pais} (${PAISES[pais] ?? pais}): revise el país.`,
+        });
+      }
+    } else if (!r.valida) avisos.push({ campo, codigo: 'matricula_dudosa', mensaje: `Revise la matrícula ${v}: ${r.motivo ?? 'no es válida'}.` });
     else if (campo === 'matricula_remolque' && r.tipo !== 'remolque' && r.tipo !== 'provincial') {
       avisos.push({ campo, codigo: 'matricula_dudosa', mensaje: `La matrícula ${v} no parece de remolque (R-0000-BBB).` });
     }
   }
+  // A postcode kept while only the country changed (a change sends one of the two): the schema judged them together only when sent together.
+  for (const lado of ['cargador', 'transp'] as const) {
+    const cp = d[`${lado}_cp`];
+    const problema = cp ? problemaCodigoPostal(cp, d[`${lado}_pais`], `${lado}_pais`) : null;
+    if (problema) avisos.push({ campo: `${lado}_cp`, codigo: 'codigo_postal_dudoso', mensaje: `${problema}.` });
+  }
   d.envios.forEach((e, i) => {
+    const mensaje = e.destinatario_nif ? avisoNif(e.destinatario_nif) : null;
+    if (mensaje) avisos.push({ campo: `envios[${i}].destinatario_nif`, codigo: 'nif_dudoso', mensaje });
     if (e.peso === null) return;
     const motivo = cargaInverosimil(e.peso, e.unidad, { autorizacionEspecial: Boolean(d.autorizacion_especial) });
     if (motivo) avisos.push({ campo: `envios[${i}].peso`, codigo: 'carga_inverosimil', mensaje: motivo });

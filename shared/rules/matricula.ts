@@ -141,3 +141,14 @@ export function clasificarMatricula(s: string): ClasificacionMatricula {
   }
   return desconocida('no coincide con ninguna serie española conocida; compruebe si es extranjera');
 }
+
+/**
+ * The country a plate is registered in, when it can be told (eFTI's
+ * `registrationCountry`): the one the DeCA holds (`matricula_pais`,
+ * `remolque_pais`) when given; else Spain for a plate of a Spanish series;
+ * else unknown (null): a foreign-looking plate with no country stated.
+ */
+export function paisDeMatricula(matricula: string, pais?: string | null): string | null {
+  if (pais) return pais;
+  return clasificarMatricula(matricula).valida ? 'ES' : null;
+}

@@ -24,6 +24,7 @@
 import type { DecaDatos } from '../schemas/deca';
 import { base41, desdeBase41 } from './base41';
 import { EscritorBits, escribirCodigo, escribirTexto, LectorBits, leerCodigo, leerTexto } from './bits';
+import { CAMPOS_EFTI } from './campos-deca';
 import { diasEntre, sumarDias } from './fechas';
 import { concatBytes, sha256, utf8Bytes } from './hmac-sha256';
 import type { UnidadCantidad } from './peso';
@@ -146,16 +147,36 @@ function jsonCanonico(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
+/** The eFTI extensions of each shipment (migration 0027's time). */
+const DEL_ENVIO_EFTI = ['destinatario_nombre', 'destinatario_nif'];
+
+/**
+ * The data without the eFTI extensions left empty: a device whose app is
+ * older than those fields hashes data without their keys, the server (and a
+ * newer app) with them null; both must hash the same DeCA alike, or a DeCA
+ * issued with no coverage by a phone not yet updated would be refused.
+ */
+function sinExtensionesVacias(datos: Record<string, unknown>): Record<string, unknown> {
+  const vacio = (v: unknown) => v === null || v === undefined;
+  const out = Object.fromEntries(Object.entries(datos).filter(([k, v]) => !((CAMPOS_EFTI as readonly string[]).includes(k) && vacio(v))));
+  if (Array.isArray(datos.envios)) {
+    out.envios = datos.envios.map((e) =>
+      e && typeof e === 'object' ? Object.fromEntries(Object.entries(e as Record<string, unknown>).filter(([k, v]) => !(DEL_ENVIO_EFTI.includes(k) && vacio(v)))) : e,
+    );
+  }
+  return out;
+}
+
 /** The hash of a DeCA's full data that the summary carries (SHA-256 of its canonical JSON, first 12 bytes, base64url). */
 export function huellaDatos(datos: Record<string, unknown>): string {
-  return base64url(sha256(utf8Bytes(jsonCanonico(datos))).subarray(0, 12));
+  return base64url(sha256(utf8Bytes(jsonCanonico(sinExtensionesVacias(datos)))).subarray(0, 12));
 }
 
 /**
  * The weight a summary vouches for: the sum of the weighed shipments when
  * they share a unit; else the shipments weighed in kg or t, in kg; else none.
  */
-export function pesoDeEnvios(envios: DecaDatos['envios']): ResumenOffline['peso'] {
+export function pesoDeEnvios(envios: readonly Pick<DecaDatos['envios'][number], 'peso' | 'unidad'>[]): ResumenOffline['peso'] {
   const pesados = envios.filter((e) => e.peso !== null);
   const unidades = new Set(pesados.map((e) => e.unidad));
   const masa = pesados.filter((e) => e.unidad === 'kg' || e.unidad === 't');

@@ -1,7 +1,8 @@
 import { Aviso } from '../errors';
+import { problemaCodigoPostal } from '../rules/direccion';
 import { clasificarMatricula, normalizarMatricula } from '../rules/matricula';
 import { NifEmpresa } from './cuenta';
-import { TipoVehiculo } from './deca';
+import { CodigoPostal, PaisIso, TipoVehiculo } from './deca';
 import { cadena, textoOpcional } from './envio';
 import { z } from './zod';
 
@@ -31,13 +32,30 @@ const matricula = (vacia = false) =>
     });
 const matriculaValida = matricula();
 
+/** A company's address in parts (eFTI): what fills the DeCA's `*_cp`, `*_municipio`, `*_provincia`, `*_pais`. */
+const direccionEmpresa = {
+  cp: CodigoPostal.meta({ description: 'Código postal; 5 cifras si el país es ES o no se indica' }),
+  municipio: textoOpcional(100).meta({ description: 'Municipio' }),
+  provincia: textoOpcional(100).meta({ description: 'Provincia o región' }),
+  pais: PaisIso.meta({ description: 'País del domicilio, código ISO de dos letras; si falta, se entiende ES' }),
+};
+
+/** A postcode with the country sent with it: a Spanish one when ES or none (as on a DeCA). */
+function comprobarCodigoPostal(v: { cp?: string | null; pais?: string | null }, ctx: z.RefinementCtx): void {
+  if (typeof v.cp !== 'string') return;
+  const problema = problemaCodigoPostal(v.cp, v.pais ?? null, 'pais');
+  if (problema) ctx.addIssue({ code: 'custom', path: ['cp'], message: problema });
+}
+
 export const AgendaEmpresaInput = z
   .object({
     nombre: obligatorio(200).meta({ description: 'Nombre o razón social' }),
     nif: NifEmpresa,
     domicilio: textoOpcional(300).meta({ description: 'Domicilio' }),
+    ...direccionEmpresa,
     lado: LadoEmpresa.optional().meta({ description: 'Como qué parte aparece: cargador, transportista o ambos' }),
   })
+  .superRefine(comprobarCodigoPostal)
   .meta({ id: 'AgendaEmpresaInput' });
 
 export const AgendaVehiculoInput = z
@@ -70,8 +88,13 @@ export const AgendaEmpresaPatch = z
     nombre: obligatorio(200).optional().meta({ description: 'Nombre o razón social' }),
     nif: NifEmpresa.optional(),
     domicilio: borrable(textoOpcional(300)).meta({ description: 'Domicilio; null lo borra' }),
+    cp: borrable(direccionEmpresa.cp).meta({ description: 'Código postal; null lo borra' }),
+    municipio: borrable(direccionEmpresa.municipio).meta({ description: 'Municipio; null lo borra' }),
+    provincia: borrable(direccionEmpresa.provincia).meta({ description: 'Provincia o región; null la borra' }),
+    pais: borrable(direccionEmpresa.pais).meta({ description: 'País del domicilio (código ISO); null lo borra' }),
     lado: opcionBorrable(LadoEmpresa.options).meta({ description: 'Como qué parte aparece; null lo borra' }),
   })
+  .superRefine(comprobarCodigoPostal)
   .meta({ id: 'AgendaEmpresaPatch' });
 
 export const AgendaVehiculoPatch = z
@@ -100,7 +123,19 @@ const uso = {
   avisos: z.array(Aviso).meta({ description: 'Lo que hay que revisar (un NIF con el carácter de control mal, `nif_dudoso`): una entrada con avisos no se sugiere hasta corregirla' }),
 };
 
-export const AgendaEmpresa = z.object({ ...uso, nombre: z.string(), nif: z.string(), domicilio: z.string().nullable(), lado: LadoEmpresa.nullable() }).meta({ id: 'AgendaEmpresa' });
+export const AgendaEmpresa = z
+  .object({
+    ...uso,
+    nombre: z.string(),
+    nif: z.string(),
+    domicilio: z.string().nullable(),
+    cp: z.string().nullable(),
+    municipio: z.string().nullable(),
+    provincia: z.string().nullable(),
+    pais: z.string().nullable(),
+    lado: LadoEmpresa.nullable(),
+  })
+  .meta({ id: 'AgendaEmpresa' });
 export type AgendaEmpresa = z.infer<typeof AgendaEmpresa>;
 
 export const AgendaVehiculo = z

@@ -1,5 +1,6 @@
 import { Aviso } from '../errors';
 import type { CampoDatos } from '../rules/campos-deca';
+import { CP_MAXIMO, normalizarPais, problemaCodigoPostal, problemaPais } from '../rules/direccion';
 import { isFechaValida } from '../rules/fechas';
 import { normalizarMatricula } from '../rules/matricula';
 import { normalizarNif } from '../rules/nif';
@@ -30,6 +31,21 @@ const fecha = cadena({ max: 10 })
 const nif = (max: number) => textoOpcional(max).transform((s) => (s === undefined ? s : normalizarNif(s)));
 const matricula = textoOpcional(20).transform((s) => (s === undefined ? s : normalizarMatricula(s)));
 
+const PAIS_NO_VALIDO = 'País no válido: use el código ISO de dos letras (ES, FR, PT, DE…)';
+/** An ISO 3166-1 alpha-2 code of shared/rules/direccion.ts, in upper case; "" counts as not given. */
+export const PaisIso = cadena({ max: 10 })
+  .max(10, PAIS_NO_VALIDO)
+  .transform(normalizarPais)
+  .check((ctx) => {
+    const problema = ctx.value === '' ? null : problemaPais(ctx.value);
+    if (problema) ctx.issues.push({ code: 'custom', message: problema, input: ctx.value });
+  })
+  .transform((s) => (s === '' ? undefined : s))
+  .optional()
+  .meta({ maxLength: 10 });
+/** A postcode as written, spaces collapsed and in upper case; whether it is a Spanish one is checked with its country (`comprobarCodigosPostales`). */
+export const CodigoPostal = textoOpcional(CP_MAXIMO).transform((s) => (s === undefined ? s : s.replace(/\s+/g, ' ').toUpperCase()));
+
 /** Longest text each field takes (the form shows a counter as the text nears it). */
 export const LONGITUD_MAXIMA = {
   cargador_nombre: 200,
@@ -44,8 +60,43 @@ export const LONGITUD_MAXIMA = {
   conductor_tel: 40,
   referencia: 100,
   ref_externa: 100,
+  cargador_cp: CP_MAXIMO,
+  cargador_municipio: 100,
+  cargador_provincia: 100,
+  transp_cp: CP_MAXIMO,
+  transp_municipio: 100,
+  transp_provincia: 100,
 } as const;
 const L = LONGITUD_MAXIMA;
+
+/**
+ * A party's address in parts (extension, for eFTI: ES01 asks for postcode,
+ * city, province and country; the free `*_domicilio` line stays, it is what
+ * the document prints). None is printed on the PDF.
+ */
+const direccion = (quien: string) => ({
+  cp: CodigoPostal.meta({ description: `${quien}: código postal (extensión, eFTI); 5 cifras si el país es ES o no se indica` }),
+  municipio: textoOpcional(100).meta({ description: `${quien}: municipio (extensión, eFTI)` }),
+  provincia: textoOpcional(100).meta({ description: `${quien}: provincia o región (extensión, eFTI)` }),
+  pais: PaisIso.meta({ description: `${quien}: país del domicilio, código ISO de dos letras (extensión, eFTI); si falta, se entiende ES` }),
+});
+const dirCargador = direccion('Cargador contractual');
+const dirTransp = direccion('Transportista efectivo');
+
+/**
+ * A postcode with its country in the same body: a Spanish one (country ES or
+ * not given) must be one. A change that sends the postcode alone is judged as
+ * Spanish: the message says to send the country too when it is not.
+ */
+export function comprobarCodigosPostales(v: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  for (const lado of ['cargador', 'transp'] as const) {
+    const cp = v[`${lado}_cp`];
+    if (typeof cp !== 'string') continue;
+    const pais = v[`${lado}_pais`];
+    const problema = problemaCodigoPostal(cp, typeof pais === 'string' ? pais : null, `${lado}_pais`);
+    if (problema) ctx.addIssue({ code: 'custom', path: [`${lado}_cp`], message: problema });
+  }
+}
 
 /** Field shapes shared by create and modify (descriptions feed OpenAPI and the MCP tools). */
 const camposEntrada = {
@@ -57,10 +108,24 @@ const camposEntrada = {
   transp_domicilio: textoOpcional(L.transp_domicilio).meta({
     description: 'Transportista efectivo: domicilio (extensión: el art. 6 lo pide; si falta se avisa)',
   }),
+  cargador_cp: dirCargador.cp,
+  cargador_municipio: dirCargador.municipio,
+  cargador_provincia: dirCargador.provincia,
+  cargador_pais: dirCargador.pais,
+  transp_cp: dirTransp.cp,
+  transp_municipio: dirTransp.municipio,
+  transp_provincia: dirTransp.provincia,
+  transp_pais: dirTransp.pais,
   fecha_transporte: fecha.optional().meta({ description: 'Fecha del transporte, AAAA-MM-DD' }),
   tipo_vehiculo: TipoVehiculo.optional().meta({ description: 'rigido o articulado; con remolque es articulado' }),
   matricula: matricula.meta({ description: 'Matrícula del tractor o del vehículo rígido' }),
   matricula_remolque: matricula.meta({ description: 'Matrícula del remolque o semirremolque' }),
+  matricula_pais: PaisIso.meta({
+    description: 'Extensión (eFTI): país de matriculación del vehículo, código ISO de dos letras; si falta, ES cuando la matrícula es de una serie española',
+  }),
+  remolque_pais: PaisIso.meta({
+    description: 'Extensión (eFTI): país de matriculación del remolque, código ISO de dos letras; si falta, ES cuando la matrícula es de una serie española',
+  }),
   autorizacion_especial: textoOpcional(L.autorizacion_especial).meta({ description: 'Autorización especial de circulación' }),
   observaciones: textoOpcional(L.observaciones, { multilinea: true }).meta({ description: 'Observaciones' }),
   conductor_nombre: textoOpcional(L.conductor_nombre).meta({ description: 'Conductor' }),
@@ -117,24 +182,29 @@ export const ReservaDispositivoInput = z
   })
   .meta({ description: 'Extensión (aplicación con sesión): el número reservado del dispositivo que ha de llevar la DeCA; si ya no es suyo, lleva el siguiente de la cuenta' });
 
+/**
+ * The fields of POST /decas, before the checks that span several of them: what
+ * a door that takes the DeCA input with a field more or less (the MCP tool)
+ * builds on (zod refuses `.omit` on a refined object), then refines the same way.
+ */
+export const CamposDecaInput = z.object({
+  ref_externa: textoOpcional(L.ref_externa).meta({ description: 'Referencia propia, única por cuenta: reenviarla no duplica' }),
+  emisor_rol: Rol.optional().meta({ description: 'Lado que ocupa quien llama; por defecto el de la cuenta' }),
+  ...camposEntrada,
+  emitir: z.boolean().default(true).meta({ description: 'false: queda pendiente y se devuelve el enlace para la otra parte' }),
+  solo_validar: z.boolean().default(false).meta({ description: 'true: solo valida, no guarda nada' }),
+  pedir_datos_email: z.email('Correo electrónico no válido').max(254, 'Máximo 254 caracteres').optional().meta({
+    description: 'Con emitir false, se envía a este correo el enlace para completar',
+  }),
+  emision_offline: EmisionOfflineInput.optional(),
+  reserva_dispositivo: ReservaDispositivoInput.optional(),
+  foto_id: z.number().int().positive().optional().meta({
+    description: 'Extensión: el foto_id que devolvió POST /fotos; la foto del albarán queda con la DeCA (GET /decas/{id}/foto). Ha de ser de la misma cuenta y entorno, y de ninguna otra DeCA',
+  }),
+});
+
 /** Request body of POST /decas. All fields optional at schema level; completeness is checked on issue. */
-export const DecaInput = z
-  .object({
-    ref_externa: textoOpcional(L.ref_externa).meta({ description: 'Referencia propia, única por cuenta: reenviarla no duplica' }),
-    emisor_rol: Rol.optional().meta({ description: 'Lado que ocupa quien llama; por defecto el de la cuenta' }),
-    ...camposEntrada,
-    emitir: z.boolean().default(true).meta({ description: 'false: queda pendiente y se devuelve el enlace para la otra parte' }),
-    solo_validar: z.boolean().default(false).meta({ description: 'true: solo valida, no guarda nada' }),
-    pedir_datos_email: z.email('Correo electrónico no válido').max(254, 'Máximo 254 caracteres').optional().meta({
-      description: 'Con emitir false, se envía a este correo el enlace para completar',
-    }),
-    emision_offline: EmisionOfflineInput.optional(),
-    reserva_dispositivo: ReservaDispositivoInput.optional(),
-    foto_id: z.number().int().positive().optional().meta({
-      description: 'Extensión: el foto_id que devolvió POST /fotos; la foto del albarán queda con la DeCA (GET /decas/{id}/foto). Ha de ser de la misma cuenta y entorno, y de ninguna otra DeCA',
-    }),
-  })
-  .meta({ id: 'DecaInput' });
+export const DecaInput = CamposDecaInput.superRefine(comprobarCodigosPostales).meta({ id: 'DecaInput' });
 export type DecaInput = z.input<typeof DecaInput>;
 export type DecaInputParsed = z.output<typeof DecaInput>;
 
@@ -159,6 +229,7 @@ export const DecaPatch = z
     motivo: textoOpcional(500, { multilinea: true }).meta({ description: 'Motivo del cambio; obligatorio si la DeCA está emitida' }),
     emitir: z.boolean().optional().meta({ description: 'true: emitir tras aplicar los cambios (DeCA pendiente)' }),
   })
+  .superRefine(comprobarCodigosPostales)
   .meta({ id: 'DecaPatch' });
 export type DecaPatch = z.input<typeof DecaPatch>;
 export type DecaPatchParsed = z.output<typeof DecaPatch>;
@@ -171,6 +242,7 @@ export const SustituirInput = z
     motivo: textoOpcional(500, { multilinea: true }).meta({ description: 'Motivo de la sustitución (obligatorio)' }),
     reserva_dispositivo: ReservaDispositivoInput.optional(),
   })
+  .superRefine(comprobarCodigosPostales)
   .meta({ id: 'SustituirInput' });
 export type SustituirInputParsed = z.output<typeof SustituirInput>;
 
@@ -218,10 +290,20 @@ export const Deca = z
     transp_nombre: z.string().nullable(),
     transp_nif: z.string().nullable(),
     transp_domicilio: z.string().nullable(),
+    cargador_cp: z.string().nullable(),
+    cargador_municipio: z.string().nullable(),
+    cargador_provincia: z.string().nullable(),
+    cargador_pais: z.string().nullable(),
+    transp_cp: z.string().nullable(),
+    transp_municipio: z.string().nullable(),
+    transp_provincia: z.string().nullable(),
+    transp_pais: z.string().nullable(),
     fecha_transporte: z.string().nullable(),
     tipo_vehiculo: TipoVehiculo.nullable(),
     matricula: z.string().nullable(),
     matricula_remolque: z.string().nullable(),
+    matricula_pais: z.string().nullable(),
+    remolque_pais: z.string().nullable(),
     autorizacion_especial: z.string().nullable(),
     conductor_nombre: z.string().nullable(),
     conductor_tel: z.string().nullable(),

@@ -1,3 +1,4 @@
+import { normalizarNif } from '../rules/nif';
 import { PESO_TEXTO_MAXIMO, parsePeso } from '../rules/peso';
 import { problemaDeTexto } from '../rules/texto';
 import { z } from './zod';
@@ -46,7 +47,7 @@ export const Peso = z
   .meta({ description: 'Número, o texto como se escribe: 24.500, 24.500,5, «1,5 t»' });
 
 /** Longest text of each shipment field. */
-export const LONGITUD_ENVIO = { origen: 300, destino: 300, naturaleza: 300, nota: 1000 } as const;
+export const LONGITUD_ENVIO = { origen: 300, destino: 300, naturaleza: 300, nota: 1000, destinatario_nombre: 200, destinatario_nif: 20 } as const;
 
 /**
  * One shipment (`envios[]`) as sent. Fields are optional here so a pending
@@ -61,6 +62,13 @@ export const EnvioInput = z
     peso: Peso.optional(),
     unidad: Unidad.optional(),
     nota: cadena({ multilinea: true, imprimible: true, max: LONGITUD_ENVIO.nota }).max(LONGITUD_ENVIO.nota, `Máximo ${LONGITUD_ENVIO.nota} caracteres`).nullish(),
+    destinatario_nombre: textoOpcional(LONGITUD_ENVIO.destinatario_nombre)
+      .nullable()
+      .meta({ description: 'Extensión (eFTI): destinatario de este envío, nombre o razón social; no se imprime en la DeCA' }),
+    destinatario_nif: textoOpcional(LONGITUD_ENVIO.destinatario_nif)
+      .transform((s) => (s === undefined ? s : normalizarNif(s)))
+      .nullable()
+      .meta({ description: 'Extensión (eFTI): NIF del destinatario de este envío; si el carácter de control no cuadra, se avisa' }),
   })
   .transform((e, ctx) => {
     const written = e.peso?.unidad;
@@ -80,6 +88,8 @@ export const EnvioInput = z
       peso: e.peso?.valor ?? null,
       unidad: e.unidad ?? written ?? 'kg',
       nota: nota ? nota : null,
+      destinatario_nombre: e.destinatario_nombre ?? null,
+      destinatario_nif: e.destinatario_nif ?? null,
     };
   })
   .meta({ id: 'EnvioInput' });
@@ -94,8 +104,20 @@ export const Envio = z
     peso: z.number().nullable(),
     unidad: Unidad,
     nota: z.string().nullable(),
+    destinatario_nombre: z.string().nullable().meta({ description: 'Extensión (eFTI): destinatario de este envío; null si no se indicó' }),
+    destinatario_nif: z.string().nullable().meta({ description: 'Extensión (eFTI): NIF del destinatario; null si no se indicó' }),
   })
   .meta({ id: 'Envio' });
 export type Envio = z.infer<typeof Envio>;
+/** A shipment as the document prints it: without its consignee (an eFTI extension, not printed). */
+export type EnvioImpreso = Omit<Envio, 'destinatario_nombre' | 'destinatario_nif'>;
 
 export const MAX_ENVIOS = 48;
+
+/**
+ * A shipment as stored, with the fields added since it was written (the
+ * consignee, migration 0027's time) as null: jsonb rows of older DeCAs lack them.
+ */
+export function envioCompleto(e: EnvioImpreso & Partial<Pick<Envio, 'destinatario_nombre' | 'destinatario_nif'>>): Envio {
+  return { ...e, destinatario_nombre: e.destinatario_nombre ?? null, destinatario_nif: e.destinatario_nif ?? null };
+}

@@ -4,12 +4,19 @@
  * `Date`s: the pages write them in Madrid time, in their own words.
  */
 import type { Aviso, Campos } from '../errors';
+import type { CampoEfti } from '../rules/campos-deca';
 import type { ResumenOffline } from '../rules/resumen-offline';
 import type { Entorno, Rol } from './cuenta';
 import type { CampoCambiado, CampoDatos, Deca, DecaDatos, DecaUrls, Estado } from './deca';
+import type { EnvioImpreso } from './envio';
 
-/** A DeCA as anyone with its link may see it: the art. 6 data (never the driver's phone), its state and its links. */
-export type DecaPublica = Omit<DecaDatos, 'conductor_tel'> & {
+/**
+ * A DeCA as anyone with its link may see it: the art. 6 data (never the
+ * driver's phone, nor the eFTI extensions the PDF does not print: the
+ * addresses in parts, the plates' countries, the consignees), its state and its links.
+ */
+export type DecaPublica = Omit<DecaDatos, 'conductor_tel' | CampoEfti | 'envios'> & {
+  envios: EnvioImpreso[];
   numero: string;
   entorno: Entorno;
   estado: Estado;

@@ -111,7 +111,7 @@ describe('completion link for the other party', () => {
     const emitida = await estado({ app, c }, deca.id);
     expect(emitida.estado).toBe('emitido');
     expect(emitida).toMatchObject({ cargador_nombre: 'Frutas Peñalara, S.A.', cargador_nif: 'A58818501', matricula: '1234BCD', transp_nombre: 'Transportes Núñez, S.L.' });
-    expect(emitida.envios).toEqual([{ origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 24500, unidad: 'kg', nota: null }]);
+    expect(emitida.envios).toEqual([{ origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 24500, unidad: 'kg', nota: null, destinatario_nombre: null, destinatario_nif: null }]);
     expect(emitida.urls.completar).toBeNull();
     expect(emitida.pdf_sha256).toMatch(/^[0-9a-f]{64}$/);
 
@@ -252,6 +252,37 @@ describe('the completion link completes, it does not rewrite the issuer', () => 
     const ok = await post({ app, c }, deca.urls.completar ?? '', { ...TRANSPORTISTA, accion: 'enviar' });
     expect(ok.status, ok.text).toBe(200);
     expect(await estado({ app, c }, deca.id)).toMatchObject({ estado: 'emitido', cargador_nif: 'B12345674', transp_nif: 'A58818501', matricula: '1234BCD', conductor_nombre: 'Ana Ruiz' });
+  });
+
+  it("the other party gives its address in parts and each shipment's consignee; a bad postcode is shown at its field", async ({ app, c }) => {
+    const deca = await pendiente({ app, c });
+    const form = parseHtml((await post({ app, c }, deca.urls.completar ?? '', { accion: 'abrir' })).text);
+    const names = form.querySelectorAll('input, textarea, select').map((e) => e.getAttribute('name'));
+    // Its own address's parts, right after its address; the carrier's (the issuer's) are not offered.
+    const i = names.indexOf('cargador_domicilio');
+    expect(names.slice(i, i + 5)).toEqual(['cargador_domicilio', 'cargador_cp', 'cargador_municipio', 'cargador_provincia', 'cargador_pais']);
+    expect(names).toEqual(expect.arrayContaining(['envios[0].destinatario_nombre', 'envios[0].destinatario_nif']));
+    for (const ajeno of ['transp_cp', 'transp_pais', 'matricula_pais', 'remolque_pais']) expect(names).not.toContain(ajeno);
+
+    const mal = await post({ app, c }, deca.urls.completar ?? '', { ...VALIDO, cargador_cp: '2500', accion: 'enviar' });
+    expect(mal.status).toBe(422);
+    expect(parseHtml(mal.text).querySelector('#f-cargador_cp-e')?.textContent).toMatch(/^Código postal español no válido: son 5 cifras/);
+    expect((await estado({ app, c }, deca.id)).estado).toBe('pendiente');
+
+    const ok = await post({ app, c }, deca.urls.completar ?? '', {
+      ...VALIDO,
+      cargador_cp: '25001',
+      cargador_municipio: 'Lleida',
+      cargador_provincia: 'Lleida',
+      cargador_pais: 'es',
+      'envios[0].destinatario_nombre': 'Mercamálaga, S.A.',
+      'envios[0].destinatario_nif': 'A29000007',
+      accion: 'enviar',
+    });
+    expect(ok.status, ok.text).toBe(200);
+    const emitida = await estado({ app, c }, deca.id);
+    expect(emitida).toMatchObject({ estado: 'emitido', cargador_cp: '25001', cargador_municipio: 'Lleida', cargador_provincia: 'Lleida', cargador_pais: 'ES', transp_cp: null });
+    expect(emitida.envios[0]).toMatchObject({ destinatario_nombre: 'Mercamálaga, S.A.', destinatario_nif: 'A29000007' });
   });
 
   it("says which missing data is the issuer's to give, when the other party cannot fill it", async ({ app, c }) => {

@@ -563,14 +563,24 @@ describe('GET /decas/{id}/cambios', () => {
       { antes: 'Málaga', campo: 'envios[0].destino', despues: 'Teruel' },
       { antes: 'Piñones y ñoras', campo: 'envios[0].naturaleza', despues: 'Melocotón' },
       { antes: 24500.5, campo: 'envios[0].peso', despues: 8000 },
-      { antes: null, campo: 'envios[1]', despues: { nota: 'Refrigerado', peso: 1500, origen: 'Huesca', unidad: 'kg', destino: 'Soria', naturaleza: 'Pera' } },
+      {
+        antes: null,
+        campo: 'envios[1]',
+        despues: { nota: 'Refrigerado', peso: 1500, origen: 'Huesca', unidad: 'kg', destino: 'Soria', naturaleza: 'Pera', destinatario_nif: null, destinatario_nombre: null },
+      },
     ]);
     expect(JSON.stringify(deA.cambios[2]!.campos)).toBe(sustitucion);
     expect(JSON.stringify(deB.cambios[0]!.campos)).toBe(sustitucion);
     expect(deB.text).toContain(`"campos":${sustitucion}}`);
     expect(deB.cambios[0]!.motivo).toBe(`Sustituye a la DeCA ${a.numero}: NIF y envíos`);
     expect(JSON.stringify(deB2.cambios[0]!.campos)).toBe(JSON.stringify(deB.cambios[3]!.campos));
-    expect(deB2.cambios[0]!.campos).toEqual([{ antes: { nota: 'Refrigerado', peso: 1500, origen: 'Huesca', unidad: 'kg', destino: 'Soria', naturaleza: 'Pera' }, campo: 'envios[1]', despues: null }]);
+    expect(deB2.cambios[0]!.campos).toEqual([
+      {
+        antes: { nota: 'Refrigerado', peso: 1500, origen: 'Huesca', unidad: 'kg', destino: 'Soria', naturaleza: 'Pera', destinatario_nif: null, destinatario_nombre: null },
+        campo: 'envios[1]',
+        despues: null,
+      },
+    ]);
 
     expect(await camposGuardados(app, b.id)).toEqual([deB.cambios[0]!.campos, [], deB.cambios[2]!.campos, deB.cambios[3]!.campos]);
     expect(await camposGuardados(app, b2.id)).toEqual([deB2.cambios[0]!.campos, []]);

@@ -12,7 +12,7 @@ describe('DeCA smoke', () => {
     expect(deca.estado).toBe('emitido');
     expect(deca.numero).toMatch(/^\d{4}-000001$/);
     expect(deca.matricula).toBe('1234BCD');
-    expect(deca.envios[0]).toEqual({ origen: 'Lleida', destino: 'Málaga', naturaleza: 'Piñones y ñoras', peso: 24500.5, unidad: 'kg', nota: null });
+    expect(deca.envios[0]).toEqual({ origen: 'Lleida', destino: 'Málaga', naturaleza: 'Piñones y ñoras', peso: 24500.5, unidad: 'kg', nota: null, destinatario_nombre: null, destinatario_nif: null });
     expect(avisos).toEqual([]);
     const get = await app.request('GET', `/api/v1/decas/${deca.numero}`, { key: c.live });
     expect(Deca.parse(get.body.deca).id).toBe(deca.id);

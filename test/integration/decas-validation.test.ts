@@ -102,11 +102,13 @@ describe('create: data as people write it', () => {
         ],
       }),
     );
+    // No consignee given: null, as an empty nota.
+    const sin = { destinatario_nombre: null, destinatario_nif: null };
     expect(deca.envios).toEqual([
-      { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 24500, unidad: 'kg', nota: null },
-      { origen: 'Lleida', destino: 'Jaén', naturaleza: 'Gasóleo', peso: 1.5, unidad: 't', nota: null },
-      { origen: 'Lleida', destino: 'Jaén', naturaleza: 'Cajas', peso: 12, unidad: 'palets', nota: 'Frágil' },
-      { origen: 'Lleida', destino: 'Jaén', naturaleza: 'Arena', peso: 3.25, unidad: 'kg', nota: null },
+      { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 24500, unidad: 'kg', nota: null, ...sin },
+      { origen: 'Lleida', destino: 'Jaén', naturaleza: 'Gasóleo', peso: 1.5, unidad: 't', nota: null, ...sin },
+      { origen: 'Lleida', destino: 'Jaén', naturaleza: 'Cajas', peso: 12, unidad: 'palets', nota: 'Frágil', ...sin },
+      { origen: 'Lleida', destino: 'Jaén', naturaleza: 'Arena', peso: 3.25, unidad: 'kg', nota: null, ...sin },
     ]);
     expect((await leerDeca(app, c.live, deca.id)).envios).toEqual(deca.envios);
   });

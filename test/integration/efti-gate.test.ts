@@ -251,6 +251,21 @@ describe.skipIf(!xmllint)('eFTI: the platform answers a national gate', () => {
     expect(await textos(fi.text, ['identifierResponse', 'consignment'])).toHaveLength(0);
   });
 
+  it("the plate's stored country: answered with it and matched by it; a foreign plate without one matches any country but Spain", async ({ app, c }) => {
+    const francesa = await emitida(app, c.live, { matricula: 'AB-123-CD', matricula_pais: 'FR', matricula_remolque: 'CD-456-EF' });
+    const q = (pais: string | null) => consultar(app, identifierQuery('AB123CD', { tipo: 'means', pais }));
+    const fr = await q('FR');
+    await expectValido(fr.text);
+    expect(await textos(fr.text, ['identifierResponse', 'consignment', 'uil', 'datasetId'])).toEqual([francesa.datasetId]);
+    expect(await textos(fr.text, ['identifierResponse', 'consignment', 'mainCarriageTransportMovement', 'usedTransportMeans', 'registrationCountry', 'code'])).toEqual(['FR']);
+    // Its trailer has no country and no Spanish series: left out of the identifiers (the schema wants a country with each plate).
+    expect(await textos(fr.text, ['identifierResponse', 'consignment', 'usedTransportEquipment', 'id'])).toEqual([]);
+    for (const otro of ['DE', 'ES']) expect(await textos((await q(otro)).text, ['identifierResponse', 'consignment']), otro).toHaveLength(0);
+    const remolque = (pais: string) => consultar(app, identifierQuery('CD456EF', { tipo: 'equipment', pais }));
+    expect(await textos((await remolque('DE')).text, ['identifierResponse', 'consignment', 'uil', 'datasetId'])).toEqual([francesa.datasetId]);
+    expect(await textos((await remolque('ES')).text, ['identifierResponse', 'consignment'])).toHaveLength(0);
+  });
+
   it('the test environment: its own path and secret, only test data; a real gate never gets it, a test gate never gets real data', async ({ app, c }) => {
     const plate = '8901 KLM';
     const real = await emitida(app, c.live, { matricula: plate });

@@ -216,6 +216,81 @@ describe.skipIf(!xmllint)('GET /decas/{id}/efti', () => {
     expect((await app.request('GET', `${API}/decas/${d.id}/efti`)).status).toBe(401);
   });
 
+  it('the eFTI fields: addresses in parts, plate countries and the shared consignee go in their elements, and validate', async ({ app, c }) => {
+    const creada = await app.request('POST', `${API}/decas`, {
+      key: c.live,
+      body: decaCompleta({
+        cargador_cp: '25001',
+        cargador_municipio: 'Lleida',
+        cargador_provincia: 'Lleida',
+        transp_cp: '1000-001',
+        transp_municipio: 'Lisboa',
+        transp_pais: 'PT',
+        matricula: 'AB-123-CD',
+        matricula_pais: 'fr',
+        matricula_remolque: 'R 1234 BCD',
+        envios: [
+          { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 1000, destinatario_nombre: 'Mercamálaga & <Cía>', destinatario_nif: 'A29000007' },
+          { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Peras', peso: 500, destinatario_nombre: 'Mercamálaga & <Cía>', destinatario_nif: 'A29000007' },
+        ],
+      }),
+    });
+    expect(creada.status, creada.text).toBe(201);
+    const deca = DecaCreada.parse(creada.body).deca;
+    const res = await app.request('GET', `${API}/decas/${deca.id}/efti`, { key: c.live });
+    expect(res.status, res.text).toBe(200);
+    await expectValida(res.text);
+    const dir = (parte: string, campo: string) => textos(res.text, ['consignment', parte, 'postalAddress', campo]);
+    expect(await dir('consignor', 'postcode')).toEqual(['25001']);
+    expect(await dir('consignor', 'cityName')).toEqual(['Lleida']);
+    expect(await dir('consignor', 'countrySubDivisionName')).toEqual(['Lleida']);
+    // No country given with the parts: Spain, as the field says.
+    expect(await dir('consignor', 'countryCode')).toEqual(['ES']);
+    expect(await dir('consignor', 'streetName')).toEqual(['Camí Vell 3, 25001 Lleida']);
+    expect(await dir('carrier', 'postcode')).toEqual(['1000-001']);
+    expect(await dir('carrier', 'cityName')).toEqual(['Lisboa']);
+    expect(await dir('carrier', 'countryCode')).toEqual(['PT']);
+    expect(await textos(res.text, ['consignment', 'consignee', 'name'])).toEqual(['Mercamálaga & <Cía>']);
+    expect(await textos(res.text, ['consignment', 'consignee', 'taxRegistration', 'id'])).toEqual(['A29000007']);
+    // The stored country for a foreign plate; Spain inferred for the trailer's Spanish series.
+    expect(await textos(res.text, ['consignment', 'mainCarriageTransportMovement', 'usedTransportMeans', 'id'])).toEqual(['AB123CD']);
+    expect(await textos(res.text, ['consignment', 'mainCarriageTransportMovement', 'usedTransportMeans', 'registrationCountry', 'code'])).toEqual(['FR']);
+    expect(await textos(res.text, ['consignment', 'usedTransportEquipment', 'registrationCountry', 'code'])).toEqual(['ES']);
+    // The consignee is the consignment's: the shipments' lines do not repeat it.
+    const info = await textos(res.text, ['consignment', 'information']);
+    expect(info.filter((l) => l.startsWith('Envío '))).toEqual(['Envío 1 de 2: Lleida → Málaga; Fruta; 1000 kg', 'Envío 2 de 2: Lleida → Málaga; Peras; 500 kg']);
+  });
+
+  it('shipments to different consignees: no consignee element, each line says its own; an older DeCA without the fields still validates as before', async ({ app, c }) => {
+    const creada = await app.request('POST', `${API}/decas`, {
+      key: c.live,
+      body: decaCompleta({
+        envios: [
+          { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 1000, destinatario_nombre: 'Mercamálaga', destinatario_nif: 'A29000007' },
+          { origen: 'Lleida', destino: 'Granada', naturaleza: 'Peras', peso: 500, destinatario_nombre: 'Frutas Alhambra' },
+          { origen: 'Lleida', destino: 'Jaén', naturaleza: 'Cajas', peso: 3, unidad: 'palets' },
+        ],
+      }),
+    });
+    expect(creada.status, creada.text).toBe(201);
+    const res = await app.request('GET', `${API}/decas/${DecaCreada.parse(creada.body).deca.id}/efti`, { key: c.live });
+    await expectValida(res.text);
+    expect(await textos(res.text, ['consignment', 'consignee', 'name'])).toEqual([]);
+    const info = await textos(res.text, ['consignment', 'information']);
+    expect(info.filter((l) => l.startsWith('Envío '))).toEqual([
+      'Envío 1 de 3: Lleida → Málaga; Fruta; 1000 kg; destinatario Mercamálaga, NIF A29000007',
+      'Envío 2 de 3: Lleida → Granada; Peras; 500 kg; destinatario Frutas Alhambra',
+      'Envío 3 de 3: Lleida → Jaén; Cajas; 3 palets',
+    ]);
+    // Without the eFTI fields: the address is the free line only (no country claimed), the Spanish plate's country is inferred.
+    const sin = await app.request('POST', `${API}/decas`, { key: c.live, body: decaCompleta({ ref_externa: 'SIN-EFTI' }) });
+    const xml = (await app.request('GET', `${API}/decas/${DecaCreada.parse(sin.body).deca.id}/efti`, { key: c.live })).text;
+    await expectValida(xml);
+    expect(await textos(xml, ['consignment', 'consignor', 'postalAddress', 'countryCode'])).toEqual([]);
+    expect(await textos(xml, ['consignment', 'consignor', 'postalAddress', 'postcode'])).toEqual([]);
+    expect(await textos(xml, ['consignment', 'mainCarriageTransportMovement', 'usedTransportMeans', 'registrationCountry', 'code'])).toEqual(['ES']);
+  });
+
   it('a test-environment DeCA says on the dataset that it has no validity', async ({ app, c }) => {
     const d = DecaCreada.parse((await app.request('POST', '/demo/api/v1/decas', { key: c.test, body: decaCompleta() })).body).deca;
     const res = await app.request('GET', `/demo/api/v1/decas/${d.id}/efti`, { key: c.test });

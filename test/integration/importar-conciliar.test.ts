@@ -10,7 +10,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import { describe, expect } from 'vitest';
-import { COLUMNAS_EXPORTACION } from '../../shared/rules/csv-deca';
+import { COLUMNAS_EFTI, COLUMNAS_EXPORTACION } from '../../shared/rules/csv-deca';
 import { type Deca, DecaList } from '../../shared/schemas/deca';
 import { Importacion } from '../../shared/schemas/importar';
 import { CABECERA, filaCsv } from '../support/csv';
@@ -189,7 +189,7 @@ describe('GET /decas.csv', () => {
     expect(ahora.fin_servicio_at).not.toBeNull();
 
     // Made up values in those columns: the new DeCA has its own number, state, version and times.
-    const inventada = `${COLUMNAS_EXPORTACION.join(';')}\n${fila({ ref_externa: 'CONC-2' })};;;;1999-000001;sustituido;9;2020-01-01T00:00:00+01:00;2020-01-02T00:00:00+01:00\n`;
+    const inventada = `${COLUMNAS_EXPORTACION.join(';')}\n${fila({ ref_externa: 'CONC-2' })};;;;${';'.repeat(COLUMNAS_EFTI.length)}1999-000001;sustituido;9;2020-01-01T00:00:00+01:00;2020-01-02T00:00:00+01:00\n`;
     const r = await importar({ app, c: otra } as Fx, inventada);
     expect(r.decas[0]).toMatchObject({ resultado: 'creada', estado: 'emitido' });
     const importada = (await app.request('GET', `/api/v1/decas/${r.decas[0]!.id}`, { key: otra.live })).body.deca as Deca;

@@ -11,7 +11,7 @@
 import diagnostics from 'node:diagnostics_channel';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect } from 'vitest';
-import { COLUMNAS_CSV } from '../../shared/rules/csv-deca';
+import { COLUMNAS_CSV, COLUMNAS_EFTI } from '../../shared/rules/csv-deca';
 import { type Deca, DecaList } from '../../shared/schemas/deca';
 import { MAX_ENVIOS } from '../../shared/schemas/envio';
 import { Importacion } from '../../shared/schemas/importar';
@@ -275,7 +275,7 @@ describe('GET /decas.csv', () => {
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const texto = new TextDecoder().decode(bytes.subarray(3));
     const lineas = texto.trimEnd().split('\r\n');
-    expect(lineas[0]).toBe(`${CABECERA};emisor_rol;transportista_domicilio;nota;numero;estado;version;emitido_at;fin_servicio_at`);
+    expect(lineas[0]).toBe(`${CABECERA};emisor_rol;transportista_domicilio;nota;${COLUMNAS_EFTI.join(';')};numero;estado;version;emitido_at;fin_servicio_at`);
     expect(lineas).toHaveLength(3);
     expect(lineas[1]).toContain(";'@casa;");
     expect(lineas[2]).toContain(";'-Huesca;");

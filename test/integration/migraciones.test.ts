@@ -55,8 +55,8 @@ describe('upgrading from the previous schema', () => {
     const [deca] = (
       await sql<{
         id: number;
-      }>`insert into decas (account_id, entorno, numero, estado, emisor_rol, canal, token_publico, matricula, referencia, fecha_transporte, envios, created_at, updated_at, modificado_at)
-        values (${cuenta!.id}, 'produccion', '2026-000001', 'pendiente', 'transportista', 'api', 'tok-previo-000000000001', '1234BCD', 'de antes', '2026-10-01',
+      }>`insert into decas (account_id, entorno, numero, estado, emisor_rol, canal, token_publico, efti_dataset_id, matricula, referencia, fecha_transporte, envios, created_at, updated_at, modificado_at)
+        values (${cuenta!.id}, 'produccion', '2026-000001', 'pendiente', 'transportista', 'api', 'tok-previo-000000000001', '0123456789abcdef0123456789abcdef', '1234BCD', 'de antes', '2026-10-01',
                 ${JSON.stringify([{ origen: 'Teruel', destino: 'Valencia', naturaleza: 'Madera', peso: 12, unidad: 't', nota: null }])}::jsonb, ${creada}, ${creada}, ${creada})
         returning id`.execute(db)
     ).rows;
@@ -86,6 +86,9 @@ describe('upgrading from the previous schema', () => {
     const d = Deca.parse(res.body.deca);
     expect(d).toMatchObject({ id: deca!.id, estado: 'pendiente', matricula: '1234BCD', referencia: 'de antes', modificado_at: '2026-10-01 10:00:00' });
     expect(d.envios).toHaveLength(1);
+    // The fields added since (0027's eFTI ones, the consignee in the shipments' jsonb) read as not given.
+    expect(d).toMatchObject({ cargador_cp: null, transp_pais: null, matricula_pais: null, remolque_pais: null });
+    expect(d.envios[0]).toMatchObject({ origen: 'Teruel', destinatario_nombre: null, destinatario_nif: null });
     const cambios = await app.request('GET', `/api/v1/decas/${deca!.id}/cambios`, { key });
     expect(cambios.status, cambios.text).toBe(200);
     // A DeCA from before deliveries were kept has none.
@@ -112,10 +115,13 @@ describe('upgrading from the previous schema', () => {
         transp_nombre: 'Transportes Previos, S.L.',
         transp_nif: 'B12345674',
         transp_domicilio: 'Calle Vieja 1, Teruel',
+        transp_cp: '44001',
       },
     });
     expect(emitida.status, emitida.text).toBe(200);
-    expect(Deca.parse(emitida.body.deca).estado).toBe('emitido');
+    expect(Deca.parse(emitida.body.deca)).toMatchObject({ estado: 'emitido', transp_cp: '44001' });
+    // The old shipment, untouched by the change, still has no consignee.
+    expect(Deca.parse(emitida.body.deca).envios[0]).toMatchObject({ destinatario_nombre: null, destinatario_nif: null });
 
     // A new DeCA carries this month in its id and lists first.
     const nueva = await app.request('POST', '/api/v1/decas', { key, body: { emitir: false, referencia: 'de después', ref_externa: 'de-despues' } });

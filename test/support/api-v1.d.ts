@@ -1223,6 +1223,22 @@ export interface components {
             transp_nif?: string;
             /** @description Transportista efectivo: domicilio (extensión: el art. 6 lo pide; si falta se avisa) */
             transp_domicilio?: string;
+            /** @description Cargador contractual: código postal (extensión, eFTI); 5 cifras si el país es ES o no se indica */
+            cargador_cp?: string;
+            /** @description Cargador contractual: municipio (extensión, eFTI) */
+            cargador_municipio?: string;
+            /** @description Cargador contractual: provincia o región (extensión, eFTI) */
+            cargador_provincia?: string;
+            /** @description Cargador contractual: país del domicilio, código ISO de dos letras (extensión, eFTI); si falta, se entiende ES */
+            cargador_pais?: string;
+            /** @description Transportista efectivo: código postal (extensión, eFTI); 5 cifras si el país es ES o no se indica */
+            transp_cp?: string;
+            /** @description Transportista efectivo: municipio (extensión, eFTI) */
+            transp_municipio?: string;
+            /** @description Transportista efectivo: provincia o región (extensión, eFTI) */
+            transp_provincia?: string;
+            /** @description Transportista efectivo: país del domicilio, código ISO de dos letras (extensión, eFTI); si falta, se entiende ES */
+            transp_pais?: string;
             /** @description Fecha del transporte, AAAA-MM-DD */
             fecha_transporte?: string;
             /**
@@ -1234,6 +1250,10 @@ export interface components {
             matricula?: string;
             /** @description Matrícula del remolque o semirremolque */
             matricula_remolque?: string;
+            /** @description Extensión (eFTI): país de matriculación del vehículo, código ISO de dos letras; si falta, ES cuando la matrícula es de una serie española */
+            matricula_pais?: string;
+            /** @description Extensión (eFTI): país de matriculación del remolque, código ISO de dos letras; si falta, ES cuando la matrícula es de una serie española */
+            remolque_pais?: string;
             /** @description Autorización especial de circulación */
             autorizacion_especial?: string;
             /** @description Observaciones */
@@ -1294,6 +1314,10 @@ export interface components {
              */
             unidad?: "kg" | "t" | "m3" | "l" | "palets" | "bultos" | "unidades" | "contenedores";
             nota?: string | null;
+            /** @description Extensión (eFTI): destinatario de este envío, nombre o razón social; no se imprime en la DeCA */
+            destinatario_nombre?: string | null;
+            /** @description Extensión (eFTI): NIF del destinatario de este envío; si el carácter de control no cuadra, se avisa */
+            destinatario_nif?: string | null;
         };
         DecaPatch: {
             ref_externa?: string | null;
@@ -1303,10 +1327,20 @@ export interface components {
             transp_nombre?: string | null;
             transp_nif?: string | null;
             transp_domicilio?: string | null;
+            cargador_cp?: string | null;
+            cargador_municipio?: string | null;
+            cargador_provincia?: string | null;
+            cargador_pais?: string | null;
+            transp_cp?: string | null;
+            transp_municipio?: string | null;
+            transp_provincia?: string | null;
+            transp_pais?: string | null;
             fecha_transporte?: string | null;
             tipo_vehiculo?: ("rigido" | "articulado") | null;
             matricula?: string | null;
             matricula_remolque?: string | null;
+            matricula_pais?: string | null;
+            remolque_pais?: string | null;
             autorizacion_especial?: string | null;
             observaciones?: string | null;
             conductor_nombre?: string | null;
@@ -1328,10 +1362,20 @@ export interface components {
             transp_nombre?: string | null;
             transp_nif?: string | null;
             transp_domicilio?: string | null;
+            cargador_cp?: string | null;
+            cargador_municipio?: string | null;
+            cargador_provincia?: string | null;
+            cargador_pais?: string | null;
+            transp_cp?: string | null;
+            transp_municipio?: string | null;
+            transp_provincia?: string | null;
+            transp_pais?: string | null;
             fecha_transporte?: string | null;
             tipo_vehiculo?: ("rigido" | "articulado") | null;
             matricula?: string | null;
             matricula_remolque?: string | null;
+            matricula_pais?: string | null;
+            remolque_pais?: string | null;
             autorizacion_especial?: string | null;
             observaciones?: string | null;
             conductor_nombre?: string | null;
@@ -1402,6 +1446,14 @@ export interface components {
             nif: string;
             /** @description Domicilio */
             domicilio?: string;
+            /** @description Código postal; 5 cifras si el país es ES o no se indica */
+            cp?: string;
+            /** @description Municipio */
+            municipio?: string;
+            /** @description Provincia o región */
+            provincia?: string;
+            /** @description País del domicilio, código ISO de dos letras; si falta, se entiende ES */
+            pais?: string;
             /**
              * @description Como qué parte aparece: cargador, transportista o ambos
              * @enum {string}
@@ -1432,6 +1484,14 @@ export interface components {
             nif?: string;
             /** @description Domicilio; null lo borra */
             domicilio?: string | null;
+            /** @description Código postal; null lo borra */
+            cp?: string | null;
+            /** @description Municipio; null lo borra */
+            municipio?: string | null;
+            /** @description Provincia o región; null la borra */
+            provincia?: string | null;
+            /** @description País del domicilio (código ISO); null lo borra */
+            pais?: string | null;
             /** @description Como qué parte aparece; null lo borra */
             lado?: ("" | "cargador" | "transportista" | "ambos") | null;
         };
@@ -1504,10 +1564,20 @@ export interface components {
             transp_nombre: string | null;
             transp_nif: string | null;
             transp_domicilio: string | null;
+            cargador_cp: string | null;
+            cargador_municipio: string | null;
+            cargador_provincia: string | null;
+            cargador_pais: string | null;
+            transp_cp: string | null;
+            transp_municipio: string | null;
+            transp_provincia: string | null;
+            transp_pais: string | null;
             fecha_transporte: string | null;
             tipo_vehiculo: ("rigido" | "articulado") | null;
             matricula: string | null;
             matricula_remolque: string | null;
+            matricula_pais: string | null;
+            remolque_pais: string | null;
             autorizacion_especial: string | null;
             conductor_nombre: string | null;
             conductor_tel: string | null;
@@ -1548,6 +1618,10 @@ export interface components {
              */
             unidad: "kg" | "t" | "m3" | "l" | "palets" | "bultos" | "unidades" | "contenedores";
             nota: string | null;
+            /** @description Extensión (eFTI): destinatario de este envío; null si no se indicó */
+            destinatario_nombre: string | null;
+            /** @description Extensión (eFTI): NIF del destinatario; null si no se indicó */
+            destinatario_nif: string | null;
         };
         DecaUrls: {
             pdf: string;
@@ -1731,6 +1805,10 @@ export interface components {
             nombre: string;
             nif: string;
             domicilio: string | null;
+            cp: string | null;
+            municipio: string | null;
+            provincia: string | null;
+            pais: string | null;
             lado: ("cargador" | "transportista" | "ambos") | null;
         };
         AgendaVehiculo: {
@@ -1833,10 +1911,20 @@ export interface components {
             transp_nombre: string | null;
             transp_nif: string | null;
             transp_domicilio: string | null;
+            cargador_cp: string | null;
+            cargador_municipio: string | null;
+            cargador_provincia: string | null;
+            cargador_pais: string | null;
+            transp_cp: string | null;
+            transp_municipio: string | null;
+            transp_provincia: string | null;
+            transp_pais: string | null;
             fecha_transporte: string | null;
             tipo_vehiculo: ("rigido" | "articulado") | null;
             matricula: string | null;
             matricula_remolque: string | null;
+            matricula_pais: string | null;
+            remolque_pais: string | null;
             autorizacion_especial: string | null;
             conductor_nombre: string | null;
             conductor_tel: string | null;
@@ -1877,6 +1965,10 @@ export interface components {
              */
             unidad: "kg" | "t" | "m3" | "l" | "palets" | "bultos" | "unidades" | "contenedores";
             nota: string | null;
+            /** @description Extensión (eFTI): destinatario de este envío; null si no se indicó */
+            destinatario_nombre: string | null;
+            /** @description Extensión (eFTI): NIF del destinatario; null si no se indicó */
+            destinatario_nif: string | null;
         };
         DecaUrlsOutput: {
             pdf: string;

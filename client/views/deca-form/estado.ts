@@ -22,6 +22,8 @@ export interface EnvioForm {
   peso: string;
   unidad: string;
   nota: string;
+  destinatario_nombre: string;
+  destinatario_nif: string;
 }
 export type Valores = Record<string, string> & { envios?: never };
 export interface Estado {
@@ -37,7 +39,8 @@ export const PASOS = ['Partes', 'Vehículo', 'Envíos', 'Revisión'] as const;
 /** The phone step a field is on. */
 export function pasoDe(path: string): number {
   if (path.startsWith('cargador_') || path.startsWith('transp_')) return 0;
-  if (['fecha_transporte', 'tipo_vehiculo', 'matricula', 'matricula_remolque', 'autorizacion_especial', 'conductor_nombre', 'conductor_tel'].includes(path)) return 1;
+  if (['fecha_transporte', 'tipo_vehiculo', 'matricula', 'matricula_remolque', 'autorizacion_especial', 'conductor_nombre', 'conductor_tel', 'matricula_pais', 'remolque_pais'].includes(path))
+    return 1;
   if (path.startsWith('envios')) return 2;
   return 3;
 }
@@ -47,9 +50,17 @@ const EN_ORDEN = [
   'cargador_nombre',
   'cargador_nif',
   'cargador_domicilio',
+  'cargador_cp',
+  'cargador_municipio',
+  'cargador_provincia',
+  'cargador_pais',
   'transp_nombre',
   'transp_nif',
   'transp_domicilio',
+  'transp_cp',
+  'transp_municipio',
+  'transp_provincia',
+  'transp_pais',
   'fecha_transporte',
   'matricula',
   'matricula_remolque',
@@ -57,8 +68,10 @@ const EN_ORDEN = [
   'autorizacion_especial',
   'conductor_nombre',
   'conductor_tel',
+  'matricula_pais',
+  'remolque_pais',
 ];
-const DEL_ENVIO = ['origen', 'destino', 'naturaleza', 'peso', 'unidad', 'nota'];
+const DEL_ENVIO = ['origen', 'destino', 'naturaleza', 'peso', 'unidad', 'nota', 'destinatario_nombre', 'destinatario_nif'];
 const AL_FINAL = ['ref_externa', 'referencia', 'observaciones'];
 
 /** Where a field comes in the form, top to bottom: the first of several to review is the one the user meets first. */
@@ -69,7 +82,7 @@ export function ordenDeCampo(path: string): number {
   return i >= 0 ? i : 100_000 + AL_FINAL.indexOf(path);
 }
 
-export const envioVacio = (): EnvioForm => ({ origen: '', destino: '', naturaleza: '', peso: '', unidad: '', nota: '' });
+export const envioVacio = (): EnvioForm => ({ origen: '', destino: '', naturaleza: '', peso: '', unidad: '', nota: '', destinatario_nombre: '', destinatario_nif: '' });
 export const s = (x: unknown): string => (x === null || x === undefined ? '' : String(x));
 
 /** A DeCA's data (input shape) as the form's text fields. */
@@ -77,7 +90,16 @@ export function aFormulario(d: DatosDeca): Estado {
   const v: Valores = {} as Valores;
   for (const k of PLANOS) v[k] = s(d[k]);
   const envios = Array.isArray(d.envios)
-    ? (d.envios as Record<string, unknown>[]).map((e) => ({ origen: s(e.origen), destino: s(e.destino), naturaleza: s(e.naturaleza), peso: s(e.peso), unidad: s(e.unidad), nota: s(e.nota) }))
+    ? (d.envios as Record<string, unknown>[]).map((e) => ({
+        origen: s(e.origen),
+        destino: s(e.destino),
+        naturaleza: s(e.naturaleza),
+        peso: s(e.peso),
+        unidad: s(e.unidad),
+        nota: s(e.nota),
+        destinatario_nombre: s(e.destinatario_nombre),
+        destinatario_nif: s(e.destinatario_nif),
+      }))
     : [];
   return { v, envios };
 }

@@ -201,7 +201,7 @@ export function useFormulario({ modo, rec, entrada, plantilla, foto }: Origen, c
     if (m) {
       entradaAgenda = empresas.find((a) => (m[2] === 'nif' ? a.clave === claveAgenda('empresas', { nif: x }) && x.trim() !== '' : a.datos.nombre === x));
       if (entradaAgenda) {
-        for (const campo of ['nombre', 'nif', 'domicilio'] as const) {
+        for (const campo of ['nombre', 'nif', 'domicilio', 'cp', 'municipio', 'provincia', 'pais'] as const) {
           const destino = `${m[1]}_${campo}`;
           if (destino !== k && !v[destino]?.trim() && entradaAgenda.datos[campo]) v = { ...v, [destino]: entradaAgenda.datos[campo]! } as Valores;
         }

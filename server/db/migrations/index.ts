@@ -25,6 +25,7 @@ import * as m0023 from './0023-agenda-dudosa';
 import * as m0024 from './0024-entregas';
 import * as m0025 from './0025-firma-remota';
 import * as m0026 from './0026-efti-plataforma';
+import * as m0027 from './0027-efti-datos';
 
 /** Every migration, listed explicitly and in order (no directory scanning). */
 export const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ export const migrations: Record<string, Migration> = {
   '0024-entregas': m0024,
   '0025-firma-remota': m0025,
   '0026-efti-plataforma': m0026,
+  '0027-efti-datos': m0027,
 };
 
 export const migrationProvider: MigrationProvider = {

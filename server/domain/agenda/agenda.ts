@@ -21,7 +21,7 @@ export type DatosAgenda = Record<string, string | null>;
 type Fila = Selectable<AgendaTable>;
 
 const CAMPOS: Record<TipoAgenda, readonly string[]> = {
-  empresas: ['nombre', 'nif', 'domicilio', 'lado'],
+  empresas: ['nombre', 'nif', 'domicilio', 'cp', 'municipio', 'provincia', 'pais', 'lado'],
   vehiculos: ['matricula', 'matricula_remolque', 'tipo_vehiculo', 'autorizacion_especial', 'conductor_nombre', 'conductor_tel'],
   lugares: ['texto'],
 };
@@ -86,15 +86,18 @@ export async function empresaPorNif(db: Kysely<DB>, actor: Ambito, nif: string):
 /** What one DeCA teaches: its parties (by NIF), its vehicle with its driver, and each place of its shipments. */
 function lecciones(d: DecaDatos): { tipo: TipoAgenda; datos: DatosAgenda }[] {
   const empresas = new Map<string, DatosAgenda>();
-  for (const [lado, nombre, nif, domicilio] of [
-    ['cargador', d.cargador_nombre, d.cargador_nif, d.cargador_domicilio],
-    ['transportista', d.transp_nombre, d.transp_nif, d.transp_domicilio],
+  for (const [lado, p] of [
+    ['cargador', 'cargador'],
+    ['transportista', 'transp'],
   ] as const) {
+    const nombre = d[`${p}_nombre`];
+    const nif = d[`${p}_nif`];
     if (!nombre || !nif) continue;
     const clave = normalizarNif(nif);
     const ya = empresas.get(clave);
+    const direccion = { domicilio: d[`${p}_domicilio`], cp: d[`${p}_cp`], municipio: d[`${p}_municipio`], provincia: d[`${p}_provincia`], pais: d[`${p}_pais`] };
     // The same company on both sides of one DeCA (an own-account transport) is both.
-    empresas.set(clave, ya ? { ...ya, lado: 'ambos' } : { nombre, nif: clave, domicilio, lado });
+    empresas.set(clave, ya ? { ...ya, lado: 'ambos' } : { nombre, nif: clave, ...direccion, lado });
   }
   const out: { tipo: TipoAgenda; datos: DatosAgenda }[] = [...empresas.values()].map((datos) => ({ tipo: 'empresas', datos }));
   if (d.matricula) {

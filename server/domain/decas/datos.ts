@@ -1,12 +1,13 @@
 import { datosVacios } from '../../../shared/rules/datos-deca';
 import { CAMPOS_DATOS, type CampoCambiado, type DecaDatos } from '../../../shared/schemas/deca';
-import type { Envio } from '../../../shared/schemas/envio';
+import { type Envio, envioCompleto } from '../../../shared/schemas/envio';
 import type { DecaRow } from '../../db/schema';
 
 /** The document data held in a row. */
 export function datosDeRow(row: DecaRow): DecaDatos {
   const d = datosVacios();
   for (const campo of CAMPOS_DATOS) (d as Record<string, unknown>)[campo] = row[campo] ?? (campo === 'envios' ? [] : null);
+  d.envios = d.envios.map(envioCompleto);
   return d;
 }
 
@@ -49,7 +50,7 @@ export function diffDatos(antes: DecaDatos, despues: DecaDatos): CampoCambiado[]
       out.push({ campo: `envios[${i}]`, antes: a ?? null, despues: b ?? null });
       continue;
     }
-    for (const k of ['origen', 'destino', 'naturaleza', 'peso', 'unidad', 'nota'] as const) {
+    for (const k of ['origen', 'destino', 'naturaleza', 'peso', 'unidad', 'nota', 'destinatario_nombre', 'destinatario_nif'] as const) {
       if (!igual(a[k], b[k])) out.push({ campo: `envios[${i}].${k}`, antes: a[k], despues: b[k] });
     }
   }

@@ -194,15 +194,22 @@ async function leerFilas(b: Uint8Array, pausa: () => Promise<void>): Promise<Fil
   const [cabecera, ...datos] = await registrosCsv(b, separador, pausa);
   const columnas = (cabecera?.record ?? []).map((c) => c.trim().toLowerCase());
   while (columnas.length > COLUMNAS_CSV.length && columnas[columnas.length - 1] === '') columnas.pop();
-  const esperadas = [...COLUMNAS_CSV, ...COLUMNAS_OPCIONALES];
-  for (let i = 0; i < Math.max(columnas.length, COLUMNAS_CSV.length); i++) {
-    if (columnas[i] !== esperadas[i]) {
+  const columnasEsperadas = `Columnas, en orden: ${COLUMNAS_CSV.join(separador)}, y opcionalmente, en cualquier orden, ${COLUMNAS_OPCIONALES.join(separador)}.`;
+  for (let i = 0; i < COLUMNAS_CSV.length; i++) {
+    if (columnas[i] !== COLUMNAS_CSV[i]) {
       const dice = columnas[i] === undefined ? 'falta' : `es «${columnas[i]}»`;
-      throw malo(
-        `La cabecera no es la esperada: la columna ${i + 1} ${dice} y debería ser «${esperadas[i] ?? '(ninguna)'}». ` +
-          `Columnas, en orden: ${COLUMNAS_CSV.join(separador)}, y opcionalmente ${COLUMNAS_OPCIONALES.join(separador)}.`,
-      );
+      throw malo(`La cabecera no es la esperada: la columna ${i + 1} ${dice} y debería ser «${COLUMNAS_CSV[i]}». ${columnasEsperadas}`);
     }
+  }
+  // The optional columns by name: a file exported before some of them existed still reads.
+  const vistas = new Set<string>();
+  for (let i = COLUMNAS_CSV.length; i < columnas.length; i++) {
+    const c = columnas[i]!;
+    if (!(COLUMNAS_OPCIONALES as readonly string[]).includes(c)) {
+      throw malo(`La cabecera no es la esperada: la columna ${i + 1} ${c === '' ? 'no tiene nombre' : `es «${c}»`}, que no es ninguna de las opcionales. ${columnasEsperadas}`);
+    }
+    if (vistas.has(c)) throw malo(`La cabecera no es la esperada: la columna «${c}» está dos veces (la ${i + 1} y otra antes).`);
+    vistas.add(c);
   }
   if (datos.length === 0) throw malo('El archivo solo tiene la cabecera: no hay ninguna fila de envío.');
   const out: FilaCsv[] = [];

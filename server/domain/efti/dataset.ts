@@ -11,6 +11,7 @@
  * `xsd:sequence` (the schema refuses any other).
  */
 import type { DecaPdfData, DecaPdfEnvio } from '../../../shared/pdf/deca-pdf-data';
+import { paisDeMatricula } from '../../../shared/rules/matricula';
 import { type Elemento, grupo, hoja, type Nodo } from './xml';
 
 export const NS_CONSIGNMENT_COMMON = 'http://efti.eu/v1/consignment/common';
@@ -86,15 +87,54 @@ const fecha102 = (iso: string): string => iso.replaceAll('-', '');
 /** 'YYYY-MM-DD HH:MM:SS' Madrid wall time → 'YYYYMMDDHHMM' (code 203: local time, as the document prints it). */
 const fechaHora203 = (madrid: string): string => madrid.slice(0, 16).replace(/[-: ]/g, '');
 
-/** A party of the DeCA: its name, its address as the DeCA holds it (free text), its NIF. */
-function parte(nombre: string, p: { nombre: string; domicilio: string | null; nif: string }): Elemento | null {
+/** A party's address in parts, when the DeCA holds them (eFTI extension; absent in older versions). */
+interface Direccion {
+  cp?: string | null;
+  municipio?: string | null;
+  provincia?: string | null;
+  pais?: string | null;
+}
+
+/**
+ * A party of the DeCA: its name, its address, its NIF. The address's parts
+ * when given (postcode, city, province, country: ES when parts are given
+ * and no country, as the DeCA's fields say); the free text line always goes
+ * as street lines, whole and in order (the schema has no free-text address).
+ * The children follow TradeAddress's sequence.
+ */
+function parte(nombre: string, p: { nombre: string | null; domicilio: string | null; nif: string | null } & Direccion): Elemento | null {
+  const conPartes = Boolean(p.cp || p.municipio || p.provincia || p.pais);
   return grupo(nombre, [
     ...repetido('name', p.nombre, 70),
-    // The DeCA keeps the address as one line of free text; the schema has no free-text address,
-    // only its parts: the text goes as street lines, whole and in order (docs/efti.md).
-    grupo('postalAddress', repetido('streetName', p.domicilio, 35)),
+    grupo('postalAddress', [
+      ...repetido('cityName', p.municipio ?? null, 35),
+      conPartes ? hoja('countryCode', p.pais || 'ES') : null,
+      ...repetido('countrySubDivisionName', p.provincia ?? null, 35),
+      hoja('postcode', p.cp ?? null),
+      ...repetido('streetName', p.domicilio, 35),
+    ]),
     grupo('taxRegistration', [identificador('id', p.nif, 35)]),
   ]);
+}
+
+/** The consignee every shipment shares, or null when they differ or none is given (each shipment's line then says its own). */
+function destinatarioComun(envios: readonly DecaPdfEnvio[]): { nombre: string | null; nif: string | null } | null {
+  const claves = new Set(envios.map((e) => JSON.stringify([e.destinatario_nombre ?? null, e.destinatario_nif ?? null])));
+  const [primero] = envios;
+  if (claves.size !== 1 || !primero || (!primero.destinatario_nombre && !primero.destinatario_nif)) return null;
+  return { nombre: primero.destinatario_nombre ?? null, nif: primero.destinatario_nif ?? null };
+}
+
+/** A shipment's consignee in words, for its line: «destinatario X (NIF Y)». */
+function destinatarioEnTexto(e: DecaPdfEnvio): string | null {
+  if (!e.destinatario_nombre && !e.destinatario_nif) return null;
+  return `destinatario ${[e.destinatario_nombre, e.destinatario_nif ? `NIF ${e.destinatario_nif}` : null].filter(Boolean).join(', ')}`;
+}
+
+/** A plate's country as the schema's `registrationCountry`, when it can be told (shared/rules/matricula.ts `paisDeMatricula`). */
+function paisRegistro(matricula: string, pais: string | null | undefined): Elemento | null {
+  const codigo = paisDeMatricula(matricula, pais);
+  return codigo ? { nombre: 'registrationCountry', hijos: [{ nombre: 'code', texto: codigo }] } : null;
 }
 
 /** The one value every shipment shares (all the same origin, say), or null when they differ. */
@@ -107,9 +147,15 @@ function cantidad(e: DecaPdfEnvio): string {
   return `${medida(e.peso) ?? e.peso} ${e.unidad}`;
 }
 
-/** A shipment whole, as one remark: a DeCA's shipments may differ in places and goods, which the consignment holds once. */
-function lineaDeEnvio(e: DecaPdfEnvio, i: number, total: number): string {
+/**
+ * A shipment whole, as one remark: a DeCA's shipments may differ in places,
+ * goods and consignees, which the consignment holds once. The consignee
+ * only when the shipments do not share one (`conDestinatario`).
+ */
+function lineaDeEnvio(e: DecaPdfEnvio, i: number, total: number, conDestinatario: boolean): string {
   const partes = [`Envío ${i + 1} de ${total}: ${e.origen} → ${e.destino}`, e.naturaleza, cantidad(e)];
+  const destinatario = conDestinatario ? destinatarioEnTexto(e) : null;
+  if (destinatario) partes.push(destinatario);
   if (e.nota) partes.push(e.nota);
   return partes.join('; ');
 }
@@ -144,13 +190,14 @@ export function consignmentDeDeca(d: DecaPdfData): Elemento {
   const origen = comun(envios, 'origen');
   const destino = comun(envios, 'destino');
   const t = totales(envios);
+  const consignee = destinatarioComun(envios);
   const informacion: string[] = [];
   if ((d.entorno ?? 'produccion') === 'pruebas') informacion.push('DOCUMENTO DE PRUEBA — SIN VALIDEZ');
   informacion.push(`DeCA ${d.numero}, versión ${d.version}${d.estado === 'sustituido' ? ' (sustituida)' : ''}`);
   if (d.sustituye_a) informacion.push(`Sustituye a la DeCA ${d.sustituye_a}`);
   if (d.motivo_modificacion) informacion.push(`Motivo de la modificación: ${d.motivo_modificacion}`);
   envios.forEach((e, i) => {
-    informacion.push(lineaDeEnvio(e, i, envios.length));
+    informacion.push(lineaDeEnvio(e, i, envios.length, consignee === null));
   });
   if (d.autorizacion_especial) informacion.push(`Autorización especial de circulación: ${d.autorizacion_especial}`);
   if (d.observaciones) informacion.push(`Observaciones: ${d.observaciones}`);
@@ -170,18 +217,35 @@ export function consignmentDeDeca(d: DecaPdfData): Elemento {
       identificador('id', d.numero, 35),
       identificador('uRI', d.ficha_url, 512),
     ]),
-    parte('carrier', { nombre: d.transp_nombre, domicilio: d.transp_domicilio, nif: d.transp_nif }),
+    parte('carrier', {
+      nombre: d.transp_nombre,
+      domicilio: d.transp_domicilio,
+      nif: d.transp_nif,
+      cp: d.transp_cp,
+      municipio: d.transp_municipio,
+      provincia: d.transp_provincia,
+      pais: d.transp_pais,
+    }),
     hoja('carrierAcceptanceDateTime', fecha102(d.fecha_transporte), { formatId: '102' }),
     origen ? { nombre: 'carrierAcceptanceLocation', hijos: repetido('name', origen, 256) } : null,
+    consignee ? parte('consignee', { nombre: consignee.nombre, domicilio: null, nif: consignee.nif }) : null,
     destino ? { nombre: 'consigneeReceiptLocation', hijos: repetido('name', destino, 256) } : null,
-    parte('consignor', { nombre: d.cargador_nombre, domicilio: d.cargador_domicilio, nif: d.cargador_nif }),
+    parte('consignor', {
+      nombre: d.cargador_nombre,
+      domicilio: d.cargador_domicilio,
+      nif: d.cargador_nif,
+      cp: d.cargador_cp,
+      municipio: d.cargador_municipio,
+      provincia: d.cargador_provincia,
+      pais: d.cargador_pais,
+    }),
     t.m3 !== null ? hoja('grossVolume', medida(t.m3), { unitId: 'MTQ' }) : null,
     t.kg !== null ? hoja('grossWeight', medida(t.kg), { unitId: 'KGM' }) : null,
     ...informacion.flatMap((linea) => repetido('information', linea, 256)),
     grupo('mainCarriageTransportMovement', [
       // UNECE Rec. 19: 3 = road transport.
       { nombre: 'modeCode', texto: '3' },
-      grupo('usedTransportMeans', [identificador('id', d.matricula, 17)]),
+      grupo('usedTransportMeans', identificador('id', d.matricula, 17) ? [identificador('id', d.matricula, 17), paisRegistro(d.matricula, d.matricula_pais)] : []),
     ]),
     grupo(
       'natureIdentificationCargo',
@@ -199,6 +263,7 @@ export function consignmentDeDeca(d: DecaPdfData): Elemento {
           // UN/EDIFACT 8053: SM = semi-trailer (the DeCA's «articulado»: tractora + semirremolque), TE = trailer.
           { nombre: 'categoryCode', texto: d.tipo_vehiculo === 'rigido' ? 'TE' : 'SM' },
           identificador('id', d.matricula_remolque, 17),
+          identificador('id', d.matricula_remolque, 17) ? paisRegistro(d.matricula_remolque, d.remolque_pais) : null,
           { nombre: 'sequenceNumber', texto: '1' },
         ])
       : null,

@@ -15,7 +15,7 @@
  */
 import type { Kysely } from 'kysely';
 import { fechaMadrid, sumarDias } from '../../../shared/rules/fechas';
-import { clasificarMatricula, normalizarMatricula } from '../../../shared/rules/matricula';
+import { normalizarMatricula, paisDeMatricula } from '../../../shared/rules/matricula';
 import type { Entorno } from '../../../shared/schemas/cuenta';
 import type { DB, DecaRow } from '../../db/schema';
 import type { Pasarela } from '../actor';
@@ -73,8 +73,25 @@ interface Registro {
   devueltas: Devuelta[];
 }
 
-type Fila = Pick<DecaRow, 'id' | 'account_id' | 'entorno' | 'estado' | 'numero' | 'version' | 'efti_dataset_id' | 'fecha_transporte' | 'matricula' | 'matricula_remolque' | 'tipo_vehiculo'>;
-const COLUMNAS = ['id', 'account_id', 'entorno', 'estado', 'numero', 'version', 'efti_dataset_id', 'fecha_transporte', 'matricula', 'matricula_remolque', 'tipo_vehiculo'] as const;
+type Fila = Pick<
+  DecaRow,
+  'id' | 'account_id' | 'entorno' | 'estado' | 'numero' | 'version' | 'efti_dataset_id' | 'fecha_transporte' | 'matricula' | 'matricula_remolque' | 'tipo_vehiculo' | 'matricula_pais' | 'remolque_pais'
+>;
+const COLUMNAS = [
+  'id',
+  'account_id',
+  'entorno',
+  'estado',
+  'numero',
+  'version',
+  'efti_dataset_id',
+  'fecha_transporte',
+  'matricula',
+  'matricula_remolque',
+  'tipo_vehiculo',
+  'matricula_pais',
+  'remolque_pais',
+] as const;
 
 /** A response message: the root in the edelivery namespace, its status and request id, an optional description, then its content. */
 function respuesta(raiz: 'uilResponse' | 'identifierResponse', estado: number, requestId: string | null, descripcion: string | null, contenido: Nodo[], extra: Record<string, string> = {}): string {
@@ -86,16 +103,6 @@ function respuesta(raiz: 'uilResponse' | 'identifierResponse', estado: number, r
 }
 
 /**
- * The country a plate is registered in, when we can tell: Spain for a plate
- * of a Spanish series (shared/rules/matricula.ts). The DeCA does not hold
- * the country (docs/efti.md, «What ES01 asks for…»), so any other plate's
- * is unknown.
- */
-export function paisDeMatricula(matricula: string): 'ES' | null {
-  return clasificarMatricula(matricula).valida ? 'ES' : null;
-}
-
-/**
  * The identifier subset of a DeCA, as an identifierResponse's `consignment`
  * (edelivery.xsd's `Consignment`: consignment-identifier.xsd's elements,
  * then the UIL). The identifier schema requires a registration country with
@@ -104,9 +111,12 @@ export function paisDeMatricula(matricula: string): 'ES' | null {
  */
 export function consignmentIdentificadores(f: Fila, yo: IdentidadEfti): Elemento {
   const id = (n: string) => `id:${n}`;
-  const conPais = (m: string | null) => (m && Array.from(m).length <= 17 && paisDeMatricula(m) ? { matricula: m, pais: paisDeMatricula(m) as string } : null);
-  const medio = conPais(f.matricula);
-  const equipo = conPais(f.matricula_remolque);
+  const conPais = (m: string | null, guardado: string | null) => {
+    const pais = m && Array.from(m).length <= 17 ? paisDeMatricula(m, guardado) : null;
+    return m && pais ? { matricula: m, pais } : null;
+  };
+  const medio = conPais(f.matricula, f.matricula_pais);
+  const equipo = conPais(f.matricula_remolque, f.remolque_pais);
   const pais = (codigo: string) => ({ nombre: id('registrationCountry'), hijos: [{ nombre: id('code'), texto: codigo }] });
   return {
     nombre: 'consignment',
@@ -193,9 +203,11 @@ async function buscarPorIdentificador(db: Kysely<DB>, entorno: Entorno, q: Consu
     .orderBy('id', 'desc')
     .limit(MAXIMO_IDENTIFICADOR * 2)
     .execute();
-  // The country: Spain only for a Spanish series; another country only for a plate that is not one (its country is unknown to us).
-  const delPais = (m: string | null) => q.pais === null || (m === matricula && (paisDeMatricula(m) ?? q.pais) === q.pais);
-  return filas.filter((f) => (columnas.includes('matricula') && delPais(f.matricula)) || (columnas.includes('matricula_remolque') && delPais(f.matricula_remolque))).slice(0, MAXIMO_IDENTIFICADOR);
+  // The country: the one the DeCA holds; else Spain for a Spanish series; a plate with neither matches any country but Spain (its country is unknown to us).
+  const delPais = (m: string | null, guardado: string | null) => q.pais === null || (m === matricula && (paisDeMatricula(m, guardado) ?? (q.pais === 'ES' ? null : q.pais)) === q.pais);
+  return filas
+    .filter((f) => (columnas.includes('matricula') && delPais(f.matricula, f.matricula_pais)) || (columnas.includes('matricula_remolque') && delPais(f.matricula_remolque, f.remolque_pais)))
+    .slice(0, MAXIMO_IDENTIFICADOR);
 }
 
 async function responderIdentificador(db: Kysely<DB>, p: Pasarela, yo: IdentidadEfti, q: ConsultaIdentificador, hoy: string): Promise<{ r: RespuestaPasarela; reg: Registro }> {

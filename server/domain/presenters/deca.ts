@@ -1,5 +1,6 @@
 import { formatMadrid } from '../../../shared/rules/fechas';
 import type { Cambio, Deca, DecaRef } from '../../../shared/schemas/deca';
+import { envioCompleto } from '../../../shared/schemas/envio';
 import type { CambioLeido } from '../decas/listar';
 import type { DecaConRefs } from '../decas/queries';
 import { decaUrls, fichaUrl } from '../decas/urls';
@@ -26,7 +27,23 @@ export function datosDelDocumento(row: DecaConRefs) {
     conductor_nombre: row.conductor_nombre,
     observaciones: row.observaciones,
     referencia: row.referencia,
-    envios: row.envios,
+    envios: row.envios.map(envioCompleto),
+  };
+}
+
+/** The eFTI extensions (docs/efti.md): the parties' addresses in parts and the plates' countries; the PDF does not print them. */
+export function datosEfti(row: DecaConRefs) {
+  return {
+    cargador_cp: row.cargador_cp,
+    cargador_municipio: row.cargador_municipio,
+    cargador_provincia: row.cargador_provincia,
+    cargador_pais: row.cargador_pais,
+    transp_cp: row.transp_cp,
+    transp_municipio: row.transp_municipio,
+    transp_provincia: row.transp_provincia,
+    transp_pais: row.transp_pais,
+    matricula_pais: row.matricula_pais,
+    remolque_pais: row.remolque_pais,
   };
 }
 
@@ -41,6 +58,7 @@ export function presentDeca(row: DecaConRefs, siteUrl: string): Deca {
     emisor_rol: row.emisor_rol,
     canal: row.canal,
     ...datosDelDocumento(row),
+    ...datosEfti(row),
     conductor_tel: row.conductor_tel,
     urls: decaUrls(siteUrl, row),
     pdf_sha256: row.pdf_sha256,

@@ -19,6 +19,7 @@ export function presentDecaPublica(row: DecaConRefs, siteUrl: string): DecaPubli
     version: row.version,
     urls: decaUrls(siteUrl, row),
     ...datosDelDocumento(row),
+    envios: row.envios.map(({ destinatario_nombre: _n, destinatario_nif: _f, ...e }) => e),
     pdf_sha256: row.pdf_sha256,
     emitido_at: row.emitido_at,
     fin_servicio_at: row.fin_servicio_at,

@@ -17,7 +17,7 @@ import { datosModificados, prepararModificacion } from '../decas/modificar';
 import type { DecaConRefs } from '../decas/queries';
 import { obtenerPorToken } from './descargas';
 
-export const ENVIO_CAMPOS = ['origen', 'destino', 'naturaleza', 'peso', 'unidad', 'nota'] as const;
+export const ENVIO_CAMPOS = ['origen', 'destino', 'naturaleza', 'peso', 'unidad', 'nota', 'destinatario_nombre', 'destinatario_nif'] as const;
 
 /** The side that did not create the DeCA: it completes its fields through the link. */
 export function ladoOtro(row: Pick<DecaConRefs, 'emisor_rol'>): Rol {
@@ -66,6 +66,8 @@ export function valoresIniciales(row: DecaConRefs, borrador: Record<string, stri
     v[`envios[${i}].peso`] = e.peso === null ? '' : formatPeso(e.peso);
     v[`envios[${i}].unidad`] = e.unidad;
     v[`envios[${i}].nota`] = e.nota ?? '';
+    v[`envios[${i}].destinatario_nombre`] = e.destinatario_nombre ?? '';
+    v[`envios[${i}].destinatario_nif`] = e.destinatario_nif ?? '';
   });
   return { ...v, ...(borrador ?? {}) };
 }

@@ -25,6 +25,16 @@ const ETIQUETAS: Record<string, string> = {
   conductor_tel: 'Teléfono del conductor',
   observaciones: 'Observaciones',
   referencia: 'Referencia',
+  cargador_cp: 'Cargador: código postal',
+  cargador_municipio: 'Cargador: municipio',
+  cargador_provincia: 'Cargador: provincia o región',
+  cargador_pais: 'Cargador: país (código de dos letras: ES, PT, FR…)',
+  transp_cp: 'Transportista: código postal',
+  transp_municipio: 'Transportista: municipio',
+  transp_provincia: 'Transportista: provincia o región',
+  transp_pais: 'Transportista: país (código de dos letras: ES, PT, FR…)',
+  matricula_pais: 'País de la matrícula (si no es española: FR, PT, DE…)',
+  remolque_pais: 'País de la matrícula del remolque (si no es española)',
   tipo_vehiculo: 'Tipo de vehículo',
   ref_externa: 'Referencia externa',
   emisor_rol: 'Lado de quien emite',
@@ -35,6 +45,39 @@ const ETIQUETAS: Record<string, string> = {
   peso: 'Peso o cantidad',
   unidad: 'Unidad',
   nota: 'Nota',
+  destinatario_nombre: 'Destinatario (opcional)',
+  destinatario_nif: 'NIF del destinatario (opcional)',
+};
+
+/**
+ * The order of the simple fields on the form: the eFTI extensions (not
+ * printed, optional) right after what they complete, the address's parts
+ * after the address, a plate's country after the plate.
+ */
+const ORDEN_FORMULARIO: readonly string[] = [
+  'cargador_nombre',
+  'cargador_nif',
+  'cargador_domicilio',
+  'cargador_cp',
+  'cargador_municipio',
+  'cargador_provincia',
+  'cargador_pais',
+  'transp_nombre',
+  'transp_nif',
+  'transp_domicilio',
+  'transp_cp',
+  'transp_municipio',
+  'transp_provincia',
+  'transp_pais',
+  'fecha_transporte',
+  'matricula',
+  'matricula_pais',
+  'matricula_remolque',
+  'remolque_pais',
+];
+const posicion = (c: string) => {
+  const i = ORDEN_FORMULARIO.indexOf(c);
+  return i === -1 ? ORDEN_FORMULARIO.length : i;
 };
 
 const OBLIGATORIOS = new Set(['cargador_nombre', 'cargador_nif', 'cargador_domicilio', 'transp_nombre', 'transp_nif', 'fecha_transporte', 'matricula', 'origen', 'destino', 'naturaleza', 'peso']);
@@ -67,7 +110,9 @@ ${input(k('destino'), ETIQUETAS.destino ?? '', valores[k('destino')] ?? '', erro
 ${input(k('naturaleza'), ETIQUETAS.naturaleza ?? '', valores[k('naturaleza')] ?? '', errores[k('naturaleza')], { required: true })}
 <div class="row"><div>${input(k('peso'), ETIQUETAS.peso ?? '', valores[k('peso')] ?? '', errores[k('peso')], { required: true, aviso: avisos[k('peso')] })}</div>
 <div><label for="f-u${i}">${ETIQUETAS.unidad}</label><select id="f-u${i}" name="${k('unidad')}">${UNIDADES.map((u) => html`<option${u === unidad ? ' selected' : ''}>${u}</option>`)}</select>${errores[k('unidad')] ? html`<span class="err">${errores[k('unidad')]}</span>` : ''}</div></div>
-${input(k('nota'), ETIQUETAS.nota ?? '', valores[k('nota')] ?? '', errores[k('nota')])}</fieldset>`;
+${input(k('nota'), ETIQUETAS.nota ?? '', valores[k('nota')] ?? '', errores[k('nota')])}
+<div class="row"><div>${input(k('destinatario_nombre'), ETIQUETAS.destinatario_nombre ?? '', valores[k('destinatario_nombre')] ?? '', errores[k('destinatario_nombre')])}</div>
+<div>${input(k('destinatario_nif'), ETIQUETAS.destinatario_nif ?? '', valores[k('destinatario_nif')] ?? '', errores[k('destinatario_nif')], { aviso: avisos[k('destinatario_nif')] })}</div></div></fieldset>`;
 }
 
 /**
@@ -94,7 +139,11 @@ export function renderCompletarFormulario(f: FormularioCompletar): string {
   const editables = f.editables;
   const errores = Object.entries(f.errores);
   const filas = f.filas;
-  const simples = editables.filter((c): c is Exclude<CampoDatos, 'envios' | 'tipo_vehiculo'> => c !== 'envios' && c !== 'tipo_vehiculo');
+  const simples = editables
+    .filter((c): c is Exclude<CampoDatos, 'envios' | 'tipo_vehiculo'> => c !== 'envios' && c !== 'tipo_vehiculo')
+    .map((c, i) => [c, i] as const)
+    .sort(([a, i], [b, j]) => posicion(a) - posicion(b) || i - j)
+    .map(([c]) => c);
   const etiqueta = (c: string) => ETIQUETAS[c] ?? c;
   const avisos = avisosPorCampo(f.avisos);
   const rechazados = f.rechazados ?? [];

@@ -3,7 +3,7 @@ import { formatPeso } from '../../../shared/rules/peso';
 import { nombreCampo, valorLegible } from '../../../shared/rules/presentacion';
 import { paraLeer, pesoDeEnvios, type ResumenOffline } from '../../../shared/rules/resumen-offline';
 import type { Entorno } from '../../../shared/schemas/cuenta';
-import type { Envio } from '../../../shared/schemas/envio';
+import type { EnvioImpreso } from '../../../shared/schemas/envio';
 import type { DecaPublica, EntregaPublica, FichaOffline, FichaPublica, UltimoCambio } from '../../../shared/schemas/publico';
 import { html, layout, type SafeHtml } from './html';
 import { ENLACE_PRIVACIDAD } from './privacidad';
@@ -27,12 +27,12 @@ function campo(nombre: string, valor: string | null | undefined): SafeHtml {
 const conUnidad = (peso: number | null, unidad: string) => (peso === null ? NO_CONSTA : `${formatPeso(peso)} ${unidad}`);
 
 /** One shipment as the inspector reads it: goods and weight first, in large type, then where from and to. */
-function envioHtml(e: Envio, i: number, total: number): SafeHtml {
+function envioHtml(e: EnvioImpreso, i: number, total: number): SafeHtml {
   return html`<div class="envio"><p class="carga"><span class="mercancia">${total > 1 ? `${i + 1}. ` : ''}${e.naturaleza ?? NO_CONSTA}</span> · <span class="peso">${conUnidad(e.peso, e.unidad)}</span></p><p class="ruta">${e.origen ?? NO_CONSTA} → ${e.destino ?? NO_CONSTA}</p>${e.nota ? html`<p class="nota">${e.nota}</p>` : ''}</div>`;
 }
 
 /** The load: each shipment, and the total weight when there are several. */
-function cargaHtml(envios: Envio[]): SafeHtml {
+function cargaHtml(envios: EnvioImpreso[]): SafeHtml {
   const total = envios.length > 1 ? pesoDeEnvios(envios) : null;
   return html`<h2>Carga${envios.length > 1 ? ` (${envios.length} envíos)` : ''}</h2>${envios.map((e, i) => envioHtml(e, i, envios.length))}${total ? html`<p class="sub">Peso total: <b>${conUnidad(total.valor, total.unidad)}</b></p>` : ''}`;
 }

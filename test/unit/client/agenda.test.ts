@@ -21,7 +21,20 @@ function apiConAgenda(porTipo: Record<string, AgendaList['entradas']>): Api & { 
   return Object.assign(createApi('produccion', servidor as typeof fetch), { pedidas });
 }
 
-const empresa = (id: number, nombre: string, nif: string, usos = 1) => ({ id, usos, ultimo_uso: '2026-11-20T10:00:00Z', avisos: [], nombre, nif, domicilio: null, lado: null });
+const empresa = (id: number, nombre: string, nif: string, usos = 1) => ({
+  id,
+  usos,
+  ultimo_uso: '2026-11-20T10:00:00Z',
+  avisos: [],
+  nombre,
+  nif,
+  domicilio: null,
+  cp: null,
+  municipio: null,
+  provincia: null,
+  pais: null,
+  lado: null,
+});
 
 describe('address book on the device', () => {
   let db: DecaDb;

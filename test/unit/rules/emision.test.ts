@@ -4,7 +4,18 @@ import { CAMPOS_DATOS } from '../../../shared/schemas/deca';
 
 describe('camposDelOtroLado: what the other party completes through the link', () => {
   it('when the carrier issues, the shipper sets its own data, the shipments, remarks and reference', () => {
-    expect(camposDelOtroLado('transportista').sort()).toEqual(['cargador_domicilio', 'cargador_nif', 'cargador_nombre', 'envios', 'observaciones', 'referencia']);
+    expect(camposDelOtroLado('transportista').sort()).toEqual([
+      'cargador_cp',
+      'cargador_domicilio',
+      'cargador_municipio',
+      'cargador_nif',
+      'cargador_nombre',
+      'cargador_pais',
+      'cargador_provincia',
+      'envios',
+      'observaciones',
+      'referencia',
+    ]);
   });
 
   it('when the shipper issues, the carrier sets its own data, the date, vehicle and driver, remarks and reference', () => {
@@ -14,12 +25,18 @@ describe('camposDelOtroLado: what the other party completes through the link', (
       'conductor_tel',
       'fecha_transporte',
       'matricula',
+      'matricula_pais',
       'matricula_remolque',
       'observaciones',
       'referencia',
+      'remolque_pais',
+      'transp_cp',
       'transp_domicilio',
+      'transp_municipio',
       'transp_nif',
       'transp_nombre',
+      'transp_pais',
+      'transp_provincia',
     ]);
   });
 

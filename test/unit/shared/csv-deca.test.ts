@@ -71,6 +71,38 @@ describe('agruparFilas', () => {
   });
 });
 
+describe('agruparFilas with the eFTI columns', () => {
+  it('takes the addresses in parts and the countries once per DeCA, the consignee per row; a consignee alone is no shipment', () => {
+    const [deca] = agruparFilas([
+      {
+        linea: 2,
+        celdas: {
+          ref_externa: 'E',
+          origen: 'A',
+          destino: 'B',
+          mercancia: 'C',
+          peso: '1',
+          cargador_cp: '25001',
+          transportista_pais: 'pt',
+          matricula_pais: 'fr',
+          destinatario: 'D1',
+          destinatario_nif: 'B12345674',
+        },
+      },
+      { linea: 3, celdas: { ref_externa: 'E', origen: 'A', destino: 'B2', mercancia: 'C', peso: '2', cargador_cp: '25001', destinatario: 'D2' } },
+      { linea: 4, celdas: { ref_externa: 'E', destinatario: 'solo' } },
+    ]);
+    expect(deca!.cuerpo).toMatchObject({ cargador_cp: '25001', transp_pais: 'PT', matricula_pais: 'FR' });
+    expect(deca!.cuerpo.envios).toEqual([
+      { origen: 'A', destino: 'B', naturaleza: 'C', peso: '1', destinatario_nombre: 'D1', destinatario_nif: 'B12345674' },
+      { origen: 'A', destino: 'B2', naturaleza: 'C', peso: '2', destinatario_nombre: 'D2' },
+    ]);
+    expect(deca!.conflictos).toEqual([]);
+    expect(columnaDeCampo(['transp_cp'])).toBe('transportista_cp');
+    expect(columnaDeCampo(['envios', 1, 'destinatario_nif'])).toBe('destinatario_nif');
+  });
+});
+
 describe('agruparFilas on long cells', () => {
   it('quotes only the start of a long value in a conflict: a 5 MB file must not answer 47 copies of its cells', () => {
     const largo = 'x'.repeat(100_000);
@@ -138,18 +170,28 @@ describe('filasDeDeca and lineaCsv', () => {
       version: 2,
       emitido_at: '2026-11-23T08:15:00+01:00',
       fin_servicio_at: null,
+      cargador_cp: null,
+      cargador_municipio: 'Lleida',
+      cargador_provincia: null,
+      cargador_pais: null,
+      transp_cp: '50001',
+      transp_municipio: null,
+      transp_provincia: null,
+      transp_pais: 'ES',
+      matricula_pais: 'ES',
+      remolque_pais: null,
       envios: [
-        { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 18250.5, unidad: 'kg', nota: null },
-        { origen: 'Huesca', destino: 'Jaén', naturaleza: 'Cajas', peso: 3, unidad: 'palets', nota: 'ojo' },
+        { origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 18250.5, unidad: 'kg', nota: null, destinatario_nombre: 'Frutas del Sur, S.L.', destinatario_nif: 'B12345674' },
+        { origen: 'Huesca', destino: 'Jaén', naturaleza: 'Cajas', peso: 3, unidad: 'palets', nota: 'ojo', destinatario_nombre: null, destinatario_nif: null },
       ],
     };
     const filas = filasDeDeca(d).map(lineaCsv);
     expect(filas).toHaveLength(2);
     expect(filas[0]).toBe(
-      'E-1;;2026-11-23;"Frutas; S.A.";A58818501;;T;B12345674;Lleida;Málaga;Fruta;18250,5;kg;rigido;1234BCD;;;;\'+34 600;"dice ""hola""\nadiós";transportista;Zaragoza;;2026-000042;emitido;2;2026-11-23T08:15:00+01:00;',
+      'E-1;;2026-11-23;"Frutas; S.A.";A58818501;;T;B12345674;Lleida;Málaga;Fruta;18250,5;kg;rigido;1234BCD;;;;\'+34 600;"dice ""hola""\nadiós";transportista;Zaragoza;;;Lleida;;;50001;;;ES;ES;;Frutas del Sur, S.L.;B12345674;2026-000042;emitido;2;2026-11-23T08:15:00+01:00;',
     );
     expect(filas[1]).toContain(';Huesca;Jaén;Cajas;3;palets;');
-    // Every row of the DeCA carries what an office reconciles with, after the shipment's note.
-    expect(filas[1]!.endsWith(';ojo;2026-000042;emitido;2;2026-11-23T08:15:00+01:00;')).toBe(true);
+    // Every row of the DeCA carries what an office reconciles with, after the shipment's note and the eFTI columns (the consignee is the row's).
+    expect(filas[1]!.endsWith(';ojo;;Lleida;;;50001;;;ES;ES;;;;2026-000042;emitido;2;2026-11-23T08:15:00+01:00;')).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { issuesToCampos } from '../../../shared/errors';
+import { datosVacios } from '../../../shared/rules/datos-deca';
 import { avisosDeca, derivarTipoVehiculo, faltaParaEmitir } from '../../../shared/rules/emision';
 import { type DecaDatos, DecaInput, DecaListQuery, DecaPatch } from '../../../shared/schemas/deca';
 
@@ -9,6 +10,7 @@ function campos(input: unknown): Record<string, string> {
 }
 
 const completa: DecaDatos = {
+  ...datosVacios(),
   cargador_nombre: 'Frutas Peñalara, S.A.',
   cargador_nif: 'A58818501',
   cargador_domicilio: 'Camí Vell 3, Lleida',
@@ -24,7 +26,7 @@ const completa: DecaDatos = {
   conductor_tel: null,
   observaciones: null,
   referencia: null,
-  envios: [{ origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 24500, unidad: 'kg', nota: null }],
+  envios: [{ origen: 'Lleida', destino: 'Málaga', naturaleza: 'Fruta', peso: 24500, unidad: 'kg', nota: null, destinatario_nombre: null, destinatario_nif: null }],
 };
 
 describe('DecaInput', () => {
@@ -100,7 +102,7 @@ describe('ready-to-issue rules (art. 6 minimum)', () => {
       transp_nif: null,
       fecha_transporte: null,
       matricula: null,
-      envios: [{ origen: 'A', destino: null, naturaleza: null, peso: null, unidad: 'kg', nota: null }],
+      envios: [{ origen: 'A', destino: null, naturaleza: null, peso: null, unidad: 'kg', nota: null, destinatario_nombre: null, destinatario_nif: null }],
     };
     expect(Object.keys(faltaParaEmitir(d)).sort()).toEqual(['cargador_domicilio', 'envios[0].destino', 'envios[0].naturaleza', 'envios[0].peso', 'fecha_transporte', 'matricula', 'transp_nif']);
     expect(Object.keys(faltaParaEmitir({ ...completa, envios: [] }))).toEqual(['envios']);

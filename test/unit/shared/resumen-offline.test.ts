@@ -211,6 +211,17 @@ describe('the codes under it', () => {
     expect(huellaDatos({ a: 1 })).toMatch(/^[\w-]{16}$/);
   });
 
+  it('hashes the data of an app older than the eFTI fields (no such keys) as the server does (null ones); given ones count', () => {
+    const envio = { origen: 'A', destino: 'B', naturaleza: 'C', peso: 1, unidad: 'kg', nota: null };
+    const antigua = { matricula: '1234BCD', cargador_nif: 'B12345674', envios: [envio] };
+    const nueva = { ...antigua, cargador_cp: null, matricula_pais: null, remolque_pais: null, envios: [{ ...envio, destinatario_nombre: null, destinatario_nif: null }] };
+    expect(huellaDatos(nueva)).toBe(huellaDatos(antigua));
+    expect(huellaDatos({ ...nueva, cargador_cp: '28001' })).not.toBe(huellaDatos(antigua));
+    expect(huellaDatos({ ...nueva, envios: [{ ...envio, destinatario_nombre: 'X', destinatario_nif: null }] })).not.toBe(huellaDatos(antigua));
+    // Any other null still counts: only the extensions' empty keys are left out.
+    expect(huellaDatos({ ...antigua, referencia: null })).not.toBe(huellaDatos(antigua));
+  });
+
   it('encodes base64url as Node does, both ways', () => {
     for (let n = 0; n < 40; n++) {
       const bytes = new Uint8Array(n).map((_, i) => (i * 97 + n * 13) & 0xff);
