@@ -8,7 +8,6 @@
  * is computed here with node:crypto from the documented recipe, not with
  * the server's helper, so a mistake in either shows.
  */
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,11 +18,10 @@ import { AccesosEftiList } from '../../shared/schemas/efti';
 import { startTestApp, type TestApp } from '../support/app';
 import { decaCompleta } from '../support/decas';
 import { test as it, test } from '../support/fixtures';
-import { herramienta } from '../support/herramientas';
+import { espacio, expectValidoSegun, lint, textos, xmllint } from '../support/xmllint';
 
 const XSD = path.resolve('server/efti/xsd');
 const GATE_XSD = path.join(XSD, 'edelivery/gate.xsd');
-const xmllint = herramienta('xmllint');
 
 const GATE = 'ES';
 const PLATAFORMA = 'deca-plataforma-pruebas';
@@ -36,45 +34,7 @@ test.override('opcionesApp', {
   env: { EFTI_GATE_ID: GATE, EFTI_PLATFORM_ID: PLATAFORMA, EFTI_GATE_SECRET: SECRETO, EFTI_TEST_GATE_SECRET: SECRETO_PRUEBAS },
 });
 
-/** xmllint on `xml` given on its standard input. */
-function lint(args: string[], xml: string): Promise<{ status: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(xmllint as string, [...args, '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (b: Buffer) => {
-      out += b.toString('utf8');
-    });
-    p.stderr.on('data', (b: Buffer) => {
-      err += b.toString('utf8');
-    });
-    p.on('error', reject);
-    p.on('close', (status) => resolve({ status, out, err }));
-    p.stdin.end(xml, 'utf8');
-  });
-}
-
-/** Valid against the reference's gate schema (which holds every eDelivery message: queries and responses). */
-async function expectValido(xml: string): Promise<void> {
-  const r = await lint(['--noout', '--schema', GATE_XSD], xml);
-  expect(r.err, xml).toContain('- validates');
-  expect(r.status).toBe(0);
-}
-
-/** The text of every node an XPath over local names selects, in order, as a parser reads it back. */
-async function textos(xml: string, ruta: string[], attr?: string): Promise<string[]> {
-  const xpath = `/${ruta.map((n) => `/*[local-name()='${n}']`).join('')}${attr ? `/@${attr}` : ''}`;
-  const cuantos = Number((await lint(['--xpath', `count(${xpath})`], xml)).out.trim());
-  const salida: string[] = [];
-  for (let i = 1; i <= cuantos; i++) salida.push((await lint(['--xpath', `string((${xpath})[${i}])`], xml)).out.replace(/\n$/, ''));
-  return salida;
-}
-
-/** The namespace of the first element an XPath selects. */
-async function espacio(xml: string, ruta: string[]): Promise<string> {
-  const xpath = `/${ruta.map((n) => `/*[local-name()='${n}']`).join('')}`;
-  return (await lint(['--xpath', `namespace-uri((${xpath})[1])`], xml)).out.trim();
-}
+const expectValido = (xml: string) => expectValidoSegun(GATE_XSD, xml);
 
 interface Firma {
   ruta?: string;

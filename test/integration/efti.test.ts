@@ -5,57 +5,18 @@
  * server/efti/xsd, and read back by a real XML parser, so escaping mistakes
  * show up as wrong text or an invalid document, not as a string compare.
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect } from 'vitest';
 import { Deca, DecaCreada, DecaRespuesta } from '../../shared/schemas/deca';
 import { decaCompleta } from '../support/decas';
 import { test as it } from '../support/fixtures';
-import { herramienta } from '../support/herramientas';
+import { expectValidoSegun, lint, textos, xmllint } from '../support/xmllint';
 
 const API = '/api/v1';
 const XSD = path.resolve('server/efti/xsd');
 const COMMON = path.join(XSD, 'consignment-common.xsd');
-const xmllint = herramienta('xmllint');
 
-/** xmllint run on `xml` given on its standard input; its exit status and what it printed. */
-function lint(args: string[], xml: string): Promise<{ status: number | null; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(xmllint as string, [...args, '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    p.stdout.on('data', (b: Buffer) => {
-      out += b.toString('utf8');
-    });
-    p.stderr.on('data', (b: Buffer) => {
-      err += b.toString('utf8');
-    });
-    p.on('error', reject);
-    p.on('close', (status) => resolve({ status, out, err }));
-    p.stdin.end(xml, 'utf8');
-  });
-}
-
-/** Valid against the eFTI common data set schema, or the validator's complaint. */
-async function expectValida(xml: string): Promise<void> {
-  const r = await lint(['--noout', '--schema', COMMON], xml);
-  expect(r.err, xml).toContain('- validates');
-  expect(r.status).toBe(0);
-}
-
-/** The text of every element `nombre` under the path of local names, as a parser reads it back. */
-async function textos(xml: string, ruta: string[]): Promise<string[]> {
-  const xpath = `//${ruta.map((n) => `*[local-name()='${n}']`).join('/')}`;
-  const r = await lint(['--xpath', `${xpath}/text()`], xml);
-  if (r.status === 10) return []; // XPath set is empty
-  expect(r.status, r.err).toBe(0);
-  // Each text node on its own line is not what xmllint prints for text(): ask node by node.
-  const cuantos = Number((await lint(['--xpath', `count(${xpath})`], xml)).out.trim());
-  const salida: string[] = [];
-  // xmllint ends what it prints with one line feed of its own.
-  for (let i = 1; i <= cuantos; i++) salida.push((await lint(['--xpath', `string((${xpath})[${i}])`], xml)).out.replace(/\n$/, ''));
-  return salida;
-}
+const expectValida = (xml: string) => expectValidoSegun(COMMON, xml);
 
 const HOSTIL = {
   nombre: `Transportes <b>"Ñandú"</b> & 'Cía' ]]> S.L.`,
