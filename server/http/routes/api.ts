@@ -26,6 +26,20 @@ interface Puerta {
   responder?: (ctx: Ctx, valor: never, config: AppDeps['config']) => void;
 }
 
+/**
+ * A file of the account's (a DeCA's PDF, a receipt, a signature, a photo, a
+ * dataset): shown inline under its name, tagged with its SHA-256, and kept by
+ * the client's cache only (never a shared one), which asks again each time:
+ * it never changes once made, so the answer is then a 304.
+ */
+function ficheroDeLaCuenta(ctx: Ctx, f: { nombre: string; tipo: string; sha256: string; cuerpo: Buffer | string }): void {
+  ctx.set('Content-Disposition', `inline; filename="${f.nombre}"`);
+  ctx.set('ETag', `"${f.sha256}"`);
+  ctx.set('Cache-Control', 'private, no-cache');
+  ctx.type = f.tipo;
+  ctx.body = f.cuerpo;
+}
+
 const PUERTAS: Partial<Record<NombreOperacion, Puerta>> = {
   crear_deca: {
     responder(ctx, r: ResultadoCrear, config) {
@@ -50,11 +64,7 @@ const PUERTAS: Partial<Record<NombreOperacion, Puerta>> = {
   },
   pdf_deca: {
     responder(ctx, v: { numero: string; version: number; sha256: string; pdf: Uint8Array }) {
-      ctx.set('Content-Disposition', `inline; filename="DeCA-${v.numero}-v${v.version}.pdf"`);
-      ctx.set('ETag', `"${v.sha256}"`);
-      ctx.set('Cache-Control', 'private, no-cache');
-      ctx.type = 'application/pdf';
-      ctx.body = Buffer.from(v.pdf);
+      ficheroDeLaCuenta(ctx, { nombre: `DeCA-${v.numero}-v${v.version}.pdf`, tipo: 'application/pdf', sha256: v.sha256, cuerpo: Buffer.from(v.pdf) });
     },
   },
   efti_deca: {
@@ -63,30 +73,19 @@ const PUERTAS: Partial<Record<NombreOperacion, Puerta>> = {
       ctx.set('Efti-Platform-Id', v.uil.platformId);
       ctx.set('Efti-Dataset-Id', v.uil.datasetId);
       ctx.set('Efti-Subsets', v.subsets.join(','));
-      ctx.set('Content-Disposition', `inline; filename="DeCA-${v.numero}-v${v.version}-efti.xml"`);
       // A version's dataset never changes once issued (its PDF's data); the tag tells a client it has it already.
-      ctx.set('ETag', `"${createHash('sha256').update(v.xml).digest('hex')}"`);
-      ctx.set('Cache-Control', 'private, no-cache');
-      ctx.type = 'application/xml; charset=utf-8';
-      ctx.body = v.xml;
+      const sha256 = createHash('sha256').update(v.xml).digest('hex');
+      ficheroDeLaCuenta(ctx, { nombre: `DeCA-${v.numero}-v${v.version}-efti.xml`, tipo: 'application/xml; charset=utf-8', sha256, cuerpo: v.xml });
     },
   },
   pdf_entrega: {
     responder(ctx, v: { numero: string; n: number; sha256: string; pdf: Uint8Array }) {
-      ctx.set('Content-Disposition', `inline; filename="DeCA-${v.numero}-entrega-${v.n}.pdf"`);
-      ctx.set('ETag', `"${v.sha256}"`);
-      ctx.set('Cache-Control', 'private, no-cache');
-      ctx.type = 'application/pdf';
-      ctx.body = Buffer.from(v.pdf);
+      ficheroDeLaCuenta(ctx, { nombre: `DeCA-${v.numero}-entrega-${v.n}.pdf`, tipo: 'application/pdf', sha256: v.sha256, cuerpo: Buffer.from(v.pdf) });
     },
   },
   firma_entrega: {
     responder(ctx, v: { numero: string; n: number; sha256: string; png: Uint8Array }) {
-      ctx.set('Content-Disposition', `inline; filename="DeCA-${v.numero}-entrega-${v.n}-firma.png"`);
-      ctx.set('ETag', `"${v.sha256}"`);
-      ctx.set('Cache-Control', 'private, no-cache');
-      ctx.type = 'image/png';
-      ctx.body = Buffer.from(v.png);
+      ficheroDeLaCuenta(ctx, { nombre: `DeCA-${v.numero}-entrega-${v.n}-firma.png`, tipo: 'image/png', sha256: v.sha256, cuerpo: Buffer.from(v.png) });
     },
   },
   pedir_firma_remota: {
@@ -100,12 +99,8 @@ const PUERTAS: Partial<Record<NombreOperacion, Puerta>> = {
   },
   foto_deca: {
     responder(ctx, v: { numero: string; tipo: string; sha256: string; foto: Uint8Array }) {
-      ctx.type = v.tipo;
-      ctx.set('Content-Disposition', `inline; filename="DeCA-${v.numero}-albaran.${v.tipo.startsWith('image/') ? v.tipo.slice(6).replace('jpeg', 'jpg') : 'bin'}"`);
-      ctx.set('ETag', `"${v.sha256}"`);
-      // The account's, never a shared cache's; it never changes once its DeCA has it.
-      ctx.set('Cache-Control', 'private, no-cache');
-      ctx.body = Buffer.from(v.foto);
+      const extension = v.tipo.startsWith('image/') ? v.tipo.slice(6).replace('jpeg', 'jpg') : 'bin';
+      ficheroDeLaCuenta(ctx, { nombre: `DeCA-${v.numero}-albaran.${extension}`, tipo: v.tipo, sha256: v.sha256, cuerpo: Buffer.from(v.foto) });
     },
   },
   qr_deca: {
