@@ -27,7 +27,7 @@ import { escritura } from '../plan';
 
 export type { ValoresFirmaRemota, VistaFirmaRemota };
 
-import { exigirEnvio, exigirLibre, leerPrevias, listarEntregasDeca, prepararEntrega } from './entregar';
+import { exigirEnvio, exigirLibre, leerPrevias, prepararEntrega, presentEntregaDeca } from './entregar';
 
 type Fila = { [K in keyof FirmasRemotasTable]: FirmasRemotasTable[K] extends import('kysely').ColumnType<infer S, unknown, unknown> ? S : FirmasRemotasTable[K] };
 
@@ -107,7 +107,10 @@ export async function verFirmaRemota(ctx: Pick<DomainContext, 'db' | 'siteUrl' |
   const id = /^[1-9]\d{0,14}$/.test(texto) ? Number(texto) : 0;
   const fila = await ctx.db.selectFrom('firmas_remotas').selectAll().where(delAmbito(actor)).where('deca_id', '=', deca.id).where('id', '=', id).executeTakeFirst();
   if (!fila) throw new AppError('no_encontrado', `La DeCA ${deca.numero} no tiene el enlace para firmar ${texto.slice(0, 20)}.`);
-  const entrega = fila.entrega_n === null ? null : ((await listarEntregasDeca(ctx, actor, String(deca.id))).entregas.find((e) => e.n === fila.entrega_n) ?? null);
+  // The driver's phone asks every few seconds: the one delivery by its number, not the DeCA's list.
+  const hecha =
+    fila.entrega_n === null ? undefined : await ctx.db.selectFrom('entregas').selectAll().where(delAmbito(actor)).where('deca_id', '=', deca.id).where('n', '=', fila.entrega_n).executeTakeFirst();
+  const entrega = hecha ? presentEntregaDeca(hecha, ctx.siteUrl) : null;
   return presentFirmaRemota(fila, ctx.clock.now(), null, entrega);
 }
 
